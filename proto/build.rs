@@ -1,0 +1,14 @@
+//! Compiles `logistics/v1/*.proto` in pure Rust (protox), so no system protoc is needed.
+use prost::Message;
+use std::{env, fs, path::PathBuf};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let files = ["logistics/v1/shipment.proto", "logistics/v1/shipment_service.proto"];
+    let fds = protox::compile(files, ["."])?;
+    let out_dir = PathBuf::from(env::var("OUT_DIR")?);
+    // compile_fds ignores file_descriptor_set_path; reflection needs the set on disk.
+    fs::write(out_dir.join("logistics_descriptor.bin"), fds.encode_to_vec())?;
+    tonic_prost_build::configure().compile_fds(fds)?;
+    println!("cargo:rerun-if-changed=logistics");
+    Ok(())
+}

@@ -1,0 +1,416 @@
+//! The edge between the wire and the domain: proto messages are validated into domain
+//! values here, so handlers only ever see valid ones.
+
+use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, Timelike, Utc};
+use logistics_proto::v1 as pb;
+
+use crate::domain::{
+    HistoryEntry, MAX_PACKAGES, Package, PaymentMode, Shipment, ShipmentDetails, ShipmentMode, ShipmentType, Status,
+};
+use crate::error::FieldViolation;
+
+/// Collects every violation of one request, so the admin sees all bad fields at once.
+#[derive(Default)]
+pub struct Violations(Vec<FieldViolation>);
+
+impl Violations {
+    pub fn add(&mut self, field: impl Into<String>, description: impl Into<String>) {
+        self.0.push(FieldViolation::new(field, description));
+    }
+
+    /// Required text, trimmed, at most `max` characters, no control characters
+    /// (line breaks allowed only where `multiline`).
+    pub fn text(&mut self, field: &str, value: &str, max: usize, required: bool, multiline: bool) -> String {
+        let value = value.trim();
+        if required && value.is_empty() {
+            self.add(field, "is required");
+        } else if value.chars().count() > max {
+            self.add(field, format!("must be at most {max} characters"));
+        } else if value.chars().any(|c| c.is_control() && !(multiline && (c == '\n' || c == '\r' || c == '\t'))) {
+            self.add(field, "must not contain control characters");
+        }
+        value.to_owned()
+    }
+
+    fn email(&mut self, field: &str, value: &str) -> String {
+        let value = value.trim();
+        if value.is_empty() {
+            self.add(field, "is required");
+        } else if !is_email(value) {
+            self.add(field, "must be a valid e-mail address");
+        }
+        value.to_owned()
+    }
+
+    fn phone(&mut self, field: &str, value: &str) -> String {
+        let value = value.trim();
+        let digits = value.chars().filter(char::is_ascii_digit).count();
+        let allowed = value.chars().all(|c| c.is_ascii_digit() || " +-().".contains(c));
+        if value.is_empty() {
+            self.add(field, "is required");
+        } else if !allowed || !(5..=20).contains(&digits) || value.len() > 30 {
+            self.add(field, "must be a phone number of 5 to 20 digits");
+        }
+        value.to_owned()
+    }
+
+    fn whole(&mut self, field: &str, value: i64, min: i64, max: i64) -> i64 {
+        if !(min..=max).contains(&value) {
+            self.add(field, format!("must be a whole number from {min} to {max}"));
+        }
+        value
+    }
+
+    fn decimal(&mut self, field: &str, value: f64, max: f64) -> f64 {
+        if !value.is_finite() || value < 0.0 || value > max {
+            self.add(field, format!("must be a number from 0 to {max}"));
+        }
+        value
+    }
+
+    fn date(&mut self, field: &str, value: Option<&pb::Date>) -> NaiveDate {
+        let parsed = value.and_then(|d| {
+            let date = NaiveDate::from_ymd_opt(d.year, u32::try_from(d.month).ok()?, u32::try_from(d.day).ok()?)?;
+            (2000..=2100).contains(&d.year).then_some(date)
+        });
+        parsed.unwrap_or_else(|| {
+            self.add(field, if value.is_none() { "is required" } else { "must be a valid date between 2000 and 2100" });
+            NaiveDate::default()
+        })
+    }
+
+    fn time(&mut self, field: &str, value: Option<&pb::TimeOfDay>) -> NaiveTime {
+        let parsed = value.and_then(|t| NaiveTime::from_hms_opt(u32::try_from(t.hours).ok()?, u32::try_from(t.minutes).ok()?, 0));
+        parsed.unwrap_or_else(|| {
+            self.add(field, if value.is_none() { "is required" } else { "must be a valid time of day" });
+            NaiveTime::default()
+        })
+    }
+
+    pub fn into_result<T>(self, value: T) -> Result<T, Vec<FieldViolation>> {
+        if self.0.is_empty() { Ok(value) } else { Err(self.0) }
+    }
+}
+
+/// A pragmatic check: one `@`, a non-empty local part, a dotted domain, no spaces.
+fn is_email(value: &str) -> bool {
+    if value.len() > 254 || value.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return false;
+    }
+    match value.split_once('@') {
+        Some((local, domain)) => {
+            !local.is_empty()
+                && !domain.contains('@')
+                && domain.contains('.')
+                && !domain.starts_with('.')
+                && !domain.ends_with('.')
+                && !domain.contains("..")
+        }
+        None => false,
+    }
+}
+
+pub fn status_from_proto(field: &str, value: i32, violations: &mut Violations) -> Status {
+    match pb::ShipmentStatus::try_from(value) {
+        Ok(pb::ShipmentStatus::Pending) => Status::Pending,
+        Ok(pb::ShipmentStatus::InTransit) => Status::InTransit,
+        Ok(pb::ShipmentStatus::Delivered) => Status::Delivered,
+        Ok(pb::ShipmentStatus::Delayed) => Status::Delayed,
+        Ok(pb::ShipmentStatus::OnHold) => Status::OnHold,
+        _ => {
+            violations.add(field, "must be one of pending, in_transit, delivered, delayed, on_hold");
+            Status::Pending
+        }
+    }
+}
+
+pub fn status_to_proto(status: Status) -> pb::ShipmentStatus {
+    match status {
+        Status::Pending => pb::ShipmentStatus::Pending,
+        Status::InTransit => pb::ShipmentStatus::InTransit,
+        Status::Delivered => pb::ShipmentStatus::Delivered,
+        Status::Delayed => pb::ShipmentStatus::Delayed,
+        Status::OnHold => pb::ShipmentStatus::OnHold,
+    }
+}
+
+fn type_from_proto(value: i32, violations: &mut Violations) -> ShipmentType {
+    match pb::ShipmentType::try_from(value) {
+        Ok(pb::ShipmentType::Standard) => ShipmentType::Standard,
+        Ok(pb::ShipmentType::Express) => ShipmentType::Express,
+        Ok(pb::ShipmentType::Economy) => ShipmentType::Economy,
+        _ => {
+            violations.add("type", "must be one of standard, express, economy");
+            ShipmentType::Standard
+        }
+    }
+}
+
+fn mode_from_proto(value: i32, violations: &mut Violations) -> ShipmentMode {
+    match pb::ShipmentMode::try_from(value) {
+        Ok(pb::ShipmentMode::LandShipping) => ShipmentMode::LandShipping,
+        Ok(pb::ShipmentMode::AirShipping) => ShipmentMode::AirShipping,
+        Ok(pb::ShipmentMode::SeaShipping) => ShipmentMode::SeaShipping,
+        _ => {
+            violations.add("mode", "must be one of land_shipping, air_shipping, sea_shipping");
+            ShipmentMode::LandShipping
+        }
+    }
+}
+
+fn payment_from_proto(value: i32, violations: &mut Violations) -> PaymentMode {
+    match pb::PaymentMode::try_from(value) {
+        Ok(pb::PaymentMode::BankTransfer) => PaymentMode::BankTransfer,
+        Ok(pb::PaymentMode::CreditCard) => PaymentMode::CreditCard,
+        Ok(pb::PaymentMode::Cash) => PaymentMode::Cash,
+        Ok(pb::PaymentMode::Check) => PaymentMode::Check,
+        _ => {
+            violations.add("payment_mode", "must be one of Bank Transfer, Credit Card, Cash, Check");
+            PaymentMode::BankTransfer
+        }
+    }
+}
+
+/// Validates everything an admin types about a shipment.
+pub fn details_from_proto(s: &pb::Shipment) -> Result<ShipmentDetails, Vec<FieldViolation>> {
+    let mut v = Violations::default();
+    let empty = pb::Party::default();
+    let shipper = s.shipper.as_ref().unwrap_or(&empty);
+    let receiver = s.receiver.as_ref().unwrap_or(&empty);
+    if s.packages.is_empty() {
+        v.add("packages", "must hold at least one package");
+    } else if s.packages.len() > MAX_PACKAGES {
+        v.add("packages", format!("must hold at most {MAX_PACKAGES} packages"));
+    }
+    let packages = s
+        .packages
+        .iter()
+        .take(MAX_PACKAGES)
+        .enumerate()
+        .map(|(i, p)| {
+            let f = |name: &str| format!("packages[{i}].{name}");
+            Package {
+                quantity: v.whole(&f("quantity"), p.quantity.into(), 1, 10_000) as u32,
+                piece_type: v.text(&f("piece_type"), &p.piece_type, 50, true, false),
+                description: v.text(&f("description"), &p.description, 200, true, false),
+                length: v.decimal(&f("length_cm"), p.length_cm, 10_000.0),
+                width: v.decimal(&f("width_cm"), p.width_cm, 10_000.0),
+                height: v.decimal(&f("height_cm"), p.height_cm, 10_000.0),
+                weight: v.decimal(&f("weight_kg"), p.weight_kg, 100_000.0),
+            }
+        })
+        .collect();
+    let details = ShipmentDetails {
+        shipper_name: v.text("shipper.name", &shipper.name, 100, true, false),
+        shipper_address: v.text("shipper.address", &shipper.address, 300, true, true),
+        shipper_phone: v.phone("shipper.phone", &shipper.phone),
+        shipper_email: v.email("shipper.email", &shipper.email),
+        receiver_name: v.text("receiver.name", &receiver.name, 100, true, false),
+        receiver_address: v.text("receiver.address", &receiver.address, 300, true, true),
+        receiver_phone: v.phone("receiver.phone", &receiver.phone),
+        receiver_email: v.email("receiver.email", &receiver.email),
+        origin: v.text("origin", &s.origin, 200, true, false),
+        destination: v.text("destination", &s.destination, 200, true, false),
+        carrier: v.text("carrier", &s.carrier, 100, true, false),
+        type_of_shipment: type_from_proto(s.r#type, &mut v),
+        shipment_mode: mode_from_proto(s.mode, &mut v),
+        package_count: v.whole("package_count", s.package_count.into(), 1, 10_000) as u32,
+        product: v.text("product", &s.product, 200, true, false),
+        product_quantity: v.whole("product_quantity", s.product_quantity.into(), 1, 1_000_000) as u32,
+        payment_mode: payment_from_proto(s.payment_mode, &mut v),
+        total_freight_cents: v.whole("total_freight_cents", s.total_freight_cents, 0, 100_000_000_000),
+        weight: v.decimal("weight_kg", s.weight_kg, 1_000_000.0),
+        expected_delivery_date: v.date("expected_delivery_date", s.expected_delivery_date.as_ref()),
+        departure_time: v.time("departure_time", s.departure_time.as_ref()),
+        pickup_date: v.date("pickup_date", s.pickup_date.as_ref()),
+        pickup_time: v.time("pickup_time", s.pickup_time.as_ref()),
+        packages,
+        comments: v.text("comments", &s.comments, 2000, false, true),
+    };
+    v.into_result(details)
+}
+
+pub fn timestamp(t: DateTime<Utc>) -> prost_types::Timestamp {
+    prost_types::Timestamp { seconds: t.timestamp(), nanos: t.timestamp_subsec_nanos() as i32 }
+}
+
+fn date(d: NaiveDate) -> pb::Date {
+    pb::Date { year: d.year(), month: d.month() as i32, day: d.day() as i32 }
+}
+
+fn time(t: NaiveTime) -> pb::TimeOfDay {
+    pb::TimeOfDay { hours: t.hour() as i32, minutes: t.minute() as i32 }
+}
+
+fn history_to_proto(h: &HistoryEntry) -> pb::HistoryEntry {
+    pb::HistoryEntry {
+        time: Some(timestamp(h.timestamp)),
+        local_date: h.date.clone(),
+        local_time: h.time.clone(),
+        location: h.location.clone(),
+        status: status_to_proto(h.status).into(),
+        updated_by: h.updated_by.clone(),
+        remarks: h.remarks.clone(),
+    }
+}
+
+pub fn shipment_to_proto(s: &Shipment) -> pb::Shipment {
+    let d = &s.details;
+    pb::Shipment {
+        id: s.id.clone(),
+        tracking_number: s.tracking_number.to_string(),
+        status: status_to_proto(s.status).into(),
+        shipper: Some(pb::Party {
+            name: d.shipper_name.clone(),
+            address: d.shipper_address.clone(),
+            phone: d.shipper_phone.clone(),
+            email: d.shipper_email.clone(),
+        }),
+        receiver: Some(pb::Party {
+            name: d.receiver_name.clone(),
+            address: d.receiver_address.clone(),
+            phone: d.receiver_phone.clone(),
+            email: d.receiver_email.clone(),
+        }),
+        origin: d.origin.clone(),
+        destination: d.destination.clone(),
+        carrier: d.carrier.clone(),
+        r#type: match d.type_of_shipment {
+            ShipmentType::Standard => pb::ShipmentType::Standard,
+            ShipmentType::Express => pb::ShipmentType::Express,
+            ShipmentType::Economy => pb::ShipmentType::Economy,
+        }
+        .into(),
+        mode: match d.shipment_mode {
+            ShipmentMode::LandShipping => pb::ShipmentMode::LandShipping,
+            ShipmentMode::AirShipping => pb::ShipmentMode::AirShipping,
+            ShipmentMode::SeaShipping => pb::ShipmentMode::SeaShipping,
+        }
+        .into(),
+        package_count: d.package_count as i32,
+        product: d.product.clone(),
+        product_quantity: d.product_quantity as i32,
+        payment_mode: match d.payment_mode {
+            PaymentMode::BankTransfer => pb::PaymentMode::BankTransfer,
+            PaymentMode::CreditCard => pb::PaymentMode::CreditCard,
+            PaymentMode::Cash => pb::PaymentMode::Cash,
+            PaymentMode::Check => pb::PaymentMode::Check,
+        }
+        .into(),
+        total_freight_cents: d.total_freight_cents,
+        weight_kg: d.weight,
+        expected_delivery_date: Some(date(d.expected_delivery_date)),
+        departure_time: Some(time(d.departure_time)),
+        pickup_date: Some(date(d.pickup_date)),
+        pickup_time: Some(time(d.pickup_time)),
+        packages: d
+            .packages
+            .iter()
+            .map(|p| pb::Package {
+                quantity: p.quantity as i32,
+                piece_type: p.piece_type.clone(),
+                description: p.description.clone(),
+                length_cm: p.length,
+                width_cm: p.width,
+                height_cm: p.height,
+                weight_kg: p.weight,
+            })
+            .collect(),
+        comments: d.comments.clone(),
+        current_location: s.current_location.clone(),
+        history: s.shipment_history.iter().map(history_to_proto).collect(),
+        total_volumetric_weight_kg: s.totals.total_volumetric_weight,
+        total_volume_cubic_metres: s.totals.total_volume,
+        total_actual_weight_kg: s.totals.total_actual_weight,
+        create_time: Some(timestamp(s.created_at)),
+        update_time: Some(timestamp(s.updated_at)),
+    }
+}
+
+/// Copies the fields named by one update-mask path from `from` into `into`.
+/// Returns false for a path that is unknown or output only.
+pub fn copy_masked_field(path: &str, from: &pb::Shipment, into: &mut pb::Shipment) -> bool {
+    fn party_field(path: &str, from: &pb::Party, into: &mut pb::Party) -> bool {
+        match path {
+            "name" => into.name = from.name.clone(),
+            "address" => into.address = from.address.clone(),
+            "phone" => into.phone = from.phone.clone(),
+            "email" => into.email = from.email.clone(),
+            _ => return false,
+        }
+        true
+    }
+    if let Some((party, field)) = path.split_once('.') {
+        let empty = pb::Party::default();
+        return match party {
+            "shipper" => party_field(field, from.shipper.as_ref().unwrap_or(&empty), into.shipper.get_or_insert_default()),
+            "receiver" => party_field(field, from.receiver.as_ref().unwrap_or(&empty), into.receiver.get_or_insert_default()),
+            _ => false,
+        };
+    }
+    match path {
+        "status" => into.status = from.status,
+        "shipper" => into.shipper = from.shipper.clone(),
+        "receiver" => into.receiver = from.receiver.clone(),
+        "origin" => into.origin = from.origin.clone(),
+        "destination" => into.destination = from.destination.clone(),
+        "carrier" => into.carrier = from.carrier.clone(),
+        "type" => into.r#type = from.r#type,
+        "mode" => into.mode = from.mode,
+        "package_count" => into.package_count = from.package_count,
+        "product" => into.product = from.product.clone(),
+        "product_quantity" => into.product_quantity = from.product_quantity,
+        "payment_mode" => into.payment_mode = from.payment_mode,
+        "total_freight_cents" => into.total_freight_cents = from.total_freight_cents,
+        "weight_kg" => into.weight_kg = from.weight_kg,
+        "expected_delivery_date" => into.expected_delivery_date = from.expected_delivery_date,
+        "departure_time" => into.departure_time = from.departure_time,
+        "pickup_date" => into.pickup_date = from.pickup_date,
+        "pickup_time" => into.pickup_time = from.pickup_time,
+        "packages" => into.packages = from.packages.clone(),
+        "comments" => into.comments = from.comments.clone(),
+        "current_location" => into.current_location = from.current_location.clone(),
+        _ => return false,
+    }
+    true
+}
+
+fn from_timestamp(t: Option<&prost_types::Timestamp>) -> DateTime<Utc> {
+    t.and_then(|t| DateTime::from_timestamp(t.seconds, t.nanos.max(0) as u32)).unwrap_or_default()
+}
+
+/// Reads a whole shipment as the service returned it (for tools such as the demo loader).
+pub fn shipment_from_proto(s: &pb::Shipment) -> Result<Shipment, Vec<FieldViolation>> {
+    let details = details_from_proto(s)?;
+    let mut v = Violations::default();
+    let status = status_from_proto("status", s.status, &mut v);
+    let history = s
+        .history
+        .iter()
+        .map(|h| HistoryEntry {
+            timestamp: from_timestamp(h.time.as_ref()),
+            date: h.local_date.clone(),
+            time: h.local_time.clone(),
+            location: h.location.clone(),
+            status: status_from_proto("history.status", h.status, &mut v),
+            updated_by: h.updated_by.clone(),
+            remarks: h.remarks.clone(),
+        })
+        .collect();
+    let tracking_number = crate::domain::TrackingNumber::parse(&s.tracking_number).map_err(|e| vec![e])?;
+    v.into_result(Shipment {
+        id: s.id.clone(),
+        tracking_number,
+        status,
+        details,
+        current_location: s.current_location.clone(),
+        shipment_history: history,
+        totals: crate::domain::Totals {
+            total_volumetric_weight: s.total_volumetric_weight_kg,
+            total_volume: s.total_volume_cubic_metres,
+            total_actual_weight: s.total_actual_weight_kg,
+        },
+        created_at: from_timestamp(s.create_time.as_ref()),
+        updated_at: from_timestamp(s.update_time.as_ref()),
+    })
+}

@@ -1,0 +1,423 @@
+//! The shipment aggregate and its rules (spec §3, §4, §9), free of gRPC and storage.
+
+use chrono::{DateTime, Local, NaiveDate, NaiveTime, Utc};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::error::FieldViolation;
+
+/// Most packages one shipment may carry.
+pub const MAX_PACKAGES: usize = 100;
+
+/// `PSE` followed by 9 digits.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct TrackingNumber(String);
+
+impl TrackingNumber {
+    const PREFIX: &'static str = "PSE";
+
+    /// Accepts what a visitor types: surrounding white space and letter case are forgiven.
+    pub fn parse(input: &str) -> Result<Self, FieldViolation> {
+        let field = "tracking_number";
+        let trimmed = input.trim();
+        if trimmed.is_empty() {
+            return Err(FieldViolation::new(field, "Please enter a tracking number."));
+        }
+        let upper = trimmed.to_ascii_uppercase();
+        let digits = upper.strip_prefix(Self::PREFIX);
+        match digits {
+            Some(d) if d.len() == 9 && d.bytes().all(|b| b.is_ascii_digit()) => Ok(Self(upper)),
+            _ => Err(FieldViolation::new(field, "must be PSE followed by 9 digits")),
+        }
+    }
+
+    /// A new random number; uniqueness is the store's unique index, with a retry on collision.
+    pub fn generate() -> Self {
+        let n: u32 = rand::rng().random_range(0..1_000_000_000);
+        Self(format!("{}{n:09}", Self::PREFIX))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for TrackingNumber {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Pending,
+    InTransit,
+    Delivered,
+    Delayed,
+    OnHold,
+}
+
+impl Status {
+    pub const ALL: [Status; 5] = [Self::Pending, Self::InTransit, Self::Delivered, Self::Delayed, Self::OnHold];
+
+    /// The stored value, as the spec names it (`in_transit`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::InTransit => "in_transit",
+            Self::Delivered => "delivered",
+            Self::Delayed => "delayed",
+            Self::OnHold => "on_hold",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ShipmentType {
+    Standard,
+    Express,
+    Economy,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ShipmentMode {
+    LandShipping,
+    AirShipping,
+    SeaShipping,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PaymentMode {
+    BankTransfer,
+    CreditCard,
+    Cash,
+    Check,
+}
+
+impl PaymentMode {
+    const ALL: [PaymentMode; 4] = [Self::BankTransfer, Self::CreditCard, Self::Cash, Self::Check];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::BankTransfer => "Bank Transfer",
+            Self::CreditCard => "Credit Card",
+            Self::Cash => "Cash",
+            Self::Check => "Check",
+        }
+    }
+
+    /// Reads payment mode text typed by an admin ("bank transfer", "BANK_TRANSFER"),
+    /// normalised to title case as the spec asks, then matched to a known mode.
+    pub fn parse(text: &str) -> Option<Self> {
+        let normalised = title_case(&text.replace('_', " "));
+        Self::ALL.into_iter().find(|mode| mode.label() == normalised)
+    }
+}
+
+/// Each word capitalised, the rest lower case; runs of white space become one space.
+pub fn title_case(text: &str) -> String {
+    text.split_whitespace()
+        .map(|word| {
+            let mut chars = word.chars();
+            match chars.next() {
+                Some(first) => first.to_uppercase().chain(chars.flat_map(char::to_lowercase)).collect(),
+                None => String::new(),
+            }
+        })
+        .collect::<Vec<String>>()
+        .join(" ")
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Package {
+    pub quantity: u32,
+    pub piece_type: String,
+    pub description: String,
+    /// Centimetres.
+    pub length: f64,
+    pub width: f64,
+    pub height: f64,
+    /// Kilograms, per piece.
+    pub weight: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryEntry {
+    #[serde(with = "utc_micros")]
+    pub timestamp: DateTime<Utc>,
+    /// YYYY-MM-DD in the company's time zone.
+    pub date: String,
+    /// HH:MM:SS in the company's time zone.
+    pub time: String,
+    pub location: String,
+    pub status: Status,
+    pub updated_by: String,
+    pub remarks: String,
+}
+
+impl HistoryEntry {
+    pub fn new(at: DateTime<Utc>, location: &str, status: Status, updated_by: &str, remarks: &str) -> Self {
+        let local = at.with_timezone(&Local);
+        Self {
+            timestamp: at,
+            date: local.format("%Y-%m-%d").to_string(),
+            time: local.format("%H:%M:%S").to_string(),
+            location: location.to_owned(),
+            status,
+            updated_by: updated_by.to_owned(),
+            remarks: remarks.to_owned(),
+        }
+    }
+}
+
+/// Everything an admin types about a shipment; validated before it reaches this type.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ShipmentDetails {
+    pub shipper_name: String,
+    pub shipper_address: String,
+    pub shipper_phone: String,
+    pub shipper_email: String,
+    pub receiver_name: String,
+    pub receiver_address: String,
+    pub receiver_phone: String,
+    pub receiver_email: String,
+    pub origin: String,
+    pub destination: String,
+    pub carrier: String,
+    pub type_of_shipment: ShipmentType,
+    pub shipment_mode: ShipmentMode,
+    pub package_count: u32,
+    pub product: String,
+    pub product_quantity: u32,
+    pub payment_mode: PaymentMode,
+    pub total_freight_cents: i64,
+    /// Kilograms, as declared by the admin.
+    pub weight: f64,
+    pub expected_delivery_date: NaiveDate,
+    #[serde(with = "hh_mm")]
+    pub departure_time: NaiveTime,
+    pub pickup_date: NaiveDate,
+    #[serde(with = "hh_mm")]
+    pub pickup_time: NaiveTime,
+    pub packages: Vec<Package>,
+    pub comments: String,
+}
+
+/// Totals computed from the packages (spec §9).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Totals {
+    pub total_volumetric_weight: f64,
+    pub total_volume: f64,
+    pub total_actual_weight: f64,
+}
+
+impl Totals {
+    pub fn of(packages: &[Package]) -> Self {
+        let mut cubic_cm = 0.0;
+        let mut actual = 0.0;
+        for p in packages {
+            let quantity = f64::from(p.quantity);
+            cubic_cm += p.length * p.width * p.height * quantity;
+            actual += p.weight * quantity;
+        }
+        Self {
+            total_volumetric_weight: round3(cubic_cm / 5000.0),
+            total_volume: round6(cubic_cm / 1_000_000.0),
+            total_actual_weight: round3(actual),
+        }
+    }
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1e3).round() / 1e3
+}
+
+fn round6(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
+}
+
+/// The stored document: field names are the spec's (`trackingNumber`, `shipmentHistory`, ...).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Shipment {
+    pub id: String,
+    pub tracking_number: TrackingNumber,
+    pub status: Status,
+    #[serde(flatten)]
+    pub details: ShipmentDetails,
+    pub current_location: String,
+    pub shipment_history: Vec<HistoryEntry>,
+    #[serde(flatten)]
+    pub totals: Totals,
+    #[serde(with = "utc_micros")]
+    pub created_at: DateTime<Utc>,
+    #[serde(with = "utc_micros")]
+    pub updated_at: DateTime<Utc>,
+}
+
+/// The current time at the precision the stores keep (microseconds), so what a call
+/// returns equals what a later read returns.
+pub fn now() -> DateTime<Utc> {
+    use chrono::SubsecRound;
+    Utc::now().trunc_subsecs(6)
+}
+
+/// Who wrote a change; history entries say "admin" for the back office.
+pub const UPDATED_BY_ADMIN: &str = "admin";
+
+impl Shipment {
+    /// A new shipment: pending, at its origin, with its totals and the first history entry.
+    pub fn create(details: ShipmentDetails, tracking_number: TrackingNumber, now: DateTime<Utc>) -> Self {
+        let current_location = details.origin.clone();
+        let status = Status::Pending;
+        let first = HistoryEntry::new(now, &current_location, status, UPDATED_BY_ADMIN, "Shipment created");
+        Self {
+            id: new_id(),
+            tracking_number,
+            status,
+            totals: Totals::of(&details.packages),
+            details,
+            current_location,
+            shipment_history: vec![first],
+            created_at: now,
+            updated_at: now,
+        }
+    }
+
+    /// Applies one save: new details, and a new status or location which, when either
+    /// changed, appends exactly one history entry. Totals follow the packages.
+    pub fn apply(&mut self, change: ShipmentChange, now: DateTime<Utc>) {
+        if let Some(details) = change.details {
+            self.totals = Totals::of(&details.packages);
+            self.details = details;
+        }
+        let status = change.status.unwrap_or(self.status);
+        let location = change.current_location.unwrap_or_else(|| self.current_location.clone());
+        if status != self.status || location != self.current_location || change.always_record {
+            self.shipment_history.push(HistoryEntry::new(now, &location, status, UPDATED_BY_ADMIN, &change.remarks));
+            self.status = status;
+            self.current_location = location;
+        }
+        self.updated_at = now;
+    }
+
+    /// Lower-case text the admin search matches against (spec §9: six fields).
+    pub fn search_text(&self) -> String {
+        [
+            self.tracking_number.as_str(),
+            &self.details.shipper_name,
+            &self.details.receiver_name,
+            &self.details.origin,
+            &self.details.destination,
+            self.status.as_str(),
+        ]
+        .join("\n")
+        .to_lowercase()
+    }
+}
+
+/// One save of a shipment, already validated.
+#[derive(Clone, Debug, Default)]
+pub struct ShipmentChange {
+    pub details: Option<ShipmentDetails>,
+    pub status: Option<Status>,
+    pub current_location: Option<String>,
+    pub remarks: String,
+    /// A tracking update records an entry even when nothing moved (the admin's remark).
+    pub always_record: bool,
+}
+
+fn new_id() -> String {
+    let bytes: [u8; 12] = rand::rng().random();
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Timestamps as fixed-width RFC 3339 strings with microseconds, so text order is time order.
+pub mod utc_micros {
+    use chrono::{DateTime, SecondsFormat, Utc};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn format(t: &DateTime<Utc>) -> String {
+        t.to_rfc3339_opts(SecondsFormat::Micros, true)
+    }
+
+    pub fn serialize<S: Serializer>(t: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format(t))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<DateTime<Utc>, D::Error> {
+        let text = String::deserialize(d)?;
+        DateTime::parse_from_rfc3339(&text).map(|t| t.with_timezone(&Utc)).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Times of day as HH:MM, the precision of the admin's time picker.
+mod hh_mm {
+    use chrono::NaiveTime;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(t: &NaiveTime, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&t.format("%H:%M").to_string())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<NaiveTime, D::Error> {
+        let text = String::deserialize(d)?;
+        NaiveTime::parse_from_str(&text, "%H:%M").map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn package(quantity: u32, l: f64, w: f64, h: f64, weight: f64) -> Package {
+        Package { quantity, piece_type: "Box".into(), description: "Parts".into(), length: l, width: w, height: h, weight }
+    }
+
+    #[test]
+    fn tracking_number_accepts_spaces_and_lower_case() {
+        assert_eq!(TrackingNumber::parse("  pse012345678 ").unwrap().as_str(), "PSE012345678");
+    }
+
+    #[test]
+    fn tracking_number_refuses_patterns_and_operators() {
+        for input in [".*", "{\"$gt\":\"\"}", "^PSE", "PSE12345678", "PSE1234567890", "XYZ123456789", "PSE12345678a"] {
+            assert!(TrackingNumber::parse(input).is_err(), "{input} must be refused");
+        }
+        assert_eq!(TrackingNumber::parse("   ").unwrap_err().description, "Please enter a tracking number.");
+    }
+
+    #[test]
+    fn generated_tracking_numbers_are_pse_and_nine_digits() {
+        for _ in 0..1000 {
+            let n = TrackingNumber::generate();
+            assert_eq!(TrackingNumber::parse(n.as_str()).unwrap(), n);
+        }
+    }
+
+    #[test]
+    fn totals_follow_the_spec_formulas() {
+        let totals = Totals::of(&[package(2, 50.0, 40.0, 30.0, 12.5), package(1, 100.0, 100.0, 100.0, 3.0)]);
+        // 2×60000 + 1×1000000 = 1,120,000 cm³
+        assert_eq!(totals.total_volumetric_weight, 224.0);
+        assert_eq!(totals.total_volume, 1.12);
+        assert_eq!(totals.total_actual_weight, 28.0);
+    }
+
+    #[test]
+    fn payment_mode_text_is_title_cased_before_matching() {
+        assert_eq!(title_case("  bANK   transfer "), "Bank Transfer");
+        assert_eq!(PaymentMode::parse("CREDIT_CARD"), Some(PaymentMode::CreditCard));
+        assert_eq!(PaymentMode::parse("check"), Some(PaymentMode::Check));
+        assert_eq!(PaymentMode::parse("bitcoin"), None);
+    }
+}

@@ -1,0 +1,66 @@
+//! The one error type of the shipments service, mapped once to `tonic::Status`.
+
+use tonic::{Code, Status};
+use tonic_types::{ErrorDetails, StatusExt};
+
+/// A bad value in a request, named by its field path (`shipper.email`, `packages[2].quantity`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldViolation {
+    pub field: String,
+    pub description: String,
+}
+
+impl FieldViolation {
+    pub fn new(field: impl Into<String>, description: impl Into<String>) -> Self {
+        Self { field: field.into(), description: description.into() }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ShipmentError {
+    #[error("{}", describe(.0))]
+    Invalid(Vec<FieldViolation>),
+    #[error("Shipment not found")]
+    NotFound,
+    /// The store refused a tracking number already taken; the caller retries with another.
+    #[error("tracking number already taken")]
+    DuplicateTrackingNumber,
+    #[error("the shipment store is unavailable: {0}")]
+    Unavailable(String),
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+fn describe(violations: &[FieldViolation]) -> String {
+    let parts: Vec<String> = violations.iter().map(|v| format!("{}: {}", v.field, v.description)).collect();
+    format!("Invalid shipment: {}", parts.join("; "))
+}
+
+impl From<FieldViolation> for ShipmentError {
+    fn from(v: FieldViolation) -> Self {
+        Self::Invalid(vec![v])
+    }
+}
+
+impl From<ShipmentError> for Status {
+    fn from(err: ShipmentError) -> Self {
+        match err {
+            ShipmentError::Invalid(violations) => {
+                let mut details = ErrorDetails::new();
+                for v in &violations {
+                    details.add_bad_request_violation(v.field.clone(), v.description.clone());
+                }
+                Status::with_error_details(Code::InvalidArgument, describe(&violations), details)
+            }
+            ShipmentError::NotFound => Status::not_found("Shipment not found"),
+            ShipmentError::Unavailable(cause) => {
+                tracing::warn!(%cause, "shipment store unavailable");
+                Status::unavailable("The shipment store is unavailable. Please try again.")
+            }
+            ShipmentError::DuplicateTrackingNumber | ShipmentError::Internal(_) => {
+                tracing::error!(error = %err, "internal error");
+                Status::internal("Internal error")
+            }
+        }
+    }
+}

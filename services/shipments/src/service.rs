@@ -1,0 +1,215 @@
+//! The `logistics.v1.ShipmentService` RPC handlers.
+
+use std::sync::Arc;
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use logistics_proto::v1::{self as pb, shipment_service_server::ShipmentService};
+use tonic::{Request, Response, Status};
+
+use crate::convert::{self, Violations};
+use crate::domain::{Shipment, ShipmentChange, TrackingNumber};
+use crate::error::{FieldViolation, ShipmentError};
+use crate::store::{Cursor, ListQuery, ShipmentStore};
+
+const DEFAULT_PAGE_SIZE: i32 = 20;
+const MAX_PAGE_SIZE: i32 = 100;
+/// Attempts at a free tracking number; with 10⁹ numbers a second collision is already rare.
+const TRACKING_NUMBER_ATTEMPTS: usize = 8;
+
+#[derive(Clone)]
+pub struct ShipmentsService {
+    store: Arc<dyn ShipmentStore>,
+}
+
+impl ShipmentsService {
+    pub fn new(store: Arc<dyn ShipmentStore>) -> Self {
+        Self { store }
+    }
+
+    /// Writes a new shipment, drawing another tracking number on a collision.
+    pub async fn create(&self, details: crate::domain::ShipmentDetails) -> Result<Shipment, ShipmentError> {
+        for _ in 0..TRACKING_NUMBER_ATTEMPTS {
+            let shipment = Shipment::create(details.clone(), TrackingNumber::generate(), crate::domain::now());
+            match self.store.insert(&shipment).await {
+                Ok(()) => return Ok(shipment),
+                Err(ShipmentError::DuplicateTrackingNumber) => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        Err(ShipmentError::Internal("no free tracking number found".into()))
+    }
+}
+
+fn id(field: &str, value: &str) -> Result<String, ShipmentError> {
+    let value = value.trim();
+    if value.is_empty() {
+        return Err(FieldViolation::new(field, "is required").into());
+    }
+    if value.len() > 64 || !value.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+        // No such id can exist; say so without reaching the store.
+        return Err(ShipmentError::NotFound);
+    }
+    Ok(value.to_owned())
+}
+
+fn page_token(token: &str) -> Result<Option<Cursor>, ShipmentError> {
+    if token.is_empty() {
+        return Ok(None);
+    }
+    let invalid = || ShipmentError::from(FieldViolation::new("page_token", "is not a token from a previous page"));
+    let bytes = URL_SAFE_NO_PAD.decode(token).map_err(|_| invalid())?;
+    let text = String::from_utf8(bytes).map_err(|_| invalid())?;
+    let (created_at, id) = text.split_once('|').ok_or_else(invalid)?;
+    Ok(Some(Cursor { created_at: created_at.to_owned(), id: id.to_owned() }))
+}
+
+fn encode_page_token(cursor: &Cursor) -> String {
+    URL_SAFE_NO_PAD.encode(format!("{}|{}", cursor.created_at, cursor.id))
+}
+
+#[tonic::async_trait]
+impl ShipmentService for ShipmentsService {
+    #[tracing::instrument(skip_all)]
+    async fn create_shipment(&self, request: Request<pb::CreateShipmentRequest>) -> Result<Response<pb::Shipment>, Status> {
+        let input = request.into_inner().shipment.unwrap_or_default();
+        let details = convert::details_from_proto(&input).map_err(ShipmentError::Invalid)?;
+        let shipment = self.create(details).await?;
+        tracing::info!(tracking_number = %shipment.tracking_number, "shipment created");
+        Ok(Response::new(convert::shipment_to_proto(&shipment)))
+    }
+
+    #[tracing::instrument(skip_all, fields(id = %request.get_ref().id))]
+    async fn get_shipment(&self, request: Request<pb::GetShipmentRequest>) -> Result<Response<pb::Shipment>, Status> {
+        let id = id("id", &request.get_ref().id)?;
+        let shipment = self.store.get(&id).await?;
+        Ok(Response::new(convert::shipment_to_proto(&shipment)))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn get_shipment_by_tracking_number(
+        &self,
+        request: Request<pb::GetShipmentByTrackingNumberRequest>,
+    ) -> Result<Response<pb::Shipment>, Status> {
+        let number = TrackingNumber::parse(&request.get_ref().tracking_number).map_err(ShipmentError::from)?;
+        let shipment = self.store.find_by_tracking_number(&number).await?;
+        Ok(Response::new(convert::shipment_to_proto(&shipment)))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_shipments(
+        &self,
+        request: Request<pb::ListShipmentsRequest>,
+    ) -> Result<Response<pb::ListShipmentsResponse>, Status> {
+        let request = request.into_inner();
+        let mut v = Violations::default();
+        let page_size = match request.page_size {
+            0 => DEFAULT_PAGE_SIZE,
+            n if (1..=MAX_PAGE_SIZE).contains(&n) => n,
+            _ => {
+                v.add("page_size", format!("must be from 1 to {MAX_PAGE_SIZE}"));
+                DEFAULT_PAGE_SIZE
+            }
+        };
+        let status = (request.status != 0).then(|| convert::status_from_proto("status", request.status, &mut v));
+        let text = v.text("query", &request.query, 200, false, false).to_lowercase();
+        v.into_result(()).map_err(ShipmentError::Invalid)?;
+        let query = ListQuery {
+            status,
+            text: (!text.is_empty()).then_some(text),
+            page_size: page_size as usize,
+            after: page_token(&request.page_token)?,
+        };
+        let page = self.store.list(&query).await?;
+        Ok(Response::new(pb::ListShipmentsResponse {
+            shipments: page.shipments.iter().map(convert::shipment_to_proto).collect(),
+            next_page_token: page.next.as_ref().map(encode_page_token).unwrap_or_default(),
+            total_size: i32::try_from(page.total).unwrap_or(i32::MAX),
+        }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn update_shipment(&self, request: Request<pb::UpdateShipmentRequest>) -> Result<Response<pb::Shipment>, Status> {
+        let request = request.into_inner();
+        let input = request.shipment.unwrap_or_default();
+        let id = id("shipment.id", &input.id)?;
+        let paths = request.update_mask.map(|m| m.paths).unwrap_or_default();
+        if paths.is_empty() {
+            return Err(ShipmentError::from(FieldViolation::new("update_mask", "must name at least one field")).into());
+        }
+        let mut scratch = pb::Shipment::default();
+        if let Some(bad) = paths.iter().find(|p| !convert::copy_masked_field(p, &input, &mut scratch)) {
+            return Err(ShipmentError::from(FieldViolation::new("update_mask", format!("cannot update \"{bad}\""))).into());
+        }
+        let mut v = Violations::default();
+        let remarks = v.text("remarks", &request.remarks, 500, false, false);
+        v.into_result(()).map_err(ShipmentError::Invalid)?;
+        let details_changed = paths.iter().any(|p| p != "status" && p != "current_location");
+        let edit = Arc::new(move |shipment: &mut Shipment| {
+            let mut merged = convert::shipment_to_proto(shipment);
+            for path in &paths {
+                convert::copy_masked_field(path, &input, &mut merged);
+            }
+            let mut v = Violations::default();
+            let status = paths.iter().any(|p| p == "status").then(|| convert::status_from_proto("status", merged.status, &mut v));
+            let location = paths
+                .iter()
+                .any(|p| p == "current_location")
+                .then(|| v.text("current_location", &merged.current_location, 200, true, false));
+            let details = if details_changed { Some(convert::details_from_proto(&merged)) } else { None };
+            let mut violations = v.into_result(()).err().unwrap_or_default();
+            if let Some(Err(more)) = &details {
+                violations.extend(more.iter().cloned());
+            }
+            if !violations.is_empty() {
+                return Err(ShipmentError::Invalid(violations));
+            }
+            let change = ShipmentChange {
+                details: details.and_then(Result::ok),
+                status,
+                current_location: location,
+                remarks: remarks.clone(),
+                always_record: false,
+            };
+            shipment.apply(change, crate::domain::now());
+            Ok(())
+        });
+        let shipment = self.store.update(&id, edit).await?;
+        Ok(Response::new(convert::shipment_to_proto(&shipment)))
+    }
+
+    #[tracing::instrument(skip_all, fields(id = %request.get_ref().id))]
+    async fn update_shipment_tracking(
+        &self,
+        request: Request<pb::UpdateShipmentTrackingRequest>,
+    ) -> Result<Response<pb::Shipment>, Status> {
+        let request = request.into_inner();
+        let id = id("id", &request.id)?;
+        let mut v = Violations::default();
+        let status = convert::status_from_proto("status", request.status, &mut v);
+        let location = v.text("current_location", &request.current_location, 200, true, false);
+        let remarks = v.text("remarks", &request.remarks, 500, false, false);
+        v.into_result(()).map_err(ShipmentError::Invalid)?;
+        let edit = Arc::new(move |shipment: &mut Shipment| {
+            let change = ShipmentChange {
+                details: None,
+                status: Some(status),
+                current_location: Some(location.clone()),
+                remarks: remarks.clone(),
+                always_record: true,
+            };
+            shipment.apply(change, crate::domain::now());
+            Ok(())
+        });
+        let shipment = self.store.update(&id, edit).await?;
+        Ok(Response::new(convert::shipment_to_proto(&shipment)))
+    }
+
+    #[tracing::instrument(skip_all, fields(id = %request.get_ref().id))]
+    async fn delete_shipment(&self, request: Request<pb::DeleteShipmentRequest>) -> Result<Response<()>, Status> {
+        let id = id("id", &request.get_ref().id)?;
+        self.store.delete(&id).await?;
+        tracing::info!("shipment deleted");
+        Ok(Response::new(()))
+    }
+}

@@ -1,0 +1,174 @@
+//! The production store: MongoDB through the official driver. Updates are optimistic
+//! (a revision number per document), so they are atomic on any deployment.
+
+use async_trait::async_trait;
+use futures::TryStreamExt;
+use mongodb::bson::{self, Bson, Document, doc};
+use mongodb::error::{Error as MongoError, ErrorKind, WriteFailure};
+use mongodb::options::IndexOptions;
+use mongodb::{Client, Collection, IndexModel};
+
+use super::{Edit, ListPage, ListQuery, ShipmentStore, next_cursor};
+use crate::domain::{Shipment, TrackingNumber};
+use crate::error::ShipmentError;
+
+const REVISION: &str = "rev";
+const DUPLICATE_KEY: i32 = 11000;
+/// Searchable fields (spec §9 admin search).
+const SEARCH_FIELDS: [&str; 6] = ["trackingNumber", "shipperName", "receiverName", "origin", "destination", "status"];
+
+#[derive(Clone)]
+pub struct MongoShipmentStore {
+    shipments: Collection<Document>,
+}
+
+impl MongoShipmentStore {
+    /// Connects to `uri`, using `database`, and creates the indexes.
+    pub async fn connect(uri: &str, database: &str) -> anyhow::Result<Self> {
+        let client = Client::with_uri_str(uri).await?;
+        Self::with_database(client.database(database)).await
+    }
+
+    pub async fn with_database(db: mongodb::Database) -> anyhow::Result<Self> {
+        let shipments = db.collection::<Document>("shipments");
+        let unique = IndexOptions::builder().unique(true).name("trackingNumber_unique".to_owned()).build();
+        shipments
+            .create_indexes([
+                IndexModel::builder().keys(doc! { "trackingNumber": 1 }).options(unique).build(),
+                IndexModel::builder().keys(doc! { "createdAt": -1, "_id": -1 }).build(),
+                IndexModel::builder().keys(doc! { "status": 1, "createdAt": -1, "_id": -1 }).build(),
+            ])
+            .await?;
+        Ok(Self { shipments })
+    }
+}
+
+fn to_document(s: &Shipment, revision: i64) -> Result<Document, ShipmentError> {
+    let mut d = bson::to_document(s).map_err(|e| ShipmentError::Internal(e.to_string()))?;
+    let id = d.remove("id").unwrap_or(Bson::Null);
+    d.insert("_id", id);
+    d.insert(REVISION, revision);
+    Ok(d)
+}
+
+fn from_document(mut d: Document) -> Result<(Shipment, i64), ShipmentError> {
+    let revision = d.remove(REVISION).and_then(|r| r.as_i64()).unwrap_or(0);
+    if let Some(id) = d.remove("_id") {
+        d.insert("id", id);
+    }
+    let shipment = bson::from_document(d).map_err(|e| ShipmentError::Internal(format!("stored shipment unreadable: {e}")))?;
+    Ok((shipment, revision))
+}
+
+fn db_error(e: MongoError) -> ShipmentError {
+    match *e.kind {
+        ErrorKind::Io(_) | ErrorKind::ServerSelection { .. } | ErrorKind::ConnectionPoolCleared { .. } => {
+            ShipmentError::Unavailable(e.to_string())
+        }
+        _ => ShipmentError::Internal(e.to_string()),
+    }
+}
+
+fn is_duplicate_key(e: &MongoError) -> bool {
+    matches!(&*e.kind, ErrorKind::Write(WriteFailure::WriteError(w)) if w.code == DUPLICATE_KEY)
+}
+
+/// Escapes every ASCII punctuation character, so the search text is matched literally.
+pub fn regex_literal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 2);
+    for c in text.chars() {
+        if c.is_ascii_punctuation() || c == ' ' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn filter(query: &ListQuery) -> Document {
+    let mut filter = Document::new();
+    if let Some(status) = query.status {
+        filter.insert("status", status.as_str());
+    }
+    if let Some(text) = &query.text {
+        let pattern = regex_literal(text);
+        let any: Vec<Document> =
+            SEARCH_FIELDS.iter().map(|f| doc! { *f: { "$regex": &pattern, "$options": "i" } }).collect();
+        filter.insert("$or", any);
+    }
+    filter
+}
+
+#[async_trait]
+impl ShipmentStore for MongoShipmentStore {
+    async fn insert(&self, shipment: &Shipment) -> Result<(), ShipmentError> {
+        match self.shipments.insert_one(to_document(shipment, 0)?).await {
+            Ok(_) => Ok(()),
+            Err(e) if is_duplicate_key(&e) => Err(ShipmentError::DuplicateTrackingNumber),
+            Err(e) => Err(db_error(e)),
+        }
+    }
+
+    async fn get(&self, id: &str) -> Result<Shipment, ShipmentError> {
+        let found = self.shipments.find_one(doc! { "_id": id }).await.map_err(db_error)?;
+        Ok(from_document(found.ok_or(ShipmentError::NotFound)?)?.0)
+    }
+
+    async fn find_by_tracking_number(&self, number: &TrackingNumber) -> Result<Shipment, ShipmentError> {
+        let found = self.shipments.find_one(doc! { "trackingNumber": number.as_str() }).await.map_err(db_error)?;
+        Ok(from_document(found.ok_or(ShipmentError::NotFound)?)?.0)
+    }
+
+    async fn list(&self, query: &ListQuery) -> Result<ListPage, ShipmentError> {
+        let base = filter(query);
+        let total = self.shipments.count_documents(base.clone()).await.map_err(db_error)?;
+        let mut page_filter = base;
+        if let Some(cursor) = &query.after {
+            let after = doc! { "$or": [
+                { "createdAt": { "$lt": &cursor.created_at } },
+                { "createdAt": &cursor.created_at, "_id": { "$lt": &cursor.id } },
+            ] };
+            page_filter = doc! { "$and": [page_filter, after] };
+        }
+        let docs: Vec<Document> = self
+            .shipments
+            .find(page_filter)
+            .sort(doc! { "createdAt": -1, "_id": -1 })
+            .limit(query.page_size as i64 + 1)
+            .await
+            .map_err(db_error)?
+            .try_collect()
+            .await
+            .map_err(db_error)?;
+        let mut shipments = docs.into_iter().map(|d| from_document(d).map(|(s, _)| s)).collect::<Result<Vec<_>, _>>()?;
+        let more = shipments.len() > query.page_size;
+        shipments.truncate(query.page_size);
+        let next = if more { next_cursor(&shipments) } else { None };
+        Ok(ListPage { shipments, next, total })
+    }
+
+    async fn update(&self, id: &str, edit: Edit) -> Result<Shipment, ShipmentError> {
+        // Optimistic concurrency: retry when another writer bumped the revision first.
+        for _ in 0..20 {
+            let found = self.shipments.find_one(doc! { "_id": id }).await.map_err(db_error)?;
+            let (mut shipment, revision) = from_document(found.ok_or(ShipmentError::NotFound)?)?;
+            edit(&mut shipment)?;
+            let replaced = self
+                .shipments
+                .replace_one(doc! { "_id": id, REVISION: revision }, to_document(&shipment, revision + 1)?)
+                .await
+                .map_err(db_error)?;
+            if replaced.matched_count == 1 {
+                return Ok(shipment);
+            }
+        }
+        Err(ShipmentError::Unavailable("too many concurrent updates of one shipment".into()))
+    }
+
+    async fn delete(&self, id: &str) -> Result<(), ShipmentError> {
+        match self.shipments.delete_one(doc! { "_id": id }).await.map_err(db_error)?.deleted_count {
+            0 => Err(ShipmentError::NotFound),
+            _ => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,207 @@
+//! The embedded store: SQLite in WAL mode, one JSON document per shipment beside the
+//! columns that the lookup, list, filter and search use.
+
+use std::path::Path;
+
+use async_trait::async_trait;
+use r2d2::Pool;
+use r2d2_sqlite::SqliteConnectionManager;
+use r2d2_sqlite::rusqlite::{self, OptionalExtension, TransactionBehavior, params, params_from_iter, types::Value};
+
+use super::{Cursor, Edit, ListPage, ListQuery, ShipmentStore, next_cursor};
+use crate::domain::{Shipment, TrackingNumber, utc_micros};
+use crate::error::ShipmentError;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS shipments (
+    id TEXT PRIMARY KEY,
+    tracking_number TEXT NOT NULL UNIQUE,
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    search_text TEXT NOT NULL,
+    doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS shipments_newest ON shipments (created_at DESC, id DESC);
+CREATE INDEX IF NOT EXISTS shipments_status_newest ON shipments (status, created_at DESC, id DESC);
+";
+
+#[derive(Clone)]
+pub struct SqliteShipmentStore {
+    pool: Pool<SqliteConnectionManager>,
+}
+
+impl SqliteShipmentStore {
+    /// Opens (or creates) the database file and its schema.
+    pub fn open(path: &Path) -> anyhow::Result<Self> {
+        let manager = SqliteConnectionManager::file(path).with_init(|c| {
+            c.execute_batch("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;")
+        });
+        let pool = Pool::builder().max_size(8).build(manager)?;
+        pool.get()?.execute_batch(SCHEMA)?;
+        Ok(Self { pool })
+    }
+
+    async fn run<T, F>(&self, work: F) -> Result<T, ShipmentError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut rusqlite::Connection) -> Result<T, ShipmentError> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut conn = pool.get().map_err(|e| ShipmentError::Unavailable(e.to_string()))?;
+            work(&mut conn)
+        })
+        .await
+        .map_err(|e| ShipmentError::Internal(e.to_string()))?
+    }
+}
+
+fn db_error(e: rusqlite::Error) -> ShipmentError {
+    match e {
+        rusqlite::Error::SqliteFailure(f, _)
+            if matches!(f.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) =>
+        {
+            ShipmentError::Unavailable(e.to_string())
+        }
+        other => ShipmentError::Internal(other.to_string()),
+    }
+}
+
+fn decode(doc: String) -> Result<Shipment, ShipmentError> {
+    serde_json::from_str(&doc).map_err(|e| ShipmentError::Internal(format!("stored shipment unreadable: {e}")))
+}
+
+fn encode(s: &Shipment) -> Result<String, ShipmentError> {
+    serde_json::to_string(s).map_err(|e| ShipmentError::Internal(e.to_string()))
+}
+
+/// The WHERE clause and its parameters for a list query (without the cursor).
+fn filter(query: &ListQuery) -> (Vec<&'static str>, Vec<Value>) {
+    let mut clauses = Vec::new();
+    let mut values = Vec::new();
+    if let Some(status) = query.status {
+        clauses.push("status = ?");
+        values.push(Value::Text(status.as_str().to_owned()));
+    }
+    if let Some(text) = &query.text {
+        // instr() compares literally: no pattern characters to escape.
+        clauses.push("instr(search_text, ?) > 0");
+        values.push(Value::Text(text.clone()));
+    }
+    (clauses, values)
+}
+
+fn where_sql(clauses: &[&str]) -> String {
+    if clauses.is_empty() { String::new() } else { format!("WHERE {}", clauses.join(" AND ")) }
+}
+
+#[async_trait]
+impl ShipmentStore for SqliteShipmentStore {
+    async fn insert(&self, shipment: &Shipment) -> Result<(), ShipmentError> {
+        let row = (
+            shipment.id.clone(),
+            shipment.tracking_number.to_string(),
+            shipment.status.as_str(),
+            utc_micros::format(&shipment.created_at),
+            shipment.search_text(),
+            encode(shipment)?,
+        );
+        self.run(move |conn| {
+            let inserted = conn.execute(
+                "INSERT INTO shipments (id, tracking_number, status, created_at, search_text, doc) VALUES (?, ?, ?, ?, ?, ?)",
+                params![row.0, row.1, row.2, row.3, row.4, row.5],
+            );
+            match inserted {
+                Ok(_) => Ok(()),
+                Err(rusqlite::Error::SqliteFailure(f, Some(msg)))
+                    if f.code == rusqlite::ErrorCode::ConstraintViolation && msg.contains("tracking_number") =>
+                {
+                    Err(ShipmentError::DuplicateTrackingNumber)
+                }
+                Err(e) => Err(db_error(e)),
+            }
+        })
+        .await
+    }
+
+    async fn get(&self, id: &str) -> Result<Shipment, ShipmentError> {
+        let id = id.to_owned();
+        self.run(move |conn| {
+            let doc: Option<String> = conn
+                .prepare_cached("SELECT doc FROM shipments WHERE id = ?")
+                .and_then(|mut st| st.query_row([id], |r| r.get(0)).optional())
+                .map_err(db_error)?;
+            decode(doc.ok_or(ShipmentError::NotFound)?)
+        })
+        .await
+    }
+
+    async fn find_by_tracking_number(&self, number: &TrackingNumber) -> Result<Shipment, ShipmentError> {
+        let number = number.to_string();
+        self.run(move |conn| {
+            let doc: Option<String> = conn
+                .prepare_cached("SELECT doc FROM shipments WHERE tracking_number = ?")
+                .and_then(|mut st| st.query_row([number], |r| r.get(0)).optional())
+                .map_err(db_error)?;
+            decode(doc.ok_or(ShipmentError::NotFound)?)
+        })
+        .await
+    }
+
+    async fn list(&self, query: &ListQuery) -> Result<ListPage, ShipmentError> {
+        let query = query.clone();
+        self.run(move |conn| {
+            let (mut clauses, mut values) = filter(&query);
+            let total: i64 = conn
+                .query_row(&format!("SELECT count(*) FROM shipments {}", where_sql(&clauses)), params_from_iter(&values), |r| {
+                    r.get(0)
+                })
+                .map_err(db_error)?;
+            if let Some(Cursor { created_at, id }) = &query.after {
+                clauses.push("(created_at < ? OR (created_at = ? AND id < ?))");
+                values.extend([created_at.clone(), created_at.clone(), id.clone()].map(Value::Text));
+            }
+            values.push(Value::Integer(query.page_size as i64 + 1));
+            let sql = format!("SELECT doc FROM shipments {} ORDER BY created_at DESC, id DESC LIMIT ?", where_sql(&clauses));
+            let mut statement = conn.prepare_cached(&sql).map_err(db_error)?;
+            let docs = statement
+                .query_map(params_from_iter(&values), |r| r.get::<_, String>(0))
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .map_err(db_error)?;
+            let mut shipments = docs.into_iter().map(decode).collect::<Result<Vec<_>, _>>()?;
+            let more = shipments.len() > query.page_size;
+            shipments.truncate(query.page_size);
+            let next = if more { next_cursor(&shipments) } else { None };
+            Ok(ListPage { shipments, next, total: total as u64 })
+        })
+        .await
+    }
+
+    async fn update(&self, id: &str, edit: Edit) -> Result<Shipment, ShipmentError> {
+        let id = id.to_owned();
+        self.run(move |conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_error)?;
+            let doc: Option<String> =
+                tx.query_row("SELECT doc FROM shipments WHERE id = ?", [&id], |r| r.get(0)).optional().map_err(db_error)?;
+            let mut shipment = decode(doc.ok_or(ShipmentError::NotFound)?)?;
+            edit(&mut shipment)?;
+            tx.execute(
+                "UPDATE shipments SET status = ?, search_text = ?, doc = ? WHERE id = ?",
+                params![shipment.status.as_str(), shipment.search_text(), encode(&shipment)?, id],
+            )
+            .map_err(db_error)?;
+            tx.commit().map_err(db_error)?;
+            Ok(shipment)
+        })
+        .await
+    }
+
+    async fn delete(&self, id: &str) -> Result<(), ShipmentError> {
+        let id = id.to_owned();
+        self.run(move |conn| match conn.execute("DELETE FROM shipments WHERE id = ?", [id]).map_err(db_error)? {
+            0 => Err(ShipmentError::NotFound),
+            _ => Ok(()),
+        })
+        .await
+    }
+}

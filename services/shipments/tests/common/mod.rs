@@ -1,0 +1,72 @@
+//! Shared test helpers: sample shipments and the stores under test.
+#![allow(dead_code)]
+
+use std::sync::Arc;
+
+use chrono::{NaiveDate, NaiveTime, Utc};
+use shipments::domain::{Package, PaymentMode, Shipment, ShipmentDetails, ShipmentMode, ShipmentType, TrackingNumber};
+use shipments::store::{MongoShipmentStore, ShipmentStore, SqliteShipmentStore};
+
+pub fn details(shipper: &str, origin: &str) -> ShipmentDetails {
+    ShipmentDetails {
+        shipper_name: shipper.into(),
+        shipper_address: "1 Quay Street, Auckland".into(),
+        shipper_phone: "+64 9 555 0100".into(),
+        shipper_email: "shipper@example.com".into(),
+        receiver_name: "Rita Receiver".into(),
+        receiver_address: "2 Harbour Road, Sydney".into(),
+        receiver_phone: "+61 2 5555 0100".into(),
+        receiver_email: "receiver@example.com".into(),
+        origin: origin.into(),
+        destination: "Sydney".into(),
+        carrier: "Oceanic".into(),
+        type_of_shipment: ShipmentType::Standard,
+        shipment_mode: ShipmentMode::SeaShipping,
+        package_count: 1,
+        product: "Wool".into(),
+        product_quantity: 1,
+        payment_mode: PaymentMode::BankTransfer,
+        total_freight_cents: 10_050,
+        weight: 10.0,
+        expected_delivery_date: NaiveDate::from_ymd_opt(2026, 12, 24).unwrap(),
+        departure_time: NaiveTime::from_hms_opt(8, 30, 0).unwrap(),
+        pickup_date: NaiveDate::from_ymd_opt(2026, 12, 1).unwrap(),
+        pickup_time: NaiveTime::from_hms_opt(9, 0, 0).unwrap(),
+        packages: vec![Package {
+            quantity: 2,
+            piece_type: "Bale".into(),
+            description: "Merino wool".into(),
+            length: 100.0,
+            width: 50.0,
+            height: 50.0,
+            weight: 5.0,
+        }],
+        comments: String::new(),
+    }
+}
+
+pub fn shipment(shipper: &str, origin: &str) -> Shipment {
+    Shipment::create(details(shipper, origin), TrackingNumber::generate(), shipments::domain::now())
+}
+
+pub fn sqlite_store() -> (Arc<dyn ShipmentStore>, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqliteShipmentStore::open(&dir.path().join("shipments.sqlite3")).unwrap();
+    (Arc::new(store), dir)
+}
+
+/// A MongoDB store on a fresh database of `TEST_MONGODB_URI` (SecantusDB in `make test`,
+/// or a real MongoDB). Without it the test fails, unless `SKIP_MONGO_TESTS=1`.
+pub async fn mongo_store() -> Option<Arc<dyn ShipmentStore>> {
+    let uri = match std::env::var("TEST_MONGODB_URI") {
+        Ok(uri) if !uri.is_empty() => uri,
+        _ if std::env::var("SKIP_MONGO_TESTS").as_deref() == Ok("1") => return None,
+        _ => panic!("TEST_MONGODB_URI is not set: run `make test`, or set SKIP_MONGO_TESTS=1"),
+    };
+    let database = format!("test_{}", rand_suffix());
+    Some(Arc::new(MongoShipmentStore::connect(&uri, &database).await.expect("connect to TEST_MONGODB_URI")))
+}
+
+fn rand_suffix() -> String {
+    format!("{:x}{:x}", std::process::id(), Utc::now().timestamp_nanos_opt().unwrap())
+}

@@ -1,0 +1,161 @@
+//! One contract for every shipment store: the embedded SQLite store and MongoDB.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::shipment;
+use shipments::domain::{ShipmentChange, Status};
+use shipments::error::ShipmentError;
+use shipments::store::{Edit, ListQuery, ShipmentStore};
+
+async fn insert_then_read_back_by_id_and_tracking_number(store: Arc<dyn ShipmentStore>) {
+    let s = shipment("Ada Shipper", "Auckland");
+    store.insert(&s).await.unwrap();
+    assert_eq!(store.get(&s.id).await.unwrap(), s);
+    assert_eq!(store.find_by_tracking_number(&s.tracking_number).await.unwrap(), s);
+    assert!(matches!(store.get("000000000000000000000000").await, Err(ShipmentError::NotFound)));
+}
+
+async fn duplicate_tracking_number_is_refused(store: Arc<dyn ShipmentStore>) {
+    let first = shipment("A", "X");
+    store.insert(&first).await.unwrap();
+    let mut second = shipment("B", "Y");
+    second.tracking_number = first.tracking_number.clone();
+    assert!(matches!(store.insert(&second).await, Err(ShipmentError::DuplicateTrackingNumber)));
+    assert!(matches!(store.get(&second.id).await, Err(ShipmentError::NotFound)), "nothing half-written");
+}
+
+async fn list_is_newest_first_and_pages_cover_everything_once(store: Arc<dyn ShipmentStore>) {
+    let mut inserted = Vec::new();
+    for i in 0..7 {
+        let s = shipment(&format!("Shipper {i}"), "Lagos");
+        store.insert(&s).await.unwrap();
+        inserted.push(s);
+    }
+    inserted.sort_by(|a, b| (b.created_at, &b.id).cmp(&(a.created_at, &a.id)));
+    let ids: Vec<String> = inserted.into_iter().map(|s| s.id).collect();
+    let mut seen = Vec::new();
+    let mut query = ListQuery { page_size: 3, ..Default::default() };
+    loop {
+        let page = store.list(&query).await.unwrap();
+        assert_eq!(page.total, 7);
+        seen.extend(page.shipments.iter().map(|s| s.id.clone()));
+        match page.next {
+            Some(next) => query.after = Some(next),
+            None => break,
+        }
+    }
+    assert_eq!(seen, ids);
+}
+
+async fn search_is_case_insensitive_literal_substring_over_six_fields(store: Arc<dyn ShipmentStore>) {
+    let a = shipment("Zoë O'Brien", "Rotterdam");
+    let b = shipment("Carlos", "Lagos (Apapa) .* port");
+    let c = shipment("Mei", "Tokyo");
+    for s in [&a, &b, &c] {
+        store.insert(s).await.unwrap();
+    }
+    let search = |text: &str| ListQuery { text: Some(text.to_lowercase()), page_size: 50, ..Default::default() };
+    let found = |page: shipments::store::ListPage| page.shipments.into_iter().map(|s| s.id).collect::<Vec<_>>();
+    assert_eq!(found(store.list(&search("o'bri")).await.unwrap()), vec![a.id.clone()]);
+    assert_eq!(found(store.list(&search("ROTTER")).await.unwrap()), vec![a.id.clone()]);
+    assert_eq!(found(store.list(&search("(apapa) .*")).await.unwrap()), vec![b.id.clone()]);
+    assert_eq!(found(store.list(&search(&c.tracking_number.as_str()[3..9])).await.unwrap()), vec![c.id.clone()]);
+    for pattern in [".*", "^pse", "{\"$gt\":\"\"}", "[a-z]+", "\\"] {
+        let page = store.list(&search(pattern)).await.unwrap();
+        assert!(page.shipments.iter().all(|s| s.id == b.id), "{pattern} must match literally");
+    }
+    assert_eq!(store.list(&search("pending")).await.unwrap().total, 3, "status is searchable");
+}
+
+async fn status_filter_combines_with_search(store: Arc<dyn ShipmentStore>) {
+    let a = shipment("Alpha", "Oslo");
+    let b = shipment("Alphonse", "Oslo");
+    store.insert(&a).await.unwrap();
+    store.insert(&b).await.unwrap();
+    let deliver: Edit = Arc::new(|s| {
+        s.apply(ShipmentChange { status: Some(Status::Delivered), ..Default::default() }, shipments::domain::now());
+        Ok(())
+    });
+    store.update(&b.id, deliver).await.unwrap();
+    let query = ListQuery { status: Some(Status::Delivered), text: Some("alph".into()), page_size: 10, after: None };
+    let page = store.list(&query).await.unwrap();
+    assert_eq!(page.total, 1);
+    assert_eq!(page.shipments[0].id, b.id);
+    assert_eq!(page.shipments[0].status, Status::Delivered);
+}
+
+async fn update_is_atomic_and_refused_edits_write_nothing(store: Arc<dyn ShipmentStore>) {
+    let s = shipment("Ada", "Accra");
+    store.insert(&s).await.unwrap();
+    let refuse: Edit = Arc::new(|s| {
+        s.current_location = "half-written".into();
+        Err(ShipmentError::Invalid(vec![]))
+    });
+    assert!(store.update(&s.id, refuse).await.is_err());
+    assert_eq!(store.get(&s.id).await.unwrap(), s, "a refused edit leaves the shipment as it was");
+
+    // Concurrent updates: each appends its history entry; none is lost.
+    let mut tasks = Vec::new();
+    for i in 0..10 {
+        let store = store.clone();
+        let id = s.id.clone();
+        tasks.push(tokio::spawn(async move {
+            let edit: Edit = Arc::new(move |s| {
+                let change = ShipmentChange { current_location: Some(format!("Stop {i}")), ..Default::default() };
+                s.apply(change, shipments::domain::now());
+                Ok(())
+            });
+            store.update(&id, edit).await.unwrap();
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    assert_eq!(store.get(&s.id).await.unwrap().shipment_history.len(), 11);
+    let missing: Edit = Arc::new(|_| Ok(()));
+    assert!(matches!(store.update("nope", missing).await, Err(ShipmentError::NotFound)));
+}
+
+async fn delete_removes_and_reports_missing(store: Arc<dyn ShipmentStore>) {
+    let s = shipment("Ada", "Accra");
+    store.insert(&s).await.unwrap();
+    store.delete(&s.id).await.unwrap();
+    assert!(matches!(store.find_by_tracking_number(&s.tracking_number).await, Err(ShipmentError::NotFound)));
+    assert!(matches!(store.delete(&s.id).await, Err(ShipmentError::NotFound)));
+}
+
+macro_rules! contract {
+    ($($case:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread")]
+                async fn $case() {
+                    let (store, _dir) = crate::common::sqlite_store();
+                    super::$case(store).await;
+                }
+            )*
+        }
+        mod mongo {
+            $(
+                #[tokio::test(flavor = "multi_thread")]
+                async fn $case() {
+                    if let Some(store) = crate::common::mongo_store().await {
+                        super::$case(store).await;
+                    }
+                }
+            )*
+        }
+    };
+}
+
+contract!(
+    insert_then_read_back_by_id_and_tracking_number,
+    duplicate_tracking_number_is_refused,
+    list_is_newest_first_and_pages_cover_everything_once,
+    search_is_case_insensitive_literal_substring_over_six_fields,
+    status_filter_combines_with_search,
+    update_is_atomic_and_refused_edits_write_nothing,
+    delete_removes_and_reports_missing,
+);
