@@ -1,0 +1,285 @@
+//! The gateway over real HTTP: gRPC-web calls as a browser makes them, the app's files,
+//! and both ways of reaching the shipment service.
+
+use std::num::NonZeroU32;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::{Buf, Bytes, BytesMut};
+use gateway::{Config, Upstreams, upstream};
+use logistics_proto::v1::{self as pb, shipment_service_client::ShipmentServiceClient};
+use prost::Message;
+use shipments::store::{ShipmentStore, SqliteShipmentStore};
+use tokio::net::TcpListener;
+
+struct Site {
+    base: String,
+    store: Arc<dyn ShipmentStore>,
+    _dirs: Vec<tempfile::TempDir>,
+}
+
+fn static_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let page = format!("<!doctype html><html><head><script src=\"/assets/app-1a2b3c.js\"></script></head><body>{}</body></html>", "app ".repeat(100));
+    std::fs::write(dir.path().join("index.html"), page).unwrap();
+    std::fs::create_dir(dir.path().join("assets")).unwrap();
+    std::fs::write(dir.path().join("assets/app-1a2b3c.js"), "console.log('app');".repeat(50)).unwrap();
+    dir
+}
+
+fn config(static_dir: &Path, lookups_per_minute: u32) -> Config {
+    Config {
+        port: 0,
+        static_dir: static_dir.to_path_buf(),
+        shipments_url: None,
+        tracking_lookups_per_minute: NonZeroU32::new(lookups_per_minute).unwrap(),
+        trust_forwarded_for: false,
+    }
+}
+
+async fn listen(config: &Config, upstreams: Upstreams) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(gateway::serve(listener, gateway::app(config, upstreams)));
+    base
+}
+
+fn sqlite() -> (Arc<dyn ShipmentStore>, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn ShipmentStore> = Arc::new(SqliteShipmentStore::open(&dir.path().join("s.sqlite3")).unwrap());
+    (store, dir)
+}
+
+/// The all-in-one: the shipment service in this process.
+async fn all_in_one(lookups_per_minute: u32) -> Site {
+    let (store, data) = sqlite();
+    let files = static_dir();
+    let upstreams = Upstreams { shipments: upstream::in_process(shipments::server(store.clone())) };
+    let base = listen(&config(files.path(), lookups_per_minute), upstreams).await;
+    Site { base, store, _dirs: vec![data, files] }
+}
+
+/// Distributed: the shipment service on its own port, reached over gRPC by URL.
+async fn distributed() -> Site {
+    let (store, data) = sqlite();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(shipments::serve(listener, store.clone(), std::future::pending()));
+    let files = static_dir();
+    let upstreams = Upstreams { shipments: upstream::remote("shipments", &url).unwrap() };
+    let base = listen(&config(files.path(), 60), upstreams).await;
+    Site { base, store, _dirs: vec![data, files] }
+}
+
+async fn demo_shipment(store: &Arc<dyn ShipmentStore>) -> shipments::domain::Shipment {
+    let mut client = ShipmentServiceClient::new(shipments::server(store.clone()));
+    shipments::demo::load(&mut client).await.unwrap().remove(0)
+}
+
+/// What a gRPC-web call answered: status, message and the reply message bytes.
+#[derive(Debug)]
+struct Reply {
+    http: u16,
+    grpc_status: Option<i32>,
+    message: String,
+    body: Option<Bytes>,
+}
+
+fn frame(message: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8];
+    out.extend_from_slice(&(message.len() as u32).to_be_bytes());
+    out.extend_from_slice(message);
+    out
+}
+
+async fn grpc_web(base: &str, method: &str, body: Vec<u8>) -> (Reply, reqwest::header::HeaderMap) {
+    let response = reqwest::Client::new()
+        .post(format!("{base}/logistics.v1.ShipmentService/{method}"))
+        .header("content-type", "application/grpc-web+proto")
+        .header("x-grpc-web", "1")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    let http = response.status().as_u16();
+    let headers = response.headers().clone();
+    let mut grpc_status = headers.get("grpc-status").and_then(|v| v.to_str().ok()?.parse().ok());
+    let mut message = headers.get("grpc-message").map(|v| percent_decode(v.to_str().unwrap())).unwrap_or_default();
+    let mut bytes = BytesMut::from(&response.bytes().await.unwrap()[..]);
+    let mut body = None;
+    while bytes.len() >= 5 {
+        let flag = bytes.get_u8();
+        let len = bytes.get_u32() as usize;
+        if len > bytes.len() {
+            break; // not a gRPC-web frame: an HTTP-level error body
+        }
+        let chunk = bytes.split_to(len).freeze();
+        if flag & 0x80 == 0 {
+            body = Some(chunk);
+        } else {
+            for line in String::from_utf8_lossy(&chunk).split("\r\n") {
+                if let Some(v) = line.strip_prefix("grpc-status:") {
+                    grpc_status = v.trim().parse().ok();
+                }
+                if let Some(v) = line.strip_prefix("grpc-message:") {
+                    message = percent_decode(v.trim());
+                }
+            }
+        }
+    }
+    (Reply { http, grpc_status, message, body }, headers)
+}
+
+fn percent_decode(text: &str) -> String {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let Ok(b) = u8::from_str_radix(&text[i + 1..i + 3], 16) {
+                out.push(b);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+async fn lookup(base: &str, number: &str) -> Reply {
+    let request = pb::GetShipmentByTrackingNumberRequest { tracking_number: number.into() };
+    grpc_web(base, "GetShipmentByTrackingNumber", frame(&request.encode_to_vec())).await.0
+}
+
+const OK: i32 = 0;
+const INVALID_ARGUMENT: i32 = 3;
+const NOT_FOUND: i32 = 5;
+const PERMISSION_DENIED: i32 = 7;
+const RESOURCE_EXHAUSTED: i32 = 8;
+const UNAVAILABLE: i32 = 14;
+
+async fn tracking_lookup_works(site: &Site) {
+    let shipment = demo_shipment(&site.store).await;
+    let reply = lookup(&site.base, shipment.tracking_number.as_str()).await;
+    assert_eq!(reply.grpc_status, Some(OK), "{reply:?}");
+    let found = pb::Shipment::decode(reply.body.unwrap()).unwrap();
+    assert_eq!(found.tracking_number, shipment.tracking_number.as_str());
+    assert_eq!(found.shipper.unwrap().name, shipment.details.shipper_name);
+    let reply = lookup(&site.base, "PSE000000000").await;
+    assert_eq!((reply.grpc_status, reply.message.as_str()), (Some(NOT_FOUND), "Shipment not found"));
+}
+
+#[tokio::test]
+async fn all_in_one_tracks_a_shipment_over_grpc_web() {
+    tracking_lookup_works(&all_in_one(60).await).await;
+}
+
+#[tokio::test]
+async fn distributed_tracks_a_shipment_over_grpc_web() {
+    tracking_lookup_works(&distributed().await).await;
+}
+
+#[tokio::test]
+async fn pattern_and_operator_numbers_are_refused_not_matched() {
+    let site = all_in_one(60).await;
+    demo_shipment(&site.store).await;
+    for input in ["   ", ".*", "{\"$gt\":\"\"}", "^PSE", "PSE.*"] {
+        let reply = lookup(&site.base, input).await;
+        assert_eq!(reply.grpc_status, Some(INVALID_ARGUMENT), "{input}: {reply:?}");
+        assert!(reply.body.is_none());
+    }
+}
+
+#[tokio::test]
+async fn admin_methods_are_not_reachable_from_browsers() {
+    let site = all_in_one(60).await;
+    let shipment = demo_shipment(&site.store).await;
+    let calls: [(&str, Vec<u8>); 4] = [
+        ("ListShipments", pb::ListShipmentsRequest::default().encode_to_vec()),
+        ("GetShipment", pb::GetShipmentRequest { id: shipment.id.clone() }.encode_to_vec()),
+        ("CreateShipment", pb::CreateShipmentRequest::default().encode_to_vec()),
+        ("DeleteShipment", pb::DeleteShipmentRequest { id: shipment.id.clone() }.encode_to_vec()),
+    ];
+    for (method, body) in calls {
+        let (reply, _) = grpc_web(&site.base, method, frame(&body)).await;
+        assert_eq!(reply.grpc_status, Some(PERMISSION_DENIED), "{method}");
+    }
+    assert!(site.store.get(&shipment.id).await.is_ok(), "the delete did not happen");
+}
+
+#[tokio::test]
+async fn tracking_lookups_are_rate_limited_per_client() {
+    let site = all_in_one(3).await;
+    for _ in 0..3 {
+        assert_eq!(lookup(&site.base, "PSE000000000").await.grpc_status, Some(NOT_FOUND));
+    }
+    let reply = lookup(&site.base, "PSE000000000").await;
+    assert_eq!(reply.grpc_status, Some(RESOURCE_EXHAUSTED));
+    assert_eq!(reply.message, gateway::rpc::TOO_MANY_LOOKUPS);
+}
+
+#[tokio::test]
+async fn malformed_and_oversized_bodies_get_errors_and_the_gateway_keeps_serving() {
+    let site = all_in_one(1000).await;
+    let shipment = demo_shipment(&site.store).await;
+    // Not protobuf at all.
+    let (reply, _) = grpc_web(&site.base, "GetShipmentByTrackingNumber", frame(b"\xff\xff\xff\xff garbage")).await;
+    assert!(matches!(reply.grpc_status, Some(s) if s != OK), "{reply:?}");
+    // A frame that announces more bytes than it carries.
+    let mut truncated = vec![0u8, 0, 0, 1, 0];
+    truncated.extend_from_slice(b"short");
+    let (reply, _) = grpc_web(&site.base, "GetShipmentByTrackingNumber", truncated).await;
+    assert!(reply.grpc_status != Some(OK) && reply.body.is_none(), "{reply:?}");
+    // A 1 MB tracking number is over the body limit.
+    let huge = pb::GetShipmentByTrackingNumberRequest { tracking_number: "9".repeat(1024 * 1024) };
+    let (reply, _) = grpc_web(&site.base, "GetShipmentByTrackingNumber", frame(&huge.encode_to_vec())).await;
+    assert!(reply.http == 413 || matches!(reply.grpc_status, Some(s) if s != OK), "{reply:?}");
+    // A plain GET on an RPC path is not a call.
+    let get = reqwest::get(format!("{}/logistics.v1.ShipmentService/GetShipmentByTrackingNumber", site.base)).await.unwrap();
+    assert!(get.status().is_client_error());
+    // Still serving.
+    assert_eq!(lookup(&site.base, shipment.tracking_number.as_str()).await.grpc_status, Some(OK));
+}
+
+#[tokio::test]
+async fn a_stopped_shipment_service_gives_unavailable_within_a_second() {
+    // Nothing listens on this port once the listener is dropped.
+    let closed = TcpListener::bind("127.0.0.1:0").await.unwrap().local_addr().unwrap();
+    let files = static_dir();
+    let upstreams = Upstreams { shipments: upstream::remote("shipments", &format!("http://{closed}")).unwrap() };
+    let base = listen(&config(files.path(), 60), upstreams).await;
+    let started = Instant::now();
+    let reply = lookup(&base, "PSE000000001").await;
+    assert_eq!(reply.grpc_status, Some(UNAVAILABLE), "{reply:?}");
+    assert!(started.elapsed() < Duration::from_secs(1), "answered after {:?}", started.elapsed());
+    assert_eq!(reqwest::get(format!("{base}/track")).await.unwrap().status(), 200, "pages keep serving");
+}
+
+#[tokio::test]
+async fn serves_the_app_with_spa_fallback_cache_and_security_headers() {
+    let site = all_in_one(60).await;
+    let client = reqwest::Client::new();
+    for path in ["/", "/track/PSE123456789", "/administration_and_development", "/no/such/page"] {
+        let response = client.get(format!("{}{path}", site.base)).send().await.unwrap();
+        assert_eq!(response.status(), 200, "{path}");
+        let headers = response.headers().clone();
+        assert_eq!(headers["cache-control"], "no-cache", "{path}");
+        let csp = headers["content-security-policy"].to_str().unwrap();
+        assert!(csp.contains("script-src 'self'") && csp.contains("frame-ancestors 'none'"));
+        assert!(!csp.split(';').any(|d| d.trim().starts_with("script-src") && d.contains("unsafe-inline")));
+        assert_eq!(headers["x-content-type-options"], "nosniff");
+        assert_eq!(headers["referrer-policy"], "strict-origin-when-cross-origin");
+        assert!(response.text().await.unwrap().contains("/assets/app-1a2b3c.js"));
+    }
+    let asset = client.get(format!("{}/assets/app-1a2b3c.js", site.base)).header("accept-encoding", "gzip").send().await.unwrap();
+    assert_eq!(asset.status(), 200);
+    assert_eq!(asset.headers()["cache-control"], "public, max-age=31536000, immutable");
+    assert_eq!(asset.headers()["content-encoding"], "gzip");
+    let missing = client.get(format!("{}/assets/app-000000.js", site.base)).send().await.unwrap();
+    assert_eq!(missing.status(), 404, "a missing asset is not the app shell");
+    let (_, headers) = grpc_web(&site.base, "GetShipmentByTrackingNumber", frame(&[])).await;
+    assert_eq!(headers["x-content-type-options"], "nosniff", "RPC answers carry the headers too");
+}
