@@ -105,6 +105,11 @@ pub fn app(config: &Config, upstreams: Upstreams) -> Router {
 
 /// Serves `app` on `listener` until SIGTERM or Ctrl-C, then drains in-flight requests.
 pub async fn serve(listener: TcpListener, app: Router) -> anyhow::Result<()> {
+    use axum::serve::ListenerExt;
+    // Without TCP_NODELAY small responses wait on delayed ACKs (~40 ms each).
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(shutdown_signal())
         .await?;

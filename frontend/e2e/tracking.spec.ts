@@ -1,0 +1,142 @@
+import { expect, test, type Page, type Request } from '@playwright/test';
+import { demoShipments, demoShipmentWithStatus } from './support/demo';
+import {
+  COPIED_MESSAGE,
+  EMPTY_INPUT_MESSAGE,
+  NOT_FOUND_MESSAGE,
+  SHIPMENT_SERVICE_PATH,
+  expectShipmentShown,
+  toastWithText,
+  trackButton,
+  trackError,
+  trackingInput,
+} from './support/track-page';
+
+function recordLookups(page: Page): Request[] {
+  const lookups: Request[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes(SHIPMENT_SERVICE_PATH)) lookups.push(request);
+  });
+  return lookups;
+}
+
+test.describe('Track page', () => {
+  test('shows the intro sections before a search', async ({ page }) => {
+    await page.goto('/track');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Why Choose Our Tracking Service' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'How It Works' })).toBeVisible();
+    await expect(page.locator('.steps > li')).toHaveCount(3);
+    await expect(page.getByRole('heading', { name: /trusted partner/i })).toBeVisible();
+    await expect(trackingInput(page)).toHaveValue('');
+  });
+
+  test('tracks a demo shipment typed into the form', async ({ page }) => {
+    const shipment = demoShipmentWithStatus('in_transit');
+    const lookups = recordLookups(page);
+    await page.goto('/track');
+    await trackingInput(page).fill(`   ${shipment.trackingNumber}  `);
+    await trackButton(page).click();
+    await expect(page).toHaveURL(new RegExp(`/track/${shipment.trackingNumber}$`));
+    await expectShipmentShown(page, shipment);
+    await expect(trackingInput(page)).toHaveValue(shipment.trackingNumber);
+    expect(lookups.length).toBeGreaterThanOrEqual(1);
+    // The intro is replaced by the result.
+    await expect(page.getByRole('heading', { name: 'Why Choose Our Tracking Service' })).toHaveCount(0);
+  });
+
+  test('looks a deep link up at once, for every demo shipment', async ({ page }) => {
+    const shipments = demoShipments();
+    expect(new Set(shipments.map((s) => s.status))).toEqual(
+      new Set(['pending', 'in_transit', 'delivered', 'delayed', 'on_hold']),
+    );
+    for (const shipment of shipments) {
+      await page.goto(`/track/${shipment.trackingNumber}`);
+      await expect(trackingInput(page)).toHaveValue(shipment.trackingNumber);
+      await expectShipmentShown(page, shipment);
+    }
+  });
+
+  test('disables the Track button while looking up', async ({ page }) => {
+    const shipment = demoShipments()[0];
+    let release!: () => void;
+    const released = new Promise<void>((done) => (release = done));
+    await page.route(`**${SHIPMENT_SERVICE_PATH}**`, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(`/track/${shipment.trackingNumber}`);
+    await expect(trackButton(page)).toBeDisabled();
+    release();
+    await expect(page.getByRole('heading', { level: 2, name: shipment.trackingNumber })).toBeVisible();
+    await expect(trackButton(page)).toBeEnabled();
+  });
+
+  test('copies the tracking number, with a toast and a check for 2 s', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const shipment = demoShipmentWithStatus('delivered');
+    await page.goto(`/track/${shipment.trackingNumber}`);
+    const copy = page.getByRole('button', { name: 'Copy tracking number' });
+    await expect(copy.locator('svg[data-icon="copy"]')).toBeVisible();
+    await copy.click();
+    await expect(toastWithText(page, COPIED_MESSAGE)).toBeVisible();
+    await expect(copy.locator('svg[data-icon="check"]')).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shipment.trackingNumber);
+    // The check goes back to the copy icon after 2 s.
+    await expect(copy.locator('svg[data-icon="copy"]')).toBeVisible({ timeout: 5_000 });
+    await expect(copy.locator('svg[data-icon="check"]')).toHaveCount(0);
+  });
+
+  test('an empty or blank number shows a toast and sends no request', async ({ page }) => {
+    const lookups = recordLookups(page);
+    await page.goto('/track');
+    await trackButton(page).click();
+    await expect(toastWithText(page, EMPTY_INPUT_MESSAGE)).toBeVisible();
+    await trackingInput(page).fill('   \t ');
+    await trackingInput(page).press('Enter');
+    await expect(toastWithText(page, EMPTY_INPUT_MESSAGE)).toBeVisible();
+    await expect(page).toHaveURL(/\/track$/);
+    await expect(trackError(page)).toHaveCount(0);
+    expect(lookups).toHaveLength(0);
+  });
+
+  for (const input of ['PSE000000000', '.*', '{"$gt":""}', '^PSE', 'pse%', "' OR '1'='1"]) {
+    test(`an unknown number is not found: ${input}`, async ({ page }) => {
+      const lookups = recordLookups(page);
+      await page.goto('/track');
+      await trackingInput(page).fill(input);
+      await trackButton(page).click();
+      await expect(trackError(page)).toHaveText(NOT_FOUND_MESSAGE);
+      await expect(toastWithText(page, NOT_FOUND_MESSAGE)).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Copy tracking number' })).toHaveCount(0);
+      await expect(trackingInput(page)).toHaveValue(input);
+      expect(lookups.length).toBeGreaterThanOrEqual(1);
+    });
+  }
+
+  test('an unknown deep link is not found', async ({ page }) => {
+    await page.goto('/track/PSE000000000');
+    await expect(trackError(page)).toHaveText(NOT_FOUND_MESSAGE);
+  });
+
+  test('searching again from a failed lookup finds the shipment', async ({ page }) => {
+    const shipment = demoShipmentWithStatus('on_hold');
+    await page.goto('/track/PSE000000000');
+    await expect(trackError(page)).toHaveText(NOT_FOUND_MESSAGE);
+    await trackingInput(page).fill(shipment.trackingNumber.toLowerCase());
+    await trackButton(page).click();
+    await expect(page.getByRole('heading', { level: 2, name: shipment.trackingNumber })).toBeVisible();
+    await expect(trackError(page)).toHaveCount(0);
+  });
+
+  test('is usable with the keyboard alone', async ({ page }) => {
+    const shipment = demoShipmentWithStatus('delayed');
+    await page.goto('/track');
+    await trackingInput(page).focus();
+    await page.keyboard.type(shipment.trackingNumber);
+    await page.keyboard.press('Tab');
+    await expect(trackButton(page)).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 2, name: shipment.trackingNumber })).toBeVisible();
+  });
+});

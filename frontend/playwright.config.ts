@@ -1,0 +1,82 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, devices } from '@playwright/test';
+
+// End-to-end tests against the real gateway binary serving the built site (npm run build first).
+//   GATEWAY_BIN  the gateway binary (default ../target/debug/gateway)
+//   E2E_PORT     port of the gateway under test (default: a random port in 20000-29999,
+//                a range where Chromium blocks no port as unsafe)
+// The data directory is a fresh temporary folder for each run; the values are put in
+// process.env here so that the global setup and the test workers (which inherit the runner's
+// environment) use the same ones.
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+process.env.GATEWAY_BIN = resolve(here, process.env.GATEWAY_BIN ?? '../target/debug/gateway');
+process.env.E2E_PORT ??= String(20000 + Math.floor(Math.random() * 10000));
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'pse-e2e-'));
+process.env.E2E_STATIC_DIR ??= resolve(here, 'dist');
+
+const port = Number(process.env.E2E_PORT);
+const baseURL = `http://127.0.0.1:${port}`;
+
+if (!existsSync(join(process.env.E2E_STATIC_DIR, 'index.html'))) {
+  throw new Error(`No built site in ${process.env.E2E_STATIC_DIR}: run \`npm run build\` before \`npm run e2e\`.`);
+}
+if (!existsSync(process.env.GATEWAY_BIN)) {
+  throw new Error(`No gateway binary at ${process.env.GATEWAY_BIN}: build it (cargo build) or set GATEWAY_BIN.`);
+}
+
+export const chromiumLaunchOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--disable-quic',
+    '--disable-sync',
+  ],
+};
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: './test-results/artifacts',
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: 2,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  globalSetup: './e2e/global-setup.ts',
+  globalTeardown: './e2e/global-teardown.ts',
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    colorScheme: 'light',
+    launchOptions: chromiumLaunchOptions,
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions } }],
+  webServer: {
+    command: `"${process.env.GATEWAY_BIN}"`,
+    cwd: here,
+    url: `${baseURL}/`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      STATIC_DIR: process.env.E2E_STATIC_DIR,
+      // The suite looks up more numbers per minute than a visitor would.
+      TRACKING_RATE_LIMIT_PER_MINUTE: '10000',
+      RUST_LOG: process.env.RUST_LOG ?? 'info',
+    },
+  },
+});

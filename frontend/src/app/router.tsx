@@ -1,0 +1,45 @@
+import { lazy } from 'react';
+import { createBrowserRouter, Navigate } from 'react-router-dom';
+import { RootLayout } from './root-layout';
+import { RouteError } from './route-error';
+import HomePage from './routes/home';
+
+// Every route but Home is loaded on demand; only the track route loads the Connect client.
+const AboutPage = lazy(() => import('./routes/about'));
+const ServicesPage = lazy(() => import('./routes/services'));
+const ContactPage = lazy(() => import('./routes/contact'));
+const TrackPage = lazy(() => import('./routes/track'));
+const AdminLoginPage = lazy(() => import('./routes/admin-login'));
+const PrivacyPage = lazy(() => import('./routes/privacy'));
+const TermsPage = lazy(() => import('./routes/terms'));
+const FaqPage = lazy(() => import('./routes/faq'));
+const NotFoundPage = lazy(() => import('./routes/not-found'));
+
+export const ADMIN_LOGIN_PATH = '/administration_and_development/login';
+
+export const router = createBrowserRouter([
+  {
+    element: <RootLayout />,
+    errorElement: <RouteError />,
+    children: [
+      {
+        errorElement: <RouteError />,
+        children: [
+          { index: true, element: <HomePage /> },
+          { path: 'about', element: <AboutPage /> },
+          { path: 'services', element: <ServicesPage /> },
+          { path: 'contact', element: <ContactPage /> },
+          { path: 'track/:trackingNumber?', element: <TrackPage /> },
+          { path: 'administration_and_development/login', element: <AdminLoginPage /> },
+          // The dashboard comes later; until then its guard sends everyone to the login.
+          { path: 'administration_and_development', element: <Navigate to={ADMIN_LOGIN_PATH} replace /> },
+          { path: 'login', element: <Navigate to={ADMIN_LOGIN_PATH} replace /> },
+          { path: 'privacy', element: <PrivacyPage /> },
+          { path: 'terms', element: <TermsPage /> },
+          { path: 'faq', element: <FaqPage /> },
+          { path: '*', element: <NotFoundPage /> },
+        ],
+      },
+    ],
+  },
+]);

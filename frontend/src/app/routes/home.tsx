@@ -1,0 +1,173 @@
+import { Link } from 'react-router-dom';
+import { ArrowRight, Award, Clock, Globe2, Headphones, PackageSearch, ShieldCheck, Users } from 'lucide-react';
+import { CORE_SERVICES } from '@/components/ui/core-services';
+import { company } from '@/config/company';
+import { useDocumentTitle } from '@/hooks/use-document-title';
+
+const STATS = [
+  { value: company.figures.countries, label: 'Countries Served' },
+  { value: company.figures.years, label: 'Years of Experience' },
+  { value: company.figures.packages, label: 'Packages Delivered' },
+  { value: company.figures.satisfaction, label: 'Customer Satisfaction' },
+];
+
+const HIGHLIGHTS = [
+  { Icon: Globe2, title: 'Global Network', text: 'Partners and hubs on every continent move your goods without gaps.' },
+  { Icon: Award, title: 'Quality Assurance', text: 'Certified processes and careful handling at every hand-over.' },
+  { Icon: Headphones, title: 'Full-Service Support', text: 'One team for quotes, customs paperwork and delivery questions, 24/7.' },
+  { Icon: Users, title: 'Expert Team', text: 'Logistics specialists who plan the best route for every shipment.' },
+];
+
+const WHY = [
+  { Icon: Globe2, title: 'Global Network' },
+  { Icon: ShieldCheck, title: 'Secure Shipping' },
+  { Icon: Clock, title: '24/7 Support' },
+  { Icon: PackageSearch, title: 'Real-time Tracking' },
+];
+
+export default function HomePage() {
+  useDocumentTitle('');
+  return (
+    <>
+      <section className="hero" aria-labelledby="hero-title">
+        <div className="container hero-inner">
+          <div className="hero-copy">
+            <p className="eyebrow eyebrow-light">{company.name}</p>
+            <h1 id="hero-title">Global Shipping &amp; Logistics Solutions</h1>
+            <p className="hero-lead">
+              Air, sea and ground freight with warehousing and real-time tracking — delivered on time to more than
+              150 countries.
+            </p>
+            <div className="button-row">
+              <Link to="/track" className="btn btn-accent btn-lg">
+                <PackageSearch aria-hidden="true" size={20} />
+                Track Package
+              </Link>
+              <Link to="/contact" className="btn btn-ghost-light btn-lg">
+                Get a Quote
+                <ArrowRight aria-hidden="true" size={20} />
+              </Link>
+            </div>
+          </div>
+          <div className="hero-art" aria-hidden="true">
+            <svg viewBox="0 0 400 320" className="hero-globe">
+              <defs>
+                <linearGradient id="hero-globe-fill" x1="0" y1="0" x2="1" y2="1">
+                  <stop offset="0" stopColor="rgba(255,255,255,0.22)" />
+                  <stop offset="1" stopColor="rgba(255,255,255,0.04)" />
+                </linearGradient>
+              </defs>
+              <circle cx="200" cy="160" r="130" fill="url(#hero-globe-fill)" stroke="rgba(255,255,255,0.45)" strokeWidth="2" />
+              <ellipse cx="200" cy="160" rx="60" ry="130" fill="none" stroke="rgba(255,255,255,0.3)" strokeWidth="2" />
+              <ellipse cx="200" cy="160" rx="130" ry="48" fill="none" stroke="rgba(255,255,255,0.3)" strokeWidth="2" />
+              <line x1="70" y1="160" x2="330" y2="160" stroke="rgba(255,255,255,0.3)" strokeWidth="2" />
+              <path d="M95 105 C 160 30, 260 40, 320 120" fill="none" stroke="#fbbf24" strokeWidth="3" strokeDasharray="8 8" />
+              <path d="M90 220 C 170 280, 270 260, 318 200" fill="none" stroke="#fbbf24" strokeWidth="3" strokeDasharray="8 8" />
+              <circle cx="95" cy="105" r="8" fill="#fbbf24" />
+              <circle cx="320" cy="120" r="8" fill="#fbbf24" />
+              <circle cx="90" cy="220" r="8" fill="#fbbf24" />
+              <circle cx="318" cy="200" r="8" fill="#fbbf24" />
+            </svg>
+          </div>
+        </div>
+      </section>
+
+      <section className="promo-banner" aria-label="Current offers">
+        <div className="container promo-items">
+          <span>20% off international shipping</span>
+          <span aria-hidden="true">•</span>
+          <span>Real-time tracking on every parcel</span>
+          <span aria-hidden="true">•</span>
+          <span>24/7 customer support</span>
+        </div>
+      </section>
+
+      <section className="section stats-section" aria-label="Key figures">
+        <div className="container">
+          <dl className="stats">
+            {STATS.map((stat) => (
+              <div key={stat.label} className="stat">
+                <dt>{stat.label}</dt>
+                <dd>{stat.value}</dd>
+              </div>
+            ))}
+          </dl>
+        </div>
+      </section>
+
+      <section className="section section-alt" aria-labelledby="highlights-title">
+        <div className="container">
+          <h2 id="highlights-title" className="section-title">
+            Why Businesses Ship With Us
+          </h2>
+          <ul className="card-grid card-grid-4">
+            {HIGHLIGHTS.map(({ Icon, title, text }) => (
+              <li key={title} className="card feature-card">
+                <span className="feature-icon">
+                  <Icon aria-hidden="true" size={26} />
+                </span>
+                <h3>{title}</h3>
+                <p>{text}</p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="services-title">
+        <div className="container">
+          <h2 id="services-title" className="section-title">
+            Our Services
+          </h2>
+          <p className="section-intro">Whatever you ship and wherever it goes, we have the right way to move it.</p>
+          <ul className="card-grid card-grid-4">
+            {CORE_SERVICES.map(({ id, Icon, title, text }) => (
+              <li key={id} className="card service-card">
+                <span className="feature-icon">
+                  <Icon aria-hidden="true" size={26} />
+                </span>
+                <h3>{title}</h3>
+                <p>{text}</p>
+                <Link to="/services" className="card-link">
+                  Learn More<span className="visually-hidden"> about {title}</span>
+                  <ArrowRight aria-hidden="true" size={16} />
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section className="section section-alt" aria-labelledby="why-title">
+        <div className="container">
+          <h2 id="why-title" className="section-title">
+            Why Choose Us
+          </h2>
+          <ul className="why-list">
+            {WHY.map(({ Icon, title }) => (
+              <li key={title}>
+                <Icon aria-hidden="true" size={22} />
+                {title}
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section className="cta" aria-labelledby="cta-title">
+        <div className="container cta-inner">
+          <h2 id="cta-title">Ready to Ship with Us?</h2>
+          <p>Tell us what you are shipping and where, and we will send you a quote within one business day.</p>
+          <div className="button-row">
+            <Link to="/contact" className="btn btn-accent btn-lg">
+              Get Started
+            </Link>
+            <Link to="/services" className="btn btn-ghost-light btn-lg">
+              Learn More
+            </Link>
+          </div>
+        </div>
+      </section>
+    </>
+  );
+}

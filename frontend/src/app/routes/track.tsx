@@ -1,0 +1,84 @@
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router-dom';
+import { AlertCircle } from 'lucide-react';
+import { PageHero } from '@/components/ui/PageHero';
+import { Spinner } from '@/components/ui/Spinner';
+import { useDocumentTitle } from '@/hooks/use-document-title';
+import { toast } from '@/lib/toast';
+import { trimTrackingNumber } from '@/utils/format';
+import { TrackIntro } from '@/features/tracking/components/TrackIntro';
+import { TrackSearchForm } from '@/features/tracking/components/TrackSearchForm';
+import { TrackingResult } from '@/features/tracking/components/TrackingResult';
+import { useTrackShipment } from '@/features/tracking/hooks/use-track-shipment';
+import { EMPTY_INPUT_MESSAGE, NOT_FOUND_MESSAGE } from '@/features/tracking/utils/shipment-display';
+import '@/features/tracking/components/tracking.css';
+
+/** A value that a URL path cannot carry ("." and ".." are removed by the browser). */
+function isDotSegment(value: string): boolean {
+  return /^\.+$/.test(value);
+}
+
+/** /track and /track/:trackingNumber: the search box, then the intro or the result. */
+export default function TrackPage() {
+  const { trackingNumber: param } = useParams();
+  const trackingNumber = param ? trimTrackingNumber(param) : '';
+  const navigate = useNavigate();
+  const { state, retry } = useTrackShipment(trackingNumber || undefined);
+  // A failure found without asking the server, shown until the next search.
+  const [localError, setLocalError] = useState<{ forNumber: string } | null>(null);
+  const shownLocalError = localError && localError.forNumber === trackingNumber ? localError : null;
+
+  useDocumentTitle(trackingNumber ? `Tracking ${trackingNumber}` : 'Track Package');
+
+  const onSearch = (raw: string) => {
+    const value = trimTrackingNumber(raw);
+    if (!value) {
+      toast.error(EMPTY_INPUT_MESSAGE, { toastId: 'tracking-number-empty' });
+      return;
+    }
+    if (isDotSegment(value)) {
+      setLocalError({ forNumber: trackingNumber });
+      toast.error(NOT_FOUND_MESSAGE, { toastId: 'tracking-not-found-local' });
+      return;
+    }
+    setLocalError(null);
+    if (value === trackingNumber) {
+      retry();
+    } else {
+      navigate(`/track/${encodeURIComponent(value)}`);
+    }
+  };
+
+  const loading = state.status === 'loading';
+  const errorMessage = shownLocalError ? NOT_FOUND_MESSAGE : state.status === 'error' ? state.message : null;
+
+  return (
+    <>
+      <PageHero
+        eyebrow="Track Package"
+        title="Track Your Shipment"
+        intro="Enter your tracking number to see where your package is, its full journey and when it will arrive."
+      >
+        <TrackSearchForm key={trackingNumber} initialValue={trackingNumber} loading={loading} onSearch={onSearch} />
+      </PageHero>
+
+      <div className="container track-outcome" aria-live="polite">
+        {loading && !shownLocalError && (
+          <div className="track-loading">
+            <Spinner size="lg" label="Looking up your shipment…" />
+            <p aria-hidden="true">Looking up your shipment…</p>
+          </div>
+        )}
+        {errorMessage && (
+          <div className="alert alert-error" role="alert" data-testid="track-error">
+            <AlertCircle aria-hidden="true" size={22} />
+            <p>{errorMessage}</p>
+          </div>
+        )}
+        {state.status === 'success' && !shownLocalError && <TrackingResult shipment={state.shipment} />}
+      </div>
+
+      {(state.status === 'idle' || errorMessage) && <TrackIntro />}
+    </>
+  );
+}

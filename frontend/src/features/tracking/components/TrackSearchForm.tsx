@@ -1,0 +1,55 @@
+import { useState, type FormEvent } from 'react';
+import { LoaderCircle, Search } from 'lucide-react';
+
+type TrackSearchFormProps = {
+  /** Pre-filled value (the number in the URL). */
+  initialValue: string;
+  /** While true the Track button is disabled. */
+  loading: boolean;
+  /** Called with the raw input; the caller trims and validates it. */
+  onSearch: (rawValue: string) => void;
+};
+
+/** The tracking-number search box and its Track button. */
+export function TrackSearchForm({ initialValue, loading, onSearch }: TrackSearchFormProps) {
+  const [value, setValue] = useState(initialValue);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    onSearch(value);
+  };
+
+  return (
+    <form className="track-form" role="search" aria-busy={loading} onSubmit={submit} noValidate>
+      <label htmlFor="tracking-number" className="track-form-label">
+        Tracking number
+      </label>
+      <div className="track-form-row">
+        <div className="track-input-wrap">
+          <Search className="track-input-icon" aria-hidden="true" size={20} />
+          <input
+            id="tracking-number"
+            name="trackingNumber"
+            type="text"
+            className="track-input"
+            placeholder="e.g. PSE123456789"
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            maxLength={200}
+            aria-describedby="tracking-number-hint"
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+          />
+        </div>
+        <button type="submit" className="btn btn-primary btn-lg track-submit" disabled={loading}>
+          {loading && <LoaderCircle className="icon-spin" aria-hidden="true" size={20} />}
+          Track
+        </button>
+      </div>
+      <p id="tracking-number-hint" className="track-form-hint">
+        Your tracking number starts with PSE and is in your shipment confirmation e-mail.
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,54 @@
+import { useCallback, useEffect, useState } from 'react';
+import { toast } from '@/lib/toast';
+import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
+import { getShipmentByTrackingNumber } from '../api/get-shipment-by-tracking-number';
+import { trackingErrorMessage } from '../utils/shipment-display';
+
+export type TrackState =
+  | { status: 'idle' }
+  | { status: 'loading'; trackingNumber: string }
+  | { status: 'success'; trackingNumber: string; shipment: Shipment }
+  | { status: 'error'; trackingNumber: string; message: string };
+
+/**
+ * Looks the number up as soon as it is set (and again on `retry`). A failure shows its
+ * message in a toast as well as in the returned state.
+ */
+export function useTrackShipment(trackingNumber: string | undefined): { state: TrackState; retry: () => void } {
+  const [attempt, setAttempt] = useState(0);
+  const [state, setState] = useState<TrackState>(() =>
+    trackingNumber ? { status: 'loading', trackingNumber } : { status: 'idle' },
+  );
+
+  useEffect(() => {
+    if (!trackingNumber) {
+      setState({ status: 'idle' });
+      return;
+    }
+    const controller = new AbortController();
+    setState({ status: 'loading', trackingNumber });
+    getShipmentByTrackingNumber(trackingNumber, controller.signal).then(
+      (shipment) => {
+        if (!controller.signal.aborted) setState({ status: 'success', trackingNumber, shipment });
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        const message = trackingErrorMessage(error);
+        setState({ status: 'error', trackingNumber, message });
+        toast.error(message, { toastId: `track-error-${trackingNumber}-${attempt}` });
+      },
+    );
+    return () => controller.abort();
+  }, [trackingNumber, attempt]);
+
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+
+  // Between a change of number and the effect above, never show the previous number's outcome.
+  let current: TrackState = state;
+  if (!trackingNumber) {
+    if (state.status !== 'idle') current = { status: 'idle' };
+  } else if (state.status === 'idle' || state.trackingNumber !== trackingNumber) {
+    current = { status: 'loading', trackingNumber };
+  }
+  return { state: current, retry };
+}

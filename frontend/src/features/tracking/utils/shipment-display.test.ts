@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { Code, ConnectError } from '@connectrpc/connect';
+import { timestampFromMs } from '@bufbuild/protobuf/wkt';
+import { PaymentMode, ShipmentMode, ShipmentStatus, ShipmentType } from '@/gen/logistics/v1/shipment_pb';
+import {
+  NOT_FOUND_MESSAGE,
+  historyNewestFirst,
+  paymentModeLabel,
+  shipmentModeIcon,
+  shipmentModeLabel,
+  shipmentTypeLabel,
+  statusKey,
+  statusLabel,
+  statusTone,
+  totalWeightKg,
+  trackingErrorMessage,
+} from './shipment-display';
+
+describe('status', () => {
+  it('maps enum values to stored keys and labels', () => {
+    expect(statusKey(ShipmentStatus.IN_TRANSIT)).toBe('in_transit');
+    expect(statusLabel(ShipmentStatus.IN_TRANSIT)).toBe('in transit');
+    expect(statusLabel(ShipmentStatus.ON_HOLD)).toBe('on hold');
+    expect(statusLabel(ShipmentStatus.PENDING)).toBe('pending');
+    expect(statusLabel(ShipmentStatus.UNSPECIFIED)).toBe('unknown');
+  });
+  it('colours the badge', () => {
+    expect(statusTone('delivered')).toBe('green');
+    expect(statusTone('in_transit')).toBe('blue');
+    expect(statusTone('in transit')).toBe('blue');
+    expect(statusTone('delayed')).toBe('red');
+    expect(statusTone('on_hold')).toBe('yellow');
+    expect(statusTone('pending')).toBe('grey');
+    expect(statusTone('anything')).toBe('grey');
+  });
+});
+
+describe('type, mode and payment', () => {
+  it('labels shipment types and modes with spaces', () => {
+    expect(shipmentTypeLabel(ShipmentType.EXPRESS)).toBe('express');
+    expect(shipmentModeLabel(ShipmentMode.AIR_SHIPPING)).toBe('air shipping');
+    expect(shipmentModeLabel(ShipmentMode.LAND_SHIPPING)).toBe('land shipping');
+  });
+  it('picks the mode icon', () => {
+    expect(shipmentModeIcon(ShipmentMode.SEA_SHIPPING)).toBe('sea');
+    expect(shipmentModeIcon(ShipmentMode.AIR_SHIPPING)).toBe('air');
+    expect(shipmentModeIcon(ShipmentMode.LAND_SHIPPING)).toBe('ground');
+  });
+  it('labels payment modes', () => {
+    expect(paymentModeLabel(PaymentMode.BANK_TRANSFER)).toBe('Bank Transfer');
+    expect(paymentModeLabel(PaymentMode.CREDIT_CARD)).toBe('Credit Card');
+    expect(paymentModeLabel(PaymentMode.CASH)).toBe('Cash');
+    expect(paymentModeLabel(PaymentMode.CHECK)).toBe('Check');
+    expect(paymentModeLabel(PaymentMode.UNSPECIFIED)).toBe('Not specified');
+  });
+});
+
+describe('totalWeightKg', () => {
+  it('sums weight × quantity', () => {
+    expect(totalWeightKg([])).toBe(0);
+    expect(
+      totalWeightKg([
+        { weightKg: 12.5, quantity: 1 },
+        { weightKg: 0.1, quantity: 3 },
+      ]),
+    ).toBe(12.8);
+  });
+});
+
+describe('historyNewestFirst', () => {
+  it('orders by timestamp, newest first', () => {
+    const entries = [
+      { id: 'a', time: timestampFromMs(1000) },
+      { id: 'c', time: timestampFromMs(3000) },
+      { id: 'b', time: timestampFromMs(2000) },
+    ];
+    expect(historyNewestFirst(entries).map((e) => e.id)).toEqual(['c', 'b', 'a']);
+  });
+  it('orders by nanoseconds within one millisecond', () => {
+    const at = (nanos: number) => ({ ...timestampFromMs(5000), nanos });
+    const entries = [
+      { id: 'a', time: at(116_376_000) },
+      { id: 'b', time: at(116_955_000) },
+      { id: 'c', time: at(115_435_000) },
+    ];
+    expect(historyNewestFirst(entries).map((e) => e.id)).toEqual(['b', 'a', 'c']);
+  });
+  it('reverses the stored order when timestamps are missing or equal', () => {
+    const entries = [
+      { id: 'a', time: undefined },
+      { id: 'b', time: undefined },
+    ];
+    expect(historyNewestFirst(entries).map((e) => e.id)).toEqual(['b', 'a']);
+  });
+});
+
+describe('trackingErrorMessage', () => {
+  it('shows the not-found sentence for every failure', () => {
+    expect(trackingErrorMessage(new ConnectError('Shipment not found', Code.NotFound))).toBe(NOT_FOUND_MESSAGE);
+    expect(trackingErrorMessage(new ConnectError('bad', Code.InvalidArgument))).toBe(NOT_FOUND_MESSAGE);
+    expect(trackingErrorMessage(new ConnectError('down', Code.Unavailable))).toBe(NOT_FOUND_MESSAGE);
+    expect(trackingErrorMessage(new TypeError('Failed to fetch'))).toBe(NOT_FOUND_MESSAGE);
+  });
+  it("shows the server's sentence for a rate limit", () => {
+    const msg = 'Too many tracking lookups. Please try again in a minute.';
+    expect(trackingErrorMessage(new ConnectError(msg, Code.ResourceExhausted))).toBe(msg);
+  });
+});

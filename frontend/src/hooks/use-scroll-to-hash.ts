@@ -1,0 +1,40 @@
+import { useEffect } from 'react';
+import { useLocation } from 'react-router-dom';
+
+export const HASH_SCROLL_DELAY_MS = 500;
+export const HASH_RETRY_EVERY_MS = 100;
+export const HASH_RETRY_FOR_MS = 3000;
+export const HASH_PULSE_MS = 2000;
+
+/**
+ * When the URL has a #hash naming an element: wait 500 ms, scroll it to the centre of the
+ * screen and pulse it for 2 s. If the element is not there yet, look again every 100 ms
+ * for up to 3 s (spec §2, footer service links).
+ */
+export function useScrollToHash(pulseClass = 'is-pulsing'): void {
+  const { hash, key } = useLocation();
+
+  useEffect(() => {
+    const id = decodeURIComponent(hash.replace(/^#/, ''));
+    if (!id) return;
+    const timers: number[] = [];
+    const started = Date.now();
+
+    const attempt = () => {
+      const element = document.getElementById(id);
+      if (!element) {
+        if (Date.now() - started < HASH_SCROLL_DELAY_MS + HASH_RETRY_FOR_MS) {
+          timers.push(window.setTimeout(attempt, HASH_RETRY_EVERY_MS));
+        }
+        return;
+      }
+      const reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+      element.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'center' });
+      element.classList.add(pulseClass);
+      timers.push(window.setTimeout(() => element.classList.remove(pulseClass), HASH_PULSE_MS));
+    };
+
+    timers.push(window.setTimeout(attempt, HASH_SCROLL_DELAY_MS));
+    return () => timers.forEach((timer) => window.clearTimeout(timer));
+  }, [hash, key, pulseClass]);
+}

@@ -1,0 +1,42 @@
+// Toasts, loaded on demand: the react-toastify code and its CSS are fetched the first time
+// a toast is shown, so the home page does not pay for them. The "unstyled" build is used
+// because the default build injects a <style> element, which a strict Content-Security-Policy
+// blocks; its CSS is bundled instead (components/layout/ToastContainerLazy.tsx).
+
+export type ToastOptions = { toastId?: string; autoClose?: number | false };
+type Kind = 'success' | 'error' | 'info' | 'warning';
+
+let hostWanted = false;
+const listeners = new Set<() => void>();
+
+/** For ToastHost: mount the container once the first toast is asked for. */
+export function subscribeToastHost(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function isToastHostWanted(): boolean {
+  return hostWanted;
+}
+
+export function loadToastify() {
+  return import('react-toastify/unstyled');
+}
+
+function show(kind: Kind, message: string, options?: ToastOptions): void {
+  if (!hostWanted) {
+    hostWanted = true;
+    listeners.forEach((listener) => listener());
+  }
+  // Toasts asked for before the container mounts are queued by react-toastify.
+  void loadToastify().then(({ toast: t }) => {
+    t[kind](message, options);
+  });
+}
+
+export const toast = {
+  success: (message: string, options?: ToastOptions) => show('success', message, options),
+  error: (message: string, options?: ToastOptions) => show('error', message, options),
+  info: (message: string, options?: ToastOptions) => show('info', message, options),
+  warning: (message: string, options?: ToastOptions) => show('warning', message, options),
+};

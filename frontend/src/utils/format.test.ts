@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import {
+  EMPTY_VALUE,
+  formatCents,
+  formatClock,
+  formatDateParts,
+  formatDecimal,
+  formatDimensionsCm,
+  formatIsoDate,
+  formatKg,
+  formatTimeOfDay,
+  humanize,
+  titleCase,
+  trimTrackingNumber,
+} from './format';
+
+describe('formatCents', () => {
+  it('formats cents as dollars with grouping', () => {
+    expect(formatCents(125000n)).toBe('$1,250.00');
+    expect(formatCents(0n)).toBe('$0.00');
+    expect(formatCents(5n)).toBe('$0.05');
+    expect(formatCents(199n)).toBe('$1.99');
+    expect(formatCents(123456789n)).toBe('$1,234,567.89');
+  });
+  it('is exact beyond float precision', () => {
+    expect(formatCents(9223372036854775807n)).toBe('$92,233,720,368,547,758.07');
+  });
+  it('handles negatives and numbers', () => {
+    expect(formatCents(-1050n)).toBe('-$10.50');
+    expect(formatCents(2500)).toBe('$25.00');
+  });
+});
+
+describe('humanize and titleCase', () => {
+  it('shows underscores as spaces', () => {
+    expect(humanize('in_transit')).toBe('in transit');
+    expect(humanize('on_hold')).toBe('on hold');
+    expect(humanize('air_shipping')).toBe('air shipping');
+    expect(humanize('delivered')).toBe('delivered');
+    expect(humanize('a__b_')).toBe('a b');
+  });
+  it('title-cases labels', () => {
+    expect(titleCase('bank_transfer')).toBe('Bank Transfer');
+    expect(titleCase('CREDIT card')).toBe('Credit Card');
+  });
+});
+
+describe('trimTrackingNumber', () => {
+  it('removes surrounding white space only', () => {
+    expect(trimTrackingNumber('  PSE123456789 \n')).toBe('PSE123456789');
+    expect(trimTrackingNumber('\t ')).toBe('');
+    expect(trimTrackingNumber('PSE 1')).toBe('PSE 1');
+  });
+});
+
+describe('dates and times', () => {
+  it('formats calendar dates', () => {
+    expect(formatDateParts(2026, 12, 1)).toBe('Dec 1, 2026');
+    expect(formatDateParts(0, 0, 0)).toBe(EMPTY_VALUE);
+    expect(formatIsoDate('2026-11-20')).toBe('Nov 20, 2026');
+    expect(formatIsoDate('')).toBe(EMPTY_VALUE);
+    expect(formatIsoDate('soon')).toBe('soon');
+  });
+  it('formats times of day', () => {
+    expect(formatTimeOfDay(8, 30)).toBe('08:30');
+    expect(formatTimeOfDay(23, 5)).toBe('23:05');
+    expect(formatTimeOfDay(24, 0)).toBe(EMPTY_VALUE);
+    expect(formatClock('09:00:00')).toBe('09:00');
+    expect(formatClock('9:05')).toBe('09:05');
+    expect(formatClock('')).toBe(EMPTY_VALUE);
+  });
+});
+
+describe('numbers', () => {
+  it('formats decimals, weights and dimensions', () => {
+    expect(formatDecimal(12.5)).toBe('12.5');
+    expect(formatDecimal(1234.5678)).toBe('1,234.57');
+    expect(formatDecimal(Number.NaN)).toBe(EMPTY_VALUE);
+    expect(formatKg(37.5)).toBe('37.5 kg');
+    expect(formatDimensionsCm(50, 40, 30)).toBe('50 × 40 × 30 cm');
+  });
+});

@@ -1,0 +1,88 @@
+//! `seed --count N [--numbers FILE]`: fills the configured store with N varied shipments
+//! through the shipment service API, for benchmarks. Writes up to 10,000 of their
+//! tracking numbers, one a line, to FILE.
+
+use std::io::Write;
+
+use futures::{StreamExt, TryStreamExt};
+use logistics_proto::v1::{self as pb, shipment_service_client::ShipmentServiceClient};
+use rand::Rng;
+use rand::seq::IndexedRandom;
+
+const CITIES: [&str; 16] = [
+    "Lagos", "Rotterdam", "Shanghai", "Singapore", "Dubai", "Hamburg", "Los Angeles", "Santos",
+    "Mumbai", "Tokyo", "Sydney", "Nairobi", "Lima", "Oslo", "Busan", "Antwerp",
+];
+const NAMES: [&str; 16] = [
+    "Amara Okafor", "Jan de Vries", "Chen Wei", "Sofia Martins", "Omar Haddad", "Emma Schneider", "Noah Williams",
+    "Priya Sharma", "Hiroshi Tanaka", "Grace Mitchell", "Kwame Mensah", "Lucía Fernández", "Mia Johansson",
+    "Liam O'Connor", "Fatima Zahra", "Daniel Cohen",
+];
+
+fn random_shipment() -> pb::CreateShipmentRequest {
+    let mut rng = rand::rng();
+    let party = |rng: &mut rand::rngs::ThreadRng| pb::Party {
+        name: NAMES.choose(rng).unwrap().to_string(),
+        address: format!("{} Harbour Road", rng.random_range(1..500)),
+        phone: format!("+1 555 {:04}", rng.random_range(0..10_000)),
+        email: format!("client{}@example.com", rng.random_range(0..100_000)),
+    };
+    let quantity = rng.random_range(1..5);
+    pb::CreateShipmentRequest {
+        shipment: Some(pb::Shipment {
+            shipper: Some(party(&mut rng)),
+            receiver: Some(party(&mut rng)),
+            origin: CITIES.choose(&mut rng).unwrap().to_string(),
+            destination: CITIES.choose(&mut rng).unwrap().to_string(),
+            carrier: "Benchmark Lines".into(),
+            r#type: rng.random_range(1..=3),
+            mode: rng.random_range(1..=3),
+            package_count: quantity,
+            product: "Machine parts".into(),
+            product_quantity: 1,
+            payment_mode: rng.random_range(1..=4),
+            total_freight_cents: rng.random_range(1_000..1_000_000),
+            weight_kg: 20.0,
+            expected_delivery_date: Some(pb::Date { year: 2027, month: rng.random_range(1..=12), day: rng.random_range(1..=28) }),
+            departure_time: Some(pb::TimeOfDay { hours: 8, minutes: 0 }),
+            pickup_date: Some(pb::Date { year: 2026, month: 11, day: 20 }),
+            pickup_time: Some(pb::TimeOfDay { hours: 9, minutes: 30 }),
+            packages: vec![pb::Package {
+                quantity,
+                piece_type: "Box".into(),
+                description: "Parts".into(),
+                length_cm: 40.0,
+                width_cm: 30.0,
+                height_cm: 20.0,
+                weight_kg: 5.0,
+            }],
+            ..Default::default()
+        }),
+    }
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
+    let count: usize = flag("--count").unwrap_or_else(|| "1000".into()).parse()?;
+    let store = shipments::StoreConfig::from_env().open().await?;
+    let client = ShipmentServiceClient::new(shipments::server(store));
+    let started = std::time::Instant::now();
+    let numbers: Vec<String> = futures::stream::iter(0..count)
+        .map(|_| {
+            let mut client = client.clone();
+            async move { client.create_shipment(random_shipment()).await.map(|r| r.into_inner().tracking_number) }
+        })
+        .buffer_unordered(32)
+        .try_collect()
+        .await?;
+    eprintln!("seeded {count} shipments in {:.1} s", started.elapsed().as_secs_f64());
+    if let Some(path) = flag("--numbers") {
+        let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
+        for n in numbers.iter().take(10_000) {
+            writeln!(file, "{n}")?;
+        }
+    }
+    Ok(())
+}
