@@ -26,9 +26,9 @@ export const company = {
     linkedin: setting(env.VITE_SOCIAL_LINKEDIN, 'https://linkedin.com/'),
   },
   businessHours: [
-    { days: 'Monday – Friday', hours: '9:00 AM – 6:00 PM' },
-    { days: 'Saturday', hours: '9:00 AM – 1:00 PM' },
-    { days: 'Sunday', hours: 'Closed' },
+    { days: 'Mon-Fri', hours: '9:00 AM-6:00 PM' },
+    { days: 'Sat', hours: '9:00 AM-1:00 PM' },
+    { days: 'Sun', hours: 'Closed' },
   ],
   figures: {
     countries: '150+',

@@ -1,6 +1,14 @@
 import { PageHero } from '@/components/ui/PageHero';
+import { Section } from '@/components/ui/Section';
+import { StatList } from '@/components/ui/StatList';
 import { company } from '@/config/company';
 import { useDocumentTitle } from '@/hooks/use-document-title';
+
+const FIGURES = [
+  { label: 'Happy Clients', value: company.figures.clients },
+  { label: 'On-time Delivery', value: company.figures.onTime },
+  { label: 'Customer Support', value: company.figures.support },
+];
 
 export default function AboutPage() {
   useDocumentTitle('Our Story');
@@ -11,24 +19,9 @@ export default function AboutPage() {
         title="Our Story"
         intro={`Founded in ${company.foundedYear} with our first office in ${company.firstOffice}, ${company.name} has grown into a global logistics partner trusted by businesses and families alike.`}
       />
-      <section className="section" aria-label="At a glance">
-        <div className="container">
-          <dl className="stats">
-            <div className="stat">
-              <dt>Happy Clients</dt>
-              <dd>{company.figures.clients}</dd>
-            </div>
-            <div className="stat">
-              <dt>On-time Delivery</dt>
-              <dd>{company.figures.onTime}</dd>
-            </div>
-            <div className="stat">
-              <dt>Customer Support</dt>
-              <dd>{company.figures.support}</dd>
-            </div>
-          </dl>
-        </div>
-      </section>
+      <Section label="At a glance">
+        <StatList stats={FIGURES} />
+      </Section>
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { Clock, Mail } from 'lucide-react';
 import { PageHero } from '@/components/ui/PageHero';
+import { Section } from '@/components/ui/Section';
 import { company } from '@/config/company';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 
@@ -12,33 +13,31 @@ export default function ContactPage() {
         title="Contact Us"
         intro="Questions about a shipment, a quote or our services? Our team is happy to help."
       />
-      <section className="section" aria-label="Contact details">
-        <div className="container card-grid card-grid-2">
-          <div className="card">
-            <h2 className="card-title">
-              <Mail aria-hidden="true" size={20} />
-              Email
-            </h2>
-            <p>
-              <a href={`mailto:${company.supportEmail}`}>{company.supportEmail}</a>
-            </p>
-          </div>
-          <div className="card">
-            <h2 className="card-title">
-              <Clock aria-hidden="true" size={20} />
-              Business Hours
-            </h2>
-            <dl className="hours-list">
-              {company.businessHours.map((slot) => (
-                <div key={slot.days} className="detail-row">
-                  <dt>{slot.days}</dt>
-                  <dd>{slot.hours}</dd>
-                </div>
-              ))}
-            </dl>
-          </div>
+      <Section label="Contact details" containerClassName="card-grid card-grid-2">
+        <div className="card">
+          <h2 className="card-title">
+            <Mail aria-hidden="true" size={20} />
+            Email
+          </h2>
+          <p>
+            <a href={`mailto:${company.supportEmail}`}>{company.supportEmail}</a>
+          </p>
         </div>
-      </section>
+        <div className="card">
+          <h2 className="card-title">
+            <Clock aria-hidden="true" size={20} />
+            Business Hours
+          </h2>
+          <dl className="hours-list">
+            {company.businessHours.map((slot) => (
+              <div key={slot.days} className="detail-row">
+                <dt>{slot.days}</dt>
+                <dd>{slot.hours}</dd>
+              </div>
+            ))}
+          </dl>
+        </div>
+      </Section>
     </>
   );
 }

@@ -1,6 +1,10 @@
 import { Link } from 'react-router-dom';
 import { ArrowRight, Award, Clock, Globe2, Headphones, PackageSearch, ShieldCheck, Users } from 'lucide-react';
+import { CallToAction } from '@/components/ui/CallToAction';
 import { CORE_SERVICES } from '@/components/ui/core-services';
+import { FeatureCardGrid } from '@/components/ui/FeatureCardGrid';
+import { Section } from '@/components/ui/Section';
+import { StatList } from '@/components/ui/StatList';
 import { company } from '@/config/company';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 
@@ -82,92 +86,54 @@ export default function HomePage() {
         </div>
       </section>
 
-      <section className="section stats-section" aria-label="Key figures">
-        <div className="container">
-          <dl className="stats">
-            {STATS.map((stat) => (
-              <div key={stat.label} className="stat">
-                <dt>{stat.label}</dt>
-                <dd>{stat.value}</dd>
-              </div>
-            ))}
-          </dl>
-        </div>
-      </section>
+      <Section label="Key figures" className="stats-section">
+        <StatList stats={STATS} />
+      </Section>
 
-      <section className="section section-alt" aria-labelledby="highlights-title">
-        <div className="container">
-          <h2 id="highlights-title" className="section-title">
-            Why Businesses Ship With Us
-          </h2>
-          <ul className="card-grid card-grid-4">
-            {HIGHLIGHTS.map(({ Icon, title, text }) => (
-              <li key={title} className="card feature-card">
-                <span className="feature-icon">
-                  <Icon aria-hidden="true" size={26} />
-                </span>
-                <h3>{title}</h3>
-                <p>{text}</p>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <Section titleId="highlights-title" title="Why Businesses Ship With Us" alt>
+        <FeatureCardGrid items={HIGHLIGHTS} />
+      </Section>
 
-      <section className="section" aria-labelledby="services-title">
-        <div className="container">
-          <h2 id="services-title" className="section-title">
-            Our Services
-          </h2>
-          <p className="section-intro">Whatever you ship and wherever it goes, we have the right way to move it.</p>
-          <ul className="card-grid card-grid-4">
-            {CORE_SERVICES.map(({ id, Icon, title, text }) => (
-              <li key={id} className="card service-card">
-                <span className="feature-icon">
-                  <Icon aria-hidden="true" size={26} />
-                </span>
-                <h3>{title}</h3>
-                <p>{text}</p>
-                <Link to="/services" className="card-link">
-                  Learn More<span className="visually-hidden"> about {title}</span>
-                  <ArrowRight aria-hidden="true" size={16} />
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
-
-      <section className="section section-alt" aria-labelledby="why-title">
-        <div className="container">
-          <h2 id="why-title" className="section-title">
-            Why Choose Us
-          </h2>
-          <ul className="why-list">
-            {WHY.map(({ Icon, title }) => (
-              <li key={title}>
-                <Icon aria-hidden="true" size={22} />
-                {title}
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
-
-      <section className="cta" aria-labelledby="cta-title">
-        <div className="container cta-inner">
-          <h2 id="cta-title">Ready to Ship with Us?</h2>
-          <p>Tell us what you are shipping and where, and we will send you a quote within one business day.</p>
-          <div className="button-row">
-            <Link to="/contact" className="btn btn-accent btn-lg">
-              Get Started
+      <Section
+        titleId="services-title"
+        title="Our Services"
+        intro="Whatever you ship and wherever it goes, we have the right way to move it."
+      >
+        <FeatureCardGrid
+          items={CORE_SERVICES}
+          variant="service"
+          renderFooter={({ title }) => (
+            <Link to="/services" className="card-link">
+              Learn More<span className="visually-hidden"> about {title}</span>
+              <ArrowRight aria-hidden="true" size={16} />
             </Link>
-            <Link to="/services" className="btn btn-ghost-light btn-lg">
-              Learn More
-            </Link>
-          </div>
-        </div>
-      </section>
+          )}
+        />
+      </Section>
+
+      <Section titleId="why-title" title="Why Choose Us" alt>
+        <ul className="why-list">
+          {WHY.map(({ Icon, title }) => (
+            <li key={title}>
+              <Icon aria-hidden="true" size={22} />
+              {title}
+            </li>
+          ))}
+        </ul>
+      </Section>
+
+      <CallToAction
+        titleId="cta-title"
+        title="Ready to Ship with Us?"
+        text="Tell us what you are shipping and where, and we will send you a quote within one business day."
+      >
+        <Link to="/contact" className="btn btn-accent btn-lg">
+          Get Started
+        </Link>
+        <Link to="/services" className="btn btn-ghost-light btn-lg">
+          Learn More
+        </Link>
+      </CallToAction>
     </>
   );
 }

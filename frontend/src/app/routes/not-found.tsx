@@ -2,6 +2,12 @@ import { Link } from 'react-router-dom';
 import { Home, Info, Layers, Mail, PackageSearch } from 'lucide-react';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 
+const HELP_LINKS = [
+  { to: '/contact', Icon: Mail, label: 'Contact Support' },
+  { to: '/services', Icon: Layers, label: 'Our Services' },
+  { to: '/about', Icon: Info, label: 'About Us' },
+];
+
 /** The 404 page for any unknown route. */
 export default function NotFoundPage() {
   useDocumentTitle('Page Not Found');
@@ -23,24 +29,14 @@ export default function NotFoundPage() {
       <nav className="not-found-help" aria-label="Helpful links">
         <p>Maybe one of these pages can help:</p>
         <ul>
-          <li>
-            <Link to="/contact">
-              <Mail aria-hidden="true" size={18} />
-              Contact Support
-            </Link>
-          </li>
-          <li>
-            <Link to="/services">
-              <Layers aria-hidden="true" size={18} />
-              Our Services
-            </Link>
-          </li>
-          <li>
-            <Link to="/about">
-              <Info aria-hidden="true" size={18} />
-              About Us
-            </Link>
-          </li>
+          {HELP_LINKS.map(({ to, Icon, label }) => (
+            <li key={to}>
+              <Link to={to}>
+                <Icon aria-hidden="true" size={18} />
+                {label}
+              </Link>
+            </li>
+          ))}
         </ul>
       </nav>
     </section>

@@ -1,7 +1,10 @@
 import { Link } from 'react-router-dom';
 import { ArrowRight } from 'lucide-react';
-import { PageHero } from '@/components/ui/PageHero';
+import { CallToAction } from '@/components/ui/CallToAction';
 import { CORE_SERVICES } from '@/components/ui/core-services';
+import { FeatureCardGrid } from '@/components/ui/FeatureCardGrid';
+import { PageHero } from '@/components/ui/PageHero';
+import { Section } from '@/components/ui/Section';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { useScrollToHash } from '@/hooks/use-scroll-to-hash';
 
@@ -15,33 +18,20 @@ export default function ServicesPage() {
         title="Our Services"
         intro="Air, sea and ground freight plus warehousing: one partner for every leg of your supply chain."
       />
-      <section className="section" aria-label="Freight modes">
-        <div className="container">
-          <ul className="card-grid card-grid-4">
-            {CORE_SERVICES.map(({ id, Icon, title, text }) => (
-              <li key={id} id={id} className="card service-card" tabIndex={-1}>
-                <span className="feature-icon">
-                  <Icon aria-hidden="true" size={26} />
-                </span>
-                <h2 className="card-heading">{title}</h2>
-                <p>{text}</p>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
-      <section className="cta" aria-labelledby="services-cta">
-        <div className="container cta-inner">
-          <h2 id="services-cta">Ready to Ship?</h2>
-          <p>Tell us about your cargo and we will recommend the best way to move it.</p>
-          <div className="button-row">
-            <Link to="/contact" className="btn btn-accent btn-lg">
-              Get Started
-              <ArrowRight aria-hidden="true" size={20} />
-            </Link>
-          </div>
-        </div>
-      </section>
+      <Section label="Freight modes">
+        {/* Each card is the target of a footer link (/services#freight-mode-…). */}
+        <FeatureCardGrid items={CORE_SERVICES} variant="service" headingLevel={2} anchored />
+      </Section>
+      <CallToAction
+        titleId="services-cta"
+        title="Ready to Ship?"
+        text="Tell us about your cargo and we will recommend the best way to move it."
+      >
+        <Link to="/contact" className="btn btn-accent btn-lg">
+          Get Started
+          <ArrowRight aria-hidden="true" size={20} />
+        </Link>
+      </CallToAction>
     </>
   );
 }

@@ -16,6 +16,28 @@ function scrollToTop() {
   window.scrollTo({ top: 0, behavior: 'smooth' });
 }
 
+type FooterLink = { to: string; label: string; onClick?: () => void };
+
+/** The two link columns: the site's pages (which scroll to the top) and the service anchors. */
+const LINK_COLUMNS: ReadonlyArray<{ id: string; title: string; links: readonly FooterLink[] }> = [
+  {
+    id: 'footer-quick-links',
+    title: 'Quick Links',
+    links: NAV_ITEMS.map(({ to, label }) => ({ to, label, onClick: scrollToTop })),
+  },
+  {
+    id: 'footer-services',
+    title: 'Our Services',
+    links: SERVICE_LINKS.map(({ anchor, label }) => ({ to: `/services#${anchor}`, label })),
+  },
+];
+
+const LEGAL_LINKS: readonly FooterLink[] = [
+  { to: '/privacy', label: 'Privacy Policy' },
+  { to: '/terms', label: 'Terms of Service' },
+  { to: '/faq', label: 'FAQ' },
+];
+
 /** The four-column site footer and its bottom bar. */
 export function Footer() {
   return (
@@ -38,29 +60,20 @@ export function Footer() {
           </ul>
         </section>
 
-        <nav className="footer-col" aria-labelledby="footer-quick-links">
-          <h2 id="footer-quick-links">Quick Links</h2>
-          <ul>
-            {NAV_ITEMS.map((item) => (
-              <li key={item.to}>
-                <Link to={item.to} onClick={scrollToTop}>
-                  {item.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-
-        <nav className="footer-col" aria-labelledby="footer-services">
-          <h2 id="footer-services">Our Services</h2>
-          <ul>
-            {SERVICE_LINKS.map((service) => (
-              <li key={service.anchor}>
-                <Link to={`/services#${service.anchor}`}>{service.label}</Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        {LINK_COLUMNS.map((column) => (
+          <nav key={column.id} className="footer-col" aria-labelledby={column.id}>
+            <h2 id={column.id}>{column.title}</h2>
+            <ul>
+              {column.links.map((link) => (
+                <li key={link.to}>
+                  <Link to={link.to} onClick={link.onClick}>
+                    {link.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ))}
 
         <section className="footer-col" aria-labelledby="footer-contact">
           <h2 id="footer-contact">Contact Us</h2>
@@ -84,15 +97,11 @@ export function Footer() {
             © {company.copyrightYear} {company.name}. All rights reserved.
           </p>
           <ul className="footer-legal">
-            <li>
-              <Link to="/privacy">Privacy Policy</Link>
-            </li>
-            <li>
-              <Link to="/terms">Terms of Service</Link>
-            </li>
-            <li>
-              <Link to="/faq">FAQ</Link>
-            </li>
+            {LEGAL_LINKS.map((link) => (
+              <li key={link.to}>
+                <Link to={link.to}>{link.label}</Link>
+              </li>
+            ))}
           </ul>
         </div>
       </div>

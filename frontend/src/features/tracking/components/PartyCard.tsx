@@ -1,9 +1,23 @@
 import type { ReactNode } from 'react';
-import { Mail, MapPin, Phone, User } from 'lucide-react';
+import { Mail, MapPin, Phone, User, type LucideIcon } from 'lucide-react';
 import type { Party } from '@/gen/logistics/v1/shipment_pb';
 import { EMPTY_VALUE } from '@/utils/format';
 
 type PartyCardProps = { title: string; party: Party | undefined; icon: ReactNode };
+
+/** The rows of the card, in order; a missing value shows EMPTY_VALUE. */
+function partyRows(party: Party | undefined): Array<{ term: string; Icon: LucideIcon; value: ReactNode }> {
+  return [
+    { term: 'Name', Icon: User, value: party?.name },
+    { term: 'Address', Icon: MapPin, value: party?.address },
+    {
+      term: 'Phone',
+      Icon: Phone,
+      value: party?.phone && <a href={`tel:${party.phone.replace(/[^\d+]/g, '')}`}>{party.phone}</a>,
+    },
+    { term: 'Email', Icon: Mail, value: party?.email && <a href={`mailto:${party.email}`}>{party.email}</a> },
+  ];
+}
 
 /** The shipper's or the receiver's name, address, phone and e-mail. */
 export function PartyCard({ title, party, icon }: PartyCardProps) {
@@ -15,30 +29,14 @@ export function PartyCard({ title, party, icon }: PartyCardProps) {
         {title}
       </h2>
       <dl className="party-list">
-        <div className="party-row">
-          <dt>
-            <User aria-hidden="true" size={16} /> Name
-          </dt>
-          <dd>{party?.name || EMPTY_VALUE}</dd>
-        </div>
-        <div className="party-row">
-          <dt>
-            <MapPin aria-hidden="true" size={16} /> Address
-          </dt>
-          <dd>{party?.address || EMPTY_VALUE}</dd>
-        </div>
-        <div className="party-row">
-          <dt>
-            <Phone aria-hidden="true" size={16} /> Phone
-          </dt>
-          <dd>{party?.phone ? <a href={`tel:${party.phone.replace(/[^\d+]/g, '')}`}>{party.phone}</a> : EMPTY_VALUE}</dd>
-        </div>
-        <div className="party-row">
-          <dt>
-            <Mail aria-hidden="true" size={16} /> Email
-          </dt>
-          <dd>{party?.email ? <a href={`mailto:${party.email}`}>{party.email}</a> : EMPTY_VALUE}</dd>
-        </div>
+        {partyRows(party).map(({ term, Icon, value }) => (
+          <div key={term} className="party-row">
+            <dt>
+              <Icon aria-hidden="true" size={16} /> {term}
+            </dt>
+            <dd>{value || EMPTY_VALUE}</dd>
+          </div>
+        ))}
       </dl>
     </section>
   );
