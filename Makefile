@@ -34,7 +34,8 @@ test-frontend: frontend/node_modules/.package-lock.json
 
 test-e2e: frontend
 	@test -x $(CHROMIUM) || { echo "Chromium is missing: apt-get install -y chromium"; exit 1; }
-	cargo build -p gateway --locked
+	# Same features as test-rust, so the gateway binary is not built a second time.
+	cargo test --workspace --locked --no-run
 	cd frontend && CI=1 npm run e2e
 
 ## tools: SecantusDB, the MongoDB-compatible server the store tests run against

@@ -40,7 +40,7 @@ LUA
 results=()
 measure() { # name url [script]
   local out
-  if [ -n "${3:-}" ]; then out=$(wrk -t2 -c$CONNECTIONS -d"$DURATION" --latency -s "$3" "$2"); else out=$(wrk -t2 -c$CONNECTIONS -d"$DURATION" --latency "$2"); fi
+  if [ -n "${3:-}" ]; then out=$(wrk -t1 -c$CONNECTIONS -d"$DURATION" --latency -s "$3" "$2"); else out=$(wrk -t1 -c$CONNECTIONS -d"$DURATION" --latency "$2"); fi
   local rps p50 p99 errors
   rps=$(awk '/^Requests\/sec/ {print $2}' <<<"$out")
   p50=$(awk '$1=="50%" {print $2}' <<<"$out")
@@ -79,5 +79,5 @@ check_lookup "http://127.0.0.1:$gport"
 measure "tracking lookup, distributed" "http://127.0.0.1:$gport" "$work/track.lua"
 
 echo
-echo "Store: $SHIPMENTS shipments; $CONNECTIONS connections, 2 wrk threads, $DURATION each, on $(nproc) cores."
+echo "Store: $SHIPMENTS shipments; $CONNECTIONS connections, 1 wrk thread (one core for the load, one for the product), $DURATION each, on $(nproc) cores."
 printf '%s\n' "${results[@]}"

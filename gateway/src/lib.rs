@@ -69,7 +69,7 @@ impl Upstreams {
             Some(url) => upstream::remote("shipments", url)?,
             None => {
                 let store = shipments::StoreConfig::from_env().open().await?;
-                upstream::in_process(shipments::server(store))
+                upstream::in_process(shipments::server(store, shipments::lookup_cache_ttl()?))
             }
         };
         Ok(Self { shipments })

@@ -30,7 +30,7 @@ async fn demo(config: &gateway::Config, json: bool) -> anyhow::Result<()> {
         Some(url) => shipments::demo::load(&mut ShipmentServiceClient::connect(url.clone()).await?).await?,
         None => {
             let store = shipments::StoreConfig::from_env().open().await?;
-            shipments::demo::load(&mut ShipmentServiceClient::new(shipments::server(store))).await?
+            shipments::demo::load(&mut ShipmentServiceClient::new(shipments::server(store, std::time::Duration::ZERO))).await?
         }
     };
     if json {

@@ -13,6 +13,9 @@ use prost::Message;
 use shipments::store::{ShipmentStore, SqliteShipmentStore};
 use tokio::net::TcpListener;
 
+/// Long enough that a missed eviction would show as a stale answer.
+const CACHE_TTL: Duration = Duration::from_secs(60);
+
 struct Site {
     base: String,
     store: Arc<dyn ShipmentStore>,
@@ -55,7 +58,7 @@ fn sqlite() -> (Arc<dyn ShipmentStore>, tempfile::TempDir) {
 async fn all_in_one(lookups_per_minute: u32) -> Site {
     let (store, data) = sqlite();
     let files = static_dir();
-    let upstreams = Upstreams { shipments: upstream::in_process(shipments::server(store.clone())) };
+    let upstreams = Upstreams { shipments: upstream::in_process(shipments::server(store.clone(), CACHE_TTL)) };
     let base = listen(&config(files.path(), lookups_per_minute), upstreams).await;
     Site { base, store, _dirs: vec![data, files] }
 }
@@ -65,7 +68,7 @@ async fn distributed() -> Site {
     let (store, data) = sqlite();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(shipments::serve(listener, store.clone(), std::future::pending()));
+    tokio::spawn(shipments::serve(listener, store.clone(), CACHE_TTL, std::future::pending()));
     let files = static_dir();
     let upstreams = Upstreams { shipments: upstream::remote("shipments", &url).unwrap() };
     let base = listen(&config(files.path(), 60), upstreams).await;
@@ -73,7 +76,7 @@ async fn distributed() -> Site {
 }
 
 async fn demo_shipment(store: &Arc<dyn ShipmentStore>) -> shipments::domain::Shipment {
-    let mut client = ShipmentServiceClient::new(shipments::server(store.clone()));
+    let mut client = ShipmentServiceClient::new(shipments::server(store.clone(), CACHE_TTL));
     shipments::demo::load(&mut client).await.unwrap().remove(0)
 }
 

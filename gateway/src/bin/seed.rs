@@ -67,7 +67,7 @@ async fn main() -> anyhow::Result<()> {
     let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
     let count: usize = flag("--count").unwrap_or_else(|| "1000".into()).parse()?;
     let store = shipments::StoreConfig::from_env().open().await?;
-    let client = ShipmentServiceClient::new(shipments::server(store));
+    let client = ShipmentServiceClient::new(shipments::server(store, std::time::Duration::ZERO));
     let started = std::time::Instant::now();
     let numbers: Vec<String> = futures::stream::iter(0..count)
         .map(|_| {

@@ -10,6 +10,7 @@ pub mod store;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use logistics_proto::v1::shipment_service_server::ShipmentServiceServer;
 use tokio::net::TcpListener;
@@ -51,16 +52,26 @@ impl StoreConfig {
     }
 }
 
+/// How long a public lookup may be answered from memory: `TRACKING_CACHE_TTL_MS`, default
+/// 1000; 0 turns the cache off.
+pub fn lookup_cache_ttl() -> anyhow::Result<Duration> {
+    let millis = match std::env::var("TRACKING_CACHE_TTL_MS") {
+        Ok(v) if !v.is_empty() => v.parse().map_err(|_| anyhow::anyhow!("TRACKING_CACHE_TTL_MS must be milliseconds, got {v:?}"))?,
+        _ => 1000,
+    };
+    Ok(Duration::from_millis(millis))
+}
+
 /// The gRPC server of the service, with its limits.
-pub fn server(store: Arc<dyn ShipmentStore>) -> ShipmentServiceServer<ShipmentsService> {
-    ShipmentServiceServer::new(ShipmentsService::new(store))
-        .max_decoding_message_size(MAX_MESSAGE_BYTES)
+pub fn server(store: Arc<dyn ShipmentStore>, lookup_cache_ttl: Duration) -> ShipmentServiceServer<ShipmentsService> {
+    ShipmentServiceServer::new(ShipmentsService::new(store, lookup_cache_ttl)).max_decoding_message_size(MAX_MESSAGE_BYTES)
 }
 
 /// Serves the shipment service, gRPC health and reflection on `listener` until `shutdown` resolves.
 pub async fn serve(
     listener: TcpListener,
     store: Arc<dyn ShipmentStore>,
+    lookup_cache_ttl: Duration,
     shutdown: impl std::future::Future<Output = ()> + Send,
 ) -> anyhow::Result<()> {
     let (health_reporter, health) = tonic_health::server::health_reporter();
@@ -72,7 +83,7 @@ pub async fn serve(
     tonic::transport::Server::builder()
         .add_service(health)
         .add_service(reflection)
-        .add_service(server(store))
+        .add_service(server(store, lookup_cache_ttl))
         .serve_with_incoming_shutdown(tokio_stream_incoming(listener), shutdown)
         .await?;
     Ok(())

@@ -10,7 +10,7 @@ async fn main() -> anyhow::Result<()> {
     let addr = shipments::listen_addr()?;
     let listener = TcpListener::bind(addr).await?;
     tracing::info!(%addr, "shipments service listening");
-    shipments::serve(listener, store, async {
+    shipments::serve(listener, store, shipments::lookup_cache_ttl()?, async {
         let _ = tokio::signal::ctrl_c().await;
     })
     .await

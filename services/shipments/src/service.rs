@@ -1,6 +1,7 @@
 //! The `logistics.v1.ShipmentService` RPC handlers.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -17,14 +18,52 @@ const MAX_PAGE_SIZE: i32 = 100;
 /// Attempts at a free tracking number; with 10⁹ numbers a second collision is already rare.
 const TRACKING_NUMBER_ATTEMPTS: usize = 8;
 
+/// Recent public lookups, so a visitor refreshing a tracking page does not reach the store
+/// each time. This process's writes evict at once; another replica's show within `ttl`.
+#[derive(Clone)]
+struct LookupCache(Option<moka::sync::Cache<TrackingNumber, Arc<pb::Shipment>>>);
+
+impl LookupCache {
+    const CAPACITY: u64 = 50_000;
+
+    fn new(ttl: Duration) -> Self {
+        Self((!ttl.is_zero()).then(|| moka::sync::Cache::builder().max_capacity(Self::CAPACITY).time_to_live(ttl).build()))
+    }
+
+    fn get(&self, number: &TrackingNumber) -> Option<pb::Shipment> {
+        self.0.as_ref()?.get(number).map(|hit| (*hit).clone())
+    }
+
+    fn put(&self, number: TrackingNumber, shipment: &pb::Shipment) {
+        if let Some(cache) = &self.0 {
+            cache.insert(number, Arc::new(shipment.clone()));
+        }
+    }
+
+    fn evict(&self, number: &TrackingNumber) {
+        if let Some(cache) = &self.0 {
+            cache.invalidate(number);
+        }
+    }
+}
+
 #[derive(Clone)]
 pub struct ShipmentsService {
     store: Arc<dyn ShipmentStore>,
+    lookups: LookupCache,
 }
 
 impl ShipmentsService {
-    pub fn new(store: Arc<dyn ShipmentStore>) -> Self {
-        Self { store }
+    /// `lookup_cache_ttl` zero turns the lookup cache off.
+    pub fn new(store: Arc<dyn ShipmentStore>, lookup_cache_ttl: Duration) -> Self {
+        Self { store, lookups: LookupCache::new(lookup_cache_ttl) }
+    }
+
+    /// Applies an edit and evicts the shipment's cached lookup.
+    async fn update(&self, id: &str, edit: crate::store::Edit) -> Result<pb::Shipment, ShipmentError> {
+        let shipment = self.store.update(id, edit).await?;
+        self.lookups.evict(&shipment.tracking_number);
+        Ok(convert::shipment_to_proto(&shipment))
     }
 
     /// Writes a new shipment, drawing another tracking number on a collision.
@@ -92,8 +131,12 @@ impl ShipmentService for ShipmentsService {
         request: Request<pb::GetShipmentByTrackingNumberRequest>,
     ) -> Result<Response<pb::Shipment>, Status> {
         let number = TrackingNumber::parse(&request.get_ref().tracking_number).map_err(ShipmentError::from)?;
-        let shipment = self.store.find_by_tracking_number(&number).await?;
-        Ok(Response::new(convert::shipment_to_proto(&shipment)))
+        if let Some(hit) = self.lookups.get(&number) {
+            return Ok(Response::new(hit));
+        }
+        let shipment = convert::shipment_to_proto(&self.store.find_by_tracking_number(&number).await?);
+        self.lookups.put(number, &shipment);
+        Ok(Response::new(shipment))
     }
 
     #[tracing::instrument(skip_all)]
@@ -174,8 +217,7 @@ impl ShipmentService for ShipmentsService {
             shipment.apply(change, crate::domain::now());
             Ok(())
         });
-        let shipment = self.store.update(&id, edit).await?;
-        Ok(Response::new(convert::shipment_to_proto(&shipment)))
+        Ok(Response::new(self.update(&id, edit).await?))
     }
 
     #[tracing::instrument(skip_all, fields(id = %request.get_ref().id))]
@@ -201,15 +243,15 @@ impl ShipmentService for ShipmentsService {
             shipment.apply(change, crate::domain::now());
             Ok(())
         });
-        let shipment = self.store.update(&id, edit).await?;
-        Ok(Response::new(convert::shipment_to_proto(&shipment)))
+        Ok(Response::new(self.update(&id, edit).await?))
     }
 
     #[tracing::instrument(skip_all, fields(id = %request.get_ref().id))]
     async fn delete_shipment(&self, request: Request<pb::DeleteShipmentRequest>) -> Result<Response<()>, Status> {
         let id = id("id", &request.get_ref().id)?;
-        self.store.delete(&id).await?;
-        tracing::info!("shipment deleted");
+        let deleted = self.store.delete(&id).await?;
+        self.lookups.evict(&deleted.tracking_number);
+        tracing::info!(tracking_number = %deleted.tracking_number, "shipment deleted");
         Ok(Response::new(()))
     }
 }

@@ -8,6 +8,9 @@ use tonic::transport::Channel;
 use tonic::{Code, Request};
 use tonic_types::StatusExt;
 
+/// Long enough that a missed eviction of the lookup cache would show as a stale answer.
+const CACHE_TTL: std::time::Duration = std::time::Duration::from_secs(60);
+
 struct Running {
     client: ShipmentServiceClient<Channel>,
     channel: Channel,
@@ -18,7 +21,7 @@ async fn start() -> Running {
     let (store, dir) = common::sqlite_store();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(shipments::serve(listener, store, std::future::pending()));
+    tokio::spawn(shipments::serve(listener, store, CACHE_TTL, std::future::pending()));
     let channel = Channel::from_shared(format!("http://{addr}")).unwrap().connect().await.unwrap();
     Running { client: ShipmentServiceClient::new(channel.clone()), channel, _dir: dir }
 }
@@ -282,6 +285,31 @@ async fn list_filters_searches_and_pages() {
     for bad in [list("", pb::ShipmentStatus::Unspecified, 101, String::new()), list("", pb::ShipmentStatus::Unspecified, 0, "!!".into()), list(&"q".repeat(201), pb::ShipmentStatus::Unspecified, 0, String::new())] {
         assert_eq!(api.list_shipments(bad).await.unwrap_err().code(), Code::InvalidArgument);
     }
+}
+
+#[tokio::test]
+async fn lookups_see_every_write_at_once() {
+    let mut api = start().await.client;
+    let s = create(&mut api, valid_input()).await;
+    let lookup = || pb::GetShipmentByTrackingNumberRequest { tracking_number: s.tracking_number.clone() };
+    assert_eq!(api.get_shipment_by_tracking_number(lookup()).await.unwrap().into_inner().status(), pb::ShipmentStatus::Pending);
+    let update = pb::UpdateShipmentTrackingRequest {
+        id: s.id.clone(),
+        status: pb::ShipmentStatus::Delivered.into(),
+        current_location: "Rotterdam".into(),
+        remarks: String::new(),
+    };
+    api.update_shipment_tracking(update).await.unwrap();
+    let seen = api.get_shipment_by_tracking_number(lookup()).await.unwrap().into_inner();
+    assert_eq!((seen.status(), seen.current_location.as_str()), (pb::ShipmentStatus::Delivered, "Rotterdam"));
+
+    let edit = pb::Shipment { id: s.id.clone(), carrier: "CMA CGM".into(), ..Default::default() };
+    let mask = prost_types::FieldMask { paths: vec!["carrier".into()] };
+    api.update_shipment(pb::UpdateShipmentRequest { shipment: Some(edit), update_mask: Some(mask), remarks: String::new() }).await.unwrap();
+    assert_eq!(api.get_shipment_by_tracking_number(lookup()).await.unwrap().into_inner().carrier, "CMA CGM");
+
+    api.delete_shipment(pb::DeleteShipmentRequest { id: s.id.clone() }).await.unwrap();
+    assert_eq!(api.get_shipment_by_tracking_number(lookup()).await.unwrap_err().code(), Code::NotFound);
 }
 
 #[tokio::test]

@@ -121,7 +121,7 @@ async fn update_is_atomic_and_refused_edits_write_nothing(store: Arc<dyn Shipmen
 async fn delete_removes_and_reports_missing(store: Arc<dyn ShipmentStore>) {
     let s = shipment("Ada", "Accra");
     store.insert(&s).await.unwrap();
-    store.delete(&s.id).await.unwrap();
+    assert_eq!(store.delete(&s.id).await.unwrap(), s, "the deleted shipment is returned");
     assert!(matches!(store.find_by_tracking_number(&s.tracking_number).await, Err(ShipmentError::NotFound)));
     assert!(matches!(store.delete(&s.id).await, Err(ShipmentError::NotFound)));
 }

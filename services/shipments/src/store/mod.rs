@@ -52,7 +52,8 @@ pub trait ShipmentStore: Send + Sync + 'static {
     async fn list(&self, query: &ListQuery) -> Result<ListPage, ShipmentError>;
     /// Reads, edits and writes one shipment atomically; NotFound when it is missing.
     async fn update(&self, id: &str, edit: Edit) -> Result<Shipment, ShipmentError>;
-    async fn delete(&self, id: &str) -> Result<(), ShipmentError>;
+    /// Deletes and returns the shipment; NotFound when it is missing.
+    async fn delete(&self, id: &str) -> Result<Shipment, ShipmentError>;
 }
 
 pub(crate) fn next_cursor(shipments: &[Shipment]) -> Option<Cursor> {

@@ -165,10 +165,8 @@ impl ShipmentStore for MongoShipmentStore {
         Err(ShipmentError::Unavailable("too many concurrent updates of one shipment".into()))
     }
 
-    async fn delete(&self, id: &str) -> Result<(), ShipmentError> {
-        match self.shipments.delete_one(doc! { "_id": id }).await.map_err(db_error)?.deleted_count {
-            0 => Err(ShipmentError::NotFound),
-            _ => Ok(()),
-        }
+    async fn delete(&self, id: &str) -> Result<Shipment, ShipmentError> {
+        let deleted = self.shipments.find_one_and_delete(doc! { "_id": id }).await.map_err(db_error)?;
+        Ok(from_document(deleted.ok_or(ShipmentError::NotFound)?)?.0)
     }
 }

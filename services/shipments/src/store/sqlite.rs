@@ -200,11 +200,14 @@ impl ShipmentStore for SqliteShipmentStore {
         .await
     }
 
-    async fn delete(&self, id: &str) -> Result<(), ShipmentError> {
+    async fn delete(&self, id: &str) -> Result<Shipment, ShipmentError> {
         let id = id.to_owned();
-        self.run(move |conn| match conn.execute("DELETE FROM shipments WHERE id = ?", [id]).map_err(db_error)? {
-            0 => Err(ShipmentError::NotFound),
-            _ => Ok(()),
+        self.run(move |conn| {
+            let doc: Option<String> = conn
+                .query_row("DELETE FROM shipments WHERE id = ? RETURNING doc", [id], |r| r.get(0))
+                .optional()
+                .map_err(db_error)?;
+            decode(doc.ok_or(ShipmentError::NotFound)?)
         })
         .await
     }
