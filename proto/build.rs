@@ -3,7 +3,13 @@ use prost::Message;
 use std::{env, fs, path::PathBuf};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let files = ["logistics/v1/shipment.proto", "logistics/v1/shipment_service.proto"];
+    let files = [
+        "logistics/v1/shipment.proto",
+        "logistics/v1/shipment_service.proto",
+        "logistics/v1/user.proto",
+        "logistics/v1/auth_service.proto",
+        "logistics/v1/session_service.proto",
+    ];
     let fds = protox::compile(files, ["."])?;
     let out_dir = PathBuf::from(env::var("OUT_DIR")?);
     // compile_fds ignores file_descriptor_set_path; reflection needs the set on disk.

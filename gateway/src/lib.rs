@@ -1,26 +1,31 @@
 //! The gateway: serves the web app and forwards gRPC-web calls to the services,
 //! deciding per method what a browser may call.
 
-pub mod rate_limit;
+pub mod limits;
 pub mod rpc;
+pub mod session;
+pub mod session_api;
 pub mod upstream;
 pub mod web;
 
 use std::net::SocketAddr;
-use std::num::NonZeroU32;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
 use axum::middleware;
+use logistics_proto::v1::session_service_server::SessionServiceServer;
+use service_auth::TokenKey;
 use tokio::net::TcpListener;
 use tonic_web::GrpcWebLayer;
 use tower::Layer;
 use tower_http::limit::RequestBodyLimitLayer;
 
-use rate_limit::InProcessRateLimiter;
+use limits::RateLimit;
 use rpc::RpcGateway;
+use session::{Lifetime, SessionStore};
+use session_api::SessionApi;
 use upstream::Upstream;
 
 /// Largest gRPC-web request body a browser may send.
@@ -33,7 +38,15 @@ pub struct Config {
     pub static_dir: PathBuf,
     /// Where the shipments service runs; None hosts it in this process.
     pub shipments_url: Option<String>,
-    pub tracking_lookups_per_minute: NonZeroU32,
+    /// Where the auth service runs; None hosts it in this process.
+    pub auth_url: Option<String>,
+    /// Sessions and rate limits in Redis; None keeps them in this process.
+    pub redis_url: Option<String>,
+    pub tracking_lookups_per_minute: u64,
+    pub sign_ins_per_ip_per_minute: u64,
+    pub failed_sign_ins_per_account: u64,
+    pub session_lifetime: Lifetime,
+    pub secure_cookie: bool,
     pub trust_forwarded_for: bool,
 }
 
@@ -44,63 +57,125 @@ fn env_or<T: std::str::FromStr>(name: &str, default: T) -> anyhow::Result<T> {
     }
 }
 
+fn env_url(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|u| !u.is_empty())
+}
+
+/// The window in which failed sign-ins of one account are counted.
+pub const FAILED_SIGN_IN_WINDOW: Duration = Duration::from_secs(15 * 60);
+
 impl Config {
     pub fn from_env() -> anyhow::Result<Self> {
         Ok(Self {
             port: env_or("PORT", 8080)?,
             static_dir: env_or("STATIC_DIR", PathBuf::from("frontend/dist"))?,
-            shipments_url: std::env::var("SHIPMENTS_URL").ok().filter(|u| !u.is_empty()),
-            tracking_lookups_per_minute: env_or("TRACKING_RATE_LIMIT_PER_MINUTE", NonZeroU32::new(60).unwrap())?,
+            shipments_url: env_url("SHIPMENTS_URL"),
+            auth_url: env_url("AUTH_URL"),
+            redis_url: env_url("REDIS_URL"),
+            tracking_lookups_per_minute: env_or("TRACKING_RATE_LIMIT_PER_MINUTE", 60)?,
+            sign_ins_per_ip_per_minute: env_or("LOGIN_RATE_LIMIT_PER_MINUTE", 20)?,
+            failed_sign_ins_per_account: env_or("LOGIN_FAILURES_PER_ACCOUNT", 5)?,
+            session_lifetime: Lifetime {
+                idle: Duration::from_secs(60 * env_or::<u64>("SESSION_IDLE_MINUTES", 30)?),
+                absolute: Duration::from_secs(3600 * env_or::<u64>("SESSION_ABSOLUTE_HOURS", 12)?),
+            },
+            secure_cookie: env_or("COOKIE_SECURE", false)?,
             trust_forwarded_for: env_or("TRUST_FORWARDED_FOR", false)?,
         })
     }
+
+    /// Whether every service runs in this process (then a random token key will do).
+    pub fn all_in_one(&self) -> bool {
+        self.shipments_url.is_none() && self.auth_url.is_none()
+    }
 }
 
-/// The services the gateway forwards to.
+/// The services the gateway forwards to, and the key that signs their tokens.
 #[derive(Clone)]
 pub struct Upstreams {
     pub shipments: Upstream,
+    pub auth: Upstream,
+    pub tokens: TokenKey,
 }
 
 impl Upstreams {
     /// Remote services where a URL is configured, the rest in this process.
     pub async fn from_config(config: &Config) -> anyhow::Result<Self> {
+        let tokens = TokenKey::from_env(config.all_in_one())?;
         let shipments = match &config.shipments_url {
             Some(url) => upstream::remote("shipments", url)?,
             None => {
                 let store = shipments::StoreConfig::from_env().open().await?;
-                upstream::in_process(shipments::server(store, shipments::lookup_cache_ttl()?))
+                upstream::in_process(shipments::server(store, tokens.clone(), shipments::lookup_cache_ttl()?))
             }
         };
-        Ok(Self { shipments })
+        let auth = match &config.auth_url {
+            Some(url) => upstream::remote("auth", url)?,
+            None => {
+                let store = auth::StoreConfig::from_env().open().await?;
+                auth::ensure_first_admin(store.clone()).await?;
+                upstream::in_process(auth::server(store, tokens.clone()))
+            }
+        };
+        Ok(Self { shipments, auth, tokens })
     }
 }
 
-/// The whole HTTP application.
-pub fn app(config: &Config, upstreams: Upstreams) -> Router {
-    let limiter = Arc::new(InProcessRateLimiter::per_minute(config.tracking_lookups_per_minute));
-    let forget = Arc::downgrade(&limiter);
-    tokio::spawn(async move {
-        let mut every_minute = tokio::time::interval(Duration::from_secs(60));
-        loop {
-            every_minute.tick().await;
-            match forget.upgrade() {
-                Some(limiter) => limiter.forget_idle_clients(),
-                None => break,
-            }
+/// Where sessions and rate-limit counts live.
+async fn state_stores(config: &Config) -> anyhow::Result<(SessionStore, [RateLimit; 3])> {
+    let minute = Duration::from_secs(60);
+    Ok(match &config.redis_url {
+        Some(url) => {
+            let connection = redis::aio::ConnectionManager::new(redis::Client::open(url.as_str())?).await?;
+            (
+                SessionStore::redis(connection.clone(), config.session_lifetime),
+                [
+                    RateLimit::redis("tracking", config.tracking_lookups_per_minute, minute, connection.clone()),
+                    RateLimit::redis("signin-ip", config.sign_ins_per_ip_per_minute, minute, connection.clone()),
+                    RateLimit::redis("signin-failures", config.failed_sign_ins_per_account, FAILED_SIGN_IN_WINDOW, connection),
+                ],
+            )
         }
-    });
+        None => (
+            SessionStore::in_process(config.session_lifetime),
+            [
+                RateLimit::in_process("tracking", config.tracking_lookups_per_minute, minute),
+                RateLimit::in_process("signin-ip", config.sign_ins_per_ip_per_minute, minute),
+                RateLimit::in_process("signin-failures", config.failed_sign_ins_per_account, FAILED_SIGN_IN_WINDOW),
+            ],
+        ),
+    })
+}
+
+/// The whole HTTP application.
+pub async fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<Router> {
+    let (sessions, [tracking, attempts_per_ip, failures_per_account]) = state_stores(config).await?;
+    let session_api = SessionApi {
+        auth: upstreams.auth.clone(),
+        sessions: sessions.clone(),
+        attempts_per_ip,
+        failures_per_account,
+        secure_cookie: config.secure_cookie,
+        trust_forwarded_for: config.trust_forwarded_for,
+    };
     let rpc = RpcGateway {
         shipments: upstreams.shipments,
-        tracking_limiter: limiter,
+        auth: upstreams.auth,
+        session_api: upstream::in_process(SessionServiceServer::new(session_api)),
+        sessions,
+        tokens: upstreams.tokens,
+        tracking_limit: Arc::new(tracking),
         trust_forwarded_for: config.trust_forwarded_for,
     };
     let grpc_web = RequestBodyLimitLayer::new(MAX_RPC_BODY_BYTES).layer(GrpcWebLayer::new().layer(rpc));
-    Router::new()
-        .route_service(&format!("{}{{method}}", rpc::SHIPMENT_SERVICE), grpc_web)
+    let mut router = Router::new();
+    for service in [rpc::SHIPMENT_SERVICE, rpc::AUTH_SERVICE, rpc::SESSION_SERVICE] {
+        router = router.route_service(&format!("{service}{{method}}"), grpc_web.clone());
+    }
+    Ok(router
         .route("/healthz", axum::routing::get(|| async { "ok" }))
         .merge(web::app_files(&config.static_dir))
-        .layer(middleware::from_fn(web::security_headers))
+        .layer(middleware::from_fn(web::security_headers)))
 }
 
 /// Serves `app` on `listener` until SIGTERM or Ctrl-C, then drains in-flight requests.

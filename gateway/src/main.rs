@@ -1,5 +1,6 @@
 //! `gateway`: the all-in-one product by default; with SHIPMENTS_URL, the gateway alone.
-//! `gateway demo [--json]` loads demo shipments through the shipment service API.
+//! `gateway demo [--json]` loads demo shipments through the shipment service API;
+//! `gateway create-admin --email E` creates an admin (password from ADMIN_PASSWORD or stdin).
 
 use logistics_proto::v1::shipment_service_client::ShipmentServiceClient;
 use tokio::net::TcpListener;
@@ -13,24 +14,39 @@ async fn main() -> anyhow::Result<()> {
     match args.first().map(String::as_str) {
         None => run(config).await,
         Some("demo") => demo(&config, args.iter().any(|a| a == "--json")).await,
-        Some(other) => anyhow::bail!("unknown command {other:?}; usage: gateway [demo [--json]]"),
+        Some("create-admin") => {
+            let email = args.iter().position(|a| a == "--email").and_then(|i| args.get(i + 1));
+            let email = email.ok_or_else(|| anyhow::anyhow!("usage: gateway create-admin --email EMAIL (password from ADMIN_PASSWORD or stdin)"))?;
+            let store = auth::StoreConfig::from_env().open().await?;
+            auth::create_admin(store, email, &auth::admin_password_from_env_or_stdin()?).await
+        }
+        Some(other) => anyhow::bail!("unknown command {other:?}; usage: gateway [demo [--json] | create-admin --email EMAIL]"),
     }
 }
 
 async fn run(config: gateway::Config) -> anyhow::Result<()> {
     let upstreams = gateway::Upstreams::from_config(&config).await?;
     let listener = TcpListener::bind(("0.0.0.0", config.port)).await?;
-    let mode = if config.shipments_url.is_some() { "gateway (distributed)" } else { "all-in-one" };
+    let mode = if config.all_in_one() { "all-in-one" } else { "gateway (distributed)" };
+    let app = gateway::app(&config, upstreams).await?;
     tracing::info!(port = config.port, mode, "listening on http://localhost:{}", config.port);
-    gateway::serve(listener, gateway::app(&config, upstreams)).await
+    gateway::serve(listener, app).await
 }
 
 async fn demo(config: &gateway::Config, json: bool) -> anyhow::Result<()> {
     let loaded = match &config.shipments_url {
-        Some(url) => shipments::demo::load(&mut ShipmentServiceClient::connect(url.clone()).await?).await?,
+        Some(url) => {
+            let key = service_auth::TokenKey::from_env(false)?;
+            let channel = tonic::transport::Endpoint::from_shared(url.clone())?.connect().await?;
+            let bearer = service_auth::Bearer::new(&service_auth::tool_token(&key));
+            shipments::demo::load(&mut ShipmentServiceClient::with_interceptor(channel, bearer)).await?
+        }
         None => {
+            let key = service_auth::TokenKey::generate();
             let store = shipments::StoreConfig::from_env().open().await?;
-            shipments::demo::load(&mut ShipmentServiceClient::new(shipments::server(store, std::time::Duration::ZERO))).await?
+            let server = shipments::server(store, key.clone(), std::time::Duration::ZERO);
+            let bearer = service_auth::Bearer::new(&service_auth::tool_token(&key));
+            shipments::demo::load(&mut ShipmentServiceClient::with_interceptor(server, bearer)).await?
         }
     };
     if json {

@@ -1,5 +1,5 @@
-//! The gRPC-web entry point: decides, per method, whether a browser may call it, then
-//! forwards the call unchanged to the service that owns it.
+//! The gRPC-web entry point: decides, per method, who may call it, then forwards the call
+//! unchanged to the service that owns it, with a service token naming the signed-in user.
 
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
@@ -8,59 +8,135 @@ use std::task::{Context, Poll};
 
 use axum::extract::ConnectInfo;
 use futures::future::BoxFuture;
-use http::{HeaderMap, Request, Response};
+use http::{HeaderMap, HeaderValue, Request, Response};
+use service_auth::{CALL_TOKEN_LIFETIME, Caller, TokenKey};
 use tonic::body::Body;
 use tower::ServiceExt;
 
-use crate::rate_limit::RateLimiter;
+use crate::limits::RateLimit;
+use crate::session::{self, SessionStore};
 use crate::upstream::Upstream;
 
-/// The path prefix of the shipment service's methods.
+/// Path prefixes of the services a browser may reach.
 pub const SHIPMENT_SERVICE: &str = "/logistics.v1.ShipmentService/";
-const TRACKING_LOOKUP: &str = "/logistics.v1.ShipmentService/GetShipmentByTrackingNumber";
+pub const AUTH_SERVICE: &str = "/logistics.v1.AuthService/";
+pub const SESSION_SERVICE: &str = "/logistics.v1.SessionService/";
 
 pub const TOO_MANY_LOOKUPS: &str = "Too many tracking lookups from your network. Please wait a minute and try again.";
 
-/// What a browser may do with one method.
+/// Who may call one method from a browser.
 enum Access {
-    /// Anyone, within the client's rate limit.
-    PublicRateLimited,
-    /// Only a signed-in admin; sign-in does not exist yet, so nobody.
-    AdminOnly,
+    /// Anyone, within the client's tracking rate limit.
+    PublicLookup,
+    /// Anyone from this site: the gateway's own sign-in service.
+    Sessions,
+    /// A signed-in user of any role.
+    SignedIn,
+    /// A signed-in admin.
+    Admin,
+    /// Nobody through the gateway.
+    Nobody,
 }
 
 fn access(path: &str) -> Access {
-    if path == TRACKING_LOOKUP { Access::PublicRateLimited } else { Access::AdminOnly }
+    match path {
+        "/logistics.v1.ShipmentService/GetShipmentByTrackingNumber" => Access::PublicLookup,
+        "/logistics.v1.AuthService/ChangePassword" => Access::SignedIn,
+        "/logistics.v1.AuthService/SignIn" => Access::Nobody,
+        p if p.starts_with(SESSION_SERVICE) => Access::Sessions,
+        p if p.starts_with(SHIPMENT_SERVICE) || p.starts_with(AUTH_SERVICE) => Access::Admin,
+        _ => Access::Nobody,
+    }
 }
 
 #[derive(Clone)]
 pub struct RpcGateway {
     pub shipments: Upstream,
-    pub tracking_limiter: Arc<dyn RateLimiter>,
+    pub auth: Upstream,
+    /// The gateway's own SessionService server.
+    pub session_api: Upstream,
+    pub sessions: SessionStore,
+    pub tokens: TokenKey,
+    pub tracking_limit: Arc<RateLimit>,
     /// Trust the first `X-Forwarded-For` address (only behind a proxy that sets it).
     pub trust_forwarded_for: bool,
 }
 
+/// The client's IP: the socket's peer, or the proxy's `X-Forwarded-For` when trusted.
+pub fn client_ip(headers: &HeaderMap, extensions: &http::Extensions, trust_forwarded_for: bool) -> Option<IpAddr> {
+    let forwarded = || headers.get("x-forwarded-for")?.to_str().ok()?.split(',').next()?.trim().parse().ok();
+    trust_forwarded_for.then(forwarded).flatten().or_else(|| extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip()))
+}
+
+/// Refuses calls a page of another site made: its `Origin` must be this host.
+fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get("origin").and_then(|v| v.to_str().ok()) else {
+        // Browsers send Origin with every POST; a call without one is not from a page.
+        return true;
+    };
+    let host = headers.get("host").and_then(|v| v.to_str().ok());
+    let origin_host = origin.split_once("://").map(|(_, rest)| rest);
+    matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
+}
+
+fn refuse(status: tonic::Status) -> Result<Response<Body>, Infallible> {
+    Ok(status.into_http())
+}
+
 impl RpcGateway {
-    fn client_ip(&self, request: &Request<Body>) -> Option<IpAddr> {
-        if self.trust_forwarded_for {
-            let forwarded = forwarded_for(request.headers());
-            if forwarded.is_some() {
-                return forwarded;
-            }
-        }
-        request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip())
+    fn upstream_of(&self, path: &str) -> &Upstream {
+        if path.starts_with(AUTH_SERVICE) { &self.auth } else { &self.shipments }
     }
-}
 
-fn forwarded_for(headers: &HeaderMap) -> Option<IpAddr> {
-    headers.get("x-forwarded-for")?.to_str().ok()?.split(',').next()?.trim().parse().ok()
-}
-
-/// Browser credentials never travel to a service.
-fn strip_browser_headers(headers: &mut HeaderMap) {
-    for name in ["cookie", "authorization", "x-forwarded-for"] {
-        headers.remove(name);
+    async fn handle(self, mut request: Request<Body>) -> Result<Response<Body>, Infallible> {
+        let path = request.uri().path().to_owned();
+        let access = access(&path);
+        if !matches!(access, Access::PublicLookup) && !same_origin(request.headers()) {
+            tracing::warn!(%path, "cross-site call refused");
+            return refuse(tonic::Status::permission_denied("Cross-site requests are not allowed."));
+        }
+        let caller = match access {
+            Access::Nobody => return refuse(tonic::Status::permission_denied("This method is not available from a browser.")),
+            Access::Sessions => return self.session_api.oneshot(request).await,
+            Access::PublicLookup => {
+                let ip = client_ip(request.headers(), request.extensions(), self.trust_forwarded_for);
+                let key = ip.map(|ip| ip.to_string()).unwrap_or_default();
+                // Fails open: a rate-limit store outage must not take tracking down.
+                if !self.tracking_limit.hit(&key).await.unwrap_or(true) {
+                    return refuse(tonic::Status::resource_exhausted(TOO_MANY_LOOKUPS));
+                }
+                None
+            }
+            Access::SignedIn | Access::Admin => {
+                let id = session::id_from_cookies(request.headers().get("cookie").and_then(|v| v.to_str().ok())).map(str::to_owned);
+                let session = match id {
+                    Some(id) => match self.sessions.get(&id).await {
+                        Ok(session) => session,
+                        Err(e) => {
+                            tracing::warn!(error = %e, "session store unavailable");
+                            return refuse(tonic::Status::unavailable("Sign-in is unavailable right now. Please try again shortly."));
+                        }
+                    },
+                    None => None,
+                };
+                let Some(session) = session else {
+                    return refuse(tonic::Status::unauthenticated("Please sign in."));
+                };
+                if matches!(access, Access::Admin) && session.role != Caller::ADMIN {
+                    return refuse(tonic::Status::permission_denied("Only an admin may do this."));
+                }
+                Some(Caller { sub: session.user_id, email: session.email, role: session.role })
+            }
+        };
+        let headers = request.headers_mut();
+        for name in ["cookie", "authorization", "x-forwarded-for"] {
+            headers.remove(name);
+        }
+        if let Some(caller) = caller {
+            let token = self.tokens.mint(&caller, CALL_TOKEN_LIFETIME);
+            headers.insert("authorization", HeaderValue::from_str(&format!("Bearer {token}")).expect("a JWT is ASCII"));
+        }
+        self.upstream_of(&path).clone().oneshot(request).await
     }
 }
 
@@ -73,22 +149,24 @@ impl tower::Service<Request<Body>> for RpcGateway {
         Poll::Ready(Ok(()))
     }
 
-    fn call(&mut self, mut request: Request<Body>) -> Self::Future {
-        let gateway = self.clone();
-        Box::pin(async move {
-            match access(request.uri().path()) {
-                Access::AdminOnly => {
-                    return Ok(tonic::Status::permission_denied("Only a signed-in admin may do this.").into_http());
-                }
-                Access::PublicRateLimited => {
-                    let allowed = gateway.client_ip(&request).is_none_or(|ip| gateway.tracking_limiter.allow(ip));
-                    if !allowed {
-                        return Ok(tonic::Status::resource_exhausted(TOO_MANY_LOOKUPS).into_http());
-                    }
-                }
-            }
-            strip_browser_headers(request.headers_mut());
-            gateway.shipments.oneshot(request).await
-        })
+    fn call(&mut self, request: Request<Body>) -> Self::Future {
+        Box::pin(self.clone().handle(request))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        pairs.iter().map(|(k, v)| (http::HeaderName::from_static(k), HeaderValue::from_static(v))).collect()
+    }
+
+    #[test]
+    fn only_this_sites_pages_pass_the_origin_check() {
+        assert!(same_origin(&headers(&[("host", "shop.example:8080"), ("origin", "http://shop.example:8080")])));
+        assert!(!same_origin(&headers(&[("host", "shop.example:8080"), ("origin", "https://evil.example")])));
+        assert!(!same_origin(&headers(&[("host", "shop.example"), ("origin", "null")])));
+        assert!(same_origin(&headers(&[("host", "shop.example")])));
     }
 }

@@ -1,13 +1,15 @@
 //! The gateway over real HTTP: gRPC-web calls as a browser makes them, the app's files,
 //! and both ways of reaching the shipment service.
 
-use std::num::NonZeroU32;
+mod common;
+
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::{Buf, Bytes, BytesMut};
 use gateway::{Config, Upstreams, upstream};
+use service_auth::TokenKey;
 use logistics_proto::v1::{self as pb, shipment_service_client::ShipmentServiceClient};
 use prost::Message;
 use shipments::store::{ShipmentStore, SqliteShipmentStore};
@@ -20,6 +22,7 @@ struct Site {
     base: String,
     store: Arc<dyn ShipmentStore>,
     _dirs: Vec<tempfile::TempDir>,
+    _redis: Option<common::RedisServer>,
 }
 
 fn static_dir() -> tempfile::TempDir {
@@ -31,12 +34,18 @@ fn static_dir() -> tempfile::TempDir {
     dir
 }
 
-fn config(static_dir: &Path, lookups_per_minute: u32) -> Config {
+fn config(static_dir: &Path, lookups_per_minute: u64) -> Config {
     Config {
         port: 0,
         static_dir: static_dir.to_path_buf(),
         shipments_url: None,
-        tracking_lookups_per_minute: NonZeroU32::new(lookups_per_minute).unwrap(),
+        auth_url: None,
+        redis_url: None,
+        tracking_lookups_per_minute: lookups_per_minute,
+        sign_ins_per_ip_per_minute: 1000,
+        failed_sign_ins_per_account: 3,
+        session_lifetime: gateway::session::Lifetime { idle: Duration::from_secs(600), absolute: Duration::from_secs(3600) },
+        secure_cookie: false,
         trust_forwarded_for: false,
     }
 }
@@ -44,8 +53,22 @@ fn config(static_dir: &Path, lookups_per_minute: u32) -> Config {
 async fn listen(config: &Config, upstreams: Upstreams) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(gateway::serve(listener, gateway::app(config, upstreams)));
+    tokio::spawn(gateway::serve(listener, gateway::app(config, upstreams).await.unwrap()));
     base
+}
+
+const ADMIN_EMAIL: &str = "admin@example.com";
+const ADMIN_PASSWORD: &str = "correct horse battery staple";
+const CLERK_EMAIL: &str = "clerk@example.com";
+
+/// An auth store holding an admin and a clerk (role user).
+async fn users(dir: &Path) -> Arc<dyn auth::store::UserStore> {
+    let store: Arc<dyn auth::store::UserStore> = Arc::new(auth::store::SqliteUserStore::open(&dir.join("users.sqlite3")).unwrap());
+    auth::create_admin(store.clone(), ADMIN_EMAIL, ADMIN_PASSWORD).await.unwrap();
+    let api = auth::AuthApi::new(store.clone(), TokenKey::generate());
+    let clerk = auth::domain::Email::parse(CLERK_EMAIL).unwrap();
+    api.create(clerk, "Clerk", auth::domain::Role::User, auth::domain::NewPassword::parse("p", ADMIN_PASSWORD).unwrap()).await.unwrap();
+    store
 }
 
 fn sqlite() -> (Arc<dyn ShipmentStore>, tempfile::TempDir) {
@@ -54,29 +77,50 @@ fn sqlite() -> (Arc<dyn ShipmentStore>, tempfile::TempDir) {
     (store, dir)
 }
 
-/// The all-in-one: the shipment service in this process.
-async fn all_in_one(lookups_per_minute: u32) -> Site {
+/// The all-in-one: every service in this process.
+async fn all_in_one_with(config_of: impl FnOnce(&Path) -> Config) -> Site {
     let (store, data) = sqlite();
     let files = static_dir();
-    let upstreams = Upstreams { shipments: upstream::in_process(shipments::server(store.clone(), CACHE_TTL)) };
-    let base = listen(&config(files.path(), lookups_per_minute), upstreams).await;
-    Site { base, store, _dirs: vec![data, files] }
+    let tokens = TokenKey::generate();
+    let upstreams = Upstreams {
+        shipments: upstream::in_process(shipments::server(store.clone(), tokens.clone(), CACHE_TTL)),
+        auth: upstream::in_process(auth::server(users(data.path()).await, tokens.clone())),
+        tokens,
+    };
+    let base = listen(&config_of(files.path()), upstreams).await;
+    Site { base, store, _dirs: vec![data, files], _redis: None }
 }
 
-/// Distributed: the shipment service on its own port, reached over gRPC by URL.
+async fn all_in_one(lookups_per_minute: u64) -> Site {
+    all_in_one_with(|files| config(files, lookups_per_minute)).await
+}
+
+/// Distributed: each service on its own port, reached over gRPC by URL.
 async fn distributed() -> Site {
     let (store, data) = sqlite();
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(shipments::serve(listener, store.clone(), CACHE_TTL, std::future::pending()));
+    let tokens = TokenKey::generate();
+    let shipments_listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let shipments_url = format!("http://{}", shipments_listener.local_addr().unwrap());
+    tokio::spawn(shipments::serve(shipments_listener, store.clone(), tokens.clone(), CACHE_TTL, std::future::pending()));
+    let auth_listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let auth_url = format!("http://{}", auth_listener.local_addr().unwrap());
+    tokio::spawn(auth::serve(auth_listener, users(data.path()).await, tokens.clone(), std::future::pending()));
     let files = static_dir();
-    let upstreams = Upstreams { shipments: upstream::remote("shipments", &url).unwrap() };
-    let base = listen(&config(files.path(), 60), upstreams).await;
-    Site { base, store, _dirs: vec![data, files] }
+    let upstreams = Upstreams {
+        shipments: upstream::remote("shipments", &shipments_url).unwrap(),
+        auth: upstream::remote("auth", &auth_url).unwrap(),
+        tokens,
+    };
+    let redis = common::RedisServer::start().await;
+    let config = Config { redis_url: Some(redis.url()), ..config(files.path(), 60) };
+    let base = listen(&config, upstreams).await;
+    Site { base, store, _dirs: vec![data, files], _redis: Some(redis) }
 }
 
 async fn demo_shipment(store: &Arc<dyn ShipmentStore>) -> shipments::domain::Shipment {
-    let mut client = ShipmentServiceClient::new(shipments::server(store.clone(), CACHE_TTL));
+    let key = TokenKey::generate();
+    let server = shipments::server(store.clone(), key.clone(), CACHE_TTL);
+    let mut client = ShipmentServiceClient::with_interceptor(server, service_auth::Bearer::new(&service_auth::tool_token(&key)));
     shipments::demo::load(&mut client).await.unwrap().remove(0)
 }
 
@@ -97,14 +141,23 @@ fn frame(message: &[u8]) -> Vec<u8> {
 }
 
 async fn grpc_web(base: &str, method: &str, body: Vec<u8>) -> (Reply, reqwest::header::HeaderMap) {
-    let response = reqwest::Client::new()
-        .post(format!("{base}/logistics.v1.ShipmentService/{method}"))
+    raw_call(base, &format!("logistics.v1.ShipmentService/{method}"), body, &[]).await
+}
+
+async fn call(base: &str, path: &str, message: Vec<u8>, headers: &[(&str, &str)]) -> (Reply, reqwest::header::HeaderMap) {
+    raw_call(base, path, frame(&message), headers).await
+}
+
+/// A gRPC-web call of `path` (service/method) with a framed body and extra headers.
+async fn raw_call(base: &str, path: &str, body: Vec<u8>, headers: &[(&str, &str)]) -> (Reply, reqwest::header::HeaderMap) {
+    let mut request = reqwest::Client::new()
+        .post(format!("{base}/{path}"))
         .header("content-type", "application/grpc-web+proto")
-        .header("x-grpc-web", "1")
-        .body(body)
-        .send()
-        .await
-        .unwrap();
+        .header("x-grpc-web", "1");
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = request.body(body).send().await.unwrap();
     let http = response.status().as_u16();
     let headers = response.headers().clone();
     let mut grpc_status = headers.get("grpc-status").and_then(|v| v.to_str().ok()?.parse().ok());
@@ -163,6 +216,7 @@ const NOT_FOUND: i32 = 5;
 const PERMISSION_DENIED: i32 = 7;
 const RESOURCE_EXHAUSTED: i32 = 8;
 const UNAVAILABLE: i32 = 14;
+const UNAUTHENTICATED: i32 = 16;
 
 async fn tracking_lookup_works(site: &Site) {
     let shipment = demo_shipment(&site.store).await;
@@ -197,7 +251,7 @@ async fn pattern_and_operator_numbers_are_refused_not_matched() {
 }
 
 #[tokio::test]
-async fn admin_methods_are_not_reachable_from_browsers() {
+async fn admin_methods_need_an_admin_session() {
     let site = all_in_one(60).await;
     let shipment = demo_shipment(&site.store).await;
     let calls: [(&str, Vec<u8>); 4] = [
@@ -208,7 +262,7 @@ async fn admin_methods_are_not_reachable_from_browsers() {
     ];
     for (method, body) in calls {
         let (reply, _) = grpc_web(&site.base, method, frame(&body)).await;
-        assert_eq!(reply.grpc_status, Some(PERMISSION_DENIED), "{method}");
+        assert_eq!(reply.grpc_status, Some(UNAUTHENTICATED), "{method} without a session");
     }
     assert!(site.store.get(&shipment.id).await.is_ok(), "the delete did not happen");
 }
@@ -252,7 +306,12 @@ async fn a_stopped_shipment_service_gives_unavailable_within_a_second() {
     // Nothing listens on this port once the listener is dropped.
     let closed = TcpListener::bind("127.0.0.1:0").await.unwrap().local_addr().unwrap();
     let files = static_dir();
-    let upstreams = Upstreams { shipments: upstream::remote("shipments", &format!("http://{closed}")).unwrap() };
+    let tokens = TokenKey::generate();
+    let upstreams = Upstreams {
+        shipments: upstream::remote("shipments", &format!("http://{closed}")).unwrap(),
+        auth: upstream::remote("auth", &format!("http://{closed}")).unwrap(),
+        tokens,
+    };
     let base = listen(&config(files.path(), 60), upstreams).await;
     let started = Instant::now();
     let reply = lookup(&base, "PSE000000001").await;
@@ -285,4 +344,104 @@ async fn serves_the_app_with_spa_fallback_cache_and_security_headers() {
     assert_eq!(missing.status(), 404, "a missing asset is not the app shell");
     let (_, headers) = grpc_web(&site.base, "GetShipmentByTrackingNumber", frame(&[])).await;
     assert_eq!(headers["x-content-type-options"], "nosniff", "RPC answers carry the headers too");
+}
+
+/// Signs in through the gateway; the reply and the `Set-Cookie` header.
+async fn sign_in(base: &str, email: &str, password: &str) -> (Reply, Option<String>) {
+    let request = pb::CreateSessionRequest { email: email.into(), password: password.into() };
+    let (reply, headers) = call(base, "logistics.v1.SessionService/CreateSession", request.encode_to_vec(), &[]).await;
+    (reply, headers.get("set-cookie").map(|v| v.to_str().unwrap().to_owned()))
+}
+
+/// `session=<id>` from a `Set-Cookie` header.
+fn cookie_pair(set_cookie: &str) -> String {
+    set_cookie.split(';').next().unwrap().to_owned()
+}
+
+async fn list_shipments(base: &str, headers: &[(&str, &str)]) -> Reply {
+    call(base, "logistics.v1.ShipmentService/ListShipments", pb::ListShipmentsRequest::default().encode_to_vec(), headers).await.0
+}
+
+async fn sessions_open_admin_methods_to_admins_only(site: &Site) {
+    let shipment = demo_shipment(&site.store).await;
+    let (reply, set_cookie) = sign_in(&site.base, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    assert_eq!(reply.grpc_status, Some(OK), "{reply:?}");
+    let set_cookie = set_cookie.expect("a session cookie");
+    for attribute in ["HttpOnly", "SameSite=Strict", "Path=/"] {
+        assert!(set_cookie.contains(attribute), "{set_cookie} lacks {attribute}");
+    }
+    let cookie = cookie_pair(&set_cookie);
+    let session = pb::Session::decode(reply.body.unwrap()).unwrap();
+    assert_eq!(session.user.unwrap().role(), pb::Role::Admin);
+
+    let page = list_shipments(&site.base, &[("cookie", &cookie)]).await;
+    assert_eq!(page.grpc_status, Some(OK), "{page:?}");
+    let listed = pb::ListShipmentsResponse::decode(page.body.unwrap()).unwrap();
+    assert!(listed.shipments.iter().any(|s| s.id == shipment.id));
+    let (who, _) = call(&site.base, "logistics.v1.SessionService/GetSession", vec![], &[("cookie", &cookie)]).await;
+    assert_eq!(pb::Session::decode(who.body.unwrap()).unwrap().user.unwrap().email, ADMIN_EMAIL);
+
+    // A page of another site cannot use the admin's cookie.
+    let cross_site = list_shipments(&site.base, &[("cookie", &cookie), ("origin", "https://evil.example")]).await;
+    assert_eq!(cross_site.grpc_status, Some(PERMISSION_DENIED));
+    let delete = pb::DeleteShipmentRequest { id: shipment.id.clone() }.encode_to_vec();
+    let (reply, _) = call(&site.base, "logistics.v1.ShipmentService/DeleteShipment", delete, &[("cookie", &cookie), ("origin", "https://evil.example")]).await;
+    assert_eq!(reply.grpc_status, Some(PERMISSION_DENIED));
+    assert!(site.store.get(&shipment.id).await.is_ok(), "the cross-site delete did not happen");
+
+    // A signed-in user without the admin role, a forged cookie, no cookie.
+    let (_, clerk_cookie) = sign_in(&site.base, CLERK_EMAIL, ADMIN_PASSWORD).await;
+    let clerk = cookie_pair(&clerk_cookie.unwrap());
+    assert_eq!(list_shipments(&site.base, &[("cookie", &clerk)]).await.grpc_status, Some(PERMISSION_DENIED));
+    assert_eq!(list_shipments(&site.base, &[("cookie", "session=forged")]).await.grpc_status, Some(UNAUTHENTICATED));
+    assert_eq!(list_shipments(&site.base, &[]).await.grpc_status, Some(UNAUTHENTICATED));
+    let (reply, _) = call(&site.base, "logistics.v1.AuthService/SignIn", pb::SignInRequest::default().encode_to_vec(), &[]).await;
+    assert_eq!(reply.grpc_status, Some(PERMISSION_DENIED), "the services' sign-in is not for browsers");
+
+    // Signing in again rotates the id; signing out ends the session.
+    let (_, again) = sign_in(&site.base, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let again = cookie_pair(&again.unwrap());
+    assert_ne!(again, cookie);
+    let (_, headers) = call(&site.base, "logistics.v1.SessionService/DeleteSession", vec![], &[("cookie", &again)]).await;
+    assert!(headers["set-cookie"].to_str().unwrap().contains("Max-Age=0"));
+    assert_eq!(list_shipments(&site.base, &[("cookie", &again)]).await.grpc_status, Some(UNAUTHENTICATED));
+}
+
+#[tokio::test]
+async fn all_in_one_sessions_open_admin_methods_to_admins_only() {
+    sessions_open_admin_methods_to_admins_only(&all_in_one(60).await).await;
+}
+
+#[tokio::test]
+async fn distributed_sessions_open_admin_methods_to_admins_only() {
+    sessions_open_admin_methods_to_admins_only(&distributed().await).await;
+}
+
+#[tokio::test]
+async fn sign_in_failures_are_alike_then_rate_limited() {
+    let site = all_in_one(60).await;
+    let (reply, cookie) = sign_in(&site.base, ADMIN_EMAIL, "wrong password, long").await;
+    assert_eq!((reply.grpc_status, reply.message.as_str(), cookie), (Some(UNAUTHENTICATED), "Invalid email or password", None));
+    let (reply, _) = sign_in(&site.base, "nobody@example.com", "wrong password, long").await;
+    assert_eq!((reply.grpc_status, reply.message.as_str()), (Some(UNAUTHENTICATED), "Invalid email or password"));
+    let (reply, _) = sign_in(&site.base, "not an email", "whatever").await;
+    assert_eq!(reply.message, "Invalid email address format");
+    // The test config allows 3 failures per account.
+    for _ in 0..2 {
+        sign_in(&site.base, ADMIN_EMAIL, "wrong password, long").await;
+    }
+    let (reply, _) = sign_in(&site.base, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    assert_eq!((reply.grpc_status, reply.message.as_str()), (Some(RESOURCE_EXHAUSTED), "Too many failed attempts. Please try again later"));
+    let (reply, _) = sign_in(&site.base, CLERK_EMAIL, ADMIN_PASSWORD).await;
+    assert_eq!(reply.grpc_status, Some(OK), "other accounts are not locked");
+}
+
+#[tokio::test]
+async fn sign_ins_are_rate_limited_per_client() {
+    let site = all_in_one_with(|files| Config { sign_ins_per_ip_per_minute: 2, ..config(files, 60) }).await;
+    for _ in 0..2 {
+        assert_eq!(sign_in(&site.base, CLERK_EMAIL, ADMIN_PASSWORD).await.0.grpc_status, Some(OK));
+    }
+    let (reply, _) = sign_in(&site.base, CLERK_EMAIL, ADMIN_PASSWORD).await;
+    assert_eq!((reply.grpc_status, reply.message.as_str()), (Some(RESOURCE_EXHAUSTED), "Too many failed attempts. Please try again later"));
 }

@@ -67,7 +67,9 @@ async fn main() -> anyhow::Result<()> {
     let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
     let count: usize = flag("--count").unwrap_or_else(|| "1000".into()).parse()?;
     let store = shipments::StoreConfig::from_env().open().await?;
-    let client = ShipmentServiceClient::new(shipments::server(store, std::time::Duration::ZERO));
+    let key = service_auth::TokenKey::generate();
+    let server = shipments::server(store, key.clone(), std::time::Duration::ZERO);
+    let client = ShipmentServiceClient::with_interceptor(server, service_auth::Bearer::new(&service_auth::tool_token(&key)));
     let started = std::time::Instant::now();
     let numbers: Vec<String> = futures::stream::iter(0..count)
         .map(|_| {

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use logistics_proto::v1::shipment_service_server::ShipmentServiceServer;
+use service_auth::TokenKey;
 use tokio::net::TcpListener;
 
 pub use service::ShipmentsService;
@@ -63,14 +64,15 @@ pub fn lookup_cache_ttl() -> anyhow::Result<Duration> {
 }
 
 /// The gRPC server of the service, with its limits.
-pub fn server(store: Arc<dyn ShipmentStore>, lookup_cache_ttl: Duration) -> ShipmentServiceServer<ShipmentsService> {
-    ShipmentServiceServer::new(ShipmentsService::new(store, lookup_cache_ttl)).max_decoding_message_size(MAX_MESSAGE_BYTES)
+pub fn server(store: Arc<dyn ShipmentStore>, tokens: TokenKey, lookup_cache_ttl: Duration) -> ShipmentServiceServer<ShipmentsService> {
+    ShipmentServiceServer::new(ShipmentsService::new(store, tokens, lookup_cache_ttl)).max_decoding_message_size(MAX_MESSAGE_BYTES)
 }
 
 /// Serves the shipment service, gRPC health and reflection on `listener` until `shutdown` resolves.
 pub async fn serve(
     listener: TcpListener,
     store: Arc<dyn ShipmentStore>,
+    tokens: TokenKey,
     lookup_cache_ttl: Duration,
     shutdown: impl std::future::Future<Output = ()> + Send,
 ) -> anyhow::Result<()> {
@@ -83,7 +85,7 @@ pub async fn serve(
     tonic::transport::Server::builder()
         .add_service(health)
         .add_service(reflection)
-        .add_service(server(store, lookup_cache_ttl))
+        .add_service(server(store, tokens, lookup_cache_ttl))
         .serve_with_incoming_shutdown(tokio_stream_incoming(listener), shutdown)
         .await?;
     Ok(())

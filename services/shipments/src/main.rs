@@ -10,7 +10,8 @@ async fn main() -> anyhow::Result<()> {
     let addr = shipments::listen_addr()?;
     let listener = TcpListener::bind(addr).await?;
     tracing::info!(%addr, "shipments service listening");
-    shipments::serve(listener, store, shipments::lookup_cache_ttl()?, async {
+    let tokens = service_auth::TokenKey::from_env(false)?;
+    shipments::serve(listener, store, tokens, shipments::lookup_cache_ttl()?, async {
         let _ = tokio::signal::ctrl_c().await;
     })
     .await

@@ -6,6 +6,7 @@ use std::time::Duration;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use logistics_proto::v1::{self as pb, shipment_service_server::ShipmentService};
+use service_auth::TokenKey;
 use tonic::{Request, Response, Status};
 
 use crate::convert::{self, Violations};
@@ -51,12 +52,14 @@ impl LookupCache {
 pub struct ShipmentsService {
     store: Arc<dyn ShipmentStore>,
     lookups: LookupCache,
+    /// Verifies the service token of every method but the public lookup.
+    tokens: TokenKey,
 }
 
 impl ShipmentsService {
     /// `lookup_cache_ttl` zero turns the lookup cache off.
-    pub fn new(store: Arc<dyn ShipmentStore>, lookup_cache_ttl: Duration) -> Self {
-        Self { store, lookups: LookupCache::new(lookup_cache_ttl) }
+    pub fn new(store: Arc<dyn ShipmentStore>, tokens: TokenKey, lookup_cache_ttl: Duration) -> Self {
+        Self { store, lookups: LookupCache::new(lookup_cache_ttl), tokens }
     }
 
     /// Applies an edit and evicts the shipment's cached lookup.
@@ -111,6 +114,7 @@ fn encode_page_token(cursor: &Cursor) -> String {
 impl ShipmentService for ShipmentsService {
     #[tracing::instrument(skip_all)]
     async fn create_shipment(&self, request: Request<pb::CreateShipmentRequest>) -> Result<Response<pb::Shipment>, Status> {
+        self.tokens.admin(&request)?;
         let input = request.into_inner().shipment.unwrap_or_default();
         let details = convert::details_from_proto(&input).map_err(ShipmentError::Invalid)?;
         let shipment = self.create(details).await?;
@@ -120,6 +124,7 @@ impl ShipmentService for ShipmentsService {
 
     #[tracing::instrument(skip_all, fields(id = %request.get_ref().id))]
     async fn get_shipment(&self, request: Request<pb::GetShipmentRequest>) -> Result<Response<pb::Shipment>, Status> {
+        self.tokens.admin(&request)?;
         let id = id("id", &request.get_ref().id)?;
         let shipment = self.store.get(&id).await?;
         Ok(Response::new(convert::shipment_to_proto(&shipment)))
@@ -144,6 +149,7 @@ impl ShipmentService for ShipmentsService {
         &self,
         request: Request<pb::ListShipmentsRequest>,
     ) -> Result<Response<pb::ListShipmentsResponse>, Status> {
+        self.tokens.admin(&request)?;
         let request = request.into_inner();
         let mut v = Violations::default();
         let page_size = match request.page_size {
@@ -173,6 +179,7 @@ impl ShipmentService for ShipmentsService {
 
     #[tracing::instrument(skip_all)]
     async fn update_shipment(&self, request: Request<pb::UpdateShipmentRequest>) -> Result<Response<pb::Shipment>, Status> {
+        self.tokens.admin(&request)?;
         let request = request.into_inner();
         let input = request.shipment.unwrap_or_default();
         let id = id("shipment.id", &input.id)?;
@@ -225,6 +232,7 @@ impl ShipmentService for ShipmentsService {
         &self,
         request: Request<pb::UpdateShipmentTrackingRequest>,
     ) -> Result<Response<pb::Shipment>, Status> {
+        self.tokens.admin(&request)?;
         let request = request.into_inner();
         let id = id("id", &request.id)?;
         let mut v = Violations::default();
@@ -248,6 +256,7 @@ impl ShipmentService for ShipmentsService {
 
     #[tracing::instrument(skip_all, fields(id = %request.get_ref().id))]
     async fn delete_shipment(&self, request: Request<pb::DeleteShipmentRequest>) -> Result<Response<()>, Status> {
+        self.tokens.admin(&request)?;
         let id = id("id", &request.get_ref().id)?;
         let deleted = self.store.delete(&id).await?;
         self.lookups.evict(&deleted.tracking_number);

@@ -4,6 +4,8 @@ mod common;
 
 use logistics_proto::v1::{self as pb, shipment_service_client::ShipmentServiceClient};
 use tokio::net::TcpListener;
+use service_auth::{Bearer, Caller, TokenKey};
+use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
 use tonic::{Code, Request};
 use tonic_types::StatusExt;
@@ -11,19 +13,35 @@ use tonic_types::StatusExt;
 /// Long enough that a missed eviction of the lookup cache would show as a stale answer.
 const CACHE_TTL: std::time::Duration = std::time::Duration::from_secs(60);
 
+type Client = ShipmentServiceClient<InterceptedService<Channel, Bearer>>;
+
 struct Running {
-    client: ShipmentServiceClient<Channel>,
+    /// Calls as an admin.
+    client: Client,
     channel: Channel,
+    key: TokenKey,
     _dir: tempfile::TempDir,
+}
+
+impl Running {
+    fn client_as(&self, token: &str) -> Client {
+        ShipmentServiceClient::with_interceptor(self.channel.clone(), Bearer::new(token))
+    }
+}
+
+fn caller(role: &str) -> Caller {
+    Caller { sub: "u1".into(), email: "someone@example.com".into(), role: role.into() }
 }
 
 async fn start() -> Running {
     let (store, dir) = common::sqlite_store();
+    let key = TokenKey::generate();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(shipments::serve(listener, store, CACHE_TTL, std::future::pending()));
+    tokio::spawn(shipments::serve(listener, store, key.clone(), CACHE_TTL, std::future::pending()));
     let channel = Channel::from_shared(format!("http://{addr}")).unwrap().connect().await.unwrap();
-    Running { client: ShipmentServiceClient::new(channel.clone()), channel, _dir: dir }
+    let admin = key.mint(&caller("admin"), service_auth::CALL_TOKEN_LIFETIME);
+    Running { client: ShipmentServiceClient::with_interceptor(channel.clone(), Bearer::new(&admin)), channel, key, _dir: dir }
 }
 
 fn valid_input() -> pb::Shipment {
@@ -68,7 +86,7 @@ fn valid_input() -> pb::Shipment {
     }
 }
 
-async fn create(client: &mut ShipmentServiceClient<Channel>, input: pb::Shipment) -> pb::Shipment {
+async fn create(client: &mut Client, input: pb::Shipment) -> pb::Shipment {
     client.create_shipment(pb::CreateShipmentRequest { shipment: Some(input) }).await.unwrap().into_inner()
 }
 
@@ -341,4 +359,28 @@ async fn health_and_reflection_answer() {
     let reply = replies.message().await.unwrap().unwrap();
     let Some(MessageResponse::ListServicesResponse(list)) = reply.message_response else { panic!("no service list") };
     assert!(list.service.iter().any(|s| s.name == "logistics.v1.ShipmentService"));
+}
+
+#[tokio::test]
+async fn only_an_admin_token_opens_the_back_office_methods() {
+    let running = start().await;
+    let mut admin = running.client.clone();
+    let s = create(&mut admin, valid_input()).await;
+    let other_key = TokenKey::generate().mint(&caller("admin"), service_auth::CALL_TOKEN_LIFETIME);
+    let user_role = running.key.mint(&caller("user"), service_auth::CALL_TOKEN_LIFETIME);
+    let cases = [
+        (ShipmentServiceClient::new(running.channel.clone()).list_shipments(pb::ListShipmentsRequest::default()).await.unwrap_err(), Code::Unauthenticated, "no token"),
+        (running.client_as("not.a.jwt").list_shipments(pb::ListShipmentsRequest::default()).await.unwrap_err(), Code::Unauthenticated, "garbage token"),
+        (running.client_as(&other_key).delete_shipment(pb::DeleteShipmentRequest { id: s.id.clone() }).await.unwrap_err(), Code::Unauthenticated, "signed with another key"),
+        (running.client_as(&running.key.mint_expiring_at(&caller("admin"), chrono::Utc::now().timestamp() - 60)).list_shipments(pb::ListShipmentsRequest::default()).await.unwrap_err(), Code::Unauthenticated, "expired"),
+        (running.client_as(&user_role).delete_shipment(pb::DeleteShipmentRequest { id: s.id.clone() }).await.unwrap_err(), Code::PermissionDenied, "user role"),
+        (running.client_as(&user_role).create_shipment(pb::CreateShipmentRequest { shipment: Some(valid_input()) }).await.unwrap_err(), Code::PermissionDenied, "user role creating"),
+    ];
+    for (status, code, case) in cases {
+        assert_eq!(status.code(), code, "{case}");
+    }
+    // The public lookup needs no token; nothing above was deleted.
+    let lookup = pb::GetShipmentByTrackingNumberRequest { tracking_number: s.tracking_number.clone() };
+    assert_eq!(ShipmentServiceClient::new(running.channel.clone()).get_shipment_by_tracking_number(lookup).await.unwrap().into_inner().id, s.id);
+    assert_eq!(admin.list_shipments(pb::ListShipmentsRequest::default()).await.unwrap().into_inner().total_size, 1);
 }

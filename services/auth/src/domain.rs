@@ -1,0 +1,167 @@
+//! Users and their rules (spec §3 "User record", DESIGN.md security decisions).
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::error::AuthError;
+
+pub const INVALID_EMAIL: &str = "Invalid email address format";
+pub const MIN_PASSWORD_CHARS: usize = 12;
+pub const MAX_PASSWORD_CHARS: usize = 128;
+
+/// A syntactically valid e-mail address, in lower case.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Email(String);
+
+impl Email {
+    pub fn parse(input: &str) -> Result<Self, AuthError> {
+        let value = input.trim().to_lowercase();
+        let valid = value.len() <= 254
+            && !value.chars().any(|c| c.is_whitespace() || c.is_control())
+            && match value.split_once('@') {
+                Some((local, domain)) => {
+                    !local.is_empty()
+                        && !domain.contains('@')
+                        && domain.contains('.')
+                        && !domain.starts_with('.')
+                        && !domain.ends_with('.')
+                        && !domain.contains("..")
+                }
+                None => false,
+            };
+        if valid { Ok(Self(value)) } else { Err(AuthError::invalid("email", INVALID_EMAIL)) }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The part before the @, the default display name.
+    pub fn local_part(&self) -> &str {
+        self.0.split('@').next().unwrap_or_default()
+    }
+}
+
+/// A password that meets the policy; never stored, only hashed.
+pub struct NewPassword(String);
+
+impl NewPassword {
+    pub fn parse(field: &str, input: &str) -> Result<Self, AuthError> {
+        let chars = input.chars().count();
+        if chars < MIN_PASSWORD_CHARS {
+            return Err(AuthError::invalid(field, format!("Password must be at least {MIN_PASSWORD_CHARS} characters")));
+        }
+        if chars > MAX_PASSWORD_CHARS {
+            return Err(AuthError::invalid(field, format!("Password must be at most {MAX_PASSWORD_CHARS} characters")));
+        }
+        Ok(Self(input.to_owned()))
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    User,
+    Admin,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::User => "user",
+            Self::Admin => "admin",
+        }
+    }
+}
+
+/// The stored user document (collection `users`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct User {
+    pub id: String,
+    pub email: Email,
+    /// Stored as `username`, as the spec's documents do.
+    #[serde(rename = "username")]
+    pub name: String,
+    pub role: Role,
+    pub permissions: Vec<String>,
+    #[serde(default)]
+    pub disabled: bool,
+    pub password_hash: String,
+    #[serde(with = "utc_micros")]
+    pub created_at: DateTime<Utc>,
+    #[serde(with = "utc_micros")]
+    pub updated_at: DateTime<Utc>,
+}
+
+impl User {
+    /// A new user; the first user of an empty collection is an admin with every permission.
+    pub fn new(email: Email, name: &str, role: Role, password_hash: String, first: bool, now: DateTime<Utc>) -> Self {
+        let name = if name.trim().is_empty() { email.local_part().to_owned() } else { name.trim().to_owned() };
+        let (role, permissions) = if first { (Role::Admin, vec!["all".to_owned()]) } else { (role, Vec::new()) };
+        Self { id: new_id(), email, name, role, permissions, disabled: false, password_hash, created_at: now, updated_at: now }
+    }
+}
+
+pub fn now() -> DateTime<Utc> {
+    use chrono::SubsecRound;
+    Utc::now().trunc_subsecs(6)
+}
+
+fn new_id() -> String {
+    use rand::Rng;
+    let bytes: [u8; 12] = rand::rng().random();
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Fixed-width RFC 3339 with microseconds, so text order is time order.
+pub mod utc_micros {
+    use chrono::{DateTime, SecondsFormat, Utc};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn format(t: &DateTime<Utc>) -> String {
+        t.to_rfc3339_opts(SecondsFormat::Micros, true)
+    }
+
+    pub fn serialize<S: Serializer>(t: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format(t))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<DateTime<Utc>, D::Error> {
+        let text = String::deserialize(d)?;
+        DateTime::parse_from_rfc3339(&text).map(|t| t.with_timezone(&Utc)).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn emails_are_lower_cased_and_checked() {
+        assert_eq!(Email::parse(" Ada@Example.COM ").unwrap().as_str(), "ada@example.com");
+        for bad in ["", "ada", "ada@", "@example.com", "ada@example", "a da@example.com", "ada@@example.com"] {
+            assert!(Email::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_first_user_is_an_admin_with_every_permission() {
+        let email = Email::parse("ada@example.com").unwrap();
+        let first = User::new(email.clone(), "", Role::User, "h".into(), true, now());
+        assert_eq!((first.role, first.permissions.clone(), first.name.as_str()), (Role::Admin, vec!["all".to_owned()], "ada"));
+        let later = User::new(email, "Ada", Role::User, "h".into(), false, now());
+        assert_eq!((later.role, later.permissions.len()), (Role::User, 0));
+    }
+
+    #[test]
+    fn weak_passwords_are_refused() {
+        assert!(NewPassword::parse("password", "short").is_err());
+        assert!(NewPassword::parse("password", "correct horse battery").is_ok());
+    }
+}

@@ -1,0 +1,126 @@
+//! The auth service: users, argon2id passwords and service tokens.
+
+pub mod domain;
+pub mod error;
+pub mod password;
+pub mod service;
+pub mod store;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use logistics_proto::v1::auth_service_server::AuthServiceServer;
+use service_auth::TokenKey;
+use tokio::net::TcpListener;
+
+pub use service::AuthApi;
+use store::{MongoUserStore, SqliteUserStore, UserStore};
+
+/// Which store to open: `MONGODB_URI` (+ `MONGODB_DATABASE`), else SQLite in `DATA_DIR`.
+#[derive(Clone, Debug)]
+pub enum StoreConfig {
+    Embedded { data_dir: PathBuf },
+    Mongo { uri: String, database: String },
+}
+
+impl StoreConfig {
+    pub fn from_env() -> Self {
+        match std::env::var("MONGODB_URI") {
+            Ok(uri) if !uri.is_empty() => Self::Mongo {
+                uri,
+                database: std::env::var("MONGODB_DATABASE").unwrap_or_else(|_| "logistics".to_owned()),
+            },
+            _ => Self::Embedded { data_dir: std::env::var("DATA_DIR").unwrap_or_else(|_| "./data".to_owned()).into() },
+        }
+    }
+
+    pub async fn open(&self) -> anyhow::Result<Arc<dyn UserStore>> {
+        Ok(match self {
+            Self::Embedded { data_dir } => {
+                std::fs::create_dir_all(data_dir)?;
+                Arc::new(SqliteUserStore::open(&data_dir.join("users.sqlite3"))?)
+            }
+            Self::Mongo { uri, database } => Arc::new(MongoUserStore::connect(uri, database).await?),
+        })
+    }
+}
+
+pub fn server(store: Arc<dyn UserStore>, tokens: TokenKey) -> AuthServiceServer<AuthApi> {
+    AuthServiceServer::new(AuthApi::new(store, tokens)).max_decoding_message_size(64 * 1024)
+}
+
+/// On the first start with no users: the admin from `ADMIN_EMAIL`/`ADMIN_PASSWORD`, or
+/// `admin@example.com` with a generated password printed once.
+pub async fn ensure_first_admin(store: Arc<dyn UserStore>) -> anyhow::Result<()> {
+    if store.count().await? > 0 {
+        return Ok(());
+    }
+    let email = std::env::var("ADMIN_EMAIL").ok().filter(|e| !e.is_empty()).unwrap_or_else(|| "admin@example.com".into());
+    let (password, generated) = match std::env::var("ADMIN_PASSWORD") {
+        Ok(p) if !p.is_empty() => (p, false),
+        _ => (generate_password(), true),
+    };
+    let api = AuthApi::new(store, TokenKey::generate());
+    let user = api
+        .create(domain::Email::parse(&email)?, "Administrator", domain::Role::Admin, domain::NewPassword::parse("ADMIN_PASSWORD", &password)?)
+        .await?;
+    if generated {
+        println!("\nCreated the first admin: {}\nPassword (shown once, change it after signing in): {password}\n", user.email.as_str());
+    } else {
+        tracing::info!(email = user.email.as_str(), "created the first admin from ADMIN_EMAIL and ADMIN_PASSWORD");
+    }
+    Ok(())
+}
+
+/// Creates an admin account (the `create-admin` command).
+pub async fn create_admin(store: Arc<dyn UserStore>, email: &str, password: &str) -> anyhow::Result<()> {
+    let api = AuthApi::new(store, TokenKey::generate());
+    let user = api
+        .create(domain::Email::parse(email)?, "Administrator", domain::Role::Admin, domain::NewPassword::parse("password", password)?)
+        .await?;
+    println!("Created admin {}", user.email.as_str());
+    Ok(())
+}
+
+/// The password for `create-admin`: `ADMIN_PASSWORD`, else the first line of standard input.
+/// Never a command-line argument, where other users of the machine could read it.
+pub fn admin_password_from_env_or_stdin() -> anyhow::Result<String> {
+    if let Ok(p) = std::env::var("ADMIN_PASSWORD") {
+        if !p.is_empty() {
+            return Ok(p);
+        }
+    }
+    eprintln!("Password (at least {} characters), then Enter:", domain::MIN_PASSWORD_CHARS);
+    let mut line = String::new();
+    std::io::stdin().read_line(&mut line)?;
+    Ok(line.trim_end_matches(['\r', '\n']).to_owned())
+}
+
+fn generate_password() -> String {
+    use rand::Rng;
+    const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
+    let mut rng = rand::rng();
+    (0..20).map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char).collect()
+}
+
+/// Serves the auth service, gRPC health and reflection on `listener` until `shutdown`.
+pub async fn serve(
+    listener: TcpListener,
+    store: Arc<dyn UserStore>,
+    tokens: TokenKey,
+    shutdown: impl std::future::Future<Output = ()> + Send,
+) -> anyhow::Result<()> {
+    let (health_reporter, health) = tonic_health::server::health_reporter();
+    health_reporter.set_serving::<AuthServiceServer<AuthApi>>().await;
+    let reflection = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(logistics_proto::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1()?;
+    tonic::transport::Server::builder()
+        .add_service(health)
+        .add_service(reflection)
+        .add_service(server(store, tokens))
+        .serve_with_incoming_shutdown(tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true)), shutdown)
+        .await?;
+    Ok(())
+}

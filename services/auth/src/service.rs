@@ -1,0 +1,170 @@
+//! The `logistics.v1.AuthService` RPC handlers.
+
+use std::sync::Arc;
+
+use logistics_proto::v1::{self as pb, auth_service_server::AuthService};
+use service_auth::{Caller, TokenKey};
+use tonic::{Request, Response, Status};
+
+use crate::domain::{self, Email, NewPassword, Role, User};
+use crate::error::AuthError;
+use crate::password;
+use crate::store::UserStore;
+
+/// How long the token returned by SignIn lives.
+const SIGN_IN_TOKEN_LIFETIME: std::time::Duration = std::time::Duration::from_secs(300);
+
+#[derive(Clone)]
+pub struct AuthApi {
+    store: Arc<dyn UserStore>,
+    tokens: TokenKey,
+}
+
+fn timestamp(t: chrono::DateTime<chrono::Utc>) -> prost_types::Timestamp {
+    prost_types::Timestamp { seconds: t.timestamp(), nanos: t.timestamp_subsec_nanos() as i32 }
+}
+
+pub fn user_to_proto(u: &User) -> pb::User {
+    pb::User {
+        id: u.id.clone(),
+        email: u.email.as_str().to_owned(),
+        name: u.name.clone(),
+        role: match u.role {
+            Role::User => pb::Role::User,
+            Role::Admin => pb::Role::Admin,
+        }
+        .into(),
+        permissions: u.permissions.clone(),
+        disabled: u.disabled,
+        create_time: Some(timestamp(u.created_at)),
+        update_time: Some(timestamp(u.updated_at)),
+    }
+}
+
+pub fn caller_of(user: &User) -> Caller {
+    Caller { sub: user.id.clone(), email: user.email.as_str().to_owned(), role: user.role.as_str().to_owned() }
+}
+
+impl AuthApi {
+    pub fn new(store: Arc<dyn UserStore>, tokens: TokenKey) -> Self {
+        Self { store, tokens }
+    }
+
+    /// Creates a user; the first user of an empty store becomes the admin.
+    pub async fn create(&self, email: Email, name: &str, role: Role, password: NewPassword) -> Result<User, AuthError> {
+        if self.store.find_by_email(&email).await?.is_some() {
+            return Err(AuthError::AlreadyExists);
+        }
+        let first = self.store.count().await? == 0;
+        let hash = password::hash_off_thread(password.expose().to_owned()).await?;
+        let user = User::new(email, name, role, hash, first, domain::now());
+        self.store.insert(&user).await?;
+        tracing::info!(email = user.email.as_str(), role = user.role.as_str(), "user created");
+        Ok(user)
+    }
+
+    /// Checks the credentials; unknown e-mail and wrong password fail alike and in the same time.
+    pub async fn authenticate(&self, email: &str, password: &str) -> Result<User, AuthError> {
+        let email = Email::parse(email)?;
+        if password.is_empty() {
+            return Err(AuthError::invalid("password", "Password is required"));
+        }
+        let user = self.store.find_by_email(&email).await?;
+        let matches = password::verify_off_thread(password.to_owned(), user.as_ref().map(|u| u.password_hash.clone())).await;
+        match user {
+            Some(user) if matches => {
+                if user.disabled { Err(AuthError::Disabled) } else { Ok(user) }
+            }
+            _ => Err(AuthError::InvalidCredentials),
+        }
+    }
+}
+
+#[tonic::async_trait]
+impl AuthService for AuthApi {
+    #[tracing::instrument(skip_all)]
+    async fn sign_in(&self, request: Request<pb::SignInRequest>) -> Result<Response<pb::SignInResponse>, Status> {
+        let request = request.into_inner();
+        let user = self.authenticate(&request.email, &request.password).await?;
+        let token = self.tokens.mint(&caller_of(&user), SIGN_IN_TOKEN_LIFETIME);
+        let expires = chrono::Utc::now() + SIGN_IN_TOKEN_LIFETIME;
+        Ok(Response::new(pb::SignInResponse {
+            user: Some(user_to_proto(&user)),
+            service_token: token,
+            service_token_expire_time: Some(timestamp(expires)),
+        }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn get_user(&self, request: Request<pb::GetUserRequest>) -> Result<Response<pb::User>, Status> {
+        self.tokens.admin(&request)?;
+        let user = self.store.get(request.get_ref().id.trim()).await?;
+        Ok(Response::new(user_to_proto(&user)))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_users(&self, request: Request<pb::ListUsersRequest>) -> Result<Response<pb::ListUsersResponse>, Status> {
+        self.tokens.admin(&request)?;
+        let request = request.into_inner();
+        let page_size = match request.page_size {
+            0 => 50,
+            n @ 1..=100 => n as usize,
+            _ => return Err(AuthError::invalid("page_size", "must be from 1 to 100").into()),
+        };
+        let after = (!request.page_token.is_empty()).then_some(request.page_token.as_str());
+        let page = self.store.list(page_size, after).await?;
+        Ok(Response::new(pb::ListUsersResponse {
+            users: page.users.iter().map(user_to_proto).collect(),
+            next_page_token: page.next.unwrap_or_default(),
+        }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn create_user(&self, request: Request<pb::CreateUserRequest>) -> Result<Response<pb::User>, Status> {
+        self.tokens.admin(&request)?;
+        let request = request.into_inner();
+        let input = request.user.unwrap_or_default();
+        let email = Email::parse(&input.email)?;
+        if input.name.chars().count() > 100 {
+            return Err(AuthError::invalid("user.name", "must be at most 100 characters").into());
+        }
+        let role = match pb::Role::try_from(input.role) {
+            Ok(pb::Role::Admin) => Role::Admin,
+            Ok(pb::Role::User | pb::Role::Unspecified) => Role::User,
+            Err(_) => return Err(AuthError::invalid("user.role", "must be user or admin").into()),
+        };
+        let password = NewPassword::parse("password", &request.password)?;
+        let user = self.create(email, &input.name, role, password).await?;
+        Ok(Response::new(user_to_proto(&user)))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn set_user_disabled(&self, request: Request<pb::SetUserDisabledRequest>) -> Result<Response<pb::User>, Status> {
+        let caller = self.tokens.admin(&request)?;
+        let request = request.into_inner();
+        if request.disabled && request.id == caller.sub {
+            return Err(AuthError::FailedPrecondition("You cannot disable your own account".into()).into());
+        }
+        let mut user = self.store.get(request.id.trim()).await?;
+        user.disabled = request.disabled;
+        user.updated_at = domain::now();
+        let user = self.store.replace(&user).await?;
+        tracing::info!(email = user.email.as_str(), disabled = user.disabled, "user access changed");
+        Ok(Response::new(user_to_proto(&user)))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn change_password(&self, request: Request<pb::ChangePasswordRequest>) -> Result<Response<()>, Status> {
+        let caller = self.tokens.caller(&request)?;
+        let request = request.into_inner();
+        let mut user = self.store.get(&caller.sub).await?;
+        if !password::verify_off_thread(request.current_password, Some(user.password_hash.clone())).await {
+            return Err(AuthError::IncorrectPassword.into());
+        }
+        let new_password = NewPassword::parse("new_password", &request.new_password)?;
+        user.password_hash = password::hash_off_thread(new_password.expose().to_owned()).await?;
+        user.updated_at = domain::now();
+        self.store.replace(&user).await?;
+        Ok(Response::new(()))
+    }
+}

@@ -1,0 +1,43 @@
+//! Where users live: one trait, an embedded SQLite store (the default) and a MongoDB store.
+
+use async_trait::async_trait;
+
+use crate::domain::{Email, User};
+use crate::error::AuthError;
+
+pub mod mongo;
+pub mod sqlite;
+
+pub use mongo::MongoUserStore;
+pub use sqlite::SqliteUserStore;
+
+/// One page of users, oldest first; `next` is the cursor after the last one.
+pub struct UserPage {
+    pub users: Vec<User>,
+    pub next: Option<String>,
+}
+
+#[async_trait]
+pub trait UserStore: Send + Sync + 'static {
+    /// Errors: AlreadyExists when the e-mail is taken.
+    async fn insert(&self, user: &User) -> Result<(), AuthError>;
+    async fn get(&self, id: &str) -> Result<User, AuthError>;
+    async fn find_by_email(&self, email: &Email) -> Result<Option<User>, AuthError>;
+    async fn count(&self) -> Result<u64, AuthError>;
+    /// Oldest first; `after` is a cursor from a previous page.
+    async fn list(&self, page_size: usize, after: Option<&str>) -> Result<UserPage, AuthError>;
+    /// Replaces a stored user (same id) and returns it; NotFound when missing.
+    async fn replace(&self, user: &User) -> Result<User, AuthError>;
+}
+
+/// Cursor of a user in oldest-first order.
+pub(crate) fn cursor(user: &User) -> String {
+    format!("{}|{}", crate::domain::utc_micros::format(&user.created_at), user.id)
+}
+
+pub(crate) fn parse_cursor(cursor: &str) -> Result<(String, String), AuthError> {
+    cursor
+        .split_once('|')
+        .map(|(t, id)| (t.to_owned(), id.to_owned()))
+        .ok_or_else(|| AuthError::invalid("page_token", "is not a token from a previous page"))
+}

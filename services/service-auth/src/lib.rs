@@ -1,0 +1,169 @@
+//! Service tokens: short-lived HS256 JWTs naming a user and their role. The gateway mints
+//! one for each call it forwards; every service verifies signature, expiry and role itself,
+//! so an internal tool needs a valid token too.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use base64::Engine;
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use rand::RngCore;
+use serde::{Deserialize, Serialize};
+use tonic::Status;
+
+const ISSUER: &str = "logistics";
+/// Smallest signing key accepted, in bytes (HS256 wants at least its hash size).
+const MIN_KEY_BYTES: usize = 32;
+
+/// Who is calling, as a verified token says.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Caller {
+    /// The user's id.
+    pub sub: String,
+    pub email: String,
+    /// "admin" or "user".
+    pub role: String,
+}
+
+impl Caller {
+    pub const ADMIN: &'static str = "admin";
+
+    pub fn is_admin(&self) -> bool {
+        self.role == Self::ADMIN
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct Claims {
+    #[serde(flatten)]
+    caller: Caller,
+    iss: String,
+    iat: i64,
+    exp: i64,
+}
+
+/// The shared signing key: mints and verifies service tokens.
+#[derive(Clone)]
+pub struct TokenKey(Arc<Keys>);
+
+struct Keys {
+    encoding: EncodingKey,
+    decoding: DecodingKey,
+}
+
+impl TokenKey {
+    pub fn from_secret(secret: &[u8]) -> anyhow::Result<Self> {
+        anyhow::ensure!(secret.len() >= MIN_KEY_BYTES, "the token signing key must be at least {MIN_KEY_BYTES} bytes");
+        Ok(Self(Arc::new(Keys { encoding: EncodingKey::from_secret(secret), decoding: DecodingKey::from_secret(secret) })))
+    }
+
+    /// A random key, for a process that both mints and verifies (the all-in-one).
+    pub fn generate() -> Self {
+        let mut secret = [0u8; 32];
+        rand::rng().fill_bytes(&mut secret);
+        Self::from_secret(&secret).expect("32 bytes")
+    }
+
+    /// `JWT_SIGNING_KEY` (base64 of at least 32 bytes); a random key where `allow_generated`
+    /// and it is unset.
+    pub fn from_env(allow_generated: bool) -> anyhow::Result<Self> {
+        match std::env::var("JWT_SIGNING_KEY") {
+            Ok(text) if !text.is_empty() => {
+                let secret = base64::engine::general_purpose::STANDARD
+                    .decode(text.trim())
+                    .map_err(|_| anyhow::anyhow!("JWT_SIGNING_KEY must be base64 (e.g. openssl rand -base64 32)"))?;
+                Self::from_secret(&secret)
+            }
+            _ if allow_generated => Ok(Self::generate()),
+            _ => anyhow::bail!("JWT_SIGNING_KEY is not set; every service and the gateway need the same key"),
+        }
+    }
+
+    pub fn mint(&self, caller: &Caller, lifetime: Duration) -> String {
+        self.mint_expiring_at(caller, chrono::Utc::now().timestamp() + lifetime.as_secs() as i64)
+    }
+
+    /// A token that expires at `exp` (Unix seconds); a past one makes an expired token.
+    pub fn mint_expiring_at(&self, caller: &Caller, exp: i64) -> String {
+        let claims = Claims { caller: caller.clone(), iss: ISSUER.into(), iat: chrono::Utc::now().timestamp(), exp };
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.0.encoding).expect("HS256 signing cannot fail")
+    }
+
+    pub fn verify(&self, token: &str) -> Result<Caller, Status> {
+        let mut validation = Validation::new(Algorithm::HS256);
+        validation.set_issuer(&[ISSUER]);
+        validation.leeway = 5;
+        jsonwebtoken::decode::<Claims>(token, &self.0.decoding, &validation)
+            .map(|data| data.claims.caller)
+            .map_err(|_| Status::unauthenticated("A valid service token is required"))
+    }
+
+    /// The caller of a request with `authorization: Bearer <token>`.
+    pub fn caller<T>(&self, request: &tonic::Request<T>) -> Result<Caller, Status> {
+        let header = request.metadata().get("authorization").and_then(|v| v.to_str().ok());
+        let token = header.and_then(|h| h.strip_prefix("Bearer ")).ok_or_else(|| Status::unauthenticated("A service token is required"))?;
+        self.verify(token)
+    }
+
+    /// The caller, who must be an admin.
+    pub fn admin<T>(&self, request: &tonic::Request<T>) -> Result<Caller, Status> {
+        let caller = self.caller(request)?;
+        if caller.is_admin() { Ok(caller) } else { Err(Status::permission_denied("Only an admin may do this")) }
+    }
+}
+
+/// A token for the project's own tools (demo loader, seeder), valid for an hour.
+pub fn tool_token(key: &TokenKey) -> String {
+    let tools = Caller { sub: "tools".into(), email: "tools@localhost".into(), role: Caller::ADMIN.into() };
+    key.mint(&tools, Duration::from_secs(3600))
+}
+
+/// How long a minted token lives: long enough for one call and its retries.
+pub const CALL_TOKEN_LIFETIME: Duration = Duration::from_secs(60);
+
+/// A client interceptor that sends a fixed token (tools such as the demo loader, tests).
+#[derive(Clone)]
+pub struct Bearer(tonic::metadata::MetadataValue<tonic::metadata::Ascii>);
+
+impl Bearer {
+    pub fn new(token: &str) -> Self {
+        Self(format!("Bearer {token}").parse().expect("a JWT is ASCII"))
+    }
+}
+
+impl tonic::service::Interceptor for Bearer {
+    fn call(&mut self, mut request: tonic::Request<()>) -> Result<tonic::Request<()>, Status> {
+        request.metadata_mut().insert("authorization", self.0.clone());
+        Ok(request)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn admin() -> Caller {
+        Caller { sub: "u1".into(), email: "a@example.com".into(), role: "admin".into() }
+    }
+
+    #[test]
+    fn a_minted_token_verifies_with_the_same_key_only() {
+        let key = TokenKey::generate();
+        let token = key.mint(&admin(), CALL_TOKEN_LIFETIME);
+        assert_eq!(key.verify(&token).unwrap(), admin());
+        assert!(TokenKey::generate().verify(&token).is_err(), "another key's token is refused");
+        assert!(key.verify(&format!("{token}x")).is_err(), "a tampered token is refused");
+    }
+
+    #[test]
+    fn an_expired_token_is_refused() {
+        let key = TokenKey::generate();
+        let token = key.mint_expiring_at(&admin(), chrono::Utc::now().timestamp() - 60);
+        assert!(key.verify(&token).is_err());
+    }
+
+    #[test]
+    fn short_keys_are_refused() {
+        assert!(TokenKey::from_secret(b"too short").is_err());
+    }
+}
