@@ -18,6 +18,9 @@ process.env.GATEWAY_BIN = resolve(here, process.env.GATEWAY_BIN ?? '../target/de
 process.env.E2E_PORT ??= String(20000 + Math.floor(Math.random() * 10000));
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'pse-e2e-'));
 process.env.E2E_STATIC_DIR ??= resolve(here, 'dist');
+// The first admin, created by the gateway on its first start (empty users collection).
+process.env.E2E_ADMIN_EMAIL ??= 'admin@example.com';
+process.env.E2E_ADMIN_PASSWORD ??= 'e2e-Admin-Passw0rd-2026';
 
 const port = Number(process.env.E2E_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -76,6 +79,10 @@ export default defineConfig({
       STATIC_DIR: process.env.E2E_STATIC_DIR,
       // The suite looks up more numbers per minute than a visitor would.
       TRACKING_RATE_LIMIT_PER_MINUTE: '10000',
+      ADMIN_EMAIL: process.env.E2E_ADMIN_EMAIL,
+      ADMIN_PASSWORD: process.env.E2E_ADMIN_PASSWORD,
+      // Every admin test signs in from 127.0.0.1; the per-account lockout stays at its default.
+      LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
       RUST_LOG: process.env.RUST_LOG ?? 'info',
     },
   },

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { demoShipments } from './support/demo';
 import { startGateway, type RunningGateway } from './support/gateway';
@@ -7,8 +8,12 @@ test.describe('when the shipments service is down', () => {
   let gateway: RunningGateway;
 
   test.beforeAll(async () => {
-    // Nothing listens on port 9: every lookup fails with Unavailable.
-    gateway = await startGateway({ SHIPMENTS_URL: 'http://127.0.0.1:9' });
+    // Nothing listens on port 9: every lookup fails with Unavailable. A gateway that reaches its
+    // services over the network needs the key that signs the service tokens.
+    gateway = await startGateway({
+      SHIPMENTS_URL: 'http://127.0.0.1:9',
+      JWT_SIGNING_KEY: randomBytes(32).toString('base64'),
+    });
   });
 
   test.afterAll(async () => {

@@ -46,6 +46,8 @@ test.describe('Track page', () => {
   });
 
   test('looks a deep link up at once, for every demo shipment', async ({ page }) => {
+    // About 1 s per shipment, more on a busy machine.
+    test.setTimeout(90_000);
     const shipments = demoShipments();
     expect(new Set(shipments.map((s) => s.status))).toEqual(
       new Set(['pending', 'in_transit', 'delivered', 'delayed', 'on_hold']),

@@ -2,20 +2,23 @@ import { lazy } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router-dom';
 import { RootLayout } from './root-layout';
 import { RouteError } from './route-error';
+import { ADMIN_LOGIN_PATH } from '@/config/routes';
 import HomePage from './routes/home';
 
-// Every route but Home is loaded on demand; only the track route loads the Connect client.
+// Every route but Home is loaded on demand; only the track and admin routes load the Connect client.
 const AboutPage = lazy(() => import('./routes/about'));
 const ServicesPage = lazy(() => import('./routes/services'));
 const ContactPage = lazy(() => import('./routes/contact'));
 const TrackPage = lazy(() => import('./routes/track'));
+// The admin area is its own chunks: public pages never load its code.
 const AdminLoginPage = lazy(() => import('./routes/admin-login'));
+const AdminLayout = lazy(() => import('./routes/admin-layout'));
+const AdminShipmentsPage = lazy(() => import('./routes/admin-shipments'));
+const AdminUsersPage = lazy(() => import('./routes/admin-users'));
 const PrivacyPage = lazy(() => import('./routes/privacy'));
 const TermsPage = lazy(() => import('./routes/terms'));
 const FaqPage = lazy(() => import('./routes/faq'));
 const NotFoundPage = lazy(() => import('./routes/not-found'));
-
-export const ADMIN_LOGIN_PATH = '/administration_and_development/login';
 
 export const router = createBrowserRouter([
   {
@@ -31,8 +34,15 @@ export const router = createBrowserRouter([
           { path: 'contact', element: <ContactPage /> },
           { path: 'track/:trackingNumber?', element: <TrackPage /> },
           { path: 'administration_and_development/login', element: <AdminLoginPage /> },
-          // The dashboard comes later; until then its guard sends everyone to the login.
-          { path: 'administration_and_development', element: <Navigate to={ADMIN_LOGIN_PATH} replace /> },
+          {
+            // The guard (in the layout) sends visitors without an admin session to the login.
+            path: 'administration_and_development',
+            element: <AdminLayout />,
+            children: [
+              { index: true, element: <AdminShipmentsPage /> },
+              { path: 'users', element: <AdminUsersPage /> },
+            ],
+          },
           { path: 'login', element: <Navigate to={ADMIN_LOGIN_PATH} replace /> },
           { path: 'privacy', element: <PrivacyPage /> },
           { path: 'terms', element: <TermsPage /> },

@@ -5,6 +5,7 @@ import {
   formatClock,
   formatDateParts,
   formatDecimal,
+  formatDateTime,
   formatDimensionsCm,
   formatIsoDate,
   formatKg,
@@ -78,5 +79,13 @@ describe('numbers', () => {
     expect(formatDecimal(Number.NaN)).toBe(EMPTY_VALUE);
     expect(formatKg(37.5)).toBe('37.5 kg');
     expect(formatDimensionsCm(50, 40, 30)).toBe('50 × 40 × 30 cm');
+  });
+});
+
+describe('formatDateTime', () => {
+  it('shows a moment, or the empty value', () => {
+    expect(formatDateTime(new Date(Date.UTC(2026, 10, 23, 12, 0)))).toMatch(/^Nov 2[234], 2026, \d{1,2}:\d{2}\s?[AP]M$/);
+    expect(formatDateTime(undefined)).toBe(EMPTY_VALUE);
+    expect(formatDateTime(new Date(Number.NaN))).toBe(EMPTY_VALUE);
   });
 });

@@ -75,3 +75,10 @@ export function formatKg(value: number): string {
 export function formatDimensionsCm(length: number, width: number, height: number): string {
   return `${formatDecimal(length)} × ${formatDecimal(width)} × ${formatDecimal(height)} cm`;
 }
+
+const dateTimeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** A moment in the viewer's time zone, e.g. "Nov 23, 2026, 9:05 AM"; "—" when missing. */
+export function formatDateTime(date: Date | undefined): string {
+  return date && !Number.isNaN(date.getTime()) ? dateTimeFormat.format(date) : EMPTY_VALUE;
+}

@@ -1,6 +1,6 @@
 //! `seed --count N [--numbers FILE]`: fills the configured store with N varied shipments
-//! through the shipment service API, for benchmarks. Writes up to 10,000 of their
-//! tracking numbers, one a line, to FILE.
+//! through the shipment service API, for benchmarks; half of them then move to another
+//! status. Writes up to 10,000 of their tracking numbers, one a line, to FILE.
 
 use std::io::Write;
 
@@ -74,7 +74,20 @@ async fn main() -> anyhow::Result<()> {
     let numbers: Vec<String> = futures::stream::iter(0..count)
         .map(|_| {
             let mut client = client.clone();
-            async move { client.create_shipment(random_shipment()).await.map(|r| r.into_inner().tracking_number) }
+            async move {
+                let created = client.create_shipment(random_shipment()).await?.into_inner();
+                let status = rand::rng().random_range(1..=10);
+                if status <= 5 {
+                    let update = pb::UpdateShipmentTrackingRequest {
+                        id: created.id.clone(),
+                        status,
+                        current_location: CITIES.choose(&mut rand::rng()).unwrap().to_string(),
+                        remarks: String::new(),
+                    };
+                    client.update_shipment_tracking(update).await?;
+                }
+                Ok::<_, tonic::Status>(created.tracking_number)
+            }
         })
         .buffer_unordered(32)
         .try_collect()

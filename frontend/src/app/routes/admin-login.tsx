@@ -1,7 +1,22 @@
+import { Navigate } from 'react-router-dom';
 import { PageHero } from '@/components/ui/PageHero';
+import { ADMIN_HOME_PATH } from '@/config/routes';
 import { useDocumentTitle } from '@/hooks/use-document-title';
+import { LoginForm } from '@/features/admin-session/components/LoginForm';
+import { useSession } from '@/features/admin-session/hooks/use-session';
+import '@/styles/admin.css';
 
+/** /administration_and_development/login: already signed in → the dashboard. */
 export default function AdminLoginPage() {
   useDocumentTitle('Admin Login');
-  return <PageHero title="Admin Login" intro="Sign in to manage shipments." />;
+  const session = useSession();
+  if (session.status === 'signed-in') return <Navigate to={ADMIN_HOME_PATH} replace />;
+  return (
+    <>
+      <PageHero title="Admin Login" intro="Sign in to manage shipments." />
+      <div className="container login-page">
+        <LoginForm />
+      </div>
+    </>
+  );
 }

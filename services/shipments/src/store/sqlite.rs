@@ -12,9 +12,12 @@ use super::{Cursor, Edit, ListPage, ListQuery, ShipmentStore, next_cursor};
 use crate::domain::{Shipment, TrackingNumber, utc_micros};
 use crate::error::ShipmentError;
 
+/// `shipments_search` is a trigram full-text index of `search_text`, so the admin's
+/// substring search does not scan every row; triggers keep it in step in the same transaction.
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS shipments (
-    id TEXT PRIMARY KEY,
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
     tracking_number TEXT NOT NULL UNIQUE,
     status TEXT NOT NULL,
     created_at TEXT NOT NULL,
@@ -23,7 +26,21 @@ CREATE TABLE IF NOT EXISTS shipments (
 );
 CREATE INDEX IF NOT EXISTS shipments_newest ON shipments (created_at DESC, id DESC);
 CREATE INDEX IF NOT EXISTS shipments_status_newest ON shipments (status, created_at DESC, id DESC);
+CREATE VIRTUAL TABLE IF NOT EXISTS shipments_search USING fts5(search_text, tokenize = 'trigram');
+CREATE TRIGGER IF NOT EXISTS shipments_search_insert AFTER INSERT ON shipments BEGIN
+    INSERT INTO shipments_search (rowid, search_text) VALUES (new.seq, new.search_text);
+END;
+CREATE TRIGGER IF NOT EXISTS shipments_search_update AFTER UPDATE OF search_text ON shipments BEGIN
+    DELETE FROM shipments_search WHERE rowid = old.seq;
+    INSERT INTO shipments_search (rowid, search_text) VALUES (new.seq, new.search_text);
+END;
+CREATE TRIGGER IF NOT EXISTS shipments_search_delete AFTER DELETE ON shipments BEGIN
+    DELETE FROM shipments_search WHERE rowid = old.seq;
+END;
 ";
+
+/// The trigram index answers queries of three characters or more.
+const TRIGRAM: usize = 3;
 
 #[derive(Clone)]
 pub struct SqliteShipmentStore {
@@ -92,9 +109,15 @@ fn filter(query: &ListQuery) -> (Vec<&'static str>, Vec<Value>) {
         values.push(Value::Text(status.as_str().to_owned()));
     }
     if let Some(text) = &query.text {
-        // instr() compares literally: no pattern characters to escape.
-        clauses.push("instr(search_text, ?) > 0");
-        values.push(Value::Text(text.clone()));
+        if text.chars().count() >= TRIGRAM {
+            // A quoted FTS5 phrase is literal text (quotes doubled): a substring match.
+            clauses.push("seq IN (SELECT rowid FROM shipments_search WHERE shipments_search MATCH ?)");
+            values.push(Value::Text(format!("\"{}\"", text.replace('"', "\"\""))));
+        } else {
+            // instr() compares literally: no pattern characters to escape.
+            clauses.push("instr(search_text, ?) > 0");
+            values.push(Value::Text(text.clone()));
+        }
     }
     (clauses, values)
 }

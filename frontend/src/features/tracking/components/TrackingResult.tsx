@@ -11,11 +11,11 @@ import {
   totalWeightKg,
 } from '../utils/shipment-display';
 import { CopyTrackingNumberButton } from './CopyTrackingNumberButton';
-import { HistoryTimeline } from './HistoryTimeline';
-import { PackagesTable } from './PackagesTable';
-import { PartyCard } from './PartyCard';
-import { ShipmentModeIcon } from './ShipmentModeIcon';
-import { StatusBadge } from './StatusBadge';
+import { HistoryTimeline } from '@/components/shipment/HistoryTimeline';
+import { PackagesTable } from '@/components/shipment/PackagesTable';
+import { PartyCard } from '@/components/shipment/PartyCard';
+import { ShipmentModeIcon } from '@/components/shipment/ShipmentModeIcon';
+import { StatusBadge } from '@/components/shipment/StatusBadge';
 
 function formatDate(date: ProtoDate | undefined): string {
   return date ? formatDateParts(date.year, date.month, date.day) : EMPTY_VALUE;

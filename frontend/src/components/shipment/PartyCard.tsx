@@ -1,3 +1,4 @@
+import './shipment.css';
 import type { ReactNode } from 'react';
 import { Mail, MapPin, Phone, User, type LucideIcon } from 'lucide-react';
 import type { Party } from '@/gen/logistics/v1/shipment_pb';

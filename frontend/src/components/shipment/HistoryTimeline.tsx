@@ -1,7 +1,8 @@
+import './shipment.css';
 import { MapPin } from 'lucide-react';
 import type { HistoryEntry } from '@/gen/logistics/v1/shipment_pb';
 import { formatClock, formatIsoDate } from '@/utils/format';
-import { historyNewestFirst, statusKey } from '../utils/shipment-display';
+import { historyNewestFirst, statusKey } from '@/utils/shipment';
 import { StatusBadge } from './StatusBadge';
 
 /** The shipment's journey, newest entry first. */

@@ -1,5 +1,5 @@
 import { Plane, Ship, Truck } from 'lucide-react';
-import type { ModeIcon } from '../utils/shipment-display';
+import type { ModeIcon } from '@/utils/shipment';
 
 /** A ship, plane or truck for sea, air or ground shipping. */
 export function ShipmentModeIcon({ kind }: { kind: ModeIcon }) {

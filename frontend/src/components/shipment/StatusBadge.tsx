@@ -1,5 +1,6 @@
+import './shipment.css';
 import { humanize } from '@/utils/format';
-import { statusTone } from '../utils/shipment-display';
+import { statusTone } from '@/utils/shipment';
 
 /** The coloured status pill; the text shows underscores as spaces. */
 export function StatusBadge({ statusKey }: { statusKey: string }) {

@@ -1,0 +1,478 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import {
+  ADMIN_PATH,
+  INVALID_CREDENTIALS,
+  LOGIN_PATH,
+  SHIPMENT_SERVICE_PATH,
+  TOO_MANY_ATTEMPTS,
+  USERS_PATH,
+  adminEmail,
+  badRequestHeaders,
+  loginError,
+  signIn,
+  submitLogin,
+} from './support/admin';
+import { definition, toastWithText } from './support/track-page';
+
+const SCREENSHOTS = join(import.meta.dirname, '..', 'test-results', 'screenshots');
+const RUN = Date.now().toString(36).slice(-6);
+
+/** The shipment the lifecycle test creates: two package lines. */
+const NEW_SHIPMENT = {
+  shipper: { name: `Ana Shipper ${RUN}`, address: '12 Rua Augusta, Lisbon', phone: '+351 21 000 0000', email: 'ana@example.com' },
+  receiver: { name: `Ben Receiver ${RUN}`, address: '40 King St W, Toronto', phone: '+1 416 555 0100', email: 'ben@example.com' },
+  origin: `Lisbon ${RUN}, Portugal`,
+  destination: 'Toronto, Canada',
+  carrier: 'DHL',
+  type: 'express',
+  mode: 'air_shipping',
+  paymentMode: 'credit_card',
+  product: 'Ceramic tiles',
+  productQuantity: '40',
+  packageCount: '3',
+  totalFreight: '1250.50',
+  weight: '55',
+  expectedDeliveryDate: '2030-12-01',
+  departureTime: '08:30',
+  pickupDate: '2030-11-20',
+  pickupTime: '14:05',
+  comments: 'Fragile: handle with care',
+  packages: [
+    { quantity: '2', pieceType: 'Box', description: 'Tiles, 20 per box', length: '50', width: '40', height: '30', weight: '12.5' },
+    { quantity: '1', pieceType: 'Crate', description: 'Display stand', length: '100', width: '50', height: '40', weight: '30' },
+  ],
+};
+// Σ L×W×H×qty = 50·40·30·2 + 100·50·40·1 = 320,000 cm³ → 64 kg volumetric, 0.32 m³; Σ weight×qty = 55 kg.
+const EXPECTED_TOTALS = { volumetric: '64 kg', volume: '0.32 m³', actual: '55 kg' };
+
+function dialog(page: Page, name: string): Locator {
+  return page.getByRole('dialog', { name });
+}
+
+function group(scope: Locator, name: string): Locator {
+  return scope.getByRole('group', { name, exact: true });
+}
+
+function shipmentRow(page: Page, trackingNumber: string): Locator {
+  return page.getByRole('region', { name: 'Shipments' }).locator(`tr[data-tracking-number="${trackingNumber}"]`);
+}
+
+async function fillCreateForm(form: Locator): Promise<void> {
+  const s = NEW_SHIPMENT;
+  for (const [legend, party] of [
+    ['Shipper', s.shipper],
+    ['Receiver', s.receiver],
+  ] as const) {
+    const g = group(form, legend);
+    await g.getByLabel('Name').fill(party.name);
+    await g.getByLabel('Address').fill(party.address);
+    await g.getByLabel('Phone').fill(party.phone);
+    await g.getByLabel('Email').fill(party.email);
+  }
+  const details = group(form, 'Shipment');
+  await details.getByLabel('Origin').fill(s.origin);
+  await details.getByLabel('Destination').fill(s.destination);
+  await details.getByLabel('Carrier').fill(s.carrier);
+  await details.getByLabel('Type of Shipment').selectOption(s.type);
+  await details.getByLabel('Shipment Mode').selectOption(s.mode);
+  await details.getByLabel('Payment Mode').selectOption(s.paymentMode);
+  await details.getByLabel('Product', { exact: true }).fill(s.product);
+  await details.getByLabel('Product Quantity').fill(s.productQuantity);
+  await details.getByLabel('Package Count').fill(s.packageCount);
+  await details.getByLabel('Total Freight ($)').fill(s.totalFreight);
+  await details.getByLabel('Weight (kg)').fill(s.weight);
+  const schedule = group(form, 'Schedule');
+  await schedule.getByLabel('Expected Delivery Date').fill(s.expectedDeliveryDate);
+  await schedule.getByLabel('Departure Time').fill(s.departureTime);
+  await schedule.getByLabel('Pickup Date').fill(s.pickupDate);
+  await schedule.getByLabel('Pickup Time').fill(s.pickupTime);
+  await form.getByLabel('Comments').fill(s.comments);
+
+  await form.getByRole('button', { name: 'Add package' }).click();
+  for (const [index, p] of s.packages.entries()) {
+    const row = group(form, `Package ${index + 1}`);
+    await row.getByLabel('Quantity').fill(p.quantity);
+    await row.getByLabel('Piece Type').fill(p.pieceType);
+    await row.getByLabel('Description').fill(p.description);
+    await row.getByLabel('Length (cm)').fill(p.length);
+    await row.getByLabel('Width (cm)').fill(p.width);
+    await row.getByLabel('Height (cm)').fill(p.height);
+    await row.getByLabel('Weight (kg)').fill(p.weight);
+  }
+}
+
+async function search(page: Page, text: string): Promise<void> {
+  const answered = page.waitForResponse((r) => r.url().includes(`${SHIPMENT_SERVICE_PATH}ListShipments`));
+  await page.getByLabel('Search', { exact: true }).fill(text);
+  await answered;
+}
+
+test.describe('admin sign-in', () => {
+  test('a visitor without a session is sent from the dashboard to the login page', async ({ page }) => {
+    for (const path of [ADMIN_PATH, USERS_PATH]) {
+      await page.goto(path);
+      await expect(page).toHaveURL(new RegExp(`${LOGIN_PATH}$`));
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Admin Login');
+    }
+    await expect(page.getByLabel('Email', { exact: true })).toHaveAttribute('type', 'email');
+    await expect(page.getByLabel('Email', { exact: true })).toHaveAttribute('required', '');
+    await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('type', 'password');
+    await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('required', '');
+  });
+
+  test('a wrong password shows "Invalid email or password"', async ({ page }) => {
+    await page.goto(LOGIN_PATH);
+    await submitLogin(page, adminEmail(), 'not-the-right-password');
+    await expect(loginError(page)).toHaveText(INVALID_CREDENTIALS);
+    await expect(toastWithText(page, INVALID_CREDENTIALS)).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`${LOGIN_PATH}$`));
+    await expect(page.getByRole('button', { name: 'Login', exact: true })).toBeEnabled();
+  });
+
+  test('an account is locked after 5 failed attempts', async ({ page }) => {
+    const email = `nobody-${RUN}@example.com`;
+    await page.goto(LOGIN_PATH);
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      await submitLogin(page, email, `wrong-password-${attempt}`);
+      await expect(loginError(page), `attempt ${attempt}`).toHaveText(INVALID_CREDENTIALS);
+    }
+    await submitLogin(page, email, 'wrong-password-6');
+    await expect(loginError(page)).toHaveText(TOO_MANY_ATTEMPTS);
+    await expect(toastWithText(page, TOO_MANY_ATTEMPTS)).toBeVisible();
+  });
+
+  test('the login page sends a signed-in admin to the dashboard', async ({ page }) => {
+    await signIn(page);
+    await expect(page.getByTestId('admin-user-email')).toContainText(adminEmail());
+    await page.goto(LOGIN_PATH);
+    await expect(page).toHaveURL(new RegExp(`${ADMIN_PATH}$`));
+    // The session survives a reload (restored from the cookie).
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1, name: 'Shipments' })).toBeVisible();
+  });
+});
+
+test.describe('admin dashboard', () => {
+  test('create, find, update, edit, delete a shipment, then sign out', async ({ page }) => {
+    test.setTimeout(90_000);
+    const consoleErrors: string[] = [];
+    page.on('pageerror', (error) => consoleErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    await signIn(page);
+    await expect(page.getByRole('heading', { level: 1, name: 'Shipments' })).toBeVisible();
+    // The demo shipments are listed and counted.
+    await expect(page.getByTestId('shipment-count')).toHaveText(/^\d+ shipments?/);
+    await expect(page.getByRole('region', { name: 'Shipments' }).locator('tbody tr').first()).toBeVisible();
+
+    let trackingNumber = '';
+
+    await test.step('Escape and Cancel close the Create Shipment modal; Cancel resets the form', async () => {
+      const open = page.getByRole('button', { name: 'Create Shipment' });
+      await open.click();
+      const modal = dialog(page, 'Create Shipment');
+      await expect(modal).toBeVisible();
+      await expect(group(modal, 'Package 1').getByLabel('Quantity')).toHaveValue('1');
+      await expect(group(modal, 'Shipment').getByLabel('Package Count')).toHaveValue('1');
+      await expect(group(modal, 'Shipment').getByLabel('Total Freight ($)')).toHaveValue('0');
+      await page.keyboard.press('Escape');
+      await expect(modal).toBeHidden();
+      await expect(open).toBeFocused();
+
+      await open.click();
+      await group(modal, 'Shipment').getByLabel('Origin').fill('Somewhere');
+      await modal.getByRole('button', { name: 'Cancel' }).click();
+      await expect(modal).toBeHidden();
+      await open.click();
+      await expect(group(modal, 'Shipment').getByLabel('Origin')).toHaveValue('');
+      await modal.getByRole('button', { name: 'Cancel' }).click();
+    });
+
+    await test.step('create a shipment with two packages', async () => {
+      await page.getByRole('button', { name: 'Create Shipment' }).click();
+      const modal = dialog(page, 'Create Shipment');
+      await fillCreateForm(modal);
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOTS, 'admin-create-1280.png') });
+      let release!: () => void;
+      const released = new Promise<void>((done) => (release = done));
+      await page.route(`**${SHIPMENT_SERVICE_PATH}CreateShipment`, async (route) => {
+        await released;
+        await route.continue();
+      });
+      await modal.getByRole('button', { name: 'Create', exact: true }).click();
+      const saving = modal.getByRole('button', { name: 'Creating...' });
+      await expect(saving).toBeDisabled();
+      release();
+      await expect(toastWithText(page, 'Shipment created successfully')).toBeVisible();
+      await expect(modal).toBeHidden();
+      await page.unroute(`**${SHIPMENT_SERVICE_PATH}CreateShipment`);
+
+      const panel = page.getByRole('status').filter({ hasText: 'Shipment created' });
+      await expect(panel).toBeVisible();
+      trackingNumber = (await definition(panel, 'Tracking Number').textContent())?.trim() ?? '';
+      expect(trackingNumber).toMatch(/^PSE\d{9}$/);
+      await expect(definition(panel, 'Total Volumetric Weight')).toHaveText(EXPECTED_TOTALS.volumetric);
+      await expect(definition(panel, 'Total Volume')).toHaveText(EXPECTED_TOTALS.volume);
+      await expect(definition(panel, 'Total Actual Weight')).toHaveText(EXPECTED_TOTALS.actual);
+      await page.screenshot({ path: join(SCREENSHOTS, 'admin-dashboard-1280.png'), fullPage: true });
+      // Newest first: the new shipment heads page 1.
+      await expect(page.getByRole('region', { name: 'Shipments' }).locator('tbody tr').first()).toHaveAttribute(
+        'data-tracking-number',
+        trackingNumber,
+      );
+    });
+
+    await test.step('find it by search and by the status filter', async () => {
+      await search(page, trackingNumber.toLowerCase());
+      await expect(shipmentRow(page, trackingNumber)).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Shipments' }).locator('tbody tr')).toHaveCount(1);
+      await expect(page.getByTestId('shipment-count')).toHaveText('1 shipment');
+
+      await search(page, NEW_SHIPMENT.shipper.name.toUpperCase());
+      await expect(page.getByRole('region', { name: 'Shipments' }).locator('tbody tr')).toHaveCount(1);
+      const row = shipmentRow(page, trackingNumber);
+      await expect(row.getByRole('cell')).toHaveText([
+        NEW_SHIPMENT.shipper.name,
+        NEW_SHIPMENT.receiver.name,
+        /Lisbon .* Toronto, Canada/,
+        'pending',
+        'Dec 1, 2030',
+        /\d/,
+        '',
+      ]);
+      for (const verb of ['View', 'Edit', 'Delete']) {
+        await expect(row.getByRole('button', { name: `${verb} shipment ${trackingNumber}`, exact: true })).toBeVisible();
+      }
+      await expect(row.locator('.status-badge')).toHaveClass(/status-grey/);
+
+      const status = page.getByLabel('Status', { exact: true });
+      await expect(status.locator('option')).toHaveText(['All', 'pending', 'in transit', 'delivered', 'delayed', 'on hold']);
+      let answered = page.waitForResponse((r) => r.url().includes(`${SHIPMENT_SERVICE_PATH}ListShipments`));
+      await status.selectOption('delivered');
+      await answered;
+      await expect(page.getByTestId('shipment-count')).toHaveText('0 shipments');
+      await expect(shipmentRow(page, trackingNumber)).toHaveCount(0);
+      answered = page.waitForResponse((r) => r.url().includes(`${SHIPMENT_SERVICE_PATH}ListShipments`));
+      await status.selectOption('pending');
+      await answered;
+      await expect(shipmentRow(page, trackingNumber)).toBeVisible();
+      // The filter alone (no search text) lists only pending shipments.
+      await search(page, '');
+      await expect(shipmentRow(page, trackingNumber)).toBeVisible();
+      const badges = page.getByRole('region', { name: 'Shipments' }).locator('.status-badge');
+      for (const text of await badges.allTextContents()) expect(text).toBe('pending');
+      answered = page.waitForResponse((r) => r.url().includes(`${SHIPMENT_SERVICE_PATH}ListShipments`));
+      await status.selectOption('all');
+      await answered;
+    });
+
+    await test.step('Refresh reloads with a toast and is disabled while loading', async () => {
+      let release!: () => void;
+      const released = new Promise<void>((done) => (release = done));
+      await page.route(`**${SHIPMENT_SERVICE_PATH}ListShipments`, async (route) => {
+        await released;
+        await route.continue();
+      });
+      const refresh = page.getByRole('button', { name: 'Refresh' });
+      await refresh.click();
+      await expect(refresh).toBeDisabled();
+      release();
+      await expect(refresh).toBeEnabled();
+      await expect(toastWithText(page, 'Data loaded successfully').first()).toBeVisible();
+      await page.unroute(`**${SHIPMENT_SERVICE_PATH}ListShipments`);
+    });
+
+    await test.step('change status and location with remarks: a new history entry on the public page', async () => {
+      await search(page, trackingNumber);
+      await shipmentRow(page, trackingNumber).getByRole('button', { name: `Edit shipment ${trackingNumber}` }).click();
+      const modal = dialog(page, 'Edit Shipment Details');
+      await expect(modal).toBeVisible();
+      const tracking = group(modal, 'Tracking');
+      await expect(tracking.getByLabel('Status')).toHaveValue('pending');
+      await expect(group(modal, 'Shipment').getByLabel('Carrier')).toHaveValue('DHL');
+      await expect(group(modal, 'Shipment').getByLabel('Total Freight ($)')).toHaveValue('1250.50');
+      await expect(group(modal, 'Package 2').getByLabel('Length (cm)')).toHaveValue('100');
+      await tracking.getByLabel('Status').selectOption('in_transit');
+      await tracking.getByLabel('Current Location').fill('Madrid Hub, Spain');
+      await tracking.getByLabel('Remarks').fill('Departed the sorting centre');
+      const request = page.waitForRequest((r) => r.url().includes(`${SHIPMENT_SERVICE_PATH}UpdateShipment`));
+      await modal.getByRole('button', { name: 'Update', exact: true }).click();
+      await request;
+      await expect(toastWithText(page, 'Shipment updated successfully')).toBeVisible();
+      await expect(modal).toBeHidden();
+      await expect(shipmentRow(page, trackingNumber).locator('.status-badge')).toHaveText('in transit');
+      await expect(shipmentRow(page, trackingNumber).locator('.status-badge')).toHaveClass(/status-blue/);
+
+      const visitor = await page.context().browser()!.newPage();
+      await visitor.goto(`/track/${trackingNumber}`);
+      const history = visitor.getByRole('region', { name: 'Shipment History' }).getByRole('listitem');
+      await expect(history).toHaveCount(2);
+      await expect(history.first().locator('.status-badge')).toHaveText('in transit');
+      await expect(history.first()).toContainText('Madrid Hub, Spain');
+      await expect(history.first()).toContainText('Departed the sorting centre');
+      await expect(history.nth(1)).toContainText('pending');
+      await expect(definition(visitor.locator('.result-summary'), 'Current Location')).toHaveText('Madrid Hub, Spain');
+      await visitor.close();
+    });
+
+    await test.step('edit other fields: shown in the view, no new history entry', async () => {
+      await shipmentRow(page, trackingNumber).getByRole('button', { name: `Edit shipment ${trackingNumber}` }).click();
+      const modal = dialog(page, 'Edit Shipment Details');
+      await expect(group(modal, 'Tracking').getByLabel('Status')).toHaveValue('in_transit');
+      await group(modal, 'Shipment').getByLabel('Carrier').fill('Maersk');
+      await group(modal, 'Receiver').getByLabel('Phone').fill('+1 416 555 0199');
+      // Emptied and zero inputs keep the stored values.
+      await group(modal, 'Shipment').getByLabel('Destination').fill('');
+      await group(modal, 'Shipment').getByLabel('Total Freight ($)').fill('0');
+      const request = page.waitForRequest((r) => r.url().includes(`${SHIPMENT_SERVICE_PATH}UpdateShipment`));
+      await modal.getByRole('button', { name: 'Update', exact: true }).click();
+      await request;
+      // The toast of the previous update may still be showing.
+      await expect(toastWithText(page, 'Shipment updated successfully').last()).toBeVisible();
+      await expect(modal).toBeHidden();
+
+      await shipmentRow(page, trackingNumber).getByRole('button', { name: `View shipment ${trackingNumber}` }).click();
+      const view = dialog(page, `Shipment ${trackingNumber}`);
+      await expect(view).toBeVisible();
+      await expect(definition(view, 'Carrier')).toHaveText('Maersk');
+      await expect(definition(view, 'Destination')).toHaveText('Toronto, Canada');
+      await expect(definition(view, 'Total Freight')).toHaveText('$1,250.50');
+      await expect(definition(view, 'Status')).toHaveText('in transit');
+      await expect(definition(view.getByRole('region', { name: 'Receiver' }), 'Phone')).toHaveText('+1 416 555 0199');
+      await expect(definition(view, 'Total Volumetric Weight')).toHaveText(EXPECTED_TOTALS.volumetric);
+      await expect(view.getByRole('table').locator('tbody tr')).toHaveCount(2);
+      await expect(view.getByRole('region', { name: 'Shipment History' }).getByRole('listitem')).toHaveCount(2);
+      await page.screenshot({ path: join(SCREENSHOTS, 'admin-view-1280.png') });
+      await page.keyboard.press('Escape');
+      await expect(view).toBeHidden();
+    });
+
+    await test.step('delete it after the confirm', async () => {
+      const messages: string[] = [];
+      page.once('dialog', async (confirm) => {
+        messages.push(confirm.message());
+        await confirm.accept();
+      });
+      await shipmentRow(page, trackingNumber).getByRole('button', { name: `Delete shipment ${trackingNumber}` }).click();
+      await expect(toastWithText(page, 'Shipment deleted successfully')).toBeVisible();
+      expect(messages).toEqual(['Are you sure you want to delete this shipment?']);
+      await expect(shipmentRow(page, trackingNumber)).toHaveCount(0);
+      await expect(page.getByTestId('shipment-count')).toHaveText('0 shipments');
+    });
+
+    await test.step('sign out: back at the login page, and the dashboard redirects there', async () => {
+      await page.getByRole('button', { name: 'Log out' }).click();
+      await expect(page).toHaveURL(new RegExp(`${LOGIN_PATH}$`));
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Admin Login');
+      await page.goto(ADMIN_PATH);
+      await expect(page).toHaveURL(new RegExp(`${LOGIN_PATH}$`));
+    });
+
+    // Includes React warnings and Content-Security-Policy violations.
+    expect(consoleErrors, 'errors in the browser console').toEqual([]);
+  });
+
+  test('a dismissed delete confirm keeps the shipment', async ({ page }) => {
+    await signIn(page);
+    const first = page.getByRole('region', { name: 'Shipments' }).locator('tbody tr').first();
+    const number = await first.getAttribute('data-tracking-number');
+    page.once('dialog', (confirm) => confirm.dismiss());
+    await first.getByRole('button', { name: /^Delete shipment / }).click();
+    await expect(shipmentRow(page, number!)).toBeVisible();
+    await expect(toastWithText(page, 'Shipment deleted successfully')).toHaveCount(0);
+  });
+
+  test("the server's field messages are shown next to their inputs", async ({ page }) => {
+    await signIn(page);
+    await page.getByRole('button', { name: 'Create Shipment' }).click();
+    const modal = dialog(page, 'Create Shipment');
+    await fillCreateForm(modal);
+    await page.route(`**${SHIPMENT_SERVICE_PATH}CreateShipment`, (route) =>
+      route.fulfill({
+        status: 200,
+        headers: badRequestHeaders('invalid shipment', [
+          { field: 'shipper.email', description: 'Enter a valid e-mail address' },
+          { field: 'packages[1].quantity', description: 'Quantity must be at least 1' },
+          { field: 'total_freight_cents', description: 'Total freight is too large' },
+        ]),
+        body: '',
+      }),
+    );
+    await modal.getByRole('button', { name: 'Create', exact: true }).click();
+    await expect(toastWithText(page, 'Failed to create shipment')).toBeVisible();
+    await expect(modal).toBeVisible();
+    const shipperEmail = group(modal, 'Shipper').getByLabel('Email');
+    await expect(shipperEmail).toHaveAttribute('aria-invalid', 'true');
+    await expect(shipperEmail).toHaveAccessibleDescription('Enter a valid e-mail address');
+    await expect(shipperEmail).toBeFocused();
+    await expect(group(modal, 'Package 2').getByLabel('Quantity')).toHaveAccessibleDescription('Quantity must be at least 1');
+    await expect(group(modal, 'Package 1').getByLabel('Quantity')).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(group(modal, 'Shipment').getByLabel('Total Freight ($)')).toHaveAccessibleDescription(
+      'Total freight is too large',
+    );
+    await expect(modal.getByRole('button', { name: 'Create', exact: true })).toBeEnabled();
+  });
+
+  test('the dashboard fits a 375 px screen', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    await signIn(page);
+    await expect(page.getByRole('region', { name: 'Shipments' }).locator('tbody tr').first()).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'admin-dashboard-375.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Create Shipment' }).click();
+    await expect(dialog(page, 'Create Shipment')).toBeVisible();
+    await page.screenshot({ path: join(SCREENSHOTS, 'admin-create-375.png') });
+  });
+});
+
+test.describe('admin users', () => {
+  test('create a user; a non-admin never sees the dashboard; disable and enable', async ({ page, browser }) => {
+    test.setTimeout(60_000);
+    const email = `clerk-${RUN}@example.com`;
+    const password = 'clerk-Passw0rd-2030';
+    await signIn(page);
+    await page.getByRole('link', { name: 'Users' }).click();
+    await expect(page).toHaveURL(new RegExp(`${USERS_PATH}$`));
+    await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible();
+    const table = page.getByRole('region', { name: 'Users' });
+    await expect(table.locator(`tr[data-email="${adminEmail()}"]`)).toContainText('admin');
+
+    const form = page.getByRole('form', { name: 'Create User' });
+    await form.getByLabel('Email').fill(email);
+    await form.getByLabel('Name').fill('Casey Clerk');
+    await form.getByLabel('Role').selectOption('user');
+    await form.getByLabel('Password').fill(password);
+    await form.getByRole('button', { name: 'Create User' }).click();
+    await expect(toastWithText(page, 'User created successfully')).toBeVisible();
+    const row = table.locator(`tr[data-email="${email}"]`);
+    await expect(row).toContainText('Casey Clerk');
+    await expect(row).toContainText('Active');
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'admin-users-1280.png'), fullPage: true });
+
+    // The new user signs in elsewhere: signed in, but no dashboard.
+    const other = await browser.newContext();
+    const clerk = await other.newPage();
+    await signIn(clerk, email, password);
+    await expect(clerk.getByRole('heading', { level: 1 })).toHaveText('Administrator account required');
+    await expect(clerk.getByRole('heading', { name: 'Shipments' })).toHaveCount(0);
+    await clerk.getByRole('button', { name: 'Log out' }).click();
+    await expect(clerk).toHaveURL(new RegExp(`${LOGIN_PATH}$`));
+
+    // Disabled: the user cannot sign in any more.
+    await row.getByRole('button', { name: `Disable user ${email}` }).click();
+    await expect(row).toContainText('Disabled');
+    await submitLogin(clerk, email, password);
+    await expect(loginError(clerk)).toHaveText('This account has been disabled');
+
+    await row.getByRole('button', { name: `Enable user ${email}` }).click();
+    await expect(row).toContainText('Active');
+    await other.close();
+  });
+});

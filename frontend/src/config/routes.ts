@@ -1,0 +1,4 @@
+// Paths of the admin area, shared by the router and the admin features.
+export const ADMIN_HOME_PATH = '/administration_and_development';
+export const ADMIN_LOGIN_PATH = '/administration_and_development/login';
+export const ADMIN_USERS_PATH = '/administration_and_development/users';

@@ -1,0 +1,44 @@
+import { NavLink } from 'react-router-dom';
+import { LogOut, Package, UserCircle2, Users } from 'lucide-react';
+import { ADMIN_HOME_PATH, ADMIN_USERS_PATH } from '@/config/routes';
+import { useLogout } from '../hooks/use-session';
+
+/** The admin area's bar: its sections, who is signed in, and Log out. */
+export function AdminBar({ email }: { email: string }) {
+  const { logout, loggingOut } = useLogout();
+  const linkClass = ({ isActive }: { isActive: boolean }) => `admin-nav-link${isActive ? ' active' : ''}`;
+  return (
+    <div className="admin-bar">
+      <div className="container admin-bar-inner">
+        <p className="admin-bar-title">Admin Dashboard</p>
+        <nav aria-label="Admin">
+          <ul className="admin-nav">
+            <li>
+              <NavLink to={ADMIN_HOME_PATH} end className={linkClass}>
+                <Package aria-hidden="true" size={18} />
+                Shipments
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to={ADMIN_USERS_PATH} className={linkClass}>
+                <Users aria-hidden="true" size={18} />
+                Users
+              </NavLink>
+            </li>
+          </ul>
+        </nav>
+        <div className="admin-user">
+          <span className="admin-user-email" data-testid="admin-user-email">
+            <UserCircle2 aria-hidden="true" size={18} />
+            <span className="visually-hidden">Signed in as </span>
+            {email}
+          </span>
+          <button type="button" className="btn btn-outline btn-sm" onClick={logout} disabled={loggingOut}>
+            <LogOut aria-hidden="true" size={16} />
+            {loggingOut ? 'Logging out...' : 'Log out'}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+// The admin's shipment calls (all need an admin session; the cookie travels with them).
+import type { Shipment, ShipmentStatus } from '@/gen/logistics/v1/shipment_pb';
+import type { ListShipmentsResponse } from '@/gen/logistics/v1/shipment_service_pb';
+import { shipmentClient } from '@/lib/transport';
+import type { ShipmentInit, ShipmentUpdate } from '../utils/shipment-form';
+
+const TIMEOUT_MS = 15_000;
+
+export const PAGE_SIZE = 20;
+
+export type ListParams = { status: ShipmentStatus; query: string; pageToken: string };
+
+export function listShipments(params: ListParams, signal?: AbortSignal): Promise<ListShipmentsResponse> {
+  return shipmentClient.listShipments(
+    { pageSize: PAGE_SIZE, pageToken: params.pageToken, status: params.status, query: params.query },
+    { signal, timeoutMs: TIMEOUT_MS },
+  );
+}
+
+export function getShipment(id: string, signal?: AbortSignal): Promise<Shipment> {
+  return shipmentClient.getShipment({ id }, { signal, timeoutMs: TIMEOUT_MS });
+}
+
+export function createShipment(shipment: ShipmentInit): Promise<Shipment> {
+  return shipmentClient.createShipment({ shipment }, { timeoutMs: TIMEOUT_MS });
+}
+
+export function updateShipment(update: ShipmentUpdate): Promise<Shipment> {
+  return shipmentClient.updateShipment(
+    { shipment: update.shipment, updateMask: { paths: update.paths }, remarks: update.remarks },
+    { timeoutMs: TIMEOUT_MS },
+  );
+}
+
+export async function deleteShipment(id: string): Promise<void> {
+  await shipmentClient.deleteShipment({ id }, { timeoutMs: TIMEOUT_MS });
+}

@@ -1,0 +1,76 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { LoaderCircle } from 'lucide-react';
+import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
+import { FormErrors } from '@/components/ui/Field';
+import { Modal } from '@/components/ui/Modal';
+import { toast } from '@/lib/toast';
+import { updateShipment } from '../api/shipments';
+import { applyServerErrors } from '../utils/server-errors';
+import { buildShipmentUpdate, shipmentToFormValues, type ShipmentFormValues } from '../utils/shipment-form';
+import { ShipmentFormFields } from './ShipmentFormFields';
+
+export const UPDATE_SUCCESS_MESSAGE = 'Shipment updated successfully';
+export const UPDATE_FAILURE_MESSAGE = 'Failed to update shipment';
+export const NO_CHANGES_MESSAGE = 'No changes to save.';
+const UPDATE_SERVICE_MESSAGE = 'Unable to update shipment. Please check your connection and try again.';
+
+type EditShipmentModalProps = {
+  shipment: Shipment;
+  onClose: () => void;
+  onUpdated: (shipment: Shipment) => void;
+};
+
+/** Edit Shipment Details: status, location, remarks and every other field, pre-filled. Update
+ * sends only the changed fields; an emptied or zero input keeps the stored value. */
+export function EditShipmentModal({ shipment, onClose, onUpdated }: EditShipmentModalProps) {
+  const form = useForm<ShipmentFormValues>({ defaultValues: shipmentToFormValues(shipment) });
+  const [formErrors, setFormErrors] = useState<string[]>([]);
+  const saving = form.formState.isSubmitting;
+
+  const cancel = () => {
+    form.reset(shipmentToFormValues(shipment));
+    setFormErrors([]);
+    onClose();
+  };
+
+  const submit = form.handleSubmit(async (values) => {
+    setFormErrors([]);
+    const update = buildShipmentUpdate(shipment, values);
+    if (update.paths.length === 0) {
+      toast.info(NO_CHANGES_MESSAGE);
+      onClose();
+      return;
+    }
+    try {
+      const updated = await updateShipment(update);
+      toast.success(UPDATE_SUCCESS_MESSAGE);
+      onUpdated(updated);
+    } catch (error) {
+      toast.error(UPDATE_FAILURE_MESSAGE);
+      setFormErrors(applyServerErrors(form, error, UPDATE_SERVICE_MESSAGE));
+    }
+  });
+
+  return (
+    <Modal title="Edit Shipment Details" onClose={cancel} size="lg" busy={saving}>
+      <p className="muted modal-intro">
+        Tracking number <strong className="mono">{shipment.trackingNumber}</strong>. Leave a field empty to keep its
+        current value.
+      </p>
+      <form onSubmit={submit} aria-busy={saving} className="shipment-form">
+        <FormErrors messages={formErrors} />
+        <ShipmentFormFields form={form} mode="edit" idPrefix="edit" />
+        <div className="modal-footer">
+          <button type="button" className="btn btn-outline" onClick={cancel} disabled={saving}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={saving}>
+            {saving && <LoaderCircle className="icon-spin" aria-hidden="true" size={18} />}
+            {saving ? 'Updating...' : 'Update'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

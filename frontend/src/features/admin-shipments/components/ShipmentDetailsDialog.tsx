@@ -1,0 +1,132 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { PackageCheck, Send } from 'lucide-react';
+import { timestampDate } from '@bufbuild/protobuf/wkt';
+import type { Date as ProtoDate, Shipment, TimeOfDay } from '@/gen/logistics/v1/shipment_pb';
+import { HistoryTimeline } from '@/components/shipment/HistoryTimeline';
+import { PackagesTable } from '@/components/shipment/PackagesTable';
+import { PartyCard } from '@/components/shipment/PartyCard';
+import { ShipmentModeIcon } from '@/components/shipment/ShipmentModeIcon';
+import { StatusBadge } from '@/components/shipment/StatusBadge';
+import { Modal } from '@/components/ui/Modal';
+import { Spinner } from '@/components/ui/Spinner';
+import {
+  EMPTY_VALUE,
+  formatCents,
+  formatDateParts,
+  formatDateTime,
+  formatDecimal,
+  formatKg,
+  formatTimeOfDay,
+} from '@/utils/format';
+import {
+  paymentModeLabel,
+  shipmentModeIcon,
+  shipmentModeLabel,
+  shipmentTypeLabel,
+  statusKey,
+} from '@/utils/shipment';
+import { getShipment } from '../api/shipments';
+
+function date(d: ProtoDate | undefined): string {
+  return d ? formatDateParts(d.year, d.month, d.day) : EMPTY_VALUE;
+}
+
+function time(t: TimeOfDay | undefined): string {
+  return t ? formatTimeOfDay(t.hours, t.minutes) : EMPTY_VALUE;
+}
+
+function Detail({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div className="detail-row">
+      <dt>{term}</dt>
+      <dd>{children === '' || children === undefined || children === null ? EMPTY_VALUE : children}</dd>
+    </div>
+  );
+}
+
+/** Every field of a shipment and its history; fetched again on open so it is current. */
+export function ShipmentDetailsDialog({ shipment: initial, onClose }: { shipment: Shipment; onClose: () => void }) {
+  const [shipment, setShipment] = useState(initial);
+  const [refreshing, setRefreshing] = useState(true);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    getShipment(initial.id, controller.signal)
+      .then((fresh) => {
+        if (!controller.signal.aborted) setShipment(fresh);
+      })
+      .catch(() => {
+        // Keep showing the list's copy.
+      })
+      .finally(() => {
+        if (!controller.signal.aborted) setRefreshing(false);
+      });
+    return () => controller.abort();
+  }, [initial.id]);
+
+  const s = shipment;
+  return (
+    <Modal title={`Shipment ${s.trackingNumber}`} onClose={onClose} size="lg">
+      <div className="shipment-details" aria-busy={refreshing}>
+        <div className="details-head">
+          <StatusBadge statusKey={statusKey(s.status)} />
+          {refreshing && <Spinner size="sm" label="Refreshing…" />}
+        </div>
+
+        <section aria-labelledby="view-summary" className="details-section">
+          <h3 id="view-summary">Summary</h3>
+          <dl className="details-list details-grid">
+            <Detail term="Tracking Number">
+              <span className="mono">{s.trackingNumber}</span>
+            </Detail>
+            <Detail term="Status">{statusKey(s.status).replace(/_/g, ' ')}</Detail>
+            <Detail term="Origin">{s.origin}</Detail>
+            <Detail term="Destination">{s.destination}</Detail>
+            <Detail term="Current Location">{s.currentLocation}</Detail>
+            <Detail term="Carrier">{s.carrier}</Detail>
+            <Detail term="Type of Shipment">
+              <span className="capitalize">{shipmentTypeLabel(s.type)}</span>
+            </Detail>
+            <Detail term="Shipment Mode">
+              <span className="with-icon capitalize">
+                <ShipmentModeIcon kind={shipmentModeIcon(s.mode)} />
+                {shipmentModeLabel(s.mode)}
+              </span>
+            </Detail>
+            <Detail term="Package Count">{s.packageCount}</Detail>
+            <Detail term="Product">{s.product}</Detail>
+            <Detail term="Product Quantity">{s.productQuantity}</Detail>
+            <Detail term="Payment Mode">{paymentModeLabel(s.paymentMode)}</Detail>
+            <Detail term="Total Freight">{formatCents(s.totalFreightCents)}</Detail>
+            <Detail term="Weight">{formatKg(s.weightKg)}</Detail>
+            <Detail term="Expected Delivery">{date(s.expectedDeliveryDate)}</Detail>
+            <Detail term="Departure Time">{time(s.departureTime)}</Detail>
+            <Detail term="Pickup Date">{date(s.pickupDate)}</Detail>
+            <Detail term="Pickup Time">{time(s.pickupTime)}</Detail>
+            <Detail term="Total Volumetric Weight">{formatKg(s.totalVolumetricWeightKg)}</Detail>
+            <Detail term="Total Volume">{`${formatDecimal(s.totalVolumeCubicMetres, 4)} m³`}</Detail>
+            <Detail term="Total Actual Weight">{formatKg(s.totalActualWeightKg)}</Detail>
+            <Detail term="Created">{formatDateTime(s.createTime ? timestampDate(s.createTime) : undefined)}</Detail>
+            <Detail term="Updated">{formatDateTime(s.updateTime ? timestampDate(s.updateTime) : undefined)}</Detail>
+            <Detail term="Comments">{s.comments}</Detail>
+          </dl>
+        </section>
+
+        <div className="details-parties">
+          <PartyCard title="Shipper" party={s.shipper} icon={<Send aria-hidden="true" size={20} />} />
+          <PartyCard title="Receiver" party={s.receiver} icon={<PackageCheck aria-hidden="true" size={20} />} />
+        </div>
+
+        <section aria-labelledby="view-packages" className="details-section">
+          <h3 id="view-packages">Packages</h3>
+          <PackagesTable packages={s.packages} totalWeightKg={s.totalActualWeightKg} />
+        </section>
+
+        <section aria-labelledby="view-history" className="details-section">
+          <h3 id="view-history">Shipment History</h3>
+          <HistoryTimeline history={s.history} />
+        </section>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,112 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { LoaderCircle, UserPlus } from 'lucide-react';
+import { Role, type User } from '@/gen/logistics/v1/user_pb';
+import { Field, FormErrors, fieldInputProps } from '@/components/ui/Field';
+import { fieldViolations, serverMessage } from '@/lib/rpc-errors';
+import { toast } from '@/lib/toast';
+import { createUser } from '../api/users';
+
+export const MIN_PASSWORD_LENGTH = 12;
+export const USER_CREATED_MESSAGE = 'User created successfully';
+export const USER_CREATE_FAILED_MESSAGE = 'Failed to create user';
+
+type Values = { email: string; name: string; role: 'user' | 'admin'; password: string };
+const DEFAULTS: Values = { email: '', name: '', role: 'user', password: '' };
+
+/** "user.email" or "email" → "email"; null for anything the form has no input for. */
+function inputFor(field: string): keyof Values | null {
+  const last = field.replace(/^user\./, '');
+  return last === 'email' || last === 'name' || last === 'role' || last === 'password' ? last : null;
+}
+
+/** Creates a user with a role and a first password (at least 12 characters). */
+export function CreateUserForm({ onCreated }: { onCreated: (user: User) => void }) {
+  const form = useForm<Values>({ defaultValues: DEFAULTS });
+  const { register, formState } = form;
+  const [formErrors, setFormErrors] = useState<string[]>([]);
+  const saving = formState.isSubmitting;
+
+  const submit = form.handleSubmit(async (values) => {
+    setFormErrors([]);
+    try {
+      const user = await createUser({
+        email: values.email.trim(),
+        name: values.name.trim(),
+        role: values.role === 'admin' ? Role.ADMIN : Role.USER,
+        password: values.password,
+      });
+      toast.success(USER_CREATED_MESSAGE);
+      form.reset(DEFAULTS);
+      onCreated(user);
+    } catch (error) {
+      const message = serverMessage(error, USER_CREATE_FAILED_MESSAGE);
+      toast.error(message);
+      const general: string[] = [];
+      const violations = fieldViolations(error);
+      for (const v of violations) {
+        const name = inputFor(v.field);
+        if (name) form.setError(name, { type: 'server', message: v.description });
+        else general.push(v.description);
+      }
+      setFormErrors(violations.length === 0 ? [message] : general);
+    }
+  });
+
+  const err = (name: keyof Values) => formState.errors[name]?.message;
+
+  return (
+    <form className="card admin-form" onSubmit={submit} aria-labelledby="create-user-heading" aria-busy={saving}>
+      <h2 id="create-user-heading" className="card-title">
+        <UserPlus aria-hidden="true" size={20} />
+        Create User
+      </h2>
+      <FormErrors messages={formErrors} />
+      <div className="form-grid">
+        <Field id="new-user-email" label="Email" error={err('email')}>
+          <input
+            className="input"
+            type="email"
+            required
+            autoComplete="off"
+            {...fieldInputProps('new-user-email', err('email'))}
+            {...register('email')}
+          />
+        </Field>
+        <Field id="new-user-name" label="Name" error={err('name')}>
+          <input
+            className="input"
+            type="text"
+            required
+            autoComplete="off"
+            {...fieldInputProps('new-user-name', err('name'))}
+            {...register('name')}
+          />
+        </Field>
+        <Field id="new-user-role" label="Role" error={err('role')}>
+          <select className="select" {...fieldInputProps('new-user-role', err('role'))} {...register('role')}>
+            <option value="user">user</option>
+            <option value="admin">admin</option>
+          </select>
+        </Field>
+        <Field id="new-user-password" label="Password" error={err('password')} hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}>
+          <input
+            className="input"
+            type="password"
+            required
+            minLength={MIN_PASSWORD_LENGTH}
+            autoComplete="new-password"
+            {...fieldInputProps('new-user-password', err('password'), `At least ${MIN_PASSWORD_LENGTH} characters.`)}
+            {...register('password')}
+          />
+        </Field>
+      </div>
+      <div className="form-actions">
+        <button type="submit" className="btn btn-primary" disabled={saving}>
+          {saving && <LoaderCircle className="icon-spin" aria-hidden="true" size={18} />}
+          {saving ? 'Creating...' : 'Create User'}
+        </button>
+      </div>
+    </form>
+  );
+}

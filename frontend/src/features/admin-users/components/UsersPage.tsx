@@ -1,0 +1,114 @@
+import { useState } from 'react';
+import { AlertCircle, RefreshCw } from 'lucide-react';
+import { timestampDate } from '@bufbuild/protobuf/wkt';
+import { Role, type User } from '@/gen/logistics/v1/user_pb';
+import { Spinner } from '@/components/ui/Spinner';
+import { serverMessage } from '@/lib/rpc-errors';
+import { toast } from '@/lib/toast';
+import { formatDateTime } from '@/utils/format';
+import { setUserDisabled } from '../api/users';
+import { useUsers } from '../hooks/use-users';
+import { ChangePasswordForm } from './ChangePasswordForm';
+import { CreateUserForm } from './CreateUserForm';
+
+function roleName(role: Role): string {
+  if (role === Role.ADMIN) return 'admin';
+  if (role === Role.USER) return 'user';
+  return 'unknown';
+}
+
+/** Users: the list with Disable/Enable, a create form and the admin's own password. */
+export function UsersPage({ currentUserId }: { currentUserId: string }) {
+  const { users, loading, error, reload, replace } = useUsers();
+  const [busyId, setBusyId] = useState<string | null>(null);
+
+  const toggle = async (user: User) => {
+    if (busyId) return;
+    setBusyId(user.id);
+    const disable = !user.disabled;
+    try {
+      const updated = await setUserDisabled(user.id, disable);
+      replace(updated);
+      toast.success(disable ? `User ${user.email} disabled` : `User ${user.email} enabled`);
+    } catch (err) {
+      toast.error(serverMessage(err, disable ? 'Failed to disable user' : 'Failed to enable user'));
+    } finally {
+      setBusyId(null);
+    }
+  };
+
+  return (
+    <div className="admin-users">
+      <div className="admin-page-head">
+        <h1>Users</h1>
+        <button type="button" className="btn btn-outline" onClick={reload} disabled={loading}>
+          <RefreshCw className={loading ? 'icon-spin' : undefined} aria-hidden="true" size={18} />
+          Refresh
+        </button>
+      </div>
+
+      {error && (
+        <div className="alert alert-error" role="alert">
+          <AlertCircle aria-hidden="true" size={22} />
+          <p>{error}</p>
+        </div>
+      )}
+
+      {loading && users.length === 0 ? (
+        <Spinner label="Loading users…" />
+      ) : (
+        <div className="table-scroll" role="region" aria-label="Users" tabIndex={0}>
+          <table className="data-table users-table" aria-busy={loading}>
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Name</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.map((user) => (
+                <tr key={user.id} data-email={user.email}>
+                  <th scope="row">{user.email}</th>
+                  <td>{user.name}</td>
+                  <td>{roleName(user.role)}</td>
+                  <td>
+                    <span className={`status-pill ${user.disabled ? 'is-off' : 'is-on'}`}>
+                      {user.disabled ? 'Disabled' : 'Active'}
+                    </span>
+                  </td>
+                  <td>{formatDateTime(user.createTime ? timestampDate(user.createTime) : undefined)}</td>
+                  <td>
+                    {user.id === currentUserId ? (
+                      <span className="muted">You</span>
+                    ) : (
+                      <button
+                        type="button"
+                        className={`btn btn-sm ${user.disabled ? 'btn-outline' : 'btn-danger'}`}
+                        aria-label={`${user.disabled ? 'Enable' : 'Disable'} user ${user.email}`}
+                        disabled={busyId !== null}
+                        onClick={() => toggle(user)}
+                      >
+                        {user.disabled ? 'Enable' : 'Disable'}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <div className="admin-forms">
+        <CreateUserForm onCreated={reload} />
+        <ChangePasswordForm />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { Code, ConnectError } from '@connectrpc/connect';
+import { BadRequestSchema } from '@/gen/google/rpc/error_details_pb';
+import { fieldViolations, serverMessage } from './rpc-errors';
+
+describe('fieldViolations', () => {
+  it('reads the google.rpc.BadRequest details', () => {
+    const error = new ConnectError('invalid shipment', Code.InvalidArgument, undefined, [
+      {
+        desc: BadRequestSchema,
+        value: {
+          fieldViolations: [
+            { field: 'shipper.email', description: 'Enter a valid e-mail address' },
+            { field: 'packages[1].quantity', description: 'Quantity must be at least 1' },
+          ],
+        },
+      },
+    ]);
+    expect(fieldViolations(error)).toEqual([
+      { field: 'shipper.email', description: 'Enter a valid e-mail address' },
+      { field: 'packages[1].quantity', description: 'Quantity must be at least 1' },
+    ]);
+  });
+
+  it('is empty without details', () => {
+    expect(fieldViolations(new ConnectError('nope', Code.NotFound))).toEqual([]);
+    expect(fieldViolations(new Error('boom'))).toEqual([]);
+  });
+});
+
+describe('serverMessage', () => {
+  it("uses the server's sentence, else the fallback", () => {
+    expect(serverMessage(new ConnectError('Shipment not found', Code.NotFound), 'x')).toBe('Shipment not found');
+    expect(serverMessage(new ConnectError('', Code.Internal), 'fallback')).toBe('fallback');
+    expect(serverMessage(new ConnectError('the operation timed out', Code.DeadlineExceeded), 'fallback')).toBe('fallback');
+    expect(serverMessage(new TypeError('Failed to fetch'), 'fallback')).toBe('fallback');
+  });
+});

@@ -1,0 +1,148 @@
+// Pure mapping from the Shipment enums and messages to what the pages show (tracking and admin).
+import {
+  PaymentMode,
+  ShipmentMode,
+  ShipmentStatus,
+  ShipmentType,
+  type HistoryEntry,
+  type Package,
+} from '@/gen/logistics/v1/shipment_pb';
+import { humanize } from '@/utils/format';
+
+const STATUS_KEYS: Record<number, string> = {
+  [ShipmentStatus.PENDING]: 'pending',
+  [ShipmentStatus.IN_TRANSIT]: 'in_transit',
+  [ShipmentStatus.DELIVERED]: 'delivered',
+  [ShipmentStatus.DELAYED]: 'delayed',
+  [ShipmentStatus.ON_HOLD]: 'on_hold',
+};
+
+const TYPE_KEYS: Record<number, string> = {
+  [ShipmentType.STANDARD]: 'standard',
+  [ShipmentType.EXPRESS]: 'express',
+  [ShipmentType.ECONOMY]: 'economy',
+};
+
+const MODE_KEYS: Record<number, string> = {
+  [ShipmentMode.LAND_SHIPPING]: 'land_shipping',
+  [ShipmentMode.AIR_SHIPPING]: 'air_shipping',
+  [ShipmentMode.SEA_SHIPPING]: 'sea_shipping',
+};
+
+const PAYMENT_LABELS: Record<number, string> = {
+  [PaymentMode.BANK_TRANSFER]: 'Bank Transfer',
+  [PaymentMode.CREDIT_CARD]: 'Credit Card',
+  [PaymentMode.CASH]: 'Cash',
+  [PaymentMode.CHECK]: 'Check',
+};
+
+/** ShipmentStatus.IN_TRANSIT → "in_transit" (the stored value); unknown → "unknown". */
+export function statusKey(status: ShipmentStatus): string {
+  return STATUS_KEYS[status] ?? 'unknown';
+}
+
+/** ShipmentStatus.IN_TRANSIT → "in transit". */
+export function statusLabel(status: ShipmentStatus): string {
+  return humanize(statusKey(status));
+}
+
+export type BadgeTone = 'green' | 'blue' | 'red' | 'yellow' | 'grey';
+
+/** Badge colours: green delivered, blue in_transit, red delayed, yellow on_hold, grey otherwise. */
+export function statusTone(key: string): BadgeTone {
+  switch (key.trim().toLowerCase().replace(/\s+/g, '_')) {
+    case 'delivered':
+      return 'green';
+    case 'in_transit':
+      return 'blue';
+    case 'delayed':
+      return 'red';
+    case 'on_hold':
+      return 'yellow';
+    default:
+      return 'grey';
+  }
+}
+
+/** ShipmentType.EXPRESS → "express". */
+export function shipmentTypeLabel(type: ShipmentType): string {
+  return humanize(TYPE_KEYS[type] ?? 'not specified');
+}
+
+/** ShipmentMode.AIR_SHIPPING → "air shipping". */
+export function shipmentModeLabel(mode: ShipmentMode): string {
+  return humanize(MODE_KEYS[mode] ?? 'not specified');
+}
+
+export type ModeIcon = 'sea' | 'air' | 'ground';
+
+/** Which icon goes with the mode: a ship, a plane or a truck. */
+export function shipmentModeIcon(mode: ShipmentMode): ModeIcon {
+  switch (mode) {
+    case ShipmentMode.SEA_SHIPPING:
+      return 'sea';
+    case ShipmentMode.AIR_SHIPPING:
+      return 'air';
+    default:
+      return 'ground';
+  }
+}
+
+/** PaymentMode.BANK_TRANSFER → "Bank Transfer". */
+export function paymentModeLabel(mode: PaymentMode): string {
+  return PAYMENT_LABELS[mode] ?? 'Not specified';
+}
+
+/** Σ weight × quantity over the packages, in kg (the shipment's total actual weight). */
+export function totalWeightKg(packages: ReadonlyArray<Pick<Package, 'weightKg' | 'quantity'>>): number {
+  const sum = packages.reduce((total, p) => total + p.weightKg * p.quantity, 0);
+  return Math.round(sum * 1000) / 1000;
+}
+
+/** The history, newest first, by its UTC timestamp (to the nanosecond); ties and entries
+ * without a timestamp keep the reverse of their stored (oldest-first) order. */
+export function historyNewestFirst<T extends Pick<HistoryEntry, 'time'>>(history: ReadonlyArray<T>): T[] {
+  return history
+    .map((entry, index) => ({ entry, index }))
+    .sort((a, b) => {
+      const ta = a.entry.time;
+      const tb = b.entry.time;
+      if (ta && tb) {
+        if (ta.seconds !== tb.seconds) return tb.seconds > ta.seconds ? 1 : -1;
+        if (ta.nanos !== tb.nanos) return tb.nanos - ta.nanos;
+      }
+      return b.index - a.index;
+    })
+    .map(({ entry }) => entry);
+}
+
+/** A choice of a select: the stored key (e.g. "in_transit"), its enum value and its label. */
+export type EnumOption<E extends number> = { key: string; value: E; label: string };
+
+function optionsOf<E extends number>(keys: Record<number, string>, label: (key: string) => string): EnumOption<E>[] {
+  return Object.entries(keys).map(([value, key]) => ({ key, value: Number(value) as E, label: label(key) }));
+}
+
+/** pending, in_transit, delivered, delayed, on_hold (the spec's order). */
+export const STATUS_OPTIONS: EnumOption<ShipmentStatus>[] = optionsOf(STATUS_KEYS, humanize);
+/** standard, express, economy. */
+export const TYPE_OPTIONS: EnumOption<ShipmentType>[] = optionsOf(TYPE_KEYS, humanize);
+/** land_shipping, air_shipping, sea_shipping. */
+export const MODE_OPTIONS: EnumOption<ShipmentMode>[] = optionsOf(MODE_KEYS, humanize);
+/** bank_transfer = Bank Transfer, credit_card = Credit Card, cash = Cash, check = Check. */
+export const PAYMENT_OPTIONS: EnumOption<PaymentMode>[] = [
+  { key: 'bank_transfer', value: PaymentMode.BANK_TRANSFER, label: 'Bank Transfer' },
+  { key: 'credit_card', value: PaymentMode.CREDIT_CARD, label: 'Credit Card' },
+  { key: 'cash', value: PaymentMode.CASH, label: 'Cash' },
+  { key: 'check', value: PaymentMode.CHECK, label: 'Check' },
+];
+
+/** The option's key for an enum value, or "" when unset or unknown. */
+export function keyOf<E extends number>(options: readonly EnumOption<E>[], value: E): string {
+  return options.find((o) => o.value === value)?.key ?? '';
+}
+
+/** The enum value for an option key; 0 (UNSPECIFIED) when the key is empty or unknown. */
+export function valueOf<E extends number>(options: readonly EnumOption<E>[], key: string): E {
+  return options.find((o) => o.key === key)?.value ?? (0 as E);
+}

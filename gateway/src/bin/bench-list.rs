@@ -1,0 +1,45 @@
+//! `bench-list [--rounds N]`: times the admin list (search + status filter + first page)
+//! through the shipment service API over the configured (already seeded) store, and prints
+//! p50 and p95.
+
+use std::time::{Duration, Instant};
+
+use logistics_proto::v1::{self as pb, shipment_service_client::ShipmentServiceClient};
+
+/// What an admin types: names, places and part of a tracking number.
+const SEARCHES: [&str; 8] = ["okafor", "rotter", "Chen Wei", "harbour", "tokyo", "PSE1", "lucía", "o'connor"];
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    let rounds: usize = args.iter().position(|a| a == "--rounds").and_then(|i| args.get(i + 1)).map_or(Ok(25), |n| n.parse())?;
+    let store = shipments::StoreConfig::from_env().open().await?;
+    let key = service_auth::TokenKey::generate();
+    let server = shipments::server(store, key.clone(), Duration::ZERO);
+    let mut client = ShipmentServiceClient::with_interceptor(server, service_auth::Bearer::new(&service_auth::tool_token(&key)));
+    let mut times = Vec::new();
+    let mut total = 0;
+    for round in 0..rounds {
+        for (i, search) in SEARCHES.iter().enumerate() {
+            let request = pb::ListShipmentsRequest {
+                page_size: 20,
+                page_token: String::new(),
+                status: ((round + i) % 5 + 1) as i32,
+                query: (*search).to_owned(),
+            };
+            let started = Instant::now();
+            let page = client.list_shipments(request).await?.into_inner();
+            times.push(started.elapsed());
+            total = page.total_size.max(total);
+        }
+    }
+    times.sort();
+    let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
+    println!(
+        "admin list (search + status + first page): {} queries, p50 {:.1} ms, p95 {:.1} ms (largest match count {total})",
+        times.len(),
+        at(0.50).as_secs_f64() * 1e3,
+        at(0.95).as_secs_f64() * 1e3
+    );
+    Ok(())
+}
