@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Load benchmark of the public tracking lookup through the gateway (gRPC-web over HTTP/1.1,
 # 64 connections), all-in-one and distributed, over a store of SHIPMENTS (default 100,000)
-# shipments; and the gateway serving a small static file, as this machine's reference.
+# shipments; the gateway serving a small static file, as this machine's reference; and the
+# admin list (search + status filter + first page) over LIST_SHIPMENTS (default 1,000,000)
+# shipments in the embedded store, seeded once into target/bench/ and reused.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
 SHIPMENTS=${SHIPMENTS:-100000}
+LIST_SHIPMENTS=${LIST_SHIPMENTS:-1000000}
 DURATION=${DURATION:-10s}
 CONNECTIONS=64
 
@@ -77,6 +80,17 @@ PORT=$gport SHIPMENTS_URL=http://127.0.0.1:$sport STATIC_DIR=frontend/dist TRACK
 wait_for "http://127.0.0.1:$gport/healthz"
 check_lookup "http://127.0.0.1:$gport"
 measure "tracking lookup, distributed" "http://127.0.0.1:$gport" "$work/track.lua"
+
+# The admin list over a large embedded store (seeding 1,000,000 takes several minutes once).
+list_data="target/bench/list-$LIST_SHIPMENTS"
+if [ ! -f "$list_data/.seeded" ]; then
+  rm -rf "$list_data"
+  echo "Seeding $LIST_SHIPMENTS shipments for the admin list into $list_data (once)..."
+  DATA_DIR="$list_data" ./target/release/seed --count "$LIST_SHIPMENTS"
+  touch "$list_data/.seeded"
+fi
+list_result=$(DATA_DIR="$list_data" ./target/release/bench-list)
+results+=("$list_result over $LIST_SHIPMENTS shipments (SQLite)")
 
 echo
 echo "Store: $SHIPMENTS shipments; $CONNECTIONS connections, 1 wrk thread (one core for the load, one for the product), $DURATION each, on $(nproc) cores."

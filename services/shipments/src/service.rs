@@ -101,13 +101,11 @@ fn page_token(token: &str) -> Result<Option<Cursor>, ShipmentError> {
     }
     let invalid = || ShipmentError::from(FieldViolation::new("page_token", "is not a token from a previous page"));
     let bytes = URL_SAFE_NO_PAD.decode(token).map_err(|_| invalid())?;
-    let text = String::from_utf8(bytes).map_err(|_| invalid())?;
-    let (created_at, id) = text.split_once('|').ok_or_else(invalid)?;
-    Ok(Some(Cursor { created_at: created_at.to_owned(), id: id.to_owned() }))
+    Ok(Some(Cursor(String::from_utf8(bytes).map_err(|_| invalid())?)))
 }
 
 fn encode_page_token(cursor: &Cursor) -> String {
-    URL_SAFE_NO_PAD.encode(format!("{}|{}", cursor.created_at, cursor.id))
+    URL_SAFE_NO_PAD.encode(&cursor.0)
 }
 
 #[tonic::async_trait]

@@ -17,13 +17,14 @@ pub use sqlite::SqliteShipmentStore;
 /// `Fn`, not `FnOnce`: an optimistic store may run it again after a conflicting write.
 pub type Edit = Arc<dyn Fn(&mut Shipment) -> Result<(), ShipmentError> + Send + Sync>;
 
-/// The position after the last shipment of a page, in newest-first order.
+/// The position after the last shipment of a page, in newest-first order; each store
+/// writes and reads its own form.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Cursor {
-    /// `createdAt` as stored (fixed-width RFC 3339, so text order is time order).
-    pub created_at: String,
-    pub id: String,
-}
+pub struct Cursor(pub String);
+
+/// Matches are counted up to this many; past it a list says `MAX_COUNTED + 1` ("10,000+"),
+/// so a broad search over millions of shipments stays fast.
+pub const MAX_COUNTED: u64 = 10_000;
 
 #[derive(Clone, Debug, Default)]
 pub struct ListQuery {
@@ -38,7 +39,7 @@ pub struct ListQuery {
 pub struct ListPage {
     pub shipments: Vec<Shipment>,
     pub next: Option<Cursor>,
-    /// Matches on all pages.
+    /// Matches on all pages, up to `MAX_COUNTED + 1`.
     pub total: u64,
 }
 
@@ -48,14 +49,10 @@ pub trait ShipmentStore: Send + Sync + 'static {
     async fn insert(&self, shipment: &Shipment) -> Result<(), ShipmentError>;
     async fn get(&self, id: &str) -> Result<Shipment, ShipmentError>;
     async fn find_by_tracking_number(&self, number: &TrackingNumber) -> Result<Shipment, ShipmentError>;
-    /// Newest first (createdAt, then id, descending).
+    /// Newest first.
     async fn list(&self, query: &ListQuery) -> Result<ListPage, ShipmentError>;
     /// Reads, edits and writes one shipment atomically; NotFound when it is missing.
     async fn update(&self, id: &str, edit: Edit) -> Result<Shipment, ShipmentError>;
     /// Deletes and returns the shipment; NotFound when it is missing.
     async fn delete(&self, id: &str) -> Result<Shipment, ShipmentError>;
-}
-
-pub(crate) fn next_cursor(shipments: &[Shipment]) -> Option<Cursor> {
-    shipments.last().map(|s| Cursor { created_at: crate::domain::utc_micros::format(&s.created_at), id: s.id.clone() })
 }

@@ -8,7 +8,9 @@ use mongodb::error::{Error as MongoError, ErrorKind, WriteFailure};
 use mongodb::options::IndexOptions;
 use mongodb::{Client, Collection, IndexModel};
 
-use super::{Edit, ListPage, ListQuery, ShipmentStore, next_cursor};
+use mongodb::options::CountOptions;
+
+use super::{Cursor, Edit, ListPage, ListQuery, MAX_COUNTED, ShipmentStore};
 use crate::domain::{Shipment, TrackingNumber};
 use crate::error::ShipmentError;
 
@@ -121,12 +123,14 @@ impl ShipmentStore for MongoShipmentStore {
 
     async fn list(&self, query: &ListQuery) -> Result<ListPage, ShipmentError> {
         let base = filter(query);
-        let total = self.shipments.count_documents(base.clone()).await.map_err(db_error)?;
+        let counting = CountOptions::builder().limit(MAX_COUNTED + 1).build();
+        let total = self.shipments.count_documents(base.clone()).with_options(counting).await.map_err(db_error)?;
         let mut page_filter = base;
-        if let Some(cursor) = &query.after {
+        if let Some(Cursor(cursor)) = &query.after {
+            let (created_at, id) = cursor.split_once('|').ok_or_else(|| ShipmentError::from(crate::error::FieldViolation::new("page_token", "is not a token from a previous page")))?;
             let after = doc! { "$or": [
-                { "createdAt": { "$lt": &cursor.created_at } },
-                { "createdAt": &cursor.created_at, "_id": { "$lt": &cursor.id } },
+                { "createdAt": { "$lt": created_at } },
+                { "createdAt": created_at, "_id": { "$lt": id } },
             ] };
             page_filter = doc! { "$and": [page_filter, after] };
         }
@@ -143,7 +147,11 @@ impl ShipmentStore for MongoShipmentStore {
         let mut shipments = docs.into_iter().map(|d| from_document(d).map(|(s, _)| s)).collect::<Result<Vec<_>, _>>()?;
         let more = shipments.len() > query.page_size;
         shipments.truncate(query.page_size);
-        let next = if more { next_cursor(&shipments) } else { None };
+        let next = if more {
+            shipments.last().map(|s| Cursor(format!("{}|{}", crate::domain::utc_micros::format(&s.created_at), s.id)))
+        } else {
+            None
+        };
         Ok(ListPage { shipments, next, total })
     }
 

@@ -8,7 +8,7 @@ use r2d2::Pool;
 use r2d2_sqlite::SqliteConnectionManager;
 use r2d2_sqlite::rusqlite::{self, OptionalExtension, TransactionBehavior, params, params_from_iter, types::Value};
 
-use super::{Cursor, Edit, ListPage, ListQuery, ShipmentStore, next_cursor};
+use super::{Cursor, Edit, ListPage, ListQuery, MAX_COUNTED, ShipmentStore};
 use crate::domain::{Shipment, TrackingNumber, utc_micros};
 use crate::error::ShipmentError;
 
@@ -24,8 +24,7 @@ CREATE TABLE IF NOT EXISTS shipments (
     search_text TEXT NOT NULL,
     doc TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS shipments_newest ON shipments (created_at DESC, id DESC);
-CREATE INDEX IF NOT EXISTS shipments_status_newest ON shipments (status, created_at DESC, id DESC);
+CREATE INDEX IF NOT EXISTS shipments_status_newest ON shipments (status, seq);
 CREATE VIRTUAL TABLE IF NOT EXISTS shipments_search USING fts5(search_text, tokenize = 'trigram');
 CREATE TRIGGER IF NOT EXISTS shipments_search_insert AFTER INSERT ON shipments BEGIN
     INSERT INTO shipments_search (rowid, search_text) VALUES (new.seq, new.search_text);
@@ -100,30 +99,37 @@ fn encode(s: &Shipment) -> Result<String, ShipmentError> {
     serde_json::to_string(s).map_err(|e| ShipmentError::Internal(e.to_string()))
 }
 
-/// The WHERE clause and its parameters for a list query (without the cursor).
-fn filter(query: &ListQuery) -> (Vec<&'static str>, Vec<Value>) {
+/// The FROM and WHERE of a list query (without the cursor), and its parameters. Newest first
+/// is `seq` descending (insertion order), which the status index and the full-text index
+/// both walk backwards without sorting.
+fn filter(query: &ListQuery) -> (String, Vec<Value>, &'static str) {
+    let mut from = "shipments s".to_owned();
+    let mut order = "s.seq";
     let mut clauses = Vec::new();
     let mut values = Vec::new();
-    if let Some(status) = query.status {
-        clauses.push("status = ?");
-        values.push(Value::Text(status.as_str().to_owned()));
-    }
     if let Some(text) = &query.text {
         if text.chars().count() >= TRIGRAM {
             // A quoted FTS5 phrase is literal text (quotes doubled): a substring match.
-            clauses.push("seq IN (SELECT rowid FROM shipments_search WHERE shipments_search MATCH ?)");
+            from = "shipments_search f JOIN shipments s ON s.seq = f.rowid".to_owned();
+            order = "f.rowid";
+            clauses.push("shipments_search MATCH ?");
             values.push(Value::Text(format!("\"{}\"", text.replace('"', "\"\""))));
         } else {
             // instr() compares literally: no pattern characters to escape.
-            clauses.push("instr(search_text, ?) > 0");
+            clauses.push("instr(s.search_text, ?) > 0");
             values.push(Value::Text(text.clone()));
         }
     }
-    (clauses, values)
+    if let Some(status) = query.status {
+        clauses.push("s.status = ?");
+        values.push(Value::Text(status.as_str().to_owned()));
+    }
+    let where_sql = if clauses.is_empty() { String::new() } else { format!("WHERE {}", clauses.join(" AND ")) };
+    (format!("FROM {from} {where_sql}"), values, order)
 }
 
-fn where_sql(clauses: &[&str]) -> String {
-    if clauses.is_empty() { String::new() } else { format!("WHERE {}", clauses.join(" AND ")) }
+fn parse_cursor(cursor: &Cursor) -> Result<i64, ShipmentError> {
+    cursor.0.parse().map_err(|_| crate::error::FieldViolation::new("page_token", "is not a token from a previous page").into())
 }
 
 #[async_trait]
@@ -177,28 +183,27 @@ impl ShipmentStore for SqliteShipmentStore {
 
     async fn list(&self, query: &ListQuery) -> Result<ListPage, ShipmentError> {
         let query = query.clone();
+        let after = query.after.as_ref().map(parse_cursor).transpose()?;
         self.run(move |conn| {
-            let (mut clauses, mut values) = filter(&query);
-            let total: i64 = conn
-                .query_row(&format!("SELECT count(*) FROM shipments {}", where_sql(&clauses)), params_from_iter(&values), |r| {
-                    r.get(0)
-                })
-                .map_err(db_error)?;
-            if let Some(Cursor { created_at, id }) = &query.after {
-                clauses.push("(created_at < ? OR (created_at = ? AND id < ?))");
-                values.extend([created_at.clone(), created_at.clone(), id.clone()].map(Value::Text));
+            let (from_where, mut values, order) = filter(&query);
+            let count_sql = format!("SELECT count(*) FROM (SELECT 1 {from_where} LIMIT {})", MAX_COUNTED + 1);
+            let total: i64 = conn.query_row(&count_sql, params_from_iter(&values), |r| r.get(0)).map_err(db_error)?;
+            let mut sql = format!("SELECT s.seq, s.doc {from_where}");
+            if let Some(seq) = after {
+                sql.push_str(&format!("{} {order} < ?", if from_where.contains("WHERE") { " AND" } else { " WHERE" }));
+                values.push(Value::Integer(seq));
             }
+            sql.push_str(&format!(" ORDER BY {order} DESC LIMIT ?"));
             values.push(Value::Integer(query.page_size as i64 + 1));
-            let sql = format!("SELECT doc FROM shipments {} ORDER BY created_at DESC, id DESC LIMIT ?", where_sql(&clauses));
             let mut statement = conn.prepare_cached(&sql).map_err(db_error)?;
-            let docs = statement
-                .query_map(params_from_iter(&values), |r| r.get::<_, String>(0))
+            let mut rows = statement
+                .query_map(params_from_iter(&values), |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
                 .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
                 .map_err(db_error)?;
-            let mut shipments = docs.into_iter().map(decode).collect::<Result<Vec<_>, _>>()?;
-            let more = shipments.len() > query.page_size;
-            shipments.truncate(query.page_size);
-            let next = if more { next_cursor(&shipments) } else { None };
+            let more = rows.len() > query.page_size;
+            rows.truncate(query.page_size);
+            let next = if more { rows.last().map(|(seq, _)| Cursor(seq.to_string())) } else { None };
+            let shipments = rows.into_iter().map(|(_, doc)| decode(doc)).collect::<Result<Vec<_>, _>>()?;
             Ok(ListPage { shipments, next, total: total as u64 })
         })
         .await

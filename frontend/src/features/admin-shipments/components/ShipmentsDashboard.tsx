@@ -12,6 +12,9 @@ import { EditShipmentModal } from './EditShipmentModal';
 import { ShipmentDetailsDialog } from './ShipmentDetailsDialog';
 import { ShipmentsTable } from './ShipmentsTable';
 
+/** The most matches the server counts exactly (ListShipmentsResponse.total_size). */
+const MAX_COUNTED = 10_000;
+
 export const DELETE_CONFIRM_MESSAGE = 'Are you sure you want to delete this shipment?';
 export const DELETE_SUCCESS_MESSAGE = 'Shipment deleted successfully';
 export const DELETE_FAILURE_MESSAGE = 'Failed to delete shipment';
@@ -53,6 +56,8 @@ export function ShipmentsDashboard() {
   };
 
   const total = state.totalSize;
+  // The server counts up to 10,000; 10,001 means more.
+  const totalText = total > MAX_COUNTED ? `${MAX_COUNTED.toLocaleString('en-US')}+` : total.toLocaleString('en-US');
   const first = state.pageIndex * PAGE_SIZE + 1;
   const last = state.pageIndex * PAGE_SIZE + state.shipments.length;
 
@@ -119,7 +124,7 @@ export function ShipmentsDashboard() {
 
       <div className="list-summary" aria-live="polite">
         <p className="muted" data-testid="shipment-count">
-          {total === 1 ? '1 shipment' : `${total} shipments`}
+          {total === 1 ? '1 shipment' : `${totalText} shipments`}
           {state.shipments.length > 0 && total > state.shipments.length && (
             <span>
               {' '}
