@@ -105,14 +105,14 @@ impl Upstreams {
         let shipments = match &config.shipments_url {
             Some(url) => upstream::remote("shipments", url)?,
             None => {
-                let store = shipments::StoreConfig::from_env().open().await?;
+                let store = shipments::open_store(&shipments::StoreConfig::from_env()).await?;
                 upstream::in_process(shipments::server(store, tokens.clone(), shipments::lookup_cache_ttl()?))
             }
         };
         let auth = match &config.auth_url {
             Some(url) => upstream::remote("auth", url)?,
             None => {
-                let store = auth::StoreConfig::from_env().open().await?;
+                let store = auth::open_store(&auth::StoreConfig::from_env()).await?;
                 auth::ensure_first_admin(store.clone()).await?;
                 upstream::in_process(auth::server(store, tokens.clone()))
             }

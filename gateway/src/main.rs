@@ -17,7 +17,7 @@ async fn main() -> anyhow::Result<()> {
         Some("create-admin") => {
             let email = args.iter().position(|a| a == "--email").and_then(|i| args.get(i + 1));
             let email = email.ok_or_else(|| anyhow::anyhow!("usage: gateway create-admin --email EMAIL (password from ADMIN_PASSWORD or stdin)"))?;
-            let store = auth::StoreConfig::from_env().open().await?;
+            let store = auth::open_store(&auth::StoreConfig::from_env()).await?;
             auth::create_admin(store, email, &auth::admin_password_from_env_or_stdin()?).await
         }
         Some(other) => anyhow::bail!("unknown command {other:?}; usage: gateway [demo [--json] | create-admin --email EMAIL]"),
@@ -43,7 +43,7 @@ async fn demo(config: &gateway::Config, json: bool) -> anyhow::Result<()> {
         }
         None => {
             let key = service_auth::TokenKey::generate();
-            let store = shipments::StoreConfig::from_env().open().await?;
+            let store = shipments::open_store(&shipments::StoreConfig::from_env()).await?;
             let server = shipments::server(store, key.clone(), std::time::Duration::ZERO);
             let bearer = service_auth::Bearer::new(&service_auth::tool_token(&key));
             shipments::demo::load(&mut ShipmentServiceClient::with_interceptor(server, bearer)).await?

@@ -13,7 +13,7 @@ const SEARCHES: [&str; 8] = ["okafor", "rotter", "Chen Wei", "harbour", "tokyo",
 async fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
     let rounds: usize = args.iter().position(|a| a == "--rounds").and_then(|i| args.get(i + 1)).map_or(Ok(25), |n| n.parse())?;
-    let store = shipments::StoreConfig::from_env().open().await?;
+    let store = shipments::open_store(&shipments::StoreConfig::from_env()).await?;
     let key = service_auth::TokenKey::generate();
     let server = shipments::server(store, key.clone(), Duration::ZERO);
     let mut client = ShipmentServiceClient::with_interceptor(server, service_auth::Bearer::new(&service_auth::tool_token(&key)));

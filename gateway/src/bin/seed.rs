@@ -66,7 +66,7 @@ async fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
     let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
     let count: usize = flag("--count").unwrap_or_else(|| "1000".into()).parse()?;
-    let store = shipments::StoreConfig::from_env().open().await?;
+    let store = shipments::open_store(&shipments::StoreConfig::from_env()).await?;
     let key = service_auth::TokenKey::generate();
     let server = shipments::server(store, key.clone(), std::time::Duration::ZERO);
     let client = ShipmentServiceClient::with_interceptor(server, service_auth::Bearer::new(&service_auth::tool_token(&key)));

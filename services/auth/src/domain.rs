@@ -17,20 +17,7 @@ pub struct Email(String);
 impl Email {
     pub fn parse(input: &str) -> Result<Self, AuthError> {
         let value = input.trim().to_lowercase();
-        let valid = value.len() <= 254
-            && !value.chars().any(|c| c.is_whitespace() || c.is_control())
-            && match value.split_once('@') {
-                Some((local, domain)) => {
-                    !local.is_empty()
-                        && !domain.contains('@')
-                        && domain.contains('.')
-                        && !domain.starts_with('.')
-                        && !domain.ends_with('.')
-                        && !domain.contains("..")
-                }
-                None => false,
-            };
-        if valid { Ok(Self(value)) } else { Err(AuthError::invalid("email", INVALID_EMAIL)) }
+        if service_common::is_email(&value) { Ok(Self(value)) } else { Err(AuthError::invalid("email", INVALID_EMAIL)) }
     }
 
     pub fn as_str(&self) -> &str {
@@ -108,34 +95,12 @@ impl User {
     }
 }
 
-pub fn now() -> DateTime<Utc> {
-    use chrono::SubsecRound;
-    Utc::now().trunc_subsecs(6)
-}
+pub use service_common::{now, utc_micros};
 
 fn new_id() -> String {
     use rand::Rng;
     let bytes: [u8; 12] = rand::rng().random();
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Fixed-width RFC 3339 with microseconds, so text order is time order.
-pub mod utc_micros {
-    use chrono::{DateTime, SecondsFormat, Utc};
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn format(t: &DateTime<Utc>) -> String {
-        t.to_rfc3339_opts(SecondsFormat::Micros, true)
-    }
-
-    pub fn serialize<S: Serializer>(t: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&format(t))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<DateTime<Utc>, D::Error> {
-        let text = String::deserialize(d)?;
-        DateTime::parse_from_rfc3339(&text).map(|t| t.with_timezone(&Utc)).map_err(serde::de::Error::custom)
-    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,6 @@ pub mod password;
 pub mod service;
 pub mod store;
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use logistics_proto::v1::auth_service_server::AuthServiceServer;
@@ -16,33 +15,14 @@ use tokio::net::TcpListener;
 pub use service::AuthApi;
 use store::{MongoUserStore, SqliteUserStore, UserStore};
 
-/// Which store to open: `MONGODB_URI` (+ `MONGODB_DATABASE`), else SQLite in `DATA_DIR`.
-#[derive(Clone, Debug)]
-pub enum StoreConfig {
-    Embedded { data_dir: PathBuf },
-    Mongo { uri: String, database: String },
-}
+pub use service_common::StoreConfig;
 
-impl StoreConfig {
-    pub fn from_env() -> Self {
-        match std::env::var("MONGODB_URI") {
-            Ok(uri) if !uri.is_empty() => Self::Mongo {
-                uri,
-                database: std::env::var("MONGODB_DATABASE").unwrap_or_else(|_| "logistics".to_owned()),
-            },
-            _ => Self::Embedded { data_dir: std::env::var("DATA_DIR").unwrap_or_else(|_| "./data".to_owned()).into() },
-        }
-    }
-
-    pub async fn open(&self) -> anyhow::Result<Arc<dyn UserStore>> {
-        Ok(match self {
-            Self::Embedded { data_dir } => {
-                std::fs::create_dir_all(data_dir)?;
-                Arc::new(SqliteUserStore::open(&data_dir.join("users.sqlite3"))?)
-            }
-            Self::Mongo { uri, database } => Arc::new(MongoUserStore::connect(uri, database).await?),
-        })
-    }
+/// Opens the user store the configuration names.
+pub async fn open_store(config: &StoreConfig) -> anyhow::Result<Arc<dyn UserStore>> {
+    Ok(match config {
+        StoreConfig::Embedded { data_dir } => Arc::new(SqliteUserStore::open(&data_dir.join("users.sqlite3"))?),
+        StoreConfig::Mongo { uri, database } => Arc::new(MongoUserStore::connect(uri, database).await?),
+    })
 }
 
 pub fn server(store: Arc<dyn UserStore>, tokens: TokenKey) -> AuthServiceServer<AuthApi> {
@@ -110,17 +90,5 @@ pub async fn serve(
     tokens: TokenKey,
     shutdown: impl std::future::Future<Output = ()> + Send,
 ) -> anyhow::Result<()> {
-    let (health_reporter, health) = tonic_health::server::health_reporter();
-    health_reporter.set_serving::<AuthServiceServer<AuthApi>>().await;
-    let reflection = tonic_reflection::server::Builder::configure()
-        .register_encoded_file_descriptor_set(logistics_proto::FILE_DESCRIPTOR_SET)
-        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-        .build_v1()?;
-    tonic::transport::Server::builder()
-        .add_service(health)
-        .add_service(reflection)
-        .add_service(server(store, tokens))
-        .serve_with_incoming_shutdown(tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true)), shutdown)
-        .await?;
-    Ok(())
+    service_common::serve(listener, server(store, tokens), shutdown).await
 }

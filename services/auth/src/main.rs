@@ -7,7 +7,7 @@ use tokio::net::TcpListener;
 async fn main() -> anyhow::Result<()> {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
     tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
-    let store = auth::StoreConfig::from_env().open().await?;
+    let store = auth::open_store(&auth::StoreConfig::from_env()).await?;
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("create-admin") {
         let email = args.iter().position(|a| a == "--email").and_then(|i| args.get(i + 1)).ok_or_else(|| anyhow::anyhow!("usage: auth create-admin --email EMAIL"))?;

@@ -36,7 +36,7 @@ impl Violations {
         let value = value.trim();
         if value.is_empty() {
             self.add(field, "is required");
-        } else if !is_email(value) {
+        } else if !service_common::is_email(value) {
             self.add(field, "must be a valid e-mail address");
         }
         value.to_owned()
@@ -89,24 +89,6 @@ impl Violations {
 
     pub fn into_result<T>(self, value: T) -> Result<T, Vec<FieldViolation>> {
         if self.0.is_empty() { Ok(value) } else { Err(self.0) }
-    }
-}
-
-/// A pragmatic check: one `@`, a non-empty local part, a dotted domain, no spaces.
-fn is_email(value: &str) -> bool {
-    if value.len() > 254 || value.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return false;
-    }
-    match value.split_once('@') {
-        Some((local, domain)) => {
-            !local.is_empty()
-                && !domain.contains('@')
-                && domain.contains('.')
-                && !domain.starts_with('.')
-                && !domain.ends_with('.')
-                && !domain.contains("..")
-        }
-        None => false,
     }
 }
 

@@ -264,12 +264,7 @@ pub struct Shipment {
     pub updated_at: DateTime<Utc>,
 }
 
-/// The current time at the precision the stores keep (microseconds), so what a call
-/// returns equals what a later read returns.
-pub fn now() -> DateTime<Utc> {
-    use chrono::SubsecRound;
-    Utc::now().trunc_subsecs(6)
-}
+pub use service_common::{now, utc_micros};
 
 /// Who wrote a change; history entries say "admin" for the back office.
 pub const UPDATED_BY_ADMIN: &str = "admin";
@@ -339,25 +334,6 @@ pub struct ShipmentChange {
 fn new_id() -> String {
     let bytes: [u8; 12] = rand::rng().random();
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Timestamps as fixed-width RFC 3339 strings with microseconds, so text order is time order.
-pub mod utc_micros {
-    use chrono::{DateTime, SecondsFormat, Utc};
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn format(t: &DateTime<Utc>) -> String {
-        t.to_rfc3339_opts(SecondsFormat::Micros, true)
-    }
-
-    pub fn serialize<S: Serializer>(t: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&format(t))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<DateTime<Utc>, D::Error> {
-        let text = String::deserialize(d)?;
-        DateTime::parse_from_rfc3339(&text).map(|t| t.with_timezone(&Utc)).map_err(serde::de::Error::custom)
-    }
 }
 
 /// Times of day as HH:MM, the precision of the admin's time picker.

@@ -8,7 +8,6 @@ pub mod service;
 pub mod store;
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -22,35 +21,14 @@ use store::{MongoShipmentStore, ShipmentStore, SqliteShipmentStore};
 /// Largest request the service decodes: a shipment with 100 packages is far smaller.
 pub const MAX_MESSAGE_BYTES: usize = 1024 * 1024;
 
-/// Which store to open, from the environment.
-#[derive(Clone, Debug)]
-pub enum StoreConfig {
-    /// `DATA_DIR` (default `./data`) holds `shipments.sqlite3`.
-    Embedded { data_dir: PathBuf },
-    /// `MONGODB_URI` and `MONGODB_DATABASE` (default `logistics`).
-    Mongo { uri: String, database: String },
-}
+pub use service_common::StoreConfig;
 
-impl StoreConfig {
-    pub fn from_env() -> Self {
-        match std::env::var("MONGODB_URI") {
-            Ok(uri) if !uri.is_empty() => Self::Mongo {
-                uri,
-                database: std::env::var("MONGODB_DATABASE").unwrap_or_else(|_| "logistics".to_owned()),
-            },
-            _ => Self::Embedded { data_dir: std::env::var("DATA_DIR").unwrap_or_else(|_| "./data".to_owned()).into() },
-        }
-    }
-
-    pub async fn open(&self) -> anyhow::Result<Arc<dyn ShipmentStore>> {
-        Ok(match self {
-            Self::Embedded { data_dir } => {
-                std::fs::create_dir_all(data_dir)?;
-                Arc::new(SqliteShipmentStore::open(&data_dir.join("shipments.sqlite3"))?)
-            }
-            Self::Mongo { uri, database } => Arc::new(MongoShipmentStore::connect(uri, database).await?),
-        })
-    }
+/// Opens the shipment store the configuration names.
+pub async fn open_store(config: &StoreConfig) -> anyhow::Result<Arc<dyn ShipmentStore>> {
+    Ok(match config {
+        StoreConfig::Embedded { data_dir } => Arc::new(SqliteShipmentStore::open(&data_dir.join("shipments.sqlite3"))?),
+        StoreConfig::Mongo { uri, database } => Arc::new(MongoShipmentStore::connect(uri, database).await?),
+    })
 }
 
 /// How long a public lookup may be answered from memory: `TRACKING_CACHE_TTL_MS`, default
@@ -76,23 +54,7 @@ pub async fn serve(
     lookup_cache_ttl: Duration,
     shutdown: impl std::future::Future<Output = ()> + Send,
 ) -> anyhow::Result<()> {
-    let (health_reporter, health) = tonic_health::server::health_reporter();
-    health_reporter.set_serving::<ShipmentServiceServer<ShipmentsService>>().await;
-    let reflection = tonic_reflection::server::Builder::configure()
-        .register_encoded_file_descriptor_set(logistics_proto::FILE_DESCRIPTOR_SET)
-        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-        .build_v1()?;
-    tonic::transport::Server::builder()
-        .add_service(health)
-        .add_service(reflection)
-        .add_service(server(store, tokens, lookup_cache_ttl))
-        .serve_with_incoming_shutdown(tokio_stream_incoming(listener), shutdown)
-        .await?;
-    Ok(())
-}
-
-fn tokio_stream_incoming(listener: TcpListener) -> tonic::transport::server::TcpIncoming {
-    tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true))
+    service_common::serve(listener, server(store, tokens, lookup_cache_ttl), shutdown).await
 }
 
 /// Address from `SHIPMENTS_ADDR`, default 127.0.0.1:50051.

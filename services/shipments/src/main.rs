@@ -5,8 +5,7 @@ use tokio::net::TcpListener;
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into())).init();
-    let config = shipments::StoreConfig::from_env();
-    let store = config.open().await?;
+    let store = shipments::open_store(&shipments::StoreConfig::from_env()).await?;
     let addr = shipments::listen_addr()?;
     let listener = TcpListener::bind(addr).await?;
     tracing::info!(%addr, "shipments service listening");

@@ -28,12 +28,7 @@ pub struct SqliteUserStore {
 
 impl SqliteUserStore {
     pub fn open(path: &Path) -> anyhow::Result<Self> {
-        let manager = SqliteConnectionManager::file(path).with_init(|c| {
-            c.execute_batch("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;")
-        });
-        let pool = Pool::builder().max_size(4).test_on_check_out(false).build(manager)?;
-        pool.get()?.execute_batch(SCHEMA)?;
-        Ok(Self { pool })
+        Ok(Self { pool: service_common::sqlite_pool(path, 4, SCHEMA)? })
     }
 
     async fn run<T: Send + 'static>(

@@ -49,12 +49,7 @@ pub struct SqliteShipmentStore {
 impl SqliteShipmentStore {
     /// Opens (or creates) the database file and its schema.
     pub fn open(path: &Path) -> anyhow::Result<Self> {
-        let manager = SqliteConnectionManager::file(path).with_init(|c| {
-            c.execute_batch("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;")
-        });
-        let pool = Pool::builder().max_size(8).test_on_check_out(false).build(manager)?;
-        pool.get()?.execute_batch(SCHEMA)?;
-        Ok(Self { pool })
+        Ok(Self { pool: service_common::sqlite_pool(path, 8, SCHEMA)? })
     }
 
     /// Runs a point read (one row by a unique index, microseconds with a warm cache) on the

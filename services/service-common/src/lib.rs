@@ -1,0 +1,124 @@
+//! What every service shares: where its store is, the gRPC server with health and
+//! reflection, timestamp encoding and e-mail syntax.
+
+use std::convert::Infallible;
+use std::path::PathBuf;
+
+use tokio::net::TcpListener;
+use tonic::body::Body;
+use tonic::server::NamedService;
+
+/// Which store a service opens, from the environment.
+#[derive(Clone, Debug)]
+pub enum StoreConfig {
+    /// SQLite files in `DATA_DIR` (default `./data`).
+    Embedded { data_dir: PathBuf },
+    /// `MONGODB_URI`, database `MONGODB_DATABASE` (default `logistics`).
+    Mongo { uri: String, database: String },
+}
+
+impl StoreConfig {
+    pub fn from_env() -> Self {
+        match std::env::var("MONGODB_URI") {
+            Ok(uri) if !uri.is_empty() => Self::Mongo {
+                uri,
+                database: std::env::var("MONGODB_DATABASE").unwrap_or_else(|_| "logistics".to_owned()),
+            },
+            _ => Self::Embedded { data_dir: std::env::var("DATA_DIR").unwrap_or_else(|_| "./data".to_owned()).into() },
+        }
+    }
+}
+
+/// A pool of SQLite connections to `file` in `data_dir`, in WAL mode, with `schema` applied.
+pub fn sqlite_pool(path: &std::path::Path, max_size: u32, schema: &str) -> anyhow::Result<r2d2::Pool<r2d2_sqlite::SqliteConnectionManager>> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let manager = r2d2_sqlite::SqliteConnectionManager::file(path)
+        .with_init(|c| c.execute_batch("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;"));
+    let pool = r2d2::Pool::builder().max_size(max_size).test_on_check_out(false).build(manager)?;
+    pool.get()?.execute_batch(schema)?;
+    Ok(pool)
+}
+
+/// Serves `service` with gRPC health and reflection on `listener` until `shutdown`.
+pub async fn serve<S>(listener: TcpListener, service: S, shutdown: impl std::future::Future<Output = ()> + Send) -> anyhow::Result<()>
+where
+    S: tower_service::Service<http::Request<Body>, Response = http::Response<Body>, Error = Infallible>
+        + NamedService
+        + Clone
+        + Send
+        + Sync
+        + 'static,
+    S::Future: Send + 'static,
+{
+    let (health_reporter, health) = tonic_health::server::health_reporter();
+    health_reporter.set_serving::<S>().await;
+    let reflection = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(logistics_proto::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1()?;
+    let incoming = tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
+    tonic::transport::Server::builder()
+        .add_service(health)
+        .add_service(reflection)
+        .add_service(service)
+        .serve_with_incoming_shutdown(incoming, shutdown)
+        .await?;
+    Ok(())
+}
+
+/// The current time at the precision the stores keep (microseconds), so what a call
+/// returns equals what a later read returns.
+pub fn now() -> chrono::DateTime<chrono::Utc> {
+    use chrono::SubsecRound;
+    chrono::Utc::now().trunc_subsecs(6)
+}
+
+/// Timestamps as fixed-width RFC 3339 strings with microseconds, so text order is time order.
+pub mod utc_micros {
+    use chrono::{DateTime, SecondsFormat, Utc};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn format(t: &DateTime<Utc>) -> String {
+        t.to_rfc3339_opts(SecondsFormat::Micros, true)
+    }
+
+    pub fn serialize<S: Serializer>(t: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format(t))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<DateTime<Utc>, D::Error> {
+        let text = String::deserialize(d)?;
+        DateTime::parse_from_rfc3339(&text).map(|t| t.with_timezone(&Utc)).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A pragmatic e-mail check: one `@`, a non-empty local part, a dotted domain, no spaces.
+pub fn is_email(value: &str) -> bool {
+    if value.len() > 254 || value.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return false;
+    }
+    match value.split_once('@') {
+        Some((local, domain)) => {
+            !local.is_empty()
+                && !domain.contains('@')
+                && domain.contains('.')
+                && !domain.starts_with('.')
+                && !domain.ends_with('.')
+                && !domain.contains("..")
+        }
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn email_syntax() {
+        assert!(super::is_email("ada@example.com"));
+        for bad in ["", "ada", "ada@", "@example.com", "ada@example", "a da@example.com", "a@@example.com", "a@.example.com"] {
+            assert!(!super::is_email(bad), "{bad}");
+        }
+    }
+}
