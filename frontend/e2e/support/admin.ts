@@ -1,7 +1,4 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { Code, ConnectError } from '@connectrpc/connect';
-import { setTrailerStatus } from '@connectrpc/connect/protocol-grpc';
-import { BadRequestSchema } from '../../src/gen/google/rpc/error_details_pb';
 import { toastWithText } from './track-page';
 
 export const ADMIN_PATH = '/administration_and_development';
@@ -50,15 +47,3 @@ export async function signIn(page: Page, email = adminEmail(), password = adminP
   await expect(page).toHaveURL(new RegExp(`${ADMIN_PATH}$`));
 }
 
-/** Headers of a gRPC-web "trailers-only" InvalidArgument answer with google.rpc.BadRequest details. */
-export function badRequestHeaders(
-  message: string,
-  violations: Array<{ field: string; description: string }>,
-): Record<string, string> {
-  const error = new ConnectError(message, Code.InvalidArgument, undefined, [
-    { desc: BadRequestSchema, value: { fieldViolations: violations } },
-  ]);
-  const headers = new Headers({ 'content-type': 'application/grpc-web+proto' });
-  setTrailerStatus(headers, error);
-  return Object.fromEntries(headers.entries());
-}
