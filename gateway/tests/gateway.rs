@@ -445,3 +445,17 @@ async fn sign_ins_are_rate_limited_per_client() {
     let (reply, _) = sign_in(&site.base, CLERK_EMAIL, ADMIN_PASSWORD).await;
     assert_eq!((reply.grpc_status, reply.message.as_str()), (Some(RESOURCE_EXHAUSTED), "Too many failed attempts. Please try again later"));
 }
+
+#[tokio::test]
+async fn an_expired_session_opens_nothing() {
+    let lifetime = gateway::session::Lifetime { idle: Duration::from_secs(600), absolute: Duration::from_secs(1) };
+    let site = all_in_one_with(|files| Config { session_lifetime: lifetime, ..config(files, 60) }).await;
+    let (_, set_cookie) = sign_in(&site.base, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let cookie = cookie_pair(&set_cookie.unwrap());
+    assert_eq!(list_shipments(&site.base, &[("cookie", &cookie)]).await.grpc_status, Some(OK));
+    // Wait out the one-second absolute lifetime (whole seconds, so up to two).
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    assert_eq!(list_shipments(&site.base, &[("cookie", &cookie)]).await.grpc_status, Some(UNAUTHENTICATED));
+    let (who, _) = call(&site.base, "logistics.v1.SessionService/GetSession", vec![], &[("cookie", &cookie)]).await;
+    assert_eq!(who.grpc_status, Some(UNAUTHENTICATED));
+}
