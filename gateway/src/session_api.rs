@@ -58,6 +58,9 @@ impl SessionService for SessionApi {
     #[tracing::instrument(skip_all)]
     async fn create_session(&self, request: Request<pb::CreateSessionRequest>) -> Result<Response<pb::Session>, Status> {
         let ip = client_ip(request.metadata().as_ref(), request.extensions(), self.trust_forwarded_for);
+        // Secure when configured, or when the trusted proxy in front says it served HTTPS.
+        let secure = self.secure_cookie
+            || (self.trust_forwarded_for && request.metadata().get("x-forwarded-proto").is_some_and(|p| p == "https"));
         let previous = cookie_id(&request);
         let credentials = request.into_inner();
         if credentials.email.trim().is_empty() || credentials.password.is_empty() {
@@ -89,7 +92,7 @@ impl SessionService for SessionApi {
         self.sessions.create(&session).await.map_err(unavailable)?;
         tracing::info!(email = %session.email, "signed in");
         let reply = session_reply(&session, &self.sessions);
-        with_cookie(reply, session::set_cookie(&session, &self.sessions.lifetime, self.secure_cookie))
+        with_cookie(reply, session::set_cookie(&session, &self.sessions.lifetime, secure))
     }
 
     #[tracing::instrument(skip_all)]

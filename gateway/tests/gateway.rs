@@ -387,7 +387,17 @@ async fn sessions_open_admin_methods_to_admins_only(site: &Site) {
     let delete = pb::DeleteShipmentRequest { id: shipment.id.clone() }.encode_to_vec();
     let (reply, _) = call(&site.base, "logistics.v1.ShipmentService/DeleteShipment", delete, &[("cookie", &cookie), ("origin", "https://evil.example")]).await;
     assert_eq!(reply.grpc_status, Some(PERMISSION_DENIED));
-    assert!(site.store.get(&shipment.id).await.is_ok(), "the cross-site delete did not happen");
+    // A plain form post (no gRPC-web content type) is not a call at all.
+    let form = reqwest::Client::new()
+        .post(format!("{}/logistics.v1.ShipmentService/DeleteShipment", site.base))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .header("cookie", &cookie)
+        .body(format!("id={}", shipment.id))
+        .send()
+        .await
+        .unwrap();
+    assert!(form.status().is_client_error(), "{}", form.status());
+    assert!(site.store.get(&shipment.id).await.is_ok(), "neither cross-site delete happened");
 
     // A signed-in user without the admin role, a forged cookie, no cookie.
     let (_, clerk_cookie) = sign_in(&site.base, CLERK_EMAIL, ADMIN_PASSWORD).await;
@@ -434,6 +444,16 @@ async fn sign_in_failures_are_alike_then_rate_limited() {
     assert_eq!((reply.grpc_status, reply.message.as_str()), (Some(RESOURCE_EXHAUSTED), "Too many failed attempts. Please try again later"));
     let (reply, _) = sign_in(&site.base, CLERK_EMAIL, ADMIN_PASSWORD).await;
     assert_eq!(reply.grpc_status, Some(OK), "other accounts are not locked");
+}
+
+#[tokio::test]
+async fn the_cookie_is_secure_behind_a_trusted_https_proxy() {
+    let site = all_in_one_with(|files| Config { trust_forwarded_for: true, ..config(files, 60) }).await;
+    let request = pb::CreateSessionRequest { email: ADMIN_EMAIL.into(), password: ADMIN_PASSWORD.into() };
+    let (_, headers) = call(&site.base, "logistics.v1.SessionService/CreateSession", request.encode_to_vec(), &[("x-forwarded-proto", "https")]).await;
+    assert!(headers["set-cookie"].to_str().unwrap().ends_with("; Secure"));
+    let (_, plain) = sign_in(&site.base, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    assert!(!plain.unwrap().contains("Secure"), "plain HTTP on localhost keeps working");
 }
 
 #[tokio::test]
