@@ -13,7 +13,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let fds = protox::compile(files, ["."])?;
     let out_dir = PathBuf::from(env::var("OUT_DIR")?);
     // compile_fds ignores file_descriptor_set_path; reflection needs the set on disk.
-    fs::write(out_dir.join("logistics_descriptor.bin"), fds.encode_to_vec())?;
+    fs::write(
+        out_dir.join("logistics_descriptor.bin"),
+        fds.encode_to_vec(),
+    )?;
     tonic_prost_build::configure().compile_fds(fds)?;
     println!("cargo:rerun-if-changed=logistics");
     Ok(())

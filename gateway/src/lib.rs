@@ -52,7 +52,9 @@ pub struct Config {
 
 fn env_or<T: std::str::FromStr>(name: &str, default: T) -> anyhow::Result<T> {
     match std::env::var(name) {
-        Ok(v) if !v.is_empty() => v.parse().map_err(|_| anyhow::anyhow!("{name} has an invalid value: {v:?}")),
+        Ok(v) if !v.is_empty() => v
+            .parse()
+            .map_err(|_| anyhow::anyhow!("{name} has an invalid value: {v:?}")),
         _ => Ok(default),
     }
 }
@@ -106,7 +108,11 @@ impl Upstreams {
             Some(url) => upstream::remote("shipments", url)?,
             None => {
                 let store = shipments::open_store(&shipments::StoreConfig::from_env()).await?;
-                upstream::in_process(shipments::server(store, tokens.clone(), shipments::lookup_cache_ttl()?))
+                upstream::in_process(shipments::server(
+                    store,
+                    tokens.clone(),
+                    shipments::lookup_cache_ttl()?,
+                ))
             }
         };
         let auth = match &config.auth_url {
@@ -117,7 +123,11 @@ impl Upstreams {
                 upstream::in_process(auth::server(store, tokens.clone()))
             }
         };
-        Ok(Self { shipments, auth, tokens })
+        Ok(Self {
+            shipments,
+            auth,
+            tokens,
+        })
     }
 }
 
@@ -126,13 +136,29 @@ async fn state_stores(config: &Config) -> anyhow::Result<(SessionStore, [RateLim
     let minute = Duration::from_secs(60);
     Ok(match &config.redis_url {
         Some(url) => {
-            let connection = redis::aio::ConnectionManager::new(redis::Client::open(url.as_str())?).await?;
+            let connection =
+                redis::aio::ConnectionManager::new(redis::Client::open(url.as_str())?).await?;
             (
                 SessionStore::redis(connection.clone(), config.session_lifetime),
                 [
-                    RateLimit::redis("tracking", config.tracking_lookups_per_minute, minute, connection.clone()),
-                    RateLimit::redis("signin-ip", config.sign_ins_per_ip_per_minute, minute, connection.clone()),
-                    RateLimit::redis("signin-failures", config.failed_sign_ins_per_account, FAILED_SIGN_IN_WINDOW, connection),
+                    RateLimit::redis(
+                        "tracking",
+                        config.tracking_lookups_per_minute,
+                        minute,
+                        connection.clone(),
+                    ),
+                    RateLimit::redis(
+                        "signin-ip",
+                        config.sign_ins_per_ip_per_minute,
+                        minute,
+                        connection.clone(),
+                    ),
+                    RateLimit::redis(
+                        "signin-failures",
+                        config.failed_sign_ins_per_account,
+                        FAILED_SIGN_IN_WINDOW,
+                        connection,
+                    ),
                 ],
             )
         }
@@ -141,7 +167,11 @@ async fn state_stores(config: &Config) -> anyhow::Result<(SessionStore, [RateLim
             [
                 RateLimit::in_process("tracking", config.tracking_lookups_per_minute, minute),
                 RateLimit::in_process("signin-ip", config.sign_ins_per_ip_per_minute, minute),
-                RateLimit::in_process("signin-failures", config.failed_sign_ins_per_account, FAILED_SIGN_IN_WINDOW),
+                RateLimit::in_process(
+                    "signin-failures",
+                    config.failed_sign_ins_per_account,
+                    FAILED_SIGN_IN_WINDOW,
+                ),
             ],
         ),
     })
@@ -149,7 +179,8 @@ async fn state_stores(config: &Config) -> anyhow::Result<(SessionStore, [RateLim
 
 /// The whole HTTP application.
 pub async fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<Router> {
-    let (sessions, [tracking, attempts_per_ip, failures_per_account]) = state_stores(config).await?;
+    let (sessions, [tracking, attempts_per_ip, failures_per_account]) =
+        state_stores(config).await?;
     let session_api = SessionApi {
         auth: upstreams.auth.clone(),
         sessions: sessions.clone(),
@@ -167,9 +198,14 @@ pub async fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<Router
         tracking_limit: Arc::new(tracking),
         trust_forwarded_for: config.trust_forwarded_for,
     };
-    let grpc_web = RequestBodyLimitLayer::new(MAX_RPC_BODY_BYTES).layer(GrpcWebLayer::new().layer(rpc));
+    let grpc_web =
+        RequestBodyLimitLayer::new(MAX_RPC_BODY_BYTES).layer(GrpcWebLayer::new().layer(rpc));
     let mut router = Router::new();
-    for service in [rpc::SHIPMENT_SERVICE, rpc::AUTH_SERVICE, rpc::SESSION_SERVICE] {
+    for service in [
+        rpc::SHIPMENT_SERVICE,
+        rpc::AUTH_SERVICE,
+        rpc::SESSION_SERVICE,
+    ] {
         router = router.route_service(&format!("{service}{{method}}"), grpc_web.clone());
     }
     Ok(router
@@ -185,9 +221,12 @@ pub async fn serve(listener: TcpListener, app: Router) -> anyhow::Result<()> {
     let listener = listener.tap_io(|tcp| {
         let _ = tcp.set_nodelay(true);
     });
-    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-        .with_graceful_shutdown(shutdown_signal())
-        .await?;
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown_signal())
+    .await?;
     Ok(())
 }
 
@@ -197,7 +236,9 @@ pub async fn shutdown_signal() {
     };
     #[cfg(unix)]
     let terminate = async {
-        if let Ok(mut sigterm) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        if let Ok(mut sigterm) =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
             sigterm.recv().await;
         }
     };

@@ -28,12 +28,30 @@ pub struct RateLimit {
 
 impl RateLimit {
     pub fn in_process(name: &'static str, limit: u64, window: Duration) -> Self {
-        let cache = moka::sync::Cache::builder().max_capacity(1_000_000).time_to_live(window).build();
-        Self { name, limit, window, counts: Counts::InProcess(cache) }
+        let cache = moka::sync::Cache::builder()
+            .max_capacity(1_000_000)
+            .time_to_live(window)
+            .build();
+        Self {
+            name,
+            limit,
+            window,
+            counts: Counts::InProcess(cache),
+        }
     }
 
-    pub fn redis(name: &'static str, limit: u64, window: Duration, connection: ConnectionManager) -> Self {
-        Self { name, limit, window, counts: Counts::Redis(connection) }
+    pub fn redis(
+        name: &'static str,
+        limit: u64,
+        window: Duration,
+        connection: ConnectionManager,
+    ) -> Self {
+        Self {
+            name,
+            limit,
+            window,
+            counts: Counts::Redis(connection),
+        }
     }
 
     fn redis_key(&self, key: &str) -> String {
@@ -43,7 +61,12 @@ impl RateLimit {
     /// Counts one hit; whether it is within the limit.
     pub async fn hit(&self, key: &str) -> Result<bool, LimitStoreDown> {
         let count = match &self.counts {
-            Counts::InProcess(cache) => cache.get_with(key.to_owned(), || Arc::new(AtomicU64::new(0))).fetch_add(1, Ordering::Relaxed) + 1,
+            Counts::InProcess(cache) => {
+                cache
+                    .get_with(key.to_owned(), || Arc::new(AtomicU64::new(0)))
+                    .fetch_add(1, Ordering::Relaxed)
+                    + 1
+            }
             Counts::Redis(connection) => {
                 let key = self.redis_key(key);
                 let (count,): (u64,) = redis::pipe()

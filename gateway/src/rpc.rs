@@ -22,7 +22,8 @@ pub const SHIPMENT_SERVICE: &str = "/logistics.v1.ShipmentService/";
 pub const AUTH_SERVICE: &str = "/logistics.v1.AuthService/";
 pub const SESSION_SERVICE: &str = "/logistics.v1.SessionService/";
 
-pub const TOO_MANY_LOOKUPS: &str = "Too many tracking lookups from your network. Please wait a minute and try again.";
+pub const TOO_MANY_LOOKUPS: &str =
+    "Too many tracking lookups from your network. Please wait a minute and try again.";
 
 /// Who may call one method from a browser.
 enum Access {
@@ -63,9 +64,27 @@ pub struct RpcGateway {
 }
 
 /// The client's IP: the socket's peer, or the proxy's `X-Forwarded-For` when trusted.
-pub fn client_ip(headers: &HeaderMap, extensions: &http::Extensions, trust_forwarded_for: bool) -> Option<IpAddr> {
-    let forwarded = || headers.get("x-forwarded-for")?.to_str().ok()?.split(',').next()?.trim().parse().ok();
-    trust_forwarded_for.then(forwarded).flatten().or_else(|| extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip()))
+pub fn client_ip(
+    headers: &HeaderMap,
+    extensions: &http::Extensions,
+    trust_forwarded_for: bool,
+) -> Option<IpAddr> {
+    let forwarded = || {
+        headers
+            .get("x-forwarded-for")?
+            .to_str()
+            .ok()?
+            .split(',')
+            .next()?
+            .trim()
+            .parse()
+            .ok()
+    };
+    trust_forwarded_for.then(forwarded).flatten().or_else(|| {
+        extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip())
+    })
 }
 
 /// Refuses calls a page of another site made: its `Origin` must be this host.
@@ -85,7 +104,11 @@ fn refuse(status: tonic::Status) -> Result<Response<Body>, Infallible> {
 
 impl RpcGateway {
     fn upstream_of(&self, path: &str) -> &Upstream {
-        if path.starts_with(AUTH_SERVICE) { &self.auth } else { &self.shipments }
+        if path.starts_with(AUTH_SERVICE) {
+            &self.auth
+        } else {
+            &self.shipments
+        }
     }
 
     async fn handle(self, mut request: Request<Body>) -> Result<Response<Body>, Infallible> {
@@ -93,13 +116,23 @@ impl RpcGateway {
         let access = access(&path);
         if !matches!(access, Access::PublicLookup) && !same_origin(request.headers()) {
             tracing::warn!(%path, "cross-site call refused");
-            return refuse(tonic::Status::permission_denied("Cross-site requests are not allowed."));
+            return refuse(tonic::Status::permission_denied(
+                "Cross-site requests are not allowed.",
+            ));
         }
         let caller = match access {
-            Access::Nobody => return refuse(tonic::Status::permission_denied("This method is not available from a browser.")),
+            Access::Nobody => {
+                return refuse(tonic::Status::permission_denied(
+                    "This method is not available from a browser.",
+                ));
+            }
             Access::Sessions => return self.session_api.oneshot(request).await,
             Access::PublicLookup => {
-                let ip = client_ip(request.headers(), request.extensions(), self.trust_forwarded_for);
+                let ip = client_ip(
+                    request.headers(),
+                    request.extensions(),
+                    self.trust_forwarded_for,
+                );
                 let key = ip.map(|ip| ip.to_string()).unwrap_or_default();
                 // Fails open: a rate-limit store outage must not take tracking down.
                 if !self.tracking_limit.hit(&key).await.unwrap_or(true) {
@@ -108,13 +141,21 @@ impl RpcGateway {
                 None
             }
             Access::SignedIn | Access::Admin => {
-                let id = session::id_from_cookies(request.headers().get("cookie").and_then(|v| v.to_str().ok())).map(str::to_owned);
+                let id = session::id_from_cookies(
+                    request
+                        .headers()
+                        .get("cookie")
+                        .and_then(|v| v.to_str().ok()),
+                )
+                .map(str::to_owned);
                 let session = match id {
                     Some(id) => match self.sessions.get(&id).await {
                         Ok(session) => session,
                         Err(e) => {
                             tracing::warn!(error = %e, "session store unavailable");
-                            return refuse(tonic::Status::unavailable("Sign-in is unavailable right now. Please try again shortly."));
+                            return refuse(tonic::Status::unavailable(
+                                "Sign-in is unavailable right now. Please try again shortly.",
+                            ));
                         }
                     },
                     None => None,
@@ -123,9 +164,15 @@ impl RpcGateway {
                     return refuse(tonic::Status::unauthenticated("Please sign in."));
                 };
                 if matches!(access, Access::Admin) && session.role != Caller::ADMIN {
-                    return refuse(tonic::Status::permission_denied("Only an admin may do this."));
+                    return refuse(tonic::Status::permission_denied(
+                        "Only an admin may do this.",
+                    ));
                 }
-                Some(Caller { sub: session.user_id, email: session.email, role: session.role })
+                Some(Caller {
+                    sub: session.user_id,
+                    email: session.email,
+                    role: session.role,
+                })
             }
         };
         let headers = request.headers_mut();
@@ -134,7 +181,10 @@ impl RpcGateway {
         }
         if let Some(caller) = caller {
             let token = self.tokens.mint(&caller, CALL_TOKEN_LIFETIME);
-            headers.insert("authorization", HeaderValue::from_str(&format!("Bearer {token}")).expect("a JWT is ASCII"));
+            headers.insert(
+                "authorization",
+                HeaderValue::from_str(&format!("Bearer {token}")).expect("a JWT is ASCII"),
+            );
         }
         self.upstream_of(&path).clone().oneshot(request).await
     }
@@ -159,14 +209,31 @@ mod tests {
     use super::*;
 
     fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
-        pairs.iter().map(|(k, v)| (http::HeaderName::from_static(k), HeaderValue::from_static(v))).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| {
+                (
+                    http::HeaderName::from_static(k),
+                    HeaderValue::from_static(v),
+                )
+            })
+            .collect()
     }
 
     #[test]
     fn only_this_sites_pages_pass_the_origin_check() {
-        assert!(same_origin(&headers(&[("host", "shop.example:8080"), ("origin", "http://shop.example:8080")])));
-        assert!(!same_origin(&headers(&[("host", "shop.example:8080"), ("origin", "https://evil.example")])));
-        assert!(!same_origin(&headers(&[("host", "shop.example"), ("origin", "null")])));
+        assert!(same_origin(&headers(&[
+            ("host", "shop.example:8080"),
+            ("origin", "http://shop.example:8080")
+        ])));
+        assert!(!same_origin(&headers(&[
+            ("host", "shop.example:8080"),
+            ("origin", "https://evil.example")
+        ])));
+        assert!(!same_origin(&headers(&[
+            ("host", "shop.example"),
+            ("origin", "null")
+        ])));
         assert!(same_origin(&headers(&[("host", "shop.example")])));
     }
 }

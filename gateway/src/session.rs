@@ -26,7 +26,14 @@ pub struct Session {
 impl Session {
     pub fn new(user_id: String, email: String, name: String, role: String) -> Self {
         let bytes: [u8; 32] = rand::random();
-        Self { id: URL_SAFE_NO_PAD.encode(bytes), user_id, email, name, role, created_at: chrono::Utc::now().timestamp() }
+        Self {
+            id: URL_SAFE_NO_PAD.encode(bytes),
+            user_id,
+            email,
+            name,
+            role,
+            created_at: chrono::Utc::now().timestamp(),
+        }
     }
 }
 
@@ -76,12 +83,21 @@ fn down(e: impl std::fmt::Display) -> SessionStoreDown {
 
 impl SessionStore {
     pub fn in_process(lifetime: Lifetime) -> Self {
-        let cache = moka::sync::Cache::builder().max_capacity(100_000).time_to_idle(lifetime.idle).build();
-        Self { backend: Backend::InProcess(cache), lifetime }
+        let cache = moka::sync::Cache::builder()
+            .max_capacity(100_000)
+            .time_to_idle(lifetime.idle)
+            .build();
+        Self {
+            backend: Backend::InProcess(cache),
+            lifetime,
+        }
     }
 
     pub fn redis(connection: ConnectionManager, lifetime: Lifetime) -> Self {
-        Self { backend: Backend::Redis(connection), lifetime }
+        Self {
+            backend: Backend::Redis(connection),
+            lifetime,
+        }
     }
 
     pub async fn create(&self, session: &Session) -> Result<(), SessionStoreDown> {
@@ -89,7 +105,15 @@ impl SessionStore {
             Backend::InProcess(cache) => cache.insert(session.id.clone(), session.clone()),
             Backend::Redis(connection) => {
                 let json = serde_json::to_string(session).map_err(down)?;
-                let _: () = connection.clone().set_ex(redis_key(&session.id), json, self.lifetime.idle.as_secs().max(1)).await.map_err(down)?;
+                let _: () = connection
+                    .clone()
+                    .set_ex(
+                        redis_key(&session.id),
+                        json,
+                        self.lifetime.idle.as_secs().max(1),
+                    )
+                    .await
+                    .map_err(down)?;
             }
         }
         Ok(())
@@ -101,7 +125,13 @@ impl SessionStore {
             Backend::InProcess(cache) => cache.get(id),
             Backend::Redis(connection) => {
                 let mut connection = connection.clone();
-                let json: Option<String> = connection.get_ex(redis_key(id), redis::Expiry::EX(self.lifetime.idle.as_secs().max(1))).await.map_err(down)?;
+                let json: Option<String> = connection
+                    .get_ex(
+                        redis_key(id),
+                        redis::Expiry::EX(self.lifetime.idle.as_secs().max(1)),
+                    )
+                    .await
+                    .map_err(down)?;
                 json.and_then(|j| serde_json::from_str(&j).ok())
             }
         };
@@ -127,13 +157,22 @@ impl SessionStore {
 
 /// The session id in a `Cookie` header, if any.
 pub fn id_from_cookies(header: Option<&str>) -> Option<&str> {
-    header?.split(';').filter_map(|pair| pair.trim().split_once('=')).find(|(name, _)| *name == COOKIE_NAME).map(|(_, v)| v).filter(|v| !v.is_empty())
+    header?
+        .split(';')
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == COOKIE_NAME)
+        .map(|(_, v)| v)
+        .filter(|v| !v.is_empty())
 }
 
 /// `Set-Cookie` for a new session: HttpOnly, SameSite=Strict, Secure when asked.
 pub fn set_cookie(session: &Session, lifetime: &Lifetime, secure: bool) -> String {
     let secure = if secure { "; Secure" } else { "" };
-    format!("{COOKIE_NAME}={}; Path=/; HttpOnly; SameSite=Strict; Max-Age={}{secure}", session.id, lifetime.absolute.as_secs())
+    format!(
+        "{COOKIE_NAME}={}; Path=/; HttpOnly; SameSite=Strict; Max-Age={}{secure}",
+        session.id,
+        lifetime.absolute.as_secs()
+    )
 }
 
 /// `Set-Cookie` that removes the session cookie.
@@ -148,7 +187,10 @@ mod tests {
 
     #[test]
     fn the_session_id_is_read_from_the_cookie_header() {
-        assert_eq!(id_from_cookies(Some("theme=dark; session=abc123; x=y")), Some("abc123"));
+        assert_eq!(
+            id_from_cookies(Some("theme=dark; session=abc123; x=y")),
+            Some("abc123")
+        );
         assert_eq!(id_from_cookies(Some("mysession=abc")), None);
         assert_eq!(id_from_cookies(Some("session=")), None);
         assert_eq!(id_from_cookies(None), None);

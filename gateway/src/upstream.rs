@@ -20,7 +20,11 @@ const CALL_TIMEOUT: Duration = Duration::from_secs(10);
 /// A service hosted in this process (its generated server), called without a socket.
 pub fn in_process<S>(server: S) -> Upstream
 where
-    S: tower::Service<Request<Body>, Response = Response<Body>, Error = Infallible> + Clone + Send + Sync + 'static,
+    S: tower::Service<Request<Body>, Response = Response<Body>, Error = Infallible>
+        + Clone
+        + Send
+        + Sync
+        + 'static,
     S::Future: Send + 'static,
 {
     BoxCloneSyncService::new(server)
@@ -28,8 +32,10 @@ where
 
 /// A service at `url` (for example `http://shipments:50051`), connected lazily.
 pub fn remote(name: &'static str, url: &str) -> anyhow::Result<Upstream> {
-    let channel: Channel =
-        Endpoint::from_shared(url.to_owned())?.connect_timeout(CONNECT_TIMEOUT).timeout(CALL_TIMEOUT).connect_lazy();
+    let channel: Channel = Endpoint::from_shared(url.to_owned())?
+        .connect_timeout(CONNECT_TIMEOUT)
+        .timeout(CALL_TIMEOUT)
+        .connect_lazy();
     Ok(BoxCloneSyncService::new(Remote { name, channel }))
 }
 
@@ -45,7 +51,10 @@ impl tower::Service<Request<Body>> for Remote {
     type Error = Infallible;
     type Future = futures::future::BoxFuture<'static, Result<Response<Body>, Infallible>>;
 
-    fn poll_ready(&mut self, _cx: &mut std::task::Context<'_>) -> std::task::Poll<Result<(), Infallible>> {
+    fn poll_ready(
+        &mut self,
+        _cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Infallible>> {
         std::task::Poll::Ready(Ok(()))
     }
 
@@ -54,7 +63,8 @@ impl tower::Service<Request<Body>> for Remote {
         Box::pin(async move {
             Ok(channel.oneshot(request).await.unwrap_or_else(|error| {
                 tracing::warn!(service = name, %error, "service unreachable");
-                tonic::Status::unavailable("The service is unavailable. Please try again shortly.").into_http()
+                tonic::Status::unavailable("The service is unavailable. Please try again shortly.")
+                    .into_http()
             }))
         })
     }

@@ -20,7 +20,9 @@ form-action 'self'; frame-ancestors 'none'; manifest-src 'self'; worker-src 'sel
 pub fn app_files(static_dir: &Path) -> Router {
     let index = static_dir.join("index.html");
     let assets = ServeDir::new(static_dir.join("assets"));
-    let pages = ServeDir::new(static_dir).append_index_html_on_directories(true).fallback(ServeFile::new(index));
+    let pages = ServeDir::new(static_dir)
+        .append_index_html_on_directories(true)
+        .fallback(ServeFile::new(index));
     Router::new()
         .nest_service("/assets", assets)
         .fallback_service(pages)
@@ -36,7 +38,9 @@ async fn cache_control(request: Request, next: Next) -> Response {
     } else {
         "no-cache"
     };
-    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
     response
 }
 
@@ -44,10 +48,22 @@ async fn cache_control(request: Request, next: Next) -> Response {
 pub async fn security_headers(request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
-    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CONTENT_SECURITY_POLICY));
-    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin"));
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("strict-origin-when-cross-origin"),
+    );
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    headers.insert("permissions-policy", HeaderValue::from_static("camera=(), microphone=(), geolocation=()"));
+    headers.insert(
+        "permissions-policy",
+        HeaderValue::from_static("camera=(), microphone=(), geolocation=()"),
+    );
     response
 }

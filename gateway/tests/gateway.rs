@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 
 use bytes::{Buf, Bytes, BytesMut};
 use gateway::{Config, Upstreams, upstream};
-use service_auth::TokenKey;
 use logistics_proto::v1::{self as pb, shipment_service_client::ShipmentServiceClient};
 use prost::Message;
+use service_auth::TokenKey;
 use shipments::store::{ShipmentStore, SqliteShipmentStore};
 use tokio::net::TcpListener;
 
@@ -27,10 +27,17 @@ struct Site {
 
 fn static_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let page = format!("<!doctype html><html><head><script src=\"/assets/app-1a2b3c.js\"></script></head><body>{}</body></html>", "app ".repeat(100));
+    let page = format!(
+        "<!doctype html><html><head><script src=\"/assets/app-1a2b3c.js\"></script></head><body>{}</body></html>",
+        "app ".repeat(100)
+    );
     std::fs::write(dir.path().join("index.html"), page).unwrap();
     std::fs::create_dir(dir.path().join("assets")).unwrap();
-    std::fs::write(dir.path().join("assets/app-1a2b3c.js"), "console.log('app');".repeat(50)).unwrap();
+    std::fs::write(
+        dir.path().join("assets/app-1a2b3c.js"),
+        "console.log('app');".repeat(50),
+    )
+    .unwrap();
     dir
 }
 
@@ -44,7 +51,10 @@ fn config(static_dir: &Path, lookups_per_minute: u64) -> Config {
         tracking_lookups_per_minute: lookups_per_minute,
         sign_ins_per_ip_per_minute: 1000,
         failed_sign_ins_per_account: 3,
-        session_lifetime: gateway::session::Lifetime { idle: Duration::from_secs(600), absolute: Duration::from_secs(3600) },
+        session_lifetime: gateway::session::Lifetime {
+            idle: Duration::from_secs(600),
+            absolute: Duration::from_secs(3600),
+        },
         secure_cookie: false,
         trust_forwarded_for: false,
     }
@@ -53,7 +63,10 @@ fn config(static_dir: &Path, lookups_per_minute: u64) -> Config {
 async fn listen(config: &Config, upstreams: Upstreams) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(gateway::serve(listener, gateway::app(config, upstreams).await.unwrap()));
+    tokio::spawn(gateway::serve(
+        listener,
+        gateway::app(config, upstreams).await.unwrap(),
+    ));
     base
 }
 
@@ -63,17 +76,28 @@ const CLERK_EMAIL: &str = "clerk@example.com";
 
 /// An auth store holding an admin and a clerk (role user).
 async fn users(dir: &Path) -> Arc<dyn auth::store::UserStore> {
-    let store: Arc<dyn auth::store::UserStore> = Arc::new(auth::store::SqliteUserStore::open(&dir.join("users.sqlite3")).unwrap());
-    auth::create_admin(store.clone(), ADMIN_EMAIL, ADMIN_PASSWORD).await.unwrap();
+    let store: Arc<dyn auth::store::UserStore> =
+        Arc::new(auth::store::SqliteUserStore::open(&dir.join("users.sqlite3")).unwrap());
+    auth::create_admin(store.clone(), ADMIN_EMAIL, ADMIN_PASSWORD)
+        .await
+        .unwrap();
     let api = auth::AuthApi::new(store.clone(), TokenKey::generate());
     let clerk = auth::domain::Email::parse(CLERK_EMAIL).unwrap();
-    api.create(clerk, "Clerk", auth::domain::Role::User, auth::domain::NewPassword::parse("p", ADMIN_PASSWORD).unwrap()).await.unwrap();
+    api.create(
+        clerk,
+        "Clerk",
+        auth::domain::Role::User,
+        auth::domain::NewPassword::parse("p", ADMIN_PASSWORD).unwrap(),
+    )
+    .await
+    .unwrap();
     store
 }
 
 fn sqlite() -> (Arc<dyn ShipmentStore>, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
-    let store: Arc<dyn ShipmentStore> = Arc::new(SqliteShipmentStore::open(&dir.path().join("s.sqlite3")).unwrap());
+    let store: Arc<dyn ShipmentStore> =
+        Arc::new(SqliteShipmentStore::open(&dir.path().join("s.sqlite3")).unwrap());
     (store, dir)
 }
 
@@ -83,12 +107,21 @@ async fn all_in_one_with(config_of: impl FnOnce(&Path) -> Config) -> Site {
     let files = static_dir();
     let tokens = TokenKey::generate();
     let upstreams = Upstreams {
-        shipments: upstream::in_process(shipments::server(store.clone(), tokens.clone(), CACHE_TTL)),
+        shipments: upstream::in_process(shipments::server(
+            store.clone(),
+            tokens.clone(),
+            CACHE_TTL,
+        )),
         auth: upstream::in_process(auth::server(users(data.path()).await, tokens.clone())),
         tokens,
     };
     let base = listen(&config_of(files.path()), upstreams).await;
-    Site { base, store, _dirs: vec![data, files], _redis: None }
+    Site {
+        base,
+        store,
+        _dirs: vec![data, files],
+        _redis: None,
+    }
 }
 
 async fn all_in_one(lookups_per_minute: u64) -> Site {
@@ -101,10 +134,21 @@ async fn distributed() -> Site {
     let tokens = TokenKey::generate();
     let shipments_listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let shipments_url = format!("http://{}", shipments_listener.local_addr().unwrap());
-    tokio::spawn(shipments::serve(shipments_listener, store.clone(), tokens.clone(), CACHE_TTL, std::future::pending()));
+    tokio::spawn(shipments::serve(
+        shipments_listener,
+        store.clone(),
+        tokens.clone(),
+        CACHE_TTL,
+        std::future::pending(),
+    ));
     let auth_listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let auth_url = format!("http://{}", auth_listener.local_addr().unwrap());
-    tokio::spawn(auth::serve(auth_listener, users(data.path()).await, tokens.clone(), std::future::pending()));
+    tokio::spawn(auth::serve(
+        auth_listener,
+        users(data.path()).await,
+        tokens.clone(),
+        std::future::pending(),
+    ));
     let files = static_dir();
     let upstreams = Upstreams {
         shipments: upstream::remote("shipments", &shipments_url).unwrap(),
@@ -112,15 +156,26 @@ async fn distributed() -> Site {
         tokens,
     };
     let redis = common::RedisServer::start().await;
-    let config = Config { redis_url: Some(redis.url()), ..config(files.path(), 60) };
+    let config = Config {
+        redis_url: Some(redis.url()),
+        ..config(files.path(), 60)
+    };
     let base = listen(&config, upstreams).await;
-    Site { base, store, _dirs: vec![data, files], _redis: Some(redis) }
+    Site {
+        base,
+        store,
+        _dirs: vec![data, files],
+        _redis: Some(redis),
+    }
 }
 
 async fn demo_shipment(store: &Arc<dyn ShipmentStore>) -> shipments::domain::Shipment {
     let key = TokenKey::generate();
     let server = shipments::server(store.clone(), key.clone(), CACHE_TTL);
-    let mut client = ShipmentServiceClient::with_interceptor(server, service_auth::Bearer::new(&service_auth::tool_token(&key)));
+    let mut client = ShipmentServiceClient::with_interceptor(
+        server,
+        service_auth::Bearer::new(&service_auth::tool_token(&key)),
+    );
     shipments::demo::load(&mut client).await.unwrap().remove(0)
 }
 
@@ -141,15 +196,31 @@ fn frame(message: &[u8]) -> Vec<u8> {
 }
 
 async fn grpc_web(base: &str, method: &str, body: Vec<u8>) -> (Reply, reqwest::header::HeaderMap) {
-    raw_call(base, &format!("logistics.v1.ShipmentService/{method}"), body, &[]).await
+    raw_call(
+        base,
+        &format!("logistics.v1.ShipmentService/{method}"),
+        body,
+        &[],
+    )
+    .await
 }
 
-async fn call(base: &str, path: &str, message: Vec<u8>, headers: &[(&str, &str)]) -> (Reply, reqwest::header::HeaderMap) {
+async fn call(
+    base: &str,
+    path: &str,
+    message: Vec<u8>,
+    headers: &[(&str, &str)],
+) -> (Reply, reqwest::header::HeaderMap) {
     raw_call(base, path, frame(&message), headers).await
 }
 
 /// A gRPC-web call of `path` (service/method) with a framed body and extra headers.
-async fn raw_call(base: &str, path: &str, body: Vec<u8>, headers: &[(&str, &str)]) -> (Reply, reqwest::header::HeaderMap) {
+async fn raw_call(
+    base: &str,
+    path: &str,
+    body: Vec<u8>,
+    headers: &[(&str, &str)],
+) -> (Reply, reqwest::header::HeaderMap) {
     let mut request = reqwest::Client::new()
         .post(format!("{base}/{path}"))
         .header("content-type", "application/grpc-web+proto")
@@ -160,8 +231,13 @@ async fn raw_call(base: &str, path: &str, body: Vec<u8>, headers: &[(&str, &str)
     let response = request.body(body).send().await.unwrap();
     let http = response.status().as_u16();
     let headers = response.headers().clone();
-    let mut grpc_status = headers.get("grpc-status").and_then(|v| v.to_str().ok()?.parse().ok());
-    let mut message = headers.get("grpc-message").map(|v| percent_decode(v.to_str().unwrap())).unwrap_or_default();
+    let mut grpc_status = headers
+        .get("grpc-status")
+        .and_then(|v| v.to_str().ok()?.parse().ok());
+    let mut message = headers
+        .get("grpc-message")
+        .map(|v| percent_decode(v.to_str().unwrap()))
+        .unwrap_or_default();
     let mut bytes = BytesMut::from(&response.bytes().await.unwrap()[..]);
     let mut body = None;
     while bytes.len() >= 5 {
@@ -184,7 +260,15 @@ async fn raw_call(base: &str, path: &str, body: Vec<u8>, headers: &[(&str, &str)
             }
         }
     }
-    (Reply { http, grpc_status, message, body }, headers)
+    (
+        Reply {
+            http,
+            grpc_status,
+            message,
+            body,
+        },
+        headers,
+    )
 }
 
 fn percent_decode(text: &str) -> String {
@@ -206,8 +290,16 @@ fn percent_decode(text: &str) -> String {
 }
 
 async fn lookup(base: &str, number: &str) -> Reply {
-    let request = pb::GetShipmentByTrackingNumberRequest { tracking_number: number.into() };
-    grpc_web(base, "GetShipmentByTrackingNumber", frame(&request.encode_to_vec())).await.0
+    let request = pb::GetShipmentByTrackingNumberRequest {
+        tracking_number: number.into(),
+    };
+    grpc_web(
+        base,
+        "GetShipmentByTrackingNumber",
+        frame(&request.encode_to_vec()),
+    )
+    .await
+    .0
 }
 
 const OK: i32 = 0;
@@ -226,7 +318,10 @@ async fn tracking_lookup_works(site: &Site) {
     assert_eq!(found.tracking_number, shipment.tracking_number.as_str());
     assert_eq!(found.shipper.unwrap().name, shipment.details.shipper_name);
     let reply = lookup(&site.base, "PSE000000000").await;
-    assert_eq!((reply.grpc_status, reply.message.as_str()), (Some(NOT_FOUND), "Shipment not found"));
+    assert_eq!(
+        (reply.grpc_status, reply.message.as_str()),
+        (Some(NOT_FOUND), "Shipment not found")
+    );
 }
 
 #[tokio::test]
@@ -245,7 +340,11 @@ async fn pattern_and_operator_numbers_are_refused_not_matched() {
     demo_shipment(&site.store).await;
     for input in ["   ", ".*", "{\"$gt\":\"\"}", "^PSE", "PSE.*"] {
         let reply = lookup(&site.base, input).await;
-        assert_eq!(reply.grpc_status, Some(INVALID_ARGUMENT), "{input}: {reply:?}");
+        assert_eq!(
+            reply.grpc_status,
+            Some(INVALID_ARGUMENT),
+            "{input}: {reply:?}"
+        );
         assert!(reply.body.is_none());
     }
 }
@@ -255,23 +354,51 @@ async fn admin_methods_need_an_admin_session() {
     let site = all_in_one(60).await;
     let shipment = demo_shipment(&site.store).await;
     let calls: [(&str, Vec<u8>); 4] = [
-        ("ListShipments", pb::ListShipmentsRequest::default().encode_to_vec()),
-        ("GetShipment", pb::GetShipmentRequest { id: shipment.id.clone() }.encode_to_vec()),
-        ("CreateShipment", pb::CreateShipmentRequest::default().encode_to_vec()),
-        ("DeleteShipment", pb::DeleteShipmentRequest { id: shipment.id.clone() }.encode_to_vec()),
+        (
+            "ListShipments",
+            pb::ListShipmentsRequest::default().encode_to_vec(),
+        ),
+        (
+            "GetShipment",
+            pb::GetShipmentRequest {
+                id: shipment.id.clone(),
+            }
+            .encode_to_vec(),
+        ),
+        (
+            "CreateShipment",
+            pb::CreateShipmentRequest::default().encode_to_vec(),
+        ),
+        (
+            "DeleteShipment",
+            pb::DeleteShipmentRequest {
+                id: shipment.id.clone(),
+            }
+            .encode_to_vec(),
+        ),
     ];
     for (method, body) in calls {
         let (reply, _) = grpc_web(&site.base, method, frame(&body)).await;
-        assert_eq!(reply.grpc_status, Some(UNAUTHENTICATED), "{method} without a session");
+        assert_eq!(
+            reply.grpc_status,
+            Some(UNAUTHENTICATED),
+            "{method} without a session"
+        );
     }
-    assert!(site.store.get(&shipment.id).await.is_ok(), "the delete did not happen");
+    assert!(
+        site.store.get(&shipment.id).await.is_ok(),
+        "the delete did not happen"
+    );
 }
 
 #[tokio::test]
 async fn tracking_lookups_are_rate_limited_per_client() {
     let site = all_in_one(3).await;
     for _ in 0..3 {
-        assert_eq!(lookup(&site.base, "PSE000000000").await.grpc_status, Some(NOT_FOUND));
+        assert_eq!(
+            lookup(&site.base, "PSE000000000").await.grpc_status,
+            Some(NOT_FOUND)
+        );
     }
     let reply = lookup(&site.base, "PSE000000000").await;
     assert_eq!(reply.grpc_status, Some(RESOURCE_EXHAUSTED));
@@ -283,28 +410,60 @@ async fn malformed_and_oversized_bodies_get_errors_and_the_gateway_keeps_serving
     let site = all_in_one(1000).await;
     let shipment = demo_shipment(&site.store).await;
     // Not protobuf at all.
-    let (reply, _) = grpc_web(&site.base, "GetShipmentByTrackingNumber", frame(b"\xff\xff\xff\xff garbage")).await;
+    let (reply, _) = grpc_web(
+        &site.base,
+        "GetShipmentByTrackingNumber",
+        frame(b"\xff\xff\xff\xff garbage"),
+    )
+    .await;
     assert!(matches!(reply.grpc_status, Some(s) if s != OK), "{reply:?}");
     // A frame that announces more bytes than it carries.
     let mut truncated = vec![0u8, 0, 0, 1, 0];
     truncated.extend_from_slice(b"short");
     let (reply, _) = grpc_web(&site.base, "GetShipmentByTrackingNumber", truncated).await;
-    assert!(reply.grpc_status != Some(OK) && reply.body.is_none(), "{reply:?}");
+    assert!(
+        reply.grpc_status != Some(OK) && reply.body.is_none(),
+        "{reply:?}"
+    );
     // A 1 MB tracking number is over the body limit.
-    let huge = pb::GetShipmentByTrackingNumberRequest { tracking_number: "9".repeat(1024 * 1024) };
-    let (reply, _) = grpc_web(&site.base, "GetShipmentByTrackingNumber", frame(&huge.encode_to_vec())).await;
-    assert!(reply.http == 413 || matches!(reply.grpc_status, Some(s) if s != OK), "{reply:?}");
+    let huge = pb::GetShipmentByTrackingNumberRequest {
+        tracking_number: "9".repeat(1024 * 1024),
+    };
+    let (reply, _) = grpc_web(
+        &site.base,
+        "GetShipmentByTrackingNumber",
+        frame(&huge.encode_to_vec()),
+    )
+    .await;
+    assert!(
+        reply.http == 413 || matches!(reply.grpc_status, Some(s) if s != OK),
+        "{reply:?}"
+    );
     // A plain GET on an RPC path is not a call.
-    let get = reqwest::get(format!("{}/logistics.v1.ShipmentService/GetShipmentByTrackingNumber", site.base)).await.unwrap();
+    let get = reqwest::get(format!(
+        "{}/logistics.v1.ShipmentService/GetShipmentByTrackingNumber",
+        site.base
+    ))
+    .await
+    .unwrap();
     assert!(get.status().is_client_error());
     // Still serving.
-    assert_eq!(lookup(&site.base, shipment.tracking_number.as_str()).await.grpc_status, Some(OK));
+    assert_eq!(
+        lookup(&site.base, shipment.tracking_number.as_str())
+            .await
+            .grpc_status,
+        Some(OK)
+    );
 }
 
 #[tokio::test]
 async fn a_stopped_shipment_service_gives_unavailable_within_a_second() {
     // Nothing listens on this port once the listener is dropped.
-    let closed = TcpListener::bind("127.0.0.1:0").await.unwrap().local_addr().unwrap();
+    let closed = TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap()
+        .local_addr()
+        .unwrap();
     let files = static_dir();
     let tokens = TokenKey::generate();
     let upstreams = Upstreams {
@@ -316,41 +475,106 @@ async fn a_stopped_shipment_service_gives_unavailable_within_a_second() {
     let started = Instant::now();
     let reply = lookup(&base, "PSE000000001").await;
     assert_eq!(reply.grpc_status, Some(UNAVAILABLE), "{reply:?}");
-    assert!(started.elapsed() < Duration::from_secs(1), "answered after {:?}", started.elapsed());
-    assert_eq!(reqwest::get(format!("{base}/track")).await.unwrap().status(), 200, "pages keep serving");
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "answered after {:?}",
+        started.elapsed()
+    );
+    assert_eq!(
+        reqwest::get(format!("{base}/track"))
+            .await
+            .unwrap()
+            .status(),
+        200,
+        "pages keep serving"
+    );
 }
 
 #[tokio::test]
 async fn serves_the_app_with_spa_fallback_cache_and_security_headers() {
     let site = all_in_one(60).await;
     let client = reqwest::Client::new();
-    for path in ["/", "/track/PSE123456789", "/administration_and_development", "/no/such/page"] {
-        let response = client.get(format!("{}{path}", site.base)).send().await.unwrap();
+    for path in [
+        "/",
+        "/track/PSE123456789",
+        "/administration_and_development",
+        "/no/such/page",
+    ] {
+        let response = client
+            .get(format!("{}{path}", site.base))
+            .send()
+            .await
+            .unwrap();
         assert_eq!(response.status(), 200, "{path}");
         let headers = response.headers().clone();
         assert_eq!(headers["cache-control"], "no-cache", "{path}");
         let csp = headers["content-security-policy"].to_str().unwrap();
         assert!(csp.contains("script-src 'self'") && csp.contains("frame-ancestors 'none'"));
-        assert!(!csp.split(';').any(|d| d.trim().starts_with("script-src") && d.contains("unsafe-inline")));
+        assert!(
+            !csp.split(';')
+                .any(|d| d.trim().starts_with("script-src") && d.contains("unsafe-inline"))
+        );
         assert_eq!(headers["x-content-type-options"], "nosniff");
-        assert_eq!(headers["referrer-policy"], "strict-origin-when-cross-origin");
-        assert!(response.text().await.unwrap().contains("/assets/app-1a2b3c.js"));
+        assert_eq!(
+            headers["referrer-policy"],
+            "strict-origin-when-cross-origin"
+        );
+        assert!(
+            response
+                .text()
+                .await
+                .unwrap()
+                .contains("/assets/app-1a2b3c.js")
+        );
     }
-    let asset = client.get(format!("{}/assets/app-1a2b3c.js", site.base)).header("accept-encoding", "gzip").send().await.unwrap();
+    let asset = client
+        .get(format!("{}/assets/app-1a2b3c.js", site.base))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(asset.status(), 200);
-    assert_eq!(asset.headers()["cache-control"], "public, max-age=31536000, immutable");
+    assert_eq!(
+        asset.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
     assert_eq!(asset.headers()["content-encoding"], "gzip");
-    let missing = client.get(format!("{}/assets/app-000000.js", site.base)).send().await.unwrap();
-    assert_eq!(missing.status(), 404, "a missing asset is not the app shell");
+    let missing = client
+        .get(format!("{}/assets/app-000000.js", site.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        missing.status(),
+        404,
+        "a missing asset is not the app shell"
+    );
     let (_, headers) = grpc_web(&site.base, "GetShipmentByTrackingNumber", frame(&[])).await;
-    assert_eq!(headers["x-content-type-options"], "nosniff", "RPC answers carry the headers too");
+    assert_eq!(
+        headers["x-content-type-options"], "nosniff",
+        "RPC answers carry the headers too"
+    );
 }
 
 /// Signs in through the gateway; the reply and the `Set-Cookie` header.
 async fn sign_in(base: &str, email: &str, password: &str) -> (Reply, Option<String>) {
-    let request = pb::CreateSessionRequest { email: email.into(), password: password.into() };
-    let (reply, headers) = call(base, "logistics.v1.SessionService/CreateSession", request.encode_to_vec(), &[]).await;
-    (reply, headers.get("set-cookie").map(|v| v.to_str().unwrap().to_owned()))
+    let request = pb::CreateSessionRequest {
+        email: email.into(),
+        password: password.into(),
+    };
+    let (reply, headers) = call(
+        base,
+        "logistics.v1.SessionService/CreateSession",
+        request.encode_to_vec(),
+        &[],
+    )
+    .await;
+    (
+        reply,
+        headers
+            .get("set-cookie")
+            .map(|v| v.to_str().unwrap().to_owned()),
+    )
 }
 
 /// `session=<id>` from a `Set-Cookie` header.
@@ -359,7 +583,14 @@ fn cookie_pair(set_cookie: &str) -> String {
 }
 
 async fn list_shipments(base: &str, headers: &[(&str, &str)]) -> Reply {
-    call(base, "logistics.v1.ShipmentService/ListShipments", pb::ListShipmentsRequest::default().encode_to_vec(), headers).await.0
+    call(
+        base,
+        "logistics.v1.ShipmentService/ListShipments",
+        pb::ListShipmentsRequest::default().encode_to_vec(),
+        headers,
+    )
+    .await
+    .0
 }
 
 async fn sessions_open_admin_methods_to_admins_only(site: &Site) {
@@ -368,7 +599,10 @@ async fn sessions_open_admin_methods_to_admins_only(site: &Site) {
     assert_eq!(reply.grpc_status, Some(OK), "{reply:?}");
     let set_cookie = set_cookie.expect("a session cookie");
     for attribute in ["HttpOnly", "SameSite=Strict", "Path=/"] {
-        assert!(set_cookie.contains(attribute), "{set_cookie} lacks {attribute}");
+        assert!(
+            set_cookie.contains(attribute),
+            "{set_cookie} lacks {attribute}"
+        );
     }
     let cookie = cookie_pair(&set_cookie);
     let session = pb::Session::decode(reply.body.unwrap()).unwrap();
@@ -378,18 +612,47 @@ async fn sessions_open_admin_methods_to_admins_only(site: &Site) {
     assert_eq!(page.grpc_status, Some(OK), "{page:?}");
     let listed = pb::ListShipmentsResponse::decode(page.body.unwrap()).unwrap();
     assert!(listed.shipments.iter().any(|s| s.id == shipment.id));
-    let (who, _) = call(&site.base, "logistics.v1.SessionService/GetSession", vec![], &[("cookie", &cookie)]).await;
-    assert_eq!(pb::Session::decode(who.body.unwrap()).unwrap().user.unwrap().email, ADMIN_EMAIL);
+    let (who, _) = call(
+        &site.base,
+        "logistics.v1.SessionService/GetSession",
+        vec![],
+        &[("cookie", &cookie)],
+    )
+    .await;
+    assert_eq!(
+        pb::Session::decode(who.body.unwrap())
+            .unwrap()
+            .user
+            .unwrap()
+            .email,
+        ADMIN_EMAIL
+    );
 
     // A page of another site cannot use the admin's cookie.
-    let cross_site = list_shipments(&site.base, &[("cookie", &cookie), ("origin", "https://evil.example")]).await;
+    let cross_site = list_shipments(
+        &site.base,
+        &[("cookie", &cookie), ("origin", "https://evil.example")],
+    )
+    .await;
     assert_eq!(cross_site.grpc_status, Some(PERMISSION_DENIED));
-    let delete = pb::DeleteShipmentRequest { id: shipment.id.clone() }.encode_to_vec();
-    let (reply, _) = call(&site.base, "logistics.v1.ShipmentService/DeleteShipment", delete, &[("cookie", &cookie), ("origin", "https://evil.example")]).await;
+    let delete = pb::DeleteShipmentRequest {
+        id: shipment.id.clone(),
+    }
+    .encode_to_vec();
+    let (reply, _) = call(
+        &site.base,
+        "logistics.v1.ShipmentService/DeleteShipment",
+        delete,
+        &[("cookie", &cookie), ("origin", "https://evil.example")],
+    )
+    .await;
     assert_eq!(reply.grpc_status, Some(PERMISSION_DENIED));
     // A plain form post (no gRPC-web content type) is not a call at all.
     let form = reqwest::Client::new()
-        .post(format!("{}/logistics.v1.ShipmentService/DeleteShipment", site.base))
+        .post(format!(
+            "{}/logistics.v1.ShipmentService/DeleteShipment",
+            site.base
+        ))
         .header("content-type", "application/x-www-form-urlencoded")
         .header("cookie", &cookie)
         .body(format!("id={}", shipment.id))
@@ -397,24 +660,66 @@ async fn sessions_open_admin_methods_to_admins_only(site: &Site) {
         .await
         .unwrap();
     assert!(form.status().is_client_error(), "{}", form.status());
-    assert!(site.store.get(&shipment.id).await.is_ok(), "neither cross-site delete happened");
+    assert!(
+        site.store.get(&shipment.id).await.is_ok(),
+        "neither cross-site delete happened"
+    );
 
     // A signed-in user without the admin role, a forged cookie, no cookie.
     let (_, clerk_cookie) = sign_in(&site.base, CLERK_EMAIL, ADMIN_PASSWORD).await;
     let clerk = cookie_pair(&clerk_cookie.unwrap());
-    assert_eq!(list_shipments(&site.base, &[("cookie", &clerk)]).await.grpc_status, Some(PERMISSION_DENIED));
-    assert_eq!(list_shipments(&site.base, &[("cookie", "session=forged")]).await.grpc_status, Some(UNAUTHENTICATED));
-    assert_eq!(list_shipments(&site.base, &[]).await.grpc_status, Some(UNAUTHENTICATED));
-    let (reply, _) = call(&site.base, "logistics.v1.AuthService/SignIn", pb::SignInRequest::default().encode_to_vec(), &[]).await;
-    assert_eq!(reply.grpc_status, Some(PERMISSION_DENIED), "the services' sign-in is not for browsers");
+    assert_eq!(
+        list_shipments(&site.base, &[("cookie", &clerk)])
+            .await
+            .grpc_status,
+        Some(PERMISSION_DENIED)
+    );
+    assert_eq!(
+        list_shipments(&site.base, &[("cookie", "session=forged")])
+            .await
+            .grpc_status,
+        Some(UNAUTHENTICATED)
+    );
+    assert_eq!(
+        list_shipments(&site.base, &[]).await.grpc_status,
+        Some(UNAUTHENTICATED)
+    );
+    let (reply, _) = call(
+        &site.base,
+        "logistics.v1.AuthService/SignIn",
+        pb::SignInRequest::default().encode_to_vec(),
+        &[],
+    )
+    .await;
+    assert_eq!(
+        reply.grpc_status,
+        Some(PERMISSION_DENIED),
+        "the services' sign-in is not for browsers"
+    );
 
     // Signing in again rotates the id; signing out ends the session.
     let (_, again) = sign_in(&site.base, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let again = cookie_pair(&again.unwrap());
     assert_ne!(again, cookie);
-    let (_, headers) = call(&site.base, "logistics.v1.SessionService/DeleteSession", vec![], &[("cookie", &again)]).await;
-    assert!(headers["set-cookie"].to_str().unwrap().contains("Max-Age=0"));
-    assert_eq!(list_shipments(&site.base, &[("cookie", &again)]).await.grpc_status, Some(UNAUTHENTICATED));
+    let (_, headers) = call(
+        &site.base,
+        "logistics.v1.SessionService/DeleteSession",
+        vec![],
+        &[("cookie", &again)],
+    )
+    .await;
+    assert!(
+        headers["set-cookie"]
+            .to_str()
+            .unwrap()
+            .contains("Max-Age=0")
+    );
+    assert_eq!(
+        list_shipments(&site.base, &[("cookie", &again)])
+            .await
+            .grpc_status,
+        Some(UNAUTHENTICATED)
+    );
 }
 
 #[tokio::test]
@@ -431,9 +736,15 @@ async fn distributed_sessions_open_admin_methods_to_admins_only() {
 async fn sign_in_failures_are_alike_then_rate_limited() {
     let site = all_in_one(60).await;
     let (reply, cookie) = sign_in(&site.base, ADMIN_EMAIL, "wrong password, long").await;
-    assert_eq!((reply.grpc_status, reply.message.as_str(), cookie), (Some(UNAUTHENTICATED), "Invalid email or password", None));
+    assert_eq!(
+        (reply.grpc_status, reply.message.as_str(), cookie),
+        (Some(UNAUTHENTICATED), "Invalid email or password", None)
+    );
     let (reply, _) = sign_in(&site.base, "nobody@example.com", "wrong password, long").await;
-    assert_eq!((reply.grpc_status, reply.message.as_str()), (Some(UNAUTHENTICATED), "Invalid email or password"));
+    assert_eq!(
+        (reply.grpc_status, reply.message.as_str()),
+        (Some(UNAUTHENTICATED), "Invalid email or password")
+    );
     let (reply, _) = sign_in(&site.base, "not an email", "whatever").await;
     assert_eq!(reply.message, "Invalid email address format");
     // The test config allows 3 failures per account.
@@ -441,41 +752,107 @@ async fn sign_in_failures_are_alike_then_rate_limited() {
         sign_in(&site.base, ADMIN_EMAIL, "wrong password, long").await;
     }
     let (reply, _) = sign_in(&site.base, ADMIN_EMAIL, ADMIN_PASSWORD).await;
-    assert_eq!((reply.grpc_status, reply.message.as_str()), (Some(RESOURCE_EXHAUSTED), "Too many failed attempts. Please try again later"));
+    assert_eq!(
+        (reply.grpc_status, reply.message.as_str()),
+        (
+            Some(RESOURCE_EXHAUSTED),
+            "Too many failed attempts. Please try again later"
+        )
+    );
     let (reply, _) = sign_in(&site.base, CLERK_EMAIL, ADMIN_PASSWORD).await;
     assert_eq!(reply.grpc_status, Some(OK), "other accounts are not locked");
 }
 
 #[tokio::test]
 async fn the_cookie_is_secure_behind_a_trusted_https_proxy() {
-    let site = all_in_one_with(|files| Config { trust_forwarded_for: true, ..config(files, 60) }).await;
-    let request = pb::CreateSessionRequest { email: ADMIN_EMAIL.into(), password: ADMIN_PASSWORD.into() };
-    let (_, headers) = call(&site.base, "logistics.v1.SessionService/CreateSession", request.encode_to_vec(), &[("x-forwarded-proto", "https")]).await;
-    assert!(headers["set-cookie"].to_str().unwrap().ends_with("; Secure"));
+    let site = all_in_one_with(|files| Config {
+        trust_forwarded_for: true,
+        ..config(files, 60)
+    })
+    .await;
+    let request = pb::CreateSessionRequest {
+        email: ADMIN_EMAIL.into(),
+        password: ADMIN_PASSWORD.into(),
+    };
+    let (_, headers) = call(
+        &site.base,
+        "logistics.v1.SessionService/CreateSession",
+        request.encode_to_vec(),
+        &[("x-forwarded-proto", "https")],
+    )
+    .await;
+    assert!(
+        headers["set-cookie"]
+            .to_str()
+            .unwrap()
+            .ends_with("; Secure")
+    );
     let (_, plain) = sign_in(&site.base, ADMIN_EMAIL, ADMIN_PASSWORD).await;
-    assert!(!plain.unwrap().contains("Secure"), "plain HTTP on localhost keeps working");
+    assert!(
+        !plain.unwrap().contains("Secure"),
+        "plain HTTP on localhost keeps working"
+    );
 }
 
 #[tokio::test]
 async fn sign_ins_are_rate_limited_per_client() {
-    let site = all_in_one_with(|files| Config { sign_ins_per_ip_per_minute: 2, ..config(files, 60) }).await;
+    let site = all_in_one_with(|files| Config {
+        sign_ins_per_ip_per_minute: 2,
+        ..config(files, 60)
+    })
+    .await;
     for _ in 0..2 {
-        assert_eq!(sign_in(&site.base, CLERK_EMAIL, ADMIN_PASSWORD).await.0.grpc_status, Some(OK));
+        assert_eq!(
+            sign_in(&site.base, CLERK_EMAIL, ADMIN_PASSWORD)
+                .await
+                .0
+                .grpc_status,
+            Some(OK)
+        );
     }
     let (reply, _) = sign_in(&site.base, CLERK_EMAIL, ADMIN_PASSWORD).await;
-    assert_eq!((reply.grpc_status, reply.message.as_str()), (Some(RESOURCE_EXHAUSTED), "Too many failed attempts. Please try again later"));
+    assert_eq!(
+        (reply.grpc_status, reply.message.as_str()),
+        (
+            Some(RESOURCE_EXHAUSTED),
+            "Too many failed attempts. Please try again later"
+        )
+    );
 }
 
 #[tokio::test]
 async fn an_expired_session_opens_nothing() {
-    let lifetime = gateway::session::Lifetime { idle: Duration::from_secs(600), absolute: Duration::from_secs(1) };
-    let site = all_in_one_with(|files| Config { session_lifetime: lifetime, ..config(files, 60) }).await;
+    let lifetime = gateway::session::Lifetime {
+        idle: Duration::from_secs(600),
+        absolute: Duration::from_secs(1),
+    };
+    let site = all_in_one_with(|files| Config {
+        session_lifetime: lifetime,
+        ..config(files, 60)
+    })
+    .await;
     let (_, set_cookie) = sign_in(&site.base, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let cookie = cookie_pair(&set_cookie.unwrap());
-    assert_eq!(list_shipments(&site.base, &[("cookie", &cookie)]).await.grpc_status, Some(OK));
+    assert_eq!(
+        list_shipments(&site.base, &[("cookie", &cookie)])
+            .await
+            .grpc_status,
+        Some(OK)
+    );
     // Wait out the one-second absolute lifetime (whole seconds, so up to two).
     tokio::time::sleep(Duration::from_millis(2100)).await;
-    assert_eq!(list_shipments(&site.base, &[("cookie", &cookie)]).await.grpc_status, Some(UNAUTHENTICATED));
-    let (who, _) = call(&site.base, "logistics.v1.SessionService/GetSession", vec![], &[("cookie", &cookie)]).await;
+    assert_eq!(
+        list_shipments(&site.base, &[("cookie", &cookie)])
+            .await
+            .grpc_status,
+        Some(UNAUTHENTICATED)
+    );
+    let (who, _) = call(
+        &site.base,
+        "logistics.v1.SessionService/GetSession",
+        vec![],
+        &[("cookie", &cookie)],
+    )
+    .await;
     assert_eq!(who.grpc_status, Some(UNAUTHENTICATED));
 }

@@ -9,14 +9,24 @@ use common::RedisServer;
 use gateway::limits::RateLimit;
 use gateway::session::{Lifetime, Session, SessionStore};
 
-const LIFETIME: Lifetime = Lifetime { idle: Duration::from_secs(600), absolute: Duration::from_secs(3600) };
+const LIFETIME: Lifetime = Lifetime {
+    idle: Duration::from_secs(600),
+    absolute: Duration::from_secs(3600),
+};
 
 fn session() -> Session {
-    Session::new("u1".into(), "ada@example.com".into(), "Ada".into(), "admin".into())
+    Session::new(
+        "u1".into(),
+        "ada@example.com".into(),
+        "Ada".into(),
+        "admin".into(),
+    )
 }
 
 async fn redis_connection(server: &RedisServer) -> redis::aio::ConnectionManager {
-    redis::aio::ConnectionManager::new(redis::Client::open(server.url()).unwrap()).await.unwrap()
+    redis::aio::ConnectionManager::new(redis::Client::open(server.url()).unwrap())
+        .await
+        .unwrap()
 }
 
 async fn sessions_live_until_deleted_or_expired(store_of: impl Fn(Lifetime) -> SessionStore) {
@@ -29,7 +39,10 @@ async fn sessions_live_until_deleted_or_expired(store_of: impl Fn(Lifetime) -> S
     assert_eq!(store.get(&s.id).await.unwrap(), None);
 
     // Past the absolute expiry, a session is gone however recently it was used.
-    let store = store_of(Lifetime { idle: Duration::from_secs(600), absolute: Duration::from_secs(60) });
+    let store = store_of(Lifetime {
+        idle: Duration::from_secs(600),
+        absolute: Duration::from_secs(60),
+    });
     let mut old = session();
     old.created_at -= 61;
     store.create(&old).await.unwrap();
@@ -43,7 +56,10 @@ async fn limits_allow_the_limit_then_refuse(limit_of: impl Fn(&'static str) -> R
     }
     assert!(limit.exhausted("1.2.3.4").await.unwrap());
     assert!(!limit.hit("1.2.3.4").await.unwrap());
-    assert!(limit.hit("5.6.7.8").await.unwrap(), "each key counts on its own");
+    assert!(
+        limit.hit("5.6.7.8").await.unwrap(),
+        "each key counts on its own"
+    );
     assert!(!limit.exhausted("9.9.9.9").await.unwrap());
 }
 
@@ -56,24 +72,39 @@ async fn in_process_sessions() {
 async fn redis_sessions() {
     let server = RedisServer::start().await;
     let connection = redis_connection(&server).await;
-    sessions_live_until_deleted_or_expired(|lifetime| SessionStore::redis(connection.clone(), lifetime)).await;
+    sessions_live_until_deleted_or_expired(|lifetime| {
+        SessionStore::redis(connection.clone(), lifetime)
+    })
+    .await;
 }
 
 #[tokio::test]
 async fn in_process_limits() {
-    limits_allow_the_limit_then_refuse(|name| RateLimit::in_process(name, 3, Duration::from_secs(60))).await;
+    limits_allow_the_limit_then_refuse(|name| {
+        RateLimit::in_process(name, 3, Duration::from_secs(60))
+    })
+    .await;
 }
 
 #[tokio::test]
 async fn redis_limits_are_shared_by_every_gateway_replica() {
     let server = RedisServer::start().await;
-    let (a, b) = (redis_connection(&server).await, redis_connection(&server).await);
-    limits_allow_the_limit_then_refuse(|name| RateLimit::redis(name, 3, Duration::from_secs(60), a.clone())).await;
+    let (a, b) = (
+        redis_connection(&server).await,
+        redis_connection(&server).await,
+    );
+    limits_allow_the_limit_then_refuse(|name| {
+        RateLimit::redis(name, 3, Duration::from_secs(60), a.clone())
+    })
+    .await;
     let replica_a = RateLimit::redis("shared", 2, Duration::from_secs(60), a);
     let replica_b = RateLimit::redis("shared", 2, Duration::from_secs(60), b);
     assert!(replica_a.hit("ip").await.unwrap());
     assert!(replica_b.hit("ip").await.unwrap());
-    assert!(!replica_a.hit("ip").await.unwrap(), "the two replicas counted together");
+    assert!(
+        !replica_a.hit("ip").await.unwrap(),
+        "the two replicas counted together"
+    );
 }
 
 #[tokio::test]
@@ -82,7 +113,10 @@ async fn the_redis_connection_survives_a_redis_restart() {
     let store = SessionStore::redis(redis_connection(&server).await, LIFETIME);
     store.create(&session()).await.unwrap();
     server.stop();
-    assert!(store.get("any").await.is_err(), "an outage is an error, not a missing session");
+    assert!(
+        store.get("any").await.is_err(),
+        "an outage is an error, not a missing session"
+    );
     server.restart().await;
     // The manager reconnects by itself; the first calls after the restart may still fail.
     let mut recovered = false;
@@ -93,7 +127,10 @@ async fn the_redis_connection_survives_a_redis_restart() {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert!(recovered, "the session store works again after Redis came back");
+    assert!(
+        recovered,
+        "the session store works again after Redis came back"
+    );
     let s = session();
     store.create(&s).await.unwrap();
     assert_eq!(store.get(&s.id).await.unwrap(), Some(s));

@@ -7,16 +7,25 @@ use std::time::{Duration, Instant};
 use logistics_proto::v1::{self as pb, shipment_service_client::ShipmentServiceClient};
 
 /// What an admin types: names, places and part of a tracking number.
-const SEARCHES: [&str; 8] = ["okafor", "rotter", "Chen Wei", "harbour", "tokyo", "PSE1", "lucía", "o'connor"];
+const SEARCHES: [&str; 8] = [
+    "okafor", "rotter", "Chen Wei", "harbour", "tokyo", "PSE1", "lucía", "o'connor",
+];
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
-    let rounds: usize = args.iter().position(|a| a == "--rounds").and_then(|i| args.get(i + 1)).map_or(Ok(25), |n| n.parse())?;
+    let rounds: usize = args
+        .iter()
+        .position(|a| a == "--rounds")
+        .and_then(|i| args.get(i + 1))
+        .map_or(Ok(25), |n| n.parse())?;
     let store = shipments::open_store(&shipments::StoreConfig::from_env()).await?;
     let key = service_auth::TokenKey::generate();
     let server = shipments::server(store, key.clone(), Duration::ZERO);
-    let mut client = ShipmentServiceClient::with_interceptor(server, service_auth::Bearer::new(&service_auth::tool_token(&key)));
+    let mut client = ShipmentServiceClient::with_interceptor(
+        server,
+        service_auth::Bearer::new(&service_auth::tool_token(&key)),
+    );
     let mut times = Vec::new();
     let mut total = 0;
     for round in 0..rounds {

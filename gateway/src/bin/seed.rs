@@ -10,13 +10,40 @@ use rand::Rng;
 use rand::seq::IndexedRandom;
 
 const CITIES: [&str; 16] = [
-    "Lagos", "Rotterdam", "Shanghai", "Singapore", "Dubai", "Hamburg", "Los Angeles", "Santos",
-    "Mumbai", "Tokyo", "Sydney", "Nairobi", "Lima", "Oslo", "Busan", "Antwerp",
+    "Lagos",
+    "Rotterdam",
+    "Shanghai",
+    "Singapore",
+    "Dubai",
+    "Hamburg",
+    "Los Angeles",
+    "Santos",
+    "Mumbai",
+    "Tokyo",
+    "Sydney",
+    "Nairobi",
+    "Lima",
+    "Oslo",
+    "Busan",
+    "Antwerp",
 ];
 const NAMES: [&str; 16] = [
-    "Amara Okafor", "Jan de Vries", "Chen Wei", "Sofia Martins", "Omar Haddad", "Emma Schneider", "Noah Williams",
-    "Priya Sharma", "Hiroshi Tanaka", "Grace Mitchell", "Kwame Mensah", "Lucía Fernández", "Mia Johansson",
-    "Liam O'Connor", "Fatima Zahra", "Daniel Cohen",
+    "Amara Okafor",
+    "Jan de Vries",
+    "Chen Wei",
+    "Sofia Martins",
+    "Omar Haddad",
+    "Emma Schneider",
+    "Noah Williams",
+    "Priya Sharma",
+    "Hiroshi Tanaka",
+    "Grace Mitchell",
+    "Kwame Mensah",
+    "Lucía Fernández",
+    "Mia Johansson",
+    "Liam O'Connor",
+    "Fatima Zahra",
+    "Daniel Cohen",
 ];
 
 fn random_shipment() -> pb::CreateShipmentRequest {
@@ -43,10 +70,24 @@ fn random_shipment() -> pb::CreateShipmentRequest {
             payment_mode: rng.random_range(1..=4),
             total_freight_cents: rng.random_range(1_000..1_000_000),
             weight_kg: 20.0,
-            expected_delivery_date: Some(pb::Date { year: 2027, month: rng.random_range(1..=12), day: rng.random_range(1..=28) }),
-            departure_time: Some(pb::TimeOfDay { hours: 8, minutes: 0 }),
-            pickup_date: Some(pb::Date { year: 2026, month: 11, day: 20 }),
-            pickup_time: Some(pb::TimeOfDay { hours: 9, minutes: 30 }),
+            expected_delivery_date: Some(pb::Date {
+                year: 2027,
+                month: rng.random_range(1..=12),
+                day: rng.random_range(1..=28),
+            }),
+            departure_time: Some(pb::TimeOfDay {
+                hours: 8,
+                minutes: 0,
+            }),
+            pickup_date: Some(pb::Date {
+                year: 2026,
+                month: 11,
+                day: 20,
+            }),
+            pickup_time: Some(pb::TimeOfDay {
+                hours: 9,
+                minutes: 30,
+            }),
             packages: vec![pb::Package {
                 quantity,
                 piece_type: "Box".into(),
@@ -64,18 +105,29 @@ fn random_shipment() -> pb::CreateShipmentRequest {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
-    let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
+    let flag = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
     let count: usize = flag("--count").unwrap_or_else(|| "1000".into()).parse()?;
     let store = shipments::open_store(&shipments::StoreConfig::from_env()).await?;
     let key = service_auth::TokenKey::generate();
     let server = shipments::server(store, key.clone(), std::time::Duration::ZERO);
-    let client = ShipmentServiceClient::with_interceptor(server, service_auth::Bearer::new(&service_auth::tool_token(&key)));
+    let client = ShipmentServiceClient::with_interceptor(
+        server,
+        service_auth::Bearer::new(&service_auth::tool_token(&key)),
+    );
     let started = std::time::Instant::now();
     let numbers: Vec<String> = futures::stream::iter(0..count)
         .map(|_| {
             let mut client = client.clone();
             async move {
-                let created = client.create_shipment(random_shipment()).await?.into_inner();
+                let created = client
+                    .create_shipment(random_shipment())
+                    .await?
+                    .into_inner();
                 let status = rand::rng().random_range(1..=10);
                 if status <= 5 {
                     let update = pb::UpdateShipmentTrackingRequest {
@@ -92,7 +144,10 @@ async fn main() -> anyhow::Result<()> {
         .buffer_unordered(32)
         .try_collect()
         .await?;
-    eprintln!("seeded {count} shipments in {:.1} s", started.elapsed().as_secs_f64());
+    eprintln!(
+        "seeded {count} shipments in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
     if let Some(path) = flag("--numbers") {
         let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
         for n in numbers.iter().take(10_000) {

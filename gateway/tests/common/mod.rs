@@ -10,12 +10,19 @@ pub struct RedisServer {
 }
 
 fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 impl RedisServer {
     pub async fn start() -> Self {
-        let mut server = Self { port: free_port(), child: None };
+        let mut server = Self {
+            port: free_port(),
+            child: None,
+        };
         server.restart().await;
         server
     }
@@ -29,15 +36,30 @@ impl RedisServer {
         self.stop();
         let binary = std::env::var("REDIS_SERVER").unwrap_or_else(|_| "redis-server".into());
         let child = Command::new(&binary)
-            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .args([
+                "--port",
+                &self.port.to_string(),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ])
             .stdout(Stdio::null())
             .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {binary} ({e}): apt-get install redis-server"));
+            .unwrap_or_else(|e| {
+                panic!("cannot start {binary} ({e}): apt-get install redis-server")
+            });
         self.child = Some(child);
         let client = redis::Client::open(self.url()).unwrap();
         for _ in 0..200 {
             if let Ok(mut c) = client.get_multiplexed_async_connection().await {
-                if redis::cmd("PING").query_async::<String>(&mut c).await.is_ok() {
+                if redis::cmd("PING")
+                    .query_async::<String>(&mut c)
+                    .await
+                    .is_ok()
+                {
                     return;
                 }
             }

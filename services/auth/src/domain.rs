@@ -17,7 +17,11 @@ pub struct Email(String);
 impl Email {
     pub fn parse(input: &str) -> Result<Self, AuthError> {
         let value = input.trim().to_lowercase();
-        if service_common::is_email(&value) { Ok(Self(value)) } else { Err(AuthError::invalid("email", INVALID_EMAIL)) }
+        if service_common::is_email(&value) {
+            Ok(Self(value))
+        } else {
+            Err(AuthError::invalid("email", INVALID_EMAIL))
+        }
     }
 
     pub fn as_str(&self) -> &str {
@@ -37,10 +41,16 @@ impl NewPassword {
     pub fn parse(field: &str, input: &str) -> Result<Self, AuthError> {
         let chars = input.chars().count();
         if chars < MIN_PASSWORD_CHARS {
-            return Err(AuthError::invalid(field, format!("Password must be at least {MIN_PASSWORD_CHARS} characters")));
+            return Err(AuthError::invalid(
+                field,
+                format!("Password must be at least {MIN_PASSWORD_CHARS} characters"),
+            ));
         }
         if chars > MAX_PASSWORD_CHARS {
-            return Err(AuthError::invalid(field, format!("Password must be at most {MAX_PASSWORD_CHARS} characters")));
+            return Err(AuthError::invalid(
+                field,
+                format!("Password must be at most {MAX_PASSWORD_CHARS} characters"),
+            ));
         }
         Ok(Self(input.to_owned()))
     }
@@ -88,10 +98,35 @@ pub struct User {
 
 impl User {
     /// A new user; the first user of an empty collection is an admin with every permission.
-    pub fn new(email: Email, name: &str, role: Role, password_hash: String, first: bool, now: DateTime<Utc>) -> Self {
-        let name = if name.trim().is_empty() { email.local_part().to_owned() } else { name.trim().to_owned() };
-        let (role, permissions) = if first { (Role::Admin, vec!["all".to_owned()]) } else { (role, Vec::new()) };
-        Self { id: new_id(), email, name, role, permissions, disabled: false, password_hash, created_at: now, updated_at: now }
+    pub fn new(
+        email: Email,
+        name: &str,
+        role: Role,
+        password_hash: String,
+        first: bool,
+        now: DateTime<Utc>,
+    ) -> Self {
+        let name = if name.trim().is_empty() {
+            email.local_part().to_owned()
+        } else {
+            name.trim().to_owned()
+        };
+        let (role, permissions) = if first {
+            (Role::Admin, vec!["all".to_owned()])
+        } else {
+            (role, Vec::new())
+        };
+        Self {
+            id: new_id(),
+            email,
+            name,
+            role,
+            permissions,
+            disabled: false,
+            password_hash,
+            created_at: now,
+            updated_at: now,
+        }
     }
 }
 
@@ -109,8 +144,19 @@ mod tests {
 
     #[test]
     fn emails_are_lower_cased_and_checked() {
-        assert_eq!(Email::parse(" Ada@Example.COM ").unwrap().as_str(), "ada@example.com");
-        for bad in ["", "ada", "ada@", "@example.com", "ada@example", "a da@example.com", "ada@@example.com"] {
+        assert_eq!(
+            Email::parse(" Ada@Example.COM ").unwrap().as_str(),
+            "ada@example.com"
+        );
+        for bad in [
+            "",
+            "ada",
+            "ada@",
+            "@example.com",
+            "ada@example",
+            "a da@example.com",
+            "ada@@example.com",
+        ] {
             assert!(Email::parse(bad).is_err(), "{bad}");
         }
     }
@@ -119,7 +165,10 @@ mod tests {
     fn the_first_user_is_an_admin_with_every_permission() {
         let email = Email::parse("ada@example.com").unwrap();
         let first = User::new(email.clone(), "", Role::User, "h".into(), true, now());
-        assert_eq!((first.role, first.permissions.clone(), first.name.as_str()), (Role::Admin, vec!["all".to_owned()], "ada"));
+        assert_eq!(
+            (first.role, first.permissions.clone(), first.name.as_str()),
+            (Role::Admin, vec!["all".to_owned()], "ada")
+        );
         let later = User::new(email, "Ada", Role::User, "h".into(), false, now());
         assert_eq!((later.role, later.permissions.len()), (Role::User, 0));
     }

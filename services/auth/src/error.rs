@@ -31,7 +31,10 @@ pub enum AuthError {
 
 impl AuthError {
     pub fn invalid(field: impl Into<String>, description: impl Into<String>) -> Self {
-        Self::Invalid { field: field.into(), description: description.into() }
+        Self::Invalid {
+            field: field.into(),
+            description: description.into(),
+        }
     }
 }
 
@@ -42,7 +45,9 @@ impl From<AuthError> for Status {
                 let details = ErrorDetails::with_bad_request_violation(field, description.clone());
                 Status::with_error_details(Code::InvalidArgument, description, details)
             }
-            AuthError::InvalidCredentials | AuthError::IncorrectPassword => Status::unauthenticated(err.to_string()),
+            AuthError::InvalidCredentials | AuthError::IncorrectPassword => {
+                Status::unauthenticated(err.to_string())
+            }
             AuthError::Disabled => Status::permission_denied(err.to_string()),
             AuthError::NotFound => Status::not_found(err.to_string()),
             AuthError::AlreadyExists => Status::already_exists(err.to_string()),

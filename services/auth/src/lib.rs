@@ -20,8 +20,12 @@ pub use service_common::StoreConfig;
 /// Opens the user store the configuration names.
 pub async fn open_store(config: &StoreConfig) -> anyhow::Result<Arc<dyn UserStore>> {
     Ok(match config {
-        StoreConfig::Embedded { data_dir } => Arc::new(SqliteUserStore::open(&data_dir.join("users.sqlite3"))?),
-        StoreConfig::Mongo { uri, database } => Arc::new(MongoUserStore::connect(uri, database).await?),
+        StoreConfig::Embedded { data_dir } => {
+            Arc::new(SqliteUserStore::open(&data_dir.join("users.sqlite3"))?)
+        }
+        StoreConfig::Mongo { uri, database } => {
+            Arc::new(MongoUserStore::connect(uri, database).await?)
+        }
     })
 }
 
@@ -35,28 +39,51 @@ pub async fn ensure_first_admin(store: Arc<dyn UserStore>) -> anyhow::Result<()>
     if store.count().await? > 0 {
         return Ok(());
     }
-    let email = std::env::var("ADMIN_EMAIL").ok().filter(|e| !e.is_empty()).unwrap_or_else(|| "admin@example.com".into());
+    let email = std::env::var("ADMIN_EMAIL")
+        .ok()
+        .filter(|e| !e.is_empty())
+        .unwrap_or_else(|| "admin@example.com".into());
     let (password, generated) = match std::env::var("ADMIN_PASSWORD") {
         Ok(p) if !p.is_empty() => (p, false),
         _ => (generate_password(), true),
     };
     let api = AuthApi::new(store, TokenKey::generate());
     let user = api
-        .create(domain::Email::parse(&email)?, "Administrator", domain::Role::Admin, domain::NewPassword::parse("ADMIN_PASSWORD", &password)?)
+        .create(
+            domain::Email::parse(&email)?,
+            "Administrator",
+            domain::Role::Admin,
+            domain::NewPassword::parse("ADMIN_PASSWORD", &password)?,
+        )
         .await?;
     if generated {
-        println!("\nCreated the first admin: {}\nPassword (shown once, change it after signing in): {password}\n", user.email.as_str());
+        println!(
+            "\nCreated the first admin: {}\nPassword (shown once, change it after signing in): {password}\n",
+            user.email.as_str()
+        );
     } else {
-        tracing::info!(email = user.email.as_str(), "created the first admin from ADMIN_EMAIL and ADMIN_PASSWORD");
+        tracing::info!(
+            email = user.email.as_str(),
+            "created the first admin from ADMIN_EMAIL and ADMIN_PASSWORD"
+        );
     }
     Ok(())
 }
 
 /// Creates an admin account (the `create-admin` command).
-pub async fn create_admin(store: Arc<dyn UserStore>, email: &str, password: &str) -> anyhow::Result<()> {
+pub async fn create_admin(
+    store: Arc<dyn UserStore>,
+    email: &str,
+    password: &str,
+) -> anyhow::Result<()> {
     let api = AuthApi::new(store, TokenKey::generate());
     let user = api
-        .create(domain::Email::parse(email)?, "Administrator", domain::Role::Admin, domain::NewPassword::parse("password", password)?)
+        .create(
+            domain::Email::parse(email)?,
+            "Administrator",
+            domain::Role::Admin,
+            domain::NewPassword::parse("password", password)?,
+        )
         .await?;
     println!("Created admin {}", user.email.as_str());
     Ok(())
@@ -70,7 +97,10 @@ pub fn admin_password_from_env_or_stdin() -> anyhow::Result<String> {
             return Ok(p);
         }
     }
-    eprintln!("Password (at least {} characters), then Enter:", domain::MIN_PASSWORD_CHARS);
+    eprintln!(
+        "Password (at least {} characters), then Enter:",
+        domain::MIN_PASSWORD_CHARS
+    );
     let mut line = String::new();
     std::io::stdin().read_line(&mut line)?;
     Ok(line.trim_end_matches(['\r', '\n']).to_owned())
@@ -80,7 +110,9 @@ fn generate_password() -> String {
     use rand::Rng;
     const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
     let mut rng = rand::rng();
-    (0..20).map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char).collect()
+    (0..20)
+        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
+        .collect()
 }
 
 /// Serves the auth service, gRPC health and reflection on `listener` until `shutdown`.

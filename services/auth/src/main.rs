@@ -5,17 +5,27 @@ use tokio::net::TcpListener;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+    let filter =
+        tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
     let store = auth::open_store(&auth::StoreConfig::from_env()).await?;
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("create-admin") {
-        let email = args.iter().position(|a| a == "--email").and_then(|i| args.get(i + 1)).ok_or_else(|| anyhow::anyhow!("usage: auth create-admin --email EMAIL"))?;
+        let email = args
+            .iter()
+            .position(|a| a == "--email")
+            .and_then(|i| args.get(i + 1))
+            .ok_or_else(|| anyhow::anyhow!("usage: auth create-admin --email EMAIL"))?;
         return auth::create_admin(store, email, &auth::admin_password_from_env_or_stdin()?).await;
     }
     auth::ensure_first_admin(store.clone()).await?;
     let tokens = service_auth::TokenKey::from_env(false)?;
-    let addr: std::net::SocketAddr = std::env::var("AUTH_ADDR").unwrap_or_else(|_| "127.0.0.1:50052".into()).parse()?;
+    let addr: std::net::SocketAddr = std::env::var("AUTH_ADDR")
+        .unwrap_or_else(|_| "127.0.0.1:50052".into())
+        .parse()?;
     let listener = TcpListener::bind(addr).await?;
     tracing::info!(%addr, "auth service listening");
     auth::serve(listener, store, tokens, async {

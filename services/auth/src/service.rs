@@ -21,7 +21,10 @@ pub struct AuthApi {
 }
 
 fn timestamp(t: chrono::DateTime<chrono::Utc>) -> prost_types::Timestamp {
-    prost_types::Timestamp { seconds: t.timestamp(), nanos: t.timestamp_subsec_nanos() as i32 }
+    prost_types::Timestamp {
+        seconds: t.timestamp(),
+        nanos: t.timestamp_subsec_nanos() as i32,
+    }
 }
 
 pub fn user_to_proto(u: &User) -> pb::User {
@@ -42,7 +45,11 @@ pub fn user_to_proto(u: &User) -> pb::User {
 }
 
 pub fn caller_of(user: &User) -> Caller {
-    Caller { sub: user.id.clone(), email: user.email.as_str().to_owned(), role: user.role.as_str().to_owned() }
+    Caller {
+        sub: user.id.clone(),
+        email: user.email.as_str().to_owned(),
+        role: user.role.as_str().to_owned(),
+    }
 }
 
 impl AuthApi {
@@ -51,7 +58,13 @@ impl AuthApi {
     }
 
     /// Creates a user; the first user of an empty store becomes the admin.
-    pub async fn create(&self, email: Email, name: &str, role: Role, password: NewPassword) -> Result<User, AuthError> {
+    pub async fn create(
+        &self,
+        email: Email,
+        name: &str,
+        role: Role,
+        password: NewPassword,
+    ) -> Result<User, AuthError> {
         if self.store.find_by_email(&email).await?.is_some() {
             return Err(AuthError::AlreadyExists);
         }
@@ -59,7 +72,11 @@ impl AuthApi {
         let hash = password::hash_off_thread(password.expose().to_owned()).await?;
         let user = User::new(email, name, role, hash, first, domain::now());
         self.store.insert(&user).await?;
-        tracing::info!(email = user.email.as_str(), role = user.role.as_str(), "user created");
+        tracing::info!(
+            email = user.email.as_str(),
+            role = user.role.as_str(),
+            "user created"
+        );
         Ok(user)
     }
 
@@ -70,10 +87,18 @@ impl AuthApi {
             return Err(AuthError::invalid("password", "Password is required"));
         }
         let user = self.store.find_by_email(&email).await?;
-        let matches = password::verify_off_thread(password.to_owned(), user.as_ref().map(|u| u.password_hash.clone())).await;
+        let matches = password::verify_off_thread(
+            password.to_owned(),
+            user.as_ref().map(|u| u.password_hash.clone()),
+        )
+        .await;
         match user {
             Some(user) if matches => {
-                if user.disabled { Err(AuthError::Disabled) } else { Ok(user) }
+                if user.disabled {
+                    Err(AuthError::Disabled)
+                } else {
+                    Ok(user)
+                }
             }
             _ => Err(AuthError::InvalidCredentials),
         }
@@ -83,7 +108,10 @@ impl AuthApi {
 #[tonic::async_trait]
 impl AuthService for AuthApi {
     #[tracing::instrument(skip_all)]
-    async fn sign_in(&self, request: Request<pb::SignInRequest>) -> Result<Response<pb::SignInResponse>, Status> {
+    async fn sign_in(
+        &self,
+        request: Request<pb::SignInRequest>,
+    ) -> Result<Response<pb::SignInResponse>, Status> {
         let request = request.into_inner();
         let user = self.authenticate(&request.email, &request.password).await?;
         let token = self.tokens.mint(&caller_of(&user), SIGN_IN_TOKEN_LIFETIME);
@@ -96,14 +124,20 @@ impl AuthService for AuthApi {
     }
 
     #[tracing::instrument(skip_all)]
-    async fn get_user(&self, request: Request<pb::GetUserRequest>) -> Result<Response<pb::User>, Status> {
+    async fn get_user(
+        &self,
+        request: Request<pb::GetUserRequest>,
+    ) -> Result<Response<pb::User>, Status> {
         self.tokens.admin(&request)?;
         let user = self.store.get(request.get_ref().id.trim()).await?;
         Ok(Response::new(user_to_proto(&user)))
     }
 
     #[tracing::instrument(skip_all)]
-    async fn list_users(&self, request: Request<pb::ListUsersRequest>) -> Result<Response<pb::ListUsersResponse>, Status> {
+    async fn list_users(
+        &self,
+        request: Request<pb::ListUsersRequest>,
+    ) -> Result<Response<pb::ListUsersResponse>, Status> {
         self.tokens.admin(&request)?;
         let request = request.into_inner();
         let page_size = match request.page_size {
@@ -120,7 +154,10 @@ impl AuthService for AuthApi {
     }
 
     #[tracing::instrument(skip_all)]
-    async fn create_user(&self, request: Request<pb::CreateUserRequest>) -> Result<Response<pb::User>, Status> {
+    async fn create_user(
+        &self,
+        request: Request<pb::CreateUserRequest>,
+    ) -> Result<Response<pb::User>, Status> {
         self.tokens.admin(&request)?;
         let request = request.into_inner();
         let input = request.user.unwrap_or_default();
@@ -139,26 +176,41 @@ impl AuthService for AuthApi {
     }
 
     #[tracing::instrument(skip_all)]
-    async fn set_user_disabled(&self, request: Request<pb::SetUserDisabledRequest>) -> Result<Response<pb::User>, Status> {
+    async fn set_user_disabled(
+        &self,
+        request: Request<pb::SetUserDisabledRequest>,
+    ) -> Result<Response<pb::User>, Status> {
         let caller = self.tokens.admin(&request)?;
         let request = request.into_inner();
         if request.disabled && request.id == caller.sub {
-            return Err(AuthError::FailedPrecondition("You cannot disable your own account".into()).into());
+            return Err(AuthError::FailedPrecondition(
+                "You cannot disable your own account".into(),
+            )
+            .into());
         }
         let mut user = self.store.get(request.id.trim()).await?;
         user.disabled = request.disabled;
         user.updated_at = domain::now();
         let user = self.store.replace(&user).await?;
-        tracing::info!(email = user.email.as_str(), disabled = user.disabled, "user access changed");
+        tracing::info!(
+            email = user.email.as_str(),
+            disabled = user.disabled,
+            "user access changed"
+        );
         Ok(Response::new(user_to_proto(&user)))
     }
 
     #[tracing::instrument(skip_all)]
-    async fn change_password(&self, request: Request<pb::ChangePasswordRequest>) -> Result<Response<()>, Status> {
+    async fn change_password(
+        &self,
+        request: Request<pb::ChangePasswordRequest>,
+    ) -> Result<Response<()>, Status> {
         let caller = self.tokens.caller(&request)?;
         let request = request.into_inner();
         let mut user = self.store.get(&caller.sub).await?;
-        if !password::verify_off_thread(request.current_password, Some(user.password_hash.clone())).await {
+        if !password::verify_off_thread(request.current_password, Some(user.password_hash.clone()))
+            .await
+        {
             return Err(AuthError::IncorrectPassword.into());
         }
         let new_password = NewPassword::parse("new_password", &request.new_password)?;

@@ -25,32 +25,59 @@ impl Running {
     }
 
     fn as_user(&self, user: &pb::User) -> AuthServiceClient<InterceptedService<Channel, Bearer>> {
-        let role = if user.role() == pb::Role::Admin { "admin" } else { "user" };
-        let caller = Caller { sub: user.id.clone(), email: user.email.clone(), role: role.into() };
+        let role = if user.role() == pb::Role::Admin {
+            "admin"
+        } else {
+            "user"
+        };
+        let caller = Caller {
+            sub: user.id.clone(),
+            email: user.email.clone(),
+            role: role.into(),
+        };
         self.as_token(&self.key.mint(&caller, service_auth::CALL_TOKEN_LIFETIME))
     }
 }
 
 async fn start() -> Running {
     let dir = tempfile::tempdir().unwrap();
-    let store: std::sync::Arc<dyn auth::store::UserStore> =
-        std::sync::Arc::new(auth::store::SqliteUserStore::open(&dir.path().join("u.sqlite3")).unwrap());
-    auth::create_admin(store.clone(), "Admin@Example.com", ADMIN_PASSWORD).await.unwrap();
+    let store: std::sync::Arc<dyn auth::store::UserStore> = std::sync::Arc::new(
+        auth::store::SqliteUserStore::open(&dir.path().join("u.sqlite3")).unwrap(),
+    );
+    auth::create_admin(store.clone(), "Admin@Example.com", ADMIN_PASSWORD)
+        .await
+        .unwrap();
     let key = TokenKey::generate();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(auth::serve(listener, store, key.clone(), std::future::pending()));
+    tokio::spawn(auth::serve(
+        listener,
+        store,
+        key.clone(),
+        std::future::pending(),
+    ));
     let channel = Channel::from_shared(url).unwrap().connect().await.unwrap();
     let signed_in = AuthServiceClient::new(channel.clone())
-        .sign_in(pb::SignInRequest { email: "admin@example.com".into(), password: ADMIN_PASSWORD.into() })
+        .sign_in(pb::SignInRequest {
+            email: "admin@example.com".into(),
+            password: ADMIN_PASSWORD.into(),
+        })
         .await
         .unwrap()
         .into_inner();
-    Running { channel, key, admin: signed_in.user.unwrap(), _dir: dir }
+    Running {
+        channel,
+        key,
+        admin: signed_in.user.unwrap(),
+        _dir: dir,
+    }
 }
 
 fn sign_in(email: &str, password: &str) -> pb::SignInRequest {
-    pb::SignInRequest { email: email.into(), password: password.into() }
+    pb::SignInRequest {
+        email: email.into(),
+        password: password.into(),
+    }
 }
 
 #[tokio::test]
@@ -58,23 +85,52 @@ async fn the_first_user_is_the_admin_and_sign_in_returns_a_service_token() {
     let running = start().await;
     assert_eq!(running.admin.role(), pb::Role::Admin);
     assert_eq!(running.admin.permissions, vec!["all".to_string()]);
-    let reply = running.anonymous().sign_in(sign_in(" ADMIN@example.com ", ADMIN_PASSWORD)).await.unwrap().into_inner();
+    let reply = running
+        .anonymous()
+        .sign_in(sign_in(" ADMIN@example.com ", ADMIN_PASSWORD))
+        .await
+        .unwrap()
+        .into_inner();
     let caller = running.key.verify(&reply.service_token).unwrap();
-    assert_eq!((caller.sub.as_str(), caller.role.as_str()), (running.admin.id.as_str(), "admin"));
+    assert_eq!(
+        (caller.sub.as_str(), caller.role.as_str()),
+        (running.admin.id.as_str(), "admin")
+    );
 }
 
 #[tokio::test]
 async fn sign_in_messages_reveal_nothing_and_never_create_accounts() {
     let running = start().await;
     let mut api = running.anonymous();
-    let status = api.sign_in(sign_in("not-an-email", "whatever password")).await.unwrap_err();
-    assert_eq!((status.code(), status.message()), (Code::InvalidArgument, "Invalid email address format"));
-    let wrong_password = api.sign_in(sign_in("admin@example.com", "wrong password here")).await.unwrap_err();
-    let unknown = api.sign_in(sign_in("nobody@example.com", "wrong password here")).await.unwrap_err();
+    let status = api
+        .sign_in(sign_in("not-an-email", "whatever password"))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (status.code(), status.message()),
+        (Code::InvalidArgument, "Invalid email address format")
+    );
+    let wrong_password = api
+        .sign_in(sign_in("admin@example.com", "wrong password here"))
+        .await
+        .unwrap_err();
+    let unknown = api
+        .sign_in(sign_in("nobody@example.com", "wrong password here"))
+        .await
+        .unwrap_err();
     for status in [&wrong_password, &unknown] {
-        assert_eq!((status.code(), status.message()), (Code::Unauthenticated, "Invalid email or password"));
+        assert_eq!(
+            (status.code(), status.message()),
+            (Code::Unauthenticated, "Invalid email or password")
+        );
     }
-    let users = running.as_user(&running.admin).list_users(pb::ListUsersRequest::default()).await.unwrap().into_inner().users;
+    let users = running
+        .as_user(&running.admin)
+        .list_users(pb::ListUsersRequest::default())
+        .await
+        .unwrap()
+        .into_inner()
+        .users;
     assert_eq!(users.len(), 1, "signing in created no account");
 }
 
@@ -83,24 +139,85 @@ async fn admins_create_list_disable_and_enable_users() {
     let running = start().await;
     let mut admin = running.as_user(&running.admin);
     let create = pb::CreateUserRequest {
-        user: Some(pb::User { email: "Clerk@Example.com".into(), name: "Clerk".into(), ..Default::default() }),
+        user: Some(pb::User {
+            email: "Clerk@Example.com".into(),
+            name: "Clerk".into(),
+            ..Default::default()
+        }),
         password: "a long enough password".into(),
     };
-    let clerk = admin.create_user(create.clone()).await.unwrap().into_inner();
-    assert_eq!((clerk.email.as_str(), clerk.role(), clerk.permissions.len()), ("clerk@example.com", pb::Role::User, 0));
-    assert_eq!(admin.create_user(create).await.unwrap_err().code(), Code::AlreadyExists);
-    let weak = pb::CreateUserRequest { user: Some(pb::User { email: "weak@example.com".into(), ..Default::default() }), password: "short".into() };
-    assert_eq!(admin.create_user(weak).await.unwrap_err().code(), Code::InvalidArgument);
+    let clerk = admin
+        .create_user(create.clone())
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        (clerk.email.as_str(), clerk.role(), clerk.permissions.len()),
+        ("clerk@example.com", pb::Role::User, 0)
+    );
+    assert_eq!(
+        admin.create_user(create).await.unwrap_err().code(),
+        Code::AlreadyExists
+    );
+    let weak = pb::CreateUserRequest {
+        user: Some(pb::User {
+            email: "weak@example.com".into(),
+            ..Default::default()
+        }),
+        password: "short".into(),
+    };
+    assert_eq!(
+        admin.create_user(weak).await.unwrap_err().code(),
+        Code::InvalidArgument
+    );
 
-    admin.set_user_disabled(pb::SetUserDisabledRequest { id: clerk.id.clone(), disabled: true }).await.unwrap();
-    let status = running.anonymous().sign_in(sign_in("clerk@example.com", "a long enough password")).await.unwrap_err();
-    assert_eq!((status.code(), status.message()), (Code::PermissionDenied, "This account has been disabled"));
-    admin.set_user_disabled(pb::SetUserDisabledRequest { id: clerk.id.clone(), disabled: false }).await.unwrap();
-    running.anonymous().sign_in(sign_in("clerk@example.com", "a long enough password")).await.unwrap();
+    admin
+        .set_user_disabled(pb::SetUserDisabledRequest {
+            id: clerk.id.clone(),
+            disabled: true,
+        })
+        .await
+        .unwrap();
+    let status = running
+        .anonymous()
+        .sign_in(sign_in("clerk@example.com", "a long enough password"))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (status.code(), status.message()),
+        (Code::PermissionDenied, "This account has been disabled")
+    );
+    admin
+        .set_user_disabled(pb::SetUserDisabledRequest {
+            id: clerk.id.clone(),
+            disabled: false,
+        })
+        .await
+        .unwrap();
+    running
+        .anonymous()
+        .sign_in(sign_in("clerk@example.com", "a long enough password"))
+        .await
+        .unwrap();
 
-    let itself = pb::SetUserDisabledRequest { id: running.admin.id.clone(), disabled: true };
-    assert_eq!(admin.set_user_disabled(itself).await.unwrap_err().code(), Code::FailedPrecondition);
-    assert_eq!(admin.list_users(pb::ListUsersRequest::default()).await.unwrap().into_inner().users.len(), 2);
+    let itself = pb::SetUserDisabledRequest {
+        id: running.admin.id.clone(),
+        disabled: true,
+    };
+    assert_eq!(
+        admin.set_user_disabled(itself).await.unwrap_err().code(),
+        Code::FailedPrecondition
+    );
+    assert_eq!(
+        admin
+            .list_users(pb::ListUsersRequest::default())
+            .await
+            .unwrap()
+            .into_inner()
+            .users
+            .len(),
+        2
+    );
 }
 
 #[tokio::test]
@@ -109,29 +226,89 @@ async fn admin_methods_refuse_missing_forged_expired_and_user_tokens() {
     let clerk = running
         .as_user(&running.admin)
         .create_user(pb::CreateUserRequest {
-            user: Some(pb::User { email: "clerk@example.com".into(), ..Default::default() }),
+            user: Some(pb::User {
+                email: "clerk@example.com".into(),
+                ..Default::default()
+            }),
             password: "a long enough password".into(),
         })
         .await
         .unwrap()
         .into_inner();
-    let admin_caller = Caller { sub: running.admin.id.clone(), email: running.admin.email.clone(), role: "admin".into() };
-    let expired = running.key.mint_expiring_at(&admin_caller, chrono::Utc::now().timestamp() - 60);
+    let admin_caller = Caller {
+        sub: running.admin.id.clone(),
+        email: running.admin.email.clone(),
+        role: "admin".into(),
+    };
+    let expired = running
+        .key
+        .mint_expiring_at(&admin_caller, chrono::Utc::now().timestamp() - 60);
     let forged = TokenKey::generate().mint(&admin_caller, service_auth::CALL_TOKEN_LIFETIME);
-    assert_eq!(running.anonymous().list_users(pb::ListUsersRequest::default()).await.unwrap_err().code(), Code::Unauthenticated);
-    assert_eq!(running.as_token(&expired).list_users(pb::ListUsersRequest::default()).await.unwrap_err().code(), Code::Unauthenticated);
-    assert_eq!(running.as_token(&forged).list_users(pb::ListUsersRequest::default()).await.unwrap_err().code(), Code::Unauthenticated);
-    assert_eq!(running.as_user(&clerk).list_users(pb::ListUsersRequest::default()).await.unwrap_err().code(), Code::PermissionDenied);
+    assert_eq!(
+        running
+            .anonymous()
+            .list_users(pb::ListUsersRequest::default())
+            .await
+            .unwrap_err()
+            .code(),
+        Code::Unauthenticated
+    );
+    assert_eq!(
+        running
+            .as_token(&expired)
+            .list_users(pb::ListUsersRequest::default())
+            .await
+            .unwrap_err()
+            .code(),
+        Code::Unauthenticated
+    );
+    assert_eq!(
+        running
+            .as_token(&forged)
+            .list_users(pb::ListUsersRequest::default())
+            .await
+            .unwrap_err()
+            .code(),
+        Code::Unauthenticated
+    );
+    assert_eq!(
+        running
+            .as_user(&clerk)
+            .list_users(pb::ListUsersRequest::default())
+            .await
+            .unwrap_err()
+            .code(),
+        Code::PermissionDenied
+    );
 }
 
 #[tokio::test]
 async fn users_change_their_own_password() {
     let running = start().await;
     let mut me = running.as_user(&running.admin);
-    let wrong = pb::ChangePasswordRequest { current_password: "not my password".into(), new_password: "a brand new password".into() };
-    assert_eq!(me.change_password(wrong).await.unwrap_err().code(), Code::Unauthenticated);
-    let right = pb::ChangePasswordRequest { current_password: ADMIN_PASSWORD.into(), new_password: "a brand new password".into() };
+    let wrong = pb::ChangePasswordRequest {
+        current_password: "not my password".into(),
+        new_password: "a brand new password".into(),
+    };
+    assert_eq!(
+        me.change_password(wrong).await.unwrap_err().code(),
+        Code::Unauthenticated
+    );
+    let right = pb::ChangePasswordRequest {
+        current_password: ADMIN_PASSWORD.into(),
+        new_password: "a brand new password".into(),
+    };
     me.change_password(right).await.unwrap();
-    assert!(running.anonymous().sign_in(sign_in("admin@example.com", ADMIN_PASSWORD)).await.is_err());
-    running.anonymous().sign_in(sign_in("admin@example.com", "a brand new password")).await.unwrap();
+    assert!(
+        running
+            .anonymous()
+            .sign_in(sign_in("admin@example.com", ADMIN_PASSWORD))
+            .await
+            .is_err()
+    );
+    running
+        .anonymous()
+        .sign_in(sign_in("admin@example.com", "a brand new password"))
+        .await
+        .unwrap();
 }

@@ -7,7 +7,14 @@ use auth::error::AuthError;
 use auth::store::{MongoUserStore, SqliteUserStore, UserStore};
 
 fn user(email: &str) -> User {
-    User::new(Email::parse(email).unwrap(), "", Role::User, "hash".into(), false, domain::now())
+    User::new(
+        Email::parse(email).unwrap(),
+        "",
+        Role::User,
+        "hash".into(),
+        false,
+        domain::now(),
+    )
 }
 
 async fn insert_find_and_unique_email(store: Arc<dyn UserStore>) {
@@ -15,11 +22,29 @@ async fn insert_find_and_unique_email(store: Arc<dyn UserStore>) {
     let ada = user("ada@example.com");
     store.insert(&ada).await.unwrap();
     assert_eq!(store.get(&ada.id).await.unwrap(), ada);
-    assert_eq!(store.find_by_email(&Email::parse("ADA@example.com").unwrap()).await.unwrap(), Some(ada.clone()));
-    assert_eq!(store.find_by_email(&Email::parse("bob@example.com").unwrap()).await.unwrap(), None);
-    assert!(matches!(store.insert(&user("ada@example.com")).await, Err(AuthError::AlreadyExists)));
+    assert_eq!(
+        store
+            .find_by_email(&Email::parse("ADA@example.com").unwrap())
+            .await
+            .unwrap(),
+        Some(ada.clone())
+    );
+    assert_eq!(
+        store
+            .find_by_email(&Email::parse("bob@example.com").unwrap())
+            .await
+            .unwrap(),
+        None
+    );
+    assert!(matches!(
+        store.insert(&user("ada@example.com")).await,
+        Err(AuthError::AlreadyExists)
+    ));
     assert_eq!(store.count().await.unwrap(), 1);
-    assert!(matches!(store.get("missing").await, Err(AuthError::NotFound)));
+    assert!(matches!(
+        store.get("missing").await,
+        Err(AuthError::NotFound)
+    ));
 }
 
 async fn replace_and_page_oldest_first(store: Arc<dyn UserStore>) {
@@ -45,7 +70,10 @@ async fn replace_and_page_oldest_first(store: Arc<dyn UserStore>) {
     changed.disabled = true;
     assert_eq!(store.replace(&changed).await.unwrap(), changed);
     assert!(store.get(&changed.id).await.unwrap().disabled);
-    assert!(matches!(store.replace(&user("ghost@example.com")).await, Err(AuthError::NotFound)));
+    assert!(matches!(
+        store.replace(&user("ghost@example.com")).await,
+        Err(AuthError::NotFound)
+    ));
 }
 
 macro_rules! contract {

@@ -53,8 +53,14 @@ struct Keys {
 
 impl TokenKey {
     pub fn from_secret(secret: &[u8]) -> anyhow::Result<Self> {
-        anyhow::ensure!(secret.len() >= MIN_KEY_BYTES, "the token signing key must be at least {MIN_KEY_BYTES} bytes");
-        Ok(Self(Arc::new(Keys { encoding: EncodingKey::from_secret(secret), decoding: DecodingKey::from_secret(secret) })))
+        anyhow::ensure!(
+            secret.len() >= MIN_KEY_BYTES,
+            "the token signing key must be at least {MIN_KEY_BYTES} bytes"
+        );
+        Ok(Self(Arc::new(Keys {
+            encoding: EncodingKey::from_secret(secret),
+            decoding: DecodingKey::from_secret(secret),
+        })))
     }
 
     /// A random key, for a process that both mints and verifies (the all-in-one).
@@ -71,22 +77,37 @@ impl TokenKey {
             Ok(text) if !text.is_empty() => {
                 let secret = base64::engine::general_purpose::STANDARD
                     .decode(text.trim())
-                    .map_err(|_| anyhow::anyhow!("JWT_SIGNING_KEY must be base64 (e.g. openssl rand -base64 32)"))?;
+                    .map_err(|_| {
+                        anyhow::anyhow!(
+                            "JWT_SIGNING_KEY must be base64 (e.g. openssl rand -base64 32)"
+                        )
+                    })?;
                 Self::from_secret(&secret)
             }
             _ if allow_generated => Ok(Self::generate()),
-            _ => anyhow::bail!("JWT_SIGNING_KEY is not set; every service and the gateway need the same key"),
+            _ => anyhow::bail!(
+                "JWT_SIGNING_KEY is not set; every service and the gateway need the same key"
+            ),
         }
     }
 
     pub fn mint(&self, caller: &Caller, lifetime: Duration) -> String {
-        self.mint_expiring_at(caller, chrono::Utc::now().timestamp() + lifetime.as_secs() as i64)
+        self.mint_expiring_at(
+            caller,
+            chrono::Utc::now().timestamp() + lifetime.as_secs() as i64,
+        )
     }
 
     /// A token that expires at `exp` (Unix seconds); a past one makes an expired token.
     pub fn mint_expiring_at(&self, caller: &Caller, exp: i64) -> String {
-        let claims = Claims { caller: caller.clone(), iss: ISSUER.into(), iat: chrono::Utc::now().timestamp(), exp };
-        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.0.encoding).expect("HS256 signing cannot fail")
+        let claims = Claims {
+            caller: caller.clone(),
+            iss: ISSUER.into(),
+            iat: chrono::Utc::now().timestamp(),
+            exp,
+        };
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.0.encoding)
+            .expect("HS256 signing cannot fail")
     }
 
     pub fn verify(&self, token: &str) -> Result<Caller, Status> {
@@ -100,21 +121,34 @@ impl TokenKey {
 
     /// The caller of a request with `authorization: Bearer <token>`.
     pub fn caller<T>(&self, request: &tonic::Request<T>) -> Result<Caller, Status> {
-        let header = request.metadata().get("authorization").and_then(|v| v.to_str().ok());
-        let token = header.and_then(|h| h.strip_prefix("Bearer ")).ok_or_else(|| Status::unauthenticated("A service token is required"))?;
+        let header = request
+            .metadata()
+            .get("authorization")
+            .and_then(|v| v.to_str().ok());
+        let token = header
+            .and_then(|h| h.strip_prefix("Bearer "))
+            .ok_or_else(|| Status::unauthenticated("A service token is required"))?;
         self.verify(token)
     }
 
     /// The caller, who must be an admin.
     pub fn admin<T>(&self, request: &tonic::Request<T>) -> Result<Caller, Status> {
         let caller = self.caller(request)?;
-        if caller.is_admin() { Ok(caller) } else { Err(Status::permission_denied("Only an admin may do this")) }
+        if caller.is_admin() {
+            Ok(caller)
+        } else {
+            Err(Status::permission_denied("Only an admin may do this"))
+        }
     }
 }
 
 /// A token for the project's own tools (demo loader, seeder), valid for an hour.
 pub fn tool_token(key: &TokenKey) -> String {
-    let tools = Caller { sub: "tools".into(), email: "tools@localhost".into(), role: Caller::ADMIN.into() };
+    let tools = Caller {
+        sub: "tools".into(),
+        email: "tools@localhost".into(),
+        role: Caller::ADMIN.into(),
+    };
     key.mint(&tools, Duration::from_secs(3600))
 }
 
@@ -133,7 +167,9 @@ impl Bearer {
 
 impl tonic::service::Interceptor for Bearer {
     fn call(&mut self, mut request: tonic::Request<()>) -> Result<tonic::Request<()>, Status> {
-        request.metadata_mut().insert("authorization", self.0.clone());
+        request
+            .metadata_mut()
+            .insert("authorization", self.0.clone());
         Ok(request)
     }
 }
@@ -143,7 +179,11 @@ mod tests {
     use super::*;
 
     fn admin() -> Caller {
-        Caller { sub: "u1".into(), email: "a@example.com".into(), role: "admin".into() }
+        Caller {
+            sub: "u1".into(),
+            email: "a@example.com".into(),
+            role: "admin".into(),
+        }
     }
 
     #[test]
@@ -151,8 +191,14 @@ mod tests {
         let key = TokenKey::generate();
         let token = key.mint(&admin(), CALL_TOKEN_LIFETIME);
         assert_eq!(key.verify(&token).unwrap(), admin());
-        assert!(TokenKey::generate().verify(&token).is_err(), "another key's token is refused");
-        assert!(key.verify(&format!("{token}x")).is_err(), "a tampered token is refused");
+        assert!(
+            TokenKey::generate().verify(&token).is_err(),
+            "another key's token is refused"
+        );
+        assert!(
+            key.verify(&format!("{token}x")).is_err(),
+            "a tampered token is refused"
+        );
     }
 
     #[test]

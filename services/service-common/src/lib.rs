@@ -22,30 +22,52 @@ impl StoreConfig {
         match std::env::var("MONGODB_URI") {
             Ok(uri) if !uri.is_empty() => Self::Mongo {
                 uri,
-                database: std::env::var("MONGODB_DATABASE").unwrap_or_else(|_| "logistics".to_owned()),
+                database: std::env::var("MONGODB_DATABASE")
+                    .unwrap_or_else(|_| "logistics".to_owned()),
             },
-            _ => Self::Embedded { data_dir: std::env::var("DATA_DIR").unwrap_or_else(|_| "./data".to_owned()).into() },
+            _ => Self::Embedded {
+                data_dir: std::env::var("DATA_DIR")
+                    .unwrap_or_else(|_| "./data".to_owned())
+                    .into(),
+            },
         }
     }
 }
 
 /// A pool of SQLite connections to `file` in `data_dir`, in WAL mode, with `schema` applied.
-pub fn sqlite_pool(path: &std::path::Path, max_size: u32, schema: &str) -> anyhow::Result<r2d2::Pool<r2d2_sqlite::SqliteConnectionManager>> {
+pub fn sqlite_pool(
+    path: &std::path::Path,
+    max_size: u32,
+    schema: &str,
+) -> anyhow::Result<r2d2::Pool<r2d2_sqlite::SqliteConnectionManager>> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
-    let manager = r2d2_sqlite::SqliteConnectionManager::file(path)
-        .with_init(|c| c.execute_batch("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;"));
-    let pool = r2d2::Pool::builder().max_size(max_size).test_on_check_out(false).build(manager)?;
+    let manager = r2d2_sqlite::SqliteConnectionManager::file(path).with_init(|c| {
+        c.execute_batch(
+            "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;",
+        )
+    });
+    let pool = r2d2::Pool::builder()
+        .max_size(max_size)
+        .test_on_check_out(false)
+        .build(manager)?;
     pool.get()?.execute_batch(schema)?;
     Ok(pool)
 }
 
 /// Serves `service` with gRPC health and reflection on `listener` until `shutdown`.
-pub async fn serve<S>(listener: TcpListener, service: S, shutdown: impl std::future::Future<Output = ()> + Send) -> anyhow::Result<()>
+pub async fn serve<S>(
+    listener: TcpListener,
+    service: S,
+    shutdown: impl std::future::Future<Output = ()> + Send,
+) -> anyhow::Result<()>
 where
-    S: tower_service::Service<http::Request<Body>, Response = http::Response<Body>, Error = Infallible>
-        + NamedService
+    S: tower_service::Service<
+            http::Request<Body>,
+            Response = http::Response<Body>,
+            Error = Infallible,
+        > + NamedService
         + Clone
         + Send
         + Sync
@@ -90,7 +112,9 @@ pub mod utc_micros {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<DateTime<Utc>, D::Error> {
         let text = String::deserialize(d)?;
-        DateTime::parse_from_rfc3339(&text).map(|t| t.with_timezone(&Utc)).map_err(serde::de::Error::custom)
+        DateTime::parse_from_rfc3339(&text)
+            .map(|t| t.with_timezone(&Utc))
+            .map_err(serde::de::Error::custom)
     }
 }
 
@@ -117,7 +141,16 @@ mod tests {
     #[test]
     fn email_syntax() {
         assert!(super::is_email("ada@example.com"));
-        for bad in ["", "ada", "ada@", "@example.com", "ada@example", "a da@example.com", "a@@example.com", "a@.example.com"] {
+        for bad in [
+            "",
+            "ada",
+            "ada@",
+            "@example.com",
+            "ada@example",
+            "a da@example.com",
+            "a@@example.com",
+            "a@.example.com",
+        ] {
             assert!(!super::is_email(bad), "{bad}");
         }
     }

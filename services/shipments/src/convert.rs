@@ -5,7 +5,8 @@ use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, Timelike, Utc};
 use logistics_proto::v1 as pb;
 
 use crate::domain::{
-    HistoryEntry, MAX_PACKAGES, Package, PaymentMode, Shipment, ShipmentDetails, ShipmentMode, ShipmentType, Status,
+    HistoryEntry, MAX_PACKAGES, Package, PaymentMode, Shipment, ShipmentDetails, ShipmentMode,
+    ShipmentType, Status,
 };
 use crate::error::FieldViolation;
 
@@ -20,13 +21,23 @@ impl Violations {
 
     /// Required text, trimmed, at most `max` characters, no control characters
     /// (line breaks allowed only where `multiline`).
-    pub fn text(&mut self, field: &str, value: &str, max: usize, required: bool, multiline: bool) -> String {
+    pub fn text(
+        &mut self,
+        field: &str,
+        value: &str,
+        max: usize,
+        required: bool,
+        multiline: bool,
+    ) -> String {
         let value = value.trim();
         if required && value.is_empty() {
             self.add(field, "is required");
         } else if value.chars().count() > max {
             self.add(field, format!("must be at most {max} characters"));
-        } else if value.chars().any(|c| c.is_control() && !(multiline && (c == '\n' || c == '\r' || c == '\t'))) {
+        } else if value
+            .chars()
+            .any(|c| c.is_control() && !(multiline && (c == '\n' || c == '\r' || c == '\t')))
+        {
             self.add(field, "must not contain control characters");
         }
         value.to_owned()
@@ -45,7 +56,9 @@ impl Violations {
     fn phone(&mut self, field: &str, value: &str) -> String {
         let value = value.trim();
         let digits = value.chars().filter(char::is_ascii_digit).count();
-        let allowed = value.chars().all(|c| c.is_ascii_digit() || " +-().".contains(c));
+        let allowed = value
+            .chars()
+            .all(|c| c.is_ascii_digit() || " +-().".contains(c));
         if value.is_empty() {
             self.add(field, "is required");
         } else if !allowed || !(5..=20).contains(&digits) || value.len() > 30 {
@@ -70,25 +83,53 @@ impl Violations {
 
     fn date(&mut self, field: &str, value: Option<&pb::Date>) -> NaiveDate {
         let parsed = value.and_then(|d| {
-            let date = NaiveDate::from_ymd_opt(d.year, u32::try_from(d.month).ok()?, u32::try_from(d.day).ok()?)?;
+            let date = NaiveDate::from_ymd_opt(
+                d.year,
+                u32::try_from(d.month).ok()?,
+                u32::try_from(d.day).ok()?,
+            )?;
             (2000..=2100).contains(&d.year).then_some(date)
         });
         parsed.unwrap_or_else(|| {
-            self.add(field, if value.is_none() { "is required" } else { "must be a valid date between 2000 and 2100" });
+            self.add(
+                field,
+                if value.is_none() {
+                    "is required"
+                } else {
+                    "must be a valid date between 2000 and 2100"
+                },
+            );
             NaiveDate::default()
         })
     }
 
     fn time(&mut self, field: &str, value: Option<&pb::TimeOfDay>) -> NaiveTime {
-        let parsed = value.and_then(|t| NaiveTime::from_hms_opt(u32::try_from(t.hours).ok()?, u32::try_from(t.minutes).ok()?, 0));
+        let parsed = value.and_then(|t| {
+            NaiveTime::from_hms_opt(
+                u32::try_from(t.hours).ok()?,
+                u32::try_from(t.minutes).ok()?,
+                0,
+            )
+        });
         parsed.unwrap_or_else(|| {
-            self.add(field, if value.is_none() { "is required" } else { "must be a valid time of day" });
+            self.add(
+                field,
+                if value.is_none() {
+                    "is required"
+                } else {
+                    "must be a valid time of day"
+                },
+            );
             NaiveTime::default()
         })
     }
 
     pub fn into_result<T>(self, value: T) -> Result<T, Vec<FieldViolation>> {
-        if self.0.is_empty() { Ok(value) } else { Err(self.0) }
+        if self.0.is_empty() {
+            Ok(value)
+        } else {
+            Err(self.0)
+        }
     }
 }
 
@@ -100,7 +141,10 @@ pub fn status_from_proto(field: &str, value: i32, violations: &mut Violations) -
         Ok(pb::ShipmentStatus::Delayed) => Status::Delayed,
         Ok(pb::ShipmentStatus::OnHold) => Status::OnHold,
         _ => {
-            violations.add(field, "must be one of pending, in_transit, delivered, delayed, on_hold");
+            violations.add(
+                field,
+                "must be one of pending, in_transit, delivered, delayed, on_hold",
+            );
             Status::Pending
         }
     }
@@ -134,7 +178,10 @@ fn mode_from_proto(value: i32, violations: &mut Violations) -> ShipmentMode {
         Ok(pb::ShipmentMode::AirShipping) => ShipmentMode::AirShipping,
         Ok(pb::ShipmentMode::SeaShipping) => ShipmentMode::SeaShipping,
         _ => {
-            violations.add("mode", "must be one of land_shipping, air_shipping, sea_shipping");
+            violations.add(
+                "mode",
+                "must be one of land_shipping, air_shipping, sea_shipping",
+            );
             ShipmentMode::LandShipping
         }
     }
@@ -147,7 +194,10 @@ fn payment_from_proto(value: i32, violations: &mut Violations) -> PaymentMode {
         Ok(pb::PaymentMode::Cash) => PaymentMode::Cash,
         Ok(pb::PaymentMode::Check) => PaymentMode::Check,
         _ => {
-            violations.add("payment_mode", "must be one of Bank Transfer, Credit Card, Cash, Check");
+            violations.add(
+                "payment_mode",
+                "must be one of Bank Transfer, Credit Card, Cash, Check",
+            );
             PaymentMode::BankTransfer
         }
     }
@@ -162,7 +212,10 @@ pub fn details_from_proto(s: &pb::Shipment) -> Result<ShipmentDetails, Vec<Field
     if s.packages.is_empty() {
         v.add("packages", "must hold at least one package");
     } else if s.packages.len() > MAX_PACKAGES {
-        v.add("packages", format!("must hold at most {MAX_PACKAGES} packages"));
+        v.add(
+            "packages",
+            format!("must hold at most {MAX_PACKAGES} packages"),
+        );
     }
     let packages = s
         .packages
@@ -198,9 +251,15 @@ pub fn details_from_proto(s: &pb::Shipment) -> Result<ShipmentDetails, Vec<Field
         shipment_mode: mode_from_proto(s.mode, &mut v),
         package_count: v.whole("package_count", s.package_count.into(), 1, 10_000) as u32,
         product: v.text("product", &s.product, 200, true, false),
-        product_quantity: v.whole("product_quantity", s.product_quantity.into(), 1, 1_000_000) as u32,
+        product_quantity: v.whole("product_quantity", s.product_quantity.into(), 1, 1_000_000)
+            as u32,
         payment_mode: payment_from_proto(s.payment_mode, &mut v),
-        total_freight_cents: v.whole("total_freight_cents", s.total_freight_cents, 0, 100_000_000_000),
+        total_freight_cents: v.whole(
+            "total_freight_cents",
+            s.total_freight_cents,
+            0,
+            100_000_000_000,
+        ),
         weight: v.decimal("weight_kg", s.weight_kg, 1_000_000.0),
         expected_delivery_date: v.date("expected_delivery_date", s.expected_delivery_date.as_ref()),
         departure_time: v.time("departure_time", s.departure_time.as_ref()),
@@ -213,15 +272,25 @@ pub fn details_from_proto(s: &pb::Shipment) -> Result<ShipmentDetails, Vec<Field
 }
 
 pub fn timestamp(t: DateTime<Utc>) -> prost_types::Timestamp {
-    prost_types::Timestamp { seconds: t.timestamp(), nanos: t.timestamp_subsec_nanos() as i32 }
+    prost_types::Timestamp {
+        seconds: t.timestamp(),
+        nanos: t.timestamp_subsec_nanos() as i32,
+    }
 }
 
 fn date(d: NaiveDate) -> pb::Date {
-    pb::Date { year: d.year(), month: d.month() as i32, day: d.day() as i32 }
+    pb::Date {
+        year: d.year(),
+        month: d.month() as i32,
+        day: d.day() as i32,
+    }
 }
 
 fn time(t: NaiveTime) -> pb::TimeOfDay {
-    pb::TimeOfDay { hours: t.hour() as i32, minutes: t.minute() as i32 }
+    pb::TimeOfDay {
+        hours: t.hour() as i32,
+        minutes: t.minute() as i32,
+    }
 }
 
 fn history_to_proto(h: &HistoryEntry) -> pb::HistoryEntry {
@@ -325,8 +394,16 @@ pub fn copy_masked_field(path: &str, from: &pb::Shipment, into: &mut pb::Shipmen
     if let Some((party, field)) = path.split_once('.') {
         let empty = pb::Party::default();
         return match party {
-            "shipper" => party_field(field, from.shipper.as_ref().unwrap_or(&empty), into.shipper.get_or_insert_default()),
-            "receiver" => party_field(field, from.receiver.as_ref().unwrap_or(&empty), into.receiver.get_or_insert_default()),
+            "shipper" => party_field(
+                field,
+                from.shipper.as_ref().unwrap_or(&empty),
+                into.shipper.get_or_insert_default(),
+            ),
+            "receiver" => party_field(
+                field,
+                from.receiver.as_ref().unwrap_or(&empty),
+                into.receiver.get_or_insert_default(),
+            ),
             _ => false,
         };
     }
@@ -358,7 +435,8 @@ pub fn copy_masked_field(path: &str, from: &pb::Shipment, into: &mut pb::Shipmen
 }
 
 fn from_timestamp(t: Option<&prost_types::Timestamp>) -> DateTime<Utc> {
-    t.and_then(|t| DateTime::from_timestamp(t.seconds, t.nanos.max(0) as u32)).unwrap_or_default()
+    t.and_then(|t| DateTime::from_timestamp(t.seconds, t.nanos.max(0) as u32))
+        .unwrap_or_default()
 }
 
 /// Reads a whole shipment as the service returned it (for tools such as the demo loader).
@@ -379,7 +457,8 @@ pub fn shipment_from_proto(s: &pb::Shipment) -> Result<Shipment, Vec<FieldViolat
             remarks: h.remarks.clone(),
         })
         .collect();
-    let tracking_number = crate::domain::TrackingNumber::parse(&s.tracking_number).map_err(|e| vec![e])?;
+    let tracking_number =
+        crate::domain::TrackingNumber::parse(&s.tracking_number).map_err(|e| vec![e])?;
     v.into_result(Shipment {
         id: s.id.clone(),
         tracking_number,

@@ -22,13 +22,19 @@ impl TrackingNumber {
         let field = "tracking_number";
         let trimmed = input.trim();
         if trimmed.is_empty() {
-            return Err(FieldViolation::new(field, "Please enter a tracking number."));
+            return Err(FieldViolation::new(
+                field,
+                "Please enter a tracking number.",
+            ));
         }
         let upper = trimmed.to_ascii_uppercase();
         let digits = upper.strip_prefix(Self::PREFIX);
         match digits {
             Some(d) if d.len() == 9 && d.bytes().all(|b| b.is_ascii_digit()) => Ok(Self(upper)),
-            _ => Err(FieldViolation::new(field, "must be PSE followed by 9 digits")),
+            _ => Err(FieldViolation::new(
+                field,
+                "must be PSE followed by 9 digits",
+            )),
         }
     }
 
@@ -60,7 +66,13 @@ pub enum Status {
 }
 
 impl Status {
-    pub const ALL: [Status; 5] = [Self::Pending, Self::InTransit, Self::Delivered, Self::Delayed, Self::OnHold];
+    pub const ALL: [Status; 5] = [
+        Self::Pending,
+        Self::InTransit,
+        Self::Delivered,
+        Self::Delayed,
+        Self::OnHold,
+    ];
 
     /// The stored value, as the spec names it (`in_transit`).
     pub fn as_str(self) -> &'static str {
@@ -100,7 +112,12 @@ pub enum PaymentMode {
 }
 
 impl PaymentMode {
-    const ALL: [PaymentMode; 4] = [Self::BankTransfer, Self::CreditCard, Self::Cash, Self::Check];
+    const ALL: [PaymentMode; 4] = [
+        Self::BankTransfer,
+        Self::CreditCard,
+        Self::Cash,
+        Self::Check,
+    ];
 
     pub fn label(self) -> &'static str {
         match self {
@@ -115,7 +132,9 @@ impl PaymentMode {
     /// normalised to title case as the spec asks, then matched to a known mode.
     pub fn parse(text: &str) -> Option<Self> {
         let normalised = title_case(&text.replace('_', " "));
-        Self::ALL.into_iter().find(|mode| mode.label() == normalised)
+        Self::ALL
+            .into_iter()
+            .find(|mode| mode.label() == normalised)
     }
 }
 
@@ -125,7 +144,10 @@ pub fn title_case(text: &str) -> String {
         .map(|word| {
             let mut chars = word.chars();
             match chars.next() {
-                Some(first) => first.to_uppercase().chain(chars.flat_map(char::to_lowercase)).collect(),
+                Some(first) => first
+                    .to_uppercase()
+                    .chain(chars.flat_map(char::to_lowercase))
+                    .collect(),
                 None => String::new(),
             }
         })
@@ -163,7 +185,13 @@ pub struct HistoryEntry {
 }
 
 impl HistoryEntry {
-    pub fn new(at: DateTime<Utc>, location: &str, status: Status, updated_by: &str, remarks: &str) -> Self {
+    pub fn new(
+        at: DateTime<Utc>,
+        location: &str,
+        status: Status,
+        updated_by: &str,
+        remarks: &str,
+    ) -> Self {
         let local = at.with_timezone(&Local);
         Self {
             timestamp: at,
@@ -271,10 +299,20 @@ pub const UPDATED_BY_ADMIN: &str = "admin";
 
 impl Shipment {
     /// A new shipment: pending, at its origin, with its totals and the first history entry.
-    pub fn create(details: ShipmentDetails, tracking_number: TrackingNumber, now: DateTime<Utc>) -> Self {
+    pub fn create(
+        details: ShipmentDetails,
+        tracking_number: TrackingNumber,
+        now: DateTime<Utc>,
+    ) -> Self {
         let current_location = details.origin.clone();
         let status = Status::Pending;
-        let first = HistoryEntry::new(now, &current_location, status, UPDATED_BY_ADMIN, "Shipment created");
+        let first = HistoryEntry::new(
+            now,
+            &current_location,
+            status,
+            UPDATED_BY_ADMIN,
+            "Shipment created",
+        );
         Self {
             id: new_id(),
             tracking_number,
@@ -296,9 +334,17 @@ impl Shipment {
             self.details = details;
         }
         let status = change.status.unwrap_or(self.status);
-        let location = change.current_location.unwrap_or_else(|| self.current_location.clone());
+        let location = change
+            .current_location
+            .unwrap_or_else(|| self.current_location.clone());
         if status != self.status || location != self.current_location || change.always_record {
-            self.shipment_history.push(HistoryEntry::new(now, &location, status, UPDATED_BY_ADMIN, &change.remarks));
+            self.shipment_history.push(HistoryEntry::new(
+                now,
+                &location,
+                status,
+                UPDATED_BY_ADMIN,
+                &change.remarks,
+            ));
             self.status = status;
             self.current_location = location;
         }
@@ -356,20 +402,45 @@ mod tests {
     use super::*;
 
     fn package(quantity: u32, l: f64, w: f64, h: f64, weight: f64) -> Package {
-        Package { quantity, piece_type: "Box".into(), description: "Parts".into(), length: l, width: w, height: h, weight }
+        Package {
+            quantity,
+            piece_type: "Box".into(),
+            description: "Parts".into(),
+            length: l,
+            width: w,
+            height: h,
+            weight,
+        }
     }
 
     #[test]
     fn tracking_number_accepts_spaces_and_lower_case() {
-        assert_eq!(TrackingNumber::parse("  pse012345678 ").unwrap().as_str(), "PSE012345678");
+        assert_eq!(
+            TrackingNumber::parse("  pse012345678 ").unwrap().as_str(),
+            "PSE012345678"
+        );
     }
 
     #[test]
     fn tracking_number_refuses_patterns_and_operators() {
-        for input in [".*", "{\"$gt\":\"\"}", "^PSE", "PSE12345678", "PSE1234567890", "XYZ123456789", "PSE12345678a"] {
-            assert!(TrackingNumber::parse(input).is_err(), "{input} must be refused");
+        for input in [
+            ".*",
+            "{\"$gt\":\"\"}",
+            "^PSE",
+            "PSE12345678",
+            "PSE1234567890",
+            "XYZ123456789",
+            "PSE12345678a",
+        ] {
+            assert!(
+                TrackingNumber::parse(input).is_err(),
+                "{input} must be refused"
+            );
         }
-        assert_eq!(TrackingNumber::parse("   ").unwrap_err().description, "Please enter a tracking number.");
+        assert_eq!(
+            TrackingNumber::parse("   ").unwrap_err().description,
+            "Please enter a tracking number."
+        );
     }
 
     #[test]
@@ -382,7 +453,10 @@ mod tests {
 
     #[test]
     fn totals_follow_the_spec_formulas() {
-        let totals = Totals::of(&[package(2, 50.0, 40.0, 30.0, 12.5), package(1, 100.0, 100.0, 100.0, 3.0)]);
+        let totals = Totals::of(&[
+            package(2, 50.0, 40.0, 30.0, 12.5),
+            package(1, 100.0, 100.0, 100.0, 3.0),
+        ]);
         // 2×60000 + 1×1000000 = 1,120,000 cm³
         assert_eq!(totals.total_volumetric_weight, 224.0);
         assert_eq!(totals.total_volume, 1.12);
@@ -392,7 +466,10 @@ mod tests {
     #[test]
     fn payment_mode_text_is_title_cased_before_matching() {
         assert_eq!(title_case("  bANK   transfer "), "Bank Transfer");
-        assert_eq!(PaymentMode::parse("CREDIT_CARD"), Some(PaymentMode::CreditCard));
+        assert_eq!(
+            PaymentMode::parse("CREDIT_CARD"),
+            Some(PaymentMode::CreditCard)
+        );
         assert_eq!(PaymentMode::parse("check"), Some(PaymentMode::Check));
         assert_eq!(PaymentMode::parse("bitcoin"), None);
     }

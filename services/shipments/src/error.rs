@@ -12,7 +12,10 @@ pub struct FieldViolation {
 
 impl FieldViolation {
     pub fn new(field: impl Into<String>, description: impl Into<String>) -> Self {
-        Self { field: field.into(), description: description.into() }
+        Self {
+            field: field.into(),
+            description: description.into(),
+        }
     }
 }
 
@@ -32,7 +35,10 @@ pub enum ShipmentError {
 }
 
 fn describe(violations: &[FieldViolation]) -> String {
-    let parts: Vec<String> = violations.iter().map(|v| format!("{}: {}", v.field, v.description)).collect();
+    let parts: Vec<String> = violations
+        .iter()
+        .map(|v| format!("{}: {}", v.field, v.description))
+        .collect();
     format!("Invalid shipment: {}", parts.join("; "))
 }
 

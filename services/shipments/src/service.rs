@@ -28,7 +28,12 @@ impl LookupCache {
     const CAPACITY: u64 = 50_000;
 
     fn new(ttl: Duration) -> Self {
-        Self((!ttl.is_zero()).then(|| moka::sync::Cache::builder().max_capacity(Self::CAPACITY).time_to_live(ttl).build()))
+        Self((!ttl.is_zero()).then(|| {
+            moka::sync::Cache::builder()
+                .max_capacity(Self::CAPACITY)
+                .time_to_live(ttl)
+                .build()
+        }))
     }
 
     fn get(&self, number: &TrackingNumber) -> Option<pb::Shipment> {
@@ -58,28 +63,49 @@ pub struct ShipmentsService {
 
 impl ShipmentsService {
     /// `lookup_cache_ttl` zero turns the lookup cache off.
-    pub fn new(store: Arc<dyn ShipmentStore>, tokens: TokenKey, lookup_cache_ttl: Duration) -> Self {
-        Self { store, lookups: LookupCache::new(lookup_cache_ttl), tokens }
+    pub fn new(
+        store: Arc<dyn ShipmentStore>,
+        tokens: TokenKey,
+        lookup_cache_ttl: Duration,
+    ) -> Self {
+        Self {
+            store,
+            lookups: LookupCache::new(lookup_cache_ttl),
+            tokens,
+        }
     }
 
     /// Applies an edit and evicts the shipment's cached lookup.
-    async fn update(&self, id: &str, edit: crate::store::Edit) -> Result<pb::Shipment, ShipmentError> {
+    async fn update(
+        &self,
+        id: &str,
+        edit: crate::store::Edit,
+    ) -> Result<pb::Shipment, ShipmentError> {
         let shipment = self.store.update(id, edit).await?;
         self.lookups.evict(&shipment.tracking_number);
         Ok(convert::shipment_to_proto(&shipment))
     }
 
     /// Writes a new shipment, drawing another tracking number on a collision.
-    pub async fn create(&self, details: crate::domain::ShipmentDetails) -> Result<Shipment, ShipmentError> {
+    pub async fn create(
+        &self,
+        details: crate::domain::ShipmentDetails,
+    ) -> Result<Shipment, ShipmentError> {
         for _ in 0..TRACKING_NUMBER_ATTEMPTS {
-            let shipment = Shipment::create(details.clone(), TrackingNumber::generate(), crate::domain::now());
+            let shipment = Shipment::create(
+                details.clone(),
+                TrackingNumber::generate(),
+                crate::domain::now(),
+            );
             match self.store.insert(&shipment).await {
                 Ok(()) => return Ok(shipment),
                 Err(ShipmentError::DuplicateTrackingNumber) => continue,
                 Err(e) => return Err(e),
             }
         }
-        Err(ShipmentError::Internal("no free tracking number found".into()))
+        Err(ShipmentError::Internal(
+            "no free tracking number found".into(),
+        ))
     }
 }
 
@@ -88,7 +114,11 @@ fn id(field: &str, value: &str) -> Result<String, ShipmentError> {
     if value.is_empty() {
         return Err(FieldViolation::new(field, "is required").into());
     }
-    if value.len() > 64 || !value.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+    if value.len() > 64
+        || !value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    {
         // No such id can exist; say so without reaching the store.
         return Err(ShipmentError::NotFound);
     }
@@ -99,9 +129,16 @@ fn page_token(token: &str) -> Result<Option<Cursor>, ShipmentError> {
     if token.is_empty() {
         return Ok(None);
     }
-    let invalid = || ShipmentError::from(FieldViolation::new("page_token", "is not a token from a previous page"));
+    let invalid = || {
+        ShipmentError::from(FieldViolation::new(
+            "page_token",
+            "is not a token from a previous page",
+        ))
+    };
     let bytes = URL_SAFE_NO_PAD.decode(token).map_err(|_| invalid())?;
-    Ok(Some(Cursor(String::from_utf8(bytes).map_err(|_| invalid())?)))
+    Ok(Some(Cursor(
+        String::from_utf8(bytes).map_err(|_| invalid())?,
+    )))
 }
 
 fn encode_page_token(cursor: &Cursor) -> String {
@@ -111,7 +148,10 @@ fn encode_page_token(cursor: &Cursor) -> String {
 #[tonic::async_trait]
 impl ShipmentService for ShipmentsService {
     #[tracing::instrument(skip_all)]
-    async fn create_shipment(&self, request: Request<pb::CreateShipmentRequest>) -> Result<Response<pb::Shipment>, Status> {
+    async fn create_shipment(
+        &self,
+        request: Request<pb::CreateShipmentRequest>,
+    ) -> Result<Response<pb::Shipment>, Status> {
         self.tokens.admin(&request)?;
         let input = request.into_inner().shipment.unwrap_or_default();
         let details = convert::details_from_proto(&input).map_err(ShipmentError::Invalid)?;
@@ -121,7 +161,10 @@ impl ShipmentService for ShipmentsService {
     }
 
     #[tracing::instrument(skip_all, fields(id = %request.get_ref().id))]
-    async fn get_shipment(&self, request: Request<pb::GetShipmentRequest>) -> Result<Response<pb::Shipment>, Status> {
+    async fn get_shipment(
+        &self,
+        request: Request<pb::GetShipmentRequest>,
+    ) -> Result<Response<pb::Shipment>, Status> {
         self.tokens.admin(&request)?;
         let id = id("id", &request.get_ref().id)?;
         let shipment = self.store.get(&id).await?;
@@ -133,11 +176,13 @@ impl ShipmentService for ShipmentsService {
         &self,
         request: Request<pb::GetShipmentByTrackingNumberRequest>,
     ) -> Result<Response<pb::Shipment>, Status> {
-        let number = TrackingNumber::parse(&request.get_ref().tracking_number).map_err(ShipmentError::from)?;
+        let number = TrackingNumber::parse(&request.get_ref().tracking_number)
+            .map_err(ShipmentError::from)?;
         if let Some(hit) = self.lookups.get(&number) {
             return Ok(Response::new(hit));
         }
-        let shipment = convert::shipment_to_proto(&self.store.find_by_tracking_number(&number).await?);
+        let shipment =
+            convert::shipment_to_proto(&self.store.find_by_tracking_number(&number).await?);
         self.lookups.put(number, &shipment);
         Ok(Response::new(shipment))
     }
@@ -158,8 +203,11 @@ impl ShipmentService for ShipmentsService {
                 DEFAULT_PAGE_SIZE
             }
         };
-        let status = (request.status != 0).then(|| convert::status_from_proto("status", request.status, &mut v));
-        let text = v.text("query", &request.query, 200, false, false).to_lowercase();
+        let status = (request.status != 0)
+            .then(|| convert::status_from_proto("status", request.status, &mut v));
+        let text = v
+            .text("query", &request.query, 200, false, false)
+            .to_lowercase();
         v.into_result(()).map_err(ShipmentError::Invalid)?;
         let query = ListQuery {
             status,
@@ -169,42 +217,78 @@ impl ShipmentService for ShipmentsService {
         };
         let page = self.store.list(&query).await?;
         Ok(Response::new(pb::ListShipmentsResponse {
-            shipments: page.shipments.iter().map(convert::shipment_to_proto).collect(),
-            next_page_token: page.next.as_ref().map(encode_page_token).unwrap_or_default(),
+            shipments: page
+                .shipments
+                .iter()
+                .map(convert::shipment_to_proto)
+                .collect(),
+            next_page_token: page
+                .next
+                .as_ref()
+                .map(encode_page_token)
+                .unwrap_or_default(),
             total_size: i32::try_from(page.total).unwrap_or(i32::MAX),
         }))
     }
 
     #[tracing::instrument(skip_all)]
-    async fn update_shipment(&self, request: Request<pb::UpdateShipmentRequest>) -> Result<Response<pb::Shipment>, Status> {
+    async fn update_shipment(
+        &self,
+        request: Request<pb::UpdateShipmentRequest>,
+    ) -> Result<Response<pb::Shipment>, Status> {
         self.tokens.admin(&request)?;
         let request = request.into_inner();
         let input = request.shipment.unwrap_or_default();
         let id = id("shipment.id", &input.id)?;
         let paths = request.update_mask.map(|m| m.paths).unwrap_or_default();
         if paths.is_empty() {
-            return Err(ShipmentError::from(FieldViolation::new("update_mask", "must name at least one field")).into());
+            return Err(ShipmentError::from(FieldViolation::new(
+                "update_mask",
+                "must name at least one field",
+            ))
+            .into());
         }
         let mut scratch = pb::Shipment::default();
-        if let Some(bad) = paths.iter().find(|p| !convert::copy_masked_field(p, &input, &mut scratch)) {
-            return Err(ShipmentError::from(FieldViolation::new("update_mask", format!("cannot update \"{bad}\""))).into());
+        if let Some(bad) = paths
+            .iter()
+            .find(|p| !convert::copy_masked_field(p, &input, &mut scratch))
+        {
+            return Err(ShipmentError::from(FieldViolation::new(
+                "update_mask",
+                format!("cannot update \"{bad}\""),
+            ))
+            .into());
         }
         let mut v = Violations::default();
         let remarks = v.text("remarks", &request.remarks, 500, false, false);
         v.into_result(()).map_err(ShipmentError::Invalid)?;
-        let details_changed = paths.iter().any(|p| p != "status" && p != "current_location");
+        let details_changed = paths
+            .iter()
+            .any(|p| p != "status" && p != "current_location");
         let edit = Arc::new(move |shipment: &mut Shipment| {
             let mut merged = convert::shipment_to_proto(shipment);
             for path in &paths {
                 convert::copy_masked_field(path, &input, &mut merged);
             }
             let mut v = Violations::default();
-            let status = paths.iter().any(|p| p == "status").then(|| convert::status_from_proto("status", merged.status, &mut v));
-            let location = paths
+            let status = paths
                 .iter()
-                .any(|p| p == "current_location")
-                .then(|| v.text("current_location", &merged.current_location, 200, true, false));
-            let details = if details_changed { Some(convert::details_from_proto(&merged)) } else { None };
+                .any(|p| p == "status")
+                .then(|| convert::status_from_proto("status", merged.status, &mut v));
+            let location = paths.iter().any(|p| p == "current_location").then(|| {
+                v.text(
+                    "current_location",
+                    &merged.current_location,
+                    200,
+                    true,
+                    false,
+                )
+            });
+            let details = if details_changed {
+                Some(convert::details_from_proto(&merged))
+            } else {
+                None
+            };
             let mut violations = v.into_result(()).err().unwrap_or_default();
             if let Some(Err(more)) = &details {
                 violations.extend(more.iter().cloned());
@@ -235,7 +319,13 @@ impl ShipmentService for ShipmentsService {
         let id = id("id", &request.id)?;
         let mut v = Violations::default();
         let status = convert::status_from_proto("status", request.status, &mut v);
-        let location = v.text("current_location", &request.current_location, 200, true, false);
+        let location = v.text(
+            "current_location",
+            &request.current_location,
+            200,
+            true,
+            false,
+        );
         let remarks = v.text("remarks", &request.remarks, 500, false, false);
         v.into_result(()).map_err(ShipmentError::Invalid)?;
         let edit = Arc::new(move |shipment: &mut Shipment| {
@@ -253,7 +343,10 @@ impl ShipmentService for ShipmentsService {
     }
 
     #[tracing::instrument(skip_all, fields(id = %request.get_ref().id))]
-    async fn delete_shipment(&self, request: Request<pb::DeleteShipmentRequest>) -> Result<Response<()>, Status> {
+    async fn delete_shipment(
+        &self,
+        request: Request<pb::DeleteShipmentRequest>,
+    ) -> Result<Response<()>, Status> {
         self.tokens.admin(&request)?;
         let id = id("id", &request.get_ref().id)?;
         let deleted = self.store.delete(&id).await?;

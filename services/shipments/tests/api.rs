@@ -3,8 +3,8 @@
 mod common;
 
 use logistics_proto::v1::{self as pb, shipment_service_client::ShipmentServiceClient};
-use tokio::net::TcpListener;
 use service_auth::{Bearer, Caller, TokenKey};
+use tokio::net::TcpListener;
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
 use tonic::{Code, Request};
@@ -30,7 +30,11 @@ impl Running {
 }
 
 fn caller(role: &str) -> Caller {
-    Caller { sub: "u1".into(), email: "someone@example.com".into(), role: role.into() }
+    Caller {
+        sub: "u1".into(),
+        email: "someone@example.com".into(),
+        role: role.into(),
+    }
 }
 
 async fn start() -> Running {
@@ -38,10 +42,25 @@ async fn start() -> Running {
     let key = TokenKey::generate();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(shipments::serve(listener, store, key.clone(), CACHE_TTL, std::future::pending()));
-    let channel = Channel::from_shared(format!("http://{addr}")).unwrap().connect().await.unwrap();
+    tokio::spawn(shipments::serve(
+        listener,
+        store,
+        key.clone(),
+        CACHE_TTL,
+        std::future::pending(),
+    ));
+    let channel = Channel::from_shared(format!("http://{addr}"))
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
     let admin = key.mint(&caller("admin"), service_auth::CALL_TOKEN_LIFETIME);
-    Running { client: ShipmentServiceClient::with_interceptor(channel.clone(), Bearer::new(&admin)), channel, key, _dir: dir }
+    Running {
+        client: ShipmentServiceClient::with_interceptor(channel.clone(), Bearer::new(&admin)),
+        channel,
+        key,
+        _dir: dir,
+    }
 }
 
 fn valid_input() -> pb::Shipment {
@@ -69,13 +88,43 @@ fn valid_input() -> pb::Shipment {
         payment_mode: pb::PaymentMode::CreditCard.into(),
         total_freight_cents: 125_050,
         weight_kg: 40.0,
-        expected_delivery_date: Some(pb::Date { year: 2026, month: 12, day: 24 }),
-        departure_time: Some(pb::TimeOfDay { hours: 8, minutes: 30 }),
-        pickup_date: Some(pb::Date { year: 2026, month: 12, day: 1 }),
-        pickup_time: Some(pb::TimeOfDay { hours: 9, minutes: 15 }),
+        expected_delivery_date: Some(pb::Date {
+            year: 2026,
+            month: 12,
+            day: 24,
+        }),
+        departure_time: Some(pb::TimeOfDay {
+            hours: 8,
+            minutes: 30,
+        }),
+        pickup_date: Some(pb::Date {
+            year: 2026,
+            month: 12,
+            day: 1,
+        }),
+        pickup_time: Some(pb::TimeOfDay {
+            hours: 9,
+            minutes: 15,
+        }),
         packages: vec![
-            pb::Package { quantity: 2, piece_type: "Box".into(), description: "Beans".into(), length_cm: 50.0, width_cm: 40.0, height_cm: 30.0, weight_kg: 12.5 },
-            pb::Package { quantity: 1, piece_type: "Crate".into(), description: "Tools".into(), length_cm: 100.0, width_cm: 100.0, height_cm: 100.0, weight_kg: 3.0 },
+            pb::Package {
+                quantity: 2,
+                piece_type: "Box".into(),
+                description: "Beans".into(),
+                length_cm: 50.0,
+                width_cm: 40.0,
+                height_cm: 30.0,
+                weight_kg: 12.5,
+            },
+            pb::Package {
+                quantity: 1,
+                piece_type: "Crate".into(),
+                description: "Tools".into(),
+                length_cm: 100.0,
+                width_cm: 100.0,
+                height_cm: 100.0,
+                weight_kg: 3.0,
+            },
         ],
         comments: "Keep dry".into(),
         // Output-only fields are ignored on create.
@@ -87,11 +136,20 @@ fn valid_input() -> pb::Shipment {
 }
 
 async fn create(client: &mut Client, input: pb::Shipment) -> pb::Shipment {
-    client.create_shipment(pb::CreateShipmentRequest { shipment: Some(input) }).await.unwrap().into_inner()
+    client
+        .create_shipment(pb::CreateShipmentRequest {
+            shipment: Some(input),
+        })
+        .await
+        .unwrap()
+        .into_inner()
 }
 
 fn violations(status: &tonic::Status) -> Vec<String> {
-    status.get_details_bad_request().map(|b| b.field_violations.into_iter().map(|v| v.field).collect()).unwrap_or_default()
+    status
+        .get_details_bad_request()
+        .map(|b| b.field_violations.into_iter().map(|v| v.field).collect())
+        .unwrap_or_default()
 }
 
 #[tokio::test]
@@ -109,13 +167,34 @@ async fn create_applies_every_rule_of_a_new_shipment() {
     assert_eq!(s.create_time, s.update_time);
     assert_eq!(s.history.len(), 1);
     let first = &s.history[0];
-    assert_eq!((first.remarks.as_str(), first.updated_by.as_str(), first.location.as_str()), ("Shipment created", "admin", "Lagos"));
+    assert_eq!(
+        (
+            first.remarks.as_str(),
+            first.updated_by.as_str(),
+            first.location.as_str()
+        ),
+        ("Shipment created", "admin", "Lagos")
+    );
     assert_eq!(first.status(), pb::ShipmentStatus::Pending);
     assert_eq!(first.local_date.len(), 10);
 
-    let by_number = pb::GetShipmentByTrackingNumberRequest { tracking_number: format!("  {} ", s.tracking_number.to_lowercase()) };
-    assert_eq!(api.get_shipment_by_tracking_number(by_number).await.unwrap().into_inner(), s);
-    assert_eq!(api.get_shipment(pb::GetShipmentRequest { id: s.id.clone() }).await.unwrap().into_inner(), s);
+    let by_number = pb::GetShipmentByTrackingNumberRequest {
+        tracking_number: format!("  {} ", s.tracking_number.to_lowercase()),
+    };
+    assert_eq!(
+        api.get_shipment_by_tracking_number(by_number)
+            .await
+            .unwrap()
+            .into_inner(),
+        s
+    );
+    assert_eq!(
+        api.get_shipment(pb::GetShipmentRequest { id: s.id.clone() })
+            .await
+            .unwrap()
+            .into_inner(),
+        s
+    );
 }
 
 #[tokio::test]
@@ -128,9 +207,18 @@ async fn bad_fields_are_named_and_nothing_is_written() {
     input.packages[0].weight_kg = -1.0;
     input.total_freight_cents = -5;
     input.mode = 42;
-    input.pickup_date = Some(pb::Date { year: 2026, month: 2, day: 30 });
+    input.pickup_date = Some(pb::Date {
+        year: 2026,
+        month: 2,
+        day: 30,
+    });
     input.origin = "x".repeat(201);
-    let status = api.create_shipment(pb::CreateShipmentRequest { shipment: Some(input) }).await.unwrap_err();
+    let status = api
+        .create_shipment(pb::CreateShipmentRequest {
+            shipment: Some(input),
+        })
+        .await
+        .unwrap_err();
     assert_eq!(status.code(), Code::InvalidArgument);
     let fields = violations(&status);
     for field in [
@@ -143,21 +231,38 @@ async fn bad_fields_are_named_and_nothing_is_written() {
         "pickup_date",
         "origin",
     ] {
-        assert!(fields.contains(&field.to_string()), "{field} missing from {fields:?}");
+        assert!(
+            fields.contains(&field.to_string()),
+            "{field} missing from {fields:?}"
+        );
     }
     assert!(status.message().contains("shipper.email"));
 
     let mut no_packages = valid_input();
     no_packages.packages.clear();
-    let status = api.create_shipment(pb::CreateShipmentRequest { shipment: Some(no_packages) }).await.unwrap_err();
+    let status = api
+        .create_shipment(pb::CreateShipmentRequest {
+            shipment: Some(no_packages),
+        })
+        .await
+        .unwrap_err();
     assert_eq!(violations(&status), vec!["packages"]);
 
     let mut too_many = valid_input();
     too_many.packages = vec![too_many.packages[0].clone(); 101];
-    let status = api.create_shipment(pb::CreateShipmentRequest { shipment: Some(too_many) }).await.unwrap_err();
+    let status = api
+        .create_shipment(pb::CreateShipmentRequest {
+            shipment: Some(too_many),
+        })
+        .await
+        .unwrap_err();
     assert_eq!(violations(&status), vec!["packages"]);
 
-    let list = api.list_shipments(pb::ListShipmentsRequest::default()).await.unwrap().into_inner();
+    let list = api
+        .list_shipments(pb::ListShipmentsRequest::default())
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(list.total_size, 0, "refused creates write nothing");
 }
 
@@ -167,18 +272,34 @@ async fn lookup_refuses_empty_huge_and_pattern_numbers() {
     create(&mut api, valid_input()).await;
     for input in ["   ", ".*", "{\"$gt\":\"\"}", "^PSE", "PSE%"] {
         let status = api
-            .get_shipment_by_tracking_number(pb::GetShipmentByTrackingNumberRequest { tracking_number: input.into() })
+            .get_shipment_by_tracking_number(pb::GetShipmentByTrackingNumberRequest {
+                tracking_number: input.into(),
+            })
             .await
             .unwrap_err();
         assert_eq!(status.code(), Code::InvalidArgument, "{input}");
         assert_eq!(violations(&status), vec!["tracking_number"]);
     }
-    let huge = pb::GetShipmentByTrackingNumberRequest { tracking_number: "P".repeat(2 * 1024 * 1024) };
+    let huge = pb::GetShipmentByTrackingNumberRequest {
+        tracking_number: "P".repeat(2 * 1024 * 1024),
+    };
     let status = api.get_shipment_by_tracking_number(huge).await.unwrap_err();
-    assert_eq!(status.code(), Code::OutOfRange, "larger than the service's message limit");
-    let unknown = pb::GetShipmentByTrackingNumberRequest { tracking_number: "PSE000000000".into() };
-    let status = api.get_shipment_by_tracking_number(unknown).await.unwrap_err();
-    assert_eq!((status.code(), status.message()), (Code::NotFound, "Shipment not found"));
+    assert_eq!(
+        status.code(),
+        Code::OutOfRange,
+        "larger than the service's message limit"
+    );
+    let unknown = pb::GetShipmentByTrackingNumberRequest {
+        tracking_number: "PSE000000000".into(),
+    };
+    let status = api
+        .get_shipment_by_tracking_number(unknown)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (status.code(), status.message()),
+        (Code::NotFound, "Shipment not found")
+    );
 }
 
 #[tokio::test]
@@ -191,18 +312,32 @@ async fn tracking_update_appends_one_entry_and_refreshes_updated_time() {
         current_location: "Port of Tema".into(),
         remarks: "Loaded".into(),
     };
-    let after = api.update_shipment_tracking(update).await.unwrap().into_inner();
+    let after = api
+        .update_shipment_tracking(update)
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(after.history.len(), 2);
     let last = after.history.last().unwrap();
-    assert_eq!((last.location.as_str(), last.remarks.as_str(), last.status()), ("Port of Tema", "Loaded", pb::ShipmentStatus::InTransit));
+    assert_eq!(
+        (last.location.as_str(), last.remarks.as_str(), last.status()),
+        ("Port of Tema", "Loaded", pb::ShipmentStatus::InTransit)
+    );
     assert_eq!(after.current_location, "Port of Tema");
     assert!(after.update_time.unwrap().seconds >= s.update_time.unwrap().seconds);
     assert_ne!(after.update_time, s.update_time);
     assert_eq!(after.create_time, s.create_time);
 
-    let missing = pb::UpdateShipmentTrackingRequest { id: "0123456789abcdef01234567".into(), ..Default::default() };
+    let missing = pb::UpdateShipmentTrackingRequest {
+        id: "0123456789abcdef01234567".into(),
+        ..Default::default()
+    };
     let status = api.update_shipment_tracking(missing).await.unwrap_err();
-    assert_eq!(status.code(), Code::InvalidArgument, "status and location are checked first");
+    assert_eq!(
+        status.code(),
+        Code::InvalidArgument,
+        "status and location are checked first"
+    );
     let missing = pb::UpdateShipmentTrackingRequest {
         id: "0123456789abcdef01234567".into(),
         status: pb::ShipmentStatus::Delayed.into(),
@@ -210,52 +345,111 @@ async fn tracking_update_appends_one_entry_and_refreshes_updated_time() {
         remarks: String::new(),
     };
     let status = api.update_shipment_tracking(missing).await.unwrap_err();
-    assert_eq!((status.code(), status.message()), (Code::NotFound, "Shipment not found"));
+    assert_eq!(
+        (status.code(), status.message()),
+        (Code::NotFound, "Shipment not found")
+    );
 }
 
 #[tokio::test]
 async fn update_edits_masked_fields_and_records_one_history_entry() {
     let mut api = start().await.client;
     let s = create(&mut api, valid_input()).await;
-    let mut edit = pb::Shipment { id: s.id.clone(), ..Default::default() };
+    let mut edit = pb::Shipment {
+        id: s.id.clone(),
+        ..Default::default()
+    };
     edit.status = pb::ShipmentStatus::Delayed.into();
     edit.current_location = "Abidjan".into();
-    edit.packages = vec![pb::Package { quantity: 4, piece_type: "Box".into(), description: "Beans".into(), length_cm: 10.0, width_cm: 10.0, height_cm: 10.0, weight_kg: 2.0 }];
-    edit.receiver = Some(pb::Party { email: "new@example.nl".into(), ..Default::default() });
-    let paths = ["status", "current_location", "packages", "receiver.email"].map(String::from).to_vec();
-    let request = pb::UpdateShipmentRequest { shipment: Some(edit), update_mask: Some(prost_types::FieldMask { paths }), remarks: "Weather".into() };
+    edit.packages = vec![pb::Package {
+        quantity: 4,
+        piece_type: "Box".into(),
+        description: "Beans".into(),
+        length_cm: 10.0,
+        width_cm: 10.0,
+        height_cm: 10.0,
+        weight_kg: 2.0,
+    }];
+    edit.receiver = Some(pb::Party {
+        email: "new@example.nl".into(),
+        ..Default::default()
+    });
+    let paths = ["status", "current_location", "packages", "receiver.email"]
+        .map(String::from)
+        .to_vec();
+    let request = pb::UpdateShipmentRequest {
+        shipment: Some(edit),
+        update_mask: Some(prost_types::FieldMask { paths }),
+        remarks: "Weather".into(),
+    };
     let after = api.update_shipment(request).await.unwrap().into_inner();
     assert_eq!(after.status(), pb::ShipmentStatus::Delayed);
-    assert_eq!(after.history.len(), 2, "one entry for status and location together");
+    assert_eq!(
+        after.history.len(),
+        2,
+        "one entry for status and location together"
+    );
     assert_eq!(after.history[1].remarks, "Weather");
-    assert_eq!(after.total_actual_weight_kg, 8.0, "totals recomputed from the new packages");
+    assert_eq!(
+        after.total_actual_weight_kg, 8.0,
+        "totals recomputed from the new packages"
+    );
     assert_eq!(after.total_volumetric_weight_kg, 0.8);
     let receiver = after.receiver.unwrap();
-    assert_eq!((receiver.email.as_str(), receiver.name.as_str()), ("new@example.nl", "Jan de Vries"));
+    assert_eq!(
+        (receiver.email.as_str(), receiver.name.as_str()),
+        ("new@example.nl", "Jan de Vries")
+    );
     assert_eq!(after.origin, "Lagos", "fields outside the mask are kept");
 
     // A details-only edit adds no history entry.
-    let edit = pb::Shipment { id: s.id.clone(), carrier: "MSC".into(), ..Default::default() };
-    let request = pb::UpdateShipmentRequest { shipment: Some(edit), update_mask: Some(prost_types::FieldMask { paths: vec!["carrier".into()] }), remarks: String::new() };
+    let edit = pb::Shipment {
+        id: s.id.clone(),
+        carrier: "MSC".into(),
+        ..Default::default()
+    };
+    let request = pb::UpdateShipmentRequest {
+        shipment: Some(edit),
+        update_mask: Some(prost_types::FieldMask {
+            paths: vec!["carrier".into()],
+        }),
+        remarks: String::new(),
+    };
     let again = api.update_shipment(request).await.unwrap().into_inner();
     assert_eq!((again.carrier.as_str(), again.history.len()), ("MSC", 2));
 
     // An invalid merged value is refused as a whole: nothing changes.
-    let edit = pb::Shipment { id: s.id.clone(), carrier: String::new(), status: pb::ShipmentStatus::Delivered.into(), ..Default::default() };
+    let edit = pb::Shipment {
+        id: s.id.clone(),
+        carrier: String::new(),
+        status: pb::ShipmentStatus::Delivered.into(),
+        ..Default::default()
+    };
     let request = pb::UpdateShipmentRequest {
         shipment: Some(edit),
-        update_mask: Some(prost_types::FieldMask { paths: vec!["carrier".into(), "status".into()] }),
+        update_mask: Some(prost_types::FieldMask {
+            paths: vec!["carrier".into(), "status".into()],
+        }),
         remarks: String::new(),
     };
     let status = api.update_shipment(request).await.unwrap_err();
     assert_eq!(violations(&status), vec!["carrier"]);
-    let unchanged = api.get_shipment(pb::GetShipmentRequest { id: s.id.clone() }).await.unwrap().into_inner();
+    let unchanged = api
+        .get_shipment(pb::GetShipmentRequest { id: s.id.clone() })
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(unchanged, again);
 
     for bad_path in ["tracking_number", "history", "create_time", "nonsense"] {
         let request = pb::UpdateShipmentRequest {
-            shipment: Some(pb::Shipment { id: s.id.clone(), ..Default::default() }),
-            update_mask: Some(prost_types::FieldMask { paths: vec![bad_path.into()] }),
+            shipment: Some(pb::Shipment {
+                id: s.id.clone(),
+                ..Default::default()
+            }),
+            update_mask: Some(prost_types::FieldMask {
+                paths: vec![bad_path.into()],
+            }),
             remarks: String::new(),
         };
         let status = api.update_shipment(request).await.unwrap_err();
@@ -267,7 +461,10 @@ async fn update_edits_masked_fields_and_records_one_history_entry() {
 async fn list_filters_searches_and_pages() {
     let mut api = start().await.client;
     let mut created = Vec::new();
-    for (i, origin) in ["Lagos", "Tokyo", "Lagos (Apapa)", "Lima", "Oslo"].iter().enumerate() {
+    for (i, origin) in ["Lagos", "Tokyo", "Lagos (Apapa)", "Lima", "Oslo"]
+        .iter()
+        .enumerate()
+    {
         let mut input = valid_input();
         input.origin = origin.to_string();
         input.shipper.as_mut().unwrap().name = format!("Shipper {i}");
@@ -281,27 +478,82 @@ async fn list_filters_searches_and_pages() {
     };
     api.update_shipment_tracking(update).await.unwrap();
 
-    let list = |query: &str, status: pb::ShipmentStatus, page_size: i32, page_token: String| pb::ListShipmentsRequest {
-        query: query.into(),
-        status: status.into(),
-        page_size,
-        page_token,
+    let list = |query: &str, status: pb::ShipmentStatus, page_size: i32, page_token: String| {
+        pb::ListShipmentsRequest {
+            query: query.into(),
+            status: status.into(),
+            page_size,
+            page_token,
+        }
     };
-    let page = api.list_shipments(list("LAGOS", pb::ShipmentStatus::Unspecified, 0, String::new())).await.unwrap().into_inner();
+    let page = api
+        .list_shipments(list(
+            "LAGOS",
+            pb::ShipmentStatus::Unspecified,
+            0,
+            String::new(),
+        ))
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(page.total_size, 2);
     assert_eq!(page.shipments[0].id, created[2].id, "newest first");
-    let page = api.list_shipments(list("", pb::ShipmentStatus::OnHold, 0, String::new())).await.unwrap().into_inner();
-    assert_eq!(page.shipments.iter().map(|s| s.id.clone()).collect::<Vec<_>>(), vec![created[1].id.clone()]);
-    let page = api.list_shipments(list(".*", pb::ShipmentStatus::Unspecified, 0, String::new())).await.unwrap().into_inner();
+    let page = api
+        .list_shipments(list("", pb::ShipmentStatus::OnHold, 0, String::new()))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        page.shipments
+            .iter()
+            .map(|s| s.id.clone())
+            .collect::<Vec<_>>(),
+        vec![created[1].id.clone()]
+    );
+    let page = api
+        .list_shipments(list(
+            ".*",
+            pb::ShipmentStatus::Unspecified,
+            0,
+            String::new(),
+        ))
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(page.total_size, 0, "patterns are literal text");
 
-    let first = api.list_shipments(list("", pb::ShipmentStatus::Unspecified, 2, String::new())).await.unwrap().into_inner();
+    let first = api
+        .list_shipments(list("", pb::ShipmentStatus::Unspecified, 2, String::new()))
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!((first.shipments.len(), first.total_size), (2, 5));
-    let second = api.list_shipments(list("", pb::ShipmentStatus::Unspecified, 2, first.next_page_token)).await.unwrap().into_inner();
+    let second = api
+        .list_shipments(list(
+            "",
+            pb::ShipmentStatus::Unspecified,
+            2,
+            first.next_page_token,
+        ))
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(second.shipments[0].id, created[2].id);
 
-    for bad in [list("", pb::ShipmentStatus::Unspecified, 101, String::new()), list("", pb::ShipmentStatus::Unspecified, 0, "!!".into()), list(&"q".repeat(201), pb::ShipmentStatus::Unspecified, 0, String::new())] {
-        assert_eq!(api.list_shipments(bad).await.unwrap_err().code(), Code::InvalidArgument);
+    for bad in [
+        list("", pb::ShipmentStatus::Unspecified, 101, String::new()),
+        list("", pb::ShipmentStatus::Unspecified, 0, "!!".into()),
+        list(
+            &"q".repeat(201),
+            pb::ShipmentStatus::Unspecified,
+            0,
+            String::new(),
+        ),
+    ] {
+        assert_eq!(
+            api.list_shipments(bad).await.unwrap_err().code(),
+            Code::InvalidArgument
+        );
     }
 }
 
@@ -309,8 +561,17 @@ async fn list_filters_searches_and_pages() {
 async fn lookups_see_every_write_at_once() {
     let mut api = start().await.client;
     let s = create(&mut api, valid_input()).await;
-    let lookup = || pb::GetShipmentByTrackingNumberRequest { tracking_number: s.tracking_number.clone() };
-    assert_eq!(api.get_shipment_by_tracking_number(lookup()).await.unwrap().into_inner().status(), pb::ShipmentStatus::Pending);
+    let lookup = || pb::GetShipmentByTrackingNumberRequest {
+        tracking_number: s.tracking_number.clone(),
+    };
+    assert_eq!(
+        api.get_shipment_by_tracking_number(lookup())
+            .await
+            .unwrap()
+            .into_inner()
+            .status(),
+        pb::ShipmentStatus::Pending
+    );
     let update = pb::UpdateShipmentTrackingRequest {
         id: s.id.clone(),
         status: pb::ShipmentStatus::Delivered.into(),
@@ -318,26 +579,71 @@ async fn lookups_see_every_write_at_once() {
         remarks: String::new(),
     };
     api.update_shipment_tracking(update).await.unwrap();
-    let seen = api.get_shipment_by_tracking_number(lookup()).await.unwrap().into_inner();
-    assert_eq!((seen.status(), seen.current_location.as_str()), (pb::ShipmentStatus::Delivered, "Rotterdam"));
+    let seen = api
+        .get_shipment_by_tracking_number(lookup())
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        (seen.status(), seen.current_location.as_str()),
+        (pb::ShipmentStatus::Delivered, "Rotterdam")
+    );
 
-    let edit = pb::Shipment { id: s.id.clone(), carrier: "CMA CGM".into(), ..Default::default() };
-    let mask = prost_types::FieldMask { paths: vec!["carrier".into()] };
-    api.update_shipment(pb::UpdateShipmentRequest { shipment: Some(edit), update_mask: Some(mask), remarks: String::new() }).await.unwrap();
-    assert_eq!(api.get_shipment_by_tracking_number(lookup()).await.unwrap().into_inner().carrier, "CMA CGM");
+    let edit = pb::Shipment {
+        id: s.id.clone(),
+        carrier: "CMA CGM".into(),
+        ..Default::default()
+    };
+    let mask = prost_types::FieldMask {
+        paths: vec!["carrier".into()],
+    };
+    api.update_shipment(pb::UpdateShipmentRequest {
+        shipment: Some(edit),
+        update_mask: Some(mask),
+        remarks: String::new(),
+    })
+    .await
+    .unwrap();
+    assert_eq!(
+        api.get_shipment_by_tracking_number(lookup())
+            .await
+            .unwrap()
+            .into_inner()
+            .carrier,
+        "CMA CGM"
+    );
 
-    api.delete_shipment(pb::DeleteShipmentRequest { id: s.id.clone() }).await.unwrap();
-    assert_eq!(api.get_shipment_by_tracking_number(lookup()).await.unwrap_err().code(), Code::NotFound);
+    api.delete_shipment(pb::DeleteShipmentRequest { id: s.id.clone() })
+        .await
+        .unwrap();
+    assert_eq!(
+        api.get_shipment_by_tracking_number(lookup())
+            .await
+            .unwrap_err()
+            .code(),
+        Code::NotFound
+    );
 }
 
 #[tokio::test]
 async fn delete_then_missing() {
     let mut api = start().await.client;
     let s = create(&mut api, valid_input()).await;
-    api.delete_shipment(pb::DeleteShipmentRequest { id: s.id.clone() }).await.unwrap();
-    let status = api.delete_shipment(pb::DeleteShipmentRequest { id: s.id.clone() }).await.unwrap_err();
-    assert_eq!((status.code(), status.message()), (Code::NotFound, "Shipment not found"));
-    let status = api.get_shipment(Request::new(pb::GetShipmentRequest { id: s.id })).await.unwrap_err();
+    api.delete_shipment(pb::DeleteShipmentRequest { id: s.id.clone() })
+        .await
+        .unwrap();
+    let status = api
+        .delete_shipment(pb::DeleteShipmentRequest { id: s.id.clone() })
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (status.code(), status.message()),
+        (Code::NotFound, "Shipment not found")
+    );
+    let status = api
+        .get_shipment(Request::new(pb::GetShipmentRequest { id: s.id }))
+        .await
+        .unwrap_err();
     assert_eq!(status.code(), Code::NotFound);
 }
 
@@ -346,19 +652,40 @@ async fn health_and_reflection_answer() {
     let running = start().await;
     let mut health = tonic_health::pb::health_client::HealthClient::new(running.channel.clone());
     let reply = health
-        .check(tonic_health::pb::HealthCheckRequest { service: "logistics.v1.ShipmentService".into() })
+        .check(tonic_health::pb::HealthCheckRequest {
+            service: "logistics.v1.ShipmentService".into(),
+        })
         .await
         .unwrap()
         .into_inner();
-    assert_eq!(reply.status(), tonic_health::pb::health_check_response::ServingStatus::Serving);
+    assert_eq!(
+        reply.status(),
+        tonic_health::pb::health_check_response::ServingStatus::Serving
+    );
 
-    use tonic_reflection::pb::v1::{ServerReflectionRequest, server_reflection_client::ServerReflectionClient, server_reflection_request::MessageRequest, server_reflection_response::MessageResponse};
+    use tonic_reflection::pb::v1::{
+        ServerReflectionRequest, server_reflection_client::ServerReflectionClient,
+        server_reflection_request::MessageRequest, server_reflection_response::MessageResponse,
+    };
     let mut reflection = ServerReflectionClient::new(running.channel);
-    let request = ServerReflectionRequest { host: String::new(), message_request: Some(MessageRequest::ListServices(String::new())) };
-    let mut replies = reflection.server_reflection_info(tokio_stream::iter([request])).await.unwrap().into_inner();
+    let request = ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(MessageRequest::ListServices(String::new())),
+    };
+    let mut replies = reflection
+        .server_reflection_info(tokio_stream::iter([request]))
+        .await
+        .unwrap()
+        .into_inner();
     let reply = replies.message().await.unwrap().unwrap();
-    let Some(MessageResponse::ListServicesResponse(list)) = reply.message_response else { panic!("no service list") };
-    assert!(list.service.iter().any(|s| s.name == "logistics.v1.ShipmentService"));
+    let Some(MessageResponse::ListServicesResponse(list)) = reply.message_response else {
+        panic!("no service list")
+    };
+    assert!(
+        list.service
+            .iter()
+            .any(|s| s.name == "logistics.v1.ShipmentService")
+    );
 }
 
 #[tokio::test]
@@ -367,20 +694,93 @@ async fn only_an_admin_token_opens_the_back_office_methods() {
     let mut admin = running.client.clone();
     let s = create(&mut admin, valid_input()).await;
     let other_key = TokenKey::generate().mint(&caller("admin"), service_auth::CALL_TOKEN_LIFETIME);
-    let user_role = running.key.mint(&caller("user"), service_auth::CALL_TOKEN_LIFETIME);
+    let user_role = running
+        .key
+        .mint(&caller("user"), service_auth::CALL_TOKEN_LIFETIME);
     let cases = [
-        (ShipmentServiceClient::new(running.channel.clone()).list_shipments(pb::ListShipmentsRequest::default()).await.unwrap_err(), Code::Unauthenticated, "no token"),
-        (running.client_as("not.a.jwt").list_shipments(pb::ListShipmentsRequest::default()).await.unwrap_err(), Code::Unauthenticated, "garbage token"),
-        (running.client_as(&other_key).delete_shipment(pb::DeleteShipmentRequest { id: s.id.clone() }).await.unwrap_err(), Code::Unauthenticated, "signed with another key"),
-        (running.client_as(&running.key.mint_expiring_at(&caller("admin"), chrono::Utc::now().timestamp() - 60)).list_shipments(pb::ListShipmentsRequest::default()).await.unwrap_err(), Code::Unauthenticated, "expired"),
-        (running.client_as(&user_role).delete_shipment(pb::DeleteShipmentRequest { id: s.id.clone() }).await.unwrap_err(), Code::PermissionDenied, "user role"),
-        (running.client_as(&user_role).create_shipment(pb::CreateShipmentRequest { shipment: Some(valid_input()) }).await.unwrap_err(), Code::PermissionDenied, "user role creating"),
+        (
+            ShipmentServiceClient::new(running.channel.clone())
+                .list_shipments(pb::ListShipmentsRequest::default())
+                .await
+                .unwrap_err(),
+            Code::Unauthenticated,
+            "no token",
+        ),
+        (
+            running
+                .client_as("not.a.jwt")
+                .list_shipments(pb::ListShipmentsRequest::default())
+                .await
+                .unwrap_err(),
+            Code::Unauthenticated,
+            "garbage token",
+        ),
+        (
+            running
+                .client_as(&other_key)
+                .delete_shipment(pb::DeleteShipmentRequest { id: s.id.clone() })
+                .await
+                .unwrap_err(),
+            Code::Unauthenticated,
+            "signed with another key",
+        ),
+        (
+            running
+                .client_as(
+                    &running
+                        .key
+                        .mint_expiring_at(&caller("admin"), chrono::Utc::now().timestamp() - 60),
+                )
+                .list_shipments(pb::ListShipmentsRequest::default())
+                .await
+                .unwrap_err(),
+            Code::Unauthenticated,
+            "expired",
+        ),
+        (
+            running
+                .client_as(&user_role)
+                .delete_shipment(pb::DeleteShipmentRequest { id: s.id.clone() })
+                .await
+                .unwrap_err(),
+            Code::PermissionDenied,
+            "user role",
+        ),
+        (
+            running
+                .client_as(&user_role)
+                .create_shipment(pb::CreateShipmentRequest {
+                    shipment: Some(valid_input()),
+                })
+                .await
+                .unwrap_err(),
+            Code::PermissionDenied,
+            "user role creating",
+        ),
     ];
     for (status, code, case) in cases {
         assert_eq!(status.code(), code, "{case}");
     }
     // The public lookup needs no token; nothing above was deleted.
-    let lookup = pb::GetShipmentByTrackingNumberRequest { tracking_number: s.tracking_number.clone() };
-    assert_eq!(ShipmentServiceClient::new(running.channel.clone()).get_shipment_by_tracking_number(lookup).await.unwrap().into_inner().id, s.id);
-    assert_eq!(admin.list_shipments(pb::ListShipmentsRequest::default()).await.unwrap().into_inner().total_size, 1);
+    let lookup = pb::GetShipmentByTrackingNumberRequest {
+        tracking_number: s.tracking_number.clone(),
+    };
+    assert_eq!(
+        ShipmentServiceClient::new(running.channel.clone())
+            .get_shipment_by_tracking_number(lookup)
+            .await
+            .unwrap()
+            .into_inner()
+            .id,
+        s.id
+    );
+    assert_eq!(
+        admin
+            .list_shipments(pb::ListShipmentsRequest::default())
+            .await
+            .unwrap()
+            .into_inner()
+            .total_size,
+        1
+    );
 }

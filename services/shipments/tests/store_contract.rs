@@ -7,14 +7,23 @@ use std::sync::Arc;
 use common::shipment;
 use shipments::domain::{ShipmentChange, Status};
 use shipments::error::ShipmentError;
-use shipments::store::{Edit, ListQuery, ShipmentStore};
+use shipments::store::{Edit, ListQuery, MAX_COUNTED, ShipmentStore};
 
 async fn insert_then_read_back_by_id_and_tracking_number(store: Arc<dyn ShipmentStore>) {
     let s = shipment("Ada Shipper", "Auckland");
     store.insert(&s).await.unwrap();
     assert_eq!(store.get(&s.id).await.unwrap(), s);
-    assert_eq!(store.find_by_tracking_number(&s.tracking_number).await.unwrap(), s);
-    assert!(matches!(store.get("000000000000000000000000").await, Err(ShipmentError::NotFound)));
+    assert_eq!(
+        store
+            .find_by_tracking_number(&s.tracking_number)
+            .await
+            .unwrap(),
+        s
+    );
+    assert!(matches!(
+        store.get("000000000000000000000000").await,
+        Err(ShipmentError::NotFound)
+    ));
 }
 
 async fn duplicate_tracking_number_is_refused(store: Arc<dyn ShipmentStore>) {
@@ -22,8 +31,14 @@ async fn duplicate_tracking_number_is_refused(store: Arc<dyn ShipmentStore>) {
     store.insert(&first).await.unwrap();
     let mut second = shipment("B", "Y");
     second.tracking_number = first.tracking_number.clone();
-    assert!(matches!(store.insert(&second).await, Err(ShipmentError::DuplicateTrackingNumber)));
-    assert!(matches!(store.get(&second.id).await, Err(ShipmentError::NotFound)), "nothing half-written");
+    assert!(matches!(
+        store.insert(&second).await,
+        Err(ShipmentError::DuplicateTrackingNumber)
+    ));
+    assert!(
+        matches!(store.get(&second.id).await, Err(ShipmentError::NotFound)),
+        "nothing half-written"
+    );
 }
 
 async fn list_is_newest_first_and_pages_cover_everything_once(store: Arc<dyn ShipmentStore>) {
@@ -36,7 +51,10 @@ async fn list_is_newest_first_and_pages_cover_everything_once(store: Arc<dyn Shi
     inserted.sort_by(|a, b| (b.created_at, &b.id).cmp(&(a.created_at, &a.id)));
     let ids: Vec<String> = inserted.into_iter().map(|s| s.id).collect();
     let mut seen = Vec::new();
-    let mut query = ListQuery { page_size: 3, ..Default::default() };
+    let mut query = ListQuery {
+        page_size: 3,
+        ..Default::default()
+    };
     loop {
         let page = store.list(&query).await.unwrap();
         assert_eq!(page.total, 7);
@@ -49,24 +67,56 @@ async fn list_is_newest_first_and_pages_cover_everything_once(store: Arc<dyn Shi
     assert_eq!(seen, ids);
 }
 
-async fn search_is_case_insensitive_literal_substring_over_six_fields(store: Arc<dyn ShipmentStore>) {
+async fn search_is_case_insensitive_literal_substring_over_six_fields(
+    store: Arc<dyn ShipmentStore>,
+) {
     let a = shipment("Zoë O'Brien", "Rotterdam");
     let b = shipment("Carlos", "Lagos (Apapa) .* port");
     let c = shipment("Mei", "Tokyo");
     for s in [&a, &b, &c] {
         store.insert(s).await.unwrap();
     }
-    let search = |text: &str| ListQuery { text: Some(text.to_lowercase()), page_size: 50, ..Default::default() };
-    let found = |page: shipments::store::ListPage| page.shipments.into_iter().map(|s| s.id).collect::<Vec<_>>();
-    assert_eq!(found(store.list(&search("o'bri")).await.unwrap()), vec![a.id.clone()]);
-    assert_eq!(found(store.list(&search("ROTTER")).await.unwrap()), vec![a.id.clone()]);
-    assert_eq!(found(store.list(&search("(apapa) .*")).await.unwrap()), vec![b.id.clone()]);
-    assert_eq!(found(store.list(&search(&c.tracking_number.as_str()[3..9])).await.unwrap()), vec![c.id.clone()]);
+    let search = |text: &str| ListQuery {
+        text: Some(text.to_lowercase()),
+        page_size: 50,
+        ..Default::default()
+    };
+    let found = |page: shipments::store::ListPage| {
+        page.shipments.into_iter().map(|s| s.id).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        found(store.list(&search("o'bri")).await.unwrap()),
+        vec![a.id.clone()]
+    );
+    assert_eq!(
+        found(store.list(&search("ROTTER")).await.unwrap()),
+        vec![a.id.clone()]
+    );
+    assert_eq!(
+        found(store.list(&search("(apapa) .*")).await.unwrap()),
+        vec![b.id.clone()]
+    );
+    assert_eq!(
+        found(
+            store
+                .list(&search(&c.tracking_number.as_str()[3..9]))
+                .await
+                .unwrap()
+        ),
+        vec![c.id.clone()]
+    );
     for pattern in [".*", "^pse", "{\"$gt\":\"\"}", "[a-z]+", "\\"] {
         let page = store.list(&search(pattern)).await.unwrap();
-        assert!(page.shipments.iter().all(|s| s.id == b.id), "{pattern} must match literally");
+        assert!(
+            page.shipments.iter().all(|s| s.id == b.id),
+            "{pattern} must match literally"
+        );
     }
-    assert_eq!(store.list(&search("pending")).await.unwrap().total, 3, "status is searchable");
+    assert_eq!(
+        store.list(&search("pending")).await.unwrap().total,
+        3,
+        "status is searchable"
+    );
 }
 
 async fn status_filter_combines_with_search(store: Arc<dyn ShipmentStore>) {
@@ -75,15 +125,63 @@ async fn status_filter_combines_with_search(store: Arc<dyn ShipmentStore>) {
     store.insert(&a).await.unwrap();
     store.insert(&b).await.unwrap();
     let deliver: Edit = Arc::new(|s| {
-        s.apply(ShipmentChange { status: Some(Status::Delivered), ..Default::default() }, shipments::domain::now());
+        s.apply(
+            ShipmentChange {
+                status: Some(Status::Delivered),
+                ..Default::default()
+            },
+            shipments::domain::now(),
+        );
         Ok(())
     });
     store.update(&b.id, deliver).await.unwrap();
-    let query = ListQuery { status: Some(Status::Delivered), text: Some("alph".into()), page_size: 10, after: None };
+    let query = ListQuery {
+        status: Some(Status::Delivered),
+        text: Some("alph".into()),
+        page_size: 10,
+        after: None,
+    };
     let page = store.list(&query).await.unwrap();
     assert_eq!(page.total, 1);
     assert_eq!(page.shipments[0].id, b.id);
     assert_eq!(page.shipments[0].status, Status::Delivered);
+}
+
+async fn broad_matches_are_counted_up_to_the_cap_and_still_page(store: Arc<dyn ShipmentStore>) {
+    let inserts = (0..MAX_COUNTED + 2).map(|i| {
+        let store = store.clone();
+        tokio::spawn(async move {
+            store
+                .insert(&shipment(&format!("Kumasi Trader {i}"), "Tema"))
+                .await
+                .unwrap()
+        })
+    });
+    for insert in inserts.collect::<Vec<_>>() {
+        insert.await.unwrap();
+    }
+    let mut query = ListQuery {
+        status: Some(Status::Pending),
+        text: Some("kumasi".into()),
+        page_size: 2,
+        after: None,
+    };
+    let first = store.list(&query).await.unwrap();
+    assert_eq!(
+        first.total,
+        MAX_COUNTED + 1,
+        "past the cap the count says 'more'"
+    );
+    query.after = first.next;
+    let second = store.list(&query).await.unwrap();
+    assert_eq!(second.shipments.len(), 2);
+    assert!(
+        second
+            .shipments
+            .iter()
+            .all(|s| first.shipments.iter().all(|f| f.id != s.id)),
+        "the next page moves on"
+    );
 }
 
 async fn update_is_atomic_and_refused_edits_write_nothing(store: Arc<dyn ShipmentStore>) {
@@ -94,7 +192,11 @@ async fn update_is_atomic_and_refused_edits_write_nothing(store: Arc<dyn Shipmen
         Err(ShipmentError::Invalid(vec![]))
     });
     assert!(store.update(&s.id, refuse).await.is_err());
-    assert_eq!(store.get(&s.id).await.unwrap(), s, "a refused edit leaves the shipment as it was");
+    assert_eq!(
+        store.get(&s.id).await.unwrap(),
+        s,
+        "a refused edit leaves the shipment as it was"
+    );
 
     // Concurrent updates: each appends its history entry; none is lost.
     let mut tasks = Vec::new();
@@ -103,7 +205,10 @@ async fn update_is_atomic_and_refused_edits_write_nothing(store: Arc<dyn Shipmen
         let id = s.id.clone();
         tasks.push(tokio::spawn(async move {
             let edit: Edit = Arc::new(move |s| {
-                let change = ShipmentChange { current_location: Some(format!("Stop {i}")), ..Default::default() };
+                let change = ShipmentChange {
+                    current_location: Some(format!("Stop {i}")),
+                    ..Default::default()
+                };
                 s.apply(change, shipments::domain::now());
                 Ok(())
             });
@@ -115,15 +220,28 @@ async fn update_is_atomic_and_refused_edits_write_nothing(store: Arc<dyn Shipmen
     }
     assert_eq!(store.get(&s.id).await.unwrap().shipment_history.len(), 11);
     let missing: Edit = Arc::new(|_| Ok(()));
-    assert!(matches!(store.update("nope", missing).await, Err(ShipmentError::NotFound)));
+    assert!(matches!(
+        store.update("nope", missing).await,
+        Err(ShipmentError::NotFound)
+    ));
 }
 
 async fn delete_removes_and_reports_missing(store: Arc<dyn ShipmentStore>) {
     let s = shipment("Ada", "Accra");
     store.insert(&s).await.unwrap();
-    assert_eq!(store.delete(&s.id).await.unwrap(), s, "the deleted shipment is returned");
-    assert!(matches!(store.find_by_tracking_number(&s.tracking_number).await, Err(ShipmentError::NotFound)));
-    assert!(matches!(store.delete(&s.id).await, Err(ShipmentError::NotFound)));
+    assert_eq!(
+        store.delete(&s.id).await.unwrap(),
+        s,
+        "the deleted shipment is returned"
+    );
+    assert!(matches!(
+        store.find_by_tracking_number(&s.tracking_number).await,
+        Err(ShipmentError::NotFound)
+    ));
+    assert!(matches!(
+        store.delete(&s.id).await,
+        Err(ShipmentError::NotFound)
+    ));
 }
 
 macro_rules! contract {
@@ -156,6 +274,7 @@ contract!(
     list_is_newest_first_and_pages_cover_everything_once,
     search_is_case_insensitive_literal_substring_over_six_fields,
     status_filter_combines_with_search,
+    broad_matches_are_counted_up_to_the_cap_and_still_page,
     update_is_atomic_and_refused_edits_write_nothing,
     delete_removes_and_reports_missing,
 );

@@ -32,7 +32,11 @@ pub trait UserStore: Send + Sync + 'static {
 
 /// Cursor of a user in oldest-first order.
 pub(crate) fn cursor(user: &User) -> String {
-    format!("{}|{}", crate::domain::utc_micros::format(&user.created_at), user.id)
+    format!(
+        "{}|{}",
+        crate::domain::utc_micros::format(&user.created_at),
+        user.id
+    )
 }
 
 pub(crate) fn parse_cursor(cursor: &str) -> Result<(String, String), AuthError> {

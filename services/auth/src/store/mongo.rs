@@ -20,11 +20,19 @@ impl MongoUserStore {
     pub async fn connect(uri: &str, database: &str) -> anyhow::Result<Self> {
         let db = Client::with_uri_str(uri).await?.database(database);
         let users = db.collection::<Document>("users");
-        let unique = IndexOptions::builder().unique(true).name("email_unique".to_owned()).build();
+        let unique = IndexOptions::builder()
+            .unique(true)
+            .name("email_unique".to_owned())
+            .build();
         users
             .create_indexes([
-                IndexModel::builder().keys(doc! { "email": 1 }).options(unique).build(),
-                IndexModel::builder().keys(doc! { "createdAt": 1, "_id": 1 }).build(),
+                IndexModel::builder()
+                    .keys(doc! { "email": 1 })
+                    .options(unique)
+                    .build(),
+                IndexModel::builder()
+                    .keys(doc! { "createdAt": 1, "_id": 1 })
+                    .build(),
             ])
             .await?;
         Ok(Self { users })
@@ -47,9 +55,9 @@ fn from_document(mut d: Document) -> Result<User, AuthError> {
 
 fn db_error(e: MongoError) -> AuthError {
     match *e.kind {
-        ErrorKind::Io(_) | ErrorKind::ServerSelection { .. } | ErrorKind::ConnectionPoolCleared { .. } => {
-            AuthError::Unavailable(e.to_string())
-        }
+        ErrorKind::Io(_)
+        | ErrorKind::ServerSelection { .. }
+        | ErrorKind::ConnectionPoolCleared { .. } => AuthError::Unavailable(e.to_string()),
         _ => AuthError::Internal(e.to_string()),
     }
 }
@@ -59,17 +67,30 @@ impl UserStore for MongoUserStore {
     async fn insert(&self, user: &User) -> Result<(), AuthError> {
         match self.users.insert_one(to_document(user)?).await {
             Ok(_) => Ok(()),
-            Err(e) if matches!(&*e.kind, ErrorKind::Write(WriteFailure::WriteError(w)) if w.code == 11000) => Err(AuthError::AlreadyExists),
+            Err(e) if matches!(&*e.kind, ErrorKind::Write(WriteFailure::WriteError(w)) if w.code == 11000) => {
+                Err(AuthError::AlreadyExists)
+            }
             Err(e) => Err(db_error(e)),
         }
     }
 
     async fn get(&self, id: &str) -> Result<User, AuthError> {
-        from_document(self.users.find_one(doc! { "_id": id }).await.map_err(db_error)?.ok_or(AuthError::NotFound)?)
+        from_document(
+            self.users
+                .find_one(doc! { "_id": id })
+                .await
+                .map_err(db_error)?
+                .ok_or(AuthError::NotFound)?,
+        )
     }
 
     async fn find_by_email(&self, email: &Email) -> Result<Option<User>, AuthError> {
-        self.users.find_one(doc! { "email": email.as_str() }).await.map_err(db_error)?.map(from_document).transpose()
+        self.users
+            .find_one(doc! { "email": email.as_str() })
+            .await
+            .map_err(db_error)?
+            .map(from_document)
+            .transpose()
     }
 
     async fn count(&self) -> Result<u64, AuthError> {
@@ -78,7 +99,9 @@ impl UserStore for MongoUserStore {
 
     async fn list(&self, page_size: usize, after: Option<&str>) -> Result<UserPage, AuthError> {
         let filter = match after.map(parse_cursor).transpose()? {
-            Some((t, id)) => doc! { "$or": [ { "createdAt": { "$gt": &t } }, { "createdAt": &t, "_id": { "$gt": id } } ] },
+            Some((t, id)) => {
+                doc! { "$or": [ { "createdAt": { "$gt": &t } }, { "createdAt": &t, "_id": { "$gt": id } } ] }
+            }
             None => doc! {},
         };
         let docs: Vec<Document> = self
@@ -91,7 +114,10 @@ impl UserStore for MongoUserStore {
             .try_collect()
             .await
             .map_err(db_error)?;
-        let mut users = docs.into_iter().map(from_document).collect::<Result<Vec<_>, _>>()?;
+        let mut users = docs
+            .into_iter()
+            .map(from_document)
+            .collect::<Result<Vec<_>, _>>()?;
         let more = users.len() > page_size;
         users.truncate(page_size);
         let next = if more { users.last().map(cursor) } else { None };
@@ -99,7 +125,15 @@ impl UserStore for MongoUserStore {
     }
 
     async fn replace(&self, user: &User) -> Result<User, AuthError> {
-        let replaced = self.users.replace_one(doc! { "_id": &user.id }, to_document(user)?).await.map_err(db_error)?;
-        if replaced.matched_count == 0 { Err(AuthError::NotFound) } else { Ok(user.clone()) }
+        let replaced = self
+            .users
+            .replace_one(doc! { "_id": &user.id }, to_document(user)?)
+            .await
+            .map_err(db_error)?;
+        if replaced.matched_count == 0 {
+            Err(AuthError::NotFound)
+        } else {
+            Ok(user.clone())
+        }
     }
 }

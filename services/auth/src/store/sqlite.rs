@@ -28,7 +28,9 @@ pub struct SqliteUserStore {
 
 impl SqliteUserStore {
     pub fn open(path: &Path) -> anyhow::Result<Self> {
-        Ok(Self { pool: service_common::sqlite_pool(path, 4, SCHEMA)? })
+        Ok(Self {
+            pool: service_common::sqlite_pool(path, 4, SCHEMA)?,
+        })
     }
 
     async fn run<T: Send + 'static>(
@@ -36,9 +38,15 @@ impl SqliteUserStore {
         work: impl FnOnce(&rusqlite::Connection) -> Result<T, AuthError> + Send + 'static,
     ) -> Result<T, AuthError> {
         let pool = self.pool.clone();
-        tokio::task::spawn_blocking(move || work(&*pool.get().map_err(|e| AuthError::Unavailable(e.to_string()))?))
-            .await
-            .map_err(|e| AuthError::Internal(e.to_string()))?
+        tokio::task::spawn_blocking(move || {
+            work(
+                &*pool
+                    .get()
+                    .map_err(|e| AuthError::Unavailable(e.to_string()))?,
+            )
+        })
+        .await
+        .map_err(|e| AuthError::Internal(e.to_string()))?
     }
 }
 
@@ -47,7 +55,8 @@ fn db_error(e: rusqlite::Error) -> AuthError {
 }
 
 fn decode(doc: String) -> Result<User, AuthError> {
-    serde_json::from_str(&doc).map_err(|e| AuthError::Internal(format!("stored user unreadable: {e}")))
+    serde_json::from_str(&doc)
+        .map_err(|e| AuthError::Internal(format!("stored user unreadable: {e}")))
 }
 
 fn encode(user: &User) -> Result<String, AuthError> {
@@ -57,11 +66,21 @@ fn encode(user: &User) -> Result<String, AuthError> {
 #[async_trait]
 impl UserStore for SqliteUserStore {
     async fn insert(&self, user: &User) -> Result<(), AuthError> {
-        let row = (user.id.clone(), user.email.as_str().to_owned(), utc_micros::format(&user.created_at), encode(user)?);
+        let row = (
+            user.id.clone(),
+            user.email.as_str().to_owned(),
+            utc_micros::format(&user.created_at),
+            encode(user)?,
+        );
         self.run(move |conn| {
-            match conn.execute("INSERT INTO users (id, email, created_at, doc) VALUES (?, ?, ?, ?)", params![row.0, row.1, row.2, row.3]) {
+            match conn.execute(
+                "INSERT INTO users (id, email, created_at, doc) VALUES (?, ?, ?, ?)",
+                params![row.0, row.1, row.2, row.3],
+            ) {
                 Ok(_) => Ok(()),
-                Err(rusqlite::Error::SqliteFailure(f, _)) if f.code == rusqlite::ErrorCode::ConstraintViolation => {
+                Err(rusqlite::Error::SqliteFailure(f, _))
+                    if f.code == rusqlite::ErrorCode::ConstraintViolation =>
+                {
                     Err(AuthError::AlreadyExists)
                 }
                 Err(e) => Err(db_error(e)),
@@ -73,8 +92,10 @@ impl UserStore for SqliteUserStore {
     async fn get(&self, id: &str) -> Result<User, AuthError> {
         let id = id.to_owned();
         self.run(move |conn| {
-            let doc: Option<String> =
-                conn.query_row("SELECT doc FROM users WHERE id = ?", [id], |r| r.get(0)).optional().map_err(db_error)?;
+            let doc: Option<String> = conn
+                .query_row("SELECT doc FROM users WHERE id = ?", [id], |r| r.get(0))
+                .optional()
+                .map_err(db_error)?;
             decode(doc.ok_or(AuthError::NotFound)?)
         })
         .await
@@ -83,16 +104,24 @@ impl UserStore for SqliteUserStore {
     async fn find_by_email(&self, email: &Email) -> Result<Option<User>, AuthError> {
         let email = email.as_str().to_owned();
         self.run(move |conn| {
-            let doc: Option<String> =
-                conn.query_row("SELECT doc FROM users WHERE email = ?", [email], |r| r.get(0)).optional().map_err(db_error)?;
+            let doc: Option<String> = conn
+                .query_row("SELECT doc FROM users WHERE email = ?", [email], |r| {
+                    r.get(0)
+                })
+                .optional()
+                .map_err(db_error)?;
             doc.map(decode).transpose()
         })
         .await
     }
 
     async fn count(&self) -> Result<u64, AuthError> {
-        self.run(|conn| conn.query_row("SELECT count(*) FROM users", [], |r| r.get::<_, i64>(0)).map(|n| n as u64).map_err(db_error))
-            .await
+        self.run(|conn| {
+            conn.query_row("SELECT count(*) FROM users", [], |r| r.get::<_, i64>(0))
+                .map(|n| n as u64)
+                .map_err(db_error)
+        })
+        .await
     }
 
     async fn list(&self, page_size: usize, after: Option<&str>) -> Result<UserPage, AuthError> {
@@ -117,9 +146,14 @@ impl UserStore for SqliteUserStore {
 
     async fn replace(&self, user: &User) -> Result<User, AuthError> {
         let (id, doc, user) = (user.id.clone(), encode(user)?, user.clone());
-        self.run(move |conn| match conn.execute("UPDATE users SET doc = ? WHERE id = ?", params![doc, id]).map_err(db_error)? {
-            0 => Err(AuthError::NotFound),
-            _ => Ok(user),
+        self.run(move |conn| {
+            match conn
+                .execute("UPDATE users SET doc = ? WHERE id = ?", params![doc, id])
+                .map_err(db_error)?
+            {
+                0 => Err(AuthError::NotFound),
+                _ => Ok(user),
+            }
         })
         .await
     }

@@ -22,9 +22,9 @@ pub type Edit = Arc<dyn Fn(&mut Shipment) -> Result<(), ShipmentError> + Send + 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cursor(pub String);
 
-/// Matches are counted up to this many; past it a list says `MAX_COUNTED + 1` ("10,000+"),
+/// Matches are counted up to this many; past it a list says `MAX_COUNTED + 1` ("1,000+"),
 /// so a broad search over millions of shipments stays fast.
-pub const MAX_COUNTED: u64 = 10_000;
+pub const MAX_COUNTED: u64 = 1_000;
 
 #[derive(Clone, Debug, Default)]
 pub struct ListQuery {
@@ -48,7 +48,10 @@ pub trait ShipmentStore: Send + Sync + 'static {
     /// Errors: DuplicateTrackingNumber when the number is taken, Unavailable.
     async fn insert(&self, shipment: &Shipment) -> Result<(), ShipmentError>;
     async fn get(&self, id: &str) -> Result<Shipment, ShipmentError>;
-    async fn find_by_tracking_number(&self, number: &TrackingNumber) -> Result<Shipment, ShipmentError>;
+    async fn find_by_tracking_number(
+        &self,
+        number: &TrackingNumber,
+    ) -> Result<Shipment, ShipmentError>;
     /// Newest first.
     async fn list(&self, query: &ListQuery) -> Result<ListPage, ShipmentError>;
     /// Reads, edits and writes one shipment atomically; NotFound when it is missing.

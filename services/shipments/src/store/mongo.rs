@@ -17,7 +17,14 @@ use crate::error::ShipmentError;
 const REVISION: &str = "rev";
 const DUPLICATE_KEY: i32 = 11000;
 /// Searchable fields (spec §9 admin search).
-const SEARCH_FIELDS: [&str; 6] = ["trackingNumber", "shipperName", "receiverName", "origin", "destination", "status"];
+const SEARCH_FIELDS: [&str; 6] = [
+    "trackingNumber",
+    "shipperName",
+    "receiverName",
+    "origin",
+    "destination",
+    "status",
+];
 
 #[derive(Clone)]
 pub struct MongoShipmentStore {
@@ -33,12 +40,22 @@ impl MongoShipmentStore {
 
     pub async fn with_database(db: mongodb::Database) -> anyhow::Result<Self> {
         let shipments = db.collection::<Document>("shipments");
-        let unique = IndexOptions::builder().unique(true).name("trackingNumber_unique".to_owned()).build();
+        let unique = IndexOptions::builder()
+            .unique(true)
+            .name("trackingNumber_unique".to_owned())
+            .build();
         shipments
             .create_indexes([
-                IndexModel::builder().keys(doc! { "trackingNumber": 1 }).options(unique).build(),
-                IndexModel::builder().keys(doc! { "createdAt": -1, "_id": -1 }).build(),
-                IndexModel::builder().keys(doc! { "status": 1, "createdAt": -1, "_id": -1 }).build(),
+                IndexModel::builder()
+                    .keys(doc! { "trackingNumber": 1 })
+                    .options(unique)
+                    .build(),
+                IndexModel::builder()
+                    .keys(doc! { "createdAt": -1, "_id": -1 })
+                    .build(),
+                IndexModel::builder()
+                    .keys(doc! { "status": 1, "createdAt": -1, "_id": -1 })
+                    .build(),
             ])
             .await?;
         Ok(Self { shipments })
@@ -58,15 +75,16 @@ fn from_document(mut d: Document) -> Result<(Shipment, i64), ShipmentError> {
     if let Some(id) = d.remove("_id") {
         d.insert("id", id);
     }
-    let shipment = bson::from_document(d).map_err(|e| ShipmentError::Internal(format!("stored shipment unreadable: {e}")))?;
+    let shipment = bson::from_document(d)
+        .map_err(|e| ShipmentError::Internal(format!("stored shipment unreadable: {e}")))?;
     Ok((shipment, revision))
 }
 
 fn db_error(e: MongoError) -> ShipmentError {
     match *e.kind {
-        ErrorKind::Io(_) | ErrorKind::ServerSelection { .. } | ErrorKind::ConnectionPoolCleared { .. } => {
-            ShipmentError::Unavailable(e.to_string())
-        }
+        ErrorKind::Io(_)
+        | ErrorKind::ServerSelection { .. }
+        | ErrorKind::ConnectionPoolCleared { .. } => ShipmentError::Unavailable(e.to_string()),
         _ => ShipmentError::Internal(e.to_string()),
     }
 }
@@ -94,8 +112,10 @@ fn filter(query: &ListQuery) -> Document {
     }
     if let Some(text) = &query.text {
         let pattern = regex_literal(text);
-        let any: Vec<Document> =
-            SEARCH_FIELDS.iter().map(|f| doc! { *f: { "$regex": &pattern, "$options": "i" } }).collect();
+        let any: Vec<Document> = SEARCH_FIELDS
+            .iter()
+            .map(|f| doc! { *f: { "$regex": &pattern, "$options": "i" } })
+            .collect();
         filter.insert("$or", any);
     }
     filter
@@ -112,22 +132,43 @@ impl ShipmentStore for MongoShipmentStore {
     }
 
     async fn get(&self, id: &str) -> Result<Shipment, ShipmentError> {
-        let found = self.shipments.find_one(doc! { "_id": id }).await.map_err(db_error)?;
+        let found = self
+            .shipments
+            .find_one(doc! { "_id": id })
+            .await
+            .map_err(db_error)?;
         Ok(from_document(found.ok_or(ShipmentError::NotFound)?)?.0)
     }
 
-    async fn find_by_tracking_number(&self, number: &TrackingNumber) -> Result<Shipment, ShipmentError> {
-        let found = self.shipments.find_one(doc! { "trackingNumber": number.as_str() }).await.map_err(db_error)?;
+    async fn find_by_tracking_number(
+        &self,
+        number: &TrackingNumber,
+    ) -> Result<Shipment, ShipmentError> {
+        let found = self
+            .shipments
+            .find_one(doc! { "trackingNumber": number.as_str() })
+            .await
+            .map_err(db_error)?;
         Ok(from_document(found.ok_or(ShipmentError::NotFound)?)?.0)
     }
 
     async fn list(&self, query: &ListQuery) -> Result<ListPage, ShipmentError> {
         let base = filter(query);
         let counting = CountOptions::builder().limit(MAX_COUNTED + 1).build();
-        let total = self.shipments.count_documents(base.clone()).with_options(counting).await.map_err(db_error)?;
+        let total = self
+            .shipments
+            .count_documents(base.clone())
+            .with_options(counting)
+            .await
+            .map_err(db_error)?;
         let mut page_filter = base;
         if let Some(Cursor(cursor)) = &query.after {
-            let (created_at, id) = cursor.split_once('|').ok_or_else(|| ShipmentError::from(crate::error::FieldViolation::new("page_token", "is not a token from a previous page")))?;
+            let (created_at, id) = cursor.split_once('|').ok_or_else(|| {
+                ShipmentError::from(crate::error::FieldViolation::new(
+                    "page_token",
+                    "is not a token from a previous page",
+                ))
+            })?;
             let after = doc! { "$or": [
                 { "createdAt": { "$lt": created_at } },
                 { "createdAt": created_at, "_id": { "$lt": id } },
@@ -144,37 +185,63 @@ impl ShipmentStore for MongoShipmentStore {
             .try_collect()
             .await
             .map_err(db_error)?;
-        let mut shipments = docs.into_iter().map(|d| from_document(d).map(|(s, _)| s)).collect::<Result<Vec<_>, _>>()?;
+        let mut shipments = docs
+            .into_iter()
+            .map(|d| from_document(d).map(|(s, _)| s))
+            .collect::<Result<Vec<_>, _>>()?;
         let more = shipments.len() > query.page_size;
         shipments.truncate(query.page_size);
         let next = if more {
-            shipments.last().map(|s| Cursor(format!("{}|{}", crate::domain::utc_micros::format(&s.created_at), s.id)))
+            shipments.last().map(|s| {
+                Cursor(format!(
+                    "{}|{}",
+                    crate::domain::utc_micros::format(&s.created_at),
+                    s.id
+                ))
+            })
         } else {
             None
         };
-        Ok(ListPage { shipments, next, total })
+        Ok(ListPage {
+            shipments,
+            next,
+            total,
+        })
     }
 
     async fn update(&self, id: &str, edit: Edit) -> Result<Shipment, ShipmentError> {
         // Optimistic concurrency: retry when another writer bumped the revision first.
         for _ in 0..20 {
-            let found = self.shipments.find_one(doc! { "_id": id }).await.map_err(db_error)?;
+            let found = self
+                .shipments
+                .find_one(doc! { "_id": id })
+                .await
+                .map_err(db_error)?;
             let (mut shipment, revision) = from_document(found.ok_or(ShipmentError::NotFound)?)?;
             edit(&mut shipment)?;
             let replaced = self
                 .shipments
-                .replace_one(doc! { "_id": id, REVISION: revision }, to_document(&shipment, revision + 1)?)
+                .replace_one(
+                    doc! { "_id": id, REVISION: revision },
+                    to_document(&shipment, revision + 1)?,
+                )
                 .await
                 .map_err(db_error)?;
             if replaced.matched_count == 1 {
                 return Ok(shipment);
             }
         }
-        Err(ShipmentError::Unavailable("too many concurrent updates of one shipment".into()))
+        Err(ShipmentError::Unavailable(
+            "too many concurrent updates of one shipment".into(),
+        ))
     }
 
     async fn delete(&self, id: &str) -> Result<Shipment, ShipmentError> {
-        let deleted = self.shipments.find_one_and_delete(doc! { "_id": id }).await.map_err(db_error)?;
+        let deleted = self
+            .shipments
+            .find_one_and_delete(doc! { "_id": id })
+            .await
+            .map_err(db_error)?;
         Ok(from_document(deleted.ok_or(ShipmentError::NotFound)?)?.0)
     }
 }

@@ -4,7 +4,9 @@
 use std::sync::Arc;
 
 use chrono::{NaiveDate, NaiveTime, Utc};
-use shipments::domain::{Package, PaymentMode, Shipment, ShipmentDetails, ShipmentMode, ShipmentType, TrackingNumber};
+use shipments::domain::{
+    Package, PaymentMode, Shipment, ShipmentDetails, ShipmentMode, ShipmentType, TrackingNumber,
+};
 use shipments::store::{MongoShipmentStore, ShipmentStore, SqliteShipmentStore};
 
 pub fn details(shipper: &str, origin: &str) -> ShipmentDetails {
@@ -46,7 +48,11 @@ pub fn details(shipper: &str, origin: &str) -> ShipmentDetails {
 }
 
 pub fn shipment(shipper: &str, origin: &str) -> Shipment {
-    Shipment::create(details(shipper, origin), TrackingNumber::generate(), shipments::domain::now())
+    Shipment::create(
+        details(shipper, origin),
+        TrackingNumber::generate(),
+        shipments::domain::now(),
+    )
 }
 
 pub fn sqlite_store() -> (Arc<dyn ShipmentStore>, tempfile::TempDir) {
@@ -64,9 +70,17 @@ pub async fn mongo_store() -> Option<Arc<dyn ShipmentStore>> {
         _ => panic!("TEST_MONGODB_URI is not set: run `make test`, or set SKIP_MONGO_TESTS=1"),
     };
     let database = format!("test_{}", rand_suffix());
-    Some(Arc::new(MongoShipmentStore::connect(&uri, &database).await.expect("connect to TEST_MONGODB_URI")))
+    Some(Arc::new(
+        MongoShipmentStore::connect(&uri, &database)
+            .await
+            .expect("connect to TEST_MONGODB_URI"),
+    ))
 }
 
 fn rand_suffix() -> String {
-    format!("{:x}{:x}", std::process::id(), Utc::now().timestamp_nanos_opt().unwrap())
+    format!(
+        "{:x}{:x}",
+        std::process::id(),
+        Utc::now().timestamp_nanos_opt().unwrap()
+    )
 }

@@ -1,14 +1,11 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { LoaderCircle } from 'lucide-react';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
-import { FormErrors } from '@/components/ui/Field';
-import { Modal } from '@/components/ui/Modal';
 import { toast } from '@/lib/toast';
 import { createShipment } from '../api/shipments';
 import { applyServerErrors } from '../utils/server-errors';
 import { defaultShipmentFormValues, formValuesToNewShipment, type ShipmentFormValues } from '../utils/shipment-form';
-import { ShipmentFormFields } from './ShipmentFormFields';
+import { ShipmentFormModal } from './ShipmentFormModal';
 
 export const CREATE_SUCCESS_MESSAGE = 'Shipment created successfully';
 export const CREATE_FAILURE_MESSAGE = 'Failed to create shipment';
@@ -20,7 +17,6 @@ type CreateShipmentModalProps = { onClose: () => void; onCreated: (shipment: Shi
 export function CreateShipmentModal({ onClose, onCreated }: CreateShipmentModalProps) {
   const form = useForm<ShipmentFormValues>({ defaultValues: defaultShipmentFormValues() });
   const [formErrors, setFormErrors] = useState<string[]>([]);
-  const saving = form.formState.isSubmitting;
 
   const cancel = () => {
     form.reset(defaultShipmentFormValues());
@@ -42,20 +38,15 @@ export function CreateShipmentModal({ onClose, onCreated }: CreateShipmentModalP
   });
 
   return (
-    <Modal title="Create Shipment" onClose={cancel} size="lg" busy={saving}>
-      <form onSubmit={submit} aria-busy={saving} className="shipment-form">
-        <FormErrors messages={formErrors} />
-        <ShipmentFormFields form={form} mode="create" idPrefix="create" />
-        <div className="modal-footer">
-          <button type="button" className="btn btn-outline" onClick={cancel} disabled={saving}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={saving}>
-            {saving && <LoaderCircle className="icon-spin" aria-hidden="true" size={18} />}
-            {saving ? 'Creating...' : 'Create'}
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <ShipmentFormModal
+      title="Create Shipment"
+      mode="create"
+      form={form}
+      formErrors={formErrors}
+      onSubmit={submit}
+      onCancel={cancel}
+      submitLabel="Create"
+      busyLabel="Creating..."
+    />
   );
 }

@@ -1,14 +1,11 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { LoaderCircle } from 'lucide-react';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
-import { FormErrors } from '@/components/ui/Field';
-import { Modal } from '@/components/ui/Modal';
 import { toast } from '@/lib/toast';
 import { updateShipment } from '../api/shipments';
 import { applyServerErrors } from '../utils/server-errors';
 import { buildShipmentUpdate, shipmentToFormValues, type ShipmentFormValues } from '../utils/shipment-form';
-import { ShipmentFormFields } from './ShipmentFormFields';
+import { ShipmentFormModal } from './ShipmentFormModal';
 
 export const UPDATE_SUCCESS_MESSAGE = 'Shipment updated successfully';
 export const UPDATE_FAILURE_MESSAGE = 'Failed to update shipment';
@@ -26,7 +23,6 @@ type EditShipmentModalProps = {
 export function EditShipmentModal({ shipment, onClose, onUpdated }: EditShipmentModalProps) {
   const form = useForm<ShipmentFormValues>({ defaultValues: shipmentToFormValues(shipment) });
   const [formErrors, setFormErrors] = useState<string[]>([]);
-  const saving = form.formState.isSubmitting;
 
   const cancel = () => {
     form.reset(shipmentToFormValues(shipment));
@@ -53,24 +49,21 @@ export function EditShipmentModal({ shipment, onClose, onUpdated }: EditShipment
   });
 
   return (
-    <Modal title="Edit Shipment Details" onClose={cancel} size="lg" busy={saving}>
-      <p className="muted modal-intro">
-        Tracking number <strong className="mono">{shipment.trackingNumber}</strong>. Leave a field empty to keep its
-        current value.
-      </p>
-      <form onSubmit={submit} aria-busy={saving} className="shipment-form">
-        <FormErrors messages={formErrors} />
-        <ShipmentFormFields form={form} mode="edit" idPrefix="edit" />
-        <div className="modal-footer">
-          <button type="button" className="btn btn-outline" onClick={cancel} disabled={saving}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={saving}>
-            {saving && <LoaderCircle className="icon-spin" aria-hidden="true" size={18} />}
-            {saving ? 'Updating...' : 'Update'}
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <ShipmentFormModal
+      title="Edit Shipment Details"
+      mode="edit"
+      form={form}
+      formErrors={formErrors}
+      onSubmit={submit}
+      onCancel={cancel}
+      submitLabel="Update"
+      busyLabel="Updating..."
+      intro={
+        <p className="muted modal-intro">
+          Tracking number <strong className="mono">{shipment.trackingNumber}</strong>. Leave a field empty to keep its
+          current value.
+        </p>
+      }
+    />
   );
 }

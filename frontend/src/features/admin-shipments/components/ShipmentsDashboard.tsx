@@ -13,7 +13,7 @@ import { ShipmentDetailsDialog } from './ShipmentDetailsDialog';
 import { ShipmentsTable } from './ShipmentsTable';
 
 /** The most matches the server counts exactly (ListShipmentsResponse.total_size). */
-const MAX_COUNTED = 10_000;
+const MAX_COUNTED = 1_000;
 
 export const DELETE_CONFIRM_MESSAGE = 'Are you sure you want to delete this shipment?';
 export const DELETE_SUCCESS_MESSAGE = 'Shipment deleted successfully';
@@ -56,7 +56,7 @@ export function ShipmentsDashboard() {
   };
 
   const total = state.totalSize;
-  // The server counts up to 10,000; 10,001 means more.
+  // The server counts up to 1,000; 1,001 means more.
   const totalText = total > MAX_COUNTED ? `${MAX_COUNTED.toLocaleString('en-US')}+` : total.toLocaleString('en-US');
   const first = state.pageIndex * PAGE_SIZE + 1;
   const last = state.pageIndex * PAGE_SIZE + state.shipments.length;

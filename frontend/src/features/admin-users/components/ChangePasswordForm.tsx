@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { KeyRound, LoaderCircle } from 'lucide-react';
+import { KeyRound } from 'lucide-react';
+import { SubmitButton } from '@/components/ui/SubmitButton';
 import { Field, FormErrors, fieldInputProps } from '@/components/ui/Field';
 import { serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
@@ -64,10 +65,9 @@ export function ChangePasswordForm() {
         </Field>
       </div>
       <div className="form-actions">
-        <button type="submit" className="btn btn-primary" disabled={saving}>
-          {saving && <LoaderCircle className="icon-spin" aria-hidden="true" size={18} />}
-          {saving ? 'Saving...' : 'Change Password'}
-        </button>
+        <SubmitButton busy={saving} busyLabel="Saving...">
+          Change Password
+        </SubmitButton>
       </div>
     </form>
   );

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { LoaderCircle, UserPlus } from 'lucide-react';
+import { UserPlus } from 'lucide-react';
+import { SubmitButton } from '@/components/ui/SubmitButton';
 import { Role, type User } from '@/gen/logistics/v1/user_pb';
 import { Field, FormErrors, fieldInputProps } from '@/components/ui/Field';
 import { fieldViolations, serverMessage } from '@/lib/rpc-errors';
@@ -102,10 +103,9 @@ export function CreateUserForm({ onCreated }: { onCreated: (user: User) => void 
         </Field>
       </div>
       <div className="form-actions">
-        <button type="submit" className="btn btn-primary" disabled={saving}>
-          {saving && <LoaderCircle className="icon-spin" aria-hidden="true" size={18} />}
-          {saving ? 'Creating...' : 'Create User'}
-        </button>
+        <SubmitButton busy={saving} busyLabel="Creating...">
+          Create User
+        </SubmitButton>
       </div>
     </form>
   );
