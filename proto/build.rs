@@ -9,6 +9,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "logistics/v1/user.proto",
         "logistics/v1/auth_service.proto",
         "logistics/v1/session_service.proto",
+        "logistics/v1/notification.proto",
+        "logistics/v1/notification_service.proto",
     ];
     let fds = protox::compile(files, ["."])?;
     let out_dir = PathBuf::from(env::var("OUT_DIR")?);

@@ -74,8 +74,37 @@ where
         + 'static,
     S::Future: Send + 'static,
 {
+    serve_unless(listener, service, None, shutdown).await
+}
+
+/// Like `serve`, but with `problem` (a configuration the service cannot work without) the
+/// health service answers NOT_SERVING for it, so it never becomes ready, and says why in the log.
+pub async fn serve_unless<S>(
+    listener: TcpListener,
+    service: S,
+    problem: Option<String>,
+    shutdown: impl std::future::Future<Output = ()> + Send,
+) -> anyhow::Result<()>
+where
+    S: tower_service::Service<
+            http::Request<Body>,
+            Response = http::Response<Body>,
+            Error = Infallible,
+        > + NamedService
+        + Clone
+        + Send
+        + Sync
+        + 'static,
+    S::Future: Send + 'static,
+{
     let (health_reporter, health) = tonic_health::server::health_reporter();
-    health_reporter.set_serving::<S>().await;
+    match problem {
+        None => health_reporter.set_serving::<S>().await,
+        Some(problem) => {
+            tracing::error!("not ready: {problem}");
+            health_reporter.set_not_serving::<S>().await;
+        }
+    }
     let reflection = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(logistics_proto::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)

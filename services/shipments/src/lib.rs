@@ -3,6 +3,7 @@
 pub mod convert;
 pub mod demo;
 pub mod domain;
+pub mod emails;
 pub mod error;
 pub mod service;
 pub mod store;

@@ -59,6 +59,8 @@ pub struct ShipmentsService {
     lookups: LookupCache,
     /// Verifies the service token of every method but the public lookup.
     tokens: TokenKey,
+    /// For the tracking links of the shipment e-mails (`PUBLIC_URL`).
+    public_url: String,
 }
 
 impl ShipmentsService {
@@ -72,6 +74,7 @@ impl ShipmentsService {
             store,
             lookups: LookupCache::new(lookup_cache_ttl),
             tokens,
+            public_url: crate::emails::public_url(),
         }
     }
 
@@ -97,7 +100,8 @@ impl ShipmentsService {
                 TrackingNumber::generate(),
                 crate::domain::now(),
             );
-            match self.store.insert(&shipment).await {
+            let emails = crate::emails::notifications(&shipment, &self.public_url);
+            match self.store.insert(&shipment, &emails).await {
                 Ok(()) => return Ok(shipment),
                 Err(ShipmentError::DuplicateTrackingNumber) => continue,
                 Err(e) => return Err(e),

@@ -11,7 +11,7 @@ use shipments::store::{Edit, ListQuery, MAX_COUNTED, ShipmentStore};
 
 async fn insert_then_read_back_by_id_and_tracking_number(store: Arc<dyn ShipmentStore>) {
     let s = shipment("Ada Shipper", "Auckland");
-    store.insert(&s).await.unwrap();
+    store.insert(&s, &[]).await.unwrap();
     assert_eq!(store.get(&s.id).await.unwrap(), s);
     assert_eq!(
         store
@@ -28,11 +28,11 @@ async fn insert_then_read_back_by_id_and_tracking_number(store: Arc<dyn Shipment
 
 async fn duplicate_tracking_number_is_refused(store: Arc<dyn ShipmentStore>) {
     let first = shipment("A", "X");
-    store.insert(&first).await.unwrap();
+    store.insert(&first, &[]).await.unwrap();
     let mut second = shipment("B", "Y");
     second.tracking_number = first.tracking_number.clone();
     assert!(matches!(
-        store.insert(&second).await,
+        store.insert(&second, &[]).await,
         Err(ShipmentError::DuplicateTrackingNumber)
     ));
     assert!(
@@ -45,7 +45,7 @@ async fn list_is_newest_first_and_pages_cover_everything_once(store: Arc<dyn Shi
     let mut inserted = Vec::new();
     for i in 0..7 {
         let s = shipment(&format!("Shipper {i}"), "Lagos");
-        store.insert(&s).await.unwrap();
+        store.insert(&s, &[]).await.unwrap();
         inserted.push(s);
     }
     inserted.sort_by(|a, b| (b.created_at, &b.id).cmp(&(a.created_at, &a.id)));
@@ -74,7 +74,7 @@ async fn search_is_case_insensitive_literal_substring_over_six_fields(
     let b = shipment("Carlos", "Lagos (Apapa) .* port");
     let c = shipment("Mei", "Tokyo");
     for s in [&a, &b, &c] {
-        store.insert(s).await.unwrap();
+        store.insert(s, &[]).await.unwrap();
     }
     let search = |text: &str| ListQuery {
         text: Some(text.to_lowercase()),
@@ -122,8 +122,8 @@ async fn search_is_case_insensitive_literal_substring_over_six_fields(
 async fn status_filter_combines_with_search(store: Arc<dyn ShipmentStore>) {
     let a = shipment("Alpha", "Oslo");
     let b = shipment("Alphonse", "Oslo");
-    store.insert(&a).await.unwrap();
-    store.insert(&b).await.unwrap();
+    store.insert(&a, &[]).await.unwrap();
+    store.insert(&b, &[]).await.unwrap();
     let deliver: Edit = Arc::new(|s| {
         s.apply(
             ShipmentChange {
@@ -152,7 +152,7 @@ async fn broad_matches_are_counted_up_to_the_cap_and_still_page(store: Arc<dyn S
         let store = store.clone();
         tokio::spawn(async move {
             store
-                .insert(&shipment(&format!("Kumasi Trader {i}"), "Tema"))
+                .insert(&shipment(&format!("Kumasi Trader {i}"), "Tema"), &[])
                 .await
                 .unwrap()
         })
@@ -186,7 +186,7 @@ async fn broad_matches_are_counted_up_to_the_cap_and_still_page(store: Arc<dyn S
 
 async fn update_is_atomic_and_refused_edits_write_nothing(store: Arc<dyn ShipmentStore>) {
     let s = shipment("Ada", "Accra");
-    store.insert(&s).await.unwrap();
+    store.insert(&s, &[]).await.unwrap();
     let refuse: Edit = Arc::new(|s| {
         s.current_location = "half-written".into();
         Err(ShipmentError::Invalid(vec![]))
@@ -228,7 +228,7 @@ async fn update_is_atomic_and_refused_edits_write_nothing(store: Arc<dyn Shipmen
 
 async fn delete_removes_and_reports_missing(store: Arc<dyn ShipmentStore>) {
     let s = shipment("Ada", "Accra");
-    store.insert(&s).await.unwrap();
+    store.insert(&s, &[]).await.unwrap();
     assert_eq!(
         store.delete(&s.id).await.unwrap(),
         s,

@@ -4,6 +4,8 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 
+use outbox::Notification;
+
 use crate::domain::{Shipment, Status, TrackingNumber};
 use crate::error::ShipmentError;
 
@@ -45,8 +47,9 @@ pub struct ListPage {
 
 #[async_trait]
 pub trait ShipmentStore: Send + Sync + 'static {
+    /// Writes the shipment and its e-mails to the outbox in one transaction: both or neither.
     /// Errors: DuplicateTrackingNumber when the number is taken, Unavailable.
-    async fn insert(&self, shipment: &Shipment) -> Result<(), ShipmentError>;
+    async fn insert(&self, shipment: &Shipment, emails: &[Notification]) -> Result<(), ShipmentError>;
     async fn get(&self, id: &str) -> Result<Shipment, ShipmentError>;
     async fn find_by_tracking_number(
         &self,

@@ -10,6 +10,8 @@ use mongodb::{Client, Collection, IndexModel};
 
 use mongodb::options::CountOptions;
 
+use outbox::Notification;
+
 use super::{Cursor, Edit, ListPage, ListQuery, MAX_COUNTED, ShipmentStore};
 use crate::domain::{Shipment, TrackingNumber};
 use crate::error::ShipmentError;
@@ -28,7 +30,10 @@ const SEARCH_FIELDS: [&str; 6] = [
 
 #[derive(Clone)]
 pub struct MongoShipmentStore {
+    client: Client,
     shipments: Collection<Document>,
+    /// The e-mail outbox, written in the same transaction as a new shipment.
+    outbox: Collection<Document>,
 }
 
 impl MongoShipmentStore {
@@ -58,7 +63,9 @@ impl MongoShipmentStore {
                     .build(),
             ])
             .await?;
-        Ok(Self { shipments })
+        // The outbox's own indexes, so the notifications service finds what it claims fast.
+        outbox::MongoOutbox::with_database(db.clone()).await?;
+        Ok(Self { client: db.client().clone(), shipments, outbox: db.collection(outbox::store::mongo::COLLECTION) })
     }
 }
 
@@ -123,12 +130,33 @@ fn filter(query: &ListQuery) -> Document {
 
 #[async_trait]
 impl ShipmentStore for MongoShipmentStore {
-    async fn insert(&self, shipment: &Shipment) -> Result<(), ShipmentError> {
-        match self.shipments.insert_one(to_document(shipment, 0)?).await {
-            Ok(_) => Ok(()),
-            Err(e) if is_duplicate_key(&e) => Err(ShipmentError::DuplicateTrackingNumber),
-            Err(e) => Err(db_error(e)),
+    async fn insert(&self, shipment: &Shipment, emails: &[Notification]) -> Result<(), ShipmentError> {
+        let document = to_document(shipment, 0)?;
+        let mut session = self.client.start_session().await.map_err(db_error)?;
+        // A transient transaction error (a conflict, an election) is worth one more try.
+        for attempt in 1..=3 {
+            session.start_transaction().await.map_err(db_error)?;
+            let written = async {
+                self.shipments.insert_one(document.clone()).session(&mut session).await?;
+                outbox::store::mongo::insert_all(&self.outbox, &mut session, emails).await?;
+                session.commit_transaction().await
+            }
+            .await;
+            match written {
+                Ok(()) => return Ok(()),
+                Err(e) => {
+                    let _ = session.abort_transaction().await;
+                    if is_duplicate_key(&e) {
+                        return Err(ShipmentError::DuplicateTrackingNumber);
+                    }
+                    if attempt < 3 && e.contains_label(mongodb::error::TRANSIENT_TRANSACTION_ERROR) {
+                        continue;
+                    }
+                    return Err(db_error(e));
+                }
+            }
         }
+        unreachable!("the last attempt returns")
     }
 
     async fn get(&self, id: &str) -> Result<Shipment, ShipmentError> {

@@ -10,6 +10,8 @@ use r2d2_sqlite::rusqlite::{
     self, OptionalExtension, TransactionBehavior, params, params_from_iter, types::Value,
 };
 
+use outbox::Notification;
+
 use super::{Cursor, Edit, ListPage, ListQuery, MAX_COUNTED, ShipmentStore};
 use crate::domain::{Shipment, TrackingNumber, utc_micros};
 use crate::error::ShipmentError;
@@ -59,7 +61,7 @@ impl SqliteShipmentStore {
     /// Opens (or creates) the database file and its schema.
     pub fn open(path: &Path) -> anyhow::Result<Self> {
         Ok(Self {
-            pool: service_common::sqlite_pool(path, 8, SCHEMA)?,
+            pool: service_common::sqlite_pool(path, 8, &format!("{SCHEMA}{}", outbox::store::sqlite::SCHEMA))?,
             calls: Default::default(),
         })
     }
@@ -187,7 +189,7 @@ fn parse_cursor(cursor: &Cursor) -> Result<i64, ShipmentError> {
 
 #[async_trait]
 impl ShipmentStore for SqliteShipmentStore {
-    async fn insert(&self, shipment: &Shipment) -> Result<(), ShipmentError> {
+    async fn insert(&self, shipment: &Shipment, emails: &[Notification]) -> Result<(), ShipmentError> {
         let row = (
             shipment.id.clone(),
             shipment.tracking_number.to_string(),
@@ -196,20 +198,25 @@ impl ShipmentStore for SqliteShipmentStore {
             shipment.search_text(),
             encode(shipment)?,
         );
+        let emails = emails.to_vec();
         self.run(move |conn| {
-            let inserted = conn.execute(
+            // IMMEDIATE: take the write lock up front, waiting (busy_timeout) rather than failing.
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_error)?;
+            let inserted = tx.execute(
                 "INSERT INTO shipments (id, tracking_number, status, created_at, search_text, doc) VALUES (?, ?, ?, ?, ?, ?)",
                 params![row.0, row.1, row.2, row.3, row.4, row.5],
             );
             match inserted {
-                Ok(_) => Ok(()),
+                Ok(_) => {}
                 Err(rusqlite::Error::SqliteFailure(f, Some(msg)))
                     if f.code == rusqlite::ErrorCode::ConstraintViolation && msg.contains("tracking_number") =>
                 {
-                    Err(ShipmentError::DuplicateTrackingNumber)
+                    return Err(ShipmentError::DuplicateTrackingNumber);
                 }
-                Err(e) => Err(db_error(e)),
+                Err(e) => return Err(db_error(e)),
             }
+            outbox::store::sqlite::insert_all(&tx, &emails).map_err(db_error)?;
+            tx.commit().map_err(db_error)
         })
         .await
     }

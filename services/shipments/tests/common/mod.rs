@@ -84,3 +84,23 @@ fn rand_suffix() -> String {
         Utc::now().timestamp_nanos_opt().unwrap()
     )
 }
+
+/// A shipment store and the outbox beside it (same file), embedded.
+pub fn sqlite_stores() -> (Arc<dyn ShipmentStore>, Arc<dyn outbox::OutboxStore>, tempfile::TempDir) {
+    let (store, dir) = sqlite_store();
+    let outbox = outbox::SqliteOutbox::open(dir.path()).unwrap();
+    (store, Arc::new(outbox), dir)
+}
+
+/// A shipment store and the outbox beside it (same database), on `TEST_MONGODB_URI`.
+pub async fn mongo_stores() -> Option<(Arc<dyn ShipmentStore>, Arc<dyn outbox::OutboxStore>)> {
+    let uri = match std::env::var("TEST_MONGODB_URI") {
+        Ok(uri) if !uri.is_empty() => uri,
+        _ if std::env::var("SKIP_MONGO_TESTS").as_deref() == Ok("1") => return None,
+        _ => panic!("TEST_MONGODB_URI is not set: run `make test`, or set SKIP_MONGO_TESTS=1"),
+    };
+    let database = format!("test_{}", rand_suffix());
+    let store = MongoShipmentStore::connect(&uri, &database).await.expect("connect to TEST_MONGODB_URI");
+    let outbox = outbox::MongoOutbox::connect(&uri, &database).await.unwrap();
+    Some((Arc::new(store), Arc::new(outbox)))
+}

@@ -1,0 +1,196 @@
+//! The `logistics.v1.NotificationService` RPC handlers.
+
+use std::sync::Arc;
+
+use logistics_proto::v1::{self as pb, notification_service_server::NotificationService};
+use outbox::emails::{ContactMessage, ShipmentEmail, package_line};
+use outbox::{Notification, OutboxStore, State, Template};
+use prost_types::Timestamp;
+use service_auth::TokenKey;
+use tokio::sync::Notify;
+use tonic::{Request, Response, Status};
+
+use crate::error::NotificationError;
+use crate::transport::Transport;
+
+const DEFAULT_PAGE_SIZE: i32 = 50;
+const MAX_PAGE_SIZE: i32 = 100;
+
+#[derive(Clone)]
+pub struct NotificationsService {
+    pub store: Arc<dyn OutboxStore>,
+    pub transport: Transport,
+    pub tokens: TokenKey,
+    /// Wakes the worker when an e-mail is queued.
+    pub wake: Arc<Notify>,
+    /// The site's public URL, for the tracking links of the test e-mails.
+    pub public_url: String,
+}
+
+/// Checks one contact field: required, and at most `max` characters.
+fn text(violations: &mut Vec<(&'static str, String)>, field: &'static str, value: &str, max: usize) -> String {
+    let value = value.trim();
+    if value.is_empty() {
+        violations.push((field, "is required".into()));
+    } else if value.chars().count() > max {
+        violations.push((field, format!("must be at most {max} characters")));
+    }
+    value.to_owned()
+}
+
+pub fn contact_message(request: &pb::SendContactMessageRequest) -> Result<ContactMessage, NotificationError> {
+    let mut violations = Vec::new();
+    let name = text(&mut violations, "name", &request.name, 100);
+    let email = text(&mut violations, "email", &request.email, 254);
+    if !email.is_empty() && !service_common::is_email(&email) {
+        violations.push(("email", "is not a valid email address".into()));
+    }
+    let subject = text(&mut violations, "subject", &request.subject, 200);
+    let message = text(&mut violations, "message", &request.message, 5000);
+    if !violations.is_empty() {
+        return Err(NotificationError::Invalid(violations));
+    }
+    Ok(ContactMessage { name, email, subject, message })
+}
+
+fn timestamp(t: &chrono::DateTime<chrono::Utc>) -> Option<Timestamp> {
+    Some(Timestamp { seconds: t.timestamp(), nanos: t.timestamp_subsec_nanos() as i32 })
+}
+
+pub fn notification_to_proto(n: &Notification) -> pb::Notification {
+    pb::Notification {
+        id: n.id.clone(),
+        template: match n.template {
+            Template::Shipper => pb::EmailTemplate::Shipper,
+            Template::Receiver => pb::EmailTemplate::Receiver,
+            Template::Contact => pb::EmailTemplate::Contact,
+        } as i32,
+        to_email: n.to_email.clone(),
+        to_name: n.to_name.clone(),
+        subject: n.subject.clone(),
+        template_params: n.params.clone().into_iter().collect(),
+        state: match n.state {
+            State::Queued => pb::NotificationState::Queued,
+            State::Sending => pb::NotificationState::Sending,
+            State::Sent => pb::NotificationState::Sent,
+            State::Retrying => pb::NotificationState::Retrying,
+            State::Failed => pb::NotificationState::Failed,
+        } as i32,
+        attempts: n.attempts as i32,
+        last_error: n.last_error.clone(),
+        tracking_number: n.tracking_number.clone(),
+        create_time: timestamp(&n.created_at),
+        update_time: timestamp(&n.updated_at),
+        next_attempt_time: timestamp(&n.next_attempt_at),
+        send_time: n.sent_at.as_ref().and_then(timestamp),
+    }
+}
+
+/// The sample shipment of the admin's e-mail test: expected 7 days ahead (spec §9).
+pub fn sample_shipment(to_email: &str, today: chrono::NaiveDate) -> ShipmentEmail {
+    ShipmentEmail {
+        tracking_number: "PSE000000000".into(),
+        status: "pending".into(),
+        current_location: "New York, USA".into(),
+        origin: "New York, USA".into(),
+        destination: "London, UK".into(),
+        expected_delivery_date: (today + chrono::Days::new(7)).format("%Y-%m-%d").to_string(),
+        shipper_name: "Test Shipper".into(),
+        shipper_email: to_email.into(),
+        receiver_name: "Test Receiver".into(),
+        receiver_email: to_email.into(),
+        packages: vec![package_line(1, "Box", "Sample documents", [30.0, 20.0, 10.0], 2.0)],
+    }
+}
+
+#[tonic::async_trait]
+impl NotificationService for NotificationsService {
+    #[tracing::instrument(skip_all)]
+    async fn send_contact_message(
+        &self,
+        request: Request<pb::SendContactMessageRequest>,
+    ) -> Result<Response<pb::SendContactMessageResponse>, Status> {
+        let request = request.into_inner();
+        if !request.website.is_empty() {
+            tracing::info!("contact form with the hidden field filled: dropped");
+            return Ok(Response::new(pb::SendContactMessageResponse {}));
+        }
+        let message = contact_message(&request)?;
+        if let Some(problem) = self.transport.problem() {
+            return Err(NotificationError::NotConfigured(problem.to_owned()).into());
+        }
+        self.store.enqueue(&[message.notification(service_common::now())]).await.map_err(NotificationError::from)?;
+        self.wake.notify_one();
+        tracing::info!("contact message queued");
+        Ok(Response::new(pb::SendContactMessageResponse {}))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_notifications(
+        &self,
+        request: Request<pb::ListNotificationsRequest>,
+    ) -> Result<Response<pb::ListNotificationsResponse>, Status> {
+        self.tokens.admin(&request)?;
+        let request = request.into_inner();
+        let page_size = match request.page_size {
+            0 => DEFAULT_PAGE_SIZE,
+            n if (1..=MAX_PAGE_SIZE).contains(&n) => n,
+            _ => return Err(NotificationError::Invalid(vec![("page_size", format!("must be between 1 and {MAX_PAGE_SIZE}"))]).into()),
+        };
+        let token = (!request.page_token.is_empty()).then_some(request.page_token.as_str());
+        let page = self.store.list(page_size as usize, token).await.map_err(NotificationError::from)?;
+        let backlog = self.store.backlog().await.map_err(NotificationError::from)?;
+        Ok(Response::new(pb::ListNotificationsResponse {
+            notifications: page.notifications.iter().map(notification_to_proto).collect(),
+            next_page_token: page.next.unwrap_or_default(),
+            backlog: backlog.min(i32::MAX as u64) as i32,
+        }))
+    }
+
+    #[tracing::instrument(skip_all, fields(id = %request.get_ref().id))]
+    async fn retry_notification(
+        &self,
+        request: Request<pb::RetryNotificationRequest>,
+    ) -> Result<Response<pb::Notification>, Status> {
+        self.tokens.admin(&request)?;
+        let retried = self.store.retry(&request.get_ref().id, service_common::now()).await.map_err(NotificationError::from)?;
+        self.wake.notify_one();
+        tracing::info!("failed e-mail queued again");
+        Ok(Response::new(notification_to_proto(&retried)))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn send_test_emails(
+        &self,
+        request: Request<pb::SendTestEmailsRequest>,
+    ) -> Result<Response<pb::SendTestEmailsResponse>, Status> {
+        let admin = self.tokens.admin(&request)?;
+        if let Some(problem) = self.transport.problem() {
+            return Err(NotificationError::NotConfigured(problem.to_owned()).into());
+        }
+        let now = service_common::now();
+        let sample = sample_shipment(&admin.email, now.date_naive());
+        let mut failures = Vec::new();
+        let mut sent = Vec::new();
+        for (mut n, what) in [(sample.to_shipper(&self.public_url, now), "shipper"), (sample.to_receiver(&self.public_url, now), "receiver")] {
+            n.attempts = 1;
+            let outcome = match self.transport.send(&n).await {
+                Ok(()) => outbox::Outcome::Sent,
+                Err(e) => {
+                    failures.push(format!("Failed to send {what} email: {e}"));
+                    outbox::Outcome::Failed { error: e.to_string() }
+                }
+            };
+            n.settle(&outcome, service_common::now());
+            sent.push(n);
+        }
+        // Both show in the outbox view, sent or failed.
+        self.store.enqueue(&sent).await.map_err(NotificationError::from)?;
+        if !failures.is_empty() {
+            tracing::warn!(failures = ?failures, "test e-mails failed");
+            return Err(NotificationError::SendFailed(failures.join("; ")).into());
+        }
+        tracing::info!(to = %admin.email, "test e-mails sent");
+        Ok(Response::new(pb::SendTestEmailsResponse { to_email: admin.email }))
+    }
+}

@@ -1,0 +1,117 @@
+//! The e-mails of spec §7, with exactly its template parameters.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+
+use crate::{Notification, Template};
+
+pub const SHIPPER_SUBJECT: &str = "Shipment Created";
+pub const RECEIVER_SUBJECT: &str = "Package Incoming";
+
+/// What the shipper and receiver e-mails say about a new shipment.
+#[derive(Clone, Debug)]
+pub struct ShipmentEmail {
+    pub tracking_number: String,
+    /// The status value, e.g. `pending`.
+    pub status: String,
+    pub current_location: String,
+    pub origin: String,
+    pub destination: String,
+    /// YYYY-MM-DD.
+    pub expected_delivery_date: String,
+    pub shipper_name: String,
+    pub shipper_email: String,
+    pub receiver_name: String,
+    pub receiver_email: String,
+    /// One line per package, e.g. `2 x Carton - Books (30 x 20 x 10 cm, 4 kg)`.
+    pub packages: Vec<String>,
+}
+
+/// The public tracking page of a shipment: the site's public URL + `/track/{number}`.
+pub fn tracking_url(public_url: &str, tracking_number: &str) -> String {
+    format!("{}/track/{tracking_number}", public_url.trim_end_matches('/'))
+}
+
+fn params<const N: usize>(pairs: [(&str, &str); N]) -> BTreeMap<String, String> {
+    pairs.into_iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect()
+}
+
+impl ShipmentEmail {
+    /// "Shipment Created", to the shipper.
+    pub fn to_shipper(&self, public_url: &str, now: DateTime<Utc>) -> Notification {
+        let url = tracking_url(public_url, &self.tracking_number);
+        let status = if self.status.is_empty() { "pending" } else { &self.status };
+        let packages = self.packages.join("\n");
+        let p = params([
+            ("to_name", &self.shipper_name),
+            ("tracking", &self.tracking_number),
+            ("status", status),
+            ("location", &self.current_location),
+            ("origin", &self.origin),
+            ("destination", &self.destination),
+            ("delivery", &self.expected_delivery_date),
+            ("receiver", &self.receiver_name),
+            ("receiver_email", &self.receiver_email),
+            ("packages", &packages),
+            ("url", &url),
+            ("to_email", &self.shipper_email),
+            ("subject", SHIPPER_SUBJECT),
+        ]);
+        let mut n = Notification::new(Template::Shipper, &self.shipper_email, &self.shipper_name, p, now);
+        n.tracking_number = self.tracking_number.clone();
+        n
+    }
+
+    /// "Package Incoming", to the receiver.
+    pub fn to_receiver(&self, public_url: &str, now: DateTime<Utc>) -> Notification {
+        let url = tracking_url(public_url, &self.tracking_number);
+        let p = params([
+            ("to_name", &self.receiver_name),
+            ("tracking_number", &self.tracking_number),
+            ("origin", &self.origin),
+            ("destination", &self.destination),
+            ("expected_delivery_date", &self.expected_delivery_date),
+            ("tracking_url", &url),
+            ("to_email", &self.receiver_email),
+            ("subject", RECEIVER_SUBJECT),
+        ]);
+        let mut n = Notification::new(Template::Receiver, &self.receiver_email, &self.receiver_name, p, now);
+        n.tracking_number = self.tracking_number.clone();
+        n
+    }
+
+    /// Both e-mails of a new shipment.
+    pub fn notifications(&self, public_url: &str, now: DateTime<Utc>) -> Vec<Notification> {
+        vec![self.to_shipper(public_url, now), self.to_receiver(public_url, now)]
+    }
+}
+
+/// A visitor's message from the contact form, already validated.
+#[derive(Clone, Debug)]
+pub struct ContactMessage {
+    pub name: String,
+    pub email: String,
+    pub subject: String,
+    pub message: String,
+}
+
+impl ContactMessage {
+    /// To the company's contact account; replies go to the visitor.
+    pub fn notification(&self, now: DateTime<Utc>) -> Notification {
+        let p = params([
+            ("from_name", &self.name),
+            ("from_email", &self.email),
+            ("subject", &self.subject),
+            ("message", &self.message),
+            ("reply_to", &self.email),
+        ]);
+        Notification::new(Template::Contact, "", &self.name, p, now)
+    }
+}
+
+/// The package line of the shipper e-mail.
+pub fn package_line(quantity: u32, piece_type: &str, description: &str, dims_cm: [f64; 3], weight_kg: f64) -> String {
+    let [l, w, h] = dims_cm;
+    format!("{quantity} x {piece_type} - {description} ({l} x {w} x {h} cm, {weight_kg} kg)")
+}

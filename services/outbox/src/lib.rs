@@ -1,0 +1,150 @@
+//! The e-mail outbox. A notification is written in the same transaction as the data it is
+//! about (a new shipment) or on its own (a contact message), then claimed by one worker at a
+//! time with an atomic update and a lease, so a crashed worker's e-mail is taken over, never
+//! lost, and two workers never send the same one.
+
+pub mod emails;
+pub mod store;
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use service_common::utc_micros;
+
+pub use store::{Claimed, OutboxError, OutboxStore, Page, SqliteOutbox, MongoOutbox};
+
+/// Which template, and so which e-mail account, a notification uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Template {
+    Shipper,
+    Receiver,
+    Contact,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum State {
+    Queued,
+    Sending,
+    Sent,
+    Retrying,
+    Failed,
+}
+
+impl State {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            State::Queued => "queued",
+            State::Sending => "sending",
+            State::Sent => "sent",
+            State::Retrying => "retrying",
+            State::Failed => "failed",
+        }
+    }
+}
+
+/// One e-mail and where it is on its way out.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Notification {
+    pub id: String,
+    pub template: Template,
+    pub to_email: String,
+    pub to_name: String,
+    pub subject: String,
+    /// The e-mail API's `template_params`, exactly as sent.
+    pub params: BTreeMap<String, String>,
+    /// The shipment's number for shipment e-mails; empty otherwise.
+    pub tracking_number: String,
+    pub state: State,
+    pub attempts: u32,
+    pub last_error: String,
+    #[serde(with = "utc_micros")]
+    pub created_at: DateTime<Utc>,
+    #[serde(with = "utc_micros")]
+    pub updated_at: DateTime<Utc>,
+    #[serde(with = "utc_micros")]
+    pub next_attempt_at: DateTime<Utc>,
+    #[serde(default, with = "optional_utc_micros")]
+    pub sent_at: Option<DateTime<Utc>>,
+}
+
+impl Notification {
+    /// A queued notification, due now.
+    pub fn new(template: Template, to_email: &str, to_name: &str, params: BTreeMap<String, String>, now: DateTime<Utc>) -> Self {
+        let subject = params.get("subject").cloned().unwrap_or_default();
+        let id: [u8; 12] = rand::rng().random();
+        Self {
+            id: id.iter().map(|b| format!("{b:02x}")).collect(),
+            template,
+            to_email: to_email.to_owned(),
+            to_name: to_name.to_owned(),
+            subject,
+            params,
+            tracking_number: String::new(),
+            state: State::Queued,
+            attempts: 0,
+            last_error: String::new(),
+            created_at: now,
+            updated_at: now,
+            next_attempt_at: now,
+            sent_at: None,
+        }
+    }
+
+    /// Applies what the last attempt came to.
+    pub fn settle(&mut self, outcome: &Outcome, now: DateTime<Utc>) {
+        self.updated_at = now;
+        match outcome {
+            Outcome::Sent => {
+                self.state = State::Sent;
+                self.sent_at = Some(now);
+                self.last_error.clear();
+                // A visitor's message is kept no longer than its delivery needs.
+                if self.template == Template::Contact {
+                    self.params.clear();
+                }
+            }
+            Outcome::Retry { at, error } => {
+                self.state = State::Retrying;
+                self.next_attempt_at = *at;
+                self.last_error = error.clone();
+            }
+            Outcome::Failed { error } => {
+                self.state = State::Failed;
+                self.last_error = error.clone();
+            }
+        }
+    }
+}
+
+/// What one send attempt came to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    Sent,
+    /// A passing failure (429, 5xx, network): try again at `at`.
+    Retry { at: DateTime<Utc>, error: String },
+    /// Refused for good, or out of attempts: the dead-letter state.
+    Failed { error: String },
+}
+
+mod optional_utc_micros {
+    use chrono::{DateTime, Utc};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(t: &Option<DateTime<Utc>>, s: S) -> Result<S::Ok, S::Error> {
+        match t {
+            Some(t) => s.serialize_some(&service_common::utc_micros::format(t)),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<DateTime<Utc>>, D::Error> {
+        Option::<String>::deserialize(d)?
+            .map(|text| DateTime::parse_from_rfc3339(&text).map(|t| t.with_timezone(&Utc)).map_err(serde::de::Error::custom))
+            .transpose()
+    }
+}

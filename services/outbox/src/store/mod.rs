@@ -1,0 +1,77 @@
+//! Where the outbox lives: beside the shipments, in SQLite (embedded) or MongoDB.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+
+use crate::{Notification, Outcome};
+
+pub mod mongo;
+pub mod sqlite;
+
+pub use mongo::MongoOutbox;
+pub use sqlite::SqliteOutbox;
+
+#[derive(Debug, thiserror::Error)]
+pub enum OutboxError {
+    #[error("Notification not found")]
+    NotFound,
+    #[error("Only a failed notification can be retried")]
+    NotFailed,
+    #[error("page_token is not a token from a previous page")]
+    BadPageToken,
+    #[error("outbox store unavailable: {0}")]
+    Unavailable(String),
+    #[error("outbox store error: {0}")]
+    Internal(String),
+}
+
+/// A notification one worker holds until `lease` ends; `claim` proves it is still that worker's.
+#[derive(Clone, Debug)]
+pub struct Claimed {
+    pub notification: Notification,
+    pub claim: String,
+}
+
+pub struct Page {
+    pub notifications: Vec<Notification>,
+    /// Where the next page starts; None on the last page.
+    pub next: Option<String>,
+}
+
+#[async_trait]
+pub trait OutboxStore: Send + Sync + 'static {
+    /// Writes notifications as they are (queued ones, or already settled test e-mails).
+    async fn enqueue(&self, items: &[Notification]) -> Result<(), OutboxError>;
+
+    /// Takes the notification due first (queued or retrying and due, or sending with an expired
+    /// lease) for `lease`, counting an attempt. Atomic: no two callers get the same one.
+    async fn claim(&self, now: DateTime<Utc>, lease: Duration) -> Result<Option<Claimed>, OutboxError>;
+
+    /// Records an attempt's outcome, if `claim` still holds the notification; false otherwise
+    /// (the lease ran out and another worker took it over).
+    async fn settle(&self, id: &str, claim: &str, outcome: &Outcome, now: DateTime<Utc>) -> Result<bool, OutboxError>;
+
+    /// Newest first, `page_size` at a time.
+    async fn list(&self, page_size: usize, page_token: Option<&str>) -> Result<Page, OutboxError>;
+
+    async fn get(&self, id: &str) -> Result<Notification, OutboxError>;
+
+    /// Queues a failed notification again with fresh attempts; NotFailed otherwise.
+    async fn retry(&self, id: &str, now: DateTime<Utc>) -> Result<Notification, OutboxError>;
+
+    /// How many are still to go out: queued, sending and retrying.
+    async fn backlog(&self) -> Result<u64, OutboxError>;
+}
+
+/// A random claim token.
+pub(crate) fn new_claim() -> String {
+    use rand::Rng;
+    let bytes: [u8; 16] = rand::rng().random();
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+pub(crate) fn lease_end(now: DateTime<Utc>, lease: Duration) -> DateTime<Utc> {
+    now + chrono::Duration::from_std(lease).unwrap_or(chrono::Duration::seconds(60))
+}

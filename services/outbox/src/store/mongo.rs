@@ -1,0 +1,190 @@
+//! The production outbox: the `outbox` collection beside `shipments`, so a shipment and its
+//! e-mails are written in one transaction. A claim is one atomic findOneAndUpdate.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use futures::TryStreamExt;
+use mongodb::bson::{self, Bson, Document, doc};
+use mongodb::error::{Error as MongoError, ErrorKind};
+use mongodb::options::ReturnDocument;
+use mongodb::{ClientSession, Collection, Database, IndexModel};
+use service_common::utc_micros;
+
+use super::{Claimed, OutboxError, OutboxStore, Page, lease_end, new_claim};
+use crate::{Notification, Outcome, State};
+
+pub const COLLECTION: &str = "outbox";
+
+#[derive(Clone)]
+pub struct MongoOutbox {
+    outbox: Collection<Document>,
+}
+
+fn db_error(e: MongoError) -> OutboxError {
+    match *e.kind {
+        ErrorKind::Io(_) | ErrorKind::ServerSelection { .. } | ErrorKind::ConnectionPoolCleared { .. } => {
+            OutboxError::Unavailable(e.to_string())
+        }
+        _ => OutboxError::Internal(e.to_string()),
+    }
+}
+
+fn to_document(n: &Notification) -> Result<Document, OutboxError> {
+    let mut d = bson::to_document(n).map_err(|e| OutboxError::Internal(e.to_string()))?;
+    let id = d.remove("id").unwrap_or(Bson::Null);
+    d.insert("_id", id);
+    Ok(d)
+}
+
+fn from_document(mut d: Document) -> Result<Notification, OutboxError> {
+    for internal in ["claim", "leaseUntil"] {
+        d.remove(internal);
+    }
+    if let Some(id) = d.remove("_id") {
+        d.insert("id", id);
+    }
+    bson::from_document(d).map_err(|e| OutboxError::Internal(format!("stored notification unreadable: {e}")))
+}
+
+/// Writes notifications inside the caller's transaction (the shipment store's insert).
+pub async fn insert_all(outbox: &Collection<Document>, session: &mut ClientSession, items: &[Notification]) -> Result<(), MongoError> {
+    let docs = items.iter().map(to_document).collect::<Result<Vec<_>, _>>().map_err(|e| MongoError::custom(e.to_string()))?;
+    if !docs.is_empty() {
+        outbox.insert_many(docs).session(session).await?;
+    }
+    Ok(())
+}
+
+impl MongoOutbox {
+    pub async fn connect(uri: &str, database: &str) -> anyhow::Result<Self> {
+        let client = mongodb::Client::with_uri_str(uri).await?;
+        Self::with_database(client.database(database)).await
+    }
+
+    pub async fn with_database(db: Database) -> anyhow::Result<Self> {
+        let outbox = db.collection::<Document>(COLLECTION);
+        outbox
+            .create_indexes([
+                IndexModel::builder().keys(doc! { "state": 1, "nextAttemptAt": 1 }).build(),
+                IndexModel::builder().keys(doc! { "createdAt": -1, "_id": -1 }).build(),
+            ])
+            .await?;
+        Ok(Self { outbox })
+    }
+
+    async fn find(&self, id: &str) -> Result<Notification, OutboxError> {
+        let found = self.outbox.find_one(doc! { "_id": id }).await.map_err(db_error)?;
+        from_document(found.ok_or(OutboxError::NotFound)?)
+    }
+}
+
+#[async_trait]
+impl OutboxStore for MongoOutbox {
+    async fn enqueue(&self, items: &[Notification]) -> Result<(), OutboxError> {
+        let docs = items.iter().map(to_document).collect::<Result<Vec<_>, _>>()?;
+        if !docs.is_empty() {
+            self.outbox.insert_many(docs).await.map_err(db_error)?;
+        }
+        Ok(())
+    }
+
+    async fn claim(&self, now: DateTime<Utc>, lease: Duration) -> Result<Option<Claimed>, OutboxError> {
+        let now_text = utc_micros::format(&now);
+        let claim = new_claim();
+        let due = doc! { "$or": [
+            { "state": { "$in": [State::Queued.as_str(), State::Retrying.as_str()] }, "nextAttemptAt": { "$lte": &now_text } },
+            { "state": State::Sending.as_str(), "leaseUntil": { "$lte": &now_text } },
+        ] };
+        let update = doc! {
+            "$set": {
+                "state": State::Sending.as_str(),
+                "claim": &claim,
+                "leaseUntil": utc_micros::format(&lease_end(now, lease)),
+                "updatedAt": &now_text,
+            },
+            "$inc": { "attempts": 1 },
+        };
+        let taken = self
+            .outbox
+            .find_one_and_update(due, update)
+            .sort(doc! { "nextAttemptAt": 1 })
+            .return_document(ReturnDocument::After)
+            .await
+            .map_err(db_error)?;
+        taken.map(|d| Ok(Claimed { notification: from_document(d)?, claim })).transpose()
+    }
+
+    async fn settle(&self, id: &str, claim: &str, outcome: &Outcome, now: DateTime<Utc>) -> Result<bool, OutboxError> {
+        let held = doc! { "_id": id, "claim": claim, "state": State::Sending.as_str() };
+        let Some(current) = self.outbox.find_one(held.clone()).await.map_err(db_error)? else { return Ok(false) };
+        let mut notification = from_document(current)?;
+        notification.settle(outcome, now);
+        let mut settled = to_document(&notification)?;
+        settled.remove("_id");
+        let result = self
+            .outbox
+            .update_one(held, doc! { "$set": settled, "$unset": { "claim": "", "leaseUntil": "" } })
+            .await
+            .map_err(db_error)?;
+        Ok(result.modified_count == 1)
+    }
+
+    async fn list(&self, page_size: usize, page_token: Option<&str>) -> Result<Page, OutboxError> {
+        let mut filter = Document::new();
+        if let Some(token) = page_token {
+            let (created, id) = token.split_once('|').ok_or(OutboxError::BadPageToken)?;
+            filter = doc! { "$or": [
+                { "createdAt": { "$lt": created } },
+                { "createdAt": created, "_id": { "$lt": id } },
+            ] };
+        }
+        let docs: Vec<Document> = self
+            .outbox
+            .find(filter)
+            .sort(doc! { "createdAt": -1, "_id": -1 })
+            .limit(page_size as i64 + 1)
+            .await
+            .map_err(db_error)?
+            .try_collect()
+            .await
+            .map_err(db_error)?;
+        let mut notifications = docs.into_iter().map(from_document).collect::<Result<Vec<_>, _>>()?;
+        let more = notifications.len() > page_size;
+        notifications.truncate(page_size);
+        let next = if more {
+            notifications.last().map(|n| format!("{}|{}", utc_micros::format(&n.created_at), n.id))
+        } else {
+            None
+        };
+        Ok(Page { notifications, next })
+    }
+
+    async fn get(&self, id: &str) -> Result<Notification, OutboxError> {
+        self.find(id).await
+    }
+
+    async fn retry(&self, id: &str, now: DateTime<Utc>) -> Result<Notification, OutboxError> {
+        let now_text = utc_micros::format(&now);
+        let requeued = self
+            .outbox
+            .find_one_and_update(
+                doc! { "_id": id, "state": State::Failed.as_str() },
+                doc! { "$set": { "state": State::Queued.as_str(), "attempts": 0, "nextAttemptAt": &now_text, "updatedAt": &now_text } },
+            )
+            .return_document(ReturnDocument::After)
+            .await
+            .map_err(db_error)?;
+        match requeued {
+            Some(d) => from_document(d),
+            // Missing, or not failed: say which.
+            None => Err(self.find(id).await.map(|_| OutboxError::NotFailed).unwrap_or_else(|e| e)),
+        }
+    }
+
+    async fn backlog(&self) -> Result<u64, OutboxError> {
+        let states = [State::Queued.as_str(), State::Sending.as_str(), State::Retrying.as_str()];
+        self.outbox.count_documents(doc! { "state": { "$in": states.to_vec() } }).await.map_err(db_error)
+    }
+}

@@ -1,0 +1,151 @@
+//! One contract for both outboxes: the embedded SQLite one and MongoDB.
+
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use outbox::emails::ContactMessage;
+use outbox::{Notification, OutboxError, OutboxStore, Outcome, State, Template};
+
+const LEASE: Duration = Duration::from_secs(30);
+
+fn now() -> DateTime<Utc> {
+    service_common::now()
+}
+
+fn email(to: &str) -> Notification {
+    let params = BTreeMap::from([("to_email".to_owned(), to.to_owned()), ("subject".to_owned(), "Package Incoming".to_owned())]);
+    Notification::new(Template::Receiver, to, "Rita", params, now())
+}
+
+async fn each_email_is_claimed_by_exactly_one_of_many_claimers(store: Arc<dyn OutboxStore>) {
+    let emails: Vec<Notification> = (0..20).map(|i| email(&format!("r{i}@example.com"))).collect();
+    store.enqueue(&emails).await.unwrap();
+    let claimers = (0..6).map(|_| {
+        let store = store.clone();
+        tokio::spawn(async move {
+            let mut mine = Vec::new();
+            while let Some(c) = store.claim(now(), LEASE).await.unwrap() {
+                assert_eq!((c.notification.state, c.notification.attempts), (State::Sending, 1));
+                mine.push(c.notification.id);
+            }
+            mine
+        })
+    });
+    let mut all = Vec::new();
+    for c in claimers.collect::<Vec<_>>() {
+        all.extend(c.await.unwrap());
+    }
+    let distinct: HashSet<_> = all.iter().collect();
+    assert_eq!((all.len(), distinct.len()), (20, 20), "every e-mail claimed once, none twice");
+    assert_eq!(store.backlog().await.unwrap(), 20, "claimed but unsettled e-mails are still to go out");
+}
+
+async fn an_expired_lease_is_taken_over_and_the_old_claim_cannot_settle(store: Arc<dyn OutboxStore>) {
+    let e = email("a@example.com");
+    store.enqueue(std::slice::from_ref(&e)).await.unwrap();
+    let first = store.claim(now(), Duration::from_millis(1)).await.unwrap().unwrap();
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    let second = store.claim(now(), LEASE).await.unwrap().expect("the crashed worker's e-mail is taken over");
+    assert_eq!(second.notification.id, e.id);
+    assert_eq!(second.notification.attempts, 2);
+    assert!(!store.settle(&e.id, &first.claim, &Outcome::Sent, now()).await.unwrap(), "a lost claim settles nothing");
+    assert!(store.settle(&e.id, &second.claim, &Outcome::Sent, now()).await.unwrap());
+    let sent = store.get(&e.id).await.unwrap();
+    assert_eq!(sent.state, State::Sent);
+    assert!(sent.sent_at.is_some());
+    assert!(store.claim(now(), LEASE).await.unwrap().is_none(), "a sent e-mail is never claimed again");
+    assert_eq!(store.backlog().await.unwrap(), 0);
+}
+
+async fn a_retry_waits_until_it_is_due_and_a_failure_can_be_requeued(store: Arc<dyn OutboxStore>) {
+    let e = email("b@example.com");
+    store.enqueue(std::slice::from_ref(&e)).await.unwrap();
+    let c = store.claim(now(), LEASE).await.unwrap().unwrap();
+    let later = now() + chrono::Duration::seconds(60);
+    store.settle(&e.id, &c.claim, &Outcome::Retry { at: later, error: "503 Service Unavailable".into() }, now()).await.unwrap();
+    let retrying = store.get(&e.id).await.unwrap();
+    assert_eq!((retrying.state, retrying.last_error.as_str()), (State::Retrying, "503 Service Unavailable"));
+    assert!(store.claim(now(), LEASE).await.unwrap().is_none(), "not before it is due");
+    let c = store.claim(later, LEASE).await.unwrap().expect("due at its time");
+    assert_eq!(c.notification.attempts, 2);
+    store.settle(&e.id, &c.claim, &Outcome::Failed { error: "403 Forbidden".into() }, later).await.unwrap();
+    assert_eq!(store.get(&e.id).await.unwrap().state, State::Failed);
+    assert!(store.claim(later, LEASE).await.unwrap().is_none(), "dead letters wait for an admin");
+
+    let requeued = store.retry(&e.id, later).await.unwrap();
+    assert_eq!((requeued.state, requeued.attempts), (State::Queued, 0));
+    assert!(matches!(store.retry(&e.id, later).await, Err(OutboxError::NotFailed)));
+    assert!(matches!(store.retry("000000000000000000000000", later).await, Err(OutboxError::NotFound)));
+    assert_eq!(store.claim(later, LEASE).await.unwrap().unwrap().notification.id, e.id);
+}
+
+async fn a_contact_message_is_kept_no_longer_than_its_delivery(store: Arc<dyn OutboxStore>) {
+    let message = ContactMessage { name: "Vee".into(), email: "vee@example.com".into(), subject: "Rates".into(), message: "How much to Lagos?".into() };
+    let n = message.notification(now());
+    store.enqueue(std::slice::from_ref(&n)).await.unwrap();
+    assert_eq!(store.get(&n.id).await.unwrap().params["message"], "How much to Lagos?");
+    let c = store.claim(now(), LEASE).await.unwrap().unwrap();
+    store.settle(&n.id, &c.claim, &Outcome::Sent, now()).await.unwrap();
+    assert!(store.get(&n.id).await.unwrap().params.is_empty());
+}
+
+async fn the_list_is_newest_first_and_pages_cover_everything_once(store: Arc<dyn OutboxStore>) {
+    let mut ids = Vec::new();
+    for i in 0..5 {
+        let e = email(&format!("p{i}@example.com"));
+        ids.push(e.id.clone());
+        store.enqueue(&[e]).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    ids.reverse();
+    let mut seen = Vec::new();
+    let mut token = None;
+    loop {
+        let page = store.list(2, token.as_deref()).await.unwrap();
+        seen.extend(page.notifications.into_iter().map(|n| n.id));
+        match page.next {
+            Some(next) => token = Some(next),
+            None => break,
+        }
+    }
+    assert_eq!(seen, ids);
+    assert!(matches!(store.list(2, Some("nonsense")).await, Err(OutboxError::BadPageToken)));
+}
+
+macro_rules! contract {
+    ($($case:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread")]
+                async fn $case() {
+                    let dir = tempfile::tempdir().unwrap();
+                    super::$case(std::sync::Arc::new(outbox::SqliteOutbox::open(dir.path()).unwrap())).await;
+                }
+            )*
+        }
+        mod mongo {
+            $(
+                #[tokio::test(flavor = "multi_thread")]
+                async fn $case() {
+                    let uri = match std::env::var("TEST_MONGODB_URI") {
+                        Ok(uri) if !uri.is_empty() => uri,
+                        _ if std::env::var("SKIP_MONGO_TESTS").as_deref() == Ok("1") => return,
+                        _ => panic!("TEST_MONGODB_URI is not set: run `make test`, or set SKIP_MONGO_TESTS=1"),
+                    };
+                    let database = format!("outbox_{:x}", chrono::Utc::now().timestamp_nanos_opt().unwrap());
+                    super::$case(std::sync::Arc::new(outbox::MongoOutbox::connect(&uri, &database).await.unwrap())).await;
+                }
+            )*
+        }
+    };
+}
+
+contract!(
+    each_email_is_claimed_by_exactly_one_of_many_claimers,
+    an_expired_lease_is_taken_over_and_the_old_claim_cannot_settle,
+    a_retry_waits_until_it_is_due_and_a_failure_can_be_requeued,
+    a_contact_message_is_kept_no_longer_than_its_delivery,
+    the_list_is_newest_first_and_pages_cover_everything_once,
+);
