@@ -40,9 +40,12 @@ pub struct Config {
     pub shipments_url: Option<String>,
     /// Where the auth service runs; None hosts it in this process.
     pub auth_url: Option<String>,
+    /// Where the notifications service runs; None hosts it (and its outbox worker) here.
+    pub notifications_url: Option<String>,
     /// Sessions and rate limits in Redis; None keeps them in this process.
     pub redis_url: Option<String>,
     pub tracking_lookups_per_minute: u64,
+    pub contact_messages_per_hour: u64,
     pub sign_ins_per_ip_per_minute: u64,
     pub failed_sign_ins_per_account: u64,
     pub session_lifetime: Lifetime,
@@ -73,8 +76,10 @@ impl Config {
             static_dir: env_or("STATIC_DIR", PathBuf::from("frontend/dist"))?,
             shipments_url: env_url("SHIPMENTS_URL"),
             auth_url: env_url("AUTH_URL"),
+            notifications_url: env_url("NOTIFICATIONS_URL"),
             redis_url: env_url("REDIS_URL"),
             tracking_lookups_per_minute: env_or("TRACKING_RATE_LIMIT_PER_MINUTE", 60)?,
+            contact_messages_per_hour: env_or("CONTACT_RATE_LIMIT_PER_HOUR", 5)?,
             sign_ins_per_ip_per_minute: env_or("LOGIN_RATE_LIMIT_PER_MINUTE", 20)?,
             failed_sign_ins_per_account: env_or("LOGIN_FAILURES_PER_ACCOUNT", 5)?,
             session_lifetime: Lifetime {
@@ -88,7 +93,7 @@ impl Config {
 
     /// Whether every service runs in this process (then a random token key will do).
     pub fn all_in_one(&self) -> bool {
-        self.shipments_url.is_none() && self.auth_url.is_none()
+        self.shipments_url.is_none() && self.auth_url.is_none() && self.notifications_url.is_none()
     }
 }
 
@@ -97,6 +102,7 @@ impl Config {
 pub struct Upstreams {
     pub shipments: Upstream,
     pub auth: Upstream,
+    pub notifications: Upstream,
     pub tokens: TokenKey,
 }
 
@@ -123,17 +129,44 @@ impl Upstreams {
                 upstream::in_process(auth::server(store, tokens.clone()))
             }
         };
+        let notifications = match &config.notifications_url {
+            Some(url) => upstream::remote("notifications", url)?,
+            None => {
+                let store =
+                    notifications::open_store(&service_common::StoreConfig::from_env()).await?;
+                let mail = notifications::MailConfig::from_env();
+                if mail == notifications::MailConfig::LocalOutbox {
+                    tracing::info!(
+                        "no e-mail API configured: e-mails go to the local outbox (Admin > E-mails)"
+                    );
+                }
+                let transport =
+                    notifications::Transport::new(&mail, notifications::api_timeout()?)?;
+                let (service, worker) = notifications::service_and_worker(
+                    store,
+                    transport,
+                    tokens.clone(),
+                    notifications::RetryPolicy::from_env()?,
+                    notifications::public_url(),
+                );
+                // Stops with the process: an e-mail being sent then is taken over after its lease.
+                tokio::spawn(worker.run(std::future::pending()));
+                upstream::in_process(notifications::server(service))
+            }
+        };
         Ok(Self {
             shipments,
             auth,
+            notifications,
             tokens,
         })
     }
 }
 
 /// Where sessions and rate-limit counts live.
-async fn state_stores(config: &Config) -> anyhow::Result<(SessionStore, [RateLimit; 3])> {
+async fn state_stores(config: &Config) -> anyhow::Result<(SessionStore, [RateLimit; 4])> {
     let minute = Duration::from_secs(60);
+    let hour = Duration::from_secs(3600);
     Ok(match &config.redis_url {
         Some(url) => {
             let connection =
@@ -157,6 +190,12 @@ async fn state_stores(config: &Config) -> anyhow::Result<(SessionStore, [RateLim
                         "signin-failures",
                         config.failed_sign_ins_per_account,
                         FAILED_SIGN_IN_WINDOW,
+                        connection.clone(),
+                    ),
+                    RateLimit::redis(
+                        "contact",
+                        config.contact_messages_per_hour,
+                        hour,
                         connection,
                     ),
                 ],
@@ -172,6 +211,7 @@ async fn state_stores(config: &Config) -> anyhow::Result<(SessionStore, [RateLim
                     config.failed_sign_ins_per_account,
                     FAILED_SIGN_IN_WINDOW,
                 ),
+                RateLimit::in_process("contact", config.contact_messages_per_hour, hour),
             ],
         ),
     })
@@ -179,7 +219,7 @@ async fn state_stores(config: &Config) -> anyhow::Result<(SessionStore, [RateLim
 
 /// The whole HTTP application.
 pub async fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<Router> {
-    let (sessions, [tracking, attempts_per_ip, failures_per_account]) =
+    let (sessions, [tracking, attempts_per_ip, failures_per_account, contact]) =
         state_stores(config).await?;
     let session_api = SessionApi {
         auth: upstreams.auth.clone(),
@@ -192,10 +232,12 @@ pub async fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<Router
     let rpc = RpcGateway {
         shipments: upstreams.shipments,
         auth: upstreams.auth,
+        notifications: upstreams.notifications,
         session_api: upstream::in_process(SessionServiceServer::new(session_api)),
         sessions,
         tokens: upstreams.tokens,
         tracking_limit: Arc::new(tracking),
+        contact_limit: Arc::new(contact),
         trust_forwarded_for: config.trust_forwarded_for,
     };
     let grpc_web =
@@ -205,6 +247,7 @@ pub async fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<Router
         rpc::SHIPMENT_SERVICE,
         rpc::AUTH_SERVICE,
         rpc::SESSION_SERVICE,
+        rpc::NOTIFICATION_SERVICE,
     ] {
         router = router.route_service(&format!("{service}{{method}}"), grpc_web.clone());
     }

@@ -21,14 +21,18 @@ use crate::upstream::Upstream;
 pub const SHIPMENT_SERVICE: &str = "/logistics.v1.ShipmentService/";
 pub const AUTH_SERVICE: &str = "/logistics.v1.AuthService/";
 pub const SESSION_SERVICE: &str = "/logistics.v1.SessionService/";
+pub const NOTIFICATION_SERVICE: &str = "/logistics.v1.NotificationService/";
 
 pub const TOO_MANY_LOOKUPS: &str =
     "Too many tracking lookups from your network. Please wait a minute and try again.";
+pub const TOO_MANY_MESSAGES: &str = "Too many messages from your network. Please try again later.";
 
 /// Who may call one method from a browser.
 enum Access {
     /// Anyone, within the client's tracking rate limit.
     PublicLookup,
+    /// Anyone from this site, within the client's contact-message rate limit.
+    PublicContact,
     /// Anyone from this site: the gateway's own sign-in service.
     Sessions,
     /// A signed-in user of any role.
@@ -44,8 +48,14 @@ fn access(path: &str) -> Access {
         "/logistics.v1.ShipmentService/GetShipmentByTrackingNumber" => Access::PublicLookup,
         "/logistics.v1.AuthService/ChangePassword" => Access::SignedIn,
         "/logistics.v1.AuthService/SignIn" => Access::Nobody,
+        "/logistics.v1.NotificationService/SendContactMessage" => Access::PublicContact,
         p if p.starts_with(SESSION_SERVICE) => Access::Sessions,
-        p if p.starts_with(SHIPMENT_SERVICE) || p.starts_with(AUTH_SERVICE) => Access::Admin,
+        p if p.starts_with(SHIPMENT_SERVICE)
+            || p.starts_with(AUTH_SERVICE)
+            || p.starts_with(NOTIFICATION_SERVICE) =>
+        {
+            Access::Admin
+        }
         _ => Access::Nobody,
     }
 }
@@ -54,11 +64,13 @@ fn access(path: &str) -> Access {
 pub struct RpcGateway {
     pub shipments: Upstream,
     pub auth: Upstream,
+    pub notifications: Upstream,
     /// The gateway's own SessionService server.
     pub session_api: Upstream,
     pub sessions: SessionStore,
     pub tokens: TokenKey,
     pub tracking_limit: Arc<RateLimit>,
+    pub contact_limit: Arc<RateLimit>,
     /// Trust the first `X-Forwarded-For` address (only behind a proxy that sets it).
     pub trust_forwarded_for: bool,
 }
@@ -106,6 +118,8 @@ impl RpcGateway {
     fn upstream_of(&self, path: &str) -> &Upstream {
         if path.starts_with(AUTH_SERVICE) {
             &self.auth
+        } else if path.starts_with(NOTIFICATION_SERVICE) {
+            &self.notifications
         } else {
             &self.shipments
         }
@@ -127,16 +141,20 @@ impl RpcGateway {
                 ));
             }
             Access::Sessions => return self.session_api.oneshot(request).await,
-            Access::PublicLookup => {
+            Access::PublicLookup | Access::PublicContact => {
                 let ip = client_ip(
                     request.headers(),
                     request.extensions(),
                     self.trust_forwarded_for,
                 );
                 let key = ip.map(|ip| ip.to_string()).unwrap_or_default();
-                // Fails open: a rate-limit store outage must not take tracking down.
-                if !self.tracking_limit.hit(&key).await.unwrap_or(true) {
-                    return refuse(tonic::Status::resource_exhausted(TOO_MANY_LOOKUPS));
+                let (limit, message) = match access {
+                    Access::PublicLookup => (&self.tracking_limit, TOO_MANY_LOOKUPS),
+                    _ => (&self.contact_limit, TOO_MANY_MESSAGES),
+                };
+                // Fails open: a rate-limit store outage must not take the public site down.
+                if !limit.hit(&key).await.unwrap_or(true) {
+                    return refuse(tonic::Status::resource_exhausted(message));
                 }
                 None
             }

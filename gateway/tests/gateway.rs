@@ -47,8 +47,10 @@ fn config(static_dir: &Path, lookups_per_minute: u64) -> Config {
         static_dir: static_dir.to_path_buf(),
         shipments_url: None,
         auth_url: None,
+        notifications_url: None,
         redis_url: None,
         tracking_lookups_per_minute: lookups_per_minute,
+        contact_messages_per_hour: 2,
         sign_ins_per_ip_per_minute: 1000,
         failed_sign_ins_per_account: 3,
         session_lifetime: gateway::session::Lifetime {
@@ -97,8 +99,23 @@ async fn users(dir: &Path) -> Arc<dyn auth::store::UserStore> {
 fn sqlite() -> (Arc<dyn ShipmentStore>, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let store: Arc<dyn ShipmentStore> =
-        Arc::new(SqliteShipmentStore::open(&dir.path().join("s.sqlite3")).unwrap());
+        Arc::new(SqliteShipmentStore::open(&dir.path().join(outbox::store::sqlite::FILE)).unwrap());
     (store, dir)
+}
+
+/// The notifications service on the shipments' outbox, delivering to the local outbox, with
+/// its worker running.
+fn notifications_service(dir: &Path, tokens: &TokenKey) -> notifications::NotificationsService {
+    let store = Arc::new(outbox::SqliteOutbox::open(dir).unwrap());
+    let (service, worker) = notifications::service_and_worker(
+        store,
+        notifications::Transport::LocalOutbox,
+        tokens.clone(),
+        notifications::RetryPolicy::default(),
+        "http://localhost:8080".into(),
+    );
+    tokio::spawn(worker.run(std::future::pending()));
+    service
 }
 
 /// The all-in-one: every service in this process.
@@ -113,6 +130,10 @@ async fn all_in_one_with(config_of: impl FnOnce(&Path) -> Config) -> Site {
             CACHE_TTL,
         )),
         auth: upstream::in_process(auth::server(users(data.path()).await, tokens.clone())),
+        notifications: upstream::in_process(notifications::server(notifications_service(
+            data.path(),
+            &tokens,
+        ))),
         tokens,
     };
     let base = listen(&config_of(files.path()), upstreams).await;
@@ -149,10 +170,18 @@ async fn distributed() -> Site {
         tokens.clone(),
         std::future::pending(),
     ));
+    let notifications_listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let notifications_url = format!("http://{}", notifications_listener.local_addr().unwrap());
+    tokio::spawn(notifications::serve(
+        notifications_listener,
+        notifications_service(data.path(), &tokens),
+        std::future::pending(),
+    ));
     let files = static_dir();
     let upstreams = Upstreams {
         shipments: upstream::remote("shipments", &shipments_url).unwrap(),
         auth: upstream::remote("auth", &auth_url).unwrap(),
+        notifications: upstream::remote("notifications", &notifications_url).unwrap(),
         tokens,
     };
     let redis = common::RedisServer::start().await;
@@ -276,13 +305,12 @@ fn percent_decode(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            if let Ok(b) = u8::from_str_radix(&text[i + 1..i + 3], 16) {
+        if bytes[i] == b'%' && i + 2 < bytes.len()
+            && let Ok(b) = u8::from_str_radix(&text[i + 1..i + 3], 16) {
                 out.push(b);
                 i += 3;
                 continue;
             }
-        }
         out.push(bytes[i]);
         i += 1;
     }
@@ -469,6 +497,7 @@ async fn a_stopped_shipment_service_gives_unavailable_within_a_second() {
     let upstreams = Upstreams {
         shipments: upstream::remote("shipments", &format!("http://{closed}")).unwrap(),
         auth: upstream::remote("auth", &format!("http://{closed}")).unwrap(),
+        notifications: upstream::remote("notifications", &format!("http://{closed}")).unwrap(),
         tokens,
     };
     let base = listen(&config(files.path(), 60), upstreams).await;
@@ -855,4 +884,106 @@ async fn an_expired_session_opens_nothing() {
     )
     .await;
     assert_eq!(who.grpc_status, Some(UNAUTHENTICATED));
+}
+
+async fn send_contact(
+    base: &str,
+    request: &pb::SendContactMessageRequest,
+    headers: &[(&str, &str)],
+) -> Reply {
+    call(
+        base,
+        "logistics.v1.NotificationService/SendContactMessage",
+        request.encode_to_vec(),
+        headers,
+    )
+    .await
+    .0
+}
+
+async fn list_outbox(base: &str, headers: &[(&str, &str)]) -> Reply {
+    call(
+        base,
+        "logistics.v1.NotificationService/ListNotifications",
+        pb::ListNotificationsRequest::default().encode_to_vec(),
+        headers,
+    )
+    .await
+    .0
+}
+
+/// The contact form: public, checked field by field, limited per client, never cross-site; the
+/// outbox is the admin's alone and shows the new shipment's two e-mails.
+async fn contact_messages_and_the_outbox(site: &Site) {
+    let message = pb::SendContactMessageRequest {
+        name: "Vee".into(),
+        email: "vee@example.com".into(),
+        subject: "Rates".into(),
+        message: "How much to Lagos?".into(),
+        website: String::new(),
+    };
+    let cross_site =
+        send_contact(&site.base, &message, &[("origin", "https://evil.example")]).await;
+    assert_eq!(cross_site.grpc_status, Some(PERMISSION_DENIED));
+    let invalid = pb::SendContactMessageRequest {
+        email: "nope".into(),
+        ..message.clone()
+    };
+    let reply = send_contact(&site.base, &invalid, &[]).await;
+    assert_eq!(reply.grpc_status, Some(INVALID_ARGUMENT), "{reply:?}");
+    assert!(
+        reply
+            .message
+            .contains("email: is not a valid email address"),
+        "{reply:?}"
+    );
+    // The limit is 2 an hour per client in these tests; the invalid one counted too.
+    assert_eq!(
+        send_contact(&site.base, &message, &[]).await.grpc_status,
+        Some(OK)
+    );
+    let limited = send_contact(&site.base, &message, &[]).await;
+    assert_eq!(limited.grpc_status, Some(RESOURCE_EXHAUSTED));
+    assert_eq!(limited.message, gateway::rpc::TOO_MANY_MESSAGES);
+
+    assert_eq!(
+        list_outbox(&site.base, &[]).await.grpc_status,
+        Some(UNAUTHENTICATED)
+    );
+    let (_, cookie) = sign_in(&site.base, CLERK_EMAIL, ADMIN_PASSWORD).await;
+    let clerk = cookie_pair(&cookie.unwrap());
+    assert_eq!(
+        list_outbox(&site.base, &[("cookie", &clerk)])
+            .await
+            .grpc_status,
+        Some(PERMISSION_DENIED)
+    );
+    let (_, cookie) = sign_in(&site.base, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let admin = cookie_pair(&cookie.unwrap());
+    let created = demo_shipment(&site.store).await;
+    let reply = list_outbox(&site.base, &[("cookie", &admin)]).await;
+    assert_eq!(reply.grpc_status, Some(OK), "{reply:?}");
+    let outbox = pb::ListNotificationsResponse::decode(reply.body.unwrap()).unwrap();
+    let for_shipment: Vec<_> = outbox
+        .notifications
+        .iter()
+        .filter(|n| n.tracking_number == created.tracking_number.as_str())
+        .collect();
+    assert_eq!(for_shipment.len(), 2, "the shipper and the receiver e-mail");
+    assert!(
+        outbox
+            .notifications
+            .iter()
+            .any(|n| n.template == pb::EmailTemplate::Contact as i32)
+    );
+}
+
+#[tokio::test]
+async fn all_in_one_contact_messages_and_the_outbox() {
+    contact_messages_and_the_outbox(&all_in_one(60).await).await;
+}
+
+#[tokio::test]
+async fn distributed_contact_messages_and_the_outbox() {
+    contact_messages_and_the_outbox(&distributed().await).await;
 }

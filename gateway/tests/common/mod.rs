@@ -54,15 +54,14 @@ impl RedisServer {
         self.child = Some(child);
         let client = redis::Client::open(self.url()).unwrap();
         for _ in 0..200 {
-            if let Ok(mut c) = client.get_multiplexed_async_connection().await {
-                if redis::cmd("PING")
+            if let Ok(mut c) = client.get_multiplexed_async_connection().await
+                && redis::cmd("PING")
                     .query_async::<String>(&mut c)
                     .await
                     .is_ok()
                 {
                     return;
                 }
-            }
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
         panic!("redis-server did not answer on port {}", self.port);

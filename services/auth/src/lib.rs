@@ -92,11 +92,10 @@ pub async fn create_admin(
 /// The password for `create-admin`: `ADMIN_PASSWORD`, else the first line of standard input.
 /// Never a command-line argument, where other users of the machine could read it.
 pub fn admin_password_from_env_or_stdin() -> anyhow::Result<String> {
-    if let Ok(p) = std::env::var("ADMIN_PASSWORD") {
-        if !p.is_empty() {
+    if let Ok(p) = std::env::var("ADMIN_PASSWORD")
+        && !p.is_empty() {
             return Ok(p);
         }
-    }
     eprintln!(
         "Password (at least {} characters), then Enter:",
         domain::MIN_PASSWORD_CHARS

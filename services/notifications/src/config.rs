@@ -55,12 +55,16 @@ impl MailConfig {
         let wants_api = match var("MAIL_TRANSPORT").as_deref() {
             Some("local") => false,
             Some(_) => true,
-            None => REQUIRED.iter().chain(["EMAILJS_PRIVATE_KEY", "CONTACT_EMAILJS_PRIVATE_KEY"].iter()).any(|n| var(n).is_some()),
+            None => REQUIRED
+                .iter()
+                .chain(["EMAILJS_PRIVATE_KEY", "CONTACT_EMAILJS_PRIVATE_KEY"].iter())
+                .any(|n| var(n).is_some()),
         };
         if !wants_api {
             return MailConfig::LocalOutbox;
         }
-        let missing: Vec<&'static str> = REQUIRED.into_iter().filter(|n| var(n).is_none()).collect();
+        let missing: Vec<&'static str> =
+            REQUIRED.into_iter().filter(|n| var(n).is_none()).collect();
         if !missing.is_empty() {
             return MailConfig::Missing(missing);
         }
@@ -86,7 +90,10 @@ impl MailConfig {
     /// `Missing required environment variables: A, B` when sending is impossible.
     pub fn problem(&self) -> Option<String> {
         match self {
-            MailConfig::Missing(names) => Some(format!("Missing required environment variables: {}", names.join(", "))),
+            MailConfig::Missing(names) => Some(format!(
+                "Missing required environment variables: {}",
+                names.join(", ")
+            )),
             _ => None,
         }
     }
@@ -97,8 +104,16 @@ mod tests {
     use super::*;
 
     fn vars(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
-        let pairs: Vec<(String, String)> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        move |name| pairs.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
+        let pairs: Vec<(String, String)> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        move |name| {
+            pairs
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+        }
     }
 
     #[test]
@@ -108,7 +123,10 @@ mod tests {
 
     #[test]
     fn a_partial_api_configuration_names_exactly_what_is_missing() {
-        let config = MailConfig::from_vars(vars(&[("EMAILJS_PUBLIC_KEY", "pk"), ("EMAILJS_SERVICE_ID", "svc")]));
+        let config = MailConfig::from_vars(vars(&[
+            ("EMAILJS_PUBLIC_KEY", "pk"),
+            ("EMAILJS_SERVICE_ID", "svc"),
+        ]));
         assert_eq!(
             config.problem().unwrap(),
             "Missing required environment variables: EMAILJS_SHIPPER_TEMPLATE_ID, EMAILJS_RECEIVER_TEMPLATE_ID, \

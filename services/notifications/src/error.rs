@@ -27,15 +27,24 @@ impl From<NotificationError> for Status {
                 for (field, description) in &violations {
                     details.add_bad_request_violation(*field, description.clone());
                 }
-                Status::with_error_details(Code::InvalidArgument, NotificationError::Invalid(violations).to_string(), details)
+                Status::with_error_details(
+                    Code::InvalidArgument,
+                    NotificationError::Invalid(violations).to_string(),
+                    details,
+                )
             }
             NotificationError::NotConfigured(problem) => Status::failed_precondition(problem),
             NotificationError::SendFailed(problem) => Status::unavailable(problem),
-            NotificationError::Outbox(OutboxError::NotFound) => Status::not_found("Notification not found"),
-            NotificationError::Outbox(e @ OutboxError::NotFailed) => Status::failed_precondition(e.to_string()),
+            NotificationError::Outbox(OutboxError::NotFound) => {
+                Status::not_found("Notification not found")
+            }
+            NotificationError::Outbox(e @ OutboxError::NotFailed) => {
+                Status::failed_precondition(e.to_string())
+            }
             NotificationError::Outbox(e @ OutboxError::BadPageToken) => {
                 let mut details = ErrorDetails::new();
-                details.add_bad_request_violation("page_token", "is not a token from a previous page");
+                details
+                    .add_bad_request_violation("page_token", "is not a token from a previous page");
                 Status::with_error_details(Code::InvalidArgument, e.to_string(), details)
             }
             NotificationError::Outbox(OutboxError::Unavailable(cause)) => {

@@ -26,7 +26,9 @@ pub use worker::{RetryPolicy, Worker};
 /// How long one request to the e-mail API may take: `EMAIL_API_TIMEOUT_MS`, default 10 s.
 pub fn api_timeout() -> anyhow::Result<Duration> {
     let millis = match std::env::var("EMAIL_API_TIMEOUT_MS") {
-        Ok(v) if !v.is_empty() => v.parse().map_err(|_| anyhow::anyhow!("EMAIL_API_TIMEOUT_MS must be milliseconds, got {v:?}"))?,
+        Ok(v) if !v.is_empty() => v
+            .parse()
+            .map_err(|_| anyhow::anyhow!("EMAIL_API_TIMEOUT_MS must be milliseconds, got {v:?}"))?,
         _ => 10_000,
     };
     Ok(Duration::from_millis(millis))
@@ -34,14 +36,19 @@ pub fn api_timeout() -> anyhow::Result<Duration> {
 
 /// The site's public URL for links in e-mails: `PUBLIC_URL`, default http://localhost:8080.
 pub fn public_url() -> String {
-    std::env::var("PUBLIC_URL").ok().filter(|v| !v.is_empty()).unwrap_or_else(|| "http://localhost:8080".to_owned())
+    std::env::var("PUBLIC_URL")
+        .ok()
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "http://localhost:8080".to_owned())
 }
 
 /// Opens the outbox the configuration names (the shipments' database).
 pub async fn open_store(config: &StoreConfig) -> anyhow::Result<Arc<dyn OutboxStore>> {
     Ok(match config {
         StoreConfig::Embedded { data_dir } => Arc::new(SqliteOutbox::open(data_dir)?),
-        StoreConfig::Mongo { uri, database } => Arc::new(MongoOutbox::connect(uri, database).await?),
+        StoreConfig::Mongo { uri, database } => {
+            Arc::new(MongoOutbox::connect(uri, database).await?)
+        }
     })
 }
 
@@ -54,8 +61,22 @@ pub fn service_and_worker(
     public_url: String,
 ) -> (NotificationsService, Worker) {
     let wake = Arc::new(Notify::new());
-    let service = NotificationsService { store: store.clone(), transport: transport.clone(), tokens, wake: wake.clone(), public_url };
-    (service, Worker { store, transport, policy, wake })
+    let service = NotificationsService {
+        store: store.clone(),
+        transport: transport.clone(),
+        tokens,
+        wake: wake.clone(),
+        public_url,
+    };
+    (
+        service,
+        Worker {
+            store,
+            transport,
+            policy,
+            wake,
+        },
+    )
 }
 
 pub fn server(service: NotificationsService) -> NotificationServiceServer<NotificationsService> {
@@ -75,5 +96,7 @@ pub async fn serve(
 
 /// Address from `NOTIFICATIONS_ADDR`, default 127.0.0.1:50053.
 pub fn listen_addr() -> anyhow::Result<SocketAddr> {
-    Ok(std::env::var("NOTIFICATIONS_ADDR").unwrap_or_else(|_| "127.0.0.1:50053".to_owned()).parse()?)
+    Ok(std::env::var("NOTIFICATIONS_ADDR")
+        .unwrap_or_else(|_| "127.0.0.1:50053".to_owned())
+        .parse()?)
 }

@@ -5,10 +5,15 @@ use tokio::net::TcpListener;
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
         .init();
     let store = notifications::open_store(&service_common::StoreConfig::from_env()).await?;
-    let transport = notifications::Transport::new(&notifications::MailConfig::from_env(), notifications::api_timeout()?)?;
+    let transport = notifications::Transport::new(
+        &notifications::MailConfig::from_env(),
+        notifications::api_timeout()?,
+    )?;
     let tokens = service_auth::TokenKey::from_env(false)?;
     let (service, worker) = notifications::service_and_worker(
         store,

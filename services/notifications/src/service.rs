@@ -28,7 +28,12 @@ pub struct NotificationsService {
 }
 
 /// Checks one contact field: required, and at most `max` characters.
-fn text(violations: &mut Vec<(&'static str, String)>, field: &'static str, value: &str, max: usize) -> String {
+fn text(
+    violations: &mut Vec<(&'static str, String)>,
+    field: &'static str,
+    value: &str,
+    max: usize,
+) -> String {
     let value = value.trim();
     if value.is_empty() {
         violations.push((field, "is required".into()));
@@ -38,7 +43,9 @@ fn text(violations: &mut Vec<(&'static str, String)>, field: &'static str, value
     value.to_owned()
 }
 
-pub fn contact_message(request: &pb::SendContactMessageRequest) -> Result<ContactMessage, NotificationError> {
+pub fn contact_message(
+    request: &pb::SendContactMessageRequest,
+) -> Result<ContactMessage, NotificationError> {
     let mut violations = Vec::new();
     let name = text(&mut violations, "name", &request.name, 100);
     let email = text(&mut violations, "email", &request.email, 254);
@@ -50,11 +57,19 @@ pub fn contact_message(request: &pb::SendContactMessageRequest) -> Result<Contac
     if !violations.is_empty() {
         return Err(NotificationError::Invalid(violations));
     }
-    Ok(ContactMessage { name, email, subject, message })
+    Ok(ContactMessage {
+        name,
+        email,
+        subject,
+        message,
+    })
 }
 
 fn timestamp(t: &chrono::DateTime<chrono::Utc>) -> Option<Timestamp> {
-    Some(Timestamp { seconds: t.timestamp(), nanos: t.timestamp_subsec_nanos() as i32 })
+    Some(Timestamp {
+        seconds: t.timestamp(),
+        nanos: t.timestamp_subsec_nanos() as i32,
+    })
 }
 
 pub fn notification_to_proto(n: &Notification) -> pb::Notification {
@@ -94,12 +109,20 @@ pub fn sample_shipment(to_email: &str, today: chrono::NaiveDate) -> ShipmentEmai
         current_location: "New York, USA".into(),
         origin: "New York, USA".into(),
         destination: "London, UK".into(),
-        expected_delivery_date: (today + chrono::Days::new(7)).format("%Y-%m-%d").to_string(),
+        expected_delivery_date: (today + chrono::Days::new(7))
+            .format("%Y-%m-%d")
+            .to_string(),
         shipper_name: "Test Shipper".into(),
         shipper_email: to_email.into(),
         receiver_name: "Test Receiver".into(),
         receiver_email: to_email.into(),
-        packages: vec![package_line(1, "Box", "Sample documents", [30.0, 20.0, 10.0], 2.0)],
+        packages: vec![package_line(
+            1,
+            "Box",
+            "Sample documents",
+            [30.0, 20.0, 10.0],
+            2.0,
+        )],
     }
 }
 
@@ -119,7 +142,10 @@ impl NotificationService for NotificationsService {
         if let Some(problem) = self.transport.problem() {
             return Err(NotificationError::NotConfigured(problem.to_owned()).into());
         }
-        self.store.enqueue(&[message.notification(service_common::now())]).await.map_err(NotificationError::from)?;
+        self.store
+            .enqueue(&[message.notification(service_common::now())])
+            .await
+            .map_err(NotificationError::from)?;
         self.wake.notify_one();
         tracing::info!("contact message queued");
         Ok(Response::new(pb::SendContactMessageResponse {}))
@@ -135,13 +161,31 @@ impl NotificationService for NotificationsService {
         let page_size = match request.page_size {
             0 => DEFAULT_PAGE_SIZE,
             n if (1..=MAX_PAGE_SIZE).contains(&n) => n,
-            _ => return Err(NotificationError::Invalid(vec![("page_size", format!("must be between 1 and {MAX_PAGE_SIZE}"))]).into()),
+            _ => {
+                return Err(NotificationError::Invalid(vec![(
+                    "page_size",
+                    format!("must be between 1 and {MAX_PAGE_SIZE}"),
+                )])
+                .into());
+            }
         };
         let token = (!request.page_token.is_empty()).then_some(request.page_token.as_str());
-        let page = self.store.list(page_size as usize, token).await.map_err(NotificationError::from)?;
-        let backlog = self.store.backlog().await.map_err(NotificationError::from)?;
+        let page = self
+            .store
+            .list(page_size as usize, token)
+            .await
+            .map_err(NotificationError::from)?;
+        let backlog = self
+            .store
+            .backlog()
+            .await
+            .map_err(NotificationError::from)?;
         Ok(Response::new(pb::ListNotificationsResponse {
-            notifications: page.notifications.iter().map(notification_to_proto).collect(),
+            notifications: page
+                .notifications
+                .iter()
+                .map(notification_to_proto)
+                .collect(),
             next_page_token: page.next.unwrap_or_default(),
             backlog: backlog.min(i32::MAX as u64) as i32,
         }))
@@ -153,7 +197,11 @@ impl NotificationService for NotificationsService {
         request: Request<pb::RetryNotificationRequest>,
     ) -> Result<Response<pb::Notification>, Status> {
         self.tokens.admin(&request)?;
-        let retried = self.store.retry(&request.get_ref().id, service_common::now()).await.map_err(NotificationError::from)?;
+        let retried = self
+            .store
+            .retry(&request.get_ref().id, service_common::now())
+            .await
+            .map_err(NotificationError::from)?;
         self.wake.notify_one();
         tracing::info!("failed e-mail queued again");
         Ok(Response::new(notification_to_proto(&retried)))
@@ -172,25 +220,35 @@ impl NotificationService for NotificationsService {
         let sample = sample_shipment(&admin.email, now.date_naive());
         let mut failures = Vec::new();
         let mut sent = Vec::new();
-        for (mut n, what) in [(sample.to_shipper(&self.public_url, now), "shipper"), (sample.to_receiver(&self.public_url, now), "receiver")] {
+        for (mut n, what) in [
+            (sample.to_shipper(&self.public_url, now), "shipper"),
+            (sample.to_receiver(&self.public_url, now), "receiver"),
+        ] {
             n.attempts = 1;
             let outcome = match self.transport.send(&n).await {
                 Ok(()) => outbox::Outcome::Sent,
                 Err(e) => {
                     failures.push(format!("Failed to send {what} email: {e}"));
-                    outbox::Outcome::Failed { error: e.to_string() }
+                    outbox::Outcome::Failed {
+                        error: e.to_string(),
+                    }
                 }
             };
             n.settle(&outcome, service_common::now());
             sent.push(n);
         }
         // Both show in the outbox view, sent or failed.
-        self.store.enqueue(&sent).await.map_err(NotificationError::from)?;
+        self.store
+            .enqueue(&sent)
+            .await
+            .map_err(NotificationError::from)?;
         if !failures.is_empty() {
             tracing::warn!(failures = ?failures, "test e-mails failed");
             return Err(NotificationError::SendFailed(failures.join("; ")).into());
         }
         tracing::info!(to = %admin.email, "test e-mails sent");
-        Ok(Response::new(pb::SendTestEmailsResponse { to_email: admin.email }))
+        Ok(Response::new(pb::SendTestEmailsResponse {
+            to_email: admin.email,
+        }))
     }
 }

@@ -28,7 +28,10 @@ pub enum SendError {
 #[derive(Clone)]
 pub enum Transport {
     LocalOutbox,
-    EmailApi { config: EmailApiConfig, http: reqwest::Client },
+    EmailApi {
+        config: EmailApiConfig,
+        http: reqwest::Client,
+    },
     NotConfigured(String),
 }
 
@@ -37,10 +40,15 @@ impl Transport {
     pub fn new(config: &MailConfig, timeout: Duration) -> anyhow::Result<Self> {
         Ok(match config {
             MailConfig::LocalOutbox => Transport::LocalOutbox,
-            MailConfig::Missing(_) => Transport::NotConfigured(config.problem().unwrap_or_default()),
+            MailConfig::Missing(_) => {
+                Transport::NotConfigured(config.problem().unwrap_or_default())
+            }
             MailConfig::EmailApi(api) => Transport::EmailApi {
                 config: api.clone(),
-                http: reqwest::Client::builder().timeout(timeout).connect_timeout(timeout).build()?,
+                http: reqwest::Client::builder()
+                    .timeout(timeout)
+                    .connect_timeout(timeout)
+                    .build()?,
             },
         })
     }
@@ -61,7 +69,9 @@ impl Transport {
         let (config, http) = match self {
             // The outbox row itself, marked sent, is the delivered e-mail the admin reads.
             Transport::LocalOutbox => return Ok(()),
-            Transport::NotConfigured(problem) => return Err(SendError::NotConfigured(problem.clone())),
+            Transport::NotConfigured(problem) => {
+                return Err(SendError::NotConfigured(problem.clone()));
+            }
             Transport::EmailApi { config, http } => (config, http),
         };
         let (account, template_id) = match n.template {
@@ -86,7 +96,16 @@ impl Transport {
             .json(&body)
             .send()
             .await
-            .map_err(|e| SendError::Passing(format!("0 Network Error: {}", if e.is_timeout() { "timed out".to_owned() } else { e.to_string() })))?;
+            .map_err(|e| {
+                SendError::Passing(format!(
+                    "0 Network Error: {}",
+                    if e.is_timeout() {
+                        "timed out".to_owned()
+                    } else {
+                        e.to_string()
+                    }
+                ))
+            })?;
         let status = response.status();
         if status.as_u16() == 200 {
             return Ok(());
@@ -96,7 +115,15 @@ impl Transport {
             451 => "Unavailable For Headless Browser",
             _ => status.canonical_reason().unwrap_or(""),
         };
-        let said = format!("{} {reason}{}", status.as_u16(), if text.is_empty() { String::new() } else { format!(": {}", text.chars().take(200).collect::<String>()) });
+        let said = format!(
+            "{} {reason}{}",
+            status.as_u16(),
+            if text.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", text.chars().take(200).collect::<String>())
+            }
+        );
         if status.as_u16() == 429 || status.is_server_error() {
             Err(SendError::Passing(said))
         } else {

@@ -42,11 +42,17 @@ impl RetryPolicy {
             std::env::var(name)
                 .ok()
                 .filter(|v| !v.is_empty())
-                .map(|v| v.parse().map(Duration::from_millis).map_err(|_| anyhow::anyhow!("{name} must be milliseconds, got {v:?}")))
+                .map(|v| {
+                    v.parse()
+                        .map(Duration::from_millis)
+                        .map_err(|_| anyhow::anyhow!("{name} must be milliseconds, got {v:?}"))
+                })
                 .transpose()
         };
         if let Ok(v) = std::env::var("NOTIFY_MAX_ATTEMPTS") {
-            policy.max_attempts = v.parse().map_err(|_| anyhow::anyhow!("NOTIFY_MAX_ATTEMPTS must be a number, got {v:?}"))?;
+            policy.max_attempts = v
+                .parse()
+                .map_err(|_| anyhow::anyhow!("NOTIFY_MAX_ATTEMPTS must be a number, got {v:?}"))?;
         }
         policy.first_backoff = millis("NOTIFY_FIRST_BACKOFF_MS")?.unwrap_or(policy.first_backoff);
         policy.lease = millis("NOTIFY_LEASE_MS")?.unwrap_or(policy.lease);
@@ -57,18 +63,25 @@ impl RetryPolicy {
     /// The wait before attempt `attempts + 1`.
     pub fn backoff(&self, attempts: u32) -> Duration {
         let factor = 2u32.saturating_pow(attempts.saturating_sub(1).min(20));
-        self.first_backoff.saturating_mul(factor).min(self.max_backoff)
+        self.first_backoff
+            .saturating_mul(factor)
+            .min(self.max_backoff)
     }
 
     fn outcome(&self, attempts: u32, result: Result<(), SendError>) -> Outcome {
         let now = service_common::now();
         match result {
             Ok(()) => Outcome::Sent,
-            Err(SendError::Passing(error)) if attempts < self.max_attempts => {
-                Outcome::Retry { at: now + chrono::Duration::from_std(self.backoff(attempts)).unwrap_or_default(), error }
+            Err(SendError::Passing(error)) if attempts < self.max_attempts => Outcome::Retry {
+                at: now + chrono::Duration::from_std(self.backoff(attempts)).unwrap_or_default(),
+                error,
+            },
+            Err(SendError::Passing(error)) => Outcome::Failed {
+                error: format!("{error} (gave up after {attempts} attempts)"),
+            },
+            Err(SendError::Refused(error) | SendError::NotConfigured(error)) => {
+                Outcome::Failed { error }
             }
-            Err(SendError::Passing(error)) => Outcome::Failed { error: format!("{error} (gave up after {attempts} attempts)") },
-            Err(SendError::Refused(error) | SendError::NotConfigured(error)) => Outcome::Failed { error },
         }
     }
 }
@@ -85,16 +98,32 @@ pub struct Worker {
 impl Worker {
     /// Claims and sends one due e-mail; false when none was due.
     pub async fn work_once(&self) -> Result<bool, outbox::OutboxError> {
-        let Some(claimed) = self.store.claim(service_common::now(), self.policy.lease).await? else { return Ok(false) };
+        let Some(claimed) = self
+            .store
+            .claim(service_common::now(), self.policy.lease)
+            .await?
+        else {
+            return Ok(false);
+        };
         let n = &claimed.notification;
         let result = self.transport.send(n).await;
         let outcome = self.policy.outcome(n.attempts, result);
         match &outcome {
-            Outcome::Sent => tracing::info!(id = %n.id, template = ?n.template, attempts = n.attempts, "e-mail sent"),
-            Outcome::Retry { at, error } => tracing::warn!(id = %n.id, %error, retry_at = %at, "e-mail send failed; will retry"),
-            Outcome::Failed { error } => tracing::error!(id = %n.id, %error, "e-mail failed for good"),
+            Outcome::Sent => {
+                tracing::info!(id = %n.id, template = ?n.template, attempts = n.attempts, "e-mail sent")
+            }
+            Outcome::Retry { at, error } => {
+                tracing::warn!(id = %n.id, %error, retry_at = %at, "e-mail send failed; will retry")
+            }
+            Outcome::Failed { error } => {
+                tracing::error!(id = %n.id, %error, "e-mail failed for good")
+            }
         }
-        if !self.store.settle(&n.id, &claimed.claim, &outcome, service_common::now()).await? {
+        if !self
+            .store
+            .settle(&n.id, &claimed.claim, &outcome, service_common::now())
+            .await?
+        {
             tracing::warn!(id = %n.id, "lease ran out before the send finished; another worker owns the e-mail now");
         }
         Ok(true)
@@ -132,7 +161,9 @@ impl Worker {
 }
 
 /// Whether `shutdown` has already resolved, without waiting for it.
-async fn futures_ready(shutdown: &mut std::pin::Pin<&mut impl std::future::Future<Output = ()>>) -> bool {
+async fn futures_ready(
+    shutdown: &mut std::pin::Pin<&mut impl std::future::Future<Output = ()>>,
+) -> bool {
     tokio::select! {
         biased;
         _ = shutdown => true,

@@ -48,7 +48,9 @@ struct MockApi {
 impl MockApi {
     async fn start() -> (Self, String) {
         let api = MockApi::default();
-        let app = axum::Router::new().route("/api/v1.0/email/send", post(send)).with_state(api.clone());
+        let app = axum::Router::new()
+            .route("/api/v1.0/email/send", post(send))
+            .with_state(api.clone());
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
@@ -75,10 +77,23 @@ impl MockApi {
     }
 }
 
-async fn send(AxumState(api): AxumState<MockApi>, headers: HeaderMap, body: String) -> (StatusCode, String) {
-    let answer = api.script.lock().unwrap().pop_front().unwrap_or(Answer::Status(200));
+async fn send(
+    AxumState(api): AxumState<MockApi>,
+    headers: HeaderMap,
+    body: String,
+) -> (StatusCode, String) {
+    let answer = api
+        .script
+        .lock()
+        .unwrap()
+        .pop_front()
+        .unwrap_or(Answer::Status(200));
     api.received.lock().unwrap().push(Received {
-        idempotency_key: headers.get("idempotency-key").and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned(),
+        idempotency_key: headers
+            .get("idempotency-key")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned(),
         body: serde_json::from_str(&body).unwrap_or(Value::Null),
         at: std::time::Instant::now(),
         answered: answer,
@@ -86,7 +101,14 @@ async fn send(AxumState(api): AxumState<MockApi>, headers: HeaderMap, body: Stri
     let delay = *api.delay.lock().unwrap();
     tokio::time::sleep(delay).await;
     match answer {
-        Answer::Status(code) => (StatusCode::from_u16(code).unwrap(), if code == 200 { "OK".into() } else { "nope".into() }),
+        Answer::Status(code) => (
+            StatusCode::from_u16(code).unwrap(),
+            if code == 200 {
+                "OK".into()
+            } else {
+                "nope".into()
+            },
+        ),
         Answer::Hang => std::future::pending().await,
     }
 }
@@ -94,10 +116,18 @@ async fn send(AxumState(api): AxumState<MockApi>, headers: HeaderMap, body: Stri
 fn api_config(base_url: &str) -> MailConfig {
     MailConfig::EmailApi(EmailApiConfig {
         base_url: base_url.to_owned(),
-        shipments: Account { public_key: "pk-ship".into(), private_key: Some("secret-ship".into()), service_id: "svc-ship".into() },
+        shipments: Account {
+            public_key: "pk-ship".into(),
+            private_key: Some("secret-ship".into()),
+            service_id: "svc-ship".into(),
+        },
         shipper_template: "tpl-shipper".into(),
         receiver_template: "tpl-receiver".into(),
-        contact: Account { public_key: "pk-contact".into(), private_key: None, service_id: "svc-contact".into() },
+        contact: Account {
+            public_key: "pk-contact".into(),
+            private_key: None,
+            service_id: "svc-contact".into(),
+        },
         contact_template: "tpl-contact".into(),
     })
 }
@@ -114,7 +144,8 @@ fn fast_policy() -> RetryPolicy {
 
 struct Running {
     client: NotificationServiceClient<Channel>,
-    admin: NotificationServiceClient<tonic::service::interceptor::InterceptedService<Channel, Bearer>>,
+    admin:
+        NotificationServiceClient<tonic::service::interceptor::InterceptedService<Channel, Bearer>>,
     channel: Channel,
     store: Arc<dyn OutboxStore>,
     worker: Worker,
@@ -127,18 +158,39 @@ async fn start(config: MailConfig, policy: RetryPolicy) -> Running {
     let store: Arc<dyn OutboxStore> = Arc::new(SqliteOutbox::open(dir.path()).unwrap());
     let transport = Transport::new(&config, Duration::from_millis(300)).unwrap();
     let key = TokenKey::generate();
-    let (service, worker) = notifications::service_and_worker(store.clone(), transport, key.clone(), policy, "https://ship.example".into());
+    let (service, worker) = notifications::service_and_worker(
+        store.clone(),
+        transport,
+        key.clone(),
+        policy,
+        "https://ship.example".into(),
+    );
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(notifications::serve(listener, service, std::future::pending()));
-    let channel = Channel::from_shared(format!("http://{addr}")).unwrap().connect().await.unwrap();
+    tokio::spawn(notifications::serve(
+        listener,
+        service,
+        std::future::pending(),
+    ));
+    let channel = Channel::from_shared(format!("http://{addr}"))
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
     let admin_token = key.mint(
-        &Caller { sub: "u1".into(), email: "admin@ship.example".into(), role: "admin".into() },
+        &Caller {
+            sub: "u1".into(),
+            email: "admin@ship.example".into(),
+            role: "admin".into(),
+        },
         service_auth::CALL_TOKEN_LIFETIME,
     );
     Running {
         client: NotificationServiceClient::new(channel.clone()),
-        admin: NotificationServiceClient::with_interceptor(channel.clone(), Bearer::new(&admin_token)),
+        admin: NotificationServiceClient::with_interceptor(
+            channel.clone(),
+            Bearer::new(&admin_token),
+        ),
         channel,
         store,
         worker,
@@ -172,12 +224,19 @@ fn sample() -> ShipmentEmail {
         shipper_email: "ada@example.com".into(),
         receiver_name: "Rita Receiver".into(),
         receiver_email: "rita@example.com".into(),
-        packages: vec!["2 x Bale - Merino wool (100 x 50 x 50 cm, 5 kg)".into(), "1 x Box - Socks (30 x 20 x 10 cm, 1 kg)".into()],
+        packages: vec![
+            "2 x Bale - Merino wool (100 x 50 x 50 cm, 5 kg)".into(),
+            "1 x Box - Socks (30 x 20 x 10 cm, 1 kg)".into(),
+        ],
     }
 }
 
 /// Waits (bounded) until the notification reaches `state`.
-async fn wait_for_state(store: &Arc<dyn OutboxStore>, id: &str, state: State) -> outbox::Notification {
+async fn wait_for_state(
+    store: &Arc<dyn OutboxStore>,
+    id: &str,
+    state: State,
+) -> outbox::Notification {
     for _ in 0..500 {
         let n = store.get(id).await.unwrap();
         if n.state == state {
@@ -185,7 +244,10 @@ async fn wait_for_state(store: &Arc<dyn OutboxStore>, id: &str, state: State) ->
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    panic!("{id} never reached {state:?}: {:?}", store.get(id).await.unwrap());
+    panic!(
+        "{id} never reached {state:?}: {:?}",
+        store.get(id).await.unwrap()
+    );
 }
 
 #[tokio::test]
@@ -194,10 +256,21 @@ async fn each_email_is_sent_with_exactly_the_specified_json() {
     let mut running = start(api_config(&url), fast_policy()).await;
     let shipment = sample().notifications("https://ship.example/", service_common::now());
     running.store.enqueue(&shipment).await.unwrap();
-    running.client.send_contact_message(contact("Vee")).await.unwrap();
+    running
+        .client
+        .send_contact_message(contact("Vee"))
+        .await
+        .unwrap();
     let _worker = spawn_worker(&running.worker);
     let received = api.wait_for(3).await;
-    let body_for = |template: &str| received.iter().find(|r| r.body["template_id"] == template).unwrap().body.clone();
+    let body_for = |template: &str| {
+        received
+            .iter()
+            .find(|r| r.body["template_id"] == template)
+            .unwrap()
+            .body
+            .clone()
+    };
     assert_eq!(
         body_for("tpl-shipper"),
         json!({
@@ -259,8 +332,14 @@ async fn each_email_is_sent_with_exactly_the_specified_json() {
             }
         })
     );
-    let ids: Vec<&str> = received.iter().map(|r| r.idempotency_key.as_str()).collect();
-    assert!(ids.iter().all(|id| id.len() == 24), "each request carries its notification id as idempotency key: {ids:?}");
+    let ids: Vec<&str> = received
+        .iter()
+        .map(|r| r.idempotency_key.as_str())
+        .collect();
+    assert!(
+        ids.iter().all(|id| id.len() == 24),
+        "each request carries its notification id as idempotency key: {ids:?}"
+    );
     for n in &shipment {
         wait_for_state(&running.store, &n.id, State::Sent).await;
     }
@@ -269,16 +348,35 @@ async fn each_email_is_sent_with_exactly_the_specified_json() {
 #[tokio::test]
 async fn passing_failures_are_retried_with_growing_waits_until_sent() {
     let (api, url) = MockApi::start().await;
-    api.script(&[Answer::Status(500), Answer::Status(429), Answer::Hang, Answer::Status(200)]);
-    let running = start(api_config(&url), RetryPolicy { max_attempts: 5, ..fast_policy() }).await;
+    api.script(&[
+        Answer::Status(500),
+        Answer::Status(429),
+        Answer::Hang,
+        Answer::Status(200),
+    ]);
+    let running = start(
+        api_config(&url),
+        RetryPolicy {
+            max_attempts: 5,
+            ..fast_policy()
+        },
+    )
+    .await;
     let n = sample().to_receiver("https://ship.example", service_common::now());
-    running.store.enqueue(std::slice::from_ref(&n)).await.unwrap();
+    running
+        .store
+        .enqueue(std::slice::from_ref(&n))
+        .await
+        .unwrap();
     let _worker = spawn_worker(&running.worker);
     let sent = wait_for_state(&running.store, &n.id, State::Sent).await;
     assert_eq!(sent.attempts, 4);
     let received = api.received();
     assert_eq!(received.len(), 4);
-    assert!(received.iter().all(|r| r.idempotency_key == n.id), "the same idempotency key on every attempt");
+    assert!(
+        received.iter().all(|r| r.idempotency_key == n.id),
+        "the same idempotency key on every attempt"
+    );
     // Backoff 40 ms, then 80 ms, then 160 ms (plus the 300 ms timeout of the hung request).
     let gaps: Vec<Duration> = received.windows(2).map(|w| w[1].at - w[0].at).collect();
     assert!(gaps[0] >= Duration::from_millis(40), "{gaps:?}");
@@ -289,30 +387,71 @@ async fn passing_failures_are_retried_with_growing_waits_until_sent() {
 #[tokio::test]
 async fn refusals_fail_at_once_and_exhausted_retries_become_dead_letters_an_admin_can_retry() {
     let (api, url) = MockApi::start().await;
-    api.script(&[Answer::Status(400), Answer::Status(500), Answer::Status(500), Answer::Status(503)]);
+    api.script(&[
+        Answer::Status(400),
+        Answer::Status(500),
+        Answer::Status(500),
+        Answer::Status(503),
+    ]);
     let mut running = start(api_config(&url), fast_policy()).await;
     let refused = sample().to_shipper("https://ship.example", service_common::now());
-    running.store.enqueue(std::slice::from_ref(&refused)).await.unwrap();
+    running
+        .store
+        .enqueue(std::slice::from_ref(&refused))
+        .await
+        .unwrap();
     let _worker = spawn_worker(&running.worker);
     let failed = wait_for_state(&running.store, &refused.id, State::Failed).await;
-    assert_eq!((failed.attempts, failed.last_error.as_str()), (1, "400 Bad Request: nope"));
+    assert_eq!(
+        (failed.attempts, failed.last_error.as_str()),
+        (1, "400 Bad Request: nope")
+    );
 
     let exhausted = sample().to_receiver("https://ship.example", service_common::now());
-    running.store.enqueue(std::slice::from_ref(&exhausted)).await.unwrap();
+    running
+        .store
+        .enqueue(std::slice::from_ref(&exhausted))
+        .await
+        .unwrap();
     let dead = wait_for_state(&running.store, &exhausted.id, State::Failed).await;
     assert_eq!(dead.attempts, 3);
-    assert_eq!(dead.last_error, "503 Service Unavailable: nope (gave up after 3 attempts)");
+    assert_eq!(
+        dead.last_error,
+        "503 Service Unavailable: nope (gave up after 3 attempts)"
+    );
 
     // An admin queues it again; the API now accepts it.
-    let retried = running.admin.retry_notification(pb::RetryNotificationRequest { id: exhausted.id.clone() }).await.unwrap().into_inner();
+    let retried = running
+        .admin
+        .retry_notification(pb::RetryNotificationRequest {
+            id: exhausted.id.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(retried.state, pb::NotificationState::Queued as i32);
     wait_for_state(&running.store, &exhausted.id, State::Sent).await;
-    let refused_again = running.admin.retry_notification(pb::RetryNotificationRequest { id: exhausted.id.clone() }).await.unwrap_err();
+    let refused_again = running
+        .admin
+        .retry_notification(pb::RetryNotificationRequest {
+            id: exhausted.id.clone(),
+        })
+        .await
+        .unwrap_err();
     assert_eq!(refused_again.code(), Code::FailedPrecondition);
-    let listed = running.admin.list_notifications(pb::ListNotificationsRequest::default()).await.unwrap().into_inner();
+    let listed = running
+        .admin
+        .list_notifications(pb::ListNotificationsRequest::default())
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(listed.notifications.len(), 2);
     assert_eq!(listed.backlog, 0);
-    let anonymous = running.client.list_notifications(pb::ListNotificationsRequest::default()).await.unwrap_err();
+    let anonymous = running
+        .client
+        .list_notifications(pb::ListNotificationsRequest::default())
+        .await
+        .unwrap_err();
     assert_eq!(anonymous.code(), Code::Unauthenticated);
 }
 
@@ -322,19 +461,33 @@ async fn an_email_claimed_by_a_worker_that_dies_is_sent_by_another() {
     api.script(&[Answer::Hang]);
     // A long API timeout: the first worker is killed while its request hangs.
     let running = start(api_config(&url), fast_policy()).await;
-    let slow = Worker { transport: Transport::new(&api_config(&url), Duration::from_secs(60)).unwrap(), ..running.worker.clone() };
+    let slow = Worker {
+        transport: Transport::new(&api_config(&url), Duration::from_secs(60)).unwrap(),
+        ..running.worker.clone()
+    };
     let n = sample().to_shipper("https://ship.example", service_common::now());
-    running.store.enqueue(std::slice::from_ref(&n)).await.unwrap();
+    running
+        .store
+        .enqueue(std::slice::from_ref(&n))
+        .await
+        .unwrap();
     let dying = spawn_worker(&slow);
     api.wait_for(1).await;
     dying.abort();
     let _ = dying.await;
-    assert_eq!(running.store.get(&n.id).await.unwrap().state, State::Sending);
+    assert_eq!(
+        running.store.get(&n.id).await.unwrap().state,
+        State::Sending
+    );
 
     let _replacement = spawn_worker(&running.worker);
     let sent = wait_for_state(&running.store, &n.id, State::Sent).await;
     assert_eq!(sent.attempts, 2);
-    let answered_ok = api.received().iter().filter(|r| matches!(r.answered, Answer::Status(200))).count();
+    let answered_ok = api
+        .received()
+        .iter()
+        .filter(|r| matches!(r.answered, Answer::Status(200)))
+        .count();
     assert_eq!(answered_ok, 1, "delivered exactly once after the restart");
 }
 
@@ -343,15 +496,24 @@ async fn two_workers_never_send_the_same_email_twice() {
     let (api, url) = MockApi::start().await;
     *api.delay.lock().unwrap() = Duration::from_millis(5);
     let running = start(api_config(&url), fast_policy()).await;
-    let emails: Vec<_> = (0..15).flat_map(|_| sample().notifications("https://ship.example", service_common::now())).collect();
+    let emails: Vec<_> = (0..15)
+        .flat_map(|_| sample().notifications("https://ship.example", service_common::now()))
+        .collect();
     running.store.enqueue(&emails).await.unwrap();
-    let second = Worker { transport: Transport::new(&api_config(&url), Duration::from_secs(5)).unwrap(), ..running.worker.clone() };
+    let second = Worker {
+        transport: Transport::new(&api_config(&url), Duration::from_secs(5)).unwrap(),
+        ..running.worker.clone()
+    };
     let _a = spawn_worker(&running.worker);
     let _b = spawn_worker(&second);
     for n in &emails {
         wait_for_state(&running.store, &n.id, State::Sent).await;
     }
-    let mut keys: Vec<String> = api.received().into_iter().map(|r| r.idempotency_key).collect();
+    let mut keys: Vec<String> = api
+        .received()
+        .into_iter()
+        .map(|r| r.idempotency_key)
+        .collect();
     assert_eq!(keys.len(), 30);
     keys.sort();
     keys.dedup();
@@ -360,33 +522,58 @@ async fn two_workers_never_send_the_same_email_twice() {
 
 #[tokio::test]
 async fn missing_configuration_is_named_and_keeps_the_service_unready() {
-    let partial = MailConfig::from_vars(|name| (name == "EMAILJS_PUBLIC_KEY").then(|| "pk".to_owned()));
+    let partial =
+        MailConfig::from_vars(|name| (name == "EMAILJS_PUBLIC_KEY").then(|| "pk".to_owned()));
     let mut running = start(partial, fast_policy()).await;
-    let status = running.client.send_contact_message(contact("Vee")).await.unwrap_err();
+    let status = running
+        .client
+        .send_contact_message(contact("Vee"))
+        .await
+        .unwrap_err();
     assert_eq!(status.code(), Code::FailedPrecondition);
     assert_eq!(
         status.message(),
         "Missing required environment variables: EMAILJS_SERVICE_ID, EMAILJS_SHIPPER_TEMPLATE_ID, EMAILJS_RECEIVER_TEMPLATE_ID, \
          CONTACT_EMAILJS_PUBLIC_KEY, CONTACT_EMAILJS_SERVICE_ID, CONTACT_EMAILJS_TEMPLATE_ID"
     );
-    let test = running.admin.send_test_emails(pb::SendTestEmailsRequest {}).await.unwrap_err();
+    let test = running
+        .admin
+        .send_test_emails(pb::SendTestEmailsRequest {})
+        .await
+        .unwrap_err();
     assert_eq!(test.code(), Code::FailedPrecondition);
     let mut health = tonic_health::pb::health_client::HealthClient::new(running.channel.clone());
     let answer = health
-        .check(tonic_health::pb::HealthCheckRequest { service: "logistics.v1.NotificationService".into() })
+        .check(tonic_health::pb::HealthCheckRequest {
+            service: "logistics.v1.NotificationService".into(),
+        })
         .await
         .unwrap()
         .into_inner();
-    assert_eq!(answer.status, tonic_health::pb::health_check_response::ServingStatus::NotServing as i32);
-    assert_eq!(running.store.backlog().await.unwrap(), 0, "nothing queued that cannot be sent");
+    assert_eq!(
+        answer.status,
+        tonic_health::pb::health_check_response::ServingStatus::NotServing as i32
+    );
+    assert_eq!(
+        running.store.backlog().await.unwrap(),
+        0,
+        "nothing queued that cannot be sent"
+    );
 }
 
 #[tokio::test]
 async fn contact_messages_are_validated_field_by_field_and_robots_are_dropped() {
     let (api, url) = MockApi::start().await;
     let mut running = start(api_config(&url), fast_policy()).await;
-    let empty = pb::SendContactMessageRequest { email: "not-an-address".into(), ..Default::default() };
-    let status = running.client.send_contact_message(empty).await.unwrap_err();
+    let empty = pb::SendContactMessageRequest {
+        email: "not-an-address".into(),
+        ..Default::default()
+    };
+    let status = running
+        .client
+        .send_contact_message(empty)
+        .await
+        .unwrap_err();
     assert_eq!(status.code(), Code::InvalidArgument);
     let fields: Vec<(String, String)> = status
         .get_details_bad_request()
@@ -399,18 +586,34 @@ async fn contact_messages_are_validated_field_by_field_and_robots_are_dropped() 
         fields,
         [
             ("name".to_owned(), "is required".to_owned()),
-            ("email".to_owned(), "is not a valid email address".to_owned()),
+            (
+                "email".to_owned(),
+                "is not a valid email address".to_owned()
+            ),
             ("subject".to_owned(), "is required".to_owned()),
             ("message".to_owned(), "is required".to_owned()),
         ]
     );
-    let long = pb::SendContactMessageRequest { message: "x".repeat(5001), ..contact("Vee") };
+    let long = pb::SendContactMessageRequest {
+        message: "x".repeat(5001),
+        ..contact("Vee")
+    };
     let status = running.client.send_contact_message(long).await.unwrap_err();
-    assert_eq!(status.get_details_bad_request().unwrap().field_violations[0].description, "must be at most 5000 characters");
+    assert_eq!(
+        status.get_details_bad_request().unwrap().field_violations[0].description,
+        "must be at most 5000 characters"
+    );
 
-    let robot = pb::SendContactMessageRequest { website: "http://spam.example".into(), ..contact("Bot") };
+    let robot = pb::SendContactMessageRequest {
+        website: "http://spam.example".into(),
+        ..contact("Bot")
+    };
     running.client.send_contact_message(robot).await.unwrap();
-    assert_eq!(running.store.backlog().await.unwrap(), 0, "nothing written for invalid or robot messages");
+    assert_eq!(
+        running.store.backlog().await.unwrap(),
+        0,
+        "nothing written for invalid or robot messages"
+    );
     assert!(api.received().is_empty());
 }
 
@@ -419,20 +622,54 @@ async fn the_email_test_sends_both_samples_to_the_admin_now() {
     let (api, url) = MockApi::start().await;
     api.script(&[Answer::Status(200), Answer::Status(403)]);
     let mut running = start(api_config(&url), fast_policy()).await;
-    let failed = running.admin.send_test_emails(pb::SendTestEmailsRequest {}).await.unwrap_err();
+    let failed = running
+        .admin
+        .send_test_emails(pb::SendTestEmailsRequest {})
+        .await
+        .unwrap_err();
     assert_eq!(failed.code(), Code::Unavailable);
-    assert_eq!(failed.message(), "Failed to send receiver email: 403 Forbidden: nope");
+    assert_eq!(
+        failed.message(),
+        "Failed to send receiver email: 403 Forbidden: nope"
+    );
 
-    let ok = running.admin.send_test_emails(pb::SendTestEmailsRequest {}).await.unwrap().into_inner();
+    let ok = running
+        .admin
+        .send_test_emails(pb::SendTestEmailsRequest {})
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(ok.to_email, "admin@ship.example");
     let received = api.received();
     let shipper = &received[2].body["template_params"];
     assert_eq!(shipper["to_email"], "admin@ship.example");
-    let in_a_week = (chrono::Utc::now().date_naive() + chrono::Days::new(7)).format("%Y-%m-%d").to_string();
+    let in_a_week = (chrono::Utc::now().date_naive() + chrono::Days::new(7))
+        .format("%Y-%m-%d")
+        .to_string();
     assert_eq!(shipper["delivery"], in_a_week.as_str());
-    assert_eq!(received[3].body["template_params"]["expected_delivery_date"], in_a_week.as_str());
-    let listed = running.admin.list_notifications(pb::ListNotificationsRequest::default()).await.unwrap().into_inner();
+    assert_eq!(
+        received[3].body["template_params"]["expected_delivery_date"],
+        in_a_week.as_str()
+    );
+    let listed = running
+        .admin
+        .list_notifications(pb::ListNotificationsRequest::default())
+        .await
+        .unwrap()
+        .into_inner();
     let states: Vec<i32> = listed.notifications.iter().map(|n| n.state).collect();
-    assert_eq!(states.iter().filter(|s| **s == pb::NotificationState::Sent as i32).count(), 3);
-    assert_eq!(states.iter().filter(|s| **s == pb::NotificationState::Failed as i32).count(), 1);
+    assert_eq!(
+        states
+            .iter()
+            .filter(|s| **s == pb::NotificationState::Sent as i32)
+            .count(),
+        3
+    );
+    assert_eq!(
+        states
+            .iter()
+            .filter(|s| **s == pb::NotificationState::Failed as i32)
+            .count(),
+        1
+    );
 }

@@ -30,18 +30,28 @@ pub struct ShipmentEmail {
 
 /// The public tracking page of a shipment: the site's public URL + `/track/{number}`.
 pub fn tracking_url(public_url: &str, tracking_number: &str) -> String {
-    format!("{}/track/{tracking_number}", public_url.trim_end_matches('/'))
+    format!(
+        "{}/track/{tracking_number}",
+        public_url.trim_end_matches('/')
+    )
 }
 
 fn params<const N: usize>(pairs: [(&str, &str); N]) -> BTreeMap<String, String> {
-    pairs.into_iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect()
+    pairs
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect()
 }
 
 impl ShipmentEmail {
     /// "Shipment Created", to the shipper.
     pub fn to_shipper(&self, public_url: &str, now: DateTime<Utc>) -> Notification {
         let url = tracking_url(public_url, &self.tracking_number);
-        let status = if self.status.is_empty() { "pending" } else { &self.status };
+        let status = if self.status.is_empty() {
+            "pending"
+        } else {
+            &self.status
+        };
         let packages = self.packages.join("\n");
         let p = params([
             ("to_name", &self.shipper_name),
@@ -58,7 +68,13 @@ impl ShipmentEmail {
             ("to_email", &self.shipper_email),
             ("subject", SHIPPER_SUBJECT),
         ]);
-        let mut n = Notification::new(Template::Shipper, &self.shipper_email, &self.shipper_name, p, now);
+        let mut n = Notification::new(
+            Template::Shipper,
+            &self.shipper_email,
+            &self.shipper_name,
+            p,
+            now,
+        );
         n.tracking_number = self.tracking_number.clone();
         n
     }
@@ -76,14 +92,23 @@ impl ShipmentEmail {
             ("to_email", &self.receiver_email),
             ("subject", RECEIVER_SUBJECT),
         ]);
-        let mut n = Notification::new(Template::Receiver, &self.receiver_email, &self.receiver_name, p, now);
+        let mut n = Notification::new(
+            Template::Receiver,
+            &self.receiver_email,
+            &self.receiver_name,
+            p,
+            now,
+        );
         n.tracking_number = self.tracking_number.clone();
         n
     }
 
     /// Both e-mails of a new shipment.
     pub fn notifications(&self, public_url: &str, now: DateTime<Utc>) -> Vec<Notification> {
-        vec![self.to_shipper(public_url, now), self.to_receiver(public_url, now)]
+        vec![
+            self.to_shipper(public_url, now),
+            self.to_receiver(public_url, now),
+        ]
     }
 }
 
@@ -111,7 +136,13 @@ impl ContactMessage {
 }
 
 /// The package line of the shipper e-mail.
-pub fn package_line(quantity: u32, piece_type: &str, description: &str, dims_cm: [f64; 3], weight_kg: f64) -> String {
+pub fn package_line(
+    quantity: u32,
+    piece_type: &str,
+    description: &str,
+    dims_cm: [f64; 3],
+    weight_kg: f64,
+) -> String {
     let [l, w, h] = dims_cm;
     format!("{quantity} x {piece_type} - {description} ({l} x {w} x {h} cm, {weight_kg} kg)")
 }

@@ -13,7 +13,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 use service_common::utc_micros;
 
-pub use store::{Claimed, OutboxError, OutboxStore, Page, SqliteOutbox, MongoOutbox};
+pub use store::{Claimed, MongoOutbox, OutboxError, OutboxStore, Page, SqliteOutbox};
 
 /// Which template, and so which e-mail account, a notification uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -74,7 +74,13 @@ pub struct Notification {
 
 impl Notification {
     /// A queued notification, due now.
-    pub fn new(template: Template, to_email: &str, to_name: &str, params: BTreeMap<String, String>, now: DateTime<Utc>) -> Self {
+    pub fn new(
+        template: Template,
+        to_email: &str,
+        to_name: &str,
+        params: BTreeMap<String, String>,
+        now: DateTime<Utc>,
+    ) -> Self {
         let subject = params.get("subject").cloned().unwrap_or_default();
         let id: [u8; 12] = rand::rng().random();
         Self {
@@ -126,9 +132,14 @@ impl Notification {
 pub enum Outcome {
     Sent,
     /// A passing failure (429, 5xx, network): try again at `at`.
-    Retry { at: DateTime<Utc>, error: String },
+    Retry {
+        at: DateTime<Utc>,
+        error: String,
+    },
     /// Refused for good, or out of attempts: the dead-letter state.
-    Failed { error: String },
+    Failed {
+        error: String,
+    },
 }
 
 mod optional_utc_micros {
@@ -144,7 +155,11 @@ mod optional_utc_micros {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<DateTime<Utc>>, D::Error> {
         Option::<String>::deserialize(d)?
-            .map(|text| DateTime::parse_from_rfc3339(&text).map(|t| t.with_timezone(&Utc)).map_err(serde::de::Error::custom))
+            .map(|text| {
+                DateTime::parse_from_rfc3339(&text)
+                    .map(|t| t.with_timezone(&Utc))
+                    .map_err(serde::de::Error::custom)
+            })
             .transpose()
     }
 }

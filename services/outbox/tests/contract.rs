@@ -15,19 +15,27 @@ fn now() -> DateTime<Utc> {
 }
 
 fn email(to: &str) -> Notification {
-    let params = BTreeMap::from([("to_email".to_owned(), to.to_owned()), ("subject".to_owned(), "Package Incoming".to_owned())]);
+    let params = BTreeMap::from([
+        ("to_email".to_owned(), to.to_owned()),
+        ("subject".to_owned(), "Package Incoming".to_owned()),
+    ]);
     Notification::new(Template::Receiver, to, "Rita", params, now())
 }
 
 async fn each_email_is_claimed_by_exactly_one_of_many_claimers(store: Arc<dyn OutboxStore>) {
-    let emails: Vec<Notification> = (0..20).map(|i| email(&format!("r{i}@example.com"))).collect();
+    let emails: Vec<Notification> = (0..20)
+        .map(|i| email(&format!("r{i}@example.com")))
+        .collect();
     store.enqueue(&emails).await.unwrap();
     let claimers = (0..6).map(|_| {
         let store = store.clone();
         tokio::spawn(async move {
             let mut mine = Vec::new();
             while let Some(c) = store.claim(now(), LEASE).await.unwrap() {
-                assert_eq!((c.notification.state, c.notification.attempts), (State::Sending, 1));
+                assert_eq!(
+                    (c.notification.state, c.notification.attempts),
+                    (State::Sending, 1)
+                );
                 mine.push(c.notification.id);
             }
             mine
@@ -38,24 +46,56 @@ async fn each_email_is_claimed_by_exactly_one_of_many_claimers(store: Arc<dyn Ou
         all.extend(c.await.unwrap());
     }
     let distinct: HashSet<_> = all.iter().collect();
-    assert_eq!((all.len(), distinct.len()), (20, 20), "every e-mail claimed once, none twice");
-    assert_eq!(store.backlog().await.unwrap(), 20, "claimed but unsettled e-mails are still to go out");
+    assert_eq!(
+        (all.len(), distinct.len()),
+        (20, 20),
+        "every e-mail claimed once, none twice"
+    );
+    assert_eq!(
+        store.backlog().await.unwrap(),
+        20,
+        "claimed but unsettled e-mails are still to go out"
+    );
 }
 
-async fn an_expired_lease_is_taken_over_and_the_old_claim_cannot_settle(store: Arc<dyn OutboxStore>) {
+async fn an_expired_lease_is_taken_over_and_the_old_claim_cannot_settle(
+    store: Arc<dyn OutboxStore>,
+) {
     let e = email("a@example.com");
     store.enqueue(std::slice::from_ref(&e)).await.unwrap();
-    let first = store.claim(now(), Duration::from_millis(1)).await.unwrap().unwrap();
+    let first = store
+        .claim(now(), Duration::from_millis(1))
+        .await
+        .unwrap()
+        .unwrap();
     tokio::time::sleep(Duration::from_millis(5)).await;
-    let second = store.claim(now(), LEASE).await.unwrap().expect("the crashed worker's e-mail is taken over");
+    let second = store
+        .claim(now(), LEASE)
+        .await
+        .unwrap()
+        .expect("the crashed worker's e-mail is taken over");
     assert_eq!(second.notification.id, e.id);
     assert_eq!(second.notification.attempts, 2);
-    assert!(!store.settle(&e.id, &first.claim, &Outcome::Sent, now()).await.unwrap(), "a lost claim settles nothing");
-    assert!(store.settle(&e.id, &second.claim, &Outcome::Sent, now()).await.unwrap());
+    assert!(
+        !store
+            .settle(&e.id, &first.claim, &Outcome::Sent, now())
+            .await
+            .unwrap(),
+        "a lost claim settles nothing"
+    );
+    assert!(
+        store
+            .settle(&e.id, &second.claim, &Outcome::Sent, now())
+            .await
+            .unwrap()
+    );
     let sent = store.get(&e.id).await.unwrap();
     assert_eq!(sent.state, State::Sent);
     assert!(sent.sent_at.is_some());
-    assert!(store.claim(now(), LEASE).await.unwrap().is_none(), "a sent e-mail is never claimed again");
+    assert!(
+        store.claim(now(), LEASE).await.unwrap().is_none(),
+        "a sent e-mail is never claimed again"
+    );
     assert_eq!(store.backlog().await.unwrap(), 0);
 }
 
@@ -64,30 +104,90 @@ async fn a_retry_waits_until_it_is_due_and_a_failure_can_be_requeued(store: Arc<
     store.enqueue(std::slice::from_ref(&e)).await.unwrap();
     let c = store.claim(now(), LEASE).await.unwrap().unwrap();
     let later = now() + chrono::Duration::seconds(60);
-    store.settle(&e.id, &c.claim, &Outcome::Retry { at: later, error: "503 Service Unavailable".into() }, now()).await.unwrap();
+    store
+        .settle(
+            &e.id,
+            &c.claim,
+            &Outcome::Retry {
+                at: later,
+                error: "503 Service Unavailable".into(),
+            },
+            now(),
+        )
+        .await
+        .unwrap();
     let retrying = store.get(&e.id).await.unwrap();
-    assert_eq!((retrying.state, retrying.last_error.as_str()), (State::Retrying, "503 Service Unavailable"));
-    assert!(store.claim(now(), LEASE).await.unwrap().is_none(), "not before it is due");
-    let c = store.claim(later, LEASE).await.unwrap().expect("due at its time");
+    assert_eq!(
+        (retrying.state, retrying.last_error.as_str()),
+        (State::Retrying, "503 Service Unavailable")
+    );
+    assert!(
+        store.claim(now(), LEASE).await.unwrap().is_none(),
+        "not before it is due"
+    );
+    let c = store
+        .claim(later, LEASE)
+        .await
+        .unwrap()
+        .expect("due at its time");
     assert_eq!(c.notification.attempts, 2);
-    store.settle(&e.id, &c.claim, &Outcome::Failed { error: "403 Forbidden".into() }, later).await.unwrap();
+    store
+        .settle(
+            &e.id,
+            &c.claim,
+            &Outcome::Failed {
+                error: "403 Forbidden".into(),
+            },
+            later,
+        )
+        .await
+        .unwrap();
     assert_eq!(store.get(&e.id).await.unwrap().state, State::Failed);
-    assert!(store.claim(later, LEASE).await.unwrap().is_none(), "dead letters wait for an admin");
+    assert!(
+        store.claim(later, LEASE).await.unwrap().is_none(),
+        "dead letters wait for an admin"
+    );
 
     let requeued = store.retry(&e.id, later).await.unwrap();
     assert_eq!((requeued.state, requeued.attempts), (State::Queued, 0));
-    assert!(matches!(store.retry(&e.id, later).await, Err(OutboxError::NotFailed)));
-    assert!(matches!(store.retry("000000000000000000000000", later).await, Err(OutboxError::NotFound)));
-    assert_eq!(store.claim(later, LEASE).await.unwrap().unwrap().notification.id, e.id);
+    assert!(matches!(
+        store.retry(&e.id, later).await,
+        Err(OutboxError::NotFailed)
+    ));
+    assert!(matches!(
+        store.retry("000000000000000000000000", later).await,
+        Err(OutboxError::NotFound)
+    ));
+    assert_eq!(
+        store
+            .claim(later, LEASE)
+            .await
+            .unwrap()
+            .unwrap()
+            .notification
+            .id,
+        e.id
+    );
 }
 
 async fn a_contact_message_is_kept_no_longer_than_its_delivery(store: Arc<dyn OutboxStore>) {
-    let message = ContactMessage { name: "Vee".into(), email: "vee@example.com".into(), subject: "Rates".into(), message: "How much to Lagos?".into() };
+    let message = ContactMessage {
+        name: "Vee".into(),
+        email: "vee@example.com".into(),
+        subject: "Rates".into(),
+        message: "How much to Lagos?".into(),
+    };
     let n = message.notification(now());
     store.enqueue(std::slice::from_ref(&n)).await.unwrap();
-    assert_eq!(store.get(&n.id).await.unwrap().params["message"], "How much to Lagos?");
+    assert_eq!(
+        store.get(&n.id).await.unwrap().params["message"],
+        "How much to Lagos?"
+    );
     let c = store.claim(now(), LEASE).await.unwrap().unwrap();
-    store.settle(&n.id, &c.claim, &Outcome::Sent, now()).await.unwrap();
+    store
+        .settle(&n.id, &c.claim, &Outcome::Sent, now())
+        .await
+        .unwrap();
     assert!(store.get(&n.id).await.unwrap().params.is_empty());
 }
 
@@ -111,7 +211,10 @@ async fn the_list_is_newest_first_and_pages_cover_everything_once(store: Arc<dyn
         }
     }
     assert_eq!(seen, ids);
-    assert!(matches!(store.list(2, Some("nonsense")).await, Err(OutboxError::BadPageToken)));
+    assert!(matches!(
+        store.list(2, Some("nonsense")).await,
+        Err(OutboxError::BadPageToken)
+    ));
 }
 
 macro_rules! contract {

@@ -7,7 +7,10 @@ use crate::domain::Shipment;
 
 /// The site's public URL for tracking links: `PUBLIC_URL`, default http://localhost:8080.
 pub fn public_url() -> String {
-    std::env::var("PUBLIC_URL").ok().filter(|v| !v.is_empty()).unwrap_or_else(|| "http://localhost:8080".to_owned())
+    std::env::var("PUBLIC_URL")
+        .ok()
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "http://localhost:8080".to_owned())
 }
 
 pub fn shipment_email(s: &Shipment) -> ShipmentEmail {
@@ -26,7 +29,15 @@ pub fn shipment_email(s: &Shipment) -> ShipmentEmail {
         packages: d
             .packages
             .iter()
-            .map(|p| package_line(p.quantity, &p.piece_type, &p.description, [p.length, p.width, p.height], p.weight))
+            .map(|p| {
+                package_line(
+                    p.quantity,
+                    &p.piece_type,
+                    &p.description,
+                    [p.length, p.width, p.height],
+                    p.weight,
+                )
+            })
             .collect(),
     }
 }

@@ -9,17 +9,32 @@ use outbox::{OutboxStore, State, Template};
 use shipments::error::ShipmentError;
 use shipments::store::ShipmentStore;
 
-async fn shipment_and_emails_are_written_together(store: Arc<dyn ShipmentStore>, outbox: Arc<dyn OutboxStore>) {
+async fn shipment_and_emails_are_written_together(
+    store: Arc<dyn ShipmentStore>,
+    outbox: Arc<dyn OutboxStore>,
+) {
     let s = shipment("Ada Shipper", "Auckland");
     let emails = shipments::emails::notifications(&s, "https://ship.example/");
     store.insert(&s, &emails).await.unwrap();
     let queued = outbox.list(10, None).await.unwrap().notifications;
     assert_eq!(queued.len(), 2);
-    let shipper = queued.iter().find(|n| n.template == Template::Shipper).unwrap();
-    let receiver = queued.iter().find(|n| n.template == Template::Receiver).unwrap();
+    let shipper = queued
+        .iter()
+        .find(|n| n.template == Template::Shipper)
+        .unwrap();
+    let receiver = queued
+        .iter()
+        .find(|n| n.template == Template::Receiver)
+        .unwrap();
     assert_eq!(shipper.state, State::Queued);
-    assert_eq!(shipper.params["url"], format!("https://ship.example/track/{}", s.tracking_number));
-    assert_eq!(shipper.params["packages"], "2 x Bale - Merino wool (100 x 50 x 50 cm, 5 kg)");
+    assert_eq!(
+        shipper.params["url"],
+        format!("https://ship.example/track/{}", s.tracking_number)
+    );
+    assert_eq!(
+        shipper.params["packages"],
+        "2 x Bale - Merino wool (100 x 50 x 50 cm, 5 kg)"
+    );
     assert_eq!(receiver.params["tracking_url"], shipper.params["url"]);
     assert_eq!(receiver.params["expected_delivery_date"], "2026-12-24");
 
@@ -27,8 +42,15 @@ async fn shipment_and_emails_are_written_together(store: Arc<dyn ShipmentStore>,
     let mut clash = shipment("Bo", "Oslo");
     clash.tracking_number = s.tracking_number.clone();
     let clash_emails = shipments::emails::notifications(&clash, "https://ship.example");
-    assert!(matches!(store.insert(&clash, &clash_emails).await, Err(ShipmentError::DuplicateTrackingNumber)));
-    assert_eq!(outbox.list(10, None).await.unwrap().notifications.len(), 2, "nothing half-written");
+    assert!(matches!(
+        store.insert(&clash, &clash_emails).await,
+        Err(ShipmentError::DuplicateTrackingNumber)
+    ));
+    assert_eq!(
+        outbox.list(10, None).await.unwrap().notifications.len(),
+        2,
+        "nothing half-written"
+    );
     assert_eq!(outbox.backlog().await.unwrap(), 2);
 }
 

@@ -47,11 +47,21 @@ pub trait OutboxStore: Send + Sync + 'static {
 
     /// Takes the notification due first (queued or retrying and due, or sending with an expired
     /// lease) for `lease`, counting an attempt. Atomic: no two callers get the same one.
-    async fn claim(&self, now: DateTime<Utc>, lease: Duration) -> Result<Option<Claimed>, OutboxError>;
+    async fn claim(
+        &self,
+        now: DateTime<Utc>,
+        lease: Duration,
+    ) -> Result<Option<Claimed>, OutboxError>;
 
     /// Records an attempt's outcome, if `claim` still holds the notification; false otherwise
     /// (the lease ran out and another worker took it over).
-    async fn settle(&self, id: &str, claim: &str, outcome: &Outcome, now: DateTime<Utc>) -> Result<bool, OutboxError>;
+    async fn settle(
+        &self,
+        id: &str,
+        claim: &str,
+        outcome: &Outcome,
+        now: DateTime<Utc>,
+    ) -> Result<bool, OutboxError>;
 
     /// Newest first, `page_size` at a time.
     async fn list(&self, page_size: usize, page_token: Option<&str>) -> Result<Page, OutboxError>;

@@ -24,9 +24,9 @@ pub struct MongoOutbox {
 
 fn db_error(e: MongoError) -> OutboxError {
     match *e.kind {
-        ErrorKind::Io(_) | ErrorKind::ServerSelection { .. } | ErrorKind::ConnectionPoolCleared { .. } => {
-            OutboxError::Unavailable(e.to_string())
-        }
+        ErrorKind::Io(_)
+        | ErrorKind::ServerSelection { .. }
+        | ErrorKind::ConnectionPoolCleared { .. } => OutboxError::Unavailable(e.to_string()),
         _ => OutboxError::Internal(e.to_string()),
     }
 }
@@ -45,12 +45,21 @@ fn from_document(mut d: Document) -> Result<Notification, OutboxError> {
     if let Some(id) = d.remove("_id") {
         d.insert("id", id);
     }
-    bson::from_document(d).map_err(|e| OutboxError::Internal(format!("stored notification unreadable: {e}")))
+    bson::from_document(d)
+        .map_err(|e| OutboxError::Internal(format!("stored notification unreadable: {e}")))
 }
 
 /// Writes notifications inside the caller's transaction (the shipment store's insert).
-pub async fn insert_all(outbox: &Collection<Document>, session: &mut ClientSession, items: &[Notification]) -> Result<(), MongoError> {
-    let docs = items.iter().map(to_document).collect::<Result<Vec<_>, _>>().map_err(|e| MongoError::custom(e.to_string()))?;
+pub async fn insert_all(
+    outbox: &Collection<Document>,
+    session: &mut ClientSession,
+    items: &[Notification],
+) -> Result<(), MongoError> {
+    let docs = items
+        .iter()
+        .map(to_document)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| MongoError::custom(e.to_string()))?;
     if !docs.is_empty() {
         outbox.insert_many(docs).session(session).await?;
     }
@@ -67,15 +76,23 @@ impl MongoOutbox {
         let outbox = db.collection::<Document>(COLLECTION);
         outbox
             .create_indexes([
-                IndexModel::builder().keys(doc! { "state": 1, "nextAttemptAt": 1 }).build(),
-                IndexModel::builder().keys(doc! { "createdAt": -1, "_id": -1 }).build(),
+                IndexModel::builder()
+                    .keys(doc! { "state": 1, "nextAttemptAt": 1 })
+                    .build(),
+                IndexModel::builder()
+                    .keys(doc! { "createdAt": -1, "_id": -1 })
+                    .build(),
             ])
             .await?;
         Ok(Self { outbox })
     }
 
     async fn find(&self, id: &str) -> Result<Notification, OutboxError> {
-        let found = self.outbox.find_one(doc! { "_id": id }).await.map_err(db_error)?;
+        let found = self
+            .outbox
+            .find_one(doc! { "_id": id })
+            .await
+            .map_err(db_error)?;
         from_document(found.ok_or(OutboxError::NotFound)?)
     }
 }
@@ -83,14 +100,21 @@ impl MongoOutbox {
 #[async_trait]
 impl OutboxStore for MongoOutbox {
     async fn enqueue(&self, items: &[Notification]) -> Result<(), OutboxError> {
-        let docs = items.iter().map(to_document).collect::<Result<Vec<_>, _>>()?;
+        let docs = items
+            .iter()
+            .map(to_document)
+            .collect::<Result<Vec<_>, _>>()?;
         if !docs.is_empty() {
             self.outbox.insert_many(docs).await.map_err(db_error)?;
         }
         Ok(())
     }
 
-    async fn claim(&self, now: DateTime<Utc>, lease: Duration) -> Result<Option<Claimed>, OutboxError> {
+    async fn claim(
+        &self,
+        now: DateTime<Utc>,
+        lease: Duration,
+    ) -> Result<Option<Claimed>, OutboxError> {
         let now_text = utc_micros::format(&now);
         let claim = new_claim();
         let due = doc! { "$or": [
@@ -113,19 +137,37 @@ impl OutboxStore for MongoOutbox {
             .return_document(ReturnDocument::After)
             .await
             .map_err(db_error)?;
-        taken.map(|d| Ok(Claimed { notification: from_document(d)?, claim })).transpose()
+        taken
+            .map(|d| {
+                Ok(Claimed {
+                    notification: from_document(d)?,
+                    claim,
+                })
+            })
+            .transpose()
     }
 
-    async fn settle(&self, id: &str, claim: &str, outcome: &Outcome, now: DateTime<Utc>) -> Result<bool, OutboxError> {
+    async fn settle(
+        &self,
+        id: &str,
+        claim: &str,
+        outcome: &Outcome,
+        now: DateTime<Utc>,
+    ) -> Result<bool, OutboxError> {
         let held = doc! { "_id": id, "claim": claim, "state": State::Sending.as_str() };
-        let Some(current) = self.outbox.find_one(held.clone()).await.map_err(db_error)? else { return Ok(false) };
+        let Some(current) = self.outbox.find_one(held.clone()).await.map_err(db_error)? else {
+            return Ok(false);
+        };
         let mut notification = from_document(current)?;
         notification.settle(outcome, now);
         let mut settled = to_document(&notification)?;
         settled.remove("_id");
         let result = self
             .outbox
-            .update_one(held, doc! { "$set": settled, "$unset": { "claim": "", "leaseUntil": "" } })
+            .update_one(
+                held,
+                doc! { "$set": settled, "$unset": { "claim": "", "leaseUntil": "" } },
+            )
             .await
             .map_err(db_error)?;
         Ok(result.modified_count == 1)
@@ -150,15 +192,23 @@ impl OutboxStore for MongoOutbox {
             .try_collect()
             .await
             .map_err(db_error)?;
-        let mut notifications = docs.into_iter().map(from_document).collect::<Result<Vec<_>, _>>()?;
+        let mut notifications = docs
+            .into_iter()
+            .map(from_document)
+            .collect::<Result<Vec<_>, _>>()?;
         let more = notifications.len() > page_size;
         notifications.truncate(page_size);
         let next = if more {
-            notifications.last().map(|n| format!("{}|{}", utc_micros::format(&n.created_at), n.id))
+            notifications
+                .last()
+                .map(|n| format!("{}|{}", utc_micros::format(&n.created_at), n.id))
         } else {
             None
         };
-        Ok(Page { notifications, next })
+        Ok(Page {
+            notifications,
+            next,
+        })
     }
 
     async fn get(&self, id: &str) -> Result<Notification, OutboxError> {
@@ -179,12 +229,23 @@ impl OutboxStore for MongoOutbox {
         match requeued {
             Some(d) => from_document(d),
             // Missing, or not failed: say which.
-            None => Err(self.find(id).await.map(|_| OutboxError::NotFailed).unwrap_or_else(|e| e)),
+            None => Err(self
+                .find(id)
+                .await
+                .map(|_| OutboxError::NotFailed)
+                .unwrap_or_else(|e| e)),
         }
     }
 
     async fn backlog(&self) -> Result<u64, OutboxError> {
-        let states = [State::Queued.as_str(), State::Sending.as_str(), State::Retrying.as_str()];
-        self.outbox.count_documents(doc! { "state": { "$in": states.to_vec() } }).await.map_err(db_error)
+        let states = [
+            State::Queued.as_str(),
+            State::Sending.as_str(),
+            State::Retrying.as_str(),
+        ];
+        self.outbox
+            .count_documents(doc! { "state": { "$in": states.to_vec() } })
+            .await
+            .map_err(db_error)
     }
 }

@@ -37,13 +37,16 @@ pub struct SqliteOutbox {
 
 fn db_error(e: rusqlite::Error) -> OutboxError {
     match e {
-        rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::DatabaseBusy => OutboxError::Unavailable(e.to_string()),
+        rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::DatabaseBusy => {
+            OutboxError::Unavailable(e.to_string())
+        }
         e => OutboxError::Internal(e.to_string()),
     }
 }
 
 fn decode(doc: &str) -> Result<Notification, OutboxError> {
-    serde_json::from_str(doc).map_err(|e| OutboxError::Internal(format!("stored notification unreadable: {e}")))
+    serde_json::from_str(doc)
+        .map_err(|e| OutboxError::Internal(format!("stored notification unreadable: {e}")))
 }
 
 fn encode(n: &Notification) -> Result<String, OutboxError> {
@@ -52,10 +55,18 @@ fn encode(n: &Notification) -> Result<String, OutboxError> {
 
 /// Writes notifications inside the caller's transaction (the shipment store's insert).
 pub fn insert_all(conn: &rusqlite::Connection, items: &[Notification]) -> rusqlite::Result<()> {
-    let mut insert = conn.prepare_cached("INSERT INTO outbox (id, state, next_attempt_at, doc) VALUES (?, ?, ?, ?)")?;
+    let mut insert = conn.prepare_cached(
+        "INSERT INTO outbox (id, state, next_attempt_at, doc) VALUES (?, ?, ?, ?)",
+    )?;
     for n in items {
-        let doc = serde_json::to_string(n).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
-        insert.execute(params![n.id, n.state.as_str(), utc_micros::format(&n.next_attempt_at), doc])?;
+        let doc = serde_json::to_string(n)
+            .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
+        insert.execute(params![
+            n.id,
+            n.state.as_str(),
+            utc_micros::format(&n.next_attempt_at),
+            doc
+        ])?;
     }
     Ok(())
 }
@@ -63,7 +74,9 @@ pub fn insert_all(conn: &rusqlite::Connection, items: &[Notification]) -> rusqli
 impl SqliteOutbox {
     /// Opens the outbox in `data_dir`'s shared file.
     pub fn open(data_dir: &Path) -> anyhow::Result<Self> {
-        Ok(Self { pool: service_common::sqlite_pool(&data_dir.join(FILE), 4, SCHEMA)? })
+        Ok(Self {
+            pool: service_common::sqlite_pool(&data_dir.join(FILE), 4, SCHEMA)?,
+        })
     }
 
     async fn run<T, F>(&self, work: F) -> Result<T, OutboxError>
@@ -73,7 +86,9 @@ impl SqliteOutbox {
     {
         let pool = self.pool.clone();
         tokio::task::spawn_blocking(move || {
-            let mut conn = pool.get().map_err(|e| OutboxError::Unavailable(e.to_string()))?;
+            let mut conn = pool
+                .get()
+                .map_err(|e| OutboxError::Unavailable(e.to_string()))?;
             work(&mut conn)
         })
         .await
@@ -86,14 +101,20 @@ impl OutboxStore for SqliteOutbox {
     async fn enqueue(&self, items: &[Notification]) -> Result<(), OutboxError> {
         let items = items.to_vec();
         self.run(move |conn| {
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_error)?;
+            let tx = conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(db_error)?;
             insert_all(&tx, &items).map_err(db_error)?;
             tx.commit().map_err(db_error)
         })
         .await
     }
 
-    async fn claim(&self, now: DateTime<Utc>, lease: Duration) -> Result<Option<Claimed>, OutboxError> {
+    async fn claim(
+        &self,
+        now: DateTime<Utc>,
+        lease: Duration,
+    ) -> Result<Option<Claimed>, OutboxError> {
         self.run(move |conn| {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_error)?;
             let now_text = utc_micros::format(&now);
@@ -125,7 +146,13 @@ impl OutboxStore for SqliteOutbox {
         .await
     }
 
-    async fn settle(&self, id: &str, claim: &str, outcome: &Outcome, now: DateTime<Utc>) -> Result<bool, OutboxError> {
+    async fn settle(
+        &self,
+        id: &str,
+        claim: &str,
+        outcome: &Outcome,
+        now: DateTime<Utc>,
+    ) -> Result<bool, OutboxError> {
         let (id, claim, outcome) = (id.to_owned(), claim.to_owned(), outcome.clone());
         self.run(move |conn| {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_error)?;
@@ -153,16 +180,32 @@ impl OutboxStore for SqliteOutbox {
             None => i64::MAX,
         };
         self.run(move |conn| {
-            let mut st = conn.prepare_cached("SELECT seq, doc FROM outbox WHERE seq < ? ORDER BY seq DESC LIMIT ?").map_err(db_error)?;
+            let mut st = conn
+                .prepare_cached(
+                    "SELECT seq, doc FROM outbox WHERE seq < ? ORDER BY seq DESC LIMIT ?",
+                )
+                .map_err(db_error)?;
             let mut rows = st
-                .query_map(params![before, page_size as i64 + 1], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+                .query_map(params![before, page_size as i64 + 1], |r| {
+                    Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+                })
                 .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
                 .map_err(db_error)?;
             let more = rows.len() > page_size;
             rows.truncate(page_size);
-            let next = if more { rows.last().map(|(seq, _)| seq.to_string()) } else { None };
-            let notifications = rows.iter().map(|(_, doc)| decode(doc)).collect::<Result<_, _>>()?;
-            Ok(Page { notifications, next })
+            let next = if more {
+                rows.last().map(|(seq, _)| seq.to_string())
+            } else {
+                None
+            };
+            let notifications = rows
+                .iter()
+                .map(|(_, doc)| decode(doc))
+                .collect::<Result<_, _>>()?;
+            Ok(Page {
+                notifications,
+                next,
+            })
         })
         .await
     }
@@ -170,8 +213,10 @@ impl OutboxStore for SqliteOutbox {
     async fn get(&self, id: &str) -> Result<Notification, OutboxError> {
         let id = id.to_owned();
         self.run(move |conn| {
-            let doc: Option<String> =
-                conn.query_row("SELECT doc FROM outbox WHERE id = ?", [&id], |r| r.get(0)).optional().map_err(db_error)?;
+            let doc: Option<String> = conn
+                .query_row("SELECT doc FROM outbox WHERE id = ?", [&id], |r| r.get(0))
+                .optional()
+                .map_err(db_error)?;
             decode(&doc.ok_or(OutboxError::NotFound)?)
         })
         .await
@@ -180,9 +225,13 @@ impl OutboxStore for SqliteOutbox {
     async fn retry(&self, id: &str, now: DateTime<Utc>) -> Result<Notification, OutboxError> {
         let id = id.to_owned();
         self.run(move |conn| {
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_error)?;
-            let doc: Option<String> =
-                tx.query_row("SELECT doc FROM outbox WHERE id = ?", [&id], |r| r.get(0)).optional().map_err(db_error)?;
+            let tx = conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(db_error)?;
+            let doc: Option<String> = tx
+                .query_row("SELECT doc FROM outbox WHERE id = ?", [&id], |r| r.get(0))
+                .optional()
+                .map_err(db_error)?;
             let mut notification = decode(&doc.ok_or(OutboxError::NotFound)?)?;
             if notification.state != State::Failed {
                 return Err(OutboxError::NotFailed);
@@ -204,9 +253,13 @@ impl OutboxStore for SqliteOutbox {
 
     async fn backlog(&self) -> Result<u64, OutboxError> {
         self.run(|conn| {
-            conn.query_row("SELECT count(*) FROM outbox WHERE state IN ('queued', 'sending', 'retrying')", [], |r| r.get::<_, i64>(0))
-                .map(|n| n as u64)
-                .map_err(db_error)
+            conn.query_row(
+                "SELECT count(*) FROM outbox WHERE state IN ('queued', 'sending', 'retrying')",
+                [],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n as u64)
+            .map_err(db_error)
         })
         .await
     }

@@ -49,7 +49,11 @@ pub struct ListPage {
 pub trait ShipmentStore: Send + Sync + 'static {
     /// Writes the shipment and its e-mails to the outbox in one transaction: both or neither.
     /// Errors: DuplicateTrackingNumber when the number is taken, Unavailable.
-    async fn insert(&self, shipment: &Shipment, emails: &[Notification]) -> Result<(), ShipmentError>;
+    async fn insert(
+        &self,
+        shipment: &Shipment,
+        emails: &[Notification],
+    ) -> Result<(), ShipmentError>;
     async fn get(&self, id: &str) -> Result<Shipment, ShipmentError>;
     async fn find_by_tracking_number(
         &self,

@@ -65,7 +65,11 @@ impl MongoShipmentStore {
             .await?;
         // The outbox's own indexes, so the notifications service finds what it claims fast.
         outbox::MongoOutbox::with_database(db.clone()).await?;
-        Ok(Self { client: db.client().clone(), shipments, outbox: db.collection(outbox::store::mongo::COLLECTION) })
+        Ok(Self {
+            client: db.client().clone(),
+            shipments,
+            outbox: db.collection(outbox::store::mongo::COLLECTION),
+        })
     }
 }
 
@@ -130,14 +134,21 @@ fn filter(query: &ListQuery) -> Document {
 
 #[async_trait]
 impl ShipmentStore for MongoShipmentStore {
-    async fn insert(&self, shipment: &Shipment, emails: &[Notification]) -> Result<(), ShipmentError> {
+    async fn insert(
+        &self,
+        shipment: &Shipment,
+        emails: &[Notification],
+    ) -> Result<(), ShipmentError> {
         let document = to_document(shipment, 0)?;
         let mut session = self.client.start_session().await.map_err(db_error)?;
         // A transient transaction error (a conflict, an election) is worth one more try.
         for attempt in 1..=3 {
             session.start_transaction().await.map_err(db_error)?;
             let written = async {
-                self.shipments.insert_one(document.clone()).session(&mut session).await?;
+                self.shipments
+                    .insert_one(document.clone())
+                    .session(&mut session)
+                    .await?;
                 outbox::store::mongo::insert_all(&self.outbox, &mut session, emails).await?;
                 session.commit_transaction().await
             }
@@ -149,7 +160,8 @@ impl ShipmentStore for MongoShipmentStore {
                     if is_duplicate_key(&e) {
                         return Err(ShipmentError::DuplicateTrackingNumber);
                     }
-                    if attempt < 3 && e.contains_label(mongodb::error::TRANSIENT_TRANSACTION_ERROR) {
+                    if attempt < 3 && e.contains_label(mongodb::error::TRANSIENT_TRANSACTION_ERROR)
+                    {
                         continue;
                     }
                     return Err(db_error(e));

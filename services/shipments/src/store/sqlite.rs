@@ -61,7 +61,11 @@ impl SqliteShipmentStore {
     /// Opens (or creates) the database file and its schema.
     pub fn open(path: &Path) -> anyhow::Result<Self> {
         Ok(Self {
-            pool: service_common::sqlite_pool(path, 8, &format!("{SCHEMA}{}", outbox::store::sqlite::SCHEMA))?,
+            pool: service_common::sqlite_pool(
+                path,
+                8,
+                &format!("{SCHEMA}{}", outbox::store::sqlite::SCHEMA),
+            )?,
             calls: Default::default(),
         })
     }
@@ -189,7 +193,11 @@ fn parse_cursor(cursor: &Cursor) -> Result<i64, ShipmentError> {
 
 #[async_trait]
 impl ShipmentStore for SqliteShipmentStore {
-    async fn insert(&self, shipment: &Shipment, emails: &[Notification]) -> Result<(), ShipmentError> {
+    async fn insert(
+        &self,
+        shipment: &Shipment,
+        emails: &[Notification],
+    ) -> Result<(), ShipmentError> {
         let row = (
             shipment.id.clone(),
             shipment.tracking_number.to_string(),

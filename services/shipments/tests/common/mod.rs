@@ -86,7 +86,11 @@ fn rand_suffix() -> String {
 }
 
 /// A shipment store and the outbox beside it (same file), embedded.
-pub fn sqlite_stores() -> (Arc<dyn ShipmentStore>, Arc<dyn outbox::OutboxStore>, tempfile::TempDir) {
+pub fn sqlite_stores() -> (
+    Arc<dyn ShipmentStore>,
+    Arc<dyn outbox::OutboxStore>,
+    tempfile::TempDir,
+) {
     let (store, dir) = sqlite_store();
     let outbox = outbox::SqliteOutbox::open(dir.path()).unwrap();
     (store, Arc::new(outbox), dir)
@@ -100,7 +104,9 @@ pub async fn mongo_stores() -> Option<(Arc<dyn ShipmentStore>, Arc<dyn outbox::O
         _ => panic!("TEST_MONGODB_URI is not set: run `make test`, or set SKIP_MONGO_TESTS=1"),
     };
     let database = format!("test_{}", rand_suffix());
-    let store = MongoShipmentStore::connect(&uri, &database).await.expect("connect to TEST_MONGODB_URI");
+    let store = MongoShipmentStore::connect(&uri, &database)
+        .await
+        .expect("connect to TEST_MONGODB_URI");
     let outbox = outbox::MongoOutbox::connect(&uri, &database).await.unwrap();
     Some((Arc::new(store), Arc::new(outbox)))
 }
