@@ -225,6 +225,27 @@ test.describe('admin dashboard', () => {
       );
     });
 
+    await test.step('the new shipment produced two e-mails, delivered to the local outbox', async () => {
+      await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Emails' }).click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Emails' })).toBeVisible();
+      const emails = page.getByRole('list', { name: 'Emails' }).getByRole('listitem').filter({ hasText: trackingNumber });
+      await expect(emails).toHaveCount(2);
+      const shipper = emails.filter({ hasText: 'Shipment Created' });
+      const receiver = emails.filter({ hasText: 'Package Incoming' });
+      await expect(shipper).toContainText(`${NEW_SHIPMENT.shipper.name} <${NEW_SHIPMENT.shipper.email}>`);
+      await expect(receiver).toContainText(`${NEW_SHIPMENT.receiver.name} <${NEW_SHIPMENT.receiver.email}>`);
+      // The worker sends them within moments; Refresh shows the new state.
+      await expect(async () => {
+        await page.getByRole('button', { name: 'Refresh' }).click();
+        await expect(shipper.locator('.status-pill')).toHaveText('sent', { timeout: 1000 });
+        await expect(receiver.locator('.status-pill')).toHaveText('sent', { timeout: 1000 });
+      }).toPass({ timeout: 10_000 });
+      await receiver.getByText('Content').click();
+      await expect(receiver.locator('.detail-row').filter({ hasText: 'tracking_url' })).toContainText(`/track/${trackingNumber}`);
+      await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Shipments' }).click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Shipments' })).toBeVisible();
+    });
+
     await test.step('find it by search and by the status filter', async () => {
       await search(page, trackingNumber.toLowerCase());
       await expect(shipmentRow(page, trackingNumber)).toBeVisible();

@@ -15,6 +15,7 @@ const AdminLoginPage = lazy(() => import('./routes/admin-login'));
 const AdminLayout = lazy(() => import('./routes/admin-layout'));
 const AdminShipmentsPage = lazy(() => import('./routes/admin-shipments'));
 const AdminUsersPage = lazy(() => import('./routes/admin-users'));
+const AdminEmailsPage = lazy(() => import('./routes/admin-emails'));
 const PrivacyPage = lazy(() => import('./routes/privacy'));
 const TermsPage = lazy(() => import('./routes/terms'));
 const FaqPage = lazy(() => import('./routes/faq'));
@@ -41,6 +42,7 @@ export const router = createBrowserRouter([
             children: [
               { index: true, element: <AdminShipmentsPage /> },
               { path: 'users', element: <AdminUsersPage /> },
+              { path: 'emails', element: <AdminEmailsPage /> },
             ],
           },
           { path: 'login', element: <Navigate to={ADMIN_LOGIN_PATH} replace /> },

@@ -23,6 +23,7 @@ pub struct EmailApiConfig {
 }
 
 #[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)] // built once per process
 pub enum MailConfig {
     /// Delivered into the outbox the admin reads: the all-in-one default.
     LocalOutbox,

@@ -26,6 +26,7 @@ pub enum SendError {
 }
 
 #[derive(Clone)]
+#[allow(clippy::large_enum_variant)] // built once per process
 pub enum Transport {
     LocalOutbox,
     EmailApi {

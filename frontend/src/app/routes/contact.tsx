@@ -2,6 +2,7 @@ import { Clock, Mail } from 'lucide-react';
 import { PageHero } from '@/components/ui/PageHero';
 import { Section } from '@/components/ui/Section';
 import { company } from '@/config/company';
+import { ContactForm } from '@/features/contact/components/ContactForm';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 
 export default function ContactPage() {
@@ -14,6 +15,7 @@ export default function ContactPage() {
         intro="Questions about a shipment, a quote or our services? Our team is happy to help."
       />
       <Section label="Contact details" containerClassName="card-grid card-grid-2">
+        <ContactForm />
         <div className="card">
           <h2 className="card-title">
             <Mail aria-hidden="true" size={20} />

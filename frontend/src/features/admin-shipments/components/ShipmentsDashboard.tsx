@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useRef, useState } from 'react';
 import { AlertCircle, ChevronLeft, ChevronRight, Plus, RefreshCw, Search } from 'lucide-react';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
@@ -26,7 +27,7 @@ type Dialog =
   | { kind: 'edit'; shipment: Shipment };
 
 /** The shipments part of the dashboard: search, filter, refresh, the list and its dialogs. */
-export function ShipmentsDashboard() {
+export function ShipmentsDashboard({ actions }: { actions?: ReactNode }) {
   const list = useShipmentList();
   const { state } = list;
   const [dialog, setDialog] = useState<Dialog>({ kind: 'none' });
@@ -65,10 +66,13 @@ export function ShipmentsDashboard() {
     <div className="admin-shipments">
       <div className="admin-page-head">
         <h1>Shipments</h1>
-        <button type="button" className="btn btn-primary" onClick={() => setDialog({ kind: 'create' })}>
-          <Plus aria-hidden="true" size={18} />
-          Create Shipment
-        </button>
+        <div className="admin-page-actions">
+          {actions}
+          <button type="button" className="btn btn-primary" onClick={() => setDialog({ kind: 'create' })}>
+            <Plus aria-hidden="true" size={18} />
+            Create Shipment
+          </button>
+        </div>
       </div>
 
       {created && <CreatedShipmentPanel shipment={created} onDismiss={() => setCreated(null)} />}

@@ -1,0 +1,92 @@
+import { expect, test } from '@playwright/test';
+import { adminEmail, signIn } from './support/admin';
+import { toastWithText } from './support/track-page';
+
+const NOTIFICATION_SERVICE_PATH = '/logistics.v1.NotificationService/';
+const RUN = Date.now().toString(36).slice(-6);
+
+test.describe('contact form', () => {
+  test('sends a message, busy while sending, then clears the form', async ({ page }) => {
+    await page.goto('/contact');
+    const form = page.getByRole('form', { name: 'Send us a message' });
+    await expect(form.getByLabel('Message')).toHaveAttribute('rows', '4');
+    await expect(form.getByLabel('Email')).toHaveAttribute('type', 'email');
+    await expect(page.getByText('Mon-Fri 9:00 AM-6:00 PM').first()).toBeVisible();
+    await form.getByLabel('Name').fill(`Vee ${RUN}`);
+    await form.getByLabel('Email').fill('vee@example.com');
+    await form.getByLabel('Subject').fill('Rates to Lagos');
+    await form.getByLabel('Message').fill('How much for two pallets?');
+
+    let release!: () => void;
+    const released = new Promise<void>((done) => (release = done));
+    await page.route(`**${NOTIFICATION_SERVICE_PATH}SendContactMessage`, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    await expect(form.getByRole('button', { name: 'Sending...' })).toBeDisabled();
+    release();
+    await expect(toastWithText(page, 'Message sent successfully!')).toBeVisible();
+    await expect(form.getByLabel('Name')).toHaveValue('');
+    await expect(form.getByRole('button', { name: 'Send Message' })).toBeEnabled();
+  });
+
+  test('a failed send says so and keeps what was typed', async ({ page }) => {
+    await page.goto('/contact');
+    await page.route(`**${NOTIFICATION_SERVICE_PATH}SendContactMessage`, (route) => route.abort('connectionrefused'));
+    const form = page.getByRole('form', { name: 'Send us a message' });
+    await form.getByLabel('Name').fill('Vee');
+    await form.getByLabel('Email').fill('vee@example.com');
+    await form.getByLabel('Subject').fill('Hello');
+    await form.getByLabel('Message').fill('Are you there?');
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    await expect(toastWithText(page, 'Failed to send message. Please try again.')).toBeVisible();
+    await expect(form.getByLabel('Message')).toHaveValue('Are you there?');
+  });
+
+  test('the message reaches the admin outbox and its content is dropped once delivered', async ({ page }) => {
+    await page.goto('/contact');
+    const form = page.getByRole('form', { name: 'Send us a message' });
+    const subject = `Outbox check ${RUN}`;
+    await form.getByLabel('Name').fill('Wanda');
+    await form.getByLabel('Email').fill('wanda@example.com');
+    await form.getByLabel('Subject').fill(subject);
+    await form.getByLabel('Message').fill('Please call me back.');
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    await expect(toastWithText(page, 'Message sent successfully!')).toBeVisible();
+
+    await signIn(page);
+    await page.goto('/administration_and_development/emails');
+    const item = page.getByRole('list', { name: 'Emails' }).getByRole('listitem').filter({ hasText: subject });
+    await expect(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      await expect(item.locator('.status-pill')).toHaveText('sent', { timeout: 1000 });
+    }).toPass({ timeout: 10_000 });
+    await expect(item).toContainText('Company inbox');
+    await expect(item).toContainText('Content removed after delivery.');
+  });
+});
+
+test.describe('admin e-mail test', () => {
+  test('sends a sample shipper and receiver e-mail to the signed-in admin', async ({ page }) => {
+    await signIn(page);
+    await page.getByRole('button', { name: 'Run email test' }).click();
+    await expect(toastWithText(page, 'Test emails sent successfully!')).toBeVisible();
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Emails' }).click();
+    const samples = page.getByRole('list', { name: 'Emails' }).getByRole('listitem').filter({ hasText: 'PSE000000000' });
+    await expect(samples.filter({ hasText: 'Shipment Created' }).first()).toContainText(`Test Shipper <${adminEmail()}>`);
+    await expect(samples.filter({ hasText: 'Package Incoming' }).first()).toContainText(`Test Receiver <${adminEmail()}>`);
+    const receiver = samples.filter({ hasText: 'Package Incoming' }).first();
+    await receiver.getByText('Content').click();
+    const inAWeek = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+    await expect(receiver.locator('.detail-row').filter({ hasText: 'expected_delivery_date' })).toContainText(inAWeek);
+  });
+
+  test('a refused test says so', async ({ page }) => {
+    await signIn(page);
+    await page.route(`**${NOTIFICATION_SERVICE_PATH}SendTestEmails`, (route) => route.abort('connectionrefused'));
+    await page.getByRole('button', { name: 'Run email test' }).click();
+    await expect(toastWithText(page, 'Failed to send test emails.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Run email test' })).toBeEnabled();
+  });
+});
