@@ -42,6 +42,8 @@ pub struct Config {
     pub auth_url: Option<String>,
     /// Where the notifications service runs; None hosts it (and its outbox worker) here.
     pub notifications_url: Option<String>,
+    /// Where the preferences service runs; None hosts it in this process.
+    pub preferences_url: Option<String>,
     /// Sessions and rate limits in Redis; None keeps them in this process.
     pub redis_url: Option<String>,
     pub tracking_lookups_per_minute: u64,
@@ -77,6 +79,7 @@ impl Config {
             shipments_url: env_url("SHIPMENTS_URL"),
             auth_url: env_url("AUTH_URL"),
             notifications_url: env_url("NOTIFICATIONS_URL"),
+            preferences_url: env_url("PREFERENCES_URL"),
             redis_url: env_url("REDIS_URL"),
             tracking_lookups_per_minute: env_or("TRACKING_RATE_LIMIT_PER_MINUTE", 60)?,
             contact_messages_per_hour: env_or("CONTACT_RATE_LIMIT_PER_HOUR", 5)?,
@@ -93,7 +96,10 @@ impl Config {
 
     /// Whether every service runs in this process (then a random token key will do).
     pub fn all_in_one(&self) -> bool {
-        self.shipments_url.is_none() && self.auth_url.is_none() && self.notifications_url.is_none()
+        self.shipments_url.is_none()
+            && self.auth_url.is_none()
+            && self.notifications_url.is_none()
+            && self.preferences_url.is_none()
     }
 }
 
@@ -103,6 +109,7 @@ pub struct Upstreams {
     pub shipments: Upstream,
     pub auth: Upstream,
     pub notifications: Upstream,
+    pub preferences: Upstream,
     pub tokens: TokenKey,
 }
 
@@ -154,10 +161,19 @@ impl Upstreams {
                 upstream::in_process(notifications::server(service))
             }
         };
+        let preferences = match &config.preferences_url {
+            Some(url) => upstream::remote("preferences", url)?,
+            None => {
+                let store =
+                    preferences::open_store(&service_common::StoreConfig::from_env()).await?;
+                upstream::in_process(preferences::server(store, tokens.clone()))
+            }
+        };
         Ok(Self {
             shipments,
             auth,
             notifications,
+            preferences,
             tokens,
         })
     }
@@ -233,6 +249,7 @@ pub async fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<Router
         shipments: upstreams.shipments,
         auth: upstreams.auth,
         notifications: upstreams.notifications,
+        preferences: upstreams.preferences,
         session_api: upstream::in_process(SessionServiceServer::new(session_api)),
         sessions,
         tokens: upstreams.tokens,
@@ -248,6 +265,7 @@ pub async fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<Router
         rpc::AUTH_SERVICE,
         rpc::SESSION_SERVICE,
         rpc::NOTIFICATION_SERVICE,
+        rpc::PREFERENCE_SERVICE,
     ] {
         router = router.route_service(&format!("{service}{{method}}"), grpc_web.clone());
     }

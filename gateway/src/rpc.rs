@@ -22,6 +22,7 @@ pub const SHIPMENT_SERVICE: &str = "/logistics.v1.ShipmentService/";
 pub const AUTH_SERVICE: &str = "/logistics.v1.AuthService/";
 pub const SESSION_SERVICE: &str = "/logistics.v1.SessionService/";
 pub const NOTIFICATION_SERVICE: &str = "/logistics.v1.NotificationService/";
+pub const PREFERENCE_SERVICE: &str = "/logistics.v1.PreferenceService/";
 
 pub const TOO_MANY_LOOKUPS: &str =
     "Too many tracking lookups from your network. Please wait a minute and try again.";
@@ -47,6 +48,7 @@ fn access(path: &str) -> Access {
     match path {
         "/logistics.v1.ShipmentService/GetShipmentByTrackingNumber" => Access::PublicLookup,
         "/logistics.v1.AuthService/ChangePassword" => Access::SignedIn,
+        p if p.starts_with(PREFERENCE_SERVICE) => Access::SignedIn,
         "/logistics.v1.AuthService/SignIn" => Access::Nobody,
         "/logistics.v1.NotificationService/SendContactMessage" => Access::PublicContact,
         p if p.starts_with(SESSION_SERVICE) => Access::Sessions,
@@ -65,6 +67,7 @@ pub struct RpcGateway {
     pub shipments: Upstream,
     pub auth: Upstream,
     pub notifications: Upstream,
+    pub preferences: Upstream,
     /// The gateway's own SessionService server.
     pub session_api: Upstream,
     pub sessions: SessionStore,
@@ -120,6 +123,8 @@ impl RpcGateway {
             &self.auth
         } else if path.starts_with(NOTIFICATION_SERVICE) {
             &self.notifications
+        } else if path.starts_with(PREFERENCE_SERVICE) {
+            &self.preferences
         } else {
             &self.shipments
         }

@@ -48,6 +48,7 @@ fn config(static_dir: &Path, lookups_per_minute: u64) -> Config {
         shipments_url: None,
         auth_url: None,
         notifications_url: None,
+        preferences_url: None,
         redis_url: None,
         tracking_lookups_per_minute: lookups_per_minute,
         contact_messages_per_hour: 2,
@@ -103,6 +104,10 @@ fn sqlite() -> (Arc<dyn ShipmentStore>, tempfile::TempDir) {
     (store, dir)
 }
 
+fn preference_store(dir: &Path) -> Arc<dyn preferences::PreferenceStore> {
+    Arc::new(preferences::SqlitePreferenceStore::open(&dir.join("preferences.sqlite3")).unwrap())
+}
+
 /// The notifications service on the shipments' outbox, delivering to the local outbox, with
 /// its worker running.
 fn notifications_service(dir: &Path, tokens: &TokenKey) -> notifications::NotificationsService {
@@ -134,6 +139,10 @@ async fn all_in_one_with(config_of: impl FnOnce(&Path) -> Config) -> Site {
             data.path(),
             &tokens,
         ))),
+        preferences: upstream::in_process(preferences::server(
+            preference_store(data.path()),
+            tokens.clone(),
+        )),
         tokens,
     };
     let base = listen(&config_of(files.path()), upstreams).await;
@@ -177,11 +186,20 @@ async fn distributed() -> Site {
         notifications_service(data.path(), &tokens),
         std::future::pending(),
     ));
+    let preferences_listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let preferences_url = format!("http://{}", preferences_listener.local_addr().unwrap());
+    tokio::spawn(preferences::serve(
+        preferences_listener,
+        preference_store(data.path()),
+        tokens.clone(),
+        std::future::pending(),
+    ));
     let files = static_dir();
     let upstreams = Upstreams {
         shipments: upstream::remote("shipments", &shipments_url).unwrap(),
         auth: upstream::remote("auth", &auth_url).unwrap(),
         notifications: upstream::remote("notifications", &notifications_url).unwrap(),
+        preferences: upstream::remote("preferences", &preferences_url).unwrap(),
         tokens,
     };
     let redis = common::RedisServer::start().await;
@@ -305,12 +323,14 @@ fn percent_decode(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len()
-            && let Ok(b) = u8::from_str_radix(&text[i + 1..i + 3], 16) {
-                out.push(b);
-                i += 3;
-                continue;
-            }
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let Ok(b) = u8::from_str_radix(&text[i + 1..i + 3], 16)
+        {
+            out.push(b);
+            i += 3;
+            continue;
+        }
         out.push(bytes[i]);
         i += 1;
     }
@@ -498,6 +518,7 @@ async fn a_stopped_shipment_service_gives_unavailable_within_a_second() {
         shipments: upstream::remote("shipments", &format!("http://{closed}")).unwrap(),
         auth: upstream::remote("auth", &format!("http://{closed}")).unwrap(),
         notifications: upstream::remote("notifications", &format!("http://{closed}")).unwrap(),
+        preferences: upstream::remote("preferences", &format!("http://{closed}")).unwrap(),
         tokens,
     };
     let base = listen(&config(files.path(), 60), upstreams).await;
@@ -986,4 +1007,79 @@ async fn all_in_one_contact_messages_and_the_outbox() {
 #[tokio::test]
 async fn distributed_contact_messages_and_the_outbox() {
     contact_messages_and_the_outbox(&distributed().await).await;
+}
+
+async fn dark_mode(base: &str, headers: &[(&str, &str)], set: Option<bool>) -> Reply {
+    let (path, message) = match set {
+        None => (
+            "GetPreferences",
+            pb::GetPreferencesRequest {}.encode_to_vec(),
+        ),
+        Some(dark) => (
+            "UpdatePreferences",
+            pb::UpdatePreferencesRequest {
+                preferences: Some(pb::Preferences {
+                    is_dark_mode: Some(dark),
+                }),
+                update_mask: None,
+            }
+            .encode_to_vec(),
+        ),
+    };
+    call(
+        base,
+        &format!("logistics.v1.PreferenceService/{path}"),
+        message,
+        headers,
+    )
+    .await
+    .0
+}
+
+/// Preferences are each signed-in user's own, of any role; visitors have none.
+async fn preferences_belong_to_the_signed_in_user(site: &Site) {
+    assert_eq!(
+        dark_mode(&site.base, &[], None).await.grpc_status,
+        Some(UNAUTHENTICATED)
+    );
+    let (_, cookie) = sign_in(&site.base, CLERK_EMAIL, ADMIN_PASSWORD).await;
+    let clerk = cookie_pair(&cookie.unwrap());
+    let (_, cookie) = sign_in(&site.base, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let admin = cookie_pair(&cookie.unwrap());
+    assert_eq!(
+        dark_mode(&site.base, &[("cookie", &clerk)], Some(true))
+            .await
+            .grpc_status,
+        Some(OK)
+    );
+    let read = |reply: Reply| {
+        pb::Preferences::decode(reply.body.unwrap())
+            .unwrap()
+            .is_dark_mode
+    };
+    assert_eq!(
+        read(dark_mode(&site.base, &[("cookie", &clerk)], None).await),
+        Some(true)
+    );
+    assert_eq!(
+        read(dark_mode(&site.base, &[("cookie", &admin)], None).await),
+        None
+    );
+    let cross_site = dark_mode(
+        &site.base,
+        &[("cookie", &admin), ("origin", "https://evil.example")],
+        Some(true),
+    )
+    .await;
+    assert_eq!(cross_site.grpc_status, Some(PERMISSION_DENIED));
+}
+
+#[tokio::test]
+async fn all_in_one_preferences_belong_to_the_signed_in_user() {
+    preferences_belong_to_the_signed_in_user(&all_in_one(60).await).await;
+}
+
+#[tokio::test]
+async fn distributed_preferences_belong_to_the_signed_in_user() {
+    preferences_belong_to_the_signed_in_user(&distributed().await).await;
 }

@@ -59,9 +59,9 @@ impl RedisServer {
                     .query_async::<String>(&mut c)
                     .await
                     .is_ok()
-                {
-                    return;
-                }
+            {
+                return;
+            }
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
         panic!("redis-server did not answer on port {}", self.port);

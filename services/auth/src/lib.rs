@@ -93,9 +93,10 @@ pub async fn create_admin(
 /// Never a command-line argument, where other users of the machine could read it.
 pub fn admin_password_from_env_or_stdin() -> anyhow::Result<String> {
     if let Ok(p) = std::env::var("ADMIN_PASSWORD")
-        && !p.is_empty() {
-            return Ok(p);
-        }
+        && !p.is_empty()
+    {
+        return Ok(p);
+    }
     eprintln!(
         "Password (at least {} characters), then Enter:",
         domain::MIN_PASSWORD_CHARS

@@ -1,0 +1,122 @@
+//! The preferences service: each signed-in user's settings, today dark mode, in SQLite
+//! (embedded) or the MongoDB collection `userPreferences` keyed by user id (spec §3).
+
+pub mod store;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use logistics_proto::v1::{
+    self as pb,
+    preference_service_server::{PreferenceService, PreferenceServiceServer},
+};
+use service_auth::TokenKey;
+use service_common::StoreConfig;
+use tokio::net::TcpListener;
+use tonic::{Request, Response, Status};
+use tonic_types::{ErrorDetails, StatusExt};
+
+pub use store::{
+    MongoPreferenceStore, PreferenceStore, Preferences, SqlitePreferenceStore, StoreError,
+};
+
+impl From<StoreError> for Status {
+    fn from(e: StoreError) -> Self {
+        tracing::warn!(error = %e, "preference store unavailable");
+        Status::unavailable("Preferences are unavailable right now. Please try again.")
+    }
+}
+
+#[derive(Clone)]
+pub struct PreferencesService {
+    store: Arc<dyn PreferenceStore>,
+    tokens: TokenKey,
+}
+
+fn to_proto(p: &Preferences) -> pb::Preferences {
+    pb::Preferences {
+        is_dark_mode: p.is_dark_mode,
+    }
+}
+
+#[tonic::async_trait]
+impl PreferenceService for PreferencesService {
+    #[tracing::instrument(skip_all)]
+    async fn get_preferences(
+        &self,
+        request: Request<pb::GetPreferencesRequest>,
+    ) -> Result<Response<pb::Preferences>, Status> {
+        let caller = self.tokens.caller(&request)?;
+        Ok(Response::new(to_proto(&self.store.get(&caller.sub).await?)))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn update_preferences(
+        &self,
+        request: Request<pb::UpdatePreferencesRequest>,
+    ) -> Result<Response<pb::Preferences>, Status> {
+        let caller = self.tokens.caller(&request)?;
+        let request = request.into_inner();
+        let given = request.preferences.unwrap_or_default();
+        let paths = request.update_mask.map(|m| m.paths).unwrap_or_default();
+        let mut change = Preferences::default();
+        if paths.is_empty() {
+            change.is_dark_mode = given.is_dark_mode;
+        }
+        for path in &paths {
+            match path.as_str() {
+                "is_dark_mode" => change.is_dark_mode = given.is_dark_mode,
+                other => {
+                    let mut details = ErrorDetails::new();
+                    details.add_bad_request_violation(
+                        "update_mask",
+                        format!("has no field {other:?}"),
+                    );
+                    return Err(Status::with_error_details(
+                        tonic::Code::InvalidArgument,
+                        format!("update_mask: has no field {other:?}"),
+                        details,
+                    ));
+                }
+            }
+        }
+        let saved = self.store.update(&caller.sub, change).await?;
+        tracing::info!(user = %caller.sub, "preferences saved");
+        Ok(Response::new(to_proto(&saved)))
+    }
+}
+
+pub async fn open_store(config: &StoreConfig) -> anyhow::Result<Arc<dyn PreferenceStore>> {
+    Ok(match config {
+        StoreConfig::Embedded { data_dir } => Arc::new(SqlitePreferenceStore::open(
+            &data_dir.join("preferences.sqlite3"),
+        )?),
+        StoreConfig::Mongo { uri, database } => {
+            Arc::new(MongoPreferenceStore::connect(uri, database).await?)
+        }
+    })
+}
+
+pub fn server(
+    store: Arc<dyn PreferenceStore>,
+    tokens: TokenKey,
+) -> PreferenceServiceServer<PreferencesService> {
+    PreferenceServiceServer::new(PreferencesService { store, tokens })
+}
+
+/// Serves the service, gRPC health and reflection on `listener` until `shutdown` resolves.
+pub async fn serve(
+    listener: TcpListener,
+    store: Arc<dyn PreferenceStore>,
+    tokens: TokenKey,
+    shutdown: impl std::future::Future<Output = ()> + Send,
+) -> anyhow::Result<()> {
+    service_common::serve(listener, server(store, tokens), shutdown).await
+}
+
+/// Address from `PREFERENCES_ADDR`, default 127.0.0.1:50054.
+pub fn listen_addr() -> anyhow::Result<SocketAddr> {
+    Ok(std::env::var("PREFERENCES_ADDR")
+        .unwrap_or_else(|_| "127.0.0.1:50054".to_owned())
+        .parse()?)
+}
