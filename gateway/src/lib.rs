@@ -2,6 +2,7 @@
 //! deciding per method what a browser may call.
 
 pub mod limits;
+pub mod observe;
 pub mod rpc;
 pub mod session;
 pub mod session_api;
@@ -179,14 +180,37 @@ impl Upstreams {
     }
 }
 
+/// A Redis connection that reconnects by itself after an outage, once Redis answered at
+/// start-up (waited for, with a log line per attempt). Calls fail within a second while it is
+/// away, so the site answers at once instead of hanging.
+async fn redis_connection(url: &str) -> anyhow::Result<redis::aio::ConnectionManager> {
+    let config = redis::aio::ConnectionManagerConfig::new()
+        .set_connection_timeout(Some(Duration::from_secs(1)))
+        .set_response_timeout(Some(Duration::from_secs(1)));
+    let client = redis::Client::open(url)?;
+    let mut attempt = 1;
+    loop {
+        match redis::aio::ConnectionManager::new_with_config(client.clone(), config.clone()).await {
+            Ok(connection) => {
+                tracing::info!("connected to Redis");
+                return Ok(connection);
+            }
+            Err(e) => {
+                tracing::warn!(attempt, error = %e, "waiting for Redis");
+                attempt += 1;
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        }
+    }
+}
+
 /// Where sessions and rate-limit counts live.
 async fn state_stores(config: &Config) -> anyhow::Result<(SessionStore, [RateLimit; 4])> {
     let minute = Duration::from_secs(60);
     let hour = Duration::from_secs(3600);
     Ok(match &config.redis_url {
         Some(url) => {
-            let connection =
-                redis::aio::ConnectionManager::new(redis::Client::open(url.as_str())?).await?;
+            let connection = redis_connection(url).await?;
             (
                 SessionStore::redis(connection.clone(), config.session_lifetime),
                 [
@@ -272,7 +296,8 @@ pub async fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<Router
     Ok(router
         .route("/healthz", axum::routing::get(|| async { "ok" }))
         .merge(web::app_files(&config.static_dir))
-        .layer(middleware::from_fn(web::security_headers)))
+        .layer(middleware::from_fn(web::security_headers))
+        .layer(middleware::from_fn(observe::request_id_and_metrics)))
 }
 
 /// Serves `app` on `listener` until SIGTERM or Ctrl-C, then drains in-flight requests.
@@ -286,24 +311,7 @@ pub async fn serve(listener: TcpListener, app: Router) -> anyhow::Result<()> {
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),
     )
-    .with_graceful_shutdown(shutdown_signal())
+    .with_graceful_shutdown(service_common::shutdown_signal())
     .await?;
     Ok(())
-}
-
-pub async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        if let Ok(mut sigterm) =
-            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        {
-            sigterm.recv().await;
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! { _ = ctrl_c => {}, _ = terminate => {} }
 }

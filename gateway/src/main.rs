@@ -1,18 +1,14 @@
 //! `gateway`: the all-in-one product by default; with SHIPMENTS_URL, the gateway alone.
 //! `gateway demo [--json]` loads demo shipments through the shipment service API;
-//! `gateway create-admin --email E` creates an admin (password from ADMIN_PASSWORD or stdin).
+//! `gateway create-admin --email E` creates an admin (password from ADMIN_PASSWORD or stdin);
+//! `gateway token` prints a short-lived service token for internal tools (JWT_SIGNING_KEY).
 
 use logistics_proto::v1::shipment_service_client::ShipmentServiceClient;
 use tokio::net::TcpListener;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let filter =
-        tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .init();
+    let _telemetry = service_common::telemetry::init("gateway");
     let config = gateway::Config::from_env()?;
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
@@ -27,13 +23,15 @@ async fn main() -> anyhow::Result<()> {
             let store = auth::open_store(&auth::StoreConfig::from_env()).await?;
             auth::create_admin(store, email, &auth::admin_password_from_env_or_stdin()?).await
         }
+        Some("token") => service_token(&args),
         Some(other) => anyhow::bail!(
-            "unknown command {other:?}; usage: gateway [demo [--json] | create-admin --email EMAIL]"
+            "unknown command {other:?}; usage: gateway [demo [--json] | create-admin --email EMAIL | token [--role admin|user] [--email E] [--minutes N]]"
         ),
     }
 }
 
 async fn run(config: gateway::Config) -> anyhow::Result<()> {
+    service_common::telemetry::serve_metrics("127.0.0.1:9090");
     let upstreams = gateway::Upstreams::from_config(&config).await?;
     let listener = TcpListener::bind(("0.0.0.0", config.port)).await?;
     let mode = if config.all_in_one() {
@@ -93,5 +91,36 @@ async fn demo(config: &gateway::Config, json: bool) -> anyhow::Result<()> {
             );
         }
     }
+    Ok(())
+}
+
+/// Prints a service token signed with `JWT_SIGNING_KEY`, for calling a service directly
+/// (e.g. with `buf curl`): `--role` (admin), `--email` (tools@localhost), `--minutes` (5, at most 60).
+fn service_token(args: &[String]) -> anyhow::Result<()> {
+    let flag = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let role = flag("--role").unwrap_or_else(|| service_auth::Caller::ADMIN.to_owned());
+    if role != "admin" && role != "user" {
+        anyhow::bail!("--role must be admin or user, got {role:?}");
+    }
+    let minutes: u64 = flag("--minutes").map_or(Ok(5), |m| m.parse())?;
+    if !(1..=60).contains(&minutes) {
+        anyhow::bail!("--minutes must be between 1 and 60");
+    }
+    let email = flag("--email").unwrap_or_else(|| "tools@localhost".to_owned());
+    let key = service_auth::TokenKey::from_env(false)?;
+    let caller = service_auth::Caller {
+        sub: format!("tool:{email}"),
+        email,
+        role,
+    };
+    println!(
+        "{}",
+        key.mint(&caller, std::time::Duration::from_secs(minutes * 60))
+    );
     Ok(())
 }

@@ -78,6 +78,7 @@ fn redis_key(id: &str) -> String {
 }
 
 fn down(e: impl std::fmt::Display) -> SessionStoreDown {
+    metrics::counter!("session_store_errors_total").increment(1);
     SessionStoreDown(e.to_string())
 }
 

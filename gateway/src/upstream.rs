@@ -5,6 +5,7 @@ use std::convert::Infallible;
 use std::time::Duration;
 
 use http::{Request, Response};
+use http_body_util::BodyExt;
 use tonic::body::Body;
 use tonic::transport::{Channel, Endpoint};
 use tower::ServiceExt;
@@ -16,6 +17,15 @@ pub type Upstream = BoxCloneSyncService<Request<Body>, Response<Body>, Infallibl
 const CONNECT_TIMEOUT: Duration = Duration::from_millis(500);
 /// Longest any forwarded call may take.
 const CALL_TIMEOUT: Duration = Duration::from_secs(10);
+/// Reads are tried this many times while a service cannot be reached, waiting 100 ms, then 200 ms.
+const READ_ATTEMPTS: u32 = 3;
+const READ_BACKOFF: Duration = Duration::from_millis(100);
+
+/// Get and List methods change nothing, so sending one twice is harmless.
+fn is_idempotent(path: &str) -> bool {
+    let method = path.rsplit('/').next().unwrap_or_default();
+    method.starts_with("Get") || method.starts_with("List")
+}
 
 /// A service hosted in this process (its generated server), called without a socket.
 pub fn in_process<S>(server: S) -> Upstream
@@ -61,11 +71,41 @@ impl tower::Service<Request<Body>> for Remote {
     fn call(&mut self, request: Request<Body>) -> Self::Future {
         let (name, channel) = (self.name, self.channel.clone());
         Box::pin(async move {
-            Ok(channel.oneshot(request).await.unwrap_or_else(|error| {
+            let unavailable = |error: &dyn std::fmt::Display| {
                 tracing::warn!(service = name, %error, "service unreachable");
                 tonic::Status::unavailable("The service is unavailable. Please try again shortly.")
                     .into_http()
-            }))
+            };
+            if !is_idempotent(request.uri().path()) {
+                return Ok(channel
+                    .oneshot(request)
+                    .await
+                    .unwrap_or_else(|e| unavailable(&e)));
+            }
+            // Reads can be sent again: buffer the (small, size-limited) body and retry with
+            // backoff while the service cannot be reached (a restarting pod, a new connection).
+            let (parts, body) = request.into_parts();
+            let body = match body.collect().await {
+                Ok(collected) => collected.to_bytes(),
+                Err(e) => return Ok(unavailable(&e)),
+            };
+            let mut attempt = 0;
+            loop {
+                let mut retry = Request::new(Body::new(http_body_util::Full::new(body.clone())));
+                *retry.method_mut() = parts.method.clone();
+                *retry.uri_mut() = parts.uri.clone();
+                *retry.version_mut() = parts.version;
+                *retry.headers_mut() = parts.headers.clone();
+                match channel.clone().oneshot(retry).await {
+                    Ok(response) => return Ok(response),
+                    Err(e) if attempt + 1 >= READ_ATTEMPTS => return Ok(unavailable(&e)),
+                    Err(e) => {
+                        tracing::debug!(service = name, error = %e, attempt, "retrying a read");
+                        tokio::time::sleep(READ_BACKOFF * 2u32.pow(attempt)).await;
+                        attempt += 1;
+                    }
+                }
+            }
         })
     }
 }

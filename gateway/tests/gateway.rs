@@ -1083,3 +1083,57 @@ async fn all_in_one_preferences_belong_to_the_signed_in_user() {
 async fn distributed_preferences_belong_to_the_signed_in_user() {
     preferences_belong_to_the_signed_in_user(&distributed().await).await;
 }
+
+#[tokio::test]
+async fn every_answer_carries_a_request_id_kept_from_a_sane_caller() {
+    let site = all_in_one(60).await;
+    let request_id = |response: &reqwest::Response| {
+        response
+            .headers()
+            .get("x-request-id")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let client = reqwest::Client::new();
+    let made = client
+        .get(format!("{}/track", site.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(request_id(&made).len(), 16, "the gateway makes one");
+    let kept = client
+        .get(format!("{}/", site.base))
+        .header("x-request-id", "lb-7f3a-01")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(request_id(&kept), "lb-7f3a-01");
+    let odd = client
+        .get(format!("{}/", site.base))
+        .header("x-request-id", "a b\"c")
+        .send()
+        .await
+        .unwrap();
+    assert_ne!(
+        request_id(&odd),
+        "a b\"c",
+        "an unusable id is replaced, never logged"
+    );
+    let (_, headers) = grpc_web(
+        &site.base,
+        "GetShipmentByTrackingNumber",
+        frame(
+            &pb::GetShipmentByTrackingNumberRequest {
+                tracking_number: "PSE000000000".into(),
+            }
+            .encode_to_vec(),
+        ),
+    )
+    .await;
+    assert_eq!(
+        headers.get("x-request-id").unwrap().len(),
+        16,
+        "gRPC-web answers too"
+    );
+}

@@ -5,12 +5,7 @@ use tokio::net::TcpListener;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let filter =
-        tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .init();
+    let _telemetry = service_common::telemetry::init("auth");
     let store = auth::open_store(&auth::StoreConfig::from_env()).await?;
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("create-admin") {
@@ -27,9 +22,7 @@ async fn main() -> anyhow::Result<()> {
         .unwrap_or_else(|_| "127.0.0.1:50052".into())
         .parse()?;
     let listener = TcpListener::bind(addr).await?;
+    service_common::telemetry::serve_metrics("127.0.0.1:9092");
     tracing::info!(%addr, "auth service listening");
-    auth::serve(listener, store, tokens, async {
-        let _ = tokio::signal::ctrl_c().await;
-    })
-    .await
+    auth::serve(listener, store, tokens, service_common::shutdown_signal()).await
 }

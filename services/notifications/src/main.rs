@@ -4,11 +4,7 @@ use tokio::net::TcpListener;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        .init();
+    let _telemetry = service_common::telemetry::init("notifications");
     let store = notifications::open_store(&service_common::StoreConfig::from_env()).await?;
     let transport = notifications::Transport::new(
         &notifications::MailConfig::from_env(),
@@ -24,6 +20,7 @@ async fn main() -> anyhow::Result<()> {
     );
     let addr = notifications::listen_addr()?;
     let listener = TcpListener::bind(addr).await?;
+    service_common::telemetry::serve_metrics("127.0.0.1:9093");
     tracing::info!(%addr, "notifications service listening");
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let worker = tokio::spawn(worker.run({
@@ -32,10 +29,7 @@ async fn main() -> anyhow::Result<()> {
             let _ = stopped.changed().await;
         }
     }));
-    notifications::serve(listener, service, async {
-        let _ = tokio::signal::ctrl_c().await;
-    })
-    .await?;
+    notifications::serve(listener, service, service_common::shutdown_signal()).await?;
     let _ = stop.send(true);
     let _ = worker.await;
     Ok(())

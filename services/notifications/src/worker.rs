@@ -86,6 +86,9 @@ impl RetryPolicy {
     }
 }
 
+/// How often the worker reports the outbox backlog (`outbox_backlog` gauge).
+const BACKLOG_EVERY: Duration = Duration::from_secs(5);
+
 #[derive(Clone)]
 pub struct Worker {
     pub store: Arc<dyn OutboxStore>,
@@ -108,6 +111,12 @@ impl Worker {
         let n = &claimed.notification;
         let result = self.transport.send(n).await;
         let outcome = self.policy.outcome(n.attempts, result);
+        let result_label = match &outcome {
+            Outcome::Sent => "sent",
+            Outcome::Retry { .. } => "retrying",
+            Outcome::Failed { .. } => "failed",
+        };
+        metrics::counter!("emails_total", "outcome" => result_label).increment(1);
         match &outcome {
             Outcome::Sent => {
                 tracing::info!(id = %n.id, template = ?n.template, attempts = n.attempts, "e-mail sent")
@@ -138,7 +147,14 @@ impl Worker {
             return;
         }
         tokio::pin!(shutdown);
+        let mut backlog_measured = std::time::Instant::now() - BACKLOG_EVERY;
         loop {
+            if backlog_measured.elapsed() >= BACKLOG_EVERY {
+                backlog_measured = std::time::Instant::now();
+                if let Ok(backlog) = self.store.backlog().await {
+                    metrics::gauge!("outbox_backlog").set(backlog as f64);
+                }
+            }
             let idle = match self.work_once().await {
                 Ok(true) => false,
                 Ok(false) => true,

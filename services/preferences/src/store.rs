@@ -105,7 +105,7 @@ pub struct MongoPreferenceStore {
 
 impl MongoPreferenceStore {
     pub async fn connect(uri: &str, database: &str) -> anyhow::Result<Self> {
-        let client = mongodb::Client::with_uri_str(uri).await?;
+        let client = service_common::mongo_client(uri).await?;
         Ok(Self {
             preferences: client.database(database).collection("userPreferences"),
         })

@@ -1,6 +1,8 @@
 //! What every service shares: where its store is, the gRPC server with health and
 //! reflection, timestamp encoding and e-mail syntax.
 
+pub mod telemetry;
+
 use std::convert::Infallible;
 use std::path::PathBuf;
 
@@ -111,6 +113,7 @@ where
         .build_v1()?;
     let incoming = tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
     tonic::transport::Server::builder()
+        .layer(telemetry::RpcTelemetryLayer)
         .add_service(health)
         .add_service(reflection)
         .add_service(service)
@@ -162,6 +165,55 @@ pub fn is_email(value: &str) -> bool {
                 && !domain.contains("..")
         }
         None => false,
+    }
+}
+
+/// Resolves on SIGTERM (Kubernetes stopping a pod) or Ctrl-C; servers then stop accepting and
+/// drain the calls in flight.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        if let Ok(mut sigterm) =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            sigterm.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! { _ = ctrl_c => {}, _ = terminate => {} }
+    tracing::info!("shutting down: draining calls in flight");
+}
+
+/// A MongoDB client that fails fast while the server is away (2 s server selection instead of
+/// 30 s, so callers answer UNAVAILABLE promptly and recover as soon as it is back), after
+/// waiting for the server at start-up with a log line per attempt.
+pub async fn mongo_client(uri: &str) -> anyhow::Result<mongodb::Client> {
+    let mut options = mongodb::options::ClientOptions::parse(uri).await?;
+    options.server_selection_timeout = Some(std::time::Duration::from_secs(2));
+    options.connect_timeout = Some(std::time::Duration::from_secs(2));
+    let hosts: Vec<String> = options.hosts.iter().map(|h| h.to_string()).collect();
+    let client = mongodb::Client::with_options(options)?;
+    let mut attempt = 1;
+    loop {
+        match client
+            .database("admin")
+            .run_command(mongodb::bson::doc! { "ping": 1 })
+            .await
+        {
+            Ok(_) => {
+                tracing::info!(hosts = ?hosts, "connected to MongoDB");
+                return Ok(client);
+            }
+            Err(e) => {
+                tracing::warn!(hosts = ?hosts, attempt, error = %e, "waiting for MongoDB");
+                attempt += 1;
+                tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+            }
+        }
     }
 }
 

@@ -4,14 +4,11 @@ use tokio::net::TcpListener;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        .init();
+    let _telemetry = service_common::telemetry::init("shipments");
     let store = shipments::open_store(&shipments::StoreConfig::from_env()).await?;
     let addr = shipments::listen_addr()?;
     let listener = TcpListener::bind(addr).await?;
+    service_common::telemetry::serve_metrics("127.0.0.1:9091");
     tracing::info!(%addr, "shipments service listening");
     let tokens = service_auth::TokenKey::from_env(false)?;
     shipments::serve(
@@ -19,9 +16,7 @@ async fn main() -> anyhow::Result<()> {
         store,
         tokens,
         shipments::lookup_cache_ttl()?,
-        async {
-            let _ = tokio::signal::ctrl_c().await;
-        },
+        service_common::shutdown_signal(),
     )
     .await
 }

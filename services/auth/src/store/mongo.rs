@@ -5,7 +5,7 @@ use futures::TryStreamExt;
 use mongodb::bson::{self, Bson, Document, doc};
 use mongodb::error::{Error as MongoError, ErrorKind, WriteFailure};
 use mongodb::options::IndexOptions;
-use mongodb::{Client, Collection, IndexModel};
+use mongodb::{Collection, IndexModel};
 
 use super::{UserPage, UserStore, cursor, parse_cursor};
 use crate::domain::{Email, User};
@@ -18,7 +18,7 @@ pub struct MongoUserStore {
 
 impl MongoUserStore {
     pub async fn connect(uri: &str, database: &str) -> anyhow::Result<Self> {
-        let db = Client::with_uri_str(uri).await?.database(database);
+        let db = service_common::mongo_client(uri).await?.database(database);
         let users = db.collection::<Document>("users");
         let unique = IndexOptions::builder()
             .unique(true)

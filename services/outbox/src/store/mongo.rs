@@ -68,7 +68,7 @@ pub async fn insert_all(
 
 impl MongoOutbox {
     pub async fn connect(uri: &str, database: &str) -> anyhow::Result<Self> {
-        let client = mongodb::Client::with_uri_str(uri).await?;
+        let client = service_common::mongo_client(uri).await?;
         Self::with_database(client.database(database)).await
     }
 

@@ -39,7 +39,7 @@ pub struct MongoShipmentStore {
 impl MongoShipmentStore {
     /// Connects to `uri`, using `database`, and creates the indexes.
     pub async fn connect(uri: &str, database: &str) -> anyhow::Result<Self> {
-        let client = Client::with_uri_str(uri).await?;
+        let client = service_common::mongo_client(uri).await?;
         Self::with_database(client.database(database)).await
     }
 

@@ -1,0 +1,185 @@
+//! Logs, metrics and traces, set up the same way in every binary:
+//! - logs: `RUST_LOG` filter; JSON lines when `LOG_FORMAT=json` (distributed mode);
+//! - metrics: a Prometheus endpoint at `METRICS_ADDR` (`/metrics`), per process;
+//! - traces: exported over OTLP/HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` is set.
+//!
+//! Every RPC runs in a span carrying its `request_id` (the gateway's `x-request-id`), so one
+//! call can be followed from the gateway through the services in the logs.
+
+use std::task::{Context, Poll};
+use std::time::Instant;
+
+use opentelemetry::trace::TracerProvider as _;
+use opentelemetry_sdk::trace::SdkTracerProvider;
+use tracing::Instrument;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::{EnvFilter, Layer};
+
+/// The header that carries a request's id from the gateway to the services.
+pub const REQUEST_ID: &str = "x-request-id";
+
+/// Keeps the trace exporter alive; flushes it on drop.
+pub struct Telemetry {
+    traces: Option<SdkTracerProvider>,
+}
+
+impl Drop for Telemetry {
+    fn drop(&mut self) {
+        if let Some(provider) = self.traces.take() {
+            let _ = provider.shutdown();
+        }
+    }
+}
+
+/// Sets up logs (on stderr) and traces for the binary `service`.
+pub fn init(service: &'static str) -> Telemetry {
+    let filter = || EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
+    let json = std::env::var("LOG_FORMAT").is_ok_and(|f| f.eq_ignore_ascii_case("json"));
+    let logs = if json {
+        tracing_subscriber::fmt::layer()
+            .with_writer(std::io::stderr)
+            .json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .with_filter(filter())
+            .boxed()
+    } else {
+        tracing_subscriber::fmt::layer()
+            .with_writer(std::io::stderr)
+            .with_filter(filter())
+            .boxed()
+    };
+    let traces = std::env::var("OTEL_EXPORTER_OTLP_ENDPOINT")
+        .ok()
+        .filter(|e| !e.is_empty())
+        .and_then(|_| {
+            match opentelemetry_otlp::SpanExporter::builder()
+                .with_http()
+                .build()
+            {
+                Ok(exporter) => Some(
+                    SdkTracerProvider::builder()
+                        .with_batch_exporter(exporter)
+                        .with_resource(
+                            opentelemetry_sdk::Resource::builder()
+                                .with_service_name(service)
+                                .build(),
+                        )
+                        .build(),
+                ),
+                Err(e) => {
+                    eprintln!("traces are not exported: {e}");
+                    None
+                }
+            }
+        });
+    let otel = traces.as_ref().map(|p| {
+        tracing_opentelemetry::layer()
+            .with_tracer(p.tracer(service))
+            .with_filter(filter())
+    });
+    let _ = tracing_subscriber::registry()
+        .with(logs)
+        .with(otel)
+        .try_init();
+    if traces.is_some() {
+        tracing::info!("exporting traces to OTEL_EXPORTER_OTLP_ENDPOINT");
+    }
+    Telemetry { traces }
+}
+
+/// Serves this process's Prometheus metrics at `METRICS_ADDR` (default `default_addr`)
+/// under `/metrics`; `METRICS_ADDR=off` turns the endpoint off. A busy port is logged, not fatal.
+pub fn serve_metrics(default_addr: &str) {
+    let addr = std::env::var("METRICS_ADDR").unwrap_or_else(|_| default_addr.to_owned());
+    if addr != "off" {
+        match addr.parse::<std::net::SocketAddr>() {
+            Ok(socket) => {
+                match metrics_exporter_prometheus::PrometheusBuilder::new()
+                    .with_http_listener(socket)
+                    .set_buckets(&[
+                        0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
+                    ])
+                    .and_then(|b| b.install())
+                {
+                    Ok(()) => tracing::info!(%addr, "Prometheus metrics at http://{addr}/metrics"),
+                    Err(e) => tracing::warn!(%addr, error = %e, "metrics endpoint not started"),
+                }
+            }
+            Err(_) => {
+                tracing::warn!(%addr, "METRICS_ADDR is not an address; metrics endpoint not started")
+            }
+        }
+    }
+}
+
+/// A tower layer for gRPC servers: a span per call with its method and request id, and the
+/// metrics `rpc_requests_total{service,method,code}` and `rpc_request_duration_seconds`.
+#[derive(Clone, Copy, Default)]
+pub struct RpcTelemetryLayer;
+
+impl<S> tower::Layer<S> for RpcTelemetryLayer {
+    type Service = RpcTelemetry<S>;
+    fn layer(&self, inner: S) -> Self::Service {
+        RpcTelemetry { inner }
+    }
+}
+
+#[derive(Clone)]
+pub struct RpcTelemetry<S> {
+    inner: S,
+}
+
+/// `/pkg.Service/Method` → (`pkg.Service`, `Method`).
+fn split_path(path: &str) -> (String, String) {
+    let mut parts = path.trim_start_matches('/').splitn(2, '/');
+    (
+        parts.next().unwrap_or_default().to_owned(),
+        parts.next().unwrap_or_default().to_owned(),
+    )
+}
+
+impl<S, B, R> tower::Service<http::Request<B>> for RpcTelemetry<S>
+where
+    S: tower::Service<http::Request<B>, Response = http::Response<R>> + Send,
+    S::Future: Send + 'static,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future =
+        std::pin::Pin<Box<dyn std::future::Future<Output = Result<S::Response, S::Error>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: http::Request<B>) -> Self::Future {
+        let (service, method) = split_path(request.uri().path());
+        let request_id = request
+            .headers()
+            .get(REQUEST_ID)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
+        let span = tracing::info_span!("rpc", rpc.service = %service, rpc.method = %method, request_id = %request_id);
+        let started = Instant::now();
+        let future = self.inner.call(request);
+        Box::pin(
+            async move {
+                let result = future.await;
+                // Errors travel in the headers (trailers-only answers); a success in the trailers.
+                let code = match &result {
+                    Ok(response) => response.headers().get("grpc-status").and_then(|v| v.to_str().ok()).unwrap_or("0").to_owned(),
+                    Err(_) => "transport".to_owned(),
+                };
+                let elapsed = started.elapsed().as_secs_f64();
+                metrics::counter!("rpc_requests_total", "service" => service.clone(), "method" => method.clone(), "code" => code.clone()).increment(1);
+                metrics::histogram!("rpc_request_duration_seconds", "service" => service, "method" => method).record(elapsed);
+                tracing::info!(code = %code, elapsed_ms = elapsed * 1e3, "rpc done");
+                result
+            }
+            .instrument(span),
+        )
+    }
+}
