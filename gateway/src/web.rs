@@ -1,6 +1,8 @@
 //! Serving the built React app: SPA fallback, cache headers, security headers.
 
+use std::collections::HashSet;
 use std::path::Path;
+use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::Request;
@@ -15,19 +17,67 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; st
 img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; \
 form-action 'self'; frame-ancestors 'none'; manifest-src 'self'; worker-src 'self'";
 
+/// The SPA shell (no prerendered content) that client-only routes get, written by the
+/// front end's build beside the prerendered pages; older builds have only `index.html`.
+const APP_SHELL: &str = "app.html";
+
 /// The app's files: hashed assets are cached for a year, everything else revalidated.
-/// Client routes fall back to `index.html`; a missing asset is a real 404.
+/// A route prerendered at build time (`dist/<route>/index.html`) is served as it is, so its
+/// content shows before any JavaScript runs; other client routes get the app shell; a
+/// missing asset is a real 404.
 pub fn app_files(static_dir: &Path) -> Router {
-    let index = static_dir.join("index.html");
+    let shell = static_dir.join(APP_SHELL);
+    let fallback = if shell.is_file() {
+        shell
+    } else {
+        static_dir.join("index.html")
+    };
+    let prerendered = Arc::new(prerendered_routes(static_dir));
     let assets = ServeDir::new(static_dir.join("assets"));
     let pages = ServeDir::new(static_dir)
         .append_index_html_on_directories(true)
-        .fallback(ServeFile::new(index));
+        .fallback(ServeFile::new(fallback));
     Router::new()
         .nest_service("/assets", assets)
         .fallback_service(pages)
+        .layer(middleware::from_fn(move |request, next| {
+            serve_prerendered(prerendered.clone(), request, next)
+        }))
         .layer(middleware::from_fn(cache_control))
         .layer(CompressionLayer::new())
+}
+
+/// `/about` for each `about/index.html` below `static_dir` (one level: the site's routes).
+fn prerendered_routes(static_dir: &Path) -> HashSet<String> {
+    let Ok(entries) = std::fs::read_dir(static_dir) else {
+        return HashSet::new();
+    };
+    entries
+        .flatten()
+        .filter(|e| e.path().join("index.html").is_file())
+        .filter_map(|e| e.file_name().to_str().map(|name| format!("/{name}")))
+        .filter(|route| route != "/assets")
+        .collect()
+}
+
+/// Serves `/about` (and `/about/`) from `about/index.html` without a redirect.
+async fn serve_prerendered(
+    routes: Arc<HashSet<String>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let path = request.uri().path().trim_end_matches('/').to_owned();
+    if routes.contains(&path) {
+        let query = request
+            .uri()
+            .query()
+            .map(|q| format!("?{q}"))
+            .unwrap_or_default();
+        if let Ok(uri) = format!("{path}/index.html{query}").parse() {
+            *request.uri_mut() = uri;
+        }
+    }
+    next.run(request).await
 }
 
 async fn cache_control(request: Request, next: Next) -> Response {

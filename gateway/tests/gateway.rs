@@ -1137,3 +1137,52 @@ async fn every_answer_carries_a_request_id_kept_from_a_sane_caller() {
         "gRPC-web answers too"
     );
 }
+
+#[tokio::test]
+async fn prerendered_routes_are_served_as_built_and_other_routes_get_the_app_shell() {
+    let files = static_dir();
+    std::fs::create_dir(files.path().join("about")).unwrap();
+    std::fs::write(files.path().join("about/index.html"), "<h1>Our Story</h1>").unwrap();
+    std::fs::write(files.path().join("app.html"), "<div id=root></div>").unwrap();
+    let (store, data) = sqlite();
+    let tokens = TokenKey::generate();
+    let upstreams = Upstreams {
+        shipments: upstream::in_process(shipments::server(store, tokens.clone(), CACHE_TTL)),
+        auth: upstream::in_process(auth::server(users(data.path()).await, tokens.clone())),
+        notifications: upstream::in_process(notifications::server(notifications_service(
+            data.path(),
+            &tokens,
+        ))),
+        preferences: upstream::in_process(preferences::server(
+            preference_store(data.path()),
+            tokens.clone(),
+        )),
+        tokens,
+    };
+    let base = listen(&config(files.path(), 60), upstreams).await;
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let body = |path: &'static str| {
+        let client = client.clone();
+        let base = base.clone();
+        async move {
+            let response = client.get(format!("{base}{path}")).send().await.unwrap();
+            (response.status().as_u16(), response.text().await.unwrap())
+        }
+    };
+    assert_eq!(
+        body("/about").await,
+        (200, "<h1>Our Story</h1>".to_owned()),
+        "no redirect to /about/"
+    );
+    assert_eq!(body("/about/").await.1, "<h1>Our Story</h1>");
+    assert_eq!(body("/about?ref=mail").await.1, "<h1>Our Story</h1>");
+    assert_eq!(
+        body("/track/PSE123456789").await,
+        (200, "<div id=root></div>".to_owned()),
+        "client routes get the shell"
+    );
+    assert!(body("/").await.1.contains("app app"), "home is index.html");
+}
