@@ -45,6 +45,31 @@ for f in "${dockerfiles[@]}"; do
   say "hadolint $f: ok"
 done
 [ -f .dockerignore ] || fail ".dockerignore is missing at the repository root"
+# The build context must hold what the Dockerfile copies, and every workspace member.
+python - <<'PY' || fail "deploy/docker/Dockerfile does not copy what the build needs"
+import fnmatch, os, re, sys, tomllib
+df = open("deploy/docker/Dockerfile").read()
+sources = []
+for line in re.findall(r"^COPY (?!--from)(.*)$", df, re.M):
+    args = [a for a in line.split() if not a.startswith("--")]
+    sources += args[:-1]
+ignore = [l.strip() for l in open(".dockerignore") if l.strip() and not l.startswith("#")]
+problems = []
+for src in sources:
+    path = src.rstrip("/")
+    if not os.path.exists(path):
+        problems.append(f"COPY {src}: no such path in the repository")
+    if any(fnmatch.fnmatch(path, pat.rstrip("/")) for pat in ignore):
+        problems.append(f"COPY {src}: excluded by .dockerignore")
+copied = [s.rstrip("/") for s in sources]
+for member in tomllib.load(open("Cargo.toml", "rb"))["workspace"]["members"]:
+    if not any(member == c or member.startswith(c + "/") for c in copied):
+        problems.append(f"workspace member {member} is not copied into the Rust build stage")
+for p in problems:
+    print("  " + p, file=sys.stderr)
+sys.exit(1 if problems else 0)
+PY
+say "docker build context: COPY sources present and not ignored, every workspace member copied: ok"
 bash -n deploy/build-images.sh || fail "deploy/build-images.sh has a syntax error"
 DRY_RUN=1 deploy/build-images.sh registry.invalid/logistics check >/dev/null ||
   fail "deploy/build-images.sh (dry run)"
