@@ -226,6 +226,28 @@ for svc, callers in CALLERS.items():
                 admitted |= {n for n, l in pods.items() if selects(peer["podSelector"], l)}
     if admitted != callers:
         problems.append(f"{svc}:{GRPC_PORTS[svc]} admits {sorted(admitted)}, want exactly {sorted(callers)}")
+# Every peer of every policy names something real: a pod peer selects one of the workloads, a
+# namespace peer names one namespace; the gateway admits only such a namespace (the ingress
+# controller's), on 8080.
+for p in by_kind.get("NetworkPolicy", []):
+    for direction, key in (("ingress", "from"), ("egress", "to")):
+        for rule in p["spec"].get(direction) or []:
+            for peer in rule.get(key) or []:
+                if "namespaceSelector" in peer:
+                    if not (peer["namespaceSelector"].get("matchLabels") or {}).get("kubernetes.io/metadata.name"):
+                        bad(p, f"{direction} peer {peer} does not name one namespace")
+                elif "podSelector" in peer and not any(selects(peer["podSelector"], l) for l in pods.values()):
+                    bad(p, f"{direction} peer {peer['podSelector']} selects none of the workloads")
+if "gateway" in pods:
+    for p in by_kind.get("NetworkPolicy", []):
+        if not selects(p["spec"]["podSelector"], pods["gateway"]):
+            continue
+        for rule in p["spec"].get("ingress") or []:
+            ports = {pt.get("port") for pt in rule.get("ports", [])}
+            if ports == {9090}:
+                continue  # metrics scrape
+            if ports != {8080} or not rule.get("from") or any("namespaceSelector" not in peer for peer in rule["from"]):
+                bad(p, f"the gateway may admit only the ingress controller's namespace on 8080, not {rule}")
 ingresses = by_kind.get("Ingress", [])
 if not ingresses or any(path["backend"]["service"]["name"] != "gateway"
                         for i in ingresses for r in i["spec"]["rules"] for path in r["http"]["paths"]):
