@@ -5,7 +5,7 @@ export PORT
 NPM_INSTALL = npm install --no-audit --no-fund
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run demo test test-rust test-frontend test-e2e bench tools frontend clean
+.PHONY: run demo test test-rust test-frontend test-e2e check-deploy bench tools frontend clean
 
 ## run: build everything and start the all-in-one product on http://localhost:$(PORT)
 run: frontend
@@ -23,8 +23,8 @@ frontend/node_modules/.package-lock.json: frontend/package-lock.json
 frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run build
 
-## test: Rust tests (SQLite and MongoDB stores), front-end unit tests, Playwright e2e
-test: test-rust test-frontend test-e2e
+## test: Rust tests (SQLite and MongoDB stores), front-end unit tests, Playwright e2e, deploy checks
+test: test-rust test-frontend test-e2e check-deploy
 
 test-rust: tools
 	scripts/with-mongodb.sh cargo test --workspace --locked
@@ -37,6 +37,10 @@ test-e2e: frontend
 	# Same features as test-rust, so the gateway binary is not built a second time.
 	cargo test --workspace --locked --no-run
 	cd frontend && CI=1 npm run e2e
+
+## check-deploy: lint the Dockerfile, render and validate the Kubernetes manifests (deploy/)
+check-deploy:
+	scripts/check-deploy.sh
 
 ## tools: SecantusDB, the MongoDB-compatible server the store tests run against
 tools: .tools/secantus/bin/secantusd-py

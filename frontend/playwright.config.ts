@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
 
@@ -8,6 +8,8 @@ import { defineConfig, devices } from '@playwright/test';
 //   GATEWAY_BIN  the gateway binary (default ../target/debug/gateway)
 //   E2E_PORT     port of the gateway under test (default: a random port in 20000-29999,
 //                a range where Chromium blocks no port as unsafe)
+//   E2E_MODE     `distributed`: run scripts/run-distributed.sh instead (Redis, SecantusDB and each
+//                service as its own process, binaries next to GATEWAY_BIN, data in the run's folder)
 // The data directory is a fresh temporary folder for each run; the values are put in
 // process.env here so that the global setup and the test workers (which inherit the runner's
 // environment) use the same ones.
@@ -22,6 +24,7 @@ process.env.E2E_STATIC_DIR ??= resolve(here, 'dist');
 process.env.E2E_ADMIN_EMAIL ??= 'admin@example.com';
 process.env.E2E_ADMIN_PASSWORD ??= 'e2e-Admin-Passw0rd-2026';
 
+const distributed = process.env.E2E_MODE === 'distributed';
 const port = Number(process.env.E2E_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
 
@@ -66,11 +69,12 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions } }],
   webServer: {
-    command: `"${process.env.GATEWAY_BIN}"`,
+    command: distributed ? `"${resolve(here, '../scripts/run-distributed.sh')}"` : `"${process.env.GATEWAY_BIN}"`,
     cwd: here,
     url: `${baseURL}/`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    timeout: distributed ? 180_000 : 60_000,
+    gracefulShutdown: distributed ? { signal: 'SIGTERM', timeout: 20_000 } : undefined,
     stdout: 'pipe',
     stderr: 'pipe',
     env: {
@@ -85,6 +89,7 @@ export default defineConfig({
       // Every admin test signs in from 127.0.0.1; the per-account lockout stays at its default.
       LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
       RUST_LOG: process.env.RUST_LOG ?? 'info',
+      ...(distributed ? { DATA_ROOT: process.env.E2E_DATA_DIR, BIN_DIR: dirname(process.env.GATEWAY_BIN) } : {}),
     },
   },
 });

@@ -48,14 +48,23 @@ pub async fn ensure_first_admin(store: Arc<dyn UserStore>) -> anyhow::Result<()>
         _ => (generate_password(), true),
     };
     let api = AuthApi::new(store, TokenKey::generate());
-    let user = api
+    let created = api
         .create(
             domain::Email::parse(&email)?,
             "Administrator",
             domain::Role::Admin,
             domain::NewPassword::parse("ADMIN_PASSWORD", &password)?,
         )
-        .await?;
+        .await;
+    let user = match created {
+        Ok(user) => user,
+        // Two replicas starting on an empty database: the other one made it.
+        Err(error::AuthError::AlreadyExists) => {
+            tracing::info!(%email, "the first admin was created by another replica");
+            return Ok(());
+        }
+        Err(e) => return Err(e.into()),
+    };
     if generated {
         println!(
             "\nCreated the first admin: {}\nPassword (shown once, change it after signing in): {password}\n",

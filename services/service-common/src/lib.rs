@@ -112,7 +112,9 @@ where
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1()?;
     let incoming = tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
+    // Connections are recycled so clients (the gateway) spread over replicas a scale-up adds.
     tonic::transport::Server::builder()
+        .max_connection_age(std::time::Duration::from_secs(60))
         .layer(telemetry::RpcTelemetryLayer)
         .add_service(health)
         .add_service(reflection)
