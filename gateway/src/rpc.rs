@@ -9,6 +9,7 @@ use std::task::{Context, Poll};
 use axum::extract::ConnectInfo;
 use futures::future::BoxFuture;
 use http::{HeaderMap, HeaderValue, Request, Response};
+use logistics_proto::v1 as pb;
 use service_auth::{CALL_TOKEN_LIFETIME, Caller, TokenKey};
 use tonic::body::Body;
 use tower::ServiceExt;
@@ -23,6 +24,7 @@ pub const AUTH_SERVICE: &str = "/logistics.v1.AuthService/";
 pub const SESSION_SERVICE: &str = "/logistics.v1.SessionService/";
 pub const NOTIFICATION_SERVICE: &str = "/logistics.v1.NotificationService/";
 pub const PREFERENCE_SERVICE: &str = "/logistics.v1.PreferenceService/";
+const SET_USER_DISABLED: &str = "/logistics.v1.AuthService/SetUserDisabled";
 
 pub const TOO_MANY_LOOKUPS: &str =
     "Too many tracking lookups from your network. Please wait a minute and try again.";
@@ -209,7 +211,45 @@ impl RpcGateway {
                 HeaderValue::from_str(&format!("Bearer {token}")).expect("a JWT is ASCII"),
             );
         }
+        if path == SET_USER_DISABLED {
+            return self.set_user_disabled(request).await;
+        }
         self.upstream_of(&path).clone().oneshot(request).await
+    }
+
+    /// Forwards SetUserDisabled; once a user is disabled, ends all their sessions, so they are
+    /// signed out everywhere at once rather than when their sessions expire.
+    async fn set_user_disabled(self, request: Request<Body>) -> Result<Response<Body>, Infallible> {
+        use http_body_util::BodyExt;
+        use prost::Message;
+        let (parts, body) = request.into_parts();
+        let Ok(bytes) = body.collect().await.map(|c| c.to_bytes()) else {
+            return refuse(tonic::Status::invalid_argument(
+                "The request could not be read.",
+            ));
+        };
+        // One gRPC frame: flag, 4-byte length, then the message.
+        let change = bytes
+            .get(5..)
+            .and_then(|m| pb::SetUserDisabledRequest::decode(m).ok());
+        let request = Request::from_parts(parts, Body::new(http_body_util::Full::new(bytes)));
+        let response = self.auth.clone().oneshot(request).await?;
+        // Unary errors come back trailers-only, with grpc-status among the headers.
+        let failed = response
+            .headers()
+            .get("grpc-status")
+            .is_some_and(|s| s != "0");
+        if let Some(change) = change.filter(|c| c.disabled && !failed) {
+            match self.sessions.end_all_of(&change.id).await {
+                Ok(ended) => {
+                    tracing::info!(user = %change.id, ended, "disabled user signed out everywhere")
+                }
+                Err(e) => {
+                    tracing::error!(user = %change.id, error = %e, "could not end a disabled user's sessions")
+                }
+            }
+        }
+        Ok(response)
     }
 }
 

@@ -77,6 +77,11 @@ fn redis_key(id: &str) -> String {
     format!("session:{id}")
 }
 
+/// The ids of one user's sessions, so they can all be ended when the user is disabled.
+fn user_sessions_key(user_id: &str) -> String {
+    format!("user-sessions:{user_id}")
+}
+
 fn down(e: impl std::fmt::Display) -> SessionStoreDown {
     metrics::counter!("session_store_errors_total").increment(1);
     SessionStoreDown(e.to_string())
@@ -106,13 +111,17 @@ impl SessionStore {
             Backend::InProcess(cache) => cache.insert(session.id.clone(), session.clone()),
             Backend::Redis(connection) => {
                 let json = serde_json::to_string(session).map_err(down)?;
-                let _: () = connection
-                    .clone()
+                let index = user_sessions_key(&session.user_id);
+                let _: () = redis::pipe()
+                    .atomic()
                     .set_ex(
                         redis_key(&session.id),
                         json,
                         self.lifetime.idle.as_secs().max(1),
                     )
+                    .sadd(&index, &session.id)
+                    .expire(&index, self.lifetime.absolute.as_secs().max(1) as i64)
+                    .query_async(&mut connection.clone())
                     .await
                     .map_err(down)?;
             }
@@ -142,6 +151,35 @@ impl SessionStore {
                 Ok(None)
             }
             other => Ok(other),
+        }
+    }
+
+    /// Ends every session of `user_id` (a disabled user is signed out everywhere at once).
+    pub async fn end_all_of(&self, user_id: &str) -> Result<usize, SessionStoreDown> {
+        match &self.backend {
+            Backend::InProcess(cache) => {
+                let ids: Vec<_> = cache
+                    .iter()
+                    .filter(|(_, s)| s.user_id == user_id)
+                    .map(|(id, _)| id)
+                    .collect();
+                for id in &ids {
+                    cache.invalidate(id.as_str());
+                }
+                Ok(ids.len())
+            }
+            Backend::Redis(connection) => {
+                let mut connection = connection.clone();
+                let index = user_sessions_key(user_id);
+                let ids: Vec<String> = connection.smembers(&index).await.map_err(down)?;
+                let mut pipe = redis::pipe();
+                pipe.atomic().del(&index);
+                for id in &ids {
+                    pipe.del(redis_key(id));
+                }
+                let _: () = pipe.query_async(&mut connection).await.map_err(down)?;
+                Ok(ids.len())
+            }
         }
     }
 

@@ -1186,3 +1186,71 @@ async fn prerendered_routes_are_served_as_built_and_other_routes_get_the_app_she
     );
     assert!(body("/").await.1.contains("app app"), "home is index.html");
 }
+
+/// Disabling a user ends their sessions at once, in every mode.
+async fn a_disabled_user_is_signed_out_everywhere(site: &Site) {
+    let (_, cookie) = sign_in(&site.base, CLERK_EMAIL, ADMIN_PASSWORD).await;
+    let clerk = cookie_pair(&cookie.unwrap());
+    let (_, cookie) = sign_in(&site.base, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let admin = cookie_pair(&cookie.unwrap());
+    assert_eq!(
+        dark_mode(&site.base, &[("cookie", &clerk)], None)
+            .await
+            .grpc_status,
+        Some(OK)
+    );
+    let listed = call(
+        &site.base,
+        "logistics.v1.AuthService/ListUsers",
+        pb::ListUsersRequest::default().encode_to_vec(),
+        &[("cookie", &admin)],
+    )
+    .await
+    .0;
+    let users = pb::ListUsersResponse::decode(listed.body.unwrap())
+        .unwrap()
+        .users;
+    let clerk_id = users
+        .iter()
+        .find(|u| u.email == CLERK_EMAIL)
+        .unwrap()
+        .id
+        .clone();
+    let disable = pb::SetUserDisabledRequest {
+        id: clerk_id,
+        disabled: true,
+    };
+    let reply = call(
+        &site.base,
+        "logistics.v1.AuthService/SetUserDisabled",
+        disable.encode_to_vec(),
+        &[("cookie", &admin)],
+    )
+    .await
+    .0;
+    assert_eq!(reply.grpc_status, Some(OK), "{reply:?}");
+    assert_eq!(
+        dark_mode(&site.base, &[("cookie", &clerk)], None)
+            .await
+            .grpc_status,
+        Some(UNAUTHENTICATED),
+        "the disabled user's session ended"
+    );
+    assert_eq!(
+        dark_mode(&site.base, &[("cookie", &admin)], None)
+            .await
+            .grpc_status,
+        Some(OK),
+        "others stay signed in"
+    );
+}
+
+#[tokio::test]
+async fn all_in_one_a_disabled_user_is_signed_out_everywhere() {
+    a_disabled_user_is_signed_out_everywhere(&all_in_one(60).await).await;
+}
+
+#[tokio::test]
+async fn distributed_a_disabled_user_is_signed_out_everywhere() {
+    a_disabled_user_is_signed_out_everywhere(&distributed().await).await;
+}
