@@ -1,0 +1,724 @@
+#!/usr/bin/env python3
+"""Fault test (issue 6 §6): the distributed product under a load of tracking lookups and admin
+writes while the shipments service, Redis and SecantusDB are, in turn, killed (SIGKILL) and
+restarted.
+
+What must hold, and what makes the exit status non-zero:
+  - the public pages (/, /track, /track/<number>) answer 200 all along;
+  - every failed call carries one of the product's friendly messages;
+  - each part recovers within RECOVERY_LIMIT (5 s) of being back (its port accepting
+    connections again): tracking lookups and admin writes succeed again from then on;
+  - no call hangs: each answers (success or error) within MAX_CALL_SECONDS (5), since a
+    lookup that waits out the outage is no better than a failed one;
+  - no acknowledged write (grpc-status 0) is lost: each is read back at the end.
+
+It starts every process itself (like scripts/run-distributed.sh, on free ports, in a temporary
+folder) so that it can kill -9 and restart each one; SecantusDB restarts on the same storage
+folder. Python 3 standard library only; gRPC-web is spoken over HTTP/1.1 with hand-made protobuf.
+
+  scripts/fault-test.py                       # binaries from target/debug
+  BIN_DIR=target/release scripts/fault-test.py
+  make fault-test                             # (suggested target:
+                                              #   fault-test: frontend tools
+                                              #   	cargo build --release -p gateway -p shipments -p auth -p notifications -p preferences
+                                              #   	BIN_DIR=target/release scripts/fault-test.py)
+
+Settings (environment): BIN_DIR (target/debug), STATIC_DIR (frontend/dist), SECANTUSD
+(.tools/secantus/bin/secantusd-py), REDIS_SERVER (redis-server), OUTAGE_SECONDS (5),
+BASELINE_SECONDS (3), RECOVERY_LIMIT (5), MAX_CALL_SECONDS (5), SECANTUS_ARGS (extra secantusd-py options, e.g.
+--sync-on-commit), RECOVERY_WAIT (30: how long to wait for a recovery
+before giving up), LOOKUP_THREADS (2), KEEP=1 (keep the temporary folder with every log).
+"""
+
+import base64
+import collections
+import http.client
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def env_path(name, default):
+    value = os.environ.get(name) or default
+    return value if os.path.isabs(value) else os.path.join(os.getcwd(), value)
+
+
+BIN_DIR = env_path("BIN_DIR", os.path.join(ROOT, "target/debug"))
+STATIC_DIR = env_path("STATIC_DIR", os.path.join(ROOT, "frontend/dist"))
+SECANTUSD = env_path("SECANTUSD", os.path.join(ROOT, ".tools/secantus/bin/secantusd-py"))
+REDIS_SERVER = os.environ.get("REDIS_SERVER", "redis-server")
+OUTAGE = float(os.environ.get("OUTAGE_SECONDS", "5"))
+BASELINE = float(os.environ.get("BASELINE_SECONDS", "3"))
+RECOVERY_LIMIT = float(os.environ.get("RECOVERY_LIMIT", "5"))
+RECOVERY_WAIT = float(os.environ.get("RECOVERY_WAIT", "30"))
+MAX_CALL = float(os.environ.get("MAX_CALL_SECONDS", "5"))
+SETTLE = 3.0  # after a recovery, ops must keep succeeding this long
+LOOKUP_THREADS = int(os.environ.get("LOOKUP_THREADS", "2"))
+ADMIN_EMAIL = "fault-admin@example.com"
+ADMIN_PASSWORD = "fault-Test-Passw0rd-2026"
+
+# The product's messages for a failure a visitor or admin may see (gateway and services).
+FRIENDLY = {
+    (14, "The service is unavailable. Please try again shortly."),
+    (14, "The shipment store is unavailable. Please try again."),
+    (14, "Sign-in is unavailable right now. Please try again shortly."),
+    (16, "Please sign in."),  # the session was in the Redis that restarted empty
+}
+CODE_NAMES = {0: "OK", 1: "CANCELLED", 2: "UNKNOWN", 3: "INVALID_ARGUMENT", 4: "DEADLINE_EXCEEDED",
+              5: "NOT_FOUND", 7: "PERMISSION_DENIED", 8: "RESOURCE_EXHAUSTED", 13: "INTERNAL",
+              14: "UNAVAILABLE", 16: "UNAUTHENTICATED"}
+
+
+def log(msg):
+    print(f"[fault-test {time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+# --- protobuf, by hand ---------------------------------------------------------------------
+
+def varint(n):
+    n &= (1 << 64) - 1
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def f_str(field, value):
+    data = value.encode() if isinstance(value, str) else value
+    return varint(field << 3 | 2) + varint(len(data)) + data
+
+
+def f_int(field, value):
+    return varint(field << 3) + varint(value)
+
+
+def f_double(field, value):
+    import struct
+    return varint(field << 3 | 1) + struct.pack("<d", value)
+
+
+def decode(data):
+    """Fields of one message: {field: [values]} (bytes for length-delimited, ints otherwise)."""
+    fields = collections.defaultdict(list)
+    i = 0
+    while i < len(data):
+        key, i = read_varint(data, i)
+        field, wire = key >> 3, key & 7
+        if wire == 0:
+            value, i = read_varint(data, i)
+        elif wire == 1:
+            value, i = data[i:i + 8], i + 8
+        elif wire == 2:
+            length, i = read_varint(data, i)
+            value, i = data[i:i + length], i + length
+        elif wire == 5:
+            value, i = data[i:i + 4], i + 4
+        else:
+            raise ValueError(f"wire type {wire}")
+        fields[field].append(value)
+    return fields
+
+
+def read_varint(data, i):
+    shift = result = 0
+    while True:
+        b = data[i]
+        i += 1
+        result |= (b & 0x7F) << shift
+        if not b & 0x80:
+            return result, i
+        shift += 7
+
+
+def text(fields, field):
+    values = fields.get(field)
+    return values[0].decode() if values else ""
+
+
+# --- gRPC-web over HTTP/1.1 ----------------------------------------------------------------
+
+class Reply:
+    def __init__(self, code, message, body=b"", cookie=None, http_status=200):
+        self.code, self.message, self.body, self.cookie = code, message, body, cookie
+        self.http_status = http_status
+
+    @property
+    def ok(self):
+        return self.code == 0
+
+    def describe(self):
+        if self.code is None:
+            return self.message
+        return f"{CODE_NAMES.get(self.code, self.code)}: {self.message}"
+
+    def friendly(self):
+        return (self.code, self.message) in FRIENDLY
+
+
+class Gateway:
+    def __init__(self, port):
+        self.port = port
+        self.host = f"127.0.0.1:{port}"
+
+    def call(self, method, message, cookie=None, timeout=20):
+        headers = {
+            "Content-Type": "application/grpc-web+proto",
+            "Accept": "application/grpc-web+proto",
+            "X-Grpc-Web": "1",
+            "Origin": f"http://{self.host}",
+        }
+        if cookie:
+            headers["Cookie"] = cookie
+        frame = b"\x00" + len(message).to_bytes(4, "big") + message
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            conn.request("POST", method, body=frame, headers=headers)
+            resp = conn.getresponse()
+            body = resp.read()
+            set_cookie = None
+            for name, value in resp.getheaders():
+                if name.lower() == "set-cookie" and value.startswith("session="):
+                    set_cookie = value.split(";", 1)[0]
+            if resp.status != 200:
+                return Reply(None, f"HTTP {resp.status}", http_status=resp.status)
+            trailers = {k.lower(): v for k, v in resp.getheaders()}
+            payload = b""
+            i = 0
+            while i + 5 <= len(body):
+                flag, length = body[i], int.from_bytes(body[i + 1:i + 5], "big")
+                chunk = body[i + 5:i + 5 + length]
+                i += 5 + length
+                if flag & 0x80:
+                    for line in chunk.decode(errors="replace").split("\r\n"):
+                        if ":" in line:
+                            k, v = line.split(":", 1)
+                            trailers[k.strip().lower()] = v.strip()
+                else:
+                    payload += chunk
+            if "grpc-status" not in trailers:
+                return Reply(None, "no grpc-status in the answer")
+            code = int(trailers["grpc-status"])
+            msg = urllib.parse.unquote(trailers.get("grpc-message", ""))
+            return Reply(code, msg, payload, set_cookie)
+        except (OSError, http.client.HTTPException) as e:
+            return Reply(None, f"HTTP failure: {type(e).__name__}: {e}")
+        finally:
+            conn.close()
+
+    def page(self, path):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            conn.request("GET", path)
+            resp = conn.getresponse()
+            resp.read()
+            return resp.status
+        except (OSError, http.client.HTTPException) as e:
+            return f"{type(e).__name__}: {e}"
+        finally:
+            conn.close()
+
+    # The API calls the test makes.
+    def sign_in(self):
+        return self.call("/logistics.v1.SessionService/CreateSession",
+                         f_str(1, ADMIN_EMAIL) + f_str(2, ADMIN_PASSWORD))
+
+    def lookup(self, tracking_number):
+        return self.call("/logistics.v1.ShipmentService/GetShipmentByTrackingNumber",
+                         f_str(1, tracking_number))
+
+    def get(self, shipment_id, cookie):
+        return self.call("/logistics.v1.ShipmentService/GetShipment", f_str(1, shipment_id), cookie)
+
+    def update_tracking(self, shipment_id, remarks, cookie, status=2):
+        message = f_str(1, shipment_id) + f_int(2, status) + f_str(3, "Fault Test Hub") + f_str(4, remarks)
+        return self.call("/logistics.v1.ShipmentService/UpdateShipmentTracking", message, cookie)
+
+    def create(self, product, cookie):
+        party = lambda name, email: (f_str(1, name) + f_str(2, "1 Test Street, Testville")
+                                     + f_str(3, "+1 555 0100") + f_str(4, email))
+        date = f_int(1, 2030) + f_int(2, 6) + f_int(3, 15)
+        tod = f_int(1, 10) + f_int(2, 30)
+        package = (f_int(1, 1) + f_str(2, "Box") + f_str(3, "Fault test parcel") + f_double(4, 10.0)
+                   + f_double(5, 10.0) + f_double(6, 10.0) + f_double(7, 1.0))
+        shipment = (f_str(4, party("Fault Shipper", "shipper@example.com"))
+                    + f_str(5, party("Fault Receiver", "receiver@example.com"))
+                    + f_str(6, "Origin City") + f_str(7, "Destination City") + f_str(8, "Test Carrier")
+                    + f_int(9, 1) + f_int(10, 1) + f_int(11, 1) + f_str(12, product) + f_int(13, 1)
+                    + f_int(14, 1) + f_int(15, 1000) + f_double(16, 1.0) + f_str(17, date)
+                    + f_str(18, tod) + f_str(19, date) + f_str(20, tod) + f_str(21, package))
+        return self.call("/logistics.v1.ShipmentService/CreateShipment", f_str(1, shipment), cookie)
+
+
+# --- processes -----------------------------------------------------------------------------
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def port_open(port):
+    try:
+        socket.create_connection(("127.0.0.1", port), 0.2).close()
+        return True
+    except OSError:
+        return False
+
+
+class Proc:
+    def __init__(self, name, argv, env, port, logdir):
+        self.name, self.argv, self.env, self.port = name, argv, env, port
+        self.logfile = os.path.join(logdir, f"{name}.log")
+        self.popen = None
+
+    def start(self):
+        out = open(self.logfile, "ab")
+        out.write(f"\n===== start {time.strftime('%H:%M:%S')} =====\n".encode())
+        out.flush()
+        self.popen = subprocess.Popen(self.argv, env=self.env, stdout=out, stderr=subprocess.STDOUT,
+                                      stdin=subprocess.DEVNULL)
+        out.close()
+
+    def wait_port(self, timeout=120):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.popen.poll() is not None:
+                raise RuntimeError(f"{self.name} exited ({self.popen.returncode}); see {self.logfile}")
+            if port_open(self.port):
+                return
+            time.sleep(0.05)
+        raise RuntimeError(f"{self.name} did not listen on {self.port} within {timeout}s; see {self.logfile}")
+
+    def kill(self):
+        if self.popen and self.popen.poll() is None:
+            self.popen.kill()
+            self.popen.wait()
+
+    def stop(self):
+        if self.popen and self.popen.poll() is None:
+            self.popen.terminate()
+            try:
+                self.popen.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+# --- the load ------------------------------------------------------------------------------
+
+class Op:
+    __slots__ = ("kind", "what", "start", "end", "reply")
+
+    def __init__(self, kind, what, start, end, reply):
+        self.kind, self.what, self.start, self.end, self.reply = kind, what, start, end, reply
+
+
+class Load:
+    def __init__(self, gw, tracking_numbers, shipment_ids):
+        self.gw = gw
+        self.tracking_numbers = tracking_numbers
+        self.shipment_ids = shipment_ids
+        self.ops = []
+        self.pages = []  # (time, path, status)
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.acked_updates = []  # (shipment id, remarks, time acknowledged)
+        self.acked_creates = []  # (tracking number, product, time acknowledged)
+        self.cookie = None
+        self.sessions_lost = 0
+
+    def record(self, kind, what, start, reply):
+        with self.lock:
+            self.ops.append(Op(kind, what, start, time.monotonic(), reply))
+
+    def lookups(self):
+        rng = random.Random()
+        while not self.stop.is_set():
+            number = rng.choice(self.tracking_numbers)
+            start = time.monotonic()
+            reply = self.gw.lookup(number)
+            if reply.ok and text(decode(reply.body), 2) != number:
+                reply = Reply(None, "the answer is another shipment")
+            self.record("lookup", "GetShipmentByTrackingNumber", start, reply)
+            time.sleep(0.02)
+
+    def writes(self):
+        seq = 0
+        while not self.stop.is_set():
+            if self.cookie is None:
+                start = time.monotonic()
+                reply = self.gw.sign_in()
+                self.record("admin", "CreateSession", start, reply)
+                if reply.ok and reply.cookie:
+                    self.cookie = reply.cookie
+                else:
+                    time.sleep(0.1)
+                    continue
+            seq += 1
+            start = time.monotonic()
+            if seq % 5 == 0:
+                product = f"fault-create-{seq}"
+                reply = self.gw.create(product, self.cookie)
+                what = "CreateShipment"
+                if reply.ok:
+                    with self.lock:
+                        self.acked_creates.append((text(decode(reply.body), 2), product, time.monotonic()))
+            else:
+                shipment_id = self.shipment_ids[seq % len(self.shipment_ids)]
+                remarks = f"fault-update-{seq}"
+                reply = self.gw.update_tracking(shipment_id, remarks, self.cookie)
+                what = "UpdateShipmentTracking"
+                if reply.ok:
+                    with self.lock:
+                        self.acked_updates.append((shipment_id, remarks, time.monotonic()))
+            self.record("admin", what, start, reply)
+            if reply.code == 16:  # the session is gone: sign in again
+                self.cookie = None
+                self.sessions_lost += 1
+            time.sleep(0.1)
+
+    def page_checks(self):
+        paths = ["/", "/track", f"/track/{self.tracking_numbers[0]}"]
+        i = 0
+        while not self.stop.is_set():
+            path = paths[i % len(paths)]
+            i += 1
+            status = self.gw.page(path)
+            with self.lock:
+                self.pages.append((time.monotonic(), path, status))
+            time.sleep(0.1)
+
+    def run(self):
+        targets = [self.lookups] * LOOKUP_THREADS + [self.writes, self.page_checks]
+        self.threads = [threading.Thread(target=t, daemon=True) for t in targets]
+        for t in self.threads:
+            t.start()
+
+    def halt(self):
+        self.stop.set()
+        for t in self.threads:
+            t.join(30)
+
+    def ops_between(self, t0, t1, kind=None):
+        with self.lock:
+            return [o for o in self.ops if t0 <= o.start < t1 and (kind is None or o.kind == kind)]
+
+    def recovered_at(self, kind, since):
+        """When the answers of `kind` came back: the end of the first op (ending after `since`)
+        from which every op ending later succeeded, provided one of them was a write for
+        `admin`; None if not (yet). A call that hangs through the outage and only answers
+        later counts as recovered only when it answers."""
+        with self.lock:
+            ops = sorted((o for o in self.ops if o.end >= since and o.kind == kind), key=lambda o: o.end)
+        at = None
+        wrote = False
+        for o in ops:
+            if o.reply.ok:
+                if at is None:
+                    at, wrote = o.end, False
+                wrote = wrote or o.what != "CreateSession"
+            else:
+                at = None
+        if at is None or (kind == "admin" and not wrote):
+            return None
+        return at
+
+
+# --- the test ------------------------------------------------------------------------------
+
+def main():
+    for b in ("gateway", "shipments", "auth", "notifications", "preferences"):
+        if not os.access(os.path.join(BIN_DIR, b), os.X_OK):
+            sys.exit(f"missing {BIN_DIR}/{b}: cargo build -p gateway -p shipments -p auth -p notifications -p preferences (or set BIN_DIR)")
+    if not os.access(SECANTUSD, os.X_OK):
+        sys.exit(f"SecantusDB is missing at {SECANTUSD}: run 'make tools'")
+    if shutil.which(REDIS_SERVER) is None:
+        sys.exit("redis-server is missing: apt-get install -y redis-server")
+
+    work = tempfile.mkdtemp(prefix="pse-fault-")
+    logdir = os.path.join(work, "logs")
+    os.makedirs(logdir)
+    os.makedirs(os.path.join(work, "mongo"))
+    ports = {name: free_port() for name in
+             ("redis", "mongo", "shipments", "auth", "notifications", "preferences", "gateway")}
+    key = base64.b64encode(os.urandom(32)).decode()
+    base = dict(os.environ)
+    for name in ("MONGODB_URI", "REDIS_URL", "DATA_DIR", "METRICS_ADDR"):
+        base.pop(name, None)
+    base.update({
+        "JWT_SIGNING_KEY": key,
+        "MONGODB_URI": f"mongodb://127.0.0.1:{ports['mongo']}",
+        "MONGODB_DATABASE": "faulttest",
+        "METRICS_ADDR": "off",
+        "NO_COLOR": "1",
+        "RUST_LOG": os.environ.get("RUST_LOG", "info"),
+    })
+    svc_env = lambda name, **extra: {**base, f"{name.upper()}_ADDR": f"127.0.0.1:{ports[name]}", **extra}
+    procs = {
+        "redis": Proc("redis", [REDIS_SERVER, "--port", str(ports["redis"]), "--bind", "127.0.0.1",
+                                "--save", "", "--appendonly", "no"], base, ports["redis"], logdir),
+        "secantusdb": Proc("secantusdb", [SECANTUSD, "--host", "127.0.0.1", "--port", str(ports["mongo"]),
+                                          "--storage-path", os.path.join(work, "mongo"),
+                                          *os.environ.get("SECANTUS_ARGS", "").split()], base,
+                           ports["mongo"], logdir),
+        "shipments": Proc("shipments", [os.path.join(BIN_DIR, "shipments")], svc_env("shipments"),
+                          ports["shipments"], logdir),
+        "auth": Proc("auth", [os.path.join(BIN_DIR, "auth")],
+                     svc_env("auth", ADMIN_EMAIL=ADMIN_EMAIL, ADMIN_PASSWORD=ADMIN_PASSWORD),
+                     ports["auth"], logdir),
+        "notifications": Proc("notifications", [os.path.join(BIN_DIR, "notifications")],
+                              svc_env("notifications"), ports["notifications"], logdir),
+        "preferences": Proc("preferences", [os.path.join(BIN_DIR, "preferences")],
+                            svc_env("preferences"), ports["preferences"], logdir),
+        "gateway": Proc("gateway", [os.path.join(BIN_DIR, "gateway")], {
+            **base,
+            "PORT": str(ports["gateway"]),
+            "STATIC_DIR": STATIC_DIR,
+            "SHIPMENTS_URL": f"http://127.0.0.1:{ports['shipments']}",
+            "AUTH_URL": f"http://127.0.0.1:{ports['auth']}",
+            "NOTIFICATIONS_URL": f"http://127.0.0.1:{ports['notifications']}",
+            "PREFERENCES_URL": f"http://127.0.0.1:{ports['preferences']}",
+            "REDIS_URL": f"redis://127.0.0.1:{ports['redis']}",
+            "TRACKING_RATE_LIMIT_PER_MINUTE": "1000000",
+            "LOGIN_RATE_LIMIT_PER_MINUTE": "1000000",
+        }, ports["gateway"], logdir),
+    }
+    order = ["redis", "secantusdb", "shipments", "auth", "notifications", "preferences", "gateway"]
+    failed = True
+    load = None
+
+    def on_signal(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_signal)
+    try:
+        log(f"starting the product in {work} (binaries from {BIN_DIR})")
+        for name in order:
+            procs[name].start()
+            procs[name].wait_port()
+        gw = Gateway(ports["gateway"])
+        deadline = time.monotonic() + 60
+        while gw.page("/healthz") != 200:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the gateway's /healthz did not answer 200")
+            time.sleep(0.1)
+
+        # Some shipments to look up and to update.
+        session = gw.sign_in()
+        if not session.ok or not session.cookie:
+            raise RuntimeError(f"sign-in failed: {session.describe()}")
+        tracking_numbers, shipment_ids = [], []
+        for i in range(5):
+            reply = gw.create(f"fault-seed-{i}", session.cookie)
+            if not reply.ok:
+                raise RuntimeError(f"CreateShipment failed: {reply.describe()}")
+            fields = decode(reply.body)
+            shipment_ids.append(text(fields, 1))
+            tracking_numbers.append(text(fields, 2))
+        log(f"seeded shipments {', '.join(tracking_numbers)}")
+
+        load = Load(gw, tracking_numbers, shipment_ids)
+        load.run()
+        results = []
+        t_base = time.monotonic()
+        time.sleep(BASELINE)
+        baseline_errors = [o for o in load.ops_between(t_base, time.monotonic()) if not o.reply.ok]
+        log(f"baseline: {len(load.ops_between(t_base, time.monotonic()))} calls, {len(baseline_errors)} errors")
+
+        for part in ("shipments", "redis", "secantusdb"):
+            proc = procs[part]
+            log(f"{part}: kill -9")
+            t_kill = time.monotonic()
+            proc.kill()
+            time.sleep(OUTAGE)
+            log(f"{part}: restart")
+            t_restart = time.monotonic()
+            proc.start()
+            proc.wait_port()
+            t_ready = time.monotonic()
+            log(f"{part}: listening again after {t_ready - t_restart:.2f}s")
+            # Wait until lookups and admin writes have recovered and stayed so for SETTLE seconds.
+            deadline = t_ready + RECOVERY_WAIT
+            while time.monotonic() < deadline:
+                rec = [load.recovered_at(k, t_ready) for k in ("lookup", "admin")]
+                if all(r is not None and time.monotonic() - r >= SETTLE for r in rec):
+                    break
+                time.sleep(0.2)
+            t_end = time.monotonic()
+            rec_lookup = load.recovered_at("lookup", t_ready)
+            rec_admin = load.recovered_at("admin", t_ready)
+            outage_ops = load.ops_between(t_kill, t_end)
+            with load.lock:
+                pages = [p for p in load.pages if t_kill <= p[0] < t_end]
+            results.append({
+                "part": part,
+                "startup": t_ready - t_restart,
+                "lookups": [o for o in outage_ops if o.kind == "lookup"],
+                "admin": [o for o in outage_ops if o.kind == "admin"],
+                "rec_lookup": None if rec_lookup is None else max(0.0, rec_lookup - t_ready),
+                "rec_admin": None if rec_admin is None else max(0.0, rec_admin - t_ready),
+                "pages": pages,
+                "window": t_end - t_kill,
+                "t_kill": t_kill,
+                "t_end": t_end,
+            })
+            log(f"{part}: lookups recovered after {fmt(results[-1]['rec_lookup'])}, "
+                f"admin writes after {fmt(results[-1]['rec_admin'])}")
+
+        load.halt()
+
+        # Read back every acknowledged write.
+        cookie = None
+        for _ in range(50):
+            reply = gw.sign_in()
+            if reply.ok and reply.cookie:
+                cookie = reply.cookie
+                break
+            time.sleep(0.2)
+        if cookie is None:
+            raise RuntimeError("cannot sign in to verify the writes")
+        lost = []
+        history = {}
+        for shipment_id in shipment_ids:
+            reply = gw.get(shipment_id, cookie)
+            if not reply.ok:
+                raise RuntimeError(f"GetShipment {shipment_id}: {reply.describe()}")
+            history[shipment_id] = {text(decode(h), 7) for h in decode(reply.body).get(24, [])}
+        def when(t):
+            for r in results:
+                if r["t_kill"] <= t < r["t_end"]:
+                    return f"{t - r['t_kill']:.2f}s after {r['part']} was killed"
+            after = [r for r in results if r["t_end"] <= t]
+            return f"{t - after[-1]['t_end']:.2f}s after the {after[-1]['part']} phase" if after else "in the baseline"
+
+        for shipment_id, remarks, t in load.acked_updates:
+            if remarks not in history[shipment_id]:
+                lost.append(f"UpdateShipmentTracking {remarks} on {shipment_id}, acknowledged {when(t)}")
+        for number, product, t in load.acked_creates:
+            reply = gw.lookup(number)
+            if not reply.ok or text(decode(reply.body), 12) != product:
+                lost.append(f"CreateShipment {product} ({number}), acknowledged {when(t)}: {reply.describe()}")
+        acked = len(load.acked_updates) + len(load.acked_creates)
+
+        failed = report(results, baseline_errors, acked, lost, load)
+    except KeyboardInterrupt:
+        log("interrupted")
+    except Exception as e:  # noqa: BLE001 - report and clean up
+        log(f"ERROR: {e}")
+    finally:
+        if load is not None:
+            load.stop.set()
+        for name in reversed(order):
+            procs[name].stop()
+        if failed or os.environ.get("KEEP"):
+            log(f"logs kept in {logdir}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    sys.exit(1 if failed else 0)
+
+
+def fmt(seconds):
+    return "not recovered" if seconds is None else f"{seconds:.2f}s"
+
+
+def slowest(ops):
+    return f"{max(o.end - o.start for o in ops):.2f}s" if ops else "-"
+
+
+def summarize(ops):
+    errors = collections.Counter(o.reply.describe() for o in ops if not o.reply.ok)
+    return errors
+
+
+def report(results, baseline_errors, acked, lost, load):
+    problems = []
+    print()
+    print(f"Fault test: outage {OUTAGE:.0f}s per part, recovery limit {RECOVERY_LIMIT:.0f}s after the part "
+          f"listens again, {LOOKUP_THREADS} lookup threads, 1 admin writer, pages /, /track, /track/<n>")
+    print()
+    header = ("part", "calls", "lookup err", "admin err", "unfriendly", "page fails", "slowest lookup",
+              "slowest admin", "part up in", "lookups back", "writes back")
+    rows = [header]
+    for r in results:
+        lookups, admin = r["lookups"] or [], r["admin"]
+        bad_lookups = [o for o in lookups if not o.reply.ok]
+        bad_admin = [o for o in admin if not o.reply.ok]
+        unfriendly = [o for o in bad_lookups + bad_admin if not o.reply.friendly()]
+        page_fails = [p for p in r["pages"] if p[2] != 200]
+        rows.append((r["part"], str(len(lookups) + len(admin)), f"{len(bad_lookups)}/{len(lookups)}",
+                     f"{len(bad_admin)}/{len(admin)}", str(len(unfriendly)), f"{len(page_fails)}/{len(r['pages'])}",
+                     slowest(lookups), slowest(admin),
+                     f"{r['startup']:.2f}s", fmt(r["rec_lookup"]), fmt(r["rec_admin"])))
+        r["unfriendly"], r["page_fails"] = unfriendly, page_fails
+        for what, rec in (("lookups", r["rec_lookup"]), ("admin writes", r["rec_admin"])):
+            if rec is None or rec > RECOVERY_LIMIT:
+                problems.append(f"{r['part']}: {what} recovered after {fmt(rec)} (limit {RECOVERY_LIMIT:.0f}s)")
+        if unfriendly:
+            problems.append(f"{r['part']}: {len(unfriendly)} errors without a friendly message")
+        if page_fails:
+            problems.append(f"{r['part']}: {len(page_fails)} page loads failed")
+        hung = [o for o in lookups + admin if o.end - o.start > MAX_CALL]
+        if hung:
+            problems.append(f"{r['part']}: {len(hung)} calls took longer than {MAX_CALL:.0f}s "
+                            f"(slowest {max(o.end - o.start for o in hung):.2f}s)")
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    for i, row in enumerate(rows):
+        print("  " + "  ".join(cell.ljust(widths[j]) for j, cell in enumerate(row)))
+        if i == 0:
+            print("  " + "  ".join("-" * w for w in widths))
+    print()
+    print("  Calls started from the kill until the part had recovered and stayed so for "
+          f"{SETTLE:.0f}s. 'part up in': from the restart\n  until its port accepted connections; "
+          "'back': from then until the first answer after which every answer succeeded.")
+    print()
+    for r in results:
+        print(f"Errors while {r['part']} was down or recovering:")
+        counts = summarize((r["lookups"] or []) + r["admin"])
+        if not counts:
+            print("  none")
+        for message, n in counts.most_common():
+            print(f"  {n:5d}  {message}")
+        for o in r["unfriendly"][:5]:
+            print(f"  unfriendly: {o.what}: {o.reply.describe()}")
+        for p in r["page_fails"][:5]:
+            print(f"  page {p[1]}: {p[2]}")
+    if baseline_errors:
+        problems.append(f"baseline: {len(baseline_errors)} errors before any fault")
+        for message, n in summarize(baseline_errors).most_common():
+            print(f"  baseline error {n}x: {message}")
+    print()
+    print(f"Acknowledged writes: {acked} ({len(load.acked_updates)} tracking updates, "
+          f"{len(load.acked_creates)} new shipments); sessions lost (signed in again): {load.sessions_lost}")
+    print(f"Writes lost: {len(lost)}")
+    for item in lost[:20]:
+        print(f"  lost: {item}")
+    if lost:
+        problems.append(f"{len(lost)} acknowledged writes lost")
+    print()
+    if problems:
+        print("FAIL:")
+        for p in problems:
+            print(f"  - {p}")
+    else:
+        print("PASS")
+    return bool(problems)
+
+
+if __name__ == "__main__":
+    main()
