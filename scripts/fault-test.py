@@ -601,11 +601,10 @@ def main():
                 raise RuntimeError(f"GetShipment {shipment_id}: {reply.describe()}")
             history[shipment_id] = {text(decode(h), 7) for h in decode(reply.body).get(24, [])}
         def when(t):
-            for r in results:
-                if r["t_kill"] <= t < r["t_end"]:
-                    return f"{t - r['t_kill']:.2f}s after {r['part']} was killed"
-            after = [r for r in results if r["t_end"] <= t]
-            return f"{t - after[-1]['t_end']:.2f}s after the {after[-1]['part']} phase" if after else "in the baseline"
+            later = [r for r in results if r["t_kill"] > t]
+            if later:
+                return f"{later[0]['t_kill'] - t:.2f}s before {later[0]['part']} was killed"
+            return f"{t - results[-1]['t_kill']:.2f}s after {results[-1]['part']} was killed"
 
         for shipment_id, remarks, t in load.acked_updates:
             if remarks not in history[shipment_id]:
