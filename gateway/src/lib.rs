@@ -3,6 +3,7 @@
 
 pub mod limits;
 pub mod observe;
+pub mod redis_call;
 pub mod rpc;
 pub mod session;
 pub mod session_api;
@@ -184,9 +185,13 @@ impl Upstreams {
 /// start-up (waited for, with a log line per attempt). Calls fail within a second while it is
 /// away, so the site answers at once instead of hanging.
 async fn redis_connection(url: &str) -> anyhow::Result<redis::aio::ConnectionManager> {
+    // Reconnect attempts at most 500 ms apart, for as long as it takes: back within half a
+    // second of Redis returning.
     let config = redis::aio::ConnectionManagerConfig::new()
         .set_connection_timeout(Some(Duration::from_secs(1)))
-        .set_response_timeout(Some(Duration::from_secs(1)));
+        .set_response_timeout(Some(Duration::from_secs(1)))
+        .set_max_delay(Duration::from_millis(500))
+        .set_number_of_retries(usize::MAX);
     let client = redis::Client::open(url)?;
     let mut attempt = 1;
     loop {

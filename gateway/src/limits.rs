@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use redis::aio::ConnectionManager;
 
+use crate::redis_call::bounded;
+
 #[derive(Debug, thiserror::Error)]
 #[error("rate-limit store unavailable: {0}")]
 pub struct LimitStoreDown(String);
@@ -69,16 +71,19 @@ impl RateLimit {
             }
             Counts::Redis(connection) => {
                 let key = self.redis_key(key);
-                let (count,): (u64,) = redis::pipe()
-                    .incr(&key, 1u64)
-                    .cmd("EXPIRE")
-                    .arg(&key)
-                    .arg(self.window.as_secs().max(1))
-                    .arg("NX")
-                    .ignore()
-                    .query_async(&mut connection.clone())
-                    .await
-                    .map_err(|e| LimitStoreDown(e.to_string()))?;
+                let mut connection = connection.clone();
+                let (count,): (u64,) = bounded(
+                    redis::pipe()
+                        .incr(&key, 1u64)
+                        .cmd("EXPIRE")
+                        .arg(&key)
+                        .arg(self.window.as_secs().max(1))
+                        .arg("NX")
+                        .ignore()
+                        .query_async(&mut connection),
+                )
+                .await
+                .map_err(LimitStoreDown)?;
                 count
             }
         };
@@ -90,11 +95,14 @@ impl RateLimit {
         let count = match &self.counts {
             Counts::InProcess(cache) => cache.get(key).map_or(0, |c| c.load(Ordering::Relaxed)),
             Counts::Redis(connection) => {
-                let count: Option<u64> = redis::cmd("GET")
-                    .arg(self.redis_key(key))
-                    .query_async(&mut connection.clone())
-                    .await
-                    .map_err(|e| LimitStoreDown(e.to_string()))?;
+                let mut connection = connection.clone();
+                let count: Option<u64> = bounded(
+                    redis::cmd("GET")
+                        .arg(self.redis_key(key))
+                        .query_async(&mut connection),
+                )
+                .await
+                .map_err(LimitStoreDown)?;
                 count.unwrap_or(0)
             }
         };

@@ -9,6 +9,8 @@ use redis::AsyncCommands;
 use redis::aio::ConnectionManager;
 use serde::{Deserialize, Serialize};
 
+use crate::redis_call::bounded;
+
 pub const COOKIE_NAME: &str = "session";
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -112,18 +114,21 @@ impl SessionStore {
             Backend::Redis(connection) => {
                 let json = serde_json::to_string(session).map_err(down)?;
                 let index = user_sessions_key(&session.user_id);
-                let _: () = redis::pipe()
-                    .atomic()
-                    .set_ex(
-                        redis_key(&session.id),
-                        json,
-                        self.lifetime.idle.as_secs().max(1),
-                    )
-                    .sadd(&index, &session.id)
-                    .expire(&index, self.lifetime.absolute.as_secs().max(1) as i64)
-                    .query_async(&mut connection.clone())
-                    .await
-                    .map_err(down)?;
+                let mut connection = connection.clone();
+                let _: () = bounded(
+                    redis::pipe()
+                        .atomic()
+                        .set_ex(
+                            redis_key(&session.id),
+                            json,
+                            self.lifetime.idle.as_secs().max(1),
+                        )
+                        .sadd(&index, &session.id)
+                        .expire(&index, self.lifetime.absolute.as_secs().max(1) as i64)
+                        .query_async(&mut connection),
+                )
+                .await
+                .map_err(down)?;
             }
         }
         Ok(())
@@ -135,13 +140,12 @@ impl SessionStore {
             Backend::InProcess(cache) => cache.get(id),
             Backend::Redis(connection) => {
                 let mut connection = connection.clone();
-                let json: Option<String> = connection
-                    .get_ex(
-                        redis_key(id),
-                        redis::Expiry::EX(self.lifetime.idle.as_secs().max(1)),
-                    )
-                    .await
-                    .map_err(down)?;
+                let json: Option<String> = bounded(connection.get_ex(
+                    redis_key(id),
+                    redis::Expiry::EX(self.lifetime.idle.as_secs().max(1)),
+                ))
+                .await
+                .map_err(down)?;
                 json.and_then(|j| serde_json::from_str(&j).ok())
             }
         };
@@ -171,13 +175,15 @@ impl SessionStore {
             Backend::Redis(connection) => {
                 let mut connection = connection.clone();
                 let index = user_sessions_key(user_id);
-                let ids: Vec<String> = connection.smembers(&index).await.map_err(down)?;
+                let ids: Vec<String> = bounded(connection.smembers(&index)).await.map_err(down)?;
                 let mut pipe = redis::pipe();
                 pipe.atomic().del(&index);
                 for id in &ids {
                     pipe.del(redis_key(id));
                 }
-                let _: () = pipe.query_async(&mut connection).await.map_err(down)?;
+                let _: () = bounded(pipe.query_async(&mut connection))
+                    .await
+                    .map_err(down)?;
                 Ok(ids.len())
             }
         }
@@ -187,7 +193,8 @@ impl SessionStore {
         match &self.backend {
             Backend::InProcess(cache) => cache.invalidate(id),
             Backend::Redis(connection) => {
-                let _: () = connection.clone().del(redis_key(id)).await.map_err(down)?;
+                let mut connection = connection.clone();
+                let _: () = bounded(connection.del(redis_key(id))).await.map_err(down)?;
             }
         }
         Ok(())

@@ -4,6 +4,8 @@ mod common;
 
 use std::sync::Arc;
 
+use futures::StreamExt;
+
 use common::shipment;
 use shipments::domain::{ShipmentChange, Status};
 use shipments::error::ShipmentError;
@@ -148,18 +150,18 @@ async fn status_filter_combines_with_search(store: Arc<dyn ShipmentStore>) {
 }
 
 async fn broad_matches_are_counted_up_to_the_cap_and_still_page(store: Arc<dyn ShipmentStore>) {
-    let inserts = (0..MAX_COUNTED + 2).map(|i| {
-        let store = store.clone();
-        tokio::spawn(async move {
-            store
-                .insert(&shipment(&format!("Kumasi Trader {i}"), "Tema"), &[])
-                .await
-                .unwrap()
+    // A few writers at a time: enough to be quick, without queueing past the insert deadline.
+    futures::stream::iter(0..MAX_COUNTED + 2)
+        .for_each_concurrent(8, |i| {
+            let store = store.clone();
+            async move {
+                store
+                    .insert(&shipment(&format!("Kumasi Trader {i}"), "Tema"), &[])
+                    .await
+                    .unwrap()
+            }
         })
-    });
-    for insert in inserts.collect::<Vec<_>>() {
-        insert.await.unwrap();
-    }
+        .await;
     let mut query = ListQuery {
         status: Some(Status::Pending),
         text: Some("kumasi".into()),

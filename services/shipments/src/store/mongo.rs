@@ -17,6 +17,8 @@ use crate::domain::{Shipment, TrackingNumber};
 use crate::error::ShipmentError;
 
 const REVISION: &str = "rev";
+/// Longest a new shipment's transaction may take, retries included.
+const INSERT_DEADLINE: std::time::Duration = std::time::Duration::from_secs(4);
 const DUPLICATE_KEY: i32 = 11000;
 /// Searchable fields (spec §9 admin search).
 const SEARCH_FIELDS: [&str; 6] = [
@@ -140,35 +142,55 @@ impl ShipmentStore for MongoShipmentStore {
         emails: &[Notification],
     ) -> Result<(), ShipmentError> {
         let document = to_document(shipment, 0)?;
-        let mut session = self.client.start_session().await.map_err(db_error)?;
-        // A transient transaction error (a conflict, an election) is worth one more try.
-        for attempt in 1..=3 {
-            session.start_transaction().await.map_err(db_error)?;
-            let written = async {
-                self.shipments
-                    .insert_one(document.clone())
-                    .session(&mut session)
-                    .await?;
-                outbox::store::mongo::insert_all(&self.outbox, &mut session, emails).await?;
-                session.commit_transaction().await
-            }
-            .await;
-            match written {
-                Ok(()) => return Ok(()),
-                Err(e) => {
-                    let _ = session.abort_transaction().await;
-                    if is_duplicate_key(&e) {
-                        return Err(ShipmentError::DuplicateTrackingNumber);
+        // One deadline for the whole write, so the caller never hears "unavailable" while a
+        // retry could still commit behind its back.
+        let write = async {
+            let mut session = self.client.start_session().await.map_err(db_error)?;
+            for attempt in 1..=3 {
+                session.start_transaction().await.map_err(db_error)?;
+                let written = async {
+                    self.shipments
+                        .insert_one(document.clone())
+                        .session(&mut session)
+                        .await?;
+                    outbox::store::mongo::insert_all(&self.outbox, &mut session, emails).await?;
+                    session.commit_transaction().await
+                }
+                .await;
+                match written {
+                    Ok(()) => return Ok(()),
+                    Err(e) => {
+                        let _ = session.abort_transaction().await;
+                        if is_duplicate_key(&e) {
+                            return Err(ShipmentError::DuplicateTrackingNumber);
+                        }
+                        // Only a conflict with another transaction is worth another try; a
+                        // server that cannot be reached is reported at once.
+                        let unreachable = matches!(
+                            *e.kind,
+                            ErrorKind::Io(_)
+                                | ErrorKind::ServerSelection { .. }
+                                | ErrorKind::ConnectionPoolCleared { .. }
+                        );
+                        if attempt < 3
+                            && !unreachable
+                            && e.contains_label(mongodb::error::TRANSIENT_TRANSACTION_ERROR)
+                        {
+                            continue;
+                        }
+                        return Err(db_error(e));
                     }
-                    if attempt < 3 && e.contains_label(mongodb::error::TRANSIENT_TRANSACTION_ERROR)
-                    {
-                        continue;
-                    }
-                    return Err(db_error(e));
                 }
             }
-        }
-        unreachable!("the last attempt returns")
+            unreachable!("the last attempt returns")
+        };
+        tokio::time::timeout(INSERT_DEADLINE, write)
+            .await
+            .unwrap_or_else(|_| {
+                Err(ShipmentError::Unavailable(
+                    "no answer from MongoDB in time".into(),
+                ))
+            })
     }
 
     async fn get(&self, id: &str) -> Result<Shipment, ShipmentError> {
