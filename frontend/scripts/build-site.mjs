@@ -70,6 +70,7 @@ for (const key of entryKeys) {
 
 for (const route of PRERENDERED_ROUTES) {
   const { html, title } = await renderPage(route.path);
+  if (html.includes('<script')) throw new Error(`prerender of ${route.path}: inline script (a page suspended)`);
   const { scripts, styles } = routeAssets(route.module);
   // The route's own code and CSS load with the page, not after the entry asks for them.
   const links = [

@@ -9,17 +9,26 @@ import { DocumentTitleContext } from '@/hooks/use-document-title';
 
 export type PrerenderedPage = { html: string; title: string };
 
-export async function renderPage(path: string): Promise<PrerenderedPage> {
-  let title = company.name;
-  // prerender (unlike renderToString) waits for the lazily loaded page instead of its spinner.
+async function render(path: string, onTitle: (title: string) => void): Promise<string> {
   const { prelude } = await prerender(
     <StrictMode>
-      <DocumentTitleContext value={(value) => (title = value)}>
+      <DocumentTitleContext value={onTitle}>
         <StaticRouter location={path}>
           <AppRoutes />
         </StaticRouter>
       </DocumentTitleContext>
     </StrictMode>,
+    // One piece: React would otherwise move large sections out to be revealed by inline scripts.
+    { progressiveChunkSize: Number.POSITIVE_INFINITY },
   );
-  return { html: await new Response(prelude).text(), title };
+  return new Response(prelude).text();
+}
+
+export async function renderPage(path: string): Promise<PrerenderedPage> {
+  let title = company.name;
+  // The first pass loads the lazily imported page; the second finds it loaded and so renders
+  // without suspending, which would add inline scripts (the CSP forbids them).
+  await render(path, () => {});
+  const html = await render(path, (value) => (title = value));
+  return { html, title };
 }

@@ -1,9 +1,16 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from '@/app/app';
-import { prerenderedPageMatches, ROUTE_MISMATCH_CLASS } from '@/lib/prerender';
+import { normalizePath, prerenderedPageMatches, ROUTE_MISMATCH_CLASS } from '@/lib/prerender';
 import { registerServiceWorker } from '@/lib/service-worker';
 import '@/styles/index.css';
+
+// The gateway answers /about with a redirect to /about/ (its folder); the app's URLs have no
+// trailing slash.
+const { pathname, search, hash } = window.location;
+if (normalizePath(pathname) !== pathname) {
+  window.history.replaceState(window.history.state, '', normalizePath(pathname) + search + hash);
+}
 
 const container = document.getElementById('root')!;
 const app = (

@@ -5,6 +5,7 @@ import { Header } from '@/components/layout/Header';
 import { ThemeToggle } from '@/components/layout/ThemeToggle';
 import { ToastHost } from '@/components/layout/ToastHost';
 import { PageSpinner } from '@/components/ui/Spinner';
+import { useScrollToHash } from '@/hooks/use-scroll-to-hash';
 import { useScrollToTopOnNavigate } from '@/hooks/use-scroll-to-top-on-navigate';
 import { RouteErrorBoundary } from './route-error-boundary';
 
@@ -12,6 +13,8 @@ import { RouteErrorBoundary } from './route-error-boundary';
 export function RootLayout() {
   const { pathname } = useLocation();
   useScrollToTopOnNavigate();
+  // In the layout, not the page: it runs while a lazily loaded page is still on its way.
+  useScrollToHash();
   return (
     <div className="app-shell">
       <a className="skip-link" href="#main-content">

@@ -5,12 +5,17 @@ export const HASH_SCROLL_DELAY_MS = 500;
 export const HASH_RETRY_EVERY_MS = 100;
 export const HASH_RETRY_FOR_MS = 3000;
 export const HASH_PULSE_MS = 2000;
+const PULSE_CLASS = 'is-pulsing';
+
+/** Marks an element this hook may scroll to and pulse (other #hashes, e.g. the skip link's, are
+ * left to the browser). */
+export const SCROLL_TARGET_ATTRIBUTE = 'data-scroll-target';
 
 /** The element for this id that is on screen: the large-screen copy or its `-mobile` twin. */
 function visibleTarget(id: string): HTMLElement | null {
   for (const candidate of [id, `${id}-mobile`]) {
     const element = document.getElementById(candidate);
-    if (element && element.getClientRects().length > 0) return element;
+    if (element?.hasAttribute(SCROLL_TARGET_ATTRIBUTE) && element.getClientRects().length > 0) return element;
   }
   return null;
 }
@@ -20,7 +25,7 @@ function visibleTarget(id: string): HTMLElement | null {
  * the screen and pulse it for 2 s. If the element is not there yet, look again every 100 ms
  * for up to 3 s (spec §2, footer service links, and §9).
  */
-export function useScrollToHash(pulseClass = 'is-pulsing'): void {
+export function useScrollToHash(): void {
   const { hash, key } = useLocation();
 
   useEffect(() => {
@@ -38,11 +43,11 @@ export function useScrollToHash(pulseClass = 'is-pulsing'): void {
       const reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
       element.scrollIntoView({ behavior: reduceMotion ? 'auto' : 'smooth', block: 'center' });
       element.focus({ preventScroll: true });
-      element.classList.add(pulseClass);
-      timers.push(window.setTimeout(() => element.classList.remove(pulseClass), HASH_PULSE_MS));
+      element.classList.add(PULSE_CLASS);
+      timers.push(window.setTimeout(() => element.classList.remove(PULSE_CLASS), HASH_PULSE_MS));
     };
 
     timers.push(window.setTimeout(attempt, HASH_SCROLL_DELAY_MS));
     return () => timers.forEach((timer) => window.clearTimeout(timer));
-  }, [hash, key, pulseClass]);
+  }, [hash, key]);
 }

@@ -9,7 +9,7 @@ import { PageHero } from '@/components/ui/PageHero';
 import { Section } from '@/components/ui/Section';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { useHydrated } from '@/hooks/use-hydrated';
-import { useScrollToHash } from '@/hooks/use-scroll-to-hash';
+import { SCROLL_TARGET_ATTRIBUTE } from '@/hooks/use-scroll-to-hash';
 
 type Offering = (typeof CORE_SERVICES)[number];
 
@@ -42,7 +42,13 @@ const CARRIERS = ['DHL', 'FedEx', 'UPS', 'Maersk', 'USPS', 'DB Schenker', 'SF Ex
 function OfferingCard({ offering, mobile = false }: { offering: Offering; mobile?: boolean }) {
   const { id, Icon, title, text } = offering;
   return (
-    <article id={mobile ? `${id}-mobile` : id} className="card service-card offering-card" tabIndex={-1} aria-labelledby={`${id}-title${mobile ? '-mobile' : ''}`}>
+    <article
+      id={mobile ? `${id}-mobile` : id}
+      className="card service-card offering-card"
+      tabIndex={-1}
+      aria-labelledby={`${id}-title${mobile ? '-mobile' : ''}`}
+      {...{ [SCROLL_TARGET_ATTRIBUTE]: '' }}
+    >
       <span className="feature-icon">
         <Icon aria-hidden="true" size={26} />
       </span>
@@ -64,7 +70,6 @@ function OfferingCard({ offering, mobile = false }: { offering: Offering; mobile
 
 export default function ServicesPage() {
   useDocumentTitle('Our Services');
-  useScrollToHash();
   const { hash } = useLocation();
   // The carousel opens on the offering the URL names (after hydration: the HTML shows the first).
   const hydrated = useHydrated();

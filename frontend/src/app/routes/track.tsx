@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { AlertCircle } from 'lucide-react';
+import { AlertCircle, WifiOff } from 'lucide-react';
 import { PageHero } from '@/components/ui/PageHero';
 import { Spinner } from '@/components/ui/Spinner';
 import { useDocumentTitle } from '@/hooks/use-document-title';
@@ -73,6 +73,15 @@ export default function TrackPage() {
           <div className="alert alert-error" role="alert" data-testid="track-error">
             <AlertCircle aria-hidden="true" size={22} />
             <p>{errorMessage}</p>
+          </div>
+        )}
+        {state.status === 'success' && !shownLocalError && state.savedAt && (
+          <div className="alert alert-info" role="status" data-testid="track-offline">
+            <WifiOff aria-hidden="true" size={22} />
+            <p>
+              You are offline. This is the result saved on{' '}
+              {new Date(state.savedAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}.
+            </p>
           </div>
         )}
         {state.status === 'success' && !shownLocalError && <TrackingResult shipment={state.shipment} />}

@@ -2,17 +2,20 @@ import { useCallback, useEffect, useState } from 'react';
 import { toast } from '@/lib/toast';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { getShipmentByTrackingNumber } from '../api/get-shipment-by-tracking-number';
+import { loadLastResult, saveLastResult } from '../utils/last-result';
 import { trackingErrorMessage } from '../utils/shipment-display';
 
 export type TrackState =
   | { status: 'idle' }
   | { status: 'loading'; trackingNumber: string }
-  | { status: 'success'; trackingNumber: string; shipment: Shipment }
+  /** `savedAt`: offline, this is the result kept from the last successful lookup. */
+  | { status: 'success'; trackingNumber: string; shipment: Shipment; savedAt?: string }
   | { status: 'error'; trackingNumber: string; message: string };
 
 /**
  * Looks the number up as soon as it is set (and again on `retry`). A failure shows its
- * message in a toast as well as in the returned state.
+ * message in a toast as well as in the returned state; offline, the last result kept for this
+ * number is shown instead.
  */
 export function useTrackShipment(trackingNumber: string | undefined): { state: TrackState; retry: () => void } {
   const [attempt, setAttempt] = useState(0);
@@ -29,10 +32,17 @@ export function useTrackShipment(trackingNumber: string | undefined): { state: T
     setState({ status: 'loading', trackingNumber });
     getShipmentByTrackingNumber(trackingNumber, controller.signal).then(
       (shipment) => {
-        if (!controller.signal.aborted) setState({ status: 'success', trackingNumber, shipment });
+        if (controller.signal.aborted) return;
+        saveLastResult(shipment);
+        setState({ status: 'success', trackingNumber, shipment });
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;
+        const saved = navigator.onLine ? null : loadLastResult(trackingNumber);
+        if (saved) {
+          setState({ status: 'success', trackingNumber, ...saved });
+          return;
+        }
         const message = trackingErrorMessage(error);
         setState({ status: 'error', trackingNumber, message });
         toast.error(message, { toastId: `track-error-${trackingNumber}-${attempt}` });
