@@ -30,7 +30,10 @@ for (const theme of ['light', 'dark'] as const) {
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await expect(page.locator('.page-spinner, .track-loading')).toHaveCount(0);
       await expect(page.locator('html')).toHaveClass(theme === 'dark' ? /\bdark\b/ : /^(?!.*\bdark\b)/);
-      const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      const axe = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+      // Only colours differ between the themes: in dark, check just those (it halves the run).
+      if (theme === 'dark') axe.withRules(['color-contrast', 'link-in-text-block', 'non-text-contrast']);
+      const { violations } = await axe.analyze();
       for (const violation of violations) {
         if (violation.impact === 'serious' || violation.impact === 'critical') {
           found.push(`${path}: ${violation.id} (${violation.impact}) ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
