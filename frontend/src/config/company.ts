@@ -90,7 +90,7 @@ export type Company = typeof DEFAULTS;
 type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
 
 /** Objects merge key by key; anything else (text, lists) is replaced whole. */
-function merge<T>(base: T, override: DeepPartial<T> | undefined): T {
+export function merge<T>(base: T, override: DeepPartial<T> | undefined): T {
   if (override === undefined || override === null) return base;
   if (typeof base !== 'object' || base === null || Array.isArray(base)) return override as T;
   const result = { ...base } as Record<string, unknown>;
