@@ -190,7 +190,7 @@ export default function HomePage() {
         </ul>
         <div className="overall-rating">
           <p className="overall-rating-score">{company.figures.rating}</p>
-          <StarRating rating={Number(company.figures.rating)} />
+          <StarRating rating={Number(company.figures.rating)} hideValue />
           <p className="muted">Based on {company.figures.reviews} reviews</p>
         </div>
       </Section>

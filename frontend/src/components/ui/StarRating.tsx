@@ -12,8 +12,9 @@ function Stars({ filled }: { filled: boolean }) {
   );
 }
 
-/** Five stars filled to `rating` (halves included), read out as "Rated 4.5 out of 5". */
-export function StarRating({ rating }: { rating: number }) {
+/** Five stars filled to `rating` (halves included), read out as "Rated 4.5 out of 5", and the
+ * figure beside them unless `hideValue` (when it is shown larger nearby). */
+export function StarRating({ rating, hideValue = false }: { rating: number; hideValue?: boolean }) {
   return (
     <span className="star-rating" role="img" aria-label={`Rated ${rating.toFixed(1)} out of 5`}>
       <span className="star-rating-stars">
@@ -23,9 +24,11 @@ export function StarRating({ rating }: { rating: number }) {
           <Stars filled />
         </span>
       </span>
-      <span className="star-rating-value" aria-hidden="true">
-        {rating.toFixed(1)}
-      </span>
+      {!hideValue && (
+        <span className="star-rating-value" aria-hidden="true">
+          {rating.toFixed(1)}
+        </span>
+      )}
     </span>
   );
 }
