@@ -57,7 +57,7 @@ const SECTIONS: readonly LegalSection[] = [
     body: (
       <p>
         We use only the cookies the site needs to work, such as the sign-in session of administrators. Your colour theme
-        is kept in your own browser.
+        and your last tracking result are kept in your own browser, so they are there next time, even offline.
       </p>
     ),
   },
