@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { AlertCircle, WifiOff } from 'lucide-react';
 import { PageHero } from '@/components/ui/PageHero';
@@ -8,10 +8,14 @@ import { toast } from '@/lib/toast';
 import { trimTrackingNumber } from '@/utils/format';
 import { TrackIntro } from '@/features/tracking/components/TrackIntro';
 import { TrackSearchForm } from '@/features/tracking/components/TrackSearchForm';
-import { TrackingResult } from '@/features/tracking/components/TrackingResult';
 import { useTrackShipment } from '@/features/tracking/hooks/use-track-shipment';
-import { EMPTY_INPUT_MESSAGE, NOT_FOUND_MESSAGE } from '@/features/tracking/utils/shipment-display';
+import { EMPTY_INPUT_MESSAGE, NOT_FOUND_MESSAGE } from '@/features/tracking/utils/messages';
 import '@/features/tracking/components/tracking.css';
+
+// The result's code (and the protobuf code it needs) loads with the first result.
+const TrackingResult = lazy(() =>
+  import('@/features/tracking/components/TrackingResult').then((module) => ({ default: module.TrackingResult })),
+);
 
 /** A value that a URL path cannot carry ("." and ".." are removed by the browser). */
 function isDotSegment(value: string): boolean {
@@ -84,7 +88,11 @@ export default function TrackPage() {
             </p>
           </div>
         )}
-        {state.status === 'success' && !shownLocalError && <TrackingResult shipment={state.shipment} />}
+        {state.status === 'success' && !shownLocalError && (
+          <Suspense fallback={<Spinner size="lg" label="Looking up your shipment…" />}>
+            <TrackingResult shipment={state.shipment} />
+          </Suspense>
+        )}
       </div>
 
       {(state.status === 'idle' || errorMessage) && <TrackIntro />}

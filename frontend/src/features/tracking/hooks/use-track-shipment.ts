@@ -1,9 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { toast } from '@/lib/toast';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
-import { getShipmentByTrackingNumber } from '../api/get-shipment-by-tracking-number';
-import { loadLastResult, saveLastResult } from '../utils/last-result';
-import { trackingErrorMessage } from '../utils/shipment-display';
+import { trackShipment } from '../api/track-shipment';
 
 export type TrackState =
   | { status: 'idle' }
@@ -30,24 +28,15 @@ export function useTrackShipment(trackingNumber: string | undefined): { state: T
     }
     const controller = new AbortController();
     setState({ status: 'loading', trackingNumber });
-    getShipmentByTrackingNumber(trackingNumber, controller.signal).then(
-      (shipment) => {
-        if (controller.signal.aborted) return;
-        saveLastResult(shipment);
-        setState({ status: 'success', trackingNumber, shipment });
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        const saved = navigator.onLine ? null : loadLastResult(trackingNumber);
-        if (saved) {
-          setState({ status: 'success', trackingNumber, ...saved });
-          return;
-        }
-        const message = trackingErrorMessage(error);
-        setState({ status: 'error', trackingNumber, message });
-        toast.error(message, { toastId: `track-error-${trackingNumber}-${attempt}` });
-      },
-    );
+    void trackShipment(trackingNumber, controller.signal).then((outcome) => {
+      if (controller.signal.aborted) return;
+      if ('failure' in outcome) {
+        setState({ status: 'error', trackingNumber, message: outcome.failure });
+        toast.error(outcome.failure, { toastId: `track-error-${trackingNumber}-${attempt}` });
+      } else {
+        setState({ status: 'success', trackingNumber, ...outcome });
+      }
+    });
     return () => controller.abort();
   }, [trackingNumber, attempt]);
 
