@@ -65,9 +65,17 @@ export default defineConfig({
     baseURL,
     trace: 'retain-on-failure',
     colorScheme: 'light',
+    // The offline service worker would answer requests before page.route() sees them; the
+    // offline tests allow it in their own context.
+    serviceWorkers: 'block',
     launchOptions: chromiumLaunchOptions,
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions } }],
+  projects: [
+    {
+      name: 'chromium',
+      use: { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions, serviceWorkers: 'block' },
+    },
+  ],
   webServer: {
     command: distributed ? `"${resolve(here, '../scripts/run-distributed.sh')}"` : `"${process.env.GATEWAY_BIN}"`,
     cwd: here,

@@ -8,7 +8,7 @@ const RUN = Date.now().toString(36).slice(-6);
 test.describe('contact form', () => {
   test('sends a message, busy while sending, then clears the form', async ({ page }) => {
     await page.goto('/contact');
-    const form = page.getByRole('form', { name: 'Send us a message' });
+    const form = page.getByRole('form', { name: 'Send Us a Message' });
     await expect(form.getByLabel('Message')).toHaveAttribute('rows', '4');
     await expect(form.getByLabel('Email')).toHaveAttribute('type', 'email');
     await expect(page.getByText('Mon-Fri 9:00 AM-6:00 PM').first()).toBeVisible();
@@ -34,7 +34,7 @@ test.describe('contact form', () => {
   test('a failed send says so and keeps what was typed', async ({ page }) => {
     await page.goto('/contact');
     await page.route(`**${NOTIFICATION_SERVICE_PATH}SendContactMessage`, (route) => route.abort('connectionrefused'));
-    const form = page.getByRole('form', { name: 'Send us a message' });
+    const form = page.getByRole('form', { name: 'Send Us a Message' });
     await form.getByLabel('Name').fill('Vee');
     await form.getByLabel('Email').fill('vee@example.com');
     await form.getByLabel('Subject').fill('Hello');
@@ -46,7 +46,7 @@ test.describe('contact form', () => {
 
   test('the message reaches the admin outbox and its content is dropped once delivered', async ({ page }) => {
     await page.goto('/contact');
-    const form = page.getByRole('form', { name: 'Send us a message' });
+    const form = page.getByRole('form', { name: 'Send Us a Message' });
     const subject = `Outbox check ${RUN}`;
     await form.getByLabel('Name').fill('Wanda');
     await form.getByLabel('Email').fill('wanda@example.com');

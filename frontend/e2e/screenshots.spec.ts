@@ -23,6 +23,7 @@ function routes(): Array<{ name: string; path: string }> {
     { name: 'privacy', path: '/privacy' },
     { name: 'terms', path: '/terms' },
     { name: 'faq', path: '/faq' },
+    { name: 'login-redirect', path: '/login' },
     { name: '404', path: '/no-such-page' },
   ];
 }

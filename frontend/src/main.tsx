@@ -1,10 +1,32 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from '@/app/app';
+import { normalizePath, prerenderedPageMatches, ROUTE_MISMATCH_CLASS } from '@/lib/prerender';
+import { registerServiceWorker } from '@/lib/service-worker';
 import '@/styles/index.css';
 
-createRoot(document.getElementById('root')!).render(
+// The gateway answers /about with a redirect to /about/ (its folder); the app's URLs have no
+// trailing slash.
+const { pathname, search, hash } = window.location;
+if (normalizePath(pathname) !== pathname) {
+  window.history.replaceState(window.history.state, '', normalizePath(pathname) + search + hash);
+}
+
+const container = document.getElementById('root')!;
+const app = (
   <StrictMode>
     <App />
-  </StrictMode>,
+  </StrictMode>
 );
+
+// Prerendered HTML of this very route is hydrated; any other page (the SPA fallback serves the
+// Home page's HTML for /track/PSE…) is rendered from scratch.
+if (prerenderedPageMatches(document.documentElement, window.location.pathname)) {
+  hydrateRoot(container, app);
+} else {
+  container.textContent = '';
+  createRoot(container).render(app);
+  document.documentElement.classList.remove(ROUTE_MISMATCH_CLASS);
+}
+
+registerServiceWorker();

@@ -5,6 +5,7 @@ interface ImportMetaEnv {
   readonly VITE_COMPANY_SHORT_NAME?: string;
   readonly VITE_COMPANY_TAGLINE?: string;
   readonly VITE_SUPPORT_EMAIL?: string;
+  readonly VITE_COMPANY_ADDRESS?: string;
   readonly VITE_COPYRIGHT_YEAR?: string;
   readonly VITE_FOUNDED_YEAR?: string;
   readonly VITE_FIRST_OFFICE?: string;
@@ -18,3 +19,8 @@ interface ImportMetaEnv {
 interface ImportMeta {
   readonly env: ImportMetaEnv;
 }
+
+/** brand.json, read at build time (vite.config.ts). */
+declare const __BRAND__: unknown;
+/** The prerender's date, "YYYY-MM-DD" (vite.config.ts). */
+declare const __BUILD_DATE__: string;

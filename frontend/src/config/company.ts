@@ -1,29 +1,29 @@
-// Everything that names the company. Another company can run the product under its own
-// name by setting these VITE_* variables at build time; the defaults are the spec's values.
+// Everything that names the company, its figures and its testimonials (white-label).
+// Another company runs the product under its own name by writing brand.json (see README,
+// "White-label configuration"); VITE_* variables override single values on top of it.
+// The defaults are the spec's values.
 const env = import.meta.env;
 
-function setting(value: string | undefined, fallback: string): string {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : fallback;
-}
+export type Testimonial = { name: string; role: string; quote: string; rating: number };
 
-export const company = {
-  name: setting(env.VITE_COMPANY_NAME, 'Parcel Shipping Express'),
-  shortName: setting(env.VITE_COMPANY_SHORT_NAME, 'PSE'),
-  tagline: setting(env.VITE_COMPANY_TAGLINE, 'Global Shipping & Logistics Solutions'),
-  supportEmail: setting(env.VITE_SUPPORT_EMAIL, 'support@parcelshippingexpress.com'),
-  copyrightYear: setting(env.VITE_COPYRIGHT_YEAR, '2020'),
-  foundedYear: setting(env.VITE_FOUNDED_YEAR, '2004'),
-  firstOffice: setting(env.VITE_FIRST_OFFICE, 'New York'),
-  footerBlurb: setting(
-    env.VITE_FOOTER_BLURB,
+const DEFAULTS = {
+  name: 'Parcel Shipping Express',
+  shortName: 'PSE',
+  tagline: 'Global Shipping & Logistics Solutions',
+  /** An SVG or modern image under public/ (e.g. "/brand/logo.svg"); empty: the built-in mark. */
+  logo: { src: '', width: 36, height: 36 },
+  supportEmail: 'support@parcelshippingexpress.com',
+  address: '350 Fifth Avenue, New York, NY 10118, USA',
+  copyrightYear: '2020',
+  foundedYear: '2004',
+  firstOffice: 'New York',
+  footerBlurb:
     'Your trusted partner in global logistics and transportation, delivering shipping solutions since 2020.',
-  ),
   social: {
-    facebook: setting(env.VITE_SOCIAL_FACEBOOK, 'https://facebook.com/'),
-    twitter: setting(env.VITE_SOCIAL_TWITTER, 'https://twitter.com/'),
-    instagram: setting(env.VITE_SOCIAL_INSTAGRAM, 'https://instagram.com/'),
-    linkedin: setting(env.VITE_SOCIAL_LINKEDIN, 'https://linkedin.com/'),
+    facebook: 'https://facebook.com/',
+    twitter: 'https://twitter.com/',
+    instagram: 'https://instagram.com/',
+    linkedin: 'https://linkedin.com/',
   },
   businessHours: [
     { days: 'Mon-Fri', hours: '9:00 AM-6:00 PM' },
@@ -41,4 +41,88 @@ export const company = {
     rating: '4.8',
     reviews: '1,482',
   },
-} as const;
+  /** Home page: "What Our Clients Say". */
+  testimonials: [
+    {
+      name: 'Sarah Johnson',
+      role: 'Operations Manager, Northwind Retail',
+      quote: 'Our international orders arrive on time, every time. Tracking is clear enough that our customers stopped calling us.',
+      rating: 5,
+    },
+    {
+      name: 'Michael Chen',
+      role: 'Founder, Harbor Electronics',
+      quote: 'Sea freight from Shenzhen used to be a headache. Their team handles customs and keeps us updated at every port.',
+      rating: 4.5,
+    },
+    {
+      name: 'Amara Okafor',
+      role: 'Supply Chain Lead, Lagos Textiles',
+      quote: 'Fast quotes, honest prices and a support line that actually answers at 2 AM. We moved all our exports to them.',
+      rating: 5,
+    },
+  ] as Testimonial[],
+  /** Our Story page: the testimonial carousel. */
+  storyTestimonials: [
+    {
+      name: 'David Miller',
+      role: 'Owner, Miller Auto Parts',
+      quote: 'Fifteen years of shipping with them and not one lost pallet. They grew with our business.',
+      rating: 5,
+    },
+    {
+      name: 'Elena Rossi',
+      role: 'E-commerce Director, Casa Bella',
+      quote: 'Their warehousing and pick-and-pack let us open three new markets without hiring a logistics team.',
+      rating: 5,
+    },
+    {
+      name: 'Kenji Tanaka',
+      role: 'Procurement Manager, Tanaka Foods',
+      quote: 'Temperature-sensitive cargo across the Pacific, handled with care and always documented.',
+      rating: 4.5,
+    },
+  ] as Testimonial[],
+};
+
+export type Company = typeof DEFAULTS;
+
+type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+
+/** Objects merge key by key; anything else (text, lists) is replaced whole. */
+export function merge<T>(base: T, override: DeepPartial<T> | undefined): T {
+  if (override === undefined || override === null) return base;
+  if (typeof base !== 'object' || base === null || Array.isArray(base)) return override as T;
+  const result = { ...base } as Record<string, unknown>;
+  for (const [key, value] of Object.entries(override as Record<string, unknown>)) {
+    result[key] = key in result ? merge(result[key], value as never) : value;
+  }
+  return result as T;
+}
+
+function setting(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+const fromEnv: DeepPartial<Company> = JSON.parse(
+  JSON.stringify({
+    name: setting(env.VITE_COMPANY_NAME),
+    shortName: setting(env.VITE_COMPANY_SHORT_NAME),
+    tagline: setting(env.VITE_COMPANY_TAGLINE),
+    supportEmail: setting(env.VITE_SUPPORT_EMAIL),
+    address: setting(env.VITE_COMPANY_ADDRESS),
+    copyrightYear: setting(env.VITE_COPYRIGHT_YEAR),
+    foundedYear: setting(env.VITE_FOUNDED_YEAR),
+    firstOffice: setting(env.VITE_FIRST_OFFICE),
+    footerBlurb: setting(env.VITE_FOOTER_BLURB),
+    social: {
+      facebook: setting(env.VITE_SOCIAL_FACEBOOK),
+      twitter: setting(env.VITE_SOCIAL_TWITTER),
+      instagram: setting(env.VITE_SOCIAL_INSTAGRAM),
+      linkedin: setting(env.VITE_SOCIAL_LINKEDIN),
+    },
+  }),
+);
+
+export const company: Company = merge<Company>(merge<Company>(DEFAULTS, __BRAND__ as DeepPartial<Company>), fromEnv);

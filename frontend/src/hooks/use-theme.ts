@@ -1,14 +1,10 @@
-import { useCallback, useState } from 'react';
-import { applyTheme, currentTheme, storeTheme, type Theme } from '@/lib/theme';
+import { useCallback, useSyncExternalStore } from 'react';
+import { chooseTheme, currentTheme, subscribeTheme, type Theme } from '@/lib/theme';
 
-/** The theme that public/theme-init.js applied, and a toggle that saves the new choice. */
+/** The page's theme and a toggle that saves the new choice. Prerendered HTML is light, so the
+ * first (hydrating) render says light too and the real theme follows at once. */
 export function useTheme(): { theme: Theme; toggleTheme: () => void } {
-  const [theme, setTheme] = useState<Theme>(() => currentTheme());
-  const toggleTheme = useCallback(() => {
-    const next: Theme = theme === 'dark' ? 'light' : 'dark';
-    applyTheme(next);
-    storeTheme(next);
-    setTheme(next);
-  }, [theme]);
+  const theme = useSyncExternalStore(subscribeTheme, currentTheme, () => 'light' as const);
+  const toggleTheme = useCallback(() => chooseTheme(currentTheme() === 'dark' ? 'light' : 'dark'), []);
   return { theme, toggleTheme };
 }

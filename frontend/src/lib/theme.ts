@@ -1,5 +1,8 @@
 // The colour theme: a `dark` class on <html>, the visitor's choice kept in localStorage.
 // public/theme-init.js applies the same rule before the first paint.
+//
+// A stored per-user preference plugs in here without touching the toggle: call
+// `adoptTheme(stored)` once it is loaded, and `onThemeChosen(save)` to save each new choice.
 
 export type Theme = 'light' | 'dark';
 
@@ -11,16 +14,7 @@ export function resolveTheme(stored: string | null | undefined, systemPrefersDar
   return systemPrefersDark ? 'dark' : 'light';
 }
 
-export function readStoredTheme(): string | null {
-  try {
-    return window.localStorage.getItem(THEME_STORAGE_KEY);
-  } catch (err) {
-    console.warn('Could not read the saved theme', err);
-    return null;
-  }
-}
-
-export function storeTheme(theme: Theme): void {
+function storeTheme(theme: Theme): void {
   try {
     window.localStorage.setItem(THEME_STORAGE_KEY, theme);
   } catch (err) {
@@ -28,14 +22,40 @@ export function storeTheme(theme: Theme): void {
   }
 }
 
-export function systemPrefersDark(): boolean {
-  return typeof window.matchMedia === 'function' && window.matchMedia('(prefers-color-scheme: dark)').matches;
-}
-
+/** The theme on the page now (server render: light, the page's default). */
 export function currentTheme(): Theme {
   return document.documentElement.classList.contains('dark') ? 'dark' : 'light';
 }
 
-export function applyTheme(theme: Theme): void {
+const themeListeners = new Set<() => void>();
+const choiceListeners = new Set<(theme: Theme) => void>();
+
+/** For useSyncExternalStore: called whenever the page's theme changes. */
+export function subscribeTheme(listener: () => void): () => void {
+  themeListeners.add(listener);
+  return () => themeListeners.delete(listener);
+}
+
+function applyTheme(theme: Theme): void {
   document.documentElement.classList.toggle('dark', theme === 'dark');
+  themeListeners.forEach((listener) => listener());
+}
+
+/** A theme that comes from elsewhere (e.g. a signed-in user's stored preference): shown, and
+ * kept locally so the next page load paints it before any script asks the server. */
+export function adoptTheme(theme: Theme): void {
+  applyTheme(theme);
+  storeTheme(theme);
+}
+
+/** The visitor's own choice (the toggle): shown, kept, and passed to `onThemeChosen` listeners. */
+export function chooseTheme(theme: Theme): void {
+  adoptTheme(theme);
+  choiceListeners.forEach((listener) => listener(theme));
+}
+
+/** Hears every choice made with the toggle (to save it for a signed-in user). */
+export function onThemeChosen(listener: (theme: Theme) => void): () => void {
+  choiceListeners.add(listener);
+  return () => choiceListeners.delete(listener);
 }

@@ -30,9 +30,9 @@ const sessionExpiry: Interceptor = (next) => async (request) => {
 };
 
 /** gRPC-web to the gateway, which serves this page from the same origin (the session cookie
- * travels with every call). */
+ * travels with every call). A path, not `location.origin`: the build prerenders /track in Node. */
 export const transport = createGrpcWebTransport({
-  baseUrl: window.location.origin,
+  baseUrl: '/',
   interceptors: [sessionExpiry],
 });
 

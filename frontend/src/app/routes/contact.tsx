@@ -1,6 +1,5 @@
-import { Clock, Mail } from 'lucide-react';
+import { Clock, Mail, MapPin } from 'lucide-react';
 import { PageHero } from '@/components/ui/PageHero';
-import { Section } from '@/components/ui/Section';
 import { company } from '@/config/company';
 import { ContactForm } from '@/features/contact/components/ContactForm';
 import { useDocumentTitle } from '@/hooks/use-document-title';
@@ -14,32 +13,44 @@ export default function ContactPage() {
         title="Contact Us"
         intro="Questions about a shipment, a quote or our services? Our team is happy to help."
       />
-      <Section label="Contact details" containerClassName="card-grid card-grid-2">
-        <ContactForm />
-        <div className="card">
-          <h2 className="card-title">
-            <Mail aria-hidden="true" size={20} />
-            Email
-          </h2>
-          <p>
-            <a href={`mailto:${company.supportEmail}`}>{company.supportEmail}</a>
-          </p>
-        </div>
-        <div className="card">
-          <h2 className="card-title">
-            <Clock aria-hidden="true" size={20} />
-            Business Hours
-          </h2>
-          <dl className="hours-list">
-            {company.businessHours.map((slot) => (
-              <div key={slot.days} className="detail-row">
-                <dt>{slot.days}</dt>
-                <dd>{slot.hours}</dd>
-              </div>
-            ))}
-          </dl>
-        </div>
-      </Section>
+      <div className="container section contact-layout">
+        <section className="card contact-form-card" aria-labelledby="contact-form-title">
+          <h2 id="contact-form-title">Send Us a Message</h2>
+          <ContactForm labelledBy="contact-form-title" />
+        </section>
+        <aside className="contact-details" aria-label="Contact details">
+          <div className="card">
+            <h2 className="card-title">
+              <Mail aria-hidden="true" size={20} />
+              Email
+            </h2>
+            <p>
+              <a href={`mailto:${company.supportEmail}`}>{company.supportEmail}</a>
+            </p>
+          </div>
+          <div className="card">
+            <h2 className="card-title">
+              <MapPin aria-hidden="true" size={20} />
+              Address
+            </h2>
+            <p>{company.address}</p>
+          </div>
+          <div className="card">
+            <h2 className="card-title">
+              <Clock aria-hidden="true" size={20} />
+              Business Hours
+            </h2>
+            <dl className="hours-list">
+              {company.businessHours.map((slot) => (
+                <div key={slot.days} className="detail-row">
+                  <dt>{slot.days}</dt>
+                  <dd>{slot.hours}</dd>
+                </div>
+              ))}
+            </dl>
+          </div>
+        </aside>
+      </div>
     </>
   );
 }

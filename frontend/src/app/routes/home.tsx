@@ -1,10 +1,29 @@
 import { Link } from 'react-router-dom';
-import { ArrowRight, Award, Clock, Globe2, Headphones, PackageSearch, ShieldCheck, Users } from 'lucide-react';
+import {
+  ArrowRight,
+  Award,
+  BadgeCheck,
+  CalendarCheck,
+  Clock,
+  FileText,
+  Globe2,
+  Headphones,
+  PackageCheck,
+  PackageSearch,
+  Plane,
+  ShieldCheck,
+  Truck,
+  Users,
+} from 'lucide-react';
 import { CallToAction } from '@/components/ui/CallToAction';
 import { CORE_SERVICES } from '@/components/ui/core-services';
 import { FeatureCardGrid } from '@/components/ui/FeatureCardGrid';
+import { Marquee } from '@/components/ui/Marquee';
+import { motion } from '@/components/ui/motion';
 import { Section } from '@/components/ui/Section';
+import { StarRating } from '@/components/ui/StarRating';
 import { StatList } from '@/components/ui/StatList';
+import { TestimonialCard } from '@/components/ui/TestimonialCard';
 import { company } from '@/config/company';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 
@@ -27,6 +46,22 @@ const WHY = [
   { Icon: ShieldCheck, title: 'Secure Shipping' },
   { Icon: Clock, title: '24/7 Support' },
   { Icon: PackageSearch, title: 'Real-time Tracking' },
+];
+
+const PROMOTIONS = ['20% off international shipping', 'Real-time tracking on every parcel', '24/7 customer support'];
+
+const STEPS = [
+  { Icon: FileText, title: 'Request Quote', text: 'Tell us what you ship and where; get a price within one business day.' },
+  { Icon: CalendarCheck, title: 'Book Shipment', text: 'Confirm the quote and choose a pickup date that suits you.' },
+  { Icon: Truck, title: 'Package Pickup', text: 'Our driver collects your goods and you get a tracking number.' },
+  { Icon: PackageCheck, title: 'Fast Delivery', text: 'Follow every step online until the package is delivered.' },
+];
+
+const CERTIFICATIONS = [
+  { Icon: BadgeCheck, title: 'ISO 9001:2015', text: 'Quality Management System' },
+  { Icon: Plane, title: 'IATA Member', text: 'International Air Transport Association' },
+  { Icon: ShieldCheck, title: 'C-TPAT Certified', text: 'Customs-Trade Partnership Against Terrorism' },
+  { Icon: Award, title: 'AEO Certified', text: 'Authorised Economic Operator' },
 ];
 
 export default function HomePage() {
@@ -77,13 +112,7 @@ export default function HomePage() {
       </section>
 
       <section className="promo-banner" aria-label="Current offers">
-        <div className="container promo-items">
-          <span>20% off international shipping</span>
-          <span aria-hidden="true">•</span>
-          <span>Real-time tracking on every parcel</span>
-          <span aria-hidden="true">•</span>
-          <span>24/7 customer support</span>
-        </div>
+        <Marquee label="Current offers" items={PROMOTIONS} />
       </section>
 
       <Section label="Key figures" className="stats-section">
@@ -120,6 +149,50 @@ export default function HomePage() {
             </li>
           ))}
         </ul>
+      </Section>
+
+      <Section titleId="how-title" title="How It Works" intro="From quote to doorstep in four simple steps.">
+        <ol className="timeline">
+          {STEPS.map(({ Icon, title, text }, index) => (
+            <li key={title} {...motion('slide', index * 100, 'timeline-step')}>
+              <span className="timeline-marker" aria-hidden="true">
+                <Icon size={24} />
+              </span>
+              <h3>
+                <span className="visually-hidden">Step {index + 1}: </span>
+                {title}
+              </h3>
+              <p>{text}</p>
+            </li>
+          ))}
+        </ol>
+      </Section>
+
+      <Section titleId="certifications-title" title="Our Certifications & Achievements" alt>
+        <ul className="card-grid card-grid-4 certifications">
+          {CERTIFICATIONS.map(({ Icon, title, text }, index) => (
+            <li key={title} {...motion('scale', index * 100, 'card certification hover-lift')}>
+              <Icon className="certification-icon" aria-hidden="true" size={36} />
+              <h3>{title}</h3>
+              <p>{text}</p>
+            </li>
+          ))}
+        </ul>
+      </Section>
+
+      <Section titleId="testimonials-title" title="What Our Clients Say">
+        <ul className="card-grid card-grid-3 testimonials">
+          {company.testimonials.map((testimonial, index) => (
+            <li key={testimonial.name} {...motion('fade', index * 100)}>
+              <TestimonialCard testimonial={testimonial} />
+            </li>
+          ))}
+        </ul>
+        <div className="overall-rating">
+          <p className="overall-rating-score">{company.figures.rating}</p>
+          <StarRating rating={Number(company.figures.rating)} hideValue />
+          <p className="muted">Based on {company.figures.reviews} reviews</p>
+        </div>
       </Section>
 
       <CallToAction

@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { AlertCircle } from 'lucide-react';
+import { AlertCircle, WifiOff } from 'lucide-react';
 import { PageHero } from '@/components/ui/PageHero';
 import { Spinner } from '@/components/ui/Spinner';
 import { useDocumentTitle } from '@/hooks/use-document-title';
@@ -8,10 +8,14 @@ import { toast } from '@/lib/toast';
 import { trimTrackingNumber } from '@/utils/format';
 import { TrackIntro } from '@/features/tracking/components/TrackIntro';
 import { TrackSearchForm } from '@/features/tracking/components/TrackSearchForm';
-import { TrackingResult } from '@/features/tracking/components/TrackingResult';
 import { useTrackShipment } from '@/features/tracking/hooks/use-track-shipment';
-import { EMPTY_INPUT_MESSAGE, NOT_FOUND_MESSAGE } from '@/features/tracking/utils/shipment-display';
+import { EMPTY_INPUT_MESSAGE, NOT_FOUND_MESSAGE } from '@/features/tracking/utils/messages';
 import '@/features/tracking/components/tracking.css';
+
+// The result's code (and the protobuf code it needs) loads with the first result.
+const TrackingResult = lazy(() =>
+  import('@/features/tracking/components/TrackingResult').then((module) => ({ default: module.TrackingResult })),
+);
 
 /** A value that a URL path cannot carry ("." and ".." are removed by the browser). */
 function isDotSegment(value: string): boolean {
@@ -75,7 +79,20 @@ export default function TrackPage() {
             <p>{errorMessage}</p>
           </div>
         )}
-        {state.status === 'success' && !shownLocalError && <TrackingResult shipment={state.shipment} />}
+        {state.status === 'success' && !shownLocalError && state.savedAt && (
+          <div className="alert alert-info" role="status" data-testid="track-offline">
+            <WifiOff aria-hidden="true" size={22} />
+            <p>
+              You are offline. This is the result saved on{' '}
+              {new Date(state.savedAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}.
+            </p>
+          </div>
+        )}
+        {state.status === 'success' && !shownLocalError && (
+          <Suspense fallback={<Spinner size="lg" label="Looking up your shipment…" />}>
+            <TrackingResult shipment={state.shipment} />
+          </Suspense>
+        )}
       </div>
 
       {(state.status === 'idle' || errorMessage) && <TrackIntro />}

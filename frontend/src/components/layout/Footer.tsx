@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { Mail } from 'lucide-react';
 import { company } from '@/config/company';
+import { SMOOTH_SCROLL_TO_TOP } from '@/hooks/use-scroll-to-top-on-navigate';
 import { Logo } from './Logo';
 import { NAV_ITEMS, SERVICE_LINKS } from './nav-links';
 import { FacebookIcon, InstagramIcon, LinkedinIcon, TwitterIcon } from './SocialIcons';
@@ -12,18 +13,15 @@ const SOCIAL = [
   { label: 'LinkedIn', href: company.social.linkedin, Icon: LinkedinIcon },
 ];
 
-function scrollToTop() {
-  window.scrollTo({ top: 0, behavior: 'smooth' });
-}
+type FooterLink = { to: string; label: string; state?: unknown };
 
-type FooterLink = { to: string; label: string; onClick?: () => void };
-
-/** The two link columns: the site's pages (which scroll to the top) and the service anchors. */
+/** The two link columns: the site's pages (which scroll smoothly to the top) and the service
+ * anchors (scrolled to and pulsed by useScrollToHash in the layout). */
 const LINK_COLUMNS: ReadonlyArray<{ id: string; title: string; links: readonly FooterLink[] }> = [
   {
     id: 'footer-quick-links',
     title: 'Quick Links',
-    links: NAV_ITEMS.map(({ to, label }) => ({ to, label, onClick: scrollToTop })),
+    links: NAV_ITEMS.map(({ to, label }) => ({ to, label, state: SMOOTH_SCROLL_TO_TOP })),
   },
   {
     id: 'footer-services',
@@ -66,7 +64,7 @@ export function Footer() {
             <ul>
               {column.links.map((link) => (
                 <li key={link.to}>
-                  <Link to={link.to} onClick={link.onClick}>
+                  <Link to={link.to} state={link.state}>
                     {link.label}
                   </Link>
                 </li>

@@ -1,19 +1,15 @@
 import { Moon, Sun } from 'lucide-react';
 import { useTheme } from '@/hooks/use-theme';
 
-/** The floating light/dark switch at the bottom right of every page. */
+/** The floating light/dark switch at the bottom right of every page. Both icons are rendered and
+ * CSS shows the one for the page's theme, so prerendered pages show the right one at once. */
 export function ThemeToggle() {
   const { theme, toggleTheme } = useTheme();
-  const dark = theme === 'dark';
+  const label = theme === 'dark' ? 'Switch to light mode' : 'Switch to dark mode';
   return (
-    <button
-      type="button"
-      className="theme-toggle"
-      onClick={toggleTheme}
-      aria-label={dark ? 'Switch to light mode' : 'Switch to dark mode'}
-      title={dark ? 'Switch to light mode' : 'Switch to dark mode'}
-    >
-      {dark ? <Sun aria-hidden="true" size={22} /> : <Moon aria-hidden="true" size={22} />}
+    <button type="button" className="theme-toggle" onClick={toggleTheme} aria-label={label} title={label}>
+      <Sun className="theme-icon-light" aria-hidden="true" size={22} />
+      <Moon className="theme-icon-dark" aria-hidden="true" size={22} />
     </button>
   );
 }

@@ -12,8 +12,9 @@ export const CONTACT_FAILURE_MESSAGE = 'Failed to send message. Please try again
 const DEFAULTS: ContactMessage = { name: '', email: '', subject: '', message: '', website: '' };
 const FIELDS = ['name', 'email', 'subject', 'message'] as const;
 
-/** The contact form: Name, Email, Subject, Message and Send Message (spec §2 Contact). */
-export function ContactForm() {
+/** The contact form: Name, Email, Subject, Message and Send Message (spec §2 Contact); the
+ * page gives it its heading (`labelledBy`). */
+export function ContactForm({ labelledBy }: { labelledBy: string }) {
   const form = useForm<ContactMessage>({ defaultValues: DEFAULTS });
   const { register, formState } = form;
   const [formErrors, setFormErrors] = useState<string[]>([]);
@@ -41,10 +42,7 @@ export function ContactForm() {
   const err = (name: (typeof FIELDS)[number]) => formState.errors[name]?.message;
 
   return (
-    <form className="card contact-form" onSubmit={submit} aria-labelledby="contact-form-heading" aria-busy={sending} noValidate={false}>
-      <h2 id="contact-form-heading" className="card-title">
-        Send us a message
-      </h2>
+    <form className="contact-form" onSubmit={submit} aria-labelledby={labelledBy} aria-busy={sending}>
       <FormErrors messages={formErrors} />
       <Field id="contact-name" label="Name" error={err('name')}>
         <input className="input" type="text" required maxLength={100} autoComplete="name" {...fieldInputProps('contact-name', err('name'))} {...register('name')} />

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Check, Copy } from 'lucide-react';
 import { toast } from '@/lib/toast';
-import { COPIED_MESSAGE } from '../utils/shipment-display';
+import { COPIED_MESSAGE } from '../utils/messages';
 
 const CHECK_VISIBLE_MS = 2000;
 

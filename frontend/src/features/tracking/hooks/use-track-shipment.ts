@@ -1,18 +1,19 @@
 import { useCallback, useEffect, useState } from 'react';
 import { toast } from '@/lib/toast';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
-import { getShipmentByTrackingNumber } from '../api/get-shipment-by-tracking-number';
-import { trackingErrorMessage } from '../utils/shipment-display';
+import { trackShipment } from '../api/track-shipment';
 
 export type TrackState =
   | { status: 'idle' }
   | { status: 'loading'; trackingNumber: string }
-  | { status: 'success'; trackingNumber: string; shipment: Shipment }
+  /** `savedAt`: offline, this is the result kept from the last successful lookup. */
+  | { status: 'success'; trackingNumber: string; shipment: Shipment; savedAt?: string }
   | { status: 'error'; trackingNumber: string; message: string };
 
 /**
  * Looks the number up as soon as it is set (and again on `retry`). A failure shows its
- * message in a toast as well as in the returned state.
+ * message in a toast as well as in the returned state; offline, the last result kept for this
+ * number is shown instead.
  */
 export function useTrackShipment(trackingNumber: string | undefined): { state: TrackState; retry: () => void } {
   const [attempt, setAttempt] = useState(0);
@@ -27,17 +28,15 @@ export function useTrackShipment(trackingNumber: string | undefined): { state: T
     }
     const controller = new AbortController();
     setState({ status: 'loading', trackingNumber });
-    getShipmentByTrackingNumber(trackingNumber, controller.signal).then(
-      (shipment) => {
-        if (!controller.signal.aborted) setState({ status: 'success', trackingNumber, shipment });
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        const message = trackingErrorMessage(error);
-        setState({ status: 'error', trackingNumber, message });
-        toast.error(message, { toastId: `track-error-${trackingNumber}-${attempt}` });
-      },
-    );
+    void trackShipment(trackingNumber, controller.signal).then((outcome) => {
+      if (controller.signal.aborted) return;
+      if ('failure' in outcome) {
+        setState({ status: 'error', trackingNumber, message: outcome.failure });
+        toast.error(outcome.failure, { toastId: `track-error-${trackingNumber}-${attempt}` });
+      } else {
+        setState({ status: 'success', trackingNumber, ...outcome });
+      }
+    });
     return () => controller.abort();
   }, [trackingNumber, attempt]);
 

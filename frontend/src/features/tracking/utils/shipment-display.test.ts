@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import { PaymentMode, ShipmentMode, ShipmentStatus, ShipmentType } from '@/gen/logistics/v1/shipment_pb';
+import { NOT_FOUND_MESSAGE } from './messages';
 import {
-  NOT_FOUND_MESSAGE,
   historyNewestFirst,
   paymentModeLabel,
   shipmentModeIcon,

@@ -1,5 +1,6 @@
 // Pure mapping from the Shipment message to what the track result shows.
 import { ConnectError, Code } from '@connectrpc/connect';
+import { NOT_FOUND_MESSAGE } from './messages';
 
 export {
   historyNewestFirst,
@@ -15,9 +16,6 @@ export {
   type ModeIcon,
 } from '@/utils/shipment';
 
-export const NOT_FOUND_MESSAGE = 'Shipment not found. Please check your tracking number and try again.';
-export const EMPTY_INPUT_MESSAGE = 'Please enter a tracking number.';
-export const COPIED_MESSAGE = 'Tracking number copied to clipboard!';
 
 /**
  * What the visitor reads when a lookup fails: the spec's not-found sentence for every failure,

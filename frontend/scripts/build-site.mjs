@@ -1,0 +1,104 @@
+// `npm run build` after type-checking: the client build, then the prerender of the public
+// marketing routes to static HTML (hydrated by src/main.tsx), then the service worker's
+// precache list. Writes dist/index.html (Home), dist/<route>/index.html, and dist/app.html,
+// the unrendered shell for every other route.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'vite';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+const ssrOut = join(root, 'node_modules', '.tmp', 'prerender');
+
+/** Routes served as static HTML, and the route module each one shows. */
+const PRERENDERED_ROUTES = [
+  { path: '/', module: 'src/app/routes/home.tsx' },
+  { path: '/about', module: 'src/app/routes/about.tsx' },
+  { path: '/services', module: 'src/app/routes/services.tsx' },
+  { path: '/contact', module: 'src/app/routes/contact.tsx' },
+  { path: '/privacy', module: 'src/app/routes/privacy.tsx' },
+  { path: '/terms', module: 'src/app/routes/terms.tsx' },
+  { path: '/faq', module: 'src/app/routes/faq.tsx' },
+  { path: '/track', module: 'src/app/routes/track.tsx' },
+];
+
+// One date for both builds, so the legal pages hydrate without a mismatch.
+process.env.BUILD_DATE ??= new Date().toLocaleDateString('en-CA');
+
+await build({ root });
+await build({
+  root,
+  logLevel: 'warn',
+  build: { ssr: 'src/entry-prerender.tsx', outDir: ssrOut, emptyOutDir: true, manifest: false, copyPublicDir: false },
+});
+
+const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8'));
+const template = readFileSync(join(dist, 'index.html'), 'utf8');
+const { renderPage } = await import(pathToFileURL(join(ssrOut, 'entry-prerender.js')).href);
+
+/** The JS files a manifest entry loads at once (itself and its static imports), and their CSS. */
+function closure(key, seen = new Set()) {
+  if (seen.has(key)) return seen;
+  seen.add(key);
+  for (const imported of manifest[key].imports ?? []) closure(imported, seen);
+  return seen;
+}
+const entryKeys = closure('index.html');
+
+function routeAssets(moduleKey) {
+  // Home is part of the entry chunk: nothing more to load.
+  if (!manifest[moduleKey]) return { scripts: [], styles: [] };
+  const keys = [...closure(moduleKey)].filter((key) => !entryKeys.has(key));
+  return {
+    scripts: keys.map((key) => `/${manifest[key].file}`),
+    styles: keys.flatMap((key) => manifest[key].css ?? []).map((file) => `/${file}`),
+  };
+}
+
+function escapeHtml(text) {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+writeFileSync(join(dist, 'app.html'), template);
+const precache = new Set(['/app.html', '/theme-init.js', '/favicon.svg']);
+for (const key of entryKeys) {
+  precache.add(`/${manifest[key].file}`);
+  for (const css of manifest[key].css ?? []) precache.add(`/${css}`);
+}
+
+for (const route of PRERENDERED_ROUTES) {
+  const { html, title } = await renderPage(route.path);
+  if (html.includes('<script')) throw new Error(`prerender of ${route.path}: inline script (a page suspended)`);
+  const { scripts, styles } = routeAssets(route.module);
+  // The route's own code and CSS load with the page, not after the entry asks for them.
+  const links = [
+    ...styles.map((href) => `<link rel="stylesheet" crossorigin href="${href}">`),
+    ...scripts.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`),
+  ].join('\n    ');
+  const page = template
+    .replace('<html lang="en">', `<html lang="en" data-prerendered-route="${route.path}">`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
+    .replace('</head>', `  ${links}\n  </head>`)
+    .replace('<div id="root"></div>', `<div id="root">${html}</div>`);
+  if (page === template || !page.includes(html)) throw new Error(`prerender of ${route.path}: template markers not found`);
+  const file = route.path === '/' ? join(dist, 'index.html') : join(dist, route.path.slice(1), 'index.html');
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, page);
+  precache.add(route.path);
+  for (const asset of [...scripts, ...styles]) precache.add(asset);
+  console.log(`prerendered ${route.path} → ${file.slice(root.length)}`);
+}
+
+// The service worker's list of what to cache at install; its version changes with the build.
+const swFile = join(dist, 'sw.js');
+const urls = [...precache].sort();
+const version = createHash('sha256').update(JSON.stringify(urls)).update(template).digest('hex').slice(0, 12);
+const sw = readFileSync(swFile, 'utf8')
+  .replace("const VERSION = 'dev';", `const VERSION = '${version}';`)
+  .replace('const PRECACHE_URLS = [];', `const PRECACHE_URLS = ${JSON.stringify(urls)};`);
+if (!sw.includes(version)) throw new Error('public/sw.js: VERSION / PRECACHE_URLS markers not found');
+writeFileSync(swFile, sw);
+rmSync(ssrOut, { recursive: true, force: true });
+console.log(`service worker ${version}: ${urls.length} files precached`);

@@ -1,0 +1,33 @@
+// The JavaScript budget of the first load of `/`: every script and modulepreload of
+// dist/index.html (the prerendered Home page lists all it loads), gzip-compressed and summed.
+// Exits 1 above the budget. Usage: node scripts/js-budget.mjs [dist] [budget KB]
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+
+const dist = process.argv[2] ?? fileURLToPath(new URL('../dist', import.meta.url));
+const budgetKb = Number(process.argv[3] ?? 100);
+
+/** The same-origin .js files an HTML page loads at once. */
+function scriptsOf(html) {
+  const urls = new Set();
+  for (const tag of html.match(/<(script|link)\b[^>]*>/g) ?? []) {
+    const isScript = tag.startsWith('<script') && /\bsrc="/.test(tag);
+    const isPreload = tag.startsWith('<link') && /\brel="modulepreload"/.test(tag);
+    const url = /\b(?:src|href)="([^"]+)"/.exec(tag)?.[1];
+    if ((isScript || isPreload) && url && url.startsWith('/')) urls.add(url);
+  }
+  return [...urls];
+}
+
+const html = readFileSync(join(dist, 'index.html'), 'utf8');
+let total = 0;
+for (const url of scriptsOf(html)) {
+  const size = gzipSync(readFileSync(join(dist, url)), { level: 9 }).length;
+  total += size;
+  console.log(`${(size / 1024).toFixed(1).padStart(7)} KB  ${url}`);
+}
+const ok = total <= budgetKb * 1024;
+console.log(`${(total / 1024).toFixed(1).padStart(7)} KB  JavaScript of / (gzip), budget ${budgetKb} KB: ${ok ? 'ok' : 'OVER'}`);
+if (!ok) process.exitCode = 1;

@@ -1,0 +1,57 @@
+import { lazy } from 'react';
+import { Navigate, useRoutes, type RouteObject } from 'react-router-dom';
+import { ADMIN_LOGIN_PATH } from '@/config/routes';
+import { RootLayout } from './root-layout';
+import HomePage from './routes/home';
+
+// Every route but Home is loaded on demand; only the track and admin routes load the Connect client.
+const AboutPage = lazy(() => import('./routes/about'));
+const ServicesPage = lazy(() => import('./routes/services'));
+const ContactPage = lazy(() => import('./routes/contact'));
+const TrackPage = lazy(() => import('./routes/track'));
+// The admin area is its own chunks: public pages never load its code.
+const AdminLoginPage = lazy(() => import('./routes/admin-login'));
+const AdminLayout = lazy(() => import('./routes/admin-layout'));
+const AdminShipmentsPage = lazy(() => import('./routes/admin-shipments'));
+const AdminUsersPage = lazy(() => import('./routes/admin-users'));
+const AdminEmailsPage = lazy(() => import('./routes/admin-emails'));
+const PrivacyPage = lazy(() => import('./routes/privacy'));
+const TermsPage = lazy(() => import('./routes/terms'));
+const FaqPage = lazy(() => import('./routes/faq'));
+const NotFoundPage = lazy(() => import('./routes/not-found'));
+
+/** The route table (spec §2). A plain <BrowserRouter>, not the data router: it is ~17 KB gzip
+ * lighter and no route needs loaders or actions. */
+const ROUTES: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    children: [
+      { index: true, element: <HomePage /> },
+      { path: 'about', element: <AboutPage /> },
+      { path: 'services', element: <ServicesPage /> },
+      { path: 'contact', element: <ContactPage /> },
+      { path: 'track/:trackingNumber?', element: <TrackPage /> },
+      { path: 'administration_and_development/login', element: <AdminLoginPage /> },
+      {
+        // The guard (in the layout) sends visitors without an admin session to the login.
+        path: 'administration_and_development',
+        element: <AdminLayout />,
+        children: [
+          { index: true, element: <AdminShipmentsPage /> },
+          { path: 'users', element: <AdminUsersPage /> },
+          { path: 'emails', element: <AdminEmailsPage /> },
+        ],
+      },
+      { path: 'login', element: <Navigate to={ADMIN_LOGIN_PATH} replace /> },
+      { path: 'privacy', element: <PrivacyPage /> },
+      { path: 'terms', element: <TermsPage /> },
+      { path: 'faq', element: <FaqPage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
+/** The page for the current location (inside a BrowserRouter, or a StaticRouter when prerendering). */
+export function AppRoutes() {
+  return useRoutes(ROUTES);
+}

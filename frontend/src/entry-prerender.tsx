@@ -1,0 +1,34 @@
+// Server entry of the build-time prerender (scripts/build-site.mjs): a route's HTML as the
+// browser would first draw it, which main.tsx then hydrates.
+import { StrictMode } from 'react';
+import { prerender } from 'react-dom/static';
+import { StaticRouter } from 'react-router-dom';
+import { AppRoutes } from '@/app/routes';
+import { company } from '@/config/company';
+import { DocumentTitleContext } from '@/hooks/use-document-title';
+
+export type PrerenderedPage = { html: string; title: string };
+
+async function render(path: string, onTitle: (title: string) => void): Promise<string> {
+  const { prelude } = await prerender(
+    <StrictMode>
+      <DocumentTitleContext value={onTitle}>
+        <StaticRouter location={path}>
+          <AppRoutes />
+        </StaticRouter>
+      </DocumentTitleContext>
+    </StrictMode>,
+    // One piece: React would otherwise move large sections out to be revealed by inline scripts.
+    { progressiveChunkSize: Number.POSITIVE_INFINITY },
+  );
+  return new Response(prelude).text();
+}
+
+export async function renderPage(path: string): Promise<PrerenderedPage> {
+  let title = company.name;
+  // The first pass loads the lazily imported page; the second finds it loaded and so renders
+  // without suspending, which would add inline scripts (the CSP forbids them).
+  await render(path, () => {});
+  const html = await render(path, (value) => (title = value));
+  return { html, title };
+}

@@ -1,0 +1,20 @@
+import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
+import { NOT_FOUND_MESSAGE } from '../utils/messages';
+
+/** A shipment (with `savedAt` when it is the copy kept offline), or the sentence to show. */
+export type TrackOutcome = { shipment: Shipment; savedAt?: string } | { failure: string };
+
+/**
+ * Looks the number up. The Connect client, the protobuf code and the offline copy load with the
+ * first lookup (./track-shipment-call.ts), so /track's intro page does not wait for them.
+ */
+export async function trackShipment(trackingNumber: string, signal: AbortSignal): Promise<TrackOutcome> {
+  try {
+    const { callTrackShipment } = await import('./track-shipment-call');
+    return await callTrackShipment(trackingNumber, signal);
+  } catch (error) {
+    // The lookup's code could not load (offline before any lookup) or the lookup was cancelled.
+    console.warn('Tracking lookup failed', error);
+    return { failure: NOT_FOUND_MESSAGE };
+  }
+}
