@@ -90,3 +90,28 @@ test.describe('admin e-mail test', () => {
     await expect(page.getByRole('button', { name: 'Run email test' })).toBeEnabled();
   });
 });
+
+test.describe('stored theme', () => {
+  test("a signed-in admin's theme is saved for them and follows them to another browser", async ({ browser }) => {
+    const first = await browser.newContext({ colorScheme: 'light' });
+    const page = await first.newPage();
+    await signIn(page);
+    const html = page.locator('html');
+    await expect(html).not.toHaveClass(/\bdark\b/);
+    const saved = page.waitForResponse((r) => r.url().includes('/logistics.v1.PreferenceService/UpdatePreferences'));
+    await page.getByRole('button', { name: 'Switch to dark mode' }).click();
+    expect((await saved).ok()).toBe(true);
+    await first.close();
+
+    // Another browser: nothing stored locally, a light system theme; signing in brings dark back.
+    const second = await browser.newContext({ colorScheme: 'light' });
+    const elsewhere = await second.newPage();
+    await signIn(elsewhere);
+    await expect(elsewhere.locator('html')).toHaveClass(/\bdark\b/);
+    // Back to light for the other tests' admin.
+    const restored = elsewhere.waitForResponse((r) => r.url().includes('/logistics.v1.PreferenceService/UpdatePreferences'));
+    await elsewhere.getByRole('button', { name: 'Switch to light mode' }).click();
+    await restored;
+    await second.close();
+  });
+});

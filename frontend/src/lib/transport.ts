@@ -5,6 +5,7 @@ import { Code, ConnectError, createClient, type Client, type Interceptor } from 
 import { createGrpcWebTransport } from '@connectrpc/connect-web';
 import { AuthService } from '@/gen/logistics/v1/auth_service_pb';
 import { NotificationService } from '@/gen/logistics/v1/notification_service_pb';
+import { PreferenceService } from '@/gen/logistics/v1/preference_service_pb';
 import { SessionService } from '@/gen/logistics/v1/session_service_pb';
 import { ShipmentService } from '@/gen/logistics/v1/shipment_service_pb';
 import { notifySessionExpired } from './session-events';
@@ -40,3 +41,4 @@ export const shipmentClient: Client<typeof ShipmentService> = createClient(Shipm
 export const sessionClient: Client<typeof SessionService> = createClient(SessionService, transport);
 export const authClient: Client<typeof AuthService> = createClient(AuthService, transport);
 export const notificationClient: Client<typeof NotificationService> = createClient(NotificationService, transport);
+export const preferenceClient: Client<typeof PreferenceService> = createClient(PreferenceService, transport);

@@ -3,6 +3,7 @@ import { Outlet } from 'react-router-dom';
 import { Spinner } from '@/components/ui/Spinner';
 import { AdminBar } from '@/features/admin-session/components/AdminBar';
 import { RequireAdmin } from '@/features/admin-session/components/RequireAdmin';
+import { useStoredTheme } from '@/features/preferences/hooks/use-stored-theme';
 import '@/styles/admin.css';
 
 /** /administration_and_development/*: the guard, the admin bar, then the section's page. The
@@ -12,6 +13,7 @@ export default function AdminLayout() {
     <RequireAdmin>
       {(user) => (
         <div className="admin-area">
+          <StoredTheme />
           <AdminBar email={user.email} />
           <div className="container admin-main">
             <Suspense
@@ -28,4 +30,10 @@ export default function AdminLayout() {
       )}
     </RequireAdmin>
   );
+}
+
+/** The signed-in user's stored theme, applied and kept up to date. */
+function StoredTheme() {
+  useStoredTheme();
+  return null;
 }
