@@ -5,12 +5,17 @@ export PORT
 NPM_INSTALL = npm install --no-audit --no-fund
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run demo test test-rust test-frontend test-e2e check-deploy bench tools frontend clean
+.PHONY: run run-distributed demo test test-rust test-frontend test-e2e test-e2e-distributed check-deploy fault-test bench tools frontend clean
 
 ## run: build everything and start the all-in-one product on http://localhost:$(PORT)
 run: frontend
 	cargo build --release -p gateway
 	./target/release/gateway
+
+## run-distributed: every service its own process, with Redis and SecantusDB (MongoDB), gateway in front
+run-distributed: frontend tools
+	cargo build --release -p gateway -p shipments -p auth -p notifications -p preferences
+	BIN_DIR=target/release scripts/run-distributed.sh
 
 ## demo: load a dozen demo shipments (run it while `make run` is up, or before)
 demo:
@@ -23,20 +28,31 @@ frontend/node_modules/.package-lock.json: frontend/package-lock.json
 frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run build
 
-## test: Rust tests (SQLite and MongoDB stores), front-end unit tests, Playwright e2e, deploy checks
-test: test-rust test-frontend test-e2e check-deploy
+## test: Rust tests (SQLite and MongoDB stores), front-end unit tests and JS budget, Playwright e2e
+## in both modes, deploy checks
+test: test-rust test-frontend test-e2e test-e2e-distributed check-deploy
 
 test-rust: tools
 	scripts/with-mongodb.sh cargo test --workspace --locked
 
-test-frontend: frontend/node_modules/.package-lock.json
-	cd frontend && npm test
+test-frontend: frontend
+	cd frontend && npm test && npm run budget
 
 test-e2e: frontend
 	@test -x $(CHROMIUM) || { echo "Chromium is missing: apt-get install -y chromium"; exit 1; }
 	# Same features as test-rust, so the gateway binary is not built a second time.
 	cargo test --workspace --locked --no-run
 	cd frontend && CI=1 npm run e2e
+
+## test-e2e-distributed: the same Playwright suite against scripts/run-distributed.sh
+test-e2e-distributed: test-e2e tools
+	cargo build -p shipments -p auth -p notifications -p preferences
+	cd frontend && CI=1 E2E_MODE=distributed npm run e2e
+
+## fault-test: kill and restart shipments, Redis and SecantusDB under load; prints what it measured
+fault-test: frontend tools
+	cargo build --release -p gateway -p shipments -p auth -p notifications -p preferences
+	BIN_DIR=target/release scripts/fault-test.py
 
 ## check-deploy: lint the Dockerfile, render and validate the Kubernetes manifests (deploy/)
 check-deploy:
@@ -49,7 +65,7 @@ tools: .tools/secantus/bin/secantusd-py
 	python3 -m venv .tools/secantus
 	.tools/secantus/bin/pip install --quiet secantusdb==0.7.0b3
 
-## bench: tracking lookups through the gateway, all-in-one and distributed (needs wrk)
+## bench: tracking lookups, the admin list over a million shipments, Lighthouse scores (needs wrk)
 bench: frontend
 	scripts/bench.sh
 

@@ -3,7 +3,8 @@
 # 64 connections), all-in-one and distributed, over a store of SHIPMENTS (default 100,000)
 # shipments; the gateway serving a small static file, as this machine's reference; and the
 # admin list (search + status filter + first page) over LIST_SHIPMENTS (default 1,000,000)
-# shipments in the embedded store, seeded once into target/bench/ and reused.
+# shipments in the embedded store, seeded once into target/bench/ and reused; and the
+# Lighthouse performance and accessibility scores of /, /track and /services.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
@@ -64,7 +65,7 @@ static_file=favicon.svg
 
 # All-in-one.
 port=$(free_port)
-PORT=$port DATA_DIR="$work/data" STATIC_DIR=frontend/dist TRACKING_RATE_LIMIT_PER_MINUTE=1000000000 RUST_LOG=warn \
+PORT=$port DATA_DIR="$work/data" STATIC_DIR=frontend/dist TRACKING_RATE_LIMIT_PER_MINUTE=1000000000 RUST_LOG=warn METRICS_ADDR=off \
   ./target/release/gateway & pids+=($!)
 wait_for "http://127.0.0.1:$port/healthz"
 check_lookup "http://127.0.0.1:$port"
@@ -74,12 +75,20 @@ kill "${pids[-1]}"; wait "${pids[-1]}" 2>/dev/null || true
 
 # Distributed: the shipments service on its own, the gateway reaching it over gRPC.
 sport=$(free_port); gport=$(free_port)
-SHIPMENTS_ADDR=127.0.0.1:$sport DATA_DIR="$work/data" RUST_LOG=warn ./target/release/shipments & pids+=($!)
-PORT=$gport SHIPMENTS_URL=http://127.0.0.1:$sport STATIC_DIR=frontend/dist TRACKING_RATE_LIMIT_PER_MINUTE=1000000000 RUST_LOG=warn \
+SHIPMENTS_ADDR=127.0.0.1:$sport DATA_DIR="$work/data" RUST_LOG=warn METRICS_ADDR=off ./target/release/shipments & pids+=($!)
+PORT=$gport SHIPMENTS_URL=http://127.0.0.1:$sport STATIC_DIR=frontend/dist TRACKING_RATE_LIMIT_PER_MINUTE=1000000000 RUST_LOG=warn METRICS_ADDR=off \
   ./target/release/gateway & pids+=($!)
 wait_for "http://127.0.0.1:$gport/healthz"
 check_lookup "http://127.0.0.1:$gport"
 measure "tracking lookup, distributed" "http://127.0.0.1:$gport" "$work/track.lua"
+
+# Lighthouse on /, /track and /services, offline on localhost (all-in-one, demo data).
+port=$(free_port)
+PORT=$port DATA_DIR="$work/lighthouse" STATIC_DIR=frontend/dist RUST_LOG=warn METRICS_ADDR=off ./target/release/gateway & pids+=($!)
+wait_for "http://127.0.0.1:$port/healthz"
+lighthouse=$(cd frontend && CHROME_PATH=${CHROME_PATH:-/usr/bin/chromium} npm run --silent lighthouse -- "http://127.0.0.1:$port" 2>/dev/null || true)
+while read -r line; do [ -n "$line" ] && results+=("Lighthouse $line"); done <<<"$lighthouse"
+kill "${pids[-1]}"; wait "${pids[-1]}" 2>/dev/null || true
 
 # The admin list over a large embedded store (seeding 1,000,000 takes several minutes once).
 list_data="target/bench/list-$LIST_SHIPMENTS"
