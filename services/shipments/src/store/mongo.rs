@@ -147,7 +147,17 @@ impl ShipmentStore for MongoShipmentStore {
         let write = async {
             let mut session = self.client.start_session().await.map_err(db_error)?;
             for attempt in 1..=3 {
-                session.start_transaction().await.map_err(db_error)?;
+                // The commit waits for a journaled majority, like every other write.
+                session
+                    .start_transaction()
+                    .write_concern(
+                        mongodb::options::WriteConcern::builder()
+                            .w(mongodb::options::Acknowledgment::Majority)
+                            .journal(true)
+                            .build(),
+                    )
+                    .await
+                    .map_err(db_error)?;
                 let written = async {
                     self.shipments
                         .insert_one(document.clone())
