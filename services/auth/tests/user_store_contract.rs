@@ -88,12 +88,7 @@ macro_rules! contract {
         mod mongo { $(
             #[tokio::test(flavor = "multi_thread")]
             async fn $case() {
-                let uri = match std::env::var("TEST_MONGODB_URI") {
-                    Ok(uri) if !uri.is_empty() => uri,
-                    _ if std::env::var("SKIP_MONGO_TESTS").as_deref() == Ok("1") => return,
-                    _ => panic!("TEST_MONGODB_URI is not set: run `make test`, or set SKIP_MONGO_TESTS=1"),
-                };
-                let db = format!("test_users_{}", chrono::Utc::now().timestamp_nanos_opt().unwrap());
+                let Some((uri, db)) = service_common::test_mongodb() else { return };
                 super::$case(std::sync::Arc::new(super::MongoUserStore::connect(&uri, &db).await.unwrap())).await;
             }
         )* }

@@ -47,15 +47,9 @@ async fn sqlite_keeps_choices() {
 
 #[tokio::test]
 async fn mongo_keeps_choices() {
-    let uri = match std::env::var("TEST_MONGODB_URI") {
-        Ok(uri) if !uri.is_empty() => uri,
-        _ if std::env::var("SKIP_MONGO_TESTS").as_deref() == Ok("1") => return,
-        _ => panic!("TEST_MONGODB_URI is not set: run `make test`, or set SKIP_MONGO_TESTS=1"),
+    let Some((uri, database)) = service_common::test_mongodb() else {
+        return;
     };
-    let database = format!(
-        "prefs_{:x}",
-        chrono::Utc::now().timestamp_nanos_opt().unwrap()
-    );
     let store = preferences::MongoPreferenceStore::connect(&uri, &database)
         .await
         .unwrap();

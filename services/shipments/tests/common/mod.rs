@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use chrono::{NaiveDate, NaiveTime, Utc};
+use chrono::{NaiveDate, NaiveTime};
 use shipments::domain::{
     Package, PaymentMode, Shipment, ShipmentDetails, ShipmentMode, ShipmentType, TrackingNumber,
 };
@@ -64,25 +64,12 @@ pub fn sqlite_store() -> (Arc<dyn ShipmentStore>, tempfile::TempDir) {
 /// A MongoDB store on a fresh database of `TEST_MONGODB_URI` (SecantusDB in `make test`,
 /// or a real MongoDB). Without it the test fails, unless `SKIP_MONGO_TESTS=1`.
 pub async fn mongo_store() -> Option<Arc<dyn ShipmentStore>> {
-    let uri = match std::env::var("TEST_MONGODB_URI") {
-        Ok(uri) if !uri.is_empty() => uri,
-        _ if std::env::var("SKIP_MONGO_TESTS").as_deref() == Ok("1") => return None,
-        _ => panic!("TEST_MONGODB_URI is not set: run `make test`, or set SKIP_MONGO_TESTS=1"),
-    };
-    let database = format!("test_{}", rand_suffix());
+    let (uri, database) = service_common::test_mongodb()?;
     Some(Arc::new(
         MongoShipmentStore::connect(&uri, &database)
             .await
             .expect("connect to TEST_MONGODB_URI"),
     ))
-}
-
-fn rand_suffix() -> String {
-    format!(
-        "{:x}{:x}",
-        std::process::id(),
-        Utc::now().timestamp_nanos_opt().unwrap()
-    )
 }
 
 /// A shipment store and the outbox beside it (same file), embedded.
@@ -98,12 +85,7 @@ pub fn sqlite_stores() -> (
 
 /// A shipment store and the outbox beside it (same database), on `TEST_MONGODB_URI`.
 pub async fn mongo_stores() -> Option<(Arc<dyn ShipmentStore>, Arc<dyn outbox::OutboxStore>)> {
-    let uri = match std::env::var("TEST_MONGODB_URI") {
-        Ok(uri) if !uri.is_empty() => uri,
-        _ if std::env::var("SKIP_MONGO_TESTS").as_deref() == Ok("1") => return None,
-        _ => panic!("TEST_MONGODB_URI is not set: run `make test`, or set SKIP_MONGO_TESTS=1"),
-    };
-    let database = format!("test_{}", rand_suffix());
+    let (uri, database) = service_common::test_mongodb()?;
     let store = MongoShipmentStore::connect(&uri, &database)
         .await
         .expect("connect to TEST_MONGODB_URI");
