@@ -198,7 +198,6 @@ pub const MONGODB_STARTUP_WAIT: std::time::Duration = std::time::Duration::from_
 /// 30 s, so callers answer UNAVAILABLE promptly and recover as soon as it is back), writes
 /// with majority and journal acknowledgement unless the URI says otherwise, after waiting for
 /// the server at start-up with a log line per attempt (for up to `MONGODB_STARTUP_WAIT`).
-
 pub async fn mongo_client(uri: &str) -> anyhow::Result<mongodb::Client> {
     let mut options = mongodb::options::ClientOptions::parse(uri).await?;
     options.server_selection_timeout = Some(std::time::Duration::from_secs(2));
