@@ -45,8 +45,10 @@ pub fn init(service: &'static str) -> Telemetry {
             .with_filter(filter())
             .boxed()
     } else {
+        // Colours only on a terminal: piped logs (files, systemd, the e2e runner) stay plain.
         tracing_subscriber::fmt::layer()
             .with_writer(std::io::stderr)
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
             .with_filter(filter())
             .boxed()
     };
