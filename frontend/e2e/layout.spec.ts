@@ -2,7 +2,8 @@ import { expect, test } from '@playwright/test';
 
 test.describe('404 page', () => {
   test('an unknown route shows the 404 page and its links', async ({ page }) => {
-    await page.goto('/no/such/page');
+    const response = await page.goto('/no/such/page');
+    expect(response?.status(), 'a missing page is answered as missing').toBe(404);
     const main = page.getByRole('main');
     await expect(main.getByText('404', { exact: true })).toBeVisible();
     await expect(main.getByRole('heading', { level: 1, name: 'Page Not Found' })).toBeVisible();

@@ -33,6 +33,7 @@ pub fn app_files(static_dir: &Path) -> Router {
         static_dir.join("index.html")
     };
     let prerendered = Arc::new(prerendered_routes(static_dir));
+    let files = static_dir.to_path_buf();
     let assets = ServeDir::new(static_dir.join("assets"));
     let pages = ServeDir::new(static_dir)
         .append_index_html_on_directories(true)
@@ -42,6 +43,9 @@ pub fn app_files(static_dir: &Path) -> Router {
         .fallback_service(pages)
         .layer(middleware::from_fn(move |request, next| {
             serve_prerendered(prerendered.clone(), request, next)
+        }))
+        .layer(middleware::from_fn(move |request, next| {
+            not_found_status(files.clone(), request, next)
         }))
         .layer(middleware::from_fn(cache_control))
         .layer(CompressionLayer::new())
@@ -78,6 +82,44 @@ async fn serve_prerendered(
         }
     }
     next.run(request).await
+}
+
+/// The web app's routes (frontend/src/app/routes.tsx); any other page is its 404 page.
+fn is_app_route(path: &str) -> bool {
+    let path = path.trim_end_matches('/');
+    let segments: Vec<&str> = path.split('/').skip(1).collect();
+    match segments.as_slice() {
+        []
+        | ["about" | "services" | "contact" | "track" | "login" | "privacy" | "terms" | "faq"] => {
+            true
+        }
+        ["track", number] => !number.is_empty(),
+        ["administration_and_development"] => true,
+        [
+            "administration_and_development",
+            "login" | "users" | "emails",
+        ] => true,
+        _ => false,
+    }
+}
+
+/// A path that is neither a route of the app nor a file gets the app (which shows its 404
+/// page) with the status 404, so crawlers and tools see a missing page as missing.
+async fn not_found_status(
+    static_dir: std::path::PathBuf,
+    request: Request,
+    next: Next,
+) -> Response {
+    let path = request.uri().path().to_owned();
+    let missing = !is_app_route(&path)
+        && !path.starts_with("/assets/")
+        && !path.contains("..")
+        && !static_dir.join(path.trim_start_matches('/')).is_file();
+    let mut response = next.run(request).await;
+    if missing && response.status().is_success() {
+        *response.status_mut() = http::StatusCode::NOT_FOUND;
+    }
+    response
 }
 
 async fn cache_control(request: Request, next: Next) -> Response {

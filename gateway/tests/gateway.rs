@@ -555,7 +555,8 @@ async fn serves_the_app_with_spa_fallback_cache_and_security_headers() {
             .send()
             .await
             .unwrap();
-        assert_eq!(response.status(), 200, "{path}");
+        let expected = if path == "/no/such/page" { 404 } else { 200 };
+        assert_eq!(response.status(), expected, "{path}");
         let headers = response.headers().clone();
         assert_eq!(headers["cache-control"], "no-cache", "{path}");
         let csp = headers["content-security-policy"].to_str().unwrap();
@@ -1185,6 +1186,13 @@ async fn prerendered_routes_are_served_as_built_and_other_routes_get_the_app_she
         "client routes get the shell"
     );
     assert!(body("/").await.1.contains("app app"), "home is index.html");
+    assert_eq!(body("/administration_and_development/emails").await.0, 200);
+    assert_eq!(
+        body("/no-such-page").await,
+        (404, "<div id=root></div>".to_owned()),
+        "the app shows its 404 page, with the status to match"
+    );
+    assert_eq!(body("/track/PSE1/extra").await.0, 404);
 }
 
 /// Disabling a user ends their sessions at once, in every mode.
