@@ -156,7 +156,7 @@ impl Upstreams {
                     transport,
                     tokens.clone(),
                     notifications::RetryPolicy::from_env()?,
-                    notifications::public_url(),
+                    service_common::public_url(),
                 );
                 // Stops with the process: an e-mail being sent then is taken over after its lease.
                 tokio::spawn(worker.run(std::future::pending()));

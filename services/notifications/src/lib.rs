@@ -34,14 +34,6 @@ pub fn api_timeout() -> anyhow::Result<Duration> {
     Ok(Duration::from_millis(millis))
 }
 
-/// The site's public URL for links in e-mails: `PUBLIC_URL`, default http://localhost:8080.
-pub fn public_url() -> String {
-    std::env::var("PUBLIC_URL")
-        .ok()
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| "http://localhost:8080".to_owned())
-}
-
 /// Opens the outbox the configuration names (the shipments' database).
 pub async fn open_store(config: &StoreConfig) -> anyhow::Result<Arc<dyn OutboxStore>> {
     Ok(match config {

@@ -16,7 +16,7 @@ async fn main() -> anyhow::Result<()> {
         transport,
         tokens,
         notifications::RetryPolicy::from_env()?,
-        notifications::public_url(),
+        service_common::public_url(),
     );
     let addr = notifications::listen_addr()?;
     let listener = TcpListener::bind(addr).await?;

@@ -190,6 +190,26 @@ pub async fn shutdown_signal() {
     tracing::info!("shutting down: draining calls in flight");
 }
 
+/// Whether a MongoDB error means the server cannot be reached (worth UNAVAILABLE and a later
+/// try), as opposed to a refused or malformed operation.
+pub fn mongo_unreachable(e: &mongodb::error::Error) -> bool {
+    use mongodb::error::ErrorKind;
+    matches!(
+        *e.kind,
+        ErrorKind::Io(_)
+            | ErrorKind::ServerSelection { .. }
+            | ErrorKind::ConnectionPoolCleared { .. }
+    )
+}
+
+/// The site's public address for links in e-mails: `PUBLIC_URL`, default http://localhost:8080.
+pub fn public_url() -> String {
+    std::env::var("PUBLIC_URL")
+        .ok()
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "http://localhost:8080".to_owned())
+}
+
 /// How long a starting process waits for MongoDB before giving up (and, in Kubernetes, being
 /// restarted).
 pub const MONGODB_STARTUP_WAIT: std::time::Duration = std::time::Duration::from_secs(60);

@@ -5,14 +5,6 @@ use outbox::emails::{ShipmentEmail, package_line};
 
 use crate::domain::Shipment;
 
-/// The site's public URL for tracking links: `PUBLIC_URL`, default http://localhost:8080.
-pub fn public_url() -> String {
-    std::env::var("PUBLIC_URL")
-        .ok()
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| "http://localhost:8080".to_owned())
-}
-
 pub fn shipment_email(s: &Shipment) -> ShipmentEmail {
     let d = &s.details;
     ShipmentEmail {

@@ -74,7 +74,7 @@ impl ShipmentsService {
             store,
             lookups: LookupCache::new(lookup_cache_ttl),
             tokens,
-            public_url: crate::emails::public_url(),
+            public_url: service_common::public_url(),
         }
     }
 

@@ -54,11 +54,10 @@ fn from_document(mut d: Document) -> Result<User, AuthError> {
 }
 
 fn db_error(e: MongoError) -> AuthError {
-    match *e.kind {
-        ErrorKind::Io(_)
-        | ErrorKind::ServerSelection { .. }
-        | ErrorKind::ConnectionPoolCleared { .. } => AuthError::Unavailable(e.to_string()),
-        _ => AuthError::Internal(e.to_string()),
+    if service_common::mongo_unreachable(&e) {
+        AuthError::Unavailable(e.to_string())
+    } else {
+        AuthError::Internal(e.to_string())
     }
 }
 

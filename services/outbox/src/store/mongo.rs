@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use futures::TryStreamExt;
 use mongodb::bson::{self, Bson, Document, doc};
-use mongodb::error::{Error as MongoError, ErrorKind};
+use mongodb::error::Error as MongoError;
 use mongodb::options::ReturnDocument;
 use mongodb::{ClientSession, Collection, Database, IndexModel};
 use service_common::utc_micros;
@@ -23,11 +23,10 @@ pub struct MongoOutbox {
 }
 
 fn db_error(e: MongoError) -> OutboxError {
-    match *e.kind {
-        ErrorKind::Io(_)
-        | ErrorKind::ServerSelection { .. }
-        | ErrorKind::ConnectionPoolCleared { .. } => OutboxError::Unavailable(e.to_string()),
-        _ => OutboxError::Internal(e.to_string()),
+    if service_common::mongo_unreachable(&e) {
+        OutboxError::Unavailable(e.to_string())
+    } else {
+        OutboxError::Internal(e.to_string())
     }
 }
 

@@ -94,11 +94,10 @@ fn from_document(mut d: Document) -> Result<(Shipment, i64), ShipmentError> {
 }
 
 fn db_error(e: MongoError) -> ShipmentError {
-    match *e.kind {
-        ErrorKind::Io(_)
-        | ErrorKind::ServerSelection { .. }
-        | ErrorKind::ConnectionPoolCleared { .. } => ShipmentError::Unavailable(e.to_string()),
-        _ => ShipmentError::Internal(e.to_string()),
+    if service_common::mongo_unreachable(&e) {
+        ShipmentError::Unavailable(e.to_string())
+    } else {
+        ShipmentError::Internal(e.to_string())
     }
 }
 
@@ -176,12 +175,7 @@ impl ShipmentStore for MongoShipmentStore {
                         }
                         // Only a conflict with another transaction is worth another try; a
                         // server that cannot be reached is reported at once.
-                        let unreachable = matches!(
-                            *e.kind,
-                            ErrorKind::Io(_)
-                                | ErrorKind::ServerSelection { .. }
-                                | ErrorKind::ConnectionPoolCleared { .. }
-                        );
+                        let unreachable = service_common::mongo_unreachable(&e);
                         if attempt < 3
                             && !unreachable
                             && e.contains_label(mongodb::error::TRANSIENT_TRANSACTION_ERROR)
