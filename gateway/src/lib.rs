@@ -1,6 +1,7 @@
 //! The gateway: serves the web app and forwards gRPC-web calls to the services,
 //! deciding per method what a browser may call.
 
+pub mod access;
 pub mod limits;
 pub mod observe;
 pub mod redis_call;
@@ -24,8 +25,9 @@ use tonic_web::GrpcWebLayer;
 use tower::Layer;
 use tower_http::limit::RequestBodyLimitLayer;
 
+use access::Access;
 use limits::RateLimit;
-use rpc::RpcGateway;
+use rpc::{RpcGateway, TrustedProxies};
 use session::{Lifetime, SessionStore};
 use session_api::SessionApi;
 use upstream::Upstream;
@@ -54,7 +56,8 @@ pub struct Config {
     pub failed_sign_ins_per_account: u64,
     pub session_lifetime: Lifetime,
     pub secure_cookie: bool,
-    pub trust_forwarded_for: bool,
+    /// Reverse proxies in front that append to `X-Forwarded-For`.
+    pub trusted_proxy_hops: usize,
 }
 
 fn env_or<T: std::str::FromStr>(name: &str, default: T) -> anyhow::Result<T> {
@@ -92,7 +95,7 @@ impl Config {
                 absolute: Duration::from_secs(3600 * env_or::<u64>("SESSION_ABSOLUTE_HOURS", 12)?),
             },
             secure_cookie: env_or("COOKIE_SECURE", false)?,
-            trust_forwarded_for: env_or("TRUST_FORWARDED_FOR", false)?,
+            trusted_proxy_hops: env_or("TRUSTED_PROXY_HOPS", 0)?,
         })
     }
 
@@ -266,13 +269,17 @@ async fn state_stores(config: &Config) -> anyhow::Result<(SessionStore, [RateLim
 pub async fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<Router> {
     let (sessions, [tracking, attempts_per_ip, failures_per_account, contact]) =
         state_stores(config).await?;
+    let access = Access::new(sessions, upstreams.auth.clone(), upstreams.tokens.clone());
+    let proxies = TrustedProxies {
+        hops: config.trusted_proxy_hops,
+        secure_cookie: config.secure_cookie,
+    };
     let session_api = SessionApi {
         auth: upstreams.auth.clone(),
-        sessions: sessions.clone(),
+        access: access.clone(),
         attempts_per_ip,
         failures_per_account,
-        secure_cookie: config.secure_cookie,
-        trust_forwarded_for: config.trust_forwarded_for,
+        proxies,
     };
     let rpc = RpcGateway {
         shipments: upstreams.shipments,
@@ -280,11 +287,11 @@ pub async fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<Router
         notifications: upstreams.notifications,
         preferences: upstreams.preferences,
         session_api: upstream::in_process(SessionServiceServer::new(session_api)),
-        sessions,
+        access,
         tokens: upstreams.tokens,
         tracking_limit: Arc::new(tracking),
         contact_limit: Arc::new(contact),
-        trust_forwarded_for: config.trust_forwarded_for,
+        proxies,
     };
     let grpc_web =
         RequestBodyLimitLayer::new(MAX_RPC_BODY_BYTES).layer(GrpcWebLayer::new().layer(rpc));

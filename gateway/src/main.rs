@@ -103,10 +103,11 @@ fn service_token(args: &[String]) -> anyhow::Result<()> {
             .and_then(|i| args.get(i + 1))
             .cloned()
     };
-    let role = flag("--role").unwrap_or_else(|| service_auth::Caller::ADMIN.to_owned());
-    if role != "admin" && role != "user" {
-        anyhow::bail!("--role must be admin or user, got {role:?}");
-    }
+    let role: service_auth::Role = flag("--role")
+        .as_deref()
+        .unwrap_or("admin")
+        .parse()
+        .map_err(|e| anyhow::anyhow!("--role: {e}"))?;
     let minutes: u64 = flag("--minutes").map_or(Ok(5), |m| m.parse())?;
     if !(1..=60).contains(&minutes) {
         anyhow::bail!("--minutes must be between 1 and 60");

@@ -9,13 +9,13 @@ use std::task::{Context, Poll};
 use axum::extract::ConnectInfo;
 use futures::future::BoxFuture;
 use http::{HeaderMap, HeaderValue, Request, Response};
-use logistics_proto::v1 as pb;
-use service_auth::{CALL_TOKEN_LIFETIME, Caller, TokenKey};
+use service_auth::{CALL_TOKEN_LIFETIME, Role, TokenKey};
 use tonic::body::Body;
 use tower::ServiceExt;
 
+use crate::access;
 use crate::limits::RateLimit;
-use crate::session::{self, SessionStore};
+use crate::session::{self, Session};
 use crate::upstream::Upstream;
 
 /// Path prefixes of the services a browser may reach.
@@ -24,14 +24,14 @@ pub const AUTH_SERVICE: &str = "/logistics.v1.AuthService/";
 pub const SESSION_SERVICE: &str = "/logistics.v1.SessionService/";
 pub const NOTIFICATION_SERVICE: &str = "/logistics.v1.NotificationService/";
 pub const PREFERENCE_SERVICE: &str = "/logistics.v1.PreferenceService/";
-const SET_USER_DISABLED: &str = "/logistics.v1.AuthService/SetUserDisabled";
+const CHANGE_PASSWORD: &str = "/logistics.v1.AuthService/ChangePassword";
 
 pub const TOO_MANY_LOOKUPS: &str =
     "Too many tracking lookups from your network. Please wait a minute and try again.";
 pub const TOO_MANY_MESSAGES: &str = "Too many messages from your network. Please try again later.";
 
 /// Who may call one method from a browser.
-enum Access {
+enum Audience {
     /// Anyone, within the client's tracking rate limit.
     PublicLookup,
     /// Anyone from this site, within the client's contact-message rate limit.
@@ -46,21 +46,23 @@ enum Access {
     Nobody,
 }
 
-fn access(path: &str) -> Access {
+fn audience(path: &str) -> Audience {
     match path {
-        "/logistics.v1.ShipmentService/GetShipmentByTrackingNumber" => Access::PublicLookup,
-        "/logistics.v1.AuthService/ChangePassword" => Access::SignedIn,
-        p if p.starts_with(PREFERENCE_SERVICE) => Access::SignedIn,
-        "/logistics.v1.AuthService/SignIn" => Access::Nobody,
-        "/logistics.v1.NotificationService/SendContactMessage" => Access::PublicContact,
-        p if p.starts_with(SESSION_SERVICE) => Access::Sessions,
+        "/logistics.v1.ShipmentService/GetShipmentByTrackingNumber" => Audience::PublicLookup,
+        "/logistics.v1.AuthService/ChangePassword" => Audience::SignedIn,
+        p if p.starts_with(PREFERENCE_SERVICE) => Audience::SignedIn,
+        "/logistics.v1.AuthService/SignIn" | "/logistics.v1.AuthService/GetCurrentUser" => {
+            Audience::Nobody
+        }
+        "/logistics.v1.NotificationService/SendContactMessage" => Audience::PublicContact,
+        p if p.starts_with(SESSION_SERVICE) => Audience::Sessions,
         p if p.starts_with(SHIPMENT_SERVICE)
             || p.starts_with(AUTH_SERVICE)
             || p.starts_with(NOTIFICATION_SERVICE) =>
         {
-            Access::Admin
+            Audience::Admin
         }
-        _ => Access::Nobody,
+        _ => Audience::Nobody,
     }
 }
 
@@ -72,36 +74,59 @@ pub struct RpcGateway {
     pub preferences: Upstream,
     /// The gateway's own SessionService server.
     pub session_api: Upstream,
-    pub sessions: SessionStore,
+    pub access: access::Access,
     pub tokens: TokenKey,
     pub tracking_limit: Arc<RateLimit>,
     pub contact_limit: Arc<RateLimit>,
-    /// Trust the first `X-Forwarded-For` address (only behind a proxy that sets it).
-    pub trust_forwarded_for: bool,
+    pub proxies: TrustedProxies,
 }
 
-/// The client's IP: the socket's peer, or the proxy's `X-Forwarded-For` when trusted.
-pub fn client_ip(
-    headers: &HeaderMap,
-    extensions: &http::Extensions,
-    trust_forwarded_for: bool,
-) -> Option<IpAddr> {
-    let forwarded = || {
-        headers
-            .get("x-forwarded-for")?
-            .to_str()
-            .ok()?
-            .split(',')
-            .next()?
-            .trim()
-            .parse()
-            .ok()
-    };
-    trust_forwarded_for.then(forwarded).flatten().or_else(|| {
-        extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|c| c.0.ip())
-    })
+/// How many reverse proxies in front of the gateway append to `X-Forwarded-For`; the
+/// entries they wrote are the rightmost ones, anything further left the client could forge.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TrustedProxies {
+    pub hops: usize,
+    /// Mark the session cookie `Secure` whatever the proxies say.
+    pub secure_cookie: bool,
+}
+
+impl TrustedProxies {
+    /// The client's IP: with N trusted hops, the Nth `X-Forwarded-For` entry from the right
+    /// (the address the outermost trusted proxy saw); otherwise the socket's peer.
+    pub fn client_ip(&self, headers: &HeaderMap, extensions: &http::Extensions) -> Option<IpAddr> {
+        let peer = || {
+            extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|c| c.0.ip())
+        };
+        if self.hops == 0 {
+            return peer();
+        }
+        let entries: Vec<&str> = headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .map(str::trim)
+            .collect();
+        let Some(index) = entries.len().checked_sub(1) else {
+            return peer();
+        };
+        // Fewer entries than hops: the request skipped an outer proxy; the leftmost is the
+        // farthest address known.
+        let index = index.saturating_sub(self.hops - 1);
+        entries[index].parse().ok().or_else(peer)
+    }
+
+    /// Whether a cookie set for this request should be `Secure`: configured, or the trusted
+    /// proxy in front says it served HTTPS.
+    pub fn secure(&self, headers: &HeaderMap) -> bool {
+        self.secure_cookie
+            || (self.hops > 0
+                && headers
+                    .get("x-forwarded-proto")
+                    .is_some_and(|p| p == "https"))
+    }
 }
 
 /// Refuses calls a page of another site made: its `Origin` must be this host.
@@ -134,29 +159,27 @@ impl RpcGateway {
 
     async fn handle(self, mut request: Request<Body>) -> Result<Response<Body>, Infallible> {
         let path = request.uri().path().to_owned();
-        let access = access(&path);
-        if !matches!(access, Access::PublicLookup) && !same_origin(request.headers()) {
+        let audience = audience(&path);
+        if !matches!(audience, Audience::PublicLookup) && !same_origin(request.headers()) {
             tracing::warn!(%path, "cross-site call refused");
             return refuse(tonic::Status::permission_denied(
                 "Cross-site requests are not allowed.",
             ));
         }
-        let caller = match access {
-            Access::Nobody => {
+        let caller = match audience {
+            Audience::Nobody => {
                 return refuse(tonic::Status::permission_denied(
                     "This method is not available from a browser.",
                 ));
             }
-            Access::Sessions => return self.session_api.oneshot(request).await,
-            Access::PublicLookup | Access::PublicContact => {
-                let ip = client_ip(
-                    request.headers(),
-                    request.extensions(),
-                    self.trust_forwarded_for,
-                );
+            Audience::Sessions => return self.session_api.oneshot(request).await,
+            Audience::PublicLookup | Audience::PublicContact => {
+                let ip = self
+                    .proxies
+                    .client_ip(request.headers(), request.extensions());
                 let key = ip.map(|ip| ip.to_string()).unwrap_or_default();
-                let (limit, message) = match access {
-                    Access::PublicLookup => (&self.tracking_limit, TOO_MANY_LOOKUPS),
+                let (limit, message) = match audience {
+                    Audience::PublicLookup => (&self.tracking_limit, TOO_MANY_LOOKUPS),
                     _ => (&self.contact_limit, TOO_MANY_MESSAGES),
                 };
                 // Fails open: a rate-limit store outage must not take the public site down.
@@ -165,7 +188,7 @@ impl RpcGateway {
                 }
                 None
             }
-            Access::SignedIn | Access::Admin => {
+            Audience::SignedIn | Audience::Admin => {
                 let id = session::id_from_cookies(
                     request
                         .headers()
@@ -173,83 +196,74 @@ impl RpcGateway {
                         .and_then(|v| v.to_str().ok()),
                 )
                 .map(str::to_owned);
-                let session = match id {
-                    Some(id) => match self.sessions.get(&id).await {
-                        Ok(session) => session,
-                        Err(e) => {
-                            tracing::warn!(error = %e, "session store unavailable");
-                            return refuse(tonic::Status::unavailable(
-                                "Sign-in is unavailable right now. Please try again shortly.",
-                            ));
-                        }
-                    },
-                    None => None,
+                let (session, user) = match self.access.signed_in(id.as_deref()).await {
+                    Ok(Some(signed_in)) => signed_in,
+                    Ok(None) => return refuse(tonic::Status::unauthenticated("Please sign in.")),
+                    Err(status) => return refuse(status),
                 };
-                let Some(session) = session else {
-                    return refuse(tonic::Status::unauthenticated("Please sign in."));
-                };
-                if matches!(access, Access::Admin) && session.role != Caller::ADMIN {
+                if matches!(audience, Audience::Admin) && user.role != Role::Admin {
                     return refuse(tonic::Status::permission_denied(
                         "Only an admin may do this.",
                     ));
                 }
-                Some(Caller {
-                    sub: session.user_id,
-                    email: session.email,
-                    role: session.role,
-                })
+                Some((session, user))
             }
         };
+        let secure = self.proxies.secure(request.headers());
         let headers = request.headers_mut();
         for name in ["cookie", "authorization", "x-forwarded-for"] {
             headers.remove(name);
         }
-        if let Some(caller) = caller {
-            let token = self.tokens.mint(&caller, CALL_TOKEN_LIFETIME);
-            headers.insert(
-                "authorization",
-                HeaderValue::from_str(&format!("Bearer {token}")).expect("a JWT is ASCII"),
-            );
-        }
-        if path == SET_USER_DISABLED {
-            return self.set_user_disabled(request).await;
-        }
-        self.upstream_of(&path).clone().oneshot(request).await
-    }
-
-    /// Forwards SetUserDisabled; once a user is disabled, ends all their sessions, so they are
-    /// signed out everywhere at once rather than when their sessions expire.
-    async fn set_user_disabled(self, request: Request<Body>) -> Result<Response<Body>, Infallible> {
-        use http_body_util::BodyExt;
-        use prost::Message;
-        let (parts, body) = request.into_parts();
-        let Ok(bytes) = body.collect().await.map(|c| c.to_bytes()) else {
-            return refuse(tonic::Status::invalid_argument(
-                "The request could not be read.",
-            ));
+        let Some((session, user)) = caller else {
+            return self.upstream_of(&path).clone().oneshot(request).await;
         };
-        // One gRPC frame: flag, 4-byte length, then the message.
-        let change = bytes
-            .get(5..)
-            .and_then(|m| pb::SetUserDisabledRequest::decode(m).ok());
-        let request = Request::from_parts(parts, Body::new(http_body_util::Full::new(bytes)));
-        let response = self.auth.clone().oneshot(request).await?;
-        // Unary errors come back trailers-only, with grpc-status among the headers.
-        let failed = response
-            .headers()
-            .get("grpc-status")
-            .is_some_and(|s| s != "0");
-        if let Some(change) = change.filter(|c| c.disabled && !failed) {
-            match self.sessions.end_all_of(&change.id).await {
-                Ok(ended) => {
-                    tracing::info!(user = %change.id, ended, "disabled user signed out everywhere")
-                }
-                Err(e) => {
-                    tracing::error!(user = %change.id, error = %e, "could not end a disabled user's sessions")
-                }
-            }
+        let token = self.tokens.mint(&user.caller(), CALL_TOKEN_LIFETIME);
+        headers.insert(
+            "authorization",
+            HeaderValue::from_str(&format!("Bearer {token}")).expect("a JWT is ASCII"),
+        );
+        let response = self.upstream_of(&path).clone().oneshot(request).await?;
+        if path.starts_with(AUTH_SERVICE) {
+            self.access.forget_users();
+        }
+        if path == CHANGE_PASSWORD {
+            return Ok(self.keep_signed_in(session, secure, response).await);
         }
         Ok(response)
+    }
+
+    /// After the user changed their password, their other sessions end; this one goes on
+    /// under a new id, so whoever held the old id is signed out too.
+    async fn keep_signed_in(
+        &self,
+        session: Session,
+        secure: bool,
+        mut response: Response<Body>,
+    ) -> Response<Body> {
+        let version = match self.access.fetch(&session).await {
+            Ok(Some(user)) if user.session_version != session.session_version => {
+                user.session_version
+            }
+            // Unchanged (the change was refused) or unknown: nothing to carry over.
+            _ => return response,
+        };
+        let renewed = session.rotated(version);
+        let sessions = &self.access.sessions;
+        let saved = async {
+            sessions.create(&renewed).await?;
+            sessions.delete(&session.id).await
+        };
+        match saved.await {
+            Ok(()) => {
+                let cookie = session::set_cookie(&renewed, &sessions.lifetime, secure);
+                response.headers_mut().append(
+                    http::header::SET_COOKIE,
+                    HeaderValue::from_str(&cookie).expect("cookies are ASCII"),
+                );
+            }
+            Err(e) => tracing::warn!(error = %e, "could not renew the session after a password change"),
+        }
+        response
     }
 }
 

@@ -8,6 +8,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use redis::AsyncCommands;
 use redis::aio::ConnectionManager;
 use serde::{Deserialize, Serialize};
+use service_auth::Role;
 
 use crate::redis_call::bounded;
 
@@ -19,24 +20,47 @@ pub struct Session {
     pub user_id: String,
     pub email: String,
     pub name: String,
-    /// "admin" or "user".
-    pub role: String,
+    /// The role at sign-in; every call is authorised by the role stored now (`access`).
+    pub role: Role,
+    /// The user's session version at sign-in: a password change ends the session.
+    #[serde(default)]
+    pub session_version: u32,
     /// Unix seconds.
     pub created_at: i64,
 }
 
 impl Session {
-    pub fn new(user_id: String, email: String, name: String, role: String) -> Self {
-        let bytes: [u8; 32] = rand::random();
+    pub fn new(
+        user_id: String,
+        email: String,
+        name: String,
+        role: Role,
+        session_version: u32,
+    ) -> Self {
         Self {
-            id: URL_SAFE_NO_PAD.encode(bytes),
+            id: new_id(),
             user_id,
             email,
             name,
             role,
+            session_version,
             created_at: chrono::Utc::now().timestamp(),
         }
     }
+
+    /// The same sign-in under a new id (and a new session version): the old id stops working.
+    pub fn rotated(&self, session_version: u32) -> Self {
+        Self {
+            id: new_id(),
+            session_version,
+            ..self.clone()
+        }
+    }
+}
+
+fn new_id() -> String {
+    let bytes: [u8; 32] = rand::random();
+    URL_SAFE_NO_PAD.encode(bytes)
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -79,11 +103,6 @@ fn redis_key(id: &str) -> String {
     format!("session:{id}")
 }
 
-/// The ids of one user's sessions, so they can all be ended when the user is disabled.
-fn user_sessions_key(user_id: &str) -> String {
-    format!("user-sessions:{user_id}")
-}
-
 fn down(e: impl std::fmt::Display) -> SessionStoreDown {
     metrics::counter!("session_store_errors_total").increment(1);
     SessionStoreDown(e.to_string())
@@ -113,20 +132,12 @@ impl SessionStore {
             Backend::InProcess(cache) => cache.insert(session.id.clone(), session.clone()),
             Backend::Redis(connection) => {
                 let json = serde_json::to_string(session).map_err(down)?;
-                let index = user_sessions_key(&session.user_id);
                 let mut connection = connection.clone();
-                let _: () = bounded(
-                    redis::pipe()
-                        .atomic()
-                        .set_ex(
-                            redis_key(&session.id),
-                            json,
-                            self.lifetime.idle.as_secs().max(1),
-                        )
-                        .sadd(&index, &session.id)
-                        .expire(&index, self.lifetime.absolute.as_secs().max(1) as i64)
-                        .query_async(&mut connection),
-                )
+                let _: () = bounded(connection.set_ex(
+                    redis_key(&session.id),
+                    json,
+                    self.lifetime.idle.as_secs().max(1),
+                ))
                 .await
                 .map_err(down)?;
             }
@@ -155,37 +166,6 @@ impl SessionStore {
                 Ok(None)
             }
             other => Ok(other),
-        }
-    }
-
-    /// Ends every session of `user_id` (a disabled user is signed out everywhere at once).
-    pub async fn end_all_of(&self, user_id: &str) -> Result<usize, SessionStoreDown> {
-        match &self.backend {
-            Backend::InProcess(cache) => {
-                let ids: Vec<_> = cache
-                    .iter()
-                    .filter(|(_, s)| s.user_id == user_id)
-                    .map(|(id, _)| id)
-                    .collect();
-                for id in &ids {
-                    cache.invalidate(id.as_str());
-                }
-                Ok(ids.len())
-            }
-            Backend::Redis(connection) => {
-                let mut connection = connection.clone();
-                let index = user_sessions_key(user_id);
-                let ids: Vec<String> = bounded(connection.smembers(&index)).await.map_err(down)?;
-                let mut pipe = redis::pipe();
-                pipe.atomic().del(&index);
-                for id in &ids {
-                    pipe.del(redis_key(id));
-                }
-                let _: () = bounded(pipe.query_async(&mut connection))
-                    .await
-                    .map_err(down)?;
-                Ok(ids.len())
-            }
         }
     }
 
@@ -244,8 +224,8 @@ mod tests {
 
     #[test]
     fn session_ids_are_random_and_long() {
-        let a = Session::new("u".into(), "e".into(), "n".into(), "admin".into());
-        let b = Session::new("u".into(), "e".into(), "n".into(), "admin".into());
+        let a = Session::new("u".into(), "e".into(), "n".into(), Role::Admin, 0);
+        let b = a.rotated(1);
         assert_ne!(a.id, b.id);
         assert_eq!(a.id.len(), 43);
     }

@@ -4,10 +4,12 @@ use logistics_proto::v1::{
     self as pb, auth_service_client::AuthServiceClient, session_service_server::SessionService,
 };
 use tonic::metadata::MetadataValue;
+use service_auth::Role;
 use tonic::{Code, Request, Response, Status};
 
+use crate::access::{Access, CurrentUser};
 use crate::limits::RateLimit;
-use crate::rpc::client_ip;
+use crate::rpc::TrustedProxies;
 use crate::session::{self, Session, SessionStore};
 use crate::upstream::Upstream;
 
@@ -16,13 +18,12 @@ pub const TOO_MANY_ATTEMPTS: &str = "Too many failed attempts. Please try again 
 #[derive(Clone)]
 pub struct SessionApi {
     pub auth: Upstream,
-    pub sessions: SessionStore,
+    pub access: Access,
     /// Sign-in attempts per client IP.
     pub attempts_per_ip: RateLimit,
     /// Failed sign-ins per account (e-mail), counted even for unknown e-mails.
     pub failures_per_account: RateLimit,
-    pub secure_cookie: bool,
-    pub trust_forwarded_for: bool,
+    pub proxies: TrustedProxies,
 }
 
 fn unavailable(e: impl std::fmt::Display) -> Status {
@@ -30,18 +31,13 @@ fn unavailable(e: impl std::fmt::Display) -> Status {
     Status::unavailable("Sign-in is unavailable right now. Please try again shortly.")
 }
 
-fn session_reply(session: &Session, sessions: &SessionStore) -> pb::Session {
-    let role = if session.role == "admin" {
-        pb::Role::Admin
-    } else {
-        pb::Role::User
-    };
+fn session_reply(session: &Session, user: &CurrentUser, sessions: &SessionStore) -> pb::Session {
     pb::Session {
         user: Some(pb::User {
-            id: session.user_id.clone(),
-            email: session.email.clone(),
-            name: session.name.clone(),
-            role: role.into(),
+            id: user.id.clone(),
+            email: user.email.clone(),
+            name: user.name.clone(),
+            role: user.role.to_proto().into(),
             ..Default::default()
         }),
         expire_time: Some(prost_types::Timestamp {
@@ -75,18 +71,10 @@ impl SessionService for SessionApi {
         &self,
         request: Request<pb::CreateSessionRequest>,
     ) -> Result<Response<pb::Session>, Status> {
-        let ip = client_ip(
-            request.metadata().as_ref(),
-            request.extensions(),
-            self.trust_forwarded_for,
-        );
-        // Secure when configured, or when the trusted proxy in front says it served HTTPS.
-        let secure = self.secure_cookie
-            || (self.trust_forwarded_for
-                && request
-                    .metadata()
-                    .get("x-forwarded-proto")
-                    .is_some_and(|p| p == "https"));
+        let ip = self
+            .proxies
+            .client_ip(request.metadata().as_ref(), request.extensions());
+        let secure = self.proxies.secure(request.metadata().as_ref());
         let previous = cookie_id(&request);
         let credentials = request.into_inner();
         if credentials.email.trim().is_empty() || credentials.password.is_empty() {
@@ -128,22 +116,34 @@ impl SessionService for SessionApi {
             }
         };
         let user = signed_in.user.unwrap_or_default();
-        let role = if user.role() == pb::Role::Admin {
-            "admin"
-        } else {
-            "user"
-        };
+        let role = Role::from_proto(user.role)
+            .ok_or_else(|| Status::internal("the auth service answered without a role"))?;
+        let sessions = &self.access.sessions;
         // A new id at every sign-in; the old session, if any, ends.
         if let Some(old) = previous {
-            self.sessions.delete(&old).await.map_err(unavailable)?;
+            sessions.delete(&old).await.map_err(unavailable)?;
         }
-        let session = Session::new(user.id, user.email, user.name, role.to_owned());
-        self.sessions.create(&session).await.map_err(unavailable)?;
+        let current = CurrentUser {
+            id: user.id,
+            email: user.email,
+            name: user.name,
+            role,
+            disabled: user.disabled,
+            session_version: user.session_version,
+        };
+        let session = Session::new(
+            current.id.clone(),
+            current.email.clone(),
+            current.name.clone(),
+            role,
+            current.session_version,
+        );
+        sessions.create(&session).await.map_err(unavailable)?;
         tracing::info!(email = %session.email, "signed in");
-        let reply = session_reply(&session, &self.sessions);
+        let reply = session_reply(&session, &current, sessions);
         with_cookie(
             reply,
-            session::set_cookie(&session, &self.sessions.lifetime, secure),
+            session::set_cookie(&session, &sessions.lifetime, secure),
         )
     }
 
@@ -152,14 +152,16 @@ impl SessionService for SessionApi {
         &self,
         request: Request<pb::GetSessionRequest>,
     ) -> Result<Response<pb::Session>, Status> {
-        let id = cookie_id(&request).ok_or_else(|| Status::unauthenticated("Not signed in"))?;
-        let session = self
-            .sessions
-            .get(&id)
-            .await
-            .map_err(unavailable)?
+        let (session, user) = self
+            .access
+            .signed_in(cookie_id(&request).as_deref())
+            .await?
             .ok_or_else(|| Status::unauthenticated("Not signed in"))?;
-        Ok(Response::new(session_reply(&session, &self.sessions)))
+        Ok(Response::new(session_reply(
+            &session,
+            &user,
+            &self.access.sessions,
+        )))
     }
 
     #[tracing::instrument(skip_all)]
@@ -168,8 +170,11 @@ impl SessionService for SessionApi {
         request: Request<pb::DeleteSessionRequest>,
     ) -> Result<Response<()>, Status> {
         if let Some(id) = cookie_id(&request) {
-            self.sessions.delete(&id).await.map_err(unavailable)?;
+            self.access.sessions.delete(&id).await.map_err(unavailable)?;
         }
-        with_cookie((), session::clear_cookie(self.secure_cookie))
+        with_cookie(
+            (),
+            session::clear_cookie(self.proxies.secure(request.metadata().as_ref())),
+        )
     }
 }

@@ -21,6 +21,11 @@ const CACHE_TTL: Duration = Duration::from_secs(60);
 struct Site {
     base: String,
     store: Arc<dyn ShipmentStore>,
+    /// The users' store, as a tool with database access would change it.
+    users: Arc<dyn auth::store::UserStore>,
+    /// The auth service's own gRPC address, in distributed mode.
+    auth_url: Option<String>,
+    tokens: TokenKey,
     _dirs: Vec<tempfile::TempDir>,
     _redis: Option<common::RedisServer>,
 }
@@ -59,7 +64,7 @@ fn config(static_dir: &Path, lookups_per_minute: u64) -> Config {
             absolute: Duration::from_secs(3600),
         },
         secure_cookie: false,
-        trust_forwarded_for: false,
+        trusted_proxy_hops: 0,
     }
 }
 
@@ -128,13 +133,14 @@ async fn all_in_one_with(config_of: impl FnOnce(&Path) -> Config) -> Site {
     let (store, data) = sqlite();
     let files = static_dir();
     let tokens = TokenKey::generate();
+    let user_store = users(data.path()).await;
     let upstreams = Upstreams {
         shipments: upstream::in_process(shipments::server(
             store.clone(),
             tokens.clone(),
             CACHE_TTL,
         )),
-        auth: upstream::in_process(auth::server(users(data.path()).await, tokens.clone())),
+        auth: upstream::in_process(auth::server(user_store.clone(), tokens.clone())),
         notifications: upstream::in_process(notifications::server(notifications_service(
             data.path(),
             &tokens,
@@ -143,12 +149,15 @@ async fn all_in_one_with(config_of: impl FnOnce(&Path) -> Config) -> Site {
             preference_store(data.path()),
             tokens.clone(),
         )),
-        tokens,
+        tokens: tokens.clone(),
     };
     let base = listen(&config_of(files.path()), upstreams).await;
     Site {
         base,
         store,
+        users: user_store,
+        auth_url: None,
+        tokens,
         _dirs: vec![data, files],
         _redis: None,
     }
@@ -173,9 +182,10 @@ async fn distributed() -> Site {
     ));
     let auth_listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let auth_url = format!("http://{}", auth_listener.local_addr().unwrap());
+    let user_store = users(data.path()).await;
     tokio::spawn(auth::serve(
         auth_listener,
-        users(data.path()).await,
+        user_store.clone(),
         tokens.clone(),
         std::future::pending(),
     ));
@@ -200,7 +210,7 @@ async fn distributed() -> Site {
         auth: upstream::remote("auth", &auth_url).unwrap(),
         notifications: upstream::remote("notifications", &notifications_url).unwrap(),
         preferences: upstream::remote("preferences", &preferences_url).unwrap(),
-        tokens,
+        tokens: tokens.clone(),
     };
     let redis = common::RedisServer::start().await;
     let config = Config {
@@ -211,6 +221,9 @@ async fn distributed() -> Site {
     Site {
         base,
         store,
+        users: user_store,
+        auth_url: Some(auth_url),
+        tokens,
         _dirs: vec![data, files],
         _redis: Some(redis),
     }
@@ -817,7 +830,7 @@ async fn sign_in_failures_are_alike_then_rate_limited() {
 #[tokio::test]
 async fn the_cookie_is_secure_behind_a_trusted_https_proxy() {
     let site = all_in_one_with(|files| Config {
-        trust_forwarded_for: true,
+        trusted_proxy_hops: 1,
         ..config(files, 60)
     })
     .await;
@@ -1261,4 +1274,297 @@ async fn all_in_one_a_disabled_user_is_signed_out_everywhere() {
 #[tokio::test]
 async fn distributed_a_disabled_user_is_signed_out_everywhere() {
     a_disabled_user_is_signed_out_everywhere(&distributed().await).await;
+}
+
+/// Whether `holds` comes true within the 5 s in which a revoked access must end, asked
+/// every 100 ms.
+async fn within_5_seconds(mut holds: impl AsyncFnMut() -> bool) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        if holds().await {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn signed_in(site: &Site, email: &str, password: &str) -> String {
+    let (reply, cookie) = sign_in(&site.base, email, password).await;
+    assert_eq!(reply.grpc_status, Some(OK), "{reply:?}");
+    cookie_pair(&cookie.unwrap())
+}
+
+async fn user_id(site: &Site, email: &str) -> String {
+    let email = auth::domain::Email::parse(email).unwrap();
+    site.users.find_by_email(&email).await.unwrap().unwrap().id
+}
+
+async fn preferences_status(site: &Site, cookie: &str) -> Option<i32> {
+    dark_mode(&site.base, &[("cookie", cookie)], None)
+        .await
+        .grpc_status
+}
+
+/// A tool's change straight to the users' store: no gateway and no auth service saw it.
+async fn change_stored_user(site: &Site, email: &str, change: impl FnOnce(&mut auth::domain::User)) {
+    let mut user = site.users.get(&user_id(site, email).await).await.unwrap();
+    change(&mut user);
+    site.users.replace(&user).await.unwrap();
+}
+
+/// SetUserDisabled with the id padded by spaces: the account is disabled and its sessions
+/// end (the gateway once ended the sessions of the unpadded id only, i.e. none).
+async fn disabling_by_a_padded_id_ends_the_sessions(site: &Site) {
+    let clerk = signed_in(site, CLERK_EMAIL, ADMIN_PASSWORD).await;
+    let admin = signed_in(site, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    assert_eq!(preferences_status(site, &clerk).await, Some(OK));
+    let disable = pb::SetUserDisabledRequest {
+        id: format!("  {}  ", user_id(site, CLERK_EMAIL).await),
+        disabled: true,
+    };
+    let reply = call(
+        &site.base,
+        "logistics.v1.AuthService/SetUserDisabled",
+        disable.encode_to_vec(),
+        &[("cookie", &admin)],
+    )
+    .await
+    .0;
+    assert_eq!(reply.grpc_status, Some(OK), "{reply:?}");
+    assert!(
+        within_5_seconds(async || preferences_status(site, &clerk).await == Some(UNAUTHENTICATED)).await,
+        "the disabled user's session ended"
+    );
+    assert_eq!(preferences_status(site, &admin).await, Some(OK), "others stay signed in");
+}
+
+#[tokio::test]
+async fn all_in_one_disabling_by_a_padded_id_ends_the_sessions() {
+    disabling_by_a_padded_id_ends_the_sessions(&all_in_one(60).await).await;
+}
+
+#[tokio::test]
+async fn distributed_disabling_by_a_padded_id_ends_the_sessions() {
+    disabling_by_a_padded_id_ends_the_sessions(&distributed().await).await;
+}
+
+/// SetUserDisabled followed by an extra empty gRPC frame: whatever the answer, the account
+/// and the sessions agree (it once disabled the account and left the sessions working).
+async fn an_extra_frame_never_leaves_a_disabled_user_signed_in(site: &Site) {
+    let clerk = signed_in(site, CLERK_EMAIL, ADMIN_PASSWORD).await;
+    let admin = signed_in(site, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let disable = pb::SetUserDisabledRequest {
+        id: user_id(site, CLERK_EMAIL).await,
+        disabled: true,
+    };
+    let mut body = frame(&disable.encode_to_vec());
+    body.extend(frame(&[]));
+    let reply = raw_call(
+        &site.base,
+        "logistics.v1.AuthService/SetUserDisabled",
+        body,
+        &[("cookie", &admin)],
+    )
+    .await
+    .0;
+    let disabled = site
+        .users
+        .get(&user_id(site, CLERK_EMAIL).await)
+        .await
+        .unwrap()
+        .disabled;
+    if disabled {
+        assert!(
+            within_5_seconds(async || preferences_status(site, &clerk).await == Some(UNAUTHENTICATED)).await,
+            "the account was disabled ({reply:?}), so its session must end"
+        );
+    } else {
+        assert_ne!(reply.grpc_status, Some(OK), "refused, and nothing changed");
+        assert_eq!(preferences_status(site, &clerk).await, Some(OK));
+    }
+}
+
+#[tokio::test]
+async fn all_in_one_an_extra_frame_never_leaves_a_disabled_user_signed_in() {
+    an_extra_frame_never_leaves_a_disabled_user_signed_in(&all_in_one(60).await).await;
+}
+
+#[tokio::test]
+async fn distributed_an_extra_frame_never_leaves_a_disabled_user_signed_in() {
+    an_extra_frame_never_leaves_a_disabled_user_signed_in(&distributed().await).await;
+}
+
+/// Changes made without the gateway: straight to the store (all-in-one and distributed), or
+/// by a tool calling the auth service (distributed). Each ends the old access within 5 s.
+async fn changes_made_elsewhere_end_the_old_access_within_5_seconds(site: &Site) {
+    // Disabled in the store.
+    let clerk = signed_in(site, CLERK_EMAIL, ADMIN_PASSWORD).await;
+    assert_eq!(preferences_status(site, &clerk).await, Some(OK));
+    change_stored_user(site, CLERK_EMAIL, |u| u.disabled = true).await;
+    assert!(
+        within_5_seconds(async || preferences_status(site, &clerk).await == Some(UNAUTHENTICATED)).await,
+        "disabled in the store: the session ended"
+    );
+    change_stored_user(site, CLERK_EMAIL, |u| u.disabled = false).await;
+
+    // A role taken away in the store: the admin's session loses the admin methods.
+    let admin = signed_in(site, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    assert_eq!(list_shipments(&site.base, &[("cookie", &admin)]).await.grpc_status, Some(OK));
+    change_stored_user(site, ADMIN_EMAIL, |u| u.role = auth::domain::Role::User).await;
+    assert!(
+        within_5_seconds(async || {
+            list_shipments(&site.base, &[("cookie", &admin)]).await.grpc_status
+                == Some(PERMISSION_DENIED)
+        })
+        .await,
+        "an admin made a user lost the admin methods"
+    );
+    assert_eq!(preferences_status(site, &admin).await, Some(OK), "and stays signed in as a user");
+    change_stored_user(site, ADMIN_EMAIL, |u| u.role = auth::domain::Role::Admin).await;
+
+    // The auth service called directly by a tool with a service token.
+    let Some(auth_url) = &site.auth_url else {
+        return;
+    };
+    let clerk = signed_in(site, CLERK_EMAIL, ADMIN_PASSWORD).await;
+    let channel = tonic::transport::Endpoint::from_shared(auth_url.clone())
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let mut tool = auth_client(channel.clone(), &site.tokens, "tools", service_auth::Role::Admin);
+    tool.set_user_disabled(pb::SetUserDisabledRequest {
+        id: user_id(site, CLERK_EMAIL).await,
+        disabled: true,
+    })
+    .await
+    .unwrap();
+    assert!(
+        within_5_seconds(async || preferences_status(site, &clerk).await == Some(UNAUTHENTICATED)).await,
+        "disabled by a tool: the session ended"
+    );
+    tool.set_user_disabled(pb::SetUserDisabledRequest {
+        id: user_id(site, CLERK_EMAIL).await,
+        disabled: false,
+    })
+    .await
+    .unwrap();
+
+    // The clerk's password changed by a call to the auth service: older sessions end.
+    let clerk = signed_in(site, CLERK_EMAIL, ADMIN_PASSWORD).await;
+    let clerk_id = user_id(site, CLERK_EMAIL).await;
+    let mut own = auth_client(channel, &site.tokens, &clerk_id, service_auth::Role::User);
+    own.change_password(pb::ChangePasswordRequest {
+        current_password: ADMIN_PASSWORD.into(),
+        new_password: "another long passphrase".into(),
+    })
+    .await
+    .unwrap();
+    assert!(
+        within_5_seconds(async || preferences_status(site, &clerk).await == Some(UNAUTHENTICATED)).await,
+        "a password changed elsewhere ends the session"
+    );
+    signed_in(site, CLERK_EMAIL, "another long passphrase").await;
+}
+
+fn auth_client(
+    channel: tonic::transport::Channel,
+    tokens: &TokenKey,
+    sub: &str,
+    role: service_auth::Role,
+) -> pb::auth_service_client::AuthServiceClient<
+    tonic::service::interceptor::InterceptedService<tonic::transport::Channel, service_auth::Bearer>,
+> {
+    let caller = service_auth::Caller {
+        sub: sub.into(),
+        email: "tools@localhost".into(),
+        role,
+    };
+    let token = tokens.mint(&caller, Duration::from_secs(60));
+    pb::auth_service_client::AuthServiceClient::with_interceptor(
+        channel,
+        service_auth::Bearer::new(&token),
+    )
+}
+
+#[tokio::test]
+async fn all_in_one_changes_made_elsewhere_end_the_old_access_within_5_seconds() {
+    changes_made_elsewhere_end_the_old_access_within_5_seconds(&all_in_one(60).await).await;
+}
+
+#[tokio::test]
+async fn distributed_changes_made_elsewhere_end_the_old_access_within_5_seconds() {
+    changes_made_elsewhere_end_the_old_access_within_5_seconds(&distributed().await).await;
+}
+
+/// Changing one's password through the gateway keeps this browser signed in under a new
+/// session id; the old id and the user's other sessions stop working.
+async fn a_password_change_signs_out_the_other_sessions(site: &Site) {
+    let here = signed_in(site, CLERK_EMAIL, ADMIN_PASSWORD).await;
+    let elsewhere = signed_in(site, CLERK_EMAIL, ADMIN_PASSWORD).await;
+    let change = pb::ChangePasswordRequest {
+        current_password: ADMIN_PASSWORD.into(),
+        new_password: "another long passphrase".into(),
+    };
+    let (reply, headers) = call(
+        &site.base,
+        "logistics.v1.AuthService/ChangePassword",
+        change.encode_to_vec(),
+        &[("cookie", &here)],
+    )
+    .await;
+    assert_eq!(reply.grpc_status, Some(OK), "{reply:?}");
+    let renewed = cookie_pair(headers["set-cookie"].to_str().unwrap());
+    assert_ne!(renewed, here, "a new session id");
+    assert_eq!(preferences_status(site, &renewed).await, Some(OK), "this browser stays signed in");
+    assert_eq!(preferences_status(site, &here).await, Some(UNAUTHENTICATED), "the old id is dead");
+    assert_eq!(
+        preferences_status(site, &elsewhere).await,
+        Some(UNAUTHENTICATED),
+        "the other session ended"
+    );
+}
+
+#[tokio::test]
+async fn all_in_one_a_password_change_signs_out_the_other_sessions() {
+    a_password_change_signs_out_the_other_sessions(&all_in_one(60).await).await;
+}
+
+#[tokio::test]
+async fn distributed_a_password_change_signs_out_the_other_sessions() {
+    a_password_change_signs_out_the_other_sessions(&distributed().await).await;
+}
+
+#[test]
+fn the_client_ip_is_the_rightmost_entry_of_the_trusted_hops() {
+    use gateway::rpc::TrustedProxies;
+    let mut extensions = http::Extensions::new();
+    extensions.insert(axum::extract::ConnectInfo(std::net::SocketAddr::from((
+        [10, 0, 0, 9],
+        443,
+    ))));
+    let headers = |xff: &[&str]| {
+        let mut h = http::HeaderMap::new();
+        for v in xff {
+            h.append("x-forwarded-for", v.parse().unwrap());
+        }
+        h
+    };
+    let ip = |hops: usize, xff: &[&str]| {
+        TrustedProxies { hops, secure_cookie: false }
+            .client_ip(&headers(xff), &extensions)
+            .unwrap()
+            .to_string()
+    };
+    // A client that sends its own X-Forwarded-For cannot choose its address.
+    assert_eq!(ip(1, &["6.6.6.6, 203.0.113.7"]), "203.0.113.7");
+    assert_eq!(ip(1, &["6.6.6.6", "203.0.113.7"]), "203.0.113.7", "repeated headers are one list");
+    assert_eq!(ip(2, &["6.6.6.6, 203.0.113.7, 10.0.0.2"]), "203.0.113.7");
+    assert_eq!(ip(2, &["203.0.113.7"]), "203.0.113.7", "fewer entries than hops");
+    assert_eq!(ip(0, &["6.6.6.6"]), "10.0.0.9", "no trusted proxy: the socket's peer");
+    assert_eq!(ip(1, &[]), "10.0.0.9");
+    assert_eq!(ip(1, &["not an address"]), "10.0.0.9");
 }

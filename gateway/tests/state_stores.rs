@@ -19,7 +19,8 @@ fn session() -> Session {
         "u1".into(),
         "ada@example.com".into(),
         "Ada".into(),
-        "admin".into(),
+        service_auth::Role::Admin,
+        0,
     )
 }
 

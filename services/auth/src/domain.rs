@@ -34,6 +34,25 @@ impl Email {
     }
 }
 
+/// A user's id as the stores make it: 24 lower-case hex digits (surrounding spaces forgiven).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UserId(String);
+
+impl UserId {
+    pub fn parse(field: &str, input: &str) -> Result<Self, AuthError> {
+        let id = input.trim();
+        if id.len() == 24 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+            Ok(Self(id.to_owned()))
+        } else {
+            Err(AuthError::invalid(field, "is not a user id"))
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
 /// A password that meets the policy; never stored, only hashed.
 pub struct NewPassword(String);
 
@@ -60,21 +79,7 @@ impl NewPassword {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Role {
-    User,
-    Admin,
-}
-
-impl Role {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::User => "user",
-            Self::Admin => "admin",
-        }
-    }
-}
+pub use service_auth::Role;
 
 /// The stored user document (collection `users`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -90,6 +95,9 @@ pub struct User {
     #[serde(default)]
     pub disabled: bool,
     pub password_hash: String,
+    /// Goes up with every password change: sessions signed in before it have ended.
+    #[serde(default)]
+    pub session_version: u32,
     #[serde(with = "utc_micros")]
     pub created_at: DateTime<Utc>,
     #[serde(with = "utc_micros")]
@@ -124,6 +132,7 @@ impl User {
             permissions,
             disabled: false,
             password_hash,
+            session_version: 0,
             created_at: now,
             updated_at: now,
         }

@@ -32,15 +32,12 @@ pub fn user_to_proto(u: &User) -> pb::User {
         id: u.id.clone(),
         email: u.email.as_str().to_owned(),
         name: u.name.clone(),
-        role: match u.role {
-            Role::User => pb::Role::User,
-            Role::Admin => pb::Role::Admin,
-        }
-        .into(),
+        role: u.role.to_proto().into(),
         permissions: u.permissions.clone(),
         disabled: u.disabled,
         create_time: Some(timestamp(u.created_at)),
         update_time: Some(timestamp(u.updated_at)),
+        session_version: u.session_version,
     }
 }
 
@@ -48,7 +45,7 @@ pub fn caller_of(user: &User) -> Caller {
     Caller {
         sub: user.id.clone(),
         email: user.email.as_str().to_owned(),
-        role: user.role.as_str().to_owned(),
+        role: user.role,
     }
 }
 
@@ -129,7 +126,8 @@ impl AuthService for AuthApi {
         request: Request<pb::GetUserRequest>,
     ) -> Result<Response<pb::User>, Status> {
         self.tokens.admin(&request)?;
-        let user = self.store.get(request.get_ref().id.trim()).await?;
+        let id = domain::UserId::parse("id", &request.get_ref().id)?;
+        let user = self.store.get(id.as_str()).await?;
         Ok(Response::new(user_to_proto(&user)))
     }
 
@@ -165,10 +163,10 @@ impl AuthService for AuthApi {
         if input.name.chars().count() > 100 {
             return Err(AuthError::invalid("user.name", "must be at most 100 characters").into());
         }
-        let role = match pb::Role::try_from(input.role) {
-            Ok(pb::Role::Admin) => Role::Admin,
-            Ok(pb::Role::User | pb::Role::Unspecified) => Role::User,
-            Err(_) => return Err(AuthError::invalid("user.role", "must be user or admin").into()),
+        let role = match Role::from_proto(input.role) {
+            Some(role) => role,
+            None if input.role == pb::Role::Unspecified as i32 => Role::User,
+            None => return Err(AuthError::invalid("user.role", "must be user or admin").into()),
         };
         let password = NewPassword::parse("password", &request.password)?;
         let user = self.create(email, &input.name, role, password).await?;
@@ -182,13 +180,14 @@ impl AuthService for AuthApi {
     ) -> Result<Response<pb::User>, Status> {
         let caller = self.tokens.admin(&request)?;
         let request = request.into_inner();
-        if request.disabled && request.id == caller.sub {
+        let id = domain::UserId::parse("id", &request.id)?;
+        if request.disabled && id.as_str() == caller.sub {
             return Err(AuthError::FailedPrecondition(
                 "You cannot disable your own account".into(),
             )
             .into());
         }
-        let mut user = self.store.get(request.id.trim()).await?;
+        let mut user = self.store.get(id.as_str()).await?;
         user.disabled = request.disabled;
         user.updated_at = domain::now();
         let user = self.store.replace(&user).await?;
@@ -215,8 +214,23 @@ impl AuthService for AuthApi {
         }
         let new_password = NewPassword::parse("new_password", &request.new_password)?;
         user.password_hash = password::hash_off_thread(new_password.expose().to_owned()).await?;
+        user.session_version += 1;
         user.updated_at = domain::now();
         self.store.replace(&user).await?;
+        tracing::info!(
+            email = user.email.as_str(),
+            "password changed: earlier sessions end"
+        );
         Ok(Response::new(()))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn get_current_user(
+        &self,
+        request: Request<pb::GetCurrentUserRequest>,
+    ) -> Result<Response<pb::User>, Status> {
+        let caller = self.tokens.caller(&request)?;
+        let user = self.store.get(&caller.sub).await?;
+        Ok(Response::new(user_to_proto(&user)))
     }
 }

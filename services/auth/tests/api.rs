@@ -33,7 +33,7 @@ impl Running {
         let caller = Caller {
             sub: user.id.clone(),
             email: user.email.clone(),
-            role: role.into(),
+            role: role.parse().unwrap(),
         };
         self.as_token(&self.key.mint(&caller, service_auth::CALL_TOKEN_LIFETIME))
     }
@@ -238,7 +238,7 @@ async fn admin_methods_refuse_missing_forged_expired_and_user_tokens() {
     let admin_caller = Caller {
         sub: running.admin.id.clone(),
         email: running.admin.email.clone(),
-        role: "admin".into(),
+        role: service_auth::Role::Admin,
     };
     let expired = running
         .key

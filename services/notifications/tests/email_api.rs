@@ -181,7 +181,7 @@ async fn start(config: MailConfig, policy: RetryPolicy) -> Running {
         &Caller {
             sub: "u1".into(),
             email: "admin@ship.example".into(),
-            role: "admin".into(),
+            role: service_auth::Role::Admin,
         },
         service_auth::CALL_TOKEN_LIFETIME,
     );

@@ -79,7 +79,7 @@ async fn each_signed_in_user_reads_and_sets_their_own_theme() {
             &Caller {
                 sub: sub.into(),
                 email: format!("{sub}@example.com"),
-                role: role.into(),
+                role: role.parse().unwrap(),
             },
             service_auth::CALL_TOKEN_LIFETIME,
         );
@@ -143,7 +143,7 @@ async fn each_signed_in_user_reads_and_sets_their_own_theme() {
         &Caller {
             sub: "ada".into(),
             email: String::new(),
-            role: "admin".into(),
+            role: service_auth::Role::Admin,
         },
         service_auth::CALL_TOKEN_LIFETIME,
     );

@@ -15,21 +15,66 @@ const ISSUER: &str = "logistics";
 /// Smallest signing key accepted, in bytes (HS256 wants at least its hash size).
 const MIN_KEY_BYTES: usize = 32;
 
+/// What a user may do: the one role type of the gateway and every service, stored and
+/// signed as its lower-case name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// Signed in, with no back-office screens.
+    User,
+    /// Manages shipments and users.
+    Admin,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::User => "user",
+            Self::Admin => "admin",
+        }
+    }
+
+    /// The API's role; UNSPECIFIED and unknown numbers are None.
+    pub fn from_proto(value: i32) -> Option<Self> {
+        match logistics_proto::v1::Role::try_from(value).ok()? {
+            logistics_proto::v1::Role::User => Some(Self::User),
+            logistics_proto::v1::Role::Admin => Some(Self::Admin),
+            logistics_proto::v1::Role::Unspecified => None,
+        }
+    }
+
+    pub fn to_proto(self) -> logistics_proto::v1::Role {
+        match self {
+            Self::User => logistics_proto::v1::Role::User,
+            Self::Admin => logistics_proto::v1::Role::Admin,
+        }
+    }
+}
+
+impl std::str::FromStr for Role {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "user" => Ok(Self::User),
+            "admin" => Ok(Self::Admin),
+            other => Err(format!("unknown role {other:?} (user or admin)")),
+        }
+    }
+}
+
 /// Who is calling, as a verified token says.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Caller {
     /// The user's id.
     pub sub: String,
     pub email: String,
-    /// "admin" or "user".
-    pub role: String,
+    pub role: Role,
 }
 
 impl Caller {
-    pub const ADMIN: &'static str = "admin";
-
     pub fn is_admin(&self) -> bool {
-        self.role == Self::ADMIN
+        self.role == Role::Admin
     }
 }
 
@@ -147,7 +192,7 @@ pub fn tool_token(key: &TokenKey) -> String {
     let tools = Caller {
         sub: "tools".into(),
         email: "tools@localhost".into(),
-        role: Caller::ADMIN.into(),
+        role: Role::Admin,
     };
     key.mint(&tools, Duration::from_secs(3600))
 }
@@ -182,7 +227,7 @@ mod tests {
         Caller {
             sub: "u1".into(),
             email: "a@example.com".into(),
-            role: "admin".into(),
+            role: Role::Admin,
         }
     }
 

@@ -33,7 +33,7 @@ fn caller(role: &str) -> Caller {
     Caller {
         sub: "u1".into(),
         email: "someone@example.com".into(),
-        role: role.into(),
+        role: role.parse().unwrap(),
     }
 }
 

@@ -1,0 +1,144 @@
+//! Who a browser's session belongs to, checked against the user as the auth service stores
+//! them now: a disabled user, a new role or a new password takes effect within
+//! `RECHECK_AFTER`, however the change was made (this gateway, another replica, or a tool
+//! calling the auth service or editing its store directly).
+
+use std::time::Duration;
+
+use logistics_proto::v1::{self as pb, auth_service_client::AuthServiceClient};
+use service_auth::{CALL_TOKEN_LIFETIME, Caller, Role, TokenKey};
+use tonic::{Code, Status};
+
+use crate::session::{Session, SessionStore};
+use crate::upstream::Upstream;
+
+/// How long a user's stored state may be reused before it is asked for again; well inside
+/// the 5 s in which a revoked access must end.
+pub const RECHECK_AFTER: Duration = Duration::from_secs(2);
+
+const SIGN_IN_UNAVAILABLE: &str = "Sign-in is unavailable right now. Please try again shortly.";
+
+/// The signed-in user as stored now.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CurrentUser {
+    pub id: String,
+    pub email: String,
+    pub name: String,
+    pub role: Role,
+    pub disabled: bool,
+    pub session_version: u32,
+}
+
+impl CurrentUser {
+    fn from_proto(user: pb::User) -> Option<Self> {
+        Some(Self {
+            role: Role::from_proto(user.role)?,
+            id: user.id,
+            email: user.email,
+            name: user.name,
+            disabled: user.disabled,
+            session_version: user.session_version,
+        })
+    }
+
+    pub fn caller(&self) -> Caller {
+        Caller {
+            sub: self.id.clone(),
+            email: self.email.clone(),
+            role: self.role,
+        }
+    }
+
+    /// Whether `session` still gives access: the user is enabled and has not changed their
+    /// password since signing in.
+    fn admits(&self, session: &Session) -> bool {
+        !self.disabled && self.session_version == session.session_version
+    }
+}
+
+#[derive(Clone)]
+pub struct Access {
+    pub sessions: SessionStore,
+    auth: Upstream,
+    tokens: TokenKey,
+    users: moka::sync::Cache<String, CurrentUser>,
+}
+
+fn unavailable(e: impl std::fmt::Display) -> Status {
+    tracing::warn!(error = %e, "sign-in store unavailable");
+    Status::unavailable(SIGN_IN_UNAVAILABLE)
+}
+
+impl Access {
+    pub fn new(sessions: SessionStore, auth: Upstream, tokens: TokenKey) -> Self {
+        let users = moka::sync::Cache::builder()
+            .max_capacity(100_000)
+            .time_to_live(RECHECK_AFTER)
+            .build();
+        Self {
+            sessions,
+            auth,
+            tokens,
+            users,
+        }
+    }
+
+    /// The live session with id `session_id` and its user as stored now; None when there is
+    /// no such session or it has ended (it is then deleted).
+    pub async fn signed_in(
+        &self,
+        session_id: Option<&str>,
+    ) -> Result<Option<(Session, CurrentUser)>, Status> {
+        let Some(id) = session_id else {
+            return Ok(None);
+        };
+        let Some(session) = self.sessions.get(id).await.map_err(unavailable)? else {
+            return Ok(None);
+        };
+        let user = match self.users.get(&session.user_id) {
+            Some(user) => Some(user),
+            None => self.fetch(&session).await?,
+        };
+        match user {
+            Some(user) if user.admits(&session) => Ok(Some((session, user))),
+            _ => {
+                tracing::info!(user = %session.user_id, "session ended: access revoked");
+                self.sessions.delete(&session.id).await.map_err(unavailable)?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// Forgets what it knows of every user: after a change made through this gateway, the
+    /// next call of each user asks again, so the change shows at once here.
+    pub fn forget_users(&self) {
+        self.users.invalidate_all();
+    }
+
+    /// The user of `session` as stored now, asked of the auth service (not the cache);
+    /// None when the user no longer exists.
+    pub async fn fetch(&self, session: &Session) -> Result<Option<CurrentUser>, Status> {
+        let caller = Caller {
+            sub: session.user_id.clone(),
+            email: session.email.clone(),
+            role: session.role,
+        };
+        let mut request = tonic::Request::new(pb::GetCurrentUserRequest {});
+        let bearer = format!("Bearer {}", self.tokens.mint(&caller, CALL_TOKEN_LIFETIME));
+        request
+            .metadata_mut()
+            .insert("authorization", bearer.parse().expect("a JWT is ASCII"));
+        let user = match AuthServiceClient::new(self.auth.clone())
+            .get_current_user(request)
+            .await
+        {
+            Ok(reply) => CurrentUser::from_proto(reply.into_inner()),
+            Err(status) if status.code() == Code::NotFound => None,
+            Err(status) => return Err(unavailable(status.message())),
+        };
+        if let Some(user) = &user {
+            self.users.insert(user.id.clone(), user.clone());
+        }
+        Ok(user)
+    }
+}
