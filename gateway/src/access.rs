@@ -103,7 +103,10 @@ impl Access {
             Some(user) if user.admits(&session) => Ok(Some((session, user))),
             _ => {
                 tracing::info!(user = %session.user_id, "session ended: access revoked");
-                self.sessions.delete(&session.id).await.map_err(unavailable)?;
+                self.sessions
+                    .delete(&session.id)
+                    .await
+                    .map_err(unavailable)?;
                 Ok(None)
             }
         }

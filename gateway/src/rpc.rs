@@ -261,7 +261,9 @@ impl RpcGateway {
                     HeaderValue::from_str(&cookie).expect("cookies are ASCII"),
                 );
             }
-            Err(e) => tracing::warn!(error = %e, "could not renew the session after a password change"),
+            Err(e) => {
+                tracing::warn!(error = %e, "could not renew the session after a password change")
+            }
         }
         response
     }

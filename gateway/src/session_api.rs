@@ -3,8 +3,8 @@
 use logistics_proto::v1::{
     self as pb, auth_service_client::AuthServiceClient, session_service_server::SessionService,
 };
-use tonic::metadata::MetadataValue;
 use service_auth::Role;
+use tonic::metadata::MetadataValue;
 use tonic::{Code, Request, Response, Status};
 
 use crate::access::{Access, CurrentUser};
@@ -170,7 +170,11 @@ impl SessionService for SessionApi {
         request: Request<pb::DeleteSessionRequest>,
     ) -> Result<Response<()>, Status> {
         if let Some(id) = cookie_id(&request) {
-            self.access.sessions.delete(&id).await.map_err(unavailable)?;
+            self.access
+                .sessions
+                .delete(&id)
+                .await
+                .map_err(unavailable)?;
         }
         with_cookie(
             (),

@@ -1309,7 +1309,11 @@ async fn preferences_status(site: &Site, cookie: &str) -> Option<i32> {
 }
 
 /// A tool's change straight to the users' store: no gateway and no auth service saw it.
-async fn change_stored_user(site: &Site, email: &str, change: impl FnOnce(&mut auth::domain::User)) {
+async fn change_stored_user(
+    site: &Site,
+    email: &str,
+    change: impl FnOnce(&mut auth::domain::User),
+) {
     let mut user = site.users.get(&user_id(site, email).await).await.unwrap();
     change(&mut user);
     site.users.replace(&user).await.unwrap();
@@ -1335,10 +1339,15 @@ async fn disabling_by_a_padded_id_ends_the_sessions(site: &Site) {
     .0;
     assert_eq!(reply.grpc_status, Some(OK), "{reply:?}");
     assert!(
-        within_5_seconds(async || preferences_status(site, &clerk).await == Some(UNAUTHENTICATED)).await,
+        within_5_seconds(async || preferences_status(site, &clerk).await == Some(UNAUTHENTICATED))
+            .await,
         "the disabled user's session ended"
     );
-    assert_eq!(preferences_status(site, &admin).await, Some(OK), "others stay signed in");
+    assert_eq!(
+        preferences_status(site, &admin).await,
+        Some(OK),
+        "others stay signed in"
+    );
 }
 
 #[tokio::test]
@@ -1378,7 +1387,10 @@ async fn an_extra_frame_never_leaves_a_disabled_user_signed_in(site: &Site) {
         .disabled;
     if disabled {
         assert!(
-            within_5_seconds(async || preferences_status(site, &clerk).await == Some(UNAUTHENTICATED)).await,
+            within_5_seconds(
+                async || preferences_status(site, &clerk).await == Some(UNAUTHENTICATED)
+            )
+            .await,
             "the account was disabled ({reply:?}), so its session must end"
         );
     } else {
@@ -1405,24 +1417,36 @@ async fn changes_made_elsewhere_end_the_old_access_within_5_seconds(site: &Site)
     assert_eq!(preferences_status(site, &clerk).await, Some(OK));
     change_stored_user(site, CLERK_EMAIL, |u| u.disabled = true).await;
     assert!(
-        within_5_seconds(async || preferences_status(site, &clerk).await == Some(UNAUTHENTICATED)).await,
+        within_5_seconds(async || preferences_status(site, &clerk).await == Some(UNAUTHENTICATED))
+            .await,
         "disabled in the store: the session ended"
     );
     change_stored_user(site, CLERK_EMAIL, |u| u.disabled = false).await;
 
     // A role taken away in the store: the admin's session loses the admin methods.
     let admin = signed_in(site, ADMIN_EMAIL, ADMIN_PASSWORD).await;
-    assert_eq!(list_shipments(&site.base, &[("cookie", &admin)]).await.grpc_status, Some(OK));
+    assert_eq!(
+        list_shipments(&site.base, &[("cookie", &admin)])
+            .await
+            .grpc_status,
+        Some(OK)
+    );
     change_stored_user(site, ADMIN_EMAIL, |u| u.role = auth::domain::Role::User).await;
     assert!(
         within_5_seconds(async || {
-            list_shipments(&site.base, &[("cookie", &admin)]).await.grpc_status
+            list_shipments(&site.base, &[("cookie", &admin)])
+                .await
+                .grpc_status
                 == Some(PERMISSION_DENIED)
         })
         .await,
         "an admin made a user lost the admin methods"
     );
-    assert_eq!(preferences_status(site, &admin).await, Some(OK), "and stays signed in as a user");
+    assert_eq!(
+        preferences_status(site, &admin).await,
+        Some(OK),
+        "and stays signed in as a user"
+    );
     change_stored_user(site, ADMIN_EMAIL, |u| u.role = auth::domain::Role::Admin).await;
 
     // The auth service called directly by a tool with a service token.
@@ -1435,7 +1459,12 @@ async fn changes_made_elsewhere_end_the_old_access_within_5_seconds(site: &Site)
         .connect()
         .await
         .unwrap();
-    let mut tool = auth_client(channel.clone(), &site.tokens, "tools", service_auth::Role::Admin);
+    let mut tool = auth_client(
+        channel.clone(),
+        &site.tokens,
+        "tools",
+        service_auth::Role::Admin,
+    );
     tool.set_user_disabled(pb::SetUserDisabledRequest {
         id: user_id(site, CLERK_EMAIL).await,
         disabled: true,
@@ -1443,7 +1472,8 @@ async fn changes_made_elsewhere_end_the_old_access_within_5_seconds(site: &Site)
     .await
     .unwrap();
     assert!(
-        within_5_seconds(async || preferences_status(site, &clerk).await == Some(UNAUTHENTICATED)).await,
+        within_5_seconds(async || preferences_status(site, &clerk).await == Some(UNAUTHENTICATED))
+            .await,
         "disabled by a tool: the session ended"
     );
     tool.set_user_disabled(pb::SetUserDisabledRequest {
@@ -1464,7 +1494,8 @@ async fn changes_made_elsewhere_end_the_old_access_within_5_seconds(site: &Site)
     .await
     .unwrap();
     assert!(
-        within_5_seconds(async || preferences_status(site, &clerk).await == Some(UNAUTHENTICATED)).await,
+        within_5_seconds(async || preferences_status(site, &clerk).await == Some(UNAUTHENTICATED))
+            .await,
         "a password changed elsewhere ends the session"
     );
     signed_in(site, CLERK_EMAIL, "another long passphrase").await;
@@ -1476,7 +1507,10 @@ fn auth_client(
     sub: &str,
     role: service_auth::Role,
 ) -> pb::auth_service_client::AuthServiceClient<
-    tonic::service::interceptor::InterceptedService<tonic::transport::Channel, service_auth::Bearer>,
+    tonic::service::interceptor::InterceptedService<
+        tonic::transport::Channel,
+        service_auth::Bearer,
+    >,
 > {
     let caller = service_auth::Caller {
         sub: sub.into(),
@@ -1519,8 +1553,16 @@ async fn a_password_change_signs_out_the_other_sessions(site: &Site) {
     assert_eq!(reply.grpc_status, Some(OK), "{reply:?}");
     let renewed = cookie_pair(headers["set-cookie"].to_str().unwrap());
     assert_ne!(renewed, here, "a new session id");
-    assert_eq!(preferences_status(site, &renewed).await, Some(OK), "this browser stays signed in");
-    assert_eq!(preferences_status(site, &here).await, Some(UNAUTHENTICATED), "the old id is dead");
+    assert_eq!(
+        preferences_status(site, &renewed).await,
+        Some(OK),
+        "this browser stays signed in"
+    );
+    assert_eq!(
+        preferences_status(site, &here).await,
+        Some(UNAUTHENTICATED),
+        "the old id is dead"
+    );
     assert_eq!(
         preferences_status(site, &elsewhere).await,
         Some(UNAUTHENTICATED),
@@ -1554,17 +1596,32 @@ fn the_client_ip_is_the_rightmost_entry_of_the_trusted_hops() {
         h
     };
     let ip = |hops: usize, xff: &[&str]| {
-        TrustedProxies { hops, secure_cookie: false }
-            .client_ip(&headers(xff), &extensions)
-            .unwrap()
-            .to_string()
+        TrustedProxies {
+            hops,
+            secure_cookie: false,
+        }
+        .client_ip(&headers(xff), &extensions)
+        .unwrap()
+        .to_string()
     };
     // A client that sends its own X-Forwarded-For cannot choose its address.
     assert_eq!(ip(1, &["6.6.6.6, 203.0.113.7"]), "203.0.113.7");
-    assert_eq!(ip(1, &["6.6.6.6", "203.0.113.7"]), "203.0.113.7", "repeated headers are one list");
+    assert_eq!(
+        ip(1, &["6.6.6.6", "203.0.113.7"]),
+        "203.0.113.7",
+        "repeated headers are one list"
+    );
     assert_eq!(ip(2, &["6.6.6.6, 203.0.113.7, 10.0.0.2"]), "203.0.113.7");
-    assert_eq!(ip(2, &["203.0.113.7"]), "203.0.113.7", "fewer entries than hops");
-    assert_eq!(ip(0, &["6.6.6.6"]), "10.0.0.9", "no trusted proxy: the socket's peer");
+    assert_eq!(
+        ip(2, &["203.0.113.7"]),
+        "203.0.113.7",
+        "fewer entries than hops"
+    );
+    assert_eq!(
+        ip(0, &["6.6.6.6"]),
+        "10.0.0.9",
+        "no trusted proxy: the socket's peer"
+    );
     assert_eq!(ip(1, &[]), "10.0.0.9");
     assert_eq!(ip(1, &["not an address"]), "10.0.0.9");
 }

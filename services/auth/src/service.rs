@@ -160,16 +160,17 @@ impl AuthService for AuthApi {
         let request = request.into_inner();
         let input = request.user.unwrap_or_default();
         let email = Email::parse(&input.email)?;
-        if input.name.chars().count() > 100 {
-            return Err(AuthError::invalid("user.name", "must be at most 100 characters").into());
-        }
+        let name = service_common::text::TextRule::line(100)
+            .optional()
+            .check(&input.name)
+            .map_err(|description| AuthError::invalid("user.name", description))?;
         let role = match Role::from_proto(input.role) {
             Some(role) => role,
             None if input.role == pb::Role::Unspecified as i32 => Role::User,
             None => return Err(AuthError::invalid("user.role", "must be user or admin").into()),
         };
         let password = NewPassword::parse("password", &request.password)?;
-        let user = self.create(email, &input.name, role, password).await?;
+        let user = self.create(email, &name, role, password).await?;
         Ok(Response::new(user_to_proto(&user)))
     }
 

@@ -170,6 +170,26 @@ async fn admins_create_list_disable_and_enable_users() {
         admin.create_user(weak).await.unwrap_err().code(),
         Code::InvalidArgument
     );
+    for (name, problem) in [
+        ("Ada\u{0}", "must not contain control characters"),
+        ("\u{1b}[31mAda", "must not contain control characters"),
+        ("Ada\r\nLovelace", "must be one line"),
+    ] {
+        let hostile = pb::CreateUserRequest {
+            user: Some(pb::User {
+                email: "hostile@example.com".into(),
+                name: name.into(),
+                ..Default::default()
+            }),
+            password: "a long enough password".into(),
+        };
+        let status = admin.create_user(hostile).await.unwrap_err();
+        assert_eq!(
+            (status.code(), status.message()),
+            (Code::InvalidArgument, problem),
+            "{name:?}"
+        );
+    }
 
     admin
         .set_user_disabled(pb::SetUserDisabledRequest {

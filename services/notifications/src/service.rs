@@ -1,5 +1,6 @@
 //! The `logistics.v1.NotificationService` RPC handlers.
 
+use service_common::text::TextRule;
 use std::sync::Arc;
 
 use logistics_proto::v1::{self as pb, notification_service_server::NotificationService};
@@ -27,33 +28,48 @@ pub struct NotificationsService {
     pub public_url: String,
 }
 
-/// Checks one contact field: required, and at most `max` characters.
+/// Checks one contact field by the services' one text rule.
 fn text(
     violations: &mut Vec<(&'static str, String)>,
     field: &'static str,
     value: &str,
-    max: usize,
+    rule: TextRule,
 ) -> String {
-    let value = value.trim();
-    if value.is_empty() {
-        violations.push((field, "is required".into()));
-    } else if value.chars().count() > max {
-        violations.push((field, format!("must be at most {max} characters")));
-    }
-    value.to_owned()
+    rule.check(value).unwrap_or_else(|description| {
+        violations.push((field, description));
+        value.trim().to_owned()
+    })
 }
 
 pub fn contact_message(
     request: &pb::SendContactMessageRequest,
 ) -> Result<ContactMessage, NotificationError> {
     let mut violations = Vec::new();
-    let name = text(&mut violations, "name", &request.name, 100);
-    let email = text(&mut violations, "email", &request.email, 254);
-    if !email.is_empty() && !service_common::is_email(&email) {
+    let name = text(&mut violations, "name", &request.name, TextRule::line(100));
+    let email = text(
+        &mut violations,
+        "email",
+        &request.email,
+        TextRule::line(254),
+    );
+    if !email.is_empty()
+        && !violations.iter().any(|(f, _)| *f == "email")
+        && !service_common::is_email(&email)
+    {
         violations.push(("email", "is not a valid email address".into()));
     }
-    let subject = text(&mut violations, "subject", &request.subject, 200);
-    let message = text(&mut violations, "message", &request.message, 5000);
+    let subject = text(
+        &mut violations,
+        "subject",
+        &request.subject,
+        TextRule::line(200),
+    );
+    let message = text(
+        &mut violations,
+        "message",
+        &request.message,
+        TextRule::paragraph(5000),
+    );
     if !violations.is_empty() {
         return Err(NotificationError::Invalid(violations));
     }

@@ -603,6 +603,39 @@ async fn contact_messages_are_validated_field_by_field_and_robots_are_dropped() 
         status.get_details_bad_request().unwrap().field_violations[0].description,
         "must be at most 5000 characters"
     );
+    // A header line smuggled into the subject, NUL and a terminal escape are refused.
+    let hostile = pb::SendContactMessageRequest {
+        name: "Eve\u{0}".into(),
+        subject: "Hi\r\nBcc: victim@example.com".into(),
+        message: "\u{1b}[2Jcleared".into(),
+        ..contact("Eve")
+    };
+    let status = running
+        .client
+        .send_contact_message(hostile)
+        .await
+        .unwrap_err();
+    let fields: Vec<(String, String)> = status
+        .get_details_bad_request()
+        .unwrap()
+        .field_violations
+        .into_iter()
+        .map(|v| (v.field, v.description))
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            (
+                "name".to_owned(),
+                "must not contain control characters".to_owned()
+            ),
+            ("subject".to_owned(), "must be one line".to_owned()),
+            (
+                "message".to_owned(),
+                "must not contain control characters".to_owned()
+            ),
+        ]
+    );
 
     let robot = pb::SendContactMessageRequest {
         website: "http://spam.example".into(),

@@ -2,6 +2,7 @@
 //! reflection, timestamp encoding and e-mail syntax.
 
 pub mod telemetry;
+pub mod text;
 
 use std::convert::Infallible;
 use std::path::PathBuf;

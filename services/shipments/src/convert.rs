@@ -9,6 +9,7 @@ use crate::domain::{
     ShipmentType, Status,
 };
 use crate::error::FieldViolation;
+use service_common::text::TextRule;
 
 /// Collects every violation of one request, so the admin sees all bad fields at once.
 #[derive(Default)]
@@ -19,28 +20,12 @@ impl Violations {
         self.0.push(FieldViolation::new(field, description));
     }
 
-    /// Required text, trimmed, at most `max` characters, no control characters
-    /// (line breaks allowed only where `multiline`).
-    pub fn text(
-        &mut self,
-        field: &str,
-        value: &str,
-        max: usize,
-        required: bool,
-        multiline: bool,
-    ) -> String {
-        let value = value.trim();
-        if required && value.is_empty() {
-            self.add(field, "is required");
-        } else if value.chars().count() > max {
-            self.add(field, format!("must be at most {max} characters"));
-        } else if value
-            .chars()
-            .any(|c| c.is_control() && !(multiline && (c == '\n' || c == '\r' || c == '\t')))
-        {
-            self.add(field, "must not contain control characters");
-        }
-        value.to_owned()
+    /// The trimmed text of a field, checked by the services' one text rule.
+    pub fn text(&mut self, field: &str, value: &str, rule: TextRule) -> String {
+        rule.check(value).unwrap_or_else(|description| {
+            self.add(field, description);
+            value.trim().to_owned()
+        })
     }
 
     fn email(&mut self, field: &str, value: &str) -> String {
@@ -226,8 +211,8 @@ pub fn details_from_proto(s: &pb::Shipment) -> Result<ShipmentDetails, Vec<Field
             let f = |name: &str| format!("packages[{i}].{name}");
             Package {
                 quantity: v.whole(&f("quantity"), p.quantity.into(), 1, 10_000) as u32,
-                piece_type: v.text(&f("piece_type"), &p.piece_type, 50, true, false),
-                description: v.text(&f("description"), &p.description, 200, true, false),
+                piece_type: v.text(&f("piece_type"), &p.piece_type, TextRule::line(50)),
+                description: v.text(&f("description"), &p.description, TextRule::line(200)),
                 length: v.decimal(&f("length_cm"), p.length_cm, 10_000.0),
                 width: v.decimal(&f("width_cm"), p.width_cm, 10_000.0),
                 height: v.decimal(&f("height_cm"), p.height_cm, 10_000.0),
@@ -236,21 +221,29 @@ pub fn details_from_proto(s: &pb::Shipment) -> Result<ShipmentDetails, Vec<Field
         })
         .collect();
     let details = ShipmentDetails {
-        shipper_name: v.text("shipper.name", &shipper.name, 100, true, false),
-        shipper_address: v.text("shipper.address", &shipper.address, 300, true, true),
+        shipper_name: v.text("shipper.name", &shipper.name, TextRule::line(100)),
+        shipper_address: v.text(
+            "shipper.address",
+            &shipper.address,
+            TextRule::paragraph(300),
+        ),
         shipper_phone: v.phone("shipper.phone", &shipper.phone),
         shipper_email: v.email("shipper.email", &shipper.email),
-        receiver_name: v.text("receiver.name", &receiver.name, 100, true, false),
-        receiver_address: v.text("receiver.address", &receiver.address, 300, true, true),
+        receiver_name: v.text("receiver.name", &receiver.name, TextRule::line(100)),
+        receiver_address: v.text(
+            "receiver.address",
+            &receiver.address,
+            TextRule::paragraph(300),
+        ),
         receiver_phone: v.phone("receiver.phone", &receiver.phone),
         receiver_email: v.email("receiver.email", &receiver.email),
-        origin: v.text("origin", &s.origin, 200, true, false),
-        destination: v.text("destination", &s.destination, 200, true, false),
-        carrier: v.text("carrier", &s.carrier, 100, true, false),
+        origin: v.text("origin", &s.origin, TextRule::line(200)),
+        destination: v.text("destination", &s.destination, TextRule::line(200)),
+        carrier: v.text("carrier", &s.carrier, TextRule::line(100)),
         type_of_shipment: type_from_proto(s.r#type, &mut v),
         shipment_mode: mode_from_proto(s.mode, &mut v),
         package_count: v.whole("package_count", s.package_count.into(), 1, 10_000) as u32,
-        product: v.text("product", &s.product, 200, true, false),
+        product: v.text("product", &s.product, TextRule::line(200)),
         product_quantity: v.whole("product_quantity", s.product_quantity.into(), 1, 1_000_000)
             as u32,
         payment_mode: payment_from_proto(s.payment_mode, &mut v),
@@ -266,7 +259,11 @@ pub fn details_from_proto(s: &pb::Shipment) -> Result<ShipmentDetails, Vec<Field
         pickup_date: v.date("pickup_date", s.pickup_date.as_ref()),
         pickup_time: v.time("pickup_time", s.pickup_time.as_ref()),
         packages,
-        comments: v.text("comments", &s.comments, 2000, false, true),
+        comments: v.text(
+            "comments",
+            &s.comments,
+            TextRule::paragraph(2000).optional(),
+        ),
     };
     v.into_result(details)
 }

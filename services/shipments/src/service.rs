@@ -13,6 +13,7 @@ use crate::convert::{self, Violations};
 use crate::domain::{Shipment, ShipmentChange, TrackingNumber};
 use crate::error::{FieldViolation, ShipmentError};
 use crate::store::{Cursor, ListQuery, ShipmentStore};
+use service_common::text::TextRule;
 
 const DEFAULT_PAGE_SIZE: i32 = 20;
 const MAX_PAGE_SIZE: i32 = 100;
@@ -210,7 +211,7 @@ impl ShipmentService for ShipmentsService {
         let status = (request.status != 0)
             .then(|| convert::status_from_proto("status", request.status, &mut v));
         let text = v
-            .text("query", &request.query, 200, false, false)
+            .text("query", &request.query, TextRule::line(200).optional())
             .to_lowercase();
         v.into_result(()).map_err(ShipmentError::Invalid)?;
         let query = ListQuery {
@@ -264,7 +265,7 @@ impl ShipmentService for ShipmentsService {
             .into());
         }
         let mut v = Violations::default();
-        let remarks = v.text("remarks", &request.remarks, 500, false, false);
+        let remarks = v.text("remarks", &request.remarks, TextRule::line(500).optional());
         v.into_result(()).map_err(ShipmentError::Invalid)?;
         let details_changed = paths
             .iter()
@@ -283,9 +284,7 @@ impl ShipmentService for ShipmentsService {
                 v.text(
                     "current_location",
                     &merged.current_location,
-                    200,
-                    true,
-                    false,
+                    TextRule::line(200),
                 )
             });
             let details = if details_changed {
@@ -326,11 +325,9 @@ impl ShipmentService for ShipmentsService {
         let location = v.text(
             "current_location",
             &request.current_location,
-            200,
-            true,
-            false,
+            TextRule::line(200),
         );
-        let remarks = v.text("remarks", &request.remarks, 500, false, false);
+        let remarks = v.text("remarks", &request.remarks, TextRule::line(500).optional());
         v.into_result(()).map_err(ShipmentError::Invalid)?;
         let edit = Arc::new(move |shipment: &mut Shipment| {
             let change = ShipmentChange {
