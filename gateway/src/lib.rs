@@ -19,7 +19,9 @@ use std::time::Duration;
 use axum::Router;
 use axum::middleware;
 use logistics_proto::v1::session_service_server::SessionServiceServer;
-use service_auth::TokenKey;
+use service_auth::{TokenKey, TokenSettings};
+use service_common::settings::{SiteSettings, StoreSettings, TelemetrySettings};
+use service_common::{Built, Stopping};
 use tokio::net::TcpListener;
 use tonic_web::GrpcWebLayer;
 use tower::Layer;
@@ -35,70 +37,118 @@ use upstream::Upstream;
 /// Largest gRPC-web request body a browser may send.
 pub const MAX_RPC_BODY_BYTES: usize = 64 * 1024;
 
-/// The gateway's settings, from the environment (see the README).
-#[derive(Clone, Debug)]
-pub struct Config {
+/// The gateway's own settings (see the README's configuration table).
+#[derive(clap::Args, Clone, Debug)]
+pub struct Settings {
+    /// HTTP port of the website and the gRPC-web API.
+    #[arg(long, env = "PORT", default_value_t = 8080)]
     pub port: u16,
+    /// The built web app.
+    #[arg(long, env = "STATIC_DIR", default_value = "frontend/dist")]
     pub static_dir: PathBuf,
-    /// Where the shipments service runs; None hosts it in this process.
+    /// URL of a separate shipments service, e.g. http://shipments:50051; unset, it runs in
+    /// the gateway's process.
+    #[arg(long, env = "SHIPMENTS_URL")]
     pub shipments_url: Option<String>,
-    /// Where the auth service runs; None hosts it in this process.
+    /// URL of a separate auth service; unset, it runs in the gateway's process.
+    #[arg(long, env = "AUTH_URL")]
     pub auth_url: Option<String>,
-    /// Where the notifications service runs; None hosts it (and its outbox worker) here.
+    /// URL of a separate notifications service; unset, it and its outbox worker run in the
+    /// gateway's process.
+    #[arg(long, env = "NOTIFICATIONS_URL")]
     pub notifications_url: Option<String>,
-    /// Where the preferences service runs; None hosts it in this process.
+    /// URL of a separate preferences service; unset, it runs in the gateway's process.
+    #[arg(long, env = "PREFERENCES_URL")]
     pub preferences_url: Option<String>,
-    /// Sessions and rate limits in Redis; None keeps them in this process.
+    /// Keep sessions and rate-limit counts in Redis (every gateway replica shares them);
+    /// unset, in the process.
+    #[arg(long, env = "REDIS_URL", hide_env_values = true)]
     pub redis_url: Option<String>,
+    /// Tracking lookups one client IP may make per minute.
+    #[arg(
+        long = "tracking-rate-limit-per-minute",
+        env = "TRACKING_RATE_LIMIT_PER_MINUTE",
+        default_value_t = 60
+    )]
     pub tracking_lookups_per_minute: u64,
+    /// Contact messages one client IP may send per hour.
+    #[arg(
+        long = "contact-rate-limit-per-hour",
+        env = "CONTACT_RATE_LIMIT_PER_HOUR",
+        default_value_t = 5
+    )]
     pub contact_messages_per_hour: u64,
+    /// Sign-in attempts one client IP may make per minute.
+    #[arg(
+        long = "login-rate-limit-per-minute",
+        env = "LOGIN_RATE_LIMIT_PER_MINUTE",
+        default_value_t = 20
+    )]
     pub sign_ins_per_ip_per_minute: u64,
+    /// Failed sign-ins of one e-mail in 15 minutes before "Too many failed attempts".
+    #[arg(
+        long = "login-failures-per-account",
+        env = "LOGIN_FAILURES_PER_ACCOUNT",
+        default_value_t = 5
+    )]
     pub failed_sign_ins_per_account: u64,
-    pub session_lifetime: Lifetime,
+    /// A session ends when unused this many minutes.
+    #[arg(long = "session-idle-minutes", env = "SESSION_IDLE_MINUTES", default_value = "30", value_parser = minutes)]
+    pub session_idle: Duration,
+    /// Every session ends this many hours after sign-in.
+    #[arg(long = "session-absolute-hours", env = "SESSION_ABSOLUTE_HOURS", default_value = "12", value_parser = hours)]
+    pub session_absolute: Duration,
+    /// Mark the session cookie Secure; set it whenever the site is served over HTTPS.
+    #[arg(long, env = "COOKIE_SECURE", default_value_t = false, action = clap::ArgAction::Set)]
     pub secure_cookie: bool,
-    /// Reverse proxies in front that append to `X-Forwarded-For`.
+    /// How many reverse proxies in front append to X-Forwarded-For; the client IP is that
+    /// many entries from the right (what the client writes itself is ignored).
+    #[arg(long, env = "TRUSTED_PROXY_HOPS", default_value_t = 0)]
     pub trusted_proxy_hops: usize,
+    /// Replaced by TRUSTED_PROXY_HOPS; set, the gateway refuses to start rather than guess.
+    #[arg(long, env = "TRUST_FORWARDED_FOR", hide = true)]
+    pub trust_forwarded_for: Option<String>,
 }
 
-fn env_or<T: std::str::FromStr>(name: &str, default: T) -> anyhow::Result<T> {
-    match std::env::var(name) {
-        Ok(v) if !v.is_empty() => v
-            .parse()
-            .map_err(|_| anyhow::anyhow!("{name} has an invalid value: {v:?}")),
-        _ => Ok(default),
-    }
+fn minutes(text: &str) -> Result<Duration, String> {
+    text.parse::<u64>()
+        .map(|m| Duration::from_secs(60 * m))
+        .map_err(|_| format!("{text:?} is not a whole number of minutes"))
 }
 
-fn env_url(name: &str) -> Option<String> {
-    std::env::var(name).ok().filter(|u| !u.is_empty())
+fn hours(text: &str) -> Result<Duration, String> {
+    text.parse::<u64>()
+        .map(|h| Duration::from_secs(3600 * h))
+        .map_err(|_| format!("{text:?} is not a whole number of hours"))
 }
 
 /// The window in which failed sign-ins of one account are counted.
 pub const FAILED_SIGN_IN_WINDOW: Duration = Duration::from_secs(15 * 60);
 
-impl Config {
-    pub fn from_env() -> anyhow::Result<Self> {
-        Ok(Self {
-            port: env_or("PORT", 8080)?,
-            static_dir: env_or("STATIC_DIR", PathBuf::from("frontend/dist"))?,
-            shipments_url: env_url("SHIPMENTS_URL"),
-            auth_url: env_url("AUTH_URL"),
-            notifications_url: env_url("NOTIFICATIONS_URL"),
-            preferences_url: env_url("PREFERENCES_URL"),
-            redis_url: env_url("REDIS_URL"),
-            tracking_lookups_per_minute: env_or("TRACKING_RATE_LIMIT_PER_MINUTE", 60)?,
-            contact_messages_per_hour: env_or("CONTACT_RATE_LIMIT_PER_HOUR", 5)?,
-            sign_ins_per_ip_per_minute: env_or("LOGIN_RATE_LIMIT_PER_MINUTE", 20)?,
-            failed_sign_ins_per_account: env_or("LOGIN_FAILURES_PER_ACCOUNT", 5)?,
-            session_lifetime: Lifetime {
-                idle: Duration::from_secs(60 * env_or::<u64>("SESSION_IDLE_MINUTES", 30)?),
-                absolute: Duration::from_secs(3600 * env_or::<u64>("SESSION_ABSOLUTE_HOURS", 12)?),
-            },
-            secure_cookie: env_or("COOKIE_SECURE", false)?,
-            trusted_proxy_hops: env_or("TRUSTED_PROXY_HOPS", 0)?,
-        })
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            port: 8080,
+            static_dir: PathBuf::from("frontend/dist"),
+            shipments_url: None,
+            auth_url: None,
+            notifications_url: None,
+            preferences_url: None,
+            redis_url: None,
+            tracking_lookups_per_minute: 60,
+            contact_messages_per_hour: 5,
+            sign_ins_per_ip_per_minute: 20,
+            failed_sign_ins_per_account: 5,
+            session_idle: Duration::from_secs(30 * 60),
+            session_absolute: Duration::from_secs(12 * 3600),
+            secure_cookie: false,
+            trusted_proxy_hops: 0,
+            trust_forwarded_for: None,
+        }
     }
+}
 
+impl Settings {
     /// Whether every service runs in this process (then a random token key will do).
     pub fn all_in_one(&self) -> bool {
         self.shipments_url.is_none()
@@ -106,6 +156,85 @@ impl Config {
             && self.notifications_url.is_none()
             && self.preferences_url.is_none()
     }
+
+    pub fn session_lifetime(&self) -> Lifetime {
+        Lifetime {
+            idle: self.session_idle,
+            absolute: self.session_absolute,
+        }
+    }
+
+    /// Settings a newer version replaced, refused with what to set instead.
+    pub fn check(&self) -> anyhow::Result<()> {
+        if self.trust_forwarded_for.is_some() {
+            anyhow::bail!(
+                "TRUST_FORWARDED_FOR was replaced by TRUSTED_PROXY_HOPS: set TRUSTED_PROXY_HOPS=1 \
+                 behind one reverse proxy (the number of proxies in front), and unset TRUST_FORWARDED_FOR"
+            );
+        }
+        Ok(())
+    }
+}
+
+/// The settings of the services the gateway hosts in its own process (those without a URL).
+#[derive(clap::Args, Clone, Debug)]
+pub struct HostedServices {
+    #[command(flatten)]
+    pub store: StoreSettings,
+    #[command(flatten)]
+    pub site: SiteSettings,
+    #[command(flatten)]
+    pub shipments: shipments::Settings,
+    #[command(flatten)]
+    pub auth: auth::Settings,
+    #[command(flatten)]
+    pub notifications: notifications::Settings,
+}
+
+/// The `gateway` binary: the all-in-one product unless service URLs are set, and its tools.
+#[derive(clap::Parser, Debug)]
+#[command(
+    name = "gateway",
+    version,
+    about = "The website, the gRPC-web API and (all-in-one) every service"
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub gateway: Settings,
+    #[command(flatten)]
+    pub hosted: HostedServices,
+    #[command(flatten)]
+    pub tokens: TokenSettings,
+    #[command(flatten)]
+    pub telemetry: TelemetrySettings,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum Command {
+    /// Loads a dozen demo shipments through the shipment service API.
+    Demo {
+        /// Print the loaded shipments as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Creates an admin account; the password comes from ADMIN_PASSWORD or standard input.
+    CreateAdmin {
+        #[arg(long)]
+        email: String,
+    },
+    /// Prints a short-lived service token signed with JWT_SIGNING_KEY, for calling a service
+    /// directly (e.g. with `buf curl`).
+    Token {
+        #[arg(long, default_value = "admin")]
+        role: service_auth::Role,
+        #[arg(long, default_value = "tools@localhost")]
+        email: String,
+        /// Lifetime in minutes, 1 to 60.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=60))]
+        minutes: u64,
+    },
 }
 
 /// The services the gateway forwards to, and the key that signs their tokens.
@@ -119,60 +248,48 @@ pub struct Upstreams {
 }
 
 impl Upstreams {
-    /// Remote services where a URL is configured, the rest in this process.
-    pub async fn from_config(config: &Config) -> anyhow::Result<Self> {
-        let tokens = TokenKey::from_env(config.all_in_one())?;
-        let shipments = match &config.shipments_url {
+    /// Remote services where a URL is set, the rest built here (their background tasks
+    /// spawned, running until `stopping`).
+    pub async fn build(
+        settings: &Settings,
+        hosted: &HostedServices,
+        tokens: TokenKey,
+        stopping: &Stopping,
+    ) -> anyhow::Result<Self> {
+        let store = hosted.store.config();
+        let shipments = match &settings.shipments_url {
             Some(url) => upstream::remote("shipments", url)?,
-            None => {
-                let store = shipments::open_store(&shipments::StoreConfig::from_env()).await?;
-                upstream::in_process(shipments::server(
-                    store,
-                    tokens.clone(),
-                    shipments::lookup_cache_ttl()?,
-                ))
-            }
+            None => hosted_upstream(
+                shipments::build(&store, &hosted.site, &hosted.shipments, tokens.clone()).await?,
+                stopping,
+            ),
         };
-        let auth = match &config.auth_url {
+        let auth = match &settings.auth_url {
             Some(url) => upstream::remote("auth", url)?,
-            None => {
-                let store = auth::open_store(&auth::StoreConfig::from_env()).await?;
-                auth::ensure_first_admin(store.clone()).await?;
-                upstream::in_process(auth::server(store, tokens.clone()))
-            }
+            None => hosted_upstream(
+                auth::build(&store, &hosted.auth, tokens.clone()).await?,
+                stopping,
+            ),
         };
-        let notifications = match &config.notifications_url {
+        let notifications = match &settings.notifications_url {
             Some(url) => upstream::remote("notifications", url)?,
             None => {
-                let store =
-                    notifications::open_store(&service_common::StoreConfig::from_env()).await?;
-                let mail = notifications::MailConfig::from_env();
-                if mail == notifications::MailConfig::LocalOutbox {
-                    tracing::info!(
-                        "no e-mail API configured: e-mails go to the local outbox (Admin > E-mails)"
-                    );
-                }
-                let transport =
-                    notifications::Transport::new(&mail, notifications::api_timeout()?)?;
-                let (service, worker) = notifications::service_and_worker(
-                    store,
-                    transport,
+                let built = notifications::build(
+                    &store,
+                    &hosted.site,
+                    &hosted.notifications,
                     tokens.clone(),
-                    notifications::RetryPolicy::from_env()?,
-                    service_common::public_url(),
-                );
-                // Stops with the process: an e-mail being sent then is taken over after its lease.
-                tokio::spawn(worker.run(std::future::pending()));
-                upstream::in_process(notifications::server(service))
+                )
+                .await?;
+                if let Some(problem) = &built.problem {
+                    tracing::error!("e-mail is not configured: {problem}");
+                }
+                hosted_upstream(built, stopping)
             }
         };
-        let preferences = match &config.preferences_url {
+        let preferences = match &settings.preferences_url {
             Some(url) => upstream::remote("preferences", url)?,
-            None => {
-                let store =
-                    preferences::open_store(&service_common::StoreConfig::from_env()).await?;
-                upstream::in_process(preferences::server(store, tokens.clone()))
-            }
+            None => hosted_upstream(preferences::build(&store, tokens.clone()).await?, stopping),
         };
         Ok(Self {
             shipments,
@@ -182,6 +299,23 @@ impl Upstreams {
             tokens,
         })
     }
+}
+
+/// A service hosted in this process: its tasks started, its server called without a socket.
+fn hosted_upstream<S>(mut built: Built<S>, stopping: &Stopping) -> Upstream
+where
+    S: tower::Service<
+            http::Request<tonic::body::Body>,
+            Response = http::Response<tonic::body::Body>,
+            Error = std::convert::Infallible,
+        > + Clone
+        + Send
+        + Sync
+        + 'static,
+    S::Future: Send + 'static,
+{
+    built.spawn_tasks(stopping);
+    upstream::in_process(built.server)
 }
 
 /// A Redis connection that reconnects by itself after an outage, once Redis answered at
@@ -213,14 +347,14 @@ async fn redis_connection(url: &str) -> anyhow::Result<redis::aio::ConnectionMan
 }
 
 /// Where sessions and rate-limit counts live.
-async fn state_stores(config: &Config) -> anyhow::Result<(SessionStore, [RateLimit; 4])> {
+async fn state_stores(config: &Settings) -> anyhow::Result<(SessionStore, [RateLimit; 4])> {
     let minute = Duration::from_secs(60);
     let hour = Duration::from_secs(3600);
     Ok(match &config.redis_url {
         Some(url) => {
             let connection = redis_connection(url).await?;
             (
-                SessionStore::redis(connection.clone(), config.session_lifetime),
+                SessionStore::redis(connection.clone(), config.session_lifetime()),
                 [
                     RateLimit::redis(
                         "tracking",
@@ -250,7 +384,7 @@ async fn state_stores(config: &Config) -> anyhow::Result<(SessionStore, [RateLim
             )
         }
         None => (
-            SessionStore::in_process(config.session_lifetime),
+            SessionStore::in_process(config.session_lifetime()),
             [
                 RateLimit::in_process("tracking", config.tracking_lookups_per_minute, minute),
                 RateLimit::in_process("signin-ip", config.sign_ins_per_ip_per_minute, minute),
@@ -266,7 +400,7 @@ async fn state_stores(config: &Config) -> anyhow::Result<(SessionStore, [RateLim
 }
 
 /// The whole HTTP application.
-pub async fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<Router> {
+pub async fn app(config: &Settings, upstreams: Upstreams) -> anyhow::Result<Router> {
     let (sessions, [tracking, attempts_per_ip, failures_per_account, contact]) =
         state_stores(config).await?;
     let access = Access::new(sessions, upstreams.auth.clone(), upstreams.tokens.clone());

@@ -3,235 +3,32 @@
 
 mod common;
 
-use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::{Buf, Bytes, BytesMut};
-use gateway::{Config, Upstreams, upstream};
 use logistics_proto::v1::{self as pb, shipment_service_client::ShipmentServiceClient};
 use prost::Message;
 use service_auth::TokenKey;
-use shipments::store::{ShipmentStore, SqliteShipmentStore};
+use shipments::store::ShipmentStore;
 use tokio::net::TcpListener;
 
-/// Long enough that a missed eviction would show as a stale answer.
-const CACHE_TTL: Duration = Duration::from_secs(60);
-
-struct Site {
-    base: String,
-    store: Arc<dyn ShipmentStore>,
-    /// The users' store, as a tool with database access would change it.
-    users: Arc<dyn auth::store::UserStore>,
-    /// The auth service's own gRPC address, in distributed mode.
-    auth_url: Option<String>,
-    tokens: TokenKey,
-    _dirs: Vec<tempfile::TempDir>,
-    _redis: Option<common::RedisServer>,
-}
-
-fn static_dir() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let page = format!(
-        "<!doctype html><html><head><script src=\"/assets/app-1a2b3c.js\"></script></head><body>{}</body></html>",
-        "app ".repeat(100)
-    );
-    std::fs::write(dir.path().join("index.html"), page).unwrap();
-    std::fs::create_dir(dir.path().join("assets")).unwrap();
-    std::fs::write(
-        dir.path().join("assets/app-1a2b3c.js"),
-        "console.log('app');".repeat(50),
-    )
-    .unwrap();
-    dir
-}
-
-fn config(static_dir: &Path, lookups_per_minute: u64) -> Config {
-    Config {
-        port: 0,
-        static_dir: static_dir.to_path_buf(),
-        shipments_url: None,
-        auth_url: None,
-        notifications_url: None,
-        preferences_url: None,
-        redis_url: None,
-        tracking_lookups_per_minute: lookups_per_minute,
-        contact_messages_per_hour: 2,
-        sign_ins_per_ip_per_minute: 1000,
-        failed_sign_ins_per_account: 3,
-        session_lifetime: gateway::session::Lifetime {
-            idle: Duration::from_secs(600),
-            absolute: Duration::from_secs(3600),
-        },
-        secure_cookie: false,
-        trusted_proxy_hops: 0,
-    }
-}
-
-async fn listen(config: &Config, upstreams: Upstreams) -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(gateway::serve(
-        listener,
-        gateway::app(config, upstreams).await.unwrap(),
-    ));
-    base
-}
-
-const ADMIN_EMAIL: &str = "admin@example.com";
-const ADMIN_PASSWORD: &str = "correct horse battery staple";
-const CLERK_EMAIL: &str = "clerk@example.com";
-
-/// An auth store holding an admin and a clerk (role user).
-async fn users(dir: &Path) -> Arc<dyn auth::store::UserStore> {
-    let store: Arc<dyn auth::store::UserStore> =
-        Arc::new(auth::store::SqliteUserStore::open(&dir.join("users.sqlite3")).unwrap());
-    auth::create_admin(store.clone(), ADMIN_EMAIL, ADMIN_PASSWORD)
-        .await
-        .unwrap();
-    let api = auth::AuthApi::new(store.clone(), TokenKey::generate());
-    let clerk = auth::domain::Email::parse(CLERK_EMAIL).unwrap();
-    api.create(
-        clerk,
-        "Clerk",
-        auth::domain::Role::User,
-        auth::domain::NewPassword::parse("p", ADMIN_PASSWORD).unwrap(),
-    )
-    .await
-    .unwrap();
-    store
-}
-
-fn sqlite() -> (Arc<dyn ShipmentStore>, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let store: Arc<dyn ShipmentStore> =
-        Arc::new(SqliteShipmentStore::open(&dir.path().join(outbox::store::sqlite::FILE)).unwrap());
-    (store, dir)
-}
-
-fn preference_store(dir: &Path) -> Arc<dyn preferences::PreferenceStore> {
-    Arc::new(preferences::SqlitePreferenceStore::open(&dir.join("preferences.sqlite3")).unwrap())
-}
-
-/// The notifications service on the shipments' outbox, delivering to the local outbox, with
-/// its worker running.
-fn notifications_service(dir: &Path, tokens: &TokenKey) -> notifications::NotificationsService {
-    let store = Arc::new(outbox::SqliteOutbox::open(dir).unwrap());
-    let (service, worker) = notifications::service_and_worker(
-        store,
-        notifications::Transport::LocalOutbox,
-        tokens.clone(),
-        notifications::RetryPolicy::default(),
-        "http://localhost:8080".into(),
-    );
-    tokio::spawn(worker.run(std::future::pending()));
-    service
-}
-
-/// The all-in-one: every service in this process.
-async fn all_in_one_with(config_of: impl FnOnce(&Path) -> Config) -> Site {
-    let (store, data) = sqlite();
-    let files = static_dir();
-    let tokens = TokenKey::generate();
-    let user_store = users(data.path()).await;
-    let upstreams = Upstreams {
-        shipments: upstream::in_process(shipments::server(
-            store.clone(),
-            tokens.clone(),
-            CACHE_TTL,
-        )),
-        auth: upstream::in_process(auth::server(user_store.clone(), tokens.clone())),
-        notifications: upstream::in_process(notifications::server(notifications_service(
-            data.path(),
-            &tokens,
-        ))),
-        preferences: upstream::in_process(preferences::server(
-            preference_store(data.path()),
-            tokens.clone(),
-        )),
-        tokens: tokens.clone(),
-    };
-    let base = listen(&config_of(files.path()), upstreams).await;
-    Site {
-        base,
-        store,
-        users: user_store,
-        auth_url: None,
-        tokens,
-        _dirs: vec![data, files],
-        _redis: None,
-    }
-}
+use common::site::{
+    ADMIN_EMAIL, ADMIN_PASSWORD, CLERK_EMAIL, Site, all_in_one_with, distributed, static_dir,
+};
 
 async fn all_in_one(lookups_per_minute: u64) -> Site {
-    all_in_one_with(|files| config(files, lookups_per_minute)).await
-}
-
-/// Distributed: each service on its own port, reached over gRPC by URL.
-async fn distributed() -> Site {
-    let (store, data) = sqlite();
-    let tokens = TokenKey::generate();
-    let shipments_listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let shipments_url = format!("http://{}", shipments_listener.local_addr().unwrap());
-    tokio::spawn(shipments::serve(
-        shipments_listener,
-        store.clone(),
-        tokens.clone(),
-        CACHE_TTL,
-        std::future::pending(),
-    ));
-    let auth_listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let auth_url = format!("http://{}", auth_listener.local_addr().unwrap());
-    let user_store = users(data.path()).await;
-    tokio::spawn(auth::serve(
-        auth_listener,
-        user_store.clone(),
-        tokens.clone(),
-        std::future::pending(),
-    ));
-    let notifications_listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let notifications_url = format!("http://{}", notifications_listener.local_addr().unwrap());
-    tokio::spawn(notifications::serve(
-        notifications_listener,
-        notifications_service(data.path(), &tokens),
-        std::future::pending(),
-    ));
-    let preferences_listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let preferences_url = format!("http://{}", preferences_listener.local_addr().unwrap());
-    tokio::spawn(preferences::serve(
-        preferences_listener,
-        preference_store(data.path()),
-        tokens.clone(),
-        std::future::pending(),
-    ));
-    let files = static_dir();
-    let upstreams = Upstreams {
-        shipments: upstream::remote("shipments", &shipments_url).unwrap(),
-        auth: upstream::remote("auth", &auth_url).unwrap(),
-        notifications: upstream::remote("notifications", &notifications_url).unwrap(),
-        preferences: upstream::remote("preferences", &preferences_url).unwrap(),
-        tokens: tokens.clone(),
-    };
-    let redis = common::RedisServer::start().await;
-    let config = Config {
-        redis_url: Some(redis.url()),
-        ..config(files.path(), 60)
-    };
-    let base = listen(&config, upstreams).await;
-    Site {
-        base,
-        store,
-        users: user_store,
-        auth_url: Some(auth_url),
-        tokens,
-        _dirs: vec![data, files],
-        _redis: Some(redis),
-    }
+    all_in_one_with(|s| s.tracking_lookups_per_minute = lookups_per_minute).await
 }
 
 async fn demo_shipment(store: &Arc<dyn ShipmentStore>) -> shipments::domain::Shipment {
     let key = TokenKey::generate();
-    let server = shipments::server(store.clone(), key.clone(), CACHE_TTL);
+    let server = shipments::server(
+        store.clone(),
+        key.clone(),
+        &Default::default(),
+        &Default::default(),
+    );
     let mut client = ShipmentServiceClient::with_interceptor(
         server,
         service_auth::Bearer::new(&service_auth::tool_token(&key)),
@@ -525,16 +322,15 @@ async fn a_stopped_shipment_service_gives_unavailable_within_a_second() {
         .unwrap()
         .local_addr()
         .unwrap();
-    let files = static_dir();
-    let tokens = TokenKey::generate();
-    let upstreams = Upstreams {
-        shipments: upstream::remote("shipments", &format!("http://{closed}")).unwrap(),
-        auth: upstream::remote("auth", &format!("http://{closed}")).unwrap(),
-        notifications: upstream::remote("notifications", &format!("http://{closed}")).unwrap(),
-        preferences: upstream::remote("preferences", &format!("http://{closed}")).unwrap(),
-        tokens,
-    };
-    let base = listen(&config(files.path(), 60), upstreams).await;
+    let site = all_in_one_with(|s| {
+        let url = Some(format!("http://{closed}"));
+        s.shipments_url = url.clone();
+        s.auth_url = url.clone();
+        s.notifications_url = url.clone();
+        s.preferences_url = url;
+    })
+    .await;
+    let base = site.base.clone();
     let started = Instant::now();
     let reply = lookup(&base, "PSE000000001").await;
     assert_eq!(reply.grpc_status, Some(UNAVAILABLE), "{reply:?}");
@@ -829,11 +625,7 @@ async fn sign_in_failures_are_alike_then_rate_limited() {
 
 #[tokio::test]
 async fn the_cookie_is_secure_behind_a_trusted_https_proxy() {
-    let site = all_in_one_with(|files| Config {
-        trusted_proxy_hops: 1,
-        ..config(files, 60)
-    })
-    .await;
+    let site = all_in_one_with(|s| s.trusted_proxy_hops = 1).await;
     let request = pb::CreateSessionRequest {
         email: ADMIN_EMAIL.into(),
         password: ADMIN_PASSWORD.into(),
@@ -860,11 +652,7 @@ async fn the_cookie_is_secure_behind_a_trusted_https_proxy() {
 
 #[tokio::test]
 async fn sign_ins_are_rate_limited_per_client() {
-    let site = all_in_one_with(|files| Config {
-        sign_ins_per_ip_per_minute: 2,
-        ..config(files, 60)
-    })
-    .await;
+    let site = all_in_one_with(|s| s.sign_ins_per_ip_per_minute = 2).await;
     for _ in 0..2 {
         assert_eq!(
             sign_in(&site.base, CLERK_EMAIL, ADMIN_PASSWORD)
@@ -886,15 +674,7 @@ async fn sign_ins_are_rate_limited_per_client() {
 
 #[tokio::test]
 async fn an_expired_session_opens_nothing() {
-    let lifetime = gateway::session::Lifetime {
-        idle: Duration::from_secs(600),
-        absolute: Duration::from_secs(1),
-    };
-    let site = all_in_one_with(|files| Config {
-        session_lifetime: lifetime,
-        ..config(files, 60)
-    })
-    .await;
+    let site = all_in_one_with(|s| s.session_absolute = Duration::from_secs(1)).await;
     let (_, set_cookie) = sign_in(&site.base, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let cookie = cookie_pair(&set_cookie.unwrap());
     assert_eq!(
@@ -1158,22 +938,8 @@ async fn prerendered_routes_are_served_as_built_and_other_routes_get_the_app_she
     std::fs::create_dir(files.path().join("about")).unwrap();
     std::fs::write(files.path().join("about/index.html"), "<h1>Our Story</h1>").unwrap();
     std::fs::write(files.path().join("app.html"), "<div id=root></div>").unwrap();
-    let (store, data) = sqlite();
-    let tokens = TokenKey::generate();
-    let upstreams = Upstreams {
-        shipments: upstream::in_process(shipments::server(store, tokens.clone(), CACHE_TTL)),
-        auth: upstream::in_process(auth::server(users(data.path()).await, tokens.clone())),
-        notifications: upstream::in_process(notifications::server(notifications_service(
-            data.path(),
-            &tokens,
-        ))),
-        preferences: upstream::in_process(preferences::server(
-            preference_store(data.path()),
-            tokens.clone(),
-        )),
-        tokens,
-    };
-    let base = listen(&config(files.path(), 60), upstreams).await;
+    let site = all_in_one_with(|s| s.static_dir = files.path().to_path_buf()).await;
+    let base = site.base.clone();
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()

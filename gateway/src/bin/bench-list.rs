@@ -2,7 +2,7 @@
 //! through the shipment service API over the configured (already seeded) store, and prints
 //! p50 and p95.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use logistics_proto::v1::{self as pb, shipment_service_client::ShipmentServiceClient};
 
@@ -11,19 +11,33 @@ const SEARCHES: [&str; 8] = [
     "okafor", "rotter", "Chen Wei", "harbour", "tokyo", "PSE1", "lucía", "o'connor",
 ];
 
+#[derive(clap::Parser)]
+#[command(about = "Times the admin list over an already seeded store")]
+struct Cli {
+    /// Rounds of the 8 searches, each with another status filter.
+    #[arg(long, default_value_t = 25)]
+    rounds: usize,
+    #[command(flatten)]
+    store: service_common::settings::StoreSettings,
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().collect();
-    let rounds: usize = args
-        .iter()
-        .position(|a| a == "--rounds")
-        .and_then(|i| args.get(i + 1))
-        .map_or(Ok(25), |n| n.parse())?;
-    let store = shipments::open_store(&shipments::StoreConfig::from_env()).await?;
+    let cli = <Cli as clap::Parser>::parse();
+    let rounds = cli.rounds;
     let key = service_auth::TokenKey::generate();
-    let server = shipments::server(store, key.clone(), Duration::ZERO);
+    let uncached = shipments::Settings {
+        tracking_cache_ttl_ms: 0,
+    };
+    let built = shipments::build(
+        &cli.store.config(),
+        &Default::default(),
+        &uncached,
+        key.clone(),
+    )
+    .await?;
     let mut client = ShipmentServiceClient::with_interceptor(
-        server,
+        built.server,
         service_auth::Bearer::new(&service_auth::tool_token(&key)),
     );
     let mut times = Vec::new();

@@ -102,21 +102,36 @@ fn random_shipment() -> pb::CreateShipmentRequest {
     }
 }
 
+#[derive(clap::Parser)]
+#[command(about = "Seeds random shipments through the shipment service API")]
+struct Cli {
+    /// How many shipments to create.
+    #[arg(long, default_value_t = 1000)]
+    count: usize,
+    /// Write (up to 10,000 of) their tracking numbers to this file.
+    #[arg(long)]
+    numbers: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    store: service_common::settings::StoreSettings,
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let args: Vec<String> = std::env::args().collect();
-    let flag = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .cloned()
-    };
-    let count: usize = flag("--count").unwrap_or_else(|| "1000".into()).parse()?;
-    let store = shipments::open_store(&shipments::StoreConfig::from_env()).await?;
+    let cli = <Cli as clap::Parser>::parse();
+    let count = cli.count;
     let key = service_auth::TokenKey::generate();
-    let server = shipments::server(store, key.clone(), std::time::Duration::ZERO);
+    let uncached = shipments::Settings {
+        tracking_cache_ttl_ms: 0,
+    };
+    let built = shipments::build(
+        &cli.store.config(),
+        &Default::default(),
+        &uncached,
+        key.clone(),
+    )
+    .await?;
     let client = ShipmentServiceClient::with_interceptor(
-        server,
+        built.server,
         service_auth::Bearer::new(&service_auth::tool_token(&key)),
     );
     let started = std::time::Instant::now();
@@ -148,7 +163,7 @@ async fn main() -> anyhow::Result<()> {
         "seeded {count} shipments in {:.1} s",
         started.elapsed().as_secs_f64()
     );
-    if let Some(path) = flag("--numbers") {
+    if let Some(path) = cli.numbers {
         let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
         for n in numbers.iter().take(10_000) {
             writeln!(file, "{n}")?;

@@ -10,12 +10,74 @@ use std::sync::Arc;
 
 use logistics_proto::v1::auth_service_server::AuthServiceServer;
 use service_auth::TokenKey;
-use tokio::net::TcpListener;
 
 pub use service::AuthApi;
 use store::{MongoUserStore, SqliteUserStore, UserStore};
 
-pub use service_common::StoreConfig;
+use service_auth::TokenSettings;
+use service_common::Built;
+use service_common::settings::{StoreConfig, StoreSettings, TelemetrySettings};
+
+/// The auth service's own settings: the first admin of an empty users store.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct Settings {
+    /// E-mail of the first admin, created on the first start with no users
+    /// (default admin@example.com).
+    #[arg(long, env = "ADMIN_EMAIL")]
+    pub admin_email: Option<String>,
+    /// Password of that first admin; unset, one is generated and printed once. `create-admin`
+    /// reads it too (never a command-line argument: other users could see it).
+    #[arg(
+        long = "admin-password",
+        env = "ADMIN_PASSWORD",
+        hide_env_values = true
+    )]
+    pub admin_password: Option<String>,
+}
+
+/// The `auth` binary: the service on its own (distributed mode), or `auth create-admin`.
+#[derive(clap::Parser, Debug)]
+#[command(
+    name = "auth",
+    version,
+    about = "The auth gRPC service: users, passwords, sign-in"
+)]
+pub struct Cli {
+    /// Listen address of the gRPC service.
+    #[arg(long, env = "AUTH_ADDR", default_value = "127.0.0.1:50052")]
+    pub addr: std::net::SocketAddr,
+    #[command(flatten)]
+    pub store: StoreSettings,
+    #[command(flatten)]
+    pub tokens: TokenSettings,
+    #[command(flatten)]
+    pub telemetry: TelemetrySettings,
+    #[command(flatten)]
+    pub auth: Settings,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum Command {
+    /// Creates an admin account; the password comes from ADMIN_PASSWORD or standard input.
+    CreateAdmin {
+        #[arg(long)]
+        email: String,
+    },
+}
+
+/// The service, whoever starts it: its binary, the all-in-one gateway and the tests. On an
+/// empty users store it first creates the first admin.
+pub async fn build(
+    store: &StoreConfig,
+    settings: &Settings,
+    tokens: TokenKey,
+) -> anyhow::Result<Built<AuthServiceServer<AuthApi>>> {
+    let store = open_store(store).await?;
+    ensure_first_admin(store.clone(), settings).await?;
+    Ok(Built::new(server(store, tokens)))
+}
 
 /// Opens the user store the configuration names.
 pub async fn open_store(config: &StoreConfig) -> anyhow::Result<Arc<dyn UserStore>> {
@@ -35,16 +97,17 @@ pub fn server(store: Arc<dyn UserStore>, tokens: TokenKey) -> AuthServiceServer<
 
 /// On the first start with no users: the admin from `ADMIN_EMAIL`/`ADMIN_PASSWORD`, or
 /// `admin@example.com` with a generated password printed once.
-pub async fn ensure_first_admin(store: Arc<dyn UserStore>) -> anyhow::Result<()> {
+async fn ensure_first_admin(store: Arc<dyn UserStore>, settings: &Settings) -> anyhow::Result<()> {
     if store.count().await? > 0 {
         return Ok(());
     }
-    let email = std::env::var("ADMIN_EMAIL")
-        .ok()
+    let email = settings
+        .admin_email
+        .clone()
         .filter(|e| !e.is_empty())
         .unwrap_or_else(|| "admin@example.com".into());
-    let (password, generated) = match std::env::var("ADMIN_PASSWORD") {
-        Ok(p) if !p.is_empty() => (p, false),
+    let (password, generated) = match settings.admin_password.clone() {
+        Some(p) if !p.is_empty() => (p, false),
         _ => (generate_password(), true),
     };
     let api = AuthApi::new(store, TokenKey::generate());
@@ -100,8 +163,8 @@ pub async fn create_admin(
 
 /// The password for `create-admin`: `ADMIN_PASSWORD`, else the first line of standard input.
 /// Never a command-line argument, where other users of the machine could read it.
-pub fn admin_password_from_env_or_stdin() -> anyhow::Result<String> {
-    if let Ok(p) = std::env::var("ADMIN_PASSWORD")
+pub fn admin_password_or_stdin(settings: &Settings) -> anyhow::Result<String> {
+    if let Some(p) = settings.admin_password.clone()
         && !p.is_empty()
     {
         return Ok(p);
@@ -122,14 +185,4 @@ fn generate_password() -> String {
     (0..20)
         .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
         .collect()
-}
-
-/// Serves the auth service, gRPC health and reflection on `listener` until `shutdown`.
-pub async fn serve(
-    listener: TcpListener,
-    store: Arc<dyn UserStore>,
-    tokens: TokenKey,
-    shutdown: impl std::future::Future<Output = ()> + Send,
-) -> anyhow::Result<()> {
-    service_common::serve(listener, server(store, tokens), shutdown).await
 }

@@ -41,19 +41,22 @@ impl Running {
 
 async fn start() -> Running {
     let dir = tempfile::tempdir().unwrap();
-    let store: std::sync::Arc<dyn auth::store::UserStore> = std::sync::Arc::new(
-        auth::store::SqliteUserStore::open(&dir.path().join("u.sqlite3")).unwrap(),
-    );
-    auth::create_admin(store.clone(), "Admin@Example.com", ADMIN_PASSWORD)
+    let key = TokenKey::generate();
+    let store = service_common::StoreConfig::Embedded {
+        data_dir: dir.path().to_path_buf(),
+    };
+    let first_admin = auth::Settings {
+        admin_email: Some("Admin@Example.com".into()),
+        admin_password: Some(ADMIN_PASSWORD.into()),
+    };
+    let built = auth::build(&store, &first_admin, key.clone())
         .await
         .unwrap();
-    let key = TokenKey::generate();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(auth::serve(
+    tokio::spawn(service_common::serve(
         listener,
-        store,
-        key.clone(),
+        built,
         std::future::pending(),
     ));
     let channel = Channel::from_shared(url).unwrap().connect().await.unwrap();

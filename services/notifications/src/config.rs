@@ -46,12 +46,8 @@ const REQUIRED: [&str; 7] = [
 ];
 
 impl MailConfig {
-    /// From the environment: `MAIL_TRANSPORT` is `emailjs` or `local`; unset, the API is used
+    /// By variable name: `MAIL_TRANSPORT` is `emailjs` or `local`; unset, the API is used
     /// as soon as any of its variables is set.
-    pub fn from_env() -> Self {
-        Self::from_vars(|name| std::env::var(name).ok().filter(|v| !v.trim().is_empty()))
-    }
-
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Self {
         let wants_api = match var("MAIL_TRANSPORT").as_deref() {
             Some("local") => false,

@@ -14,8 +14,9 @@ use std::time::Duration;
 use logistics_proto::v1::notification_service_server::NotificationServiceServer;
 use outbox::{MongoOutbox, OutboxStore, SqliteOutbox};
 use service_auth::TokenKey;
-use service_common::StoreConfig;
-use tokio::net::TcpListener;
+use service_auth::TokenSettings;
+use service_common::Built;
+use service_common::settings::{SiteSettings, StoreConfig, StoreSettings, TelemetrySettings};
 use tokio::sync::Notify;
 
 pub use config::MailConfig;
@@ -23,15 +24,164 @@ pub use service::NotificationsService;
 pub use transport::Transport;
 pub use worker::{RetryPolicy, Worker};
 
-/// How long one request to the e-mail API may take: `EMAIL_API_TIMEOUT_MS`, default 10 s.
-pub fn api_timeout() -> anyhow::Result<Duration> {
-    let millis = match std::env::var("EMAIL_API_TIMEOUT_MS") {
-        Ok(v) if !v.is_empty() => v
-            .parse()
-            .map_err(|_| anyhow::anyhow!("EMAIL_API_TIMEOUT_MS must be milliseconds, got {v:?}"))?,
-        _ => 10_000,
-    };
-    Ok(Duration::from_millis(millis))
+/// The notifications service's own settings: where e-mail goes and how it is retried.
+#[derive(clap::Args, Clone, Debug)]
+pub struct Settings {
+    /// `local` (e-mails go to the outbox the admin reads under Emails) or `emailjs` (the
+    /// e-mail API); unset, the API is used as soon as any EMAILJS_* variable is set.
+    #[arg(long, env = "MAIL_TRANSPORT")]
+    pub mail_transport: Option<String>,
+    /// The EmailJS-compatible API (POST /api/v1.0/email/send); default https://api.emailjs.com.
+    #[arg(long, env = "EMAILJS_BASE_URL")]
+    pub emailjs_base_url: Option<String>,
+    /// Account of the shipment e-mails: public key (`user_id`).
+    #[arg(long, env = "EMAILJS_PUBLIC_KEY")]
+    pub emailjs_public_key: Option<String>,
+    /// Account of the shipment e-mails: private key, sent as `accessToken` (optional).
+    #[arg(long, env = "EMAILJS_PRIVATE_KEY", hide_env_values = true)]
+    pub emailjs_private_key: Option<String>,
+    #[arg(long, env = "EMAILJS_SERVICE_ID")]
+    pub emailjs_service_id: Option<String>,
+    /// Template of the "Shipment Created" e-mail to the shipper.
+    #[arg(long, env = "EMAILJS_SHIPPER_TEMPLATE_ID")]
+    pub emailjs_shipper_template_id: Option<String>,
+    /// Template of the "Package Incoming" e-mail to the receiver.
+    #[arg(long, env = "EMAILJS_RECEIVER_TEMPLATE_ID")]
+    pub emailjs_receiver_template_id: Option<String>,
+    /// The contact form's own account: public key.
+    #[arg(long, env = "CONTACT_EMAILJS_PUBLIC_KEY")]
+    pub contact_emailjs_public_key: Option<String>,
+    #[arg(long, env = "CONTACT_EMAILJS_PRIVATE_KEY", hide_env_values = true)]
+    pub contact_emailjs_private_key: Option<String>,
+    #[arg(long, env = "CONTACT_EMAILJS_SERVICE_ID")]
+    pub contact_emailjs_service_id: Option<String>,
+    #[arg(long, env = "CONTACT_EMAILJS_TEMPLATE_ID")]
+    pub contact_emailjs_template_id: Option<String>,
+    /// Attempts before an e-mail is marked failed.
+    #[arg(long, env = "NOTIFY_MAX_ATTEMPTS", default_value_t = 6)]
+    pub notify_max_attempts: u32,
+    /// The wait after the first failure, in milliseconds; it doubles after each further one
+    /// (up to 10 minutes).
+    #[arg(long, env = "NOTIFY_FIRST_BACKOFF_MS", default_value_t = 2000)]
+    pub notify_first_backoff_ms: u64,
+    /// How long a worker holds an e-mail it is sending, in milliseconds.
+    #[arg(long, env = "NOTIFY_LEASE_MS", default_value_t = 60_000)]
+    pub notify_lease_ms: u64,
+    /// How often an idle worker looks for due e-mails, in milliseconds.
+    #[arg(long, env = "NOTIFY_POLL_MS", default_value_t = 500)]
+    pub notify_poll_ms: u64,
+    /// Longest one request to the e-mail API may take, in milliseconds.
+    #[arg(long, env = "EMAIL_API_TIMEOUT_MS", default_value_t = 10_000)]
+    pub email_api_timeout_ms: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        let policy = RetryPolicy::default();
+        Self {
+            mail_transport: None,
+            emailjs_base_url: None,
+            emailjs_public_key: None,
+            emailjs_private_key: None,
+            emailjs_service_id: None,
+            emailjs_shipper_template_id: None,
+            emailjs_receiver_template_id: None,
+            contact_emailjs_public_key: None,
+            contact_emailjs_private_key: None,
+            contact_emailjs_service_id: None,
+            contact_emailjs_template_id: None,
+            notify_max_attempts: policy.max_attempts,
+            notify_first_backoff_ms: policy.first_backoff.as_millis() as u64,
+            notify_lease_ms: policy.lease.as_millis() as u64,
+            notify_poll_ms: policy.poll.as_millis() as u64,
+            email_api_timeout_ms: 10_000,
+        }
+    }
+}
+
+impl Settings {
+    /// Where e-mail goes, by the variables' names (so a missing one can be named).
+    pub fn mail(&self) -> MailConfig {
+        MailConfig::from_vars(|name| {
+            let value = match name {
+                "MAIL_TRANSPORT" => &self.mail_transport,
+                "EMAILJS_BASE_URL" => &self.emailjs_base_url,
+                "EMAILJS_PUBLIC_KEY" => &self.emailjs_public_key,
+                "EMAILJS_PRIVATE_KEY" => &self.emailjs_private_key,
+                "EMAILJS_SERVICE_ID" => &self.emailjs_service_id,
+                "EMAILJS_SHIPPER_TEMPLATE_ID" => &self.emailjs_shipper_template_id,
+                "EMAILJS_RECEIVER_TEMPLATE_ID" => &self.emailjs_receiver_template_id,
+                "CONTACT_EMAILJS_PUBLIC_KEY" => &self.contact_emailjs_public_key,
+                "CONTACT_EMAILJS_PRIVATE_KEY" => &self.contact_emailjs_private_key,
+                "CONTACT_EMAILJS_SERVICE_ID" => &self.contact_emailjs_service_id,
+                "CONTACT_EMAILJS_TEMPLATE_ID" => &self.contact_emailjs_template_id,
+                _ => &None,
+            };
+            value.clone().filter(|v| !v.trim().is_empty())
+        })
+    }
+
+    pub fn retry_policy(&self) -> RetryPolicy {
+        RetryPolicy {
+            max_attempts: self.notify_max_attempts,
+            first_backoff: Duration::from_millis(self.notify_first_backoff_ms),
+            lease: Duration::from_millis(self.notify_lease_ms),
+            poll: Duration::from_millis(self.notify_poll_ms),
+            ..RetryPolicy::default()
+        }
+    }
+}
+
+/// The `notifications` binary: the service and its outbox worker on their own.
+#[derive(clap::Parser, Debug)]
+#[command(
+    name = "notifications",
+    version,
+    about = "The notifications gRPC service and outbox worker"
+)]
+pub struct Cli {
+    /// Listen address of the gRPC service.
+    #[arg(long, env = "NOTIFICATIONS_ADDR", default_value = "127.0.0.1:50053")]
+    pub addr: SocketAddr,
+    #[command(flatten)]
+    pub store: StoreSettings,
+    #[command(flatten)]
+    pub site: SiteSettings,
+    #[command(flatten)]
+    pub tokens: TokenSettings,
+    #[command(flatten)]
+    pub telemetry: TelemetrySettings,
+    #[command(flatten)]
+    pub notifications: Settings,
+}
+
+/// The service with its outbox worker as a background task, whoever starts it: its binary,
+/// the all-in-one gateway and the tests. An incomplete e-mail configuration is its
+/// `problem`: the service then never becomes ready, and says why.
+pub async fn build(
+    store: &StoreConfig,
+    site: &SiteSettings,
+    settings: &Settings,
+    tokens: TokenKey,
+) -> anyhow::Result<Built<NotificationServiceServer<NotificationsService>>> {
+    let mail = settings.mail();
+    if mail == MailConfig::LocalOutbox {
+        tracing::info!("no e-mail API configured: e-mails go to the local outbox (Admin > Emails)");
+    }
+    let transport = Transport::new(&mail, Duration::from_millis(settings.email_api_timeout_ms))?;
+    let (service, worker) = service_and_worker(
+        open_store(store).await?,
+        transport,
+        tokens,
+        settings.retry_policy(),
+        site.public_url.clone(),
+    );
+    let mut built = Built::new(server(service));
+    built.problem = worker.transport.problem().map(str::to_owned);
+    built.tasks.push(Box::new(move |stopping| {
+        Box::pin(worker.run(stopping.wait()))
+    }));
+    Ok(built)
 }
 
 /// Opens the outbox the configuration names (the shipments' database).
@@ -73,22 +223,4 @@ pub fn service_and_worker(
 
 pub fn server(service: NotificationsService) -> NotificationServiceServer<NotificationsService> {
     NotificationServiceServer::new(service)
-}
-
-/// Serves the service, gRPC health and reflection on `listener` until `shutdown` resolves.
-/// An incomplete e-mail configuration leaves the service NOT_SERVING (never ready).
-pub async fn serve(
-    listener: TcpListener,
-    service: NotificationsService,
-    shutdown: impl std::future::Future<Output = ()> + Send,
-) -> anyhow::Result<()> {
-    let problem = service.transport.problem().map(str::to_owned);
-    service_common::serve_unless(listener, server(service), problem, shutdown).await
-}
-
-/// Address from `NOTIFICATIONS_ADDR`, default 127.0.0.1:50053.
-pub fn listen_addr() -> anyhow::Result<SocketAddr> {
-    Ok(std::env::var("NOTIFICATIONS_ADDR")
-        .unwrap_or_else(|_| "127.0.0.1:50053".to_owned())
-        .parse()?)
 }

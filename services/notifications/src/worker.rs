@@ -35,31 +35,6 @@ impl Default for RetryPolicy {
 }
 
 impl RetryPolicy {
-    /// `NOTIFY_MAX_ATTEMPTS`, `NOTIFY_FIRST_BACKOFF_MS`, `NOTIFY_LEASE_MS`, `NOTIFY_POLL_MS`.
-    pub fn from_env() -> anyhow::Result<Self> {
-        let mut policy = Self::default();
-        let millis = |name: &str| -> anyhow::Result<Option<Duration>> {
-            std::env::var(name)
-                .ok()
-                .filter(|v| !v.is_empty())
-                .map(|v| {
-                    v.parse()
-                        .map(Duration::from_millis)
-                        .map_err(|_| anyhow::anyhow!("{name} must be milliseconds, got {v:?}"))
-                })
-                .transpose()
-        };
-        if let Ok(v) = std::env::var("NOTIFY_MAX_ATTEMPTS") {
-            policy.max_attempts = v
-                .parse()
-                .map_err(|_| anyhow::anyhow!("NOTIFY_MAX_ATTEMPTS must be a number, got {v:?}"))?;
-        }
-        policy.first_backoff = millis("NOTIFY_FIRST_BACKOFF_MS")?.unwrap_or(policy.first_backoff);
-        policy.lease = millis("NOTIFY_LEASE_MS")?.unwrap_or(policy.lease);
-        policy.poll = millis("NOTIFY_POLL_MS")?.unwrap_or(policy.poll);
-        Ok(policy)
-    }
-
     /// The wait before attempt `attempts + 1`.
     pub fn backoff(&self, attempts: u32) -> Duration {
         let factor = 2u32.saturating_pow(attempts.saturating_sub(1).min(20));

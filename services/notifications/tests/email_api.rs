@@ -167,9 +167,11 @@ async fn start(config: MailConfig, policy: RetryPolicy) -> Running {
     );
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(notifications::serve(
+    let mut built = service_common::Built::new(notifications::server(service));
+    built.problem = config.problem();
+    tokio::spawn(service_common::serve(
         listener,
-        service,
+        built,
         std::future::pending(),
     ));
     let channel = Channel::from_shared(format!("http://{addr}"))

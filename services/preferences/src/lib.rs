@@ -11,8 +11,9 @@ use logistics_proto::v1::{
     preference_service_server::{PreferenceService, PreferenceServiceServer},
 };
 use service_auth::TokenKey;
-use service_common::StoreConfig;
-use tokio::net::TcpListener;
+use service_auth::TokenSettings;
+use service_common::Built;
+use service_common::settings::{StoreConfig, StoreSettings, TelemetrySettings};
 use tonic::{Request, Response, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
@@ -104,19 +105,25 @@ pub fn server(
     PreferenceServiceServer::new(PreferencesService { store, tokens })
 }
 
-/// Serves the service, gRPC health and reflection on `listener` until `shutdown` resolves.
-pub async fn serve(
-    listener: TcpListener,
-    store: Arc<dyn PreferenceStore>,
+/// The service, whoever starts it: its binary, the all-in-one gateway and the tests.
+pub async fn build(
+    store: &StoreConfig,
     tokens: TokenKey,
-    shutdown: impl std::future::Future<Output = ()> + Send,
-) -> anyhow::Result<()> {
-    service_common::serve(listener, server(store, tokens), shutdown).await
+) -> anyhow::Result<Built<PreferenceServiceServer<PreferencesService>>> {
+    Ok(Built::new(server(open_store(store).await?, tokens)))
 }
 
-/// Address from `PREFERENCES_ADDR`, default 127.0.0.1:50054.
-pub fn listen_addr() -> anyhow::Result<SocketAddr> {
-    Ok(std::env::var("PREFERENCES_ADDR")
-        .unwrap_or_else(|_| "127.0.0.1:50054".to_owned())
-        .parse()?)
+/// The `preferences` binary: the service on its own (distributed mode).
+#[derive(clap::Parser, Debug)]
+#[command(name = "preferences", version, about = "The preferences gRPC service")]
+pub struct Cli {
+    /// Listen address of the gRPC service.
+    #[arg(long, env = "PREFERENCES_ADDR", default_value = "127.0.0.1:50054")]
+    pub addr: SocketAddr,
+    #[command(flatten)]
+    pub store: StoreSettings,
+    #[command(flatten)]
+    pub tokens: TokenSettings,
+    #[command(flatten)]
+    pub telemetry: TelemetrySettings,
 }

@@ -59,14 +59,16 @@ async fn mongo_keeps_choices() {
 #[tokio::test]
 async fn each_signed_in_user_reads_and_sets_their_own_theme() {
     let dir = tempfile::tempdir().unwrap();
-    let store = preferences::SqlitePreferenceStore::open(&dir.path().join("p.sqlite3")).unwrap();
     let key = TokenKey::generate();
+    let store = service_common::StoreConfig::Embedded {
+        data_dir: dir.path().to_path_buf(),
+    };
+    let built = preferences::build(&store, key.clone()).await.unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(preferences::serve(
+    tokio::spawn(service_common::serve(
         listener,
-        Arc::new(store),
-        key.clone(),
+        built,
         std::future::pending(),
     ));
     let channel = Channel::from_shared(format!("http://{addr}"))

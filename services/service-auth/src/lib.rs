@@ -87,6 +87,37 @@ struct Claims {
     exp: i64,
 }
 
+/// The key that signs service tokens, shared by the gateway and every service.
+#[derive(clap::Args, Clone, Debug)]
+pub struct TokenSettings {
+    /// Base64 of at least 32 bytes (e.g. `openssl rand -base64 32`), the same on the gateway
+    /// and every service. Required unless every service runs in the gateway's process.
+    #[arg(long, env = "JWT_SIGNING_KEY", hide_env_values = true)]
+    pub jwt_signing_key: Option<String>,
+}
+
+impl TokenSettings {
+    /// The configured key; a random one where `allow_generated` and none is set.
+    pub fn key(&self, allow_generated: bool) -> anyhow::Result<TokenKey> {
+        match self.jwt_signing_key.as_deref().map(str::trim) {
+            Some(text) if !text.is_empty() => {
+                let secret = base64::engine::general_purpose::STANDARD
+                    .decode(text)
+                    .map_err(|_| {
+                        anyhow::anyhow!(
+                            "JWT_SIGNING_KEY must be base64 (e.g. openssl rand -base64 32)"
+                        )
+                    })?;
+                TokenKey::from_secret(&secret).map_err(|e| anyhow::anyhow!("JWT_SIGNING_KEY: {e}"))
+            }
+            _ if allow_generated => Ok(TokenKey::generate()),
+            _ => anyhow::bail!(
+                "JWT_SIGNING_KEY is not set; every service and the gateway need the same key"
+            ),
+        }
+    }
+}
+
 /// The shared signing key: mints and verifies service tokens.
 #[derive(Clone)]
 pub struct TokenKey(Arc<Keys>);
@@ -113,27 +144,6 @@ impl TokenKey {
         let mut secret = [0u8; 32];
         rand::rng().fill_bytes(&mut secret);
         Self::from_secret(&secret).expect("32 bytes")
-    }
-
-    /// `JWT_SIGNING_KEY` (base64 of at least 32 bytes); a random key where `allow_generated`
-    /// and it is unset.
-    pub fn from_env(allow_generated: bool) -> anyhow::Result<Self> {
-        match std::env::var("JWT_SIGNING_KEY") {
-            Ok(text) if !text.is_empty() => {
-                let secret = base64::engine::general_purpose::STANDARD
-                    .decode(text.trim())
-                    .map_err(|_| {
-                        anyhow::anyhow!(
-                            "JWT_SIGNING_KEY must be base64 (e.g. openssl rand -base64 32)"
-                        )
-                    })?;
-                Self::from_secret(&secret)
-            }
-            _ if allow_generated => Ok(Self::generate()),
-            _ => anyhow::bail!(
-                "JWT_SIGNING_KEY is not set; every service and the gateway need the same key"
-            ),
-        }
     }
 
     pub fn mint(&self, caller: &Caller, lifetime: Duration) -> String {

@@ -1,43 +1,21 @@
 //! What every service shares: where its store is, the gRPC server with health and
 //! reflection, timestamp encoding and e-mail syntax.
 
+pub mod settings;
 pub mod telemetry;
 pub mod text;
 
 use std::convert::Infallible;
-use std::path::PathBuf;
+use std::future::Future;
+use std::pin::Pin;
 
 use tokio::net::TcpListener;
 use tonic::body::Body;
 use tonic::server::NamedService;
 
-/// Which store a service opens, from the environment.
-#[derive(Clone, Debug)]
-pub enum StoreConfig {
-    /// SQLite files in `DATA_DIR` (default `./data`).
-    Embedded { data_dir: PathBuf },
-    /// `MONGODB_URI`, database `MONGODB_DATABASE` (default `logistics`).
-    Mongo { uri: String, database: String },
-}
+pub use settings::StoreConfig;
 
-impl StoreConfig {
-    pub fn from_env() -> Self {
-        match std::env::var("MONGODB_URI") {
-            Ok(uri) if !uri.is_empty() => Self::Mongo {
-                uri,
-                database: std::env::var("MONGODB_DATABASE")
-                    .unwrap_or_else(|_| "logistics".to_owned()),
-            },
-            _ => Self::Embedded {
-                data_dir: std::env::var("DATA_DIR")
-                    .unwrap_or_else(|_| "./data".to_owned())
-                    .into(),
-            },
-        }
-    }
-}
-
-/// A pool of SQLite connections to `file` in `data_dir`, in WAL mode, with `schema` applied.
+/// A pool of SQLite connections to `path`, in WAL mode, with `schema` applied.
 pub fn sqlite_pool(
     path: &std::path::Path,
     max_size: u32,
@@ -46,11 +24,13 @@ pub fn sqlite_pool(
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
-    let manager = r2d2_sqlite::SqliteConnectionManager::file(path).with_init(|c| {
-        c.execute_batch(
-            "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;",
-        )
-    });
+    // WAL is a property of the file: set once, by one connection, before the pool opens
+    // several at once (which would race for the lock the switch needs).
+    r2d2_sqlite::rusqlite::Connection::open(path)?
+        .execute_batch("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL;")?;
+    // Every connection waits for a busy lock rather than failing: set before anything else.
+    let manager = r2d2_sqlite::SqliteConnectionManager::file(path)
+        .with_init(|c| c.execute_batch("PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;"));
     let pool = r2d2::Pool::builder()
         .max_size(max_size)
         .test_on_check_out(false)
@@ -59,11 +39,57 @@ pub fn sqlite_pool(
     Ok(pool)
 }
 
-/// Serves `service` with gRPC health and reflection on `listener` until `shutdown`.
+/// A background task of a service (the outbox worker): runs until told the process stops.
+pub type Task = Box<dyn FnOnce(Stopping) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send>;
+
+/// Resolves once the process begins to stop.
+#[derive(Clone)]
+pub struct Stopping(tokio::sync::watch::Receiver<bool>);
+
+impl Stopping {
+    /// A pair: call `stop` on the sender to make every clone of the `Stopping` resolve.
+    pub fn channel() -> (tokio::sync::watch::Sender<bool>, Self) {
+        let (stop, stopping) = tokio::sync::watch::channel(false);
+        (stop, Self(stopping))
+    }
+
+    pub async fn wait(mut self) {
+        let _ = self.0.wait_for(|stopped| *stopped).await;
+    }
+}
+
+/// A service as its `build` makes it: the gRPC server, the tasks that run beside it, and a
+/// configuration problem that keeps it from being ready (its health says NOT_SERVING).
+pub struct Built<S> {
+    pub server: S,
+    pub tasks: Vec<Task>,
+    pub problem: Option<String>,
+}
+
+impl<S> Built<S> {
+    pub fn new(server: S) -> Self {
+        Self {
+            server,
+            tasks: Vec::new(),
+            problem: None,
+        }
+    }
+
+    /// Starts the background tasks; each stops when `stopping` resolves.
+    pub fn spawn_tasks(&mut self, stopping: &Stopping) -> Vec<tokio::task::JoinHandle<()>> {
+        self.tasks
+            .drain(..)
+            .map(|task| tokio::spawn(task(stopping.clone())))
+            .collect()
+    }
+}
+
+/// Serves a built service with gRPC health and reflection on `listener` until `shutdown`,
+/// its tasks beside it; then drains the calls in flight and lets the tasks finish.
 pub async fn serve<S>(
     listener: TcpListener,
-    service: S,
-    shutdown: impl std::future::Future<Output = ()> + Send,
+    mut built: Built<S>,
+    shutdown: impl Future<Output = ()> + Send,
 ) -> anyhow::Result<()>
 where
     S: tower_service::Service<
@@ -77,16 +103,21 @@ where
         + 'static,
     S::Future: Send + 'static,
 {
-    serve_unless(listener, service, None, shutdown).await
+    let (stop, stopping) = Stopping::channel();
+    let tasks = built.spawn_tasks(&stopping);
+    let served = serve_grpc(listener, built.server, built.problem, shutdown).await;
+    let _ = stop.send(true);
+    for task in tasks {
+        let _ = task.await;
+    }
+    served
 }
 
-/// Like `serve`, but with `problem` (a configuration the service cannot work without) the
-/// health service answers NOT_SERVING for it, so it never becomes ready, and says why in the log.
-pub async fn serve_unless<S>(
+async fn serve_grpc<S>(
     listener: TcpListener,
     service: S,
     problem: Option<String>,
-    shutdown: impl std::future::Future<Output = ()> + Send,
+    shutdown: impl Future<Output = ()> + Send,
 ) -> anyhow::Result<()>
 where
     S: tower_service::Service<
@@ -201,14 +232,6 @@ pub fn mongo_unreachable(e: &mongodb::error::Error) -> bool {
             | ErrorKind::ServerSelection { .. }
             | ErrorKind::ConnectionPoolCleared { .. }
     )
-}
-
-/// The site's public address for links in e-mails: `PUBLIC_URL`, default http://localhost:8080.
-pub fn public_url() -> String {
-    std::env::var("PUBLIC_URL")
-        .ok()
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| "http://localhost:8080".to_owned())
 }
 
 /// How long a starting process waits for MongoDB before giving up (and, in Kubernetes, being

@@ -12,6 +12,8 @@ use std::time::Instant;
 use opentelemetry::trace::TracerProvider as _;
 use opentelemetry_sdk::trace::SdkTracerProvider;
 use tracing::Instrument;
+
+use crate::settings::{LogFormat, TelemetrySettings};
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
@@ -33,9 +35,17 @@ impl Drop for Telemetry {
 }
 
 /// Sets up logs (on stderr) and traces for the binary `service`.
-pub fn init(service: &'static str) -> Telemetry {
-    let filter = || EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
-    let json = std::env::var("LOG_FORMAT").is_ok_and(|f| f.eq_ignore_ascii_case("json"));
+pub fn init(service: &'static str, settings: &TelemetrySettings) -> Telemetry {
+    let filter = || {
+        EnvFilter::try_new(&settings.log_filter).unwrap_or_else(|e| {
+            eprintln!(
+                "RUST_LOG {:?} is not a log filter ({e}); using info",
+                settings.log_filter
+            );
+            EnvFilter::new("info")
+        })
+    };
+    let json = settings.log_format == LogFormat::Json;
     let logs = if json {
         tracing_subscriber::fmt::layer()
             .with_writer(std::io::stderr)
@@ -52,12 +62,15 @@ pub fn init(service: &'static str) -> Telemetry {
             .with_filter(filter())
             .boxed()
     };
-    let traces = std::env::var("OTEL_EXPORTER_OTLP_ENDPOINT")
-        .ok()
+    let traces = settings
+        .otlp_endpoint
+        .as_deref()
         .filter(|e| !e.is_empty())
-        .and_then(|_| {
+        .and_then(|endpoint| {
+            use opentelemetry_otlp::WithExportConfig;
             match opentelemetry_otlp::SpanExporter::builder()
                 .with_http()
+                .with_endpoint(format!("{}/v1/traces", endpoint.trim_end_matches('/')))
                 .build()
             {
                 Ok(exporter) => Some(
@@ -93,8 +106,11 @@ pub fn init(service: &'static str) -> Telemetry {
 
 /// Serves this process's Prometheus metrics at `METRICS_ADDR` (default `default_addr`)
 /// under `/metrics`; `METRICS_ADDR=off` turns the endpoint off. A busy port is logged, not fatal.
-pub fn serve_metrics(default_addr: &str) {
-    let addr = std::env::var("METRICS_ADDR").unwrap_or_else(|_| default_addr.to_owned());
+pub fn serve_metrics(settings: &TelemetrySettings, default_addr: &str) {
+    let addr = settings
+        .metrics_addr
+        .clone()
+        .unwrap_or_else(|| default_addr.to_owned());
     if addr != "off" {
         match addr.parse::<std::net::SocketAddr>() {
             Ok(socket) => {

@@ -14,7 +14,6 @@ use std::time::Duration;
 
 use logistics_proto::v1::shipment_service_server::ShipmentServiceServer;
 use service_auth::TokenKey;
-use tokio::net::TcpListener;
 
 pub use service::ShipmentsService;
 use store::{MongoShipmentStore, ShipmentStore, SqliteShipmentStore};
@@ -22,7 +21,45 @@ use store::{MongoShipmentStore, ShipmentStore, SqliteShipmentStore};
 /// Largest request the service decodes: a shipment with 100 packages is far smaller.
 pub const MAX_MESSAGE_BYTES: usize = 1024 * 1024;
 
-pub use service_common::StoreConfig;
+use service_auth::TokenSettings;
+use service_common::Built;
+use service_common::settings::{SiteSettings, StoreConfig, StoreSettings, TelemetrySettings};
+
+/// The shipments service's own settings, beside the shared ones.
+#[derive(clap::Args, Clone, Debug)]
+pub struct Settings {
+    /// How long a public lookup may be answered from memory, in milliseconds (this process's
+    /// writes evict at once); 0 turns it off.
+    #[arg(long, env = "TRACKING_CACHE_TTL_MS", default_value_t = 1000)]
+    pub tracking_cache_ttl_ms: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            tracking_cache_ttl_ms: 1000,
+        }
+    }
+}
+
+/// The `shipments` binary: the service on its own (distributed mode).
+#[derive(clap::Parser, Debug)]
+#[command(name = "shipments", version, about = "The shipments gRPC service")]
+pub struct Cli {
+    /// Listen address of the gRPC service.
+    #[arg(long, env = "SHIPMENTS_ADDR", default_value = "127.0.0.1:50051")]
+    pub addr: SocketAddr,
+    #[command(flatten)]
+    pub store: StoreSettings,
+    #[command(flatten)]
+    pub site: SiteSettings,
+    #[command(flatten)]
+    pub tokens: TokenSettings,
+    #[command(flatten)]
+    pub telemetry: TelemetrySettings,
+    #[command(flatten)]
+    pub shipments: Settings,
+}
 
 /// Opens the shipment store the configuration names.
 pub async fn open_store(config: &StoreConfig) -> anyhow::Result<Arc<dyn ShipmentStore>> {
@@ -36,42 +73,30 @@ pub async fn open_store(config: &StoreConfig) -> anyhow::Result<Arc<dyn Shipment
     })
 }
 
-/// How long a public lookup may be answered from memory: `TRACKING_CACHE_TTL_MS`, default
-/// 1000; 0 turns the cache off.
-pub fn lookup_cache_ttl() -> anyhow::Result<Duration> {
-    let millis = match std::env::var("TRACKING_CACHE_TTL_MS") {
-        Ok(v) if !v.is_empty() => v.parse().map_err(|_| {
-            anyhow::anyhow!("TRACKING_CACHE_TTL_MS must be milliseconds, got {v:?}")
-        })?,
-        _ => 1000,
-    };
-    Ok(Duration::from_millis(millis))
+/// The service, whoever starts it: its binary, the all-in-one gateway and the tests.
+pub async fn build(
+    store: &StoreConfig,
+    site: &SiteSettings,
+    settings: &Settings,
+    tokens: TokenKey,
+) -> anyhow::Result<Built<ShipmentServiceServer<ShipmentsService>>> {
+    let store = open_store(store).await?;
+    Ok(Built::new(server(store, tokens, site, settings)))
 }
 
-/// The gRPC server of the service, with its limits.
+/// The gRPC server of the service on an open `store`, with its limits (for tools that load
+/// shipments straight into a store, and tests).
 pub fn server(
     store: Arc<dyn ShipmentStore>,
     tokens: TokenKey,
-    lookup_cache_ttl: Duration,
+    site: &SiteSettings,
+    settings: &Settings,
 ) -> ShipmentServiceServer<ShipmentsService> {
-    ShipmentServiceServer::new(ShipmentsService::new(store, tokens, lookup_cache_ttl))
-        .max_decoding_message_size(MAX_MESSAGE_BYTES)
-}
-
-/// Serves the shipment service, gRPC health and reflection on `listener` until `shutdown` resolves.
-pub async fn serve(
-    listener: TcpListener,
-    store: Arc<dyn ShipmentStore>,
-    tokens: TokenKey,
-    lookup_cache_ttl: Duration,
-    shutdown: impl std::future::Future<Output = ()> + Send,
-) -> anyhow::Result<()> {
-    service_common::serve(listener, server(store, tokens, lookup_cache_ttl), shutdown).await
-}
-
-/// Address from `SHIPMENTS_ADDR`, default 127.0.0.1:50051.
-pub fn listen_addr() -> anyhow::Result<SocketAddr> {
-    Ok(std::env::var("SHIPMENTS_ADDR")
-        .unwrap_or_else(|_| "127.0.0.1:50051".to_owned())
-        .parse()?)
+    ShipmentServiceServer::new(ShipmentsService::new(
+        store,
+        tokens,
+        Duration::from_millis(settings.tracking_cache_ttl_ms),
+        site.public_url.clone(),
+    ))
+    .max_decoding_message_size(MAX_MESSAGE_BYTES)
 }

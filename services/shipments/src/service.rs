@@ -70,12 +70,13 @@ impl ShipmentsService {
         store: Arc<dyn ShipmentStore>,
         tokens: TokenKey,
         lookup_cache_ttl: Duration,
+        public_url: String,
     ) -> Self {
         Self {
             store,
             lookups: LookupCache::new(lookup_cache_ttl),
             tokens,
-            public_url: service_common::public_url(),
+            public_url,
         }
     }
 

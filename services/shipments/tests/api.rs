@@ -38,15 +38,22 @@ fn caller(role: &str) -> Caller {
 }
 
 async fn start() -> Running {
-    let (store, dir) = common::sqlite_store();
+    let dir = tempfile::tempdir().unwrap();
     let key = TokenKey::generate();
+    let store = service_common::StoreConfig::Embedded {
+        data_dir: dir.path().to_path_buf(),
+    };
+    let settings = shipments::Settings {
+        tracking_cache_ttl_ms: CACHE_TTL.as_millis() as u64,
+    };
+    let built = shipments::build(&store, &Default::default(), &settings, key.clone())
+        .await
+        .unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(shipments::serve(
+    tokio::spawn(service_common::serve(
         listener,
-        store,
-        key.clone(),
-        CACHE_TTL,
+        built,
         std::future::pending(),
     ));
     let channel = Channel::from_shared(format!("http://{addr}"))

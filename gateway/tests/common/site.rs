@@ -1,0 +1,240 @@
+//! The product on loopback ports, built by the same `build` functions its binaries call:
+//! all-in-one (every service in the gateway's process) or distributed (each service on its
+//! own port, sessions in Redis). The stores are opened a second time beside it, as a tool
+//! with database access would, so tests can set up data and look behind the API.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use gateway::{HostedServices, Settings, Upstreams};
+use service_auth::TokenKey;
+use service_common::settings::{SiteSettings, StoreSettings};
+use service_common::{Built, Stopping};
+use shipments::store::{ShipmentStore, SqliteShipmentStore};
+use tokio::net::TcpListener;
+
+use super::RedisServer;
+
+pub const ADMIN_EMAIL: &str = "admin@example.com";
+pub const ADMIN_PASSWORD: &str = "correct horse battery staple";
+/// A signed-in user of role user, with the admin's password.
+pub const CLERK_EMAIL: &str = "clerk@example.com";
+/// Long enough that a missed eviction of a cached lookup would show as a stale answer.
+pub const CACHE_TTL_MS: u64 = 60_000;
+
+pub struct Site {
+    pub base: String,
+    /// The data directory every service of the site uses.
+    pub data: PathBuf,
+    pub store: Arc<dyn ShipmentStore>,
+    /// The users' store, as a tool with database access would change it.
+    pub users: Arc<dyn auth::store::UserStore>,
+    /// The services' own gRPC addresses, in distributed mode.
+    pub shipments_url: Option<String>,
+    pub auth_url: Option<String>,
+    pub tokens: TokenKey,
+    _stop: tokio::sync::watch::Sender<bool>,
+    _dirs: Vec<tempfile::TempDir>,
+    _redis: Option<RedisServer>,
+}
+
+/// A built app: an index page with a script, and one hashed asset.
+pub fn static_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let page = format!(
+        "<!doctype html><html><head><script src=\"/assets/app-1a2b3c.js\"></script></head><body>{}</body></html>",
+        "app ".repeat(100)
+    );
+    std::fs::write(dir.path().join("index.html"), page).unwrap();
+    std::fs::create_dir(dir.path().join("assets")).unwrap();
+    std::fs::write(
+        dir.path().join("assets/app-1a2b3c.js"),
+        "console.log('app');".repeat(50),
+    )
+    .unwrap();
+    dir
+}
+
+/// The gateway's settings for tests: generous sign-in limits, tight contact limits.
+pub fn settings(static_dir: &Path) -> Settings {
+    Settings {
+        port: 0,
+        static_dir: static_dir.to_path_buf(),
+        contact_messages_per_hour: 2,
+        sign_ins_per_ip_per_minute: 1000,
+        failed_sign_ins_per_account: 3,
+        session_idle: Duration::from_secs(600),
+        session_absolute: Duration::from_secs(3600),
+        ..Settings::default()
+    }
+}
+
+/// Every service on the embedded store in `data`, e-mail to the local outbox, the first
+/// admin from `ADMIN_EMAIL` and `ADMIN_PASSWORD`.
+pub fn hosted(data: &Path) -> HostedServices {
+    HostedServices {
+        store: StoreSettings::embedded(data),
+        site: SiteSettings::default(),
+        shipments: shipments::Settings {
+            tracking_cache_ttl_ms: CACHE_TTL_MS,
+        },
+        auth: auth::Settings {
+            admin_email: Some(ADMIN_EMAIL.into()),
+            admin_password: Some(ADMIN_PASSWORD.into()),
+        },
+        notifications: notifications::Settings::default(),
+    }
+}
+
+async fn listen(settings: &Settings, upstreams: Upstreams) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(gateway::serve(
+        listener,
+        gateway::app(settings, upstreams).await.unwrap(),
+    ));
+    base
+}
+
+/// The stores of `data`, opened beside the product; and the clerk, created through them.
+async fn stores(data: &Path) -> (Arc<dyn ShipmentStore>, Arc<dyn auth::store::UserStore>) {
+    let store: Arc<dyn ShipmentStore> =
+        Arc::new(SqliteShipmentStore::open(&data.join(outbox::store::sqlite::FILE)).unwrap());
+    let users: Arc<dyn auth::store::UserStore> =
+        Arc::new(auth::store::SqliteUserStore::open(&data.join("users.sqlite3")).unwrap());
+    let clerk = auth::domain::Email::parse(CLERK_EMAIL).unwrap();
+    auth::AuthApi::new(users.clone(), TokenKey::generate())
+        .create(
+            clerk,
+            "Clerk",
+            auth::domain::Role::User,
+            auth::domain::NewPassword::parse("password", ADMIN_PASSWORD).unwrap(),
+        )
+        .await
+        .unwrap();
+    (store, users)
+}
+
+/// The all-in-one, with the gateway's settings adjusted by `adjust`.
+pub async fn all_in_one_with(adjust: impl FnOnce(&mut Settings)) -> Site {
+    let data = tempfile::tempdir().unwrap();
+    let files = static_dir();
+    let mut settings = settings(files.path());
+    adjust(&mut settings);
+    let tokens = TokenKey::generate();
+    let (stop, stopping) = Stopping::channel();
+    let upstreams = Upstreams::build(&settings, &hosted(data.path()), tokens.clone(), &stopping)
+        .await
+        .unwrap();
+    let (store, users) = stores(data.path()).await;
+    let base = listen(&settings, upstreams).await;
+    Site {
+        base,
+        data: data.path().to_path_buf(),
+        store,
+        users,
+        shipments_url: None,
+        auth_url: None,
+        tokens,
+        _stop: stop,
+        _dirs: vec![data, files],
+        _redis: None,
+    }
+}
+
+pub async fn all_in_one() -> Site {
+    all_in_one_with(|_| {}).await
+}
+
+/// Serves a built service on a loopback port until `stopping`; its URL.
+async fn serve<S>(built: Built<S>, stopping: &Stopping) -> String
+where
+    S: tower::Service<
+            http::Request<tonic::body::Body>,
+            Response = http::Response<tonic::body::Body>,
+            Error = std::convert::Infallible,
+        > + tonic::server::NamedService
+        + Clone
+        + Send
+        + Sync
+        + 'static,
+    S::Future: Send + 'static,
+{
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(service_common::serve(
+        listener,
+        built,
+        stopping.clone().wait(),
+    ));
+    url
+}
+
+/// Distributed: each service on its own port, reached over gRPC by URL, sessions and rate
+/// limits in a real Redis.
+pub async fn distributed_with(adjust: impl FnOnce(&mut Settings)) -> Site {
+    let data = tempfile::tempdir().unwrap();
+    let hosted = hosted(data.path());
+    let store = hosted.store.config();
+    let tokens = TokenKey::generate();
+    let (stop, stopping) = Stopping::channel();
+    let shipments_url = serve(
+        shipments::build(&store, &hosted.site, &hosted.shipments, tokens.clone())
+            .await
+            .unwrap(),
+        &stopping,
+    )
+    .await;
+    let auth_url = serve(
+        auth::build(&store, &hosted.auth, tokens.clone())
+            .await
+            .unwrap(),
+        &stopping,
+    )
+    .await;
+    let notifications_url = serve(
+        notifications::build(&store, &hosted.site, &hosted.notifications, tokens.clone())
+            .await
+            .unwrap(),
+        &stopping,
+    )
+    .await;
+    let preferences_url = serve(
+        preferences::build(&store, tokens.clone()).await.unwrap(),
+        &stopping,
+    )
+    .await;
+    let redis = RedisServer::start().await;
+    let files = static_dir();
+    let mut settings = Settings {
+        shipments_url: Some(shipments_url.clone()),
+        auth_url: Some(auth_url.clone()),
+        notifications_url: Some(notifications_url),
+        preferences_url: Some(preferences_url),
+        redis_url: Some(redis.url()),
+        ..settings(files.path())
+    };
+    adjust(&mut settings);
+    let upstreams = Upstreams::build(&settings, &hosted, tokens.clone(), &stopping)
+        .await
+        .unwrap();
+    let (store, users) = stores(data.path()).await;
+    let base = listen(&settings, upstreams).await;
+    Site {
+        base,
+        data: data.path().to_path_buf(),
+        store,
+        users,
+        shipments_url: Some(shipments_url),
+        auth_url: Some(auth_url),
+        tokens,
+        _stop: stop,
+        _dirs: vec![data, files],
+        _redis: Some(redis),
+    }
+}
+
+pub async fn distributed() -> Site {
+    distributed_with(|_| {}).await
+}
