@@ -1,6 +1,7 @@
 //! What every service shares: where its store is, the gRPC server with health and
 //! reflection, timestamp encoding and e-mail syntax.
 
+pub mod grpc_guard;
 pub mod telemetry;
 
 use std::convert::Infallible;
