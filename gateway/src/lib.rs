@@ -22,7 +22,6 @@ use service_auth::TokenKey;
 use tokio::net::TcpListener;
 use tonic_web::GrpcWebLayer;
 use tower::Layer;
-use tower_http::limit::RequestBodyLimitLayer;
 
 use limits::RateLimit;
 use rpc::RpcGateway;
@@ -286,8 +285,9 @@ pub async fn app(config: &Config, upstreams: Upstreams) -> anyhow::Result<Router
         contact_limit: Arc::new(contact),
         trust_forwarded_for: config.trust_forwarded_for,
     };
-    let grpc_web =
-        RequestBodyLimitLayer::new(MAX_RPC_BODY_BYTES).layer(GrpcWebLayer::new().layer(rpc));
+    let grpc_web = GrpcWebLayer::new().layer(
+        service_common::grpc_guard::GrpcGuardLayer::behind_grpc_web(MAX_RPC_BODY_BYTES).layer(rpc),
+    );
     let mut router = Router::new();
     for service in [
         rpc::SHIPMENT_SERVICE,
