@@ -20,7 +20,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         out_dir.join("logistics_descriptor.bin"),
         fds.encode_to_vec(),
     )?;
-    tonic_prost_build::configure().compile_fds(fds)?;
+    // Decode errors are the caller's fault (INVALID_ARGUMENT), not INTERNAL: see src/codec.rs.
+    tonic_prost_build::configure()
+        .codec_path("crate::codec::ProtoCodec")
+        .compile_fds(fds)?;
     println!("cargo:rerun-if-changed=logistics");
     Ok(())
 }

@@ -25,7 +25,6 @@ use service_common::{Built, Stopping};
 use tokio::net::TcpListener;
 use tonic_web::GrpcWebLayer;
 use tower::Layer;
-use tower_http::limit::RequestBodyLimitLayer;
 
 use access::Access;
 use limits::RateLimit;
@@ -427,8 +426,9 @@ pub async fn app(config: &Settings, upstreams: Upstreams) -> anyhow::Result<Rout
         contact_limit: Arc::new(contact),
         proxies,
     };
-    let grpc_web =
-        RequestBodyLimitLayer::new(MAX_RPC_BODY_BYTES).layer(GrpcWebLayer::new().layer(rpc));
+    let grpc_web = GrpcWebLayer::new().layer(
+        service_common::grpc_guard::GrpcGuardLayer::behind_grpc_web(MAX_RPC_BODY_BYTES).layer(rpc),
+    );
     let mut router = Router::new();
     for service in [
         rpc::SHIPMENT_SERVICE,

@@ -52,10 +52,21 @@ pub async fn request_id_and_metrics(mut request: Request, next: Next) -> Respons
         .and_then(|v| v.to_str().ok())
         .unwrap_or("-");
     tracing::info!(request_id = %id, %route, %status, grpc_status, elapsed_ms = elapsed.as_secs_f64() * 1e3, "request done");
-    metrics::counter!("http_requests_total", "route" => route.clone(), "status" => status)
+    // The gRPC status of trailers-only answers (RPC errors), "-" otherwise (a success, whose
+    // status follows in the body, or no RPC): alerts on INTERNAL look at grpc_status="13".
+    let grpc_status = grpc_status_label(grpc_status);
+    metrics::counter!("http_requests_total", "route" => route.clone(), "status" => status, "grpc_status" => grpc_status)
         .increment(1);
     metrics::histogram!("http_request_duration_seconds", "route" => route)
         .record(elapsed.as_secs_f64());
     response.headers_mut().insert(REQUEST_ID, value);
     response
+}
+
+/// A status code (0 to 16) as it is, anything else as "-": the label set stays bounded.
+fn grpc_status_label(value: &str) -> &'static str {
+    const CODES: [&str; 17] = [
+        "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
+    ];
+    CODES.iter().find(|c| **c == value).copied().unwrap_or("-")
 }

@@ -8,6 +8,8 @@ pub mod logistics {
 
 pub use logistics::v1;
 
+pub mod codec;
+
 /// Encoded descriptor set of every `logistics.v1` file, for gRPC reflection.
 pub const FILE_DESCRIPTOR_SET: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/logistics_descriptor.bin"));

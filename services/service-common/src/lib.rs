@@ -1,6 +1,7 @@
 //! What every service shares: where its store is, the gRPC server with health and
 //! reflection, timestamp encoding and e-mail syntax.
 
+pub mod grpc_guard;
 pub mod settings;
 pub mod telemetry;
 pub mod text;
@@ -148,9 +149,15 @@ where
     tonic::transport::Server::builder()
         .max_connection_age(std::time::Duration::from_secs(60))
         .layer(telemetry::RpcTelemetryLayer)
-        .add_service(health)
+        .add_service(grpc_guard::GrpcGuard::new(
+            health,
+            grpc_guard::SERVICE_MAX_BODY_BYTES,
+        ))
         .add_service(reflection)
-        .add_service(service)
+        .add_service(grpc_guard::GrpcGuard::new(
+            service,
+            grpc_guard::SERVICE_MAX_BODY_BYTES,
+        ))
         .serve_with_incoming_shutdown(incoming, shutdown)
         .await?;
     Ok(())

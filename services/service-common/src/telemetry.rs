@@ -149,6 +149,17 @@ pub struct RpcTelemetry<S> {
     inner: S,
 }
 
+/// The gRPC status code of an answer, as the `code` label: from a trailers-only answer's
+/// headers, `0` for an answer whose status follows in the trailers, `http_<status>` for a call
+/// refused at the HTTP level (415 for a content type that is not gRPC, 405 for a GET).
+fn rpc_code<R>(response: &http::Response<R>) -> String {
+    match response.headers().get("grpc-status") {
+        Some(code) => code.to_str().unwrap_or("unknown").to_owned(),
+        None if response.status() == http::StatusCode::OK => "0".to_owned(),
+        None => format!("http_{}", response.status().as_u16()),
+    }
+}
+
 /// `/pkg.Service/Method` → (`pkg.Service`, `Method`).
 fn split_path(path: &str) -> (String, String) {
     let mut parts = path.trim_start_matches('/').splitn(2, '/');
@@ -188,7 +199,7 @@ where
                 let result = future.await;
                 // Errors travel in the headers (trailers-only answers); a success in the trailers.
                 let code = match &result {
-                    Ok(response) => response.headers().get("grpc-status").and_then(|v| v.to_str().ok()).unwrap_or("0").to_owned(),
+                    Ok(response) => rpc_code(response),
                     Err(_) => "transport".to_owned(),
                 };
                 let elapsed = started.elapsed().as_secs_f64();
