@@ -1,8 +1,8 @@
 # The whole set-up on a fresh machine: `make run` and `make test` (see README.md).
 PORT ?= 8080
 export PORT
-# npm ci refuses this lock: the registry here serves only linux builds of buf's optional binaries.
-NPM_INSTALL = npm install --no-audit --no-fund
+# Installs exactly the committed lock (reproducible; needs no platform-specific build step).
+NPM_INSTALL = npm ci --no-audit --no-fund
 CHROMIUM ?= /usr/bin/chromium
 
 .PHONY: run run-distributed demo test test-rust test-frontend test-e2e test-e2e-distributed check-deploy fault-test bench tools frontend clean
@@ -71,4 +71,4 @@ bench: frontend
 
 clean:
 	cargo clean
-	rm -rf frontend/dist frontend/node_modules frontend/src/gen .tools
+	rm -rf frontend/dist frontend/node_modules .tools
