@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Send } from 'lucide-react';
-import { Field, FormErrors, fieldInputProps } from '@/components/ui/Field';
+import { Field, FormErrors } from '@/components/ui/Field';
+import { fieldInputProps } from '@/components/ui/field-input-props';
 import { SubmitButton } from '@/components/ui/SubmitButton';
 import { toast } from '@/lib/toast';
 import { sendContactMessage, type ContactMessage } from '../api/contact';
