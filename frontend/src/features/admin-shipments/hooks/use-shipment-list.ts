@@ -6,11 +6,11 @@ import { toast } from '@/lib/toast';
 import { STATUS_OPTIONS, valueOf } from '@/utils/shipment';
 import { listShipments } from '../api/shipments';
 
-export const LOAD_SUCCESS_MESSAGE = 'Data loaded successfully';
-export const LOAD_FAILURE_MESSAGE = 'Failed to load data';
-export const SEARCH_DEBOUNCE_MS = 300;
+const LOAD_SUCCESS_MESSAGE = 'Data loaded successfully';
+const LOAD_FAILURE_MESSAGE = 'Failed to load data';
+const SEARCH_DEBOUNCE_MS = 300;
 
-export type ShipmentListState = {
+type ShipmentListState = {
   shipments: Shipment[];
   totalSize: number;
   loading: boolean;

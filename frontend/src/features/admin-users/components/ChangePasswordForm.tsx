@@ -9,8 +9,8 @@ import { toast } from '@/lib/toast';
 import { changePassword } from '../api/users';
 import { MIN_PASSWORD_LENGTH } from './CreateUserForm';
 
-export const PASSWORD_CHANGED_MESSAGE = 'Password changed successfully';
-export const PASSWORD_CHANGE_FAILED_MESSAGE = 'Failed to change password';
+const PASSWORD_CHANGED_MESSAGE = 'Password changed successfully';
+const PASSWORD_CHANGE_FAILED_MESSAGE = 'Failed to change password';
 
 type Values = { currentPassword: string; newPassword: string };
 

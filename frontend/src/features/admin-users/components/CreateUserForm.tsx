@@ -10,8 +10,8 @@ import { toast } from '@/lib/toast';
 import { createUser } from '../api/users';
 
 export const MIN_PASSWORD_LENGTH = 12;
-export const USER_CREATED_MESSAGE = 'User created successfully';
-export const USER_CREATE_FAILED_MESSAGE = 'Failed to create user';
+const USER_CREATED_MESSAGE = 'User created successfully';
+const USER_CREATE_FAILED_MESSAGE = 'Failed to create user';
 
 type Values = { email: string; name: string; role: 'user' | 'admin'; password: string };
 const DEFAULTS: Values = { email: '', name: '', role: 'user', password: '' };

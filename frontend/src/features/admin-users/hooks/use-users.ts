@@ -3,7 +3,7 @@ import type { User } from '@/gen/logistics/v1/user_pb';
 import { serverMessage } from '@/lib/rpc-errors';
 import { listAllUsers } from '../api/users';
 
-export const USERS_LOAD_FAILURE_MESSAGE = 'Failed to load users';
+const USERS_LOAD_FAILURE_MESSAGE = 'Failed to load users';
 
 /** The user list, loaded on mount and on `reload`. */
 export function useUsers() {

@@ -7,8 +7,8 @@ import { SubmitButton } from '@/components/ui/SubmitButton';
 import { toast } from '@/lib/toast';
 import { sendContactMessage, type ContactMessage } from '../api/contact';
 
-export const CONTACT_SUCCESS_MESSAGE = 'Message sent successfully!';
-export const CONTACT_FAILURE_MESSAGE = 'Failed to send message. Please try again.';
+const CONTACT_SUCCESS_MESSAGE = 'Message sent successfully!';
+const CONTACT_FAILURE_MESSAGE = 'Failed to send message. Please try again.';
 
 const DEFAULTS: ContactMessage = { name: '', email: '', subject: '', message: '', website: '' };
 const FIELDS = ['name', 'email', 'subject', 'message'] as const;
