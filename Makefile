@@ -4,8 +4,11 @@ export PORT
 # Installs exactly the committed lock (reproducible; needs no platform-specific build step).
 NPM_INSTALL = npm ci --no-audit --no-fund
 CHROMIUM ?= /usr/bin/chromium
+# buf (a platform binary from npm) lints proto/; installed once into .tools, only for the tests.
+BUF_VERSION = 1.75.0
+BUF = .tools/buf/node_modules/.bin/buf
 
-.PHONY: run run-distributed demo test test-rust test-frontend test-e2e test-e2e-distributed check-deploy fault-test bench tools frontend clean
+.PHONY: run run-distributed demo test lint lint-frontend test-rust test-frontend test-e2e test-e2e-distributed check-deploy fault-test bench tools buf frontend clean
 
 ## run: build everything and start the all-in-one product on http://localhost:$(PORT)
 run: frontend
@@ -28,9 +31,17 @@ frontend/node_modules/.package-lock.json: frontend/package-lock.json
 frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run build
 
-## test: Rust tests (SQLite and MongoDB stores), front-end unit tests and JS budget, Playwright e2e
-## in both modes, deploy checks
-test: test-rust test-frontend test-e2e test-e2e-distributed check-deploy
+## test: lint, Rust tests (SQLite and MongoDB stores), front-end unit tests and JS budget,
+## Playwright e2e in both modes, deploy checks
+test: lint test-rust test-frontend test-e2e test-e2e-distributed check-deploy
+
+## lint: every static check (lint-frontend; lint-rust joins here)
+lint: lint-frontend
+
+## lint-frontend: ESLint, knip (dead exports and files), src/gen matches proto/, buf lint of proto/
+lint-frontend: frontend/node_modules/.package-lock.json $(BUF)
+	cd frontend && npm run lint && npm run knip && npm run check-generated
+	$(BUF) lint proto
 
 test-rust: tools
 	scripts/with-mongodb.sh cargo test --workspace --locked
@@ -64,6 +75,12 @@ tools: .tools/secantus/bin/secantusd-py
 .tools/secantus/bin/secantusd-py:
 	python3 -m venv .tools/secantus
 	.tools/secantus/bin/pip install --quiet secantusdb==0.7.0b3
+
+## buf: the buf CLI in .tools/buf (for `buf lint` and `buf curl`)
+buf: $(BUF)
+
+$(BUF):
+	npm install --prefix .tools/buf --no-audit --no-fund --loglevel=error @bufbuild/buf@$(BUF_VERSION)
 
 ## bench: tracking lookups, the admin list over a million shipments, Lighthouse scores (needs wrk)
 bench: frontend
