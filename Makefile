@@ -8,7 +8,7 @@ CHROMIUM ?= /usr/bin/chromium
 BUF_VERSION = 1.75.0
 BUF = .tools/buf/node_modules/.bin/buf
 
-.PHONY: run run-distributed demo test lint lint-frontend test-rust test-frontend test-e2e test-e2e-distributed check-deploy fault-test bench tools buf frontend clean
+.PHONY: run run-distributed demo test system-packages lint lint-frontend test-rust test-frontend test-e2e test-e2e-distributed check-deploy fault-test bench bench-packages tools buf frontend clean
 
 ## run: build everything and start the all-in-one product on http://localhost:$(PORT)
 run: frontend
@@ -31,9 +31,14 @@ frontend/node_modules/.package-lock.json: frontend/package-lock.json
 frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run build
 
-## test: lint, Rust tests (SQLite and MongoDB stores), front-end unit tests and JS budget,
-## Playwright e2e in both modes, deploy checks
-test: lint test-rust test-frontend test-e2e test-e2e-distributed check-deploy
+## test: installs the missing system packages, then lint, Rust tests (SQLite and MongoDB stores),
+## front-end unit tests and JS budget, Playwright e2e in both modes, deploy checks
+test: system-packages lint test-rust test-frontend test-e2e test-e2e-distributed check-deploy
+
+## system-packages: Chromium, redis-server and python3-venv, installed with apt-get when missing
+## (as root or with sudo), or the command to run
+system-packages:
+	CHROMIUM=$(CHROMIUM) scripts/ensure-system-packages.sh
 
 ## lint: every static check (lint-frontend; lint-rust joins here)
 lint: lint-frontend
@@ -43,20 +48,19 @@ lint-frontend: frontend/node_modules/.package-lock.json $(BUF)
 	cd frontend && npm run lint && npm run knip && npm run check-generated
 	$(BUF) lint proto
 
-test-rust: tools
+test-rust: system-packages tools
 	scripts/with-mongodb.sh cargo test --workspace --locked
 
 test-frontend: frontend
 	cd frontend && npm test && npm run budget
 
-test-e2e: frontend
-	@test -x $(CHROMIUM) || { echo "Chromium is missing: apt-get install -y chromium"; exit 1; }
+test-e2e: system-packages frontend
 	# Same features as test-rust, so the gateway binary is not built a second time.
 	cargo test --workspace --locked --no-run
 	cd frontend && CI=1 npm run e2e
 
 ## test-e2e-distributed: the same Playwright suite against scripts/run-distributed.sh
-test-e2e-distributed: test-e2e tools
+test-e2e-distributed: system-packages test-e2e tools
 	cargo build -p shipments -p auth -p notifications -p preferences
 	cd frontend && CI=1 E2E_MODE=distributed npm run e2e
 
@@ -82,9 +86,13 @@ buf: $(BUF)
 $(BUF):
 	npm install --prefix .tools/buf --no-audit --no-fund --loglevel=error @bufbuild/buf@$(BUF_VERSION)
 
-## bench: tracking lookups, the admin list over a million shipments, Lighthouse scores (needs wrk)
-bench: frontend
+## bench: tracking lookups, the admin list over a million shipments, Lighthouse scores (installs
+## wrk and nginx-light too when missing, like `make test`)
+bench: bench-packages frontend
 	scripts/bench.sh
+
+bench-packages:
+	CHROMIUM=$(CHROMIUM) scripts/ensure-system-packages.sh nginx-light wrk
 
 clean:
 	cargo clean
