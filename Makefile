@@ -1,11 +1,14 @@
 # The whole set-up on a fresh machine: `make run` and `make test` (see README.md).
 PORT ?= 8080
 export PORT
-# npm ci refuses this lock: the registry here serves only linux builds of buf's optional binaries.
-NPM_INSTALL = npm install --no-audit --no-fund
+# Installs exactly the committed lock (reproducible; needs no platform-specific build step).
+NPM_INSTALL = npm ci --no-audit --no-fund
 CHROMIUM ?= /usr/bin/chromium
+# buf (a platform binary from npm) lints proto/; installed once into .tools, only for the tests.
+BUF_VERSION = 1.75.0
+BUF = .tools/buf/node_modules/.bin/buf
 
-.PHONY: run run-distributed demo test test-rust test-frontend test-e2e test-e2e-distributed check-deploy fault-test bench tools frontend clean
+.PHONY: run run-distributed demo test system-packages lint lint-rust lint-frontend test-rust test-frontend test-e2e test-e2e-distributed check-deploy fault-test bench bench-packages tools buf frontend clean
 
 ## run: build everything and start the all-in-one product on http://localhost:$(PORT)
 run: frontend
@@ -28,24 +31,47 @@ frontend/node_modules/.package-lock.json: frontend/package-lock.json
 frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run build
 
-## test: Rust tests (SQLite and MongoDB stores), front-end unit tests and JS budget, Playwright e2e
-## in both modes, deploy checks
-test: test-rust test-frontend test-e2e test-e2e-distributed check-deploy
+## test: installs the missing system packages, then lint, Rust tests (SQLite and MongoDB stores),
+## front-end unit tests and JS budget, Playwright e2e in both modes, deploy checks
+test: system-packages lint test-rust test-frontend test-e2e test-e2e-distributed check-deploy
 
-test-rust: tools
+## system-packages: Chromium, redis-server and python3-venv, installed with apt-get when missing
+## (as root or with sudo), or the command to run
+system-packages:
+	CHROMIUM=$(CHROMIUM) scripts/ensure-system-packages.sh
+
+## lint: every static check
+lint: lint-rust lint-frontend
+
+MACHETE = .tools/cargo/bin/cargo-machete
+
+## lint-rust: rustfmt, clippy with warnings as errors, and no unused dependency (cargo-machete)
+lint-rust: $(MACHETE)
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets --locked -- -D warnings
+	$(MACHETE)
+
+$(MACHETE):
+	cargo install --locked --quiet --root .tools/cargo cargo-machete@0.9.2
+
+## lint-frontend: ESLint, knip (dead exports and files), src/gen matches proto/, buf lint of proto/
+lint-frontend: frontend/node_modules/.package-lock.json $(BUF)
+	cd frontend && npm run lint && npm run knip && npm run check-generated
+	$(BUF) lint proto
+
+test-rust: system-packages tools
 	scripts/with-mongodb.sh cargo test --workspace --locked
 
 test-frontend: frontend
 	cd frontend && npm test && npm run budget
 
-test-e2e: frontend
-	@test -x $(CHROMIUM) || { echo "Chromium is missing: apt-get install -y chromium"; exit 1; }
+test-e2e: system-packages frontend
 	# Same features as test-rust, so the gateway binary is not built a second time.
 	cargo test --workspace --locked --no-run
 	cd frontend && CI=1 npm run e2e
 
 ## test-e2e-distributed: the same Playwright suite against scripts/run-distributed.sh
-test-e2e-distributed: test-e2e tools
+test-e2e-distributed: system-packages test-e2e tools
 	cargo build -p shipments -p auth -p notifications -p preferences
 	cd frontend && CI=1 E2E_MODE=distributed npm run e2e
 
@@ -65,10 +91,20 @@ tools: .tools/secantus/bin/secantusd-py
 	python3 -m venv .tools/secantus
 	.tools/secantus/bin/pip install --quiet secantusdb==0.7.0b3
 
-## bench: tracking lookups, the admin list over a million shipments, Lighthouse scores (needs wrk)
-bench: frontend
+## buf: the buf CLI in .tools/buf (for `buf lint` and `buf curl`)
+buf: $(BUF)
+
+$(BUF):
+	npm install --prefix .tools/buf --no-audit --no-fund --loglevel=error @bufbuild/buf@$(BUF_VERSION)
+
+## bench: tracking lookups, the admin list over a million shipments, Lighthouse scores (installs
+## wrk and nginx-light too when missing, like `make test`)
+bench: bench-packages frontend
 	scripts/bench.sh
+
+bench-packages:
+	CHROMIUM=$(CHROMIUM) scripts/ensure-system-packages.sh nginx-light wrk
 
 clean:
 	cargo clean
-	rm -rf frontend/dist frontend/node_modules frontend/src/gen .tools
+	rm -rf frontend/dist frontend/node_modules .tools

@@ -24,6 +24,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     tonic_prost_build::configure()
         .codec_path("crate::codec::ProtoCodec")
         .compile_fds(fds)?;
+    // The set the TypeScript generator reads (src/bin/proto-descriptor.rs): the same files with
+    // their comments, plus google/rpc/error_details.proto, which only the web app uses.
+    let web = protox::compile(
+        files
+            .iter()
+            .copied()
+            .chain(["google/rpc/error_details.proto"]),
+        ["."],
+    )?;
+    fs::write(out_dir.join("web_descriptor.bin"), web.encode_to_vec())?;
     println!("cargo:rerun-if-changed=logistics");
+    println!("cargo:rerun-if-changed=google");
     Ok(())
 }

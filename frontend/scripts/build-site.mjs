@@ -1,12 +1,14 @@
 // `npm run build` after type-checking: the client build, then the prerender of the public
 // marketing routes to static HTML (hydrated by src/main.tsx), then the service worker's
-// precache list. Writes dist/index.html (Home), dist/<route>/index.html, and dist/app.html,
-// the unrendered shell for every other route.
+// precache list, and last the precompressed copies (<file>.br, <file>.gz; scripts/precompress.mjs),
+// which no step above sees. Writes dist/index.html (Home), dist/<route>/index.html, and
+// dist/app.html, the unrendered shell for every other route.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'vite';
+import { precompress } from './precompress.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -102,3 +104,10 @@ if (!sw.includes(version)) throw new Error('public/sw.js: VERSION / PRECACHE_URL
 writeFileSync(swFile, sw);
 rmSync(ssrOut, { recursive: true, force: true });
 console.log(`service worker ${version}: ${urls.length} files precached`);
+
+// Last, so the precache list and the prerendered pages never name a .br or .gz file.
+const compressed = await precompress(dist);
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+console.log(
+  `precompressed ${kb(compressed.bytes)}: ${compressed.br} .br (${kb(compressed.brBytes)}), ${compressed.gz} .gz (${kb(compressed.gzBytes)})`,
+);

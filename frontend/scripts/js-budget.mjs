@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 const dist = process.argv[2] ?? fileURLToPath(new URL('../dist', import.meta.url));
 const budgetKb = Number(process.argv[3] ?? 100);
 
-/** The same-origin .js files an HTML page loads at once. */
+/** The same-origin .js files an HTML page loads at once (never the .br/.gz copies that
+ * scripts/precompress.mjs writes beside them: no page names those). */
 function scriptsOf(html) {
   const urls = new Set();
   for (const tag of html.match(/<(script|link)\b[^>]*>/g) ?? []) {

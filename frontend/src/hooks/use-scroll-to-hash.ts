@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 
-export const HASH_SCROLL_DELAY_MS = 500;
-export const HASH_RETRY_EVERY_MS = 100;
-export const HASH_RETRY_FOR_MS = 3000;
-export const HASH_PULSE_MS = 2000;
+const HASH_SCROLL_DELAY_MS = 500;
+const HASH_RETRY_EVERY_MS = 100;
+const HASH_RETRY_FOR_MS = 3000;
+const HASH_PULSE_MS = 2000;
 const PULSE_CLASS = 'is-pulsing';
 
 /** Marks an element this hook may scroll to and pulse (other #hashes, e.g. the skip link's, are

@@ -1,7 +1,7 @@
 // The build prerenders the marketing routes (scripts/prerender.mjs) and marks each page's
 // <html> with the route it holds; public/theme-init.js hides a page served for another route.
 
-export const PRERENDERED_ROUTE_ATTRIBUTE = 'data-prerendered-route';
+const PRERENDERED_ROUTE_ATTRIBUTE = 'data-prerendered-route';
 export const ROUTE_MISMATCH_CLASS = 'route-mismatch';
 
 /** "/about/" and "/about" are the same page. */

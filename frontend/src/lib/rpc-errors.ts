@@ -23,7 +23,3 @@ export function fieldViolations(error: unknown): FieldViolation[] {
     .flatMap((bad) => bad.fieldViolations)
     .map((v) => ({ field: v.field, description: v.description }));
 }
-
-export function errorCode(error: unknown): Code {
-  return ConnectError.from(error).code;
-}

@@ -6,7 +6,7 @@
 
 export type Theme = 'light' | 'dark';
 
-export const THEME_STORAGE_KEY = 'theme';
+const THEME_STORAGE_KEY = 'theme';
 
 /** The stored choice wins; otherwise the system colour-scheme preference. */
 export function resolveTheme(stored: string | null | undefined, systemPrefersDark: boolean): Theme {

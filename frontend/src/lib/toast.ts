@@ -19,7 +19,7 @@ export function isToastHostWanted(): boolean {
   return hostWanted;
 }
 
-export function loadToastify() {
+function loadToastify() {
   return import('react-toastify/unstyled');
 }
 

@@ -32,7 +32,7 @@ const sessionExpiry: Interceptor = (next) => async (request) => {
 
 /** gRPC-web to the gateway, which serves this page from the same origin (the session cookie
  * travels with every call). A path, not `location.origin`: the build prerenders /track in Node. */
-export const transport = createGrpcWebTransport({
+const transport = createGrpcWebTransport({
   baseUrl: '/',
   interceptors: [sessionExpiry],
 });

@@ -3,16 +3,13 @@
 use std::sync::Arc;
 
 use logistics_proto::v1::{self as pb, auth_service_server::AuthService};
-use service_auth::{Caller, TokenKey};
+use service_auth::TokenKey;
 use tonic::{Request, Response, Status};
 
 use crate::domain::{self, Email, NewPassword, Role, User};
 use crate::error::AuthError;
 use crate::password;
 use crate::store::UserStore;
-
-/// How long the token returned by SignIn lives.
-const SIGN_IN_TOKEN_LIFETIME: std::time::Duration = std::time::Duration::from_secs(300);
 
 #[derive(Clone)]
 pub struct AuthApi {
@@ -38,14 +35,6 @@ pub fn user_to_proto(u: &User) -> pb::User {
         create_time: Some(timestamp(u.created_at)),
         update_time: Some(timestamp(u.updated_at)),
         session_version: u.session_version,
-    }
-}
-
-pub fn caller_of(user: &User) -> Caller {
-    Caller {
-        sub: user.id.clone(),
-        email: user.email.as_str().to_owned(),
-        role: user.role,
     }
 }
 
@@ -111,12 +100,8 @@ impl AuthService for AuthApi {
     ) -> Result<Response<pb::SignInResponse>, Status> {
         let request = request.into_inner();
         let user = self.authenticate(&request.email, &request.password).await?;
-        let token = self.tokens.mint(&caller_of(&user), SIGN_IN_TOKEN_LIFETIME);
-        let expires = chrono::Utc::now() + SIGN_IN_TOKEN_LIFETIME;
         Ok(Response::new(pb::SignInResponse {
             user: Some(user_to_proto(&user)),
-            service_token: token,
-            service_token_expire_time: Some(timestamp(expires)),
         }))
     }
 

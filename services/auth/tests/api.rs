@@ -84,7 +84,7 @@ fn sign_in(email: &str, password: &str) -> pb::SignInRequest {
 }
 
 #[tokio::test]
-async fn the_first_user_is_the_admin_and_sign_in_returns_a_service_token() {
+async fn the_first_user_is_the_admin_and_sign_in_returns_the_user() {
     let running = start().await;
     assert_eq!(running.admin.role(), pb::Role::Admin);
     assert_eq!(running.admin.permissions, vec!["all".to_string()]);
@@ -94,10 +94,10 @@ async fn the_first_user_is_the_admin_and_sign_in_returns_a_service_token() {
         .await
         .unwrap()
         .into_inner();
-    let caller = running.key.verify(&reply.service_token).unwrap();
+    let user = reply.user.unwrap();
     assert_eq!(
-        (caller.sub.as_str(), caller.role.as_str()),
-        (running.admin.id.as_str(), "admin")
+        (user.id.as_str(), user.role()),
+        (running.admin.id.as_str(), pb::Role::Admin)
     );
 }
 

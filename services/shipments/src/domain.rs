@@ -66,14 +66,6 @@ pub enum Status {
 }
 
 impl Status {
-    pub const ALL: [Status; 5] = [
-        Self::Pending,
-        Self::InTransit,
-        Self::Delivered,
-        Self::Delayed,
-        Self::OnHold,
-    ];
-
     /// The stored value, as the spec names it (`in_transit`).
     pub fn as_str(self) -> &'static str {
         match self {
@@ -112,13 +104,6 @@ pub enum PaymentMode {
 }
 
 impl PaymentMode {
-    const ALL: [PaymentMode; 4] = [
-        Self::BankTransfer,
-        Self::CreditCard,
-        Self::Cash,
-        Self::Check,
-    ];
-
     pub fn label(self) -> &'static str {
         match self {
             Self::BankTransfer => "Bank Transfer",
@@ -127,32 +112,6 @@ impl PaymentMode {
             Self::Check => "Check",
         }
     }
-
-    /// Reads payment mode text typed by an admin ("bank transfer", "BANK_TRANSFER"),
-    /// normalised to title case as the spec asks, then matched to a known mode.
-    pub fn parse(text: &str) -> Option<Self> {
-        let normalised = title_case(&text.replace('_', " "));
-        Self::ALL
-            .into_iter()
-            .find(|mode| mode.label() == normalised)
-    }
-}
-
-/// Each word capitalised, the rest lower case; runs of white space become one space.
-pub fn title_case(text: &str) -> String {
-    text.split_whitespace()
-        .map(|word| {
-            let mut chars = word.chars();
-            match chars.next() {
-                Some(first) => first
-                    .to_uppercase()
-                    .chain(chars.flat_map(char::to_lowercase))
-                    .collect(),
-                None => String::new(),
-            }
-        })
-        .collect::<Vec<String>>()
-        .join(" ")
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -461,16 +420,5 @@ mod tests {
         assert_eq!(totals.total_volumetric_weight, 224.0);
         assert_eq!(totals.total_volume, 1.12);
         assert_eq!(totals.total_actual_weight, 28.0);
-    }
-
-    #[test]
-    fn payment_mode_text_is_title_cased_before_matching() {
-        assert_eq!(title_case("  bANK   transfer "), "Bank Transfer");
-        assert_eq!(
-            PaymentMode::parse("CREDIT_CARD"),
-            Some(PaymentMode::CreditCard)
-        );
-        assert_eq!(PaymentMode::parse("check"), Some(PaymentMode::Check));
-        assert_eq!(PaymentMode::parse("bitcoin"), None);
     }
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { Menu, X } from 'lucide-react';
 import { Logo } from './Logo';
@@ -8,15 +8,13 @@ const NAV_ID = 'primary-navigation';
 
 /** Sticky site header. On small screens the links collapse behind a menu button. */
 export function Header() {
-  const [open, setOpen] = useState(false);
+  const location = useLocation();
+  // The location the menu was opened at: it closes on a route change.
+  const [openAt, setOpenAt] = useState<string | null>(null);
+  const open = openAt === location.key;
+  const setOpen = useCallback((value: boolean) => setOpenAt(value ? location.key : null), [location.key]);
   const headerRef = useRef<HTMLElement>(null);
   const toggleRef = useRef<HTMLButtonElement>(null);
-  const location = useLocation();
-
-  // Close on route change.
-  useEffect(() => {
-    setOpen(false);
-  }, [location.pathname, location.key]);
 
   // Close on a click or tap outside the header, and on Escape.
   useEffect(() => {
@@ -36,7 +34,7 @@ export function Header() {
       document.removeEventListener('pointerdown', onPointerDown);
       document.removeEventListener('keydown', onKeyDown);
     };
-  }, [open]);
+  }, [open, setOpen]);
 
   return (
     <header className="site-header" ref={headerRef}>
@@ -51,7 +49,7 @@ export function Header() {
           aria-expanded={open}
           aria-controls={NAV_ID}
           aria-label={open ? 'Close menu' : 'Open menu'}
-          onClick={() => setOpen((value) => !value)}
+          onClick={() => setOpen(!open)}
         >
           {open ? <X aria-hidden="true" size={24} /> : <Menu aria-hidden="true" size={24} />}
         </button>

@@ -11,7 +11,8 @@ type FieldProps = {
   children: ReactNode;
 };
 
-/** A label, its input (children) and the input's error message under it. */
+/** A label, its input (children) and the input's error message under it; give the input
+ * `fieldInputProps(id, error, hint)` (field-input-props.ts). */
 export function Field({ id, label, error, hint, className, children }: FieldProps) {
   return (
     <div className={`field${error ? ' has-error' : ''}${className ? ` ${className}` : ''}`}>
@@ -31,15 +32,6 @@ export function Field({ id, label, error, hint, className, children }: FieldProp
       )}
     </div>
   );
-}
-
-/** The accessibility attributes of an input shown in a Field. */
-export function fieldInputProps(id: string, error?: string, hint?: string) {
-  return {
-    id,
-    'aria-invalid': error ? true : undefined,
-    'aria-describedby': error ? `${id}-error` : hint ? `${id}-hint` : undefined,
-  } as const;
 }
 
 /** Messages that belong to no single input, above a form. */

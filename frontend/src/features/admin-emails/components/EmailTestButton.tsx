@@ -3,8 +3,8 @@ import { MailCheck } from 'lucide-react';
 import { toast } from '@/lib/toast';
 import { sendTestEmails } from '../api/emails';
 
-export const TEST_SUCCESS_MESSAGE = 'Test emails sent successfully!';
-export const TEST_FAILURE_MESSAGE = 'Failed to send test emails.';
+const TEST_SUCCESS_MESSAGE = 'Test emails sent successfully!';
+const TEST_FAILURE_MESSAGE = 'Failed to send test emails.';
 
 /** "Run e-mail test": a sample shipper and receiver e-mail to the signed-in admin. */
 export function EmailTestButton() {

@@ -14,28 +14,38 @@ export function useEmails() {
   const [error, setError] = useState<string | null>(null);
   const current = useRef<AbortController | null>(null);
 
-  const load = useCallback(async (pageToken: string) => {
+  /** Fetches a page (the first one for ''); the caller has set `loading`. */
+  const fetchPage = useCallback((pageToken: string): Promise<void> => {
     current.current?.abort();
     const controller = new AbortController();
     current.current = controller;
-    setLoading(true);
-    setError(null);
-    try {
-      const page = await listEmails(pageToken, controller.signal);
-      setEmails((shown) => (pageToken ? [...shown, ...page.notifications] : page.notifications));
-      setBacklog(page.backlog);
-      setNextPageToken(page.nextPageToken);
-    } catch (err) {
-      if (!controller.signal.aborted) setError(serverMessage(err, LOAD_FAILED));
-    } finally {
-      if (current.current === controller) setLoading(false);
-    }
+    return listEmails(pageToken, controller.signal)
+      .then(
+        (page) => {
+          setEmails((shown) => (pageToken ? [...shown, ...page.notifications] : page.notifications));
+          setBacklog(page.backlog);
+          setNextPageToken(page.nextPageToken);
+        },
+        (err: unknown) => {
+          if (!controller.signal.aborted) setError(serverMessage(err, LOAD_FAILED));
+        },
+      )
+      .finally(() => {
+        if (current.current === controller) setLoading(false);
+      });
   }, []);
 
+  const load = (pageToken: string) => {
+    setLoading(true);
+    setError(null);
+    return fetchPage(pageToken);
+  };
+
+  // The first page: `loading` starts true.
   useEffect(() => {
-    void load('');
+    void fetchPage('');
     return () => current.current?.abort();
-  }, [load]);
+  }, [fetchPage]);
 
   const replace = (updated: Notification) => setEmails((shown) => shown.map((e) => (e.id === updated.id ? updated : e)));
 

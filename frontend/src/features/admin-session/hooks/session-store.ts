@@ -11,7 +11,7 @@ export type SessionState =
   | { status: 'signed-in'; user: User }
   | { status: 'signed-out' };
 
-export const SESSION_EXPIRED_MESSAGE = 'Your session has ended. Please sign in again.';
+const SESSION_EXPIRED_MESSAGE = 'Your session has ended. Please sign in again.';
 
 let state: SessionState | { status: 'unknown' } = { status: 'unknown' };
 const listeners = new Set<() => void>();

@@ -13,7 +13,7 @@ export function useSession(): SessionState {
   return state;
 }
 
-export const LOGOUT_FAILED_MESSAGE = 'Failed to log out. Please try again.';
+const LOGOUT_FAILED_MESSAGE = 'Failed to log out. Please try again.';
 
 /** Log out: DeleteSession, then the login page. */
 export function useLogout(): { logout: () => Promise<void>; loggingOut: boolean } {

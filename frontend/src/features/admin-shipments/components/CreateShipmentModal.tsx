@@ -7,8 +7,8 @@ import { applyServerErrors } from '../utils/server-errors';
 import { defaultShipmentFormValues, formValuesToNewShipment, type ShipmentFormValues } from '../utils/shipment-form';
 import { ShipmentFormModal } from './ShipmentFormModal';
 
-export const CREATE_SUCCESS_MESSAGE = 'Shipment created successfully';
-export const CREATE_FAILURE_MESSAGE = 'Failed to create shipment';
+const CREATE_SUCCESS_MESSAGE = 'Shipment created successfully';
+const CREATE_FAILURE_MESSAGE = 'Failed to create shipment';
 const CREATE_SERVICE_MESSAGE = 'Unable to create shipment. Please check your connection and try again.';
 
 type CreateShipmentModalProps = { onClose: () => void; onCreated: (shipment: Shipment) => void };

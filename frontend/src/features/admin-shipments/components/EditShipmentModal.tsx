@@ -7,9 +7,9 @@ import { applyServerErrors } from '../utils/server-errors';
 import { buildShipmentUpdate, shipmentToFormValues, type ShipmentFormValues } from '../utils/shipment-form';
 import { ShipmentFormModal } from './ShipmentFormModal';
 
-export const UPDATE_SUCCESS_MESSAGE = 'Shipment updated successfully';
-export const UPDATE_FAILURE_MESSAGE = 'Failed to update shipment';
-export const NO_CHANGES_MESSAGE = 'No changes to save.';
+const UPDATE_SUCCESS_MESSAGE = 'Shipment updated successfully';
+const UPDATE_FAILURE_MESSAGE = 'Failed to update shipment';
+const NO_CHANGES_MESSAGE = 'No changes to save.';
 const UPDATE_SERVICE_MESSAGE = 'Unable to update shipment. Please check your connection and try again.';
 
 type EditShipmentModalProps = {

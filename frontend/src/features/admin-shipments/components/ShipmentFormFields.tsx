@@ -1,7 +1,8 @@
 import type { HTMLInputTypeAttribute } from 'react';
 import { useFieldArray, type FieldPath, type UseFormReturn } from 'react-hook-form';
 import { Plus, Trash2 } from 'lucide-react';
-import { Field, fieldInputProps } from '@/components/ui/Field';
+import { Field } from '@/components/ui/Field';
+import { fieldInputProps } from '@/components/ui/field-input-props';
 import { MODE_OPTIONS, PAYMENT_OPTIONS, STATUS_OPTIONS, TYPE_OPTIONS, type EnumOption } from '@/utils/shipment';
 import { parseDollarsToCents } from '../utils/money';
 import { blankPackage, type ShipmentFormValues } from '../utils/shipment-form';

@@ -16,9 +16,9 @@ import { ShipmentsTable } from './ShipmentsTable';
 /** The most matches the server counts exactly (ListShipmentsResponse.total_size). */
 const MAX_COUNTED = 1_000;
 
-export const DELETE_CONFIRM_MESSAGE = 'Are you sure you want to delete this shipment?';
-export const DELETE_SUCCESS_MESSAGE = 'Shipment deleted successfully';
-export const DELETE_FAILURE_MESSAGE = 'Failed to delete shipment';
+const DELETE_CONFIRM_MESSAGE = 'Are you sure you want to delete this shipment?';
+const DELETE_SUCCESS_MESSAGE = 'Shipment deleted successfully';
+const DELETE_FAILURE_MESSAGE = 'Failed to delete shipment';
 
 type Dialog =
   | { kind: 'none' }

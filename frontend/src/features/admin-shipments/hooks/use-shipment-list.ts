@@ -6,11 +6,11 @@ import { toast } from '@/lib/toast';
 import { STATUS_OPTIONS, valueOf } from '@/utils/shipment';
 import { listShipments } from '../api/shipments';
 
-export const LOAD_SUCCESS_MESSAGE = 'Data loaded successfully';
-export const LOAD_FAILURE_MESSAGE = 'Failed to load data';
-export const SEARCH_DEBOUNCE_MS = 300;
+const LOAD_SUCCESS_MESSAGE = 'Data loaded successfully';
+const LOAD_FAILURE_MESSAGE = 'Failed to load data';
+const SEARCH_DEBOUNCE_MS = 300;
 
-export type ShipmentListState = {
+type ShipmentListState = {
   shipments: Shipment[];
   totalSize: number;
   loading: boolean;
@@ -49,14 +49,22 @@ export function useShipmentList() {
     totalSize: 0,
     nextPageToken: '',
   });
-  const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
 
   const pageToken = current.tokens[current.index] ?? '';
+  // Which load the data and error answer; loading until it is the latest one.
+  const requestKey = `${filterKey}\n${pageToken}\n${reloadCount}`;
+  const [loadedKey, setLoadedKey] = useState<string | null>(null);
+  const loading = loadedKey !== requestKey;
+
+  // A page left empty by a deletion: show the one before it.
+  if (!loading && !error && data.shipments.length === 0 && current.index > 0) {
+    current = { ...current, index: current.index - 1 };
+    setPages(current);
+  }
 
   useEffect(() => {
     const controller = new AbortController();
-    setLoading(true);
     listShipments({ status: valueOf(STATUS_OPTIONS, status), query, pageToken }, controller.signal).then(
       (response) => {
         if (controller.signal.aborted) return;
@@ -66,7 +74,7 @@ export function useShipmentList() {
           nextPageToken: response.nextPageToken,
         });
         setError(null);
-        setLoading(false);
+        setLoadedKey(requestKey);
         if (toastNext.current) {
           toastNext.current = false;
           if (response.shipments.length > 0) toast.success(LOAD_SUCCESS_MESSAGE, { toastId: `loaded-${Date.now()}` });
@@ -75,7 +83,7 @@ export function useShipmentList() {
       (err: unknown) => {
         if (controller.signal.aborted) return;
         setError(serverMessage(err, LOAD_FAILURE_MESSAGE));
-        setLoading(false);
+        setLoadedKey(requestKey);
         if (toastNext.current) {
           toastNext.current = false;
           toast.error(LOAD_FAILURE_MESSAGE, { toastId: `load-failed-${Date.now()}` });
@@ -83,7 +91,7 @@ export function useShipmentList() {
       },
     );
     return () => controller.abort();
-  }, [status, query, pageToken, reloadCount]);
+  }, [status, query, pageToken, requestKey]);
 
   /** Loads the page again, with a toast (the Refresh button). */
   const refresh = useCallback(() => {
@@ -109,11 +117,6 @@ export function useShipmentList() {
   const previous = useCallback(() => {
     setPages((p) => ({ ...p, index: Math.max(0, p.index - 1) }));
   }, []);
-
-  // A page left empty by a deletion: show the one before it.
-  useEffect(() => {
-    if (!loading && !error && data.shipments.length === 0 && current.index > 0) previous();
-  }, [loading, error, data.shipments.length, current.index, previous]);
 
   const state: ShipmentListState = {
     shipments: data.shipments,

@@ -19,7 +19,7 @@ import {
 } from '@/utils/shipment';
 import { centsToDollarsInput, parseDollarsToCents } from './money';
 
-export type PartyFormValues = { name: string; address: string; phone: string; email: string };
+type PartyFormValues = { name: string; address: string; phone: string; email: string };
 
 export type PackageFormValues = {
   quantity: string;
@@ -145,13 +145,13 @@ function pad2(n: number): string {
 }
 
 /** A stored date as a date input's value; "" when unset. */
-export function dateInputValue(date: ProtoDate | undefined): string {
+function dateInputValue(date: ProtoDate | undefined): string {
   if (!date || !date.year || !date.month || !date.day) return '';
   return `${String(date.year).padStart(4, '0')}-${pad2(date.month)}-${pad2(date.day)}`;
 }
 
 /** A stored time of day as a time input's value; "" when unset. */
-export function timeInputValue(time: TimeOfDay | undefined): string {
+function timeInputValue(time: TimeOfDay | undefined): string {
   if (!time) return '';
   return `${pad2(time.hours)}:${pad2(time.minutes)}`;
 }

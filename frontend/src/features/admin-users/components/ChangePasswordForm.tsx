@@ -2,14 +2,15 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { KeyRound } from 'lucide-react';
 import { SubmitButton } from '@/components/ui/SubmitButton';
-import { Field, FormErrors, fieldInputProps } from '@/components/ui/Field';
+import { Field, FormErrors } from '@/components/ui/Field';
+import { fieldInputProps } from '@/components/ui/field-input-props';
 import { serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
 import { changePassword } from '../api/users';
 import { MIN_PASSWORD_LENGTH } from './CreateUserForm';
 
-export const PASSWORD_CHANGED_MESSAGE = 'Password changed successfully';
-export const PASSWORD_CHANGE_FAILED_MESSAGE = 'Failed to change password';
+const PASSWORD_CHANGED_MESSAGE = 'Password changed successfully';
+const PASSWORD_CHANGE_FAILED_MESSAGE = 'Failed to change password';
 
 type Values = { currentPassword: string; newPassword: string };
 

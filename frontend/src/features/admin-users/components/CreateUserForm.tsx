@@ -3,14 +3,15 @@ import { useForm } from 'react-hook-form';
 import { UserPlus } from 'lucide-react';
 import { SubmitButton } from '@/components/ui/SubmitButton';
 import { Role, type User } from '@/gen/logistics/v1/user_pb';
-import { Field, FormErrors, fieldInputProps } from '@/components/ui/Field';
+import { Field, FormErrors } from '@/components/ui/Field';
+import { fieldInputProps } from '@/components/ui/field-input-props';
 import { fieldViolations, serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
 import { createUser } from '../api/users';
 
 export const MIN_PASSWORD_LENGTH = 12;
-export const USER_CREATED_MESSAGE = 'User created successfully';
-export const USER_CREATE_FAILED_MESSAGE = 'Failed to create user';
+const USER_CREATED_MESSAGE = 'User created successfully';
+const USER_CREATE_FAILED_MESSAGE = 'Failed to create user';
 
 type Values = { email: string; name: string; role: 'user' | 'admin'; password: string };
 const DEFAULTS: Values = { email: '', name: '', role: 'user', password: '' };

@@ -3,29 +3,30 @@ import type { User } from '@/gen/logistics/v1/user_pb';
 import { serverMessage } from '@/lib/rpc-errors';
 import { listAllUsers } from '../api/users';
 
-export const USERS_LOAD_FAILURE_MESSAGE = 'Failed to load users';
+const USERS_LOAD_FAILURE_MESSAGE = 'Failed to load users';
 
 /** The user list, loaded on mount and on `reload`. */
 export function useUsers() {
   const [users, setUsers] = useState<User[]>([]);
-  const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [count, setCount] = useState(0);
+  // The load (`count`) the list and error answer; loading until it is the latest.
+  const [loadedCount, setLoadedCount] = useState(-1);
+  const loading = loadedCount !== count;
 
   useEffect(() => {
     const controller = new AbortController();
-    setLoading(true);
     listAllUsers(controller.signal).then(
       (list) => {
         if (controller.signal.aborted) return;
         setUsers(list);
         setError(null);
-        setLoading(false);
+        setLoadedCount(count);
       },
       (err: unknown) => {
         if (controller.signal.aborted) return;
         setError(serverMessage(err, USERS_LOAD_FAILURE_MESSAGE));
-        setLoading(false);
+        setLoadedCount(count);
       },
     );
     return () => controller.abort();

@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Send } from 'lucide-react';
-import { Field, FormErrors, fieldInputProps } from '@/components/ui/Field';
+import { Field, FormErrors } from '@/components/ui/Field';
+import { fieldInputProps } from '@/components/ui/field-input-props';
 import { SubmitButton } from '@/components/ui/SubmitButton';
 import { toast } from '@/lib/toast';
 import { sendContactMessage, type ContactMessage } from '../api/contact';
 
-export const CONTACT_SUCCESS_MESSAGE = 'Message sent successfully!';
-export const CONTACT_FAILURE_MESSAGE = 'Failed to send message. Please try again.';
+const CONTACT_SUCCESS_MESSAGE = 'Message sent successfully!';
+const CONTACT_FAILURE_MESSAGE = 'Failed to send message. Please try again.';
 
 const DEFAULTS: ContactMessage = { name: '', email: '', subject: '', message: '', website: '' };
 const FIELDS = ['name', 'email', 'subject', 'message'] as const;

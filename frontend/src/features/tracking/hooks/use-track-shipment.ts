@@ -17,24 +17,19 @@ export type TrackState =
  */
 export function useTrackShipment(trackingNumber: string | undefined): { state: TrackState; retry: () => void } {
   const [attempt, setAttempt] = useState(0);
-  const [state, setState] = useState<TrackState>(() =>
-    trackingNumber ? { status: 'loading', trackingNumber } : { status: 'idle' },
-  );
+  // The outcome of the last lookup, with the number and attempt it answers.
+  const [outcome, setOutcome] = useState<{ trackingNumber: string; attempt: number; state: TrackState } | null>(null);
 
   useEffect(() => {
-    if (!trackingNumber) {
-      setState({ status: 'idle' });
-      return;
-    }
+    if (!trackingNumber) return;
     const controller = new AbortController();
-    setState({ status: 'loading', trackingNumber });
-    void trackShipment(trackingNumber, controller.signal).then((outcome) => {
+    void trackShipment(trackingNumber, controller.signal).then((result) => {
       if (controller.signal.aborted) return;
-      if ('failure' in outcome) {
-        setState({ status: 'error', trackingNumber, message: outcome.failure });
-        toast.error(outcome.failure, { toastId: `track-error-${trackingNumber}-${attempt}` });
+      if ('failure' in result) {
+        setOutcome({ trackingNumber, attempt, state: { status: 'error', trackingNumber, message: result.failure } });
+        toast.error(result.failure, { toastId: `track-error-${trackingNumber}-${attempt}` });
       } else {
-        setState({ status: 'success', trackingNumber, ...outcome });
+        setOutcome({ trackingNumber, attempt, state: { status: 'success', trackingNumber, ...result } });
       }
     });
     return () => controller.abort();
@@ -42,12 +37,10 @@ export function useTrackShipment(trackingNumber: string | undefined): { state: T
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
 
-  // Between a change of number and the effect above, never show the previous number's outcome.
-  let current: TrackState = state;
-  if (!trackingNumber) {
-    if (state.status !== 'idle') current = { status: 'idle' };
-  } else if (state.status === 'idle' || state.trackingNumber !== trackingNumber) {
-    current = { status: 'loading', trackingNumber };
-  }
-  return { state: current, retry };
+  // Until this number's lookup (or retry) answers, it is loading: never the previous outcome.
+  let state: TrackState;
+  if (!trackingNumber) state = { status: 'idle' };
+  else if (outcome?.trackingNumber === trackingNumber && outcome.attempt === attempt) state = outcome.state;
+  else state = { status: 'loading', trackingNumber };
+  return { state, retry };
 }

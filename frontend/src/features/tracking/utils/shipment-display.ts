@@ -12,8 +12,6 @@ export {
   statusLabel,
   statusTone,
   totalWeightKg,
-  type BadgeTone,
-  type ModeIcon,
 } from '@/utils/shipment';
 
 
