@@ -38,6 +38,8 @@ pub const MAX_RPC_BODY_BYTES: usize = 64 * 1024;
 
 /// The gateway's own settings (see the README's configuration table).
 #[derive(clap::Args, Clone, Debug)]
+#[group(id = "gateway")]
+#[command(next_help_heading = "Gateway")]
 pub struct Settings {
     /// HTTP port of the website and the gRPC-web API.
     #[arg(long, env = "PORT", default_value_t = 8080)]
@@ -177,6 +179,7 @@ impl Settings {
 
 /// The settings of the services the gateway hosts in its own process (those without a URL).
 #[derive(clap::Args, Clone, Debug)]
+#[group(id = "hosted")]
 pub struct HostedServices {
     #[command(flatten)]
     pub store: StoreSettings,

@@ -1,14 +1,13 @@
 //! `gateway`: the all-in-one product by default; with service URLs, the gateway alone.
 //! `gateway --help` lists every setting; `gateway demo`, `create-admin` and `token` are tools.
 
-use clap::Parser;
 use gateway::{Cli, Command};
 use logistics_proto::v1::shipment_service_client::ShipmentServiceClient;
 use tokio::net::TcpListener;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let cli = Cli::parse();
+    let cli: Cli = service_common::settings::parse();
     cli.gateway.check()?;
     let _telemetry = service_common::telemetry::init("gateway", &cli.telemetry);
     match &cli.command {

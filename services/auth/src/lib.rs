@@ -20,6 +20,8 @@ use service_common::settings::{StoreConfig, StoreSettings, TelemetrySettings};
 
 /// The auth service's own settings: the first admin of an empty users store.
 #[derive(clap::Args, Clone, Debug, Default)]
+#[group(id = "auth")]
+#[command(next_help_heading = "Auth service")]
 pub struct Settings {
     /// E-mail of the first admin, created on the first start with no users
     /// (default admin@example.com).

@@ -1,12 +1,11 @@
 //! The auth service on its own (distributed mode); `auth create-admin --email E` creates an
 //! admin, reading the password from ADMIN_PASSWORD or standard input.
 
-use clap::Parser;
 use tokio::net::TcpListener;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let cli = auth::Cli::parse();
+    let cli: auth::Cli = service_common::settings::parse();
     let _telemetry = service_common::telemetry::init("auth", &cli.telemetry);
     if let Some(auth::Command::CreateAdmin { email }) = &cli.command {
         let store = auth::open_store(&cli.store.config()).await?;

@@ -26,6 +26,8 @@ pub use worker::{RetryPolicy, Worker};
 
 /// The notifications service's own settings: where e-mail goes and how it is retried.
 #[derive(clap::Args, Clone, Debug)]
+#[group(id = "notifications")]
+#[command(next_help_heading = "Notifications service: e-mail")]
 pub struct Settings {
     /// `local` (e-mails go to the outbox the admin reads under Emails) or `emailjs` (the
     /// e-mail API); unset, the API is used as soon as any EMAILJS_* variable is set.
@@ -40,6 +42,7 @@ pub struct Settings {
     /// Account of the shipment e-mails: private key, sent as `accessToken` (optional).
     #[arg(long, env = "EMAILJS_PRIVATE_KEY", hide_env_values = true)]
     pub emailjs_private_key: Option<String>,
+    /// Account of the shipment e-mails: service id.
     #[arg(long, env = "EMAILJS_SERVICE_ID")]
     pub emailjs_service_id: Option<String>,
     /// Template of the "Shipment Created" e-mail to the shipper.
@@ -48,13 +51,16 @@ pub struct Settings {
     /// Template of the "Package Incoming" e-mail to the receiver.
     #[arg(long, env = "EMAILJS_RECEIVER_TEMPLATE_ID")]
     pub emailjs_receiver_template_id: Option<String>,
-    /// The contact form's own account: public key.
+    /// The contact form's own account: public key (`user_id`).
     #[arg(long, env = "CONTACT_EMAILJS_PUBLIC_KEY")]
     pub contact_emailjs_public_key: Option<String>,
+    /// The contact form's account: private key, sent as `accessToken` (optional).
     #[arg(long, env = "CONTACT_EMAILJS_PRIVATE_KEY", hide_env_values = true)]
     pub contact_emailjs_private_key: Option<String>,
+    /// The contact form's account: service id.
     #[arg(long, env = "CONTACT_EMAILJS_SERVICE_ID")]
     pub contact_emailjs_service_id: Option<String>,
+    /// Template of the contact form's e-mail.
     #[arg(long, env = "CONTACT_EMAILJS_TEMPLATE_ID")]
     pub contact_emailjs_template_id: Option<String>,
     /// Attempts before an e-mail is marked failed.

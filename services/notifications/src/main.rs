@@ -1,11 +1,10 @@
 //! The notifications service on its own (distributed mode): the gRPC API and the outbox worker.
 
-use clap::Parser;
 use tokio::net::TcpListener;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let cli = notifications::Cli::parse();
+    let cli: notifications::Cli = service_common::settings::parse();
     let _telemetry = service_common::telemetry::init("notifications", &cli.telemetry);
     let tokens = cli.tokens.key(false)?;
     let built =

@@ -1,11 +1,10 @@
 //! The preferences service on its own (distributed mode).
 
-use clap::Parser;
 use tokio::net::TcpListener;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let cli = preferences::Cli::parse();
+    let cli: preferences::Cli = service_common::settings::parse();
     let _telemetry = service_common::telemetry::init("preferences", &cli.telemetry);
     let tokens = cli.tokens.key(false)?;
     let built = preferences::build(&cli.store.config(), tokens).await?;

@@ -89,6 +89,7 @@ struct Claims {
 
 /// The key that signs service tokens, shared by the gateway and every service.
 #[derive(clap::Args, Clone, Debug)]
+#[command(next_help_heading = "Service tokens")]
 pub struct TokenSettings {
     /// Base64 of at least 32 bytes (e.g. `openssl rand -base64 32`), the same on the gateway
     /// and every service. Required unless every service runs in the gateway's process.

@@ -3,6 +3,21 @@
 
 use std::path::PathBuf;
 
+/// Parses a binary's settings from its arguments and the environment, or exits with clap's
+/// message; each value is shown as its variable (`--port <PORT>`), so an error names the
+/// variable an operator set.
+pub fn parse<C: clap::Parser>() -> C {
+    let command = C::command().mut_args(|arg| match arg.get_env().and_then(|e| e.to_str()) {
+        Some(env) => {
+            let env = env.to_owned();
+            arg.value_name(env)
+        }
+        None => arg,
+    });
+    let matches = command.clone().get_matches();
+    C::from_arg_matches(&matches).unwrap_or_else(|e| e.format(&mut command.clone()).exit())
+}
+
 /// Which store a service opens.
 #[derive(Clone, Debug)]
 pub enum StoreConfig {
@@ -14,6 +29,7 @@ pub enum StoreConfig {
 
 /// Where the data lives: SQLite files under a directory, or MongoDB.
 #[derive(clap::Args, Clone, Debug)]
+#[command(next_help_heading = "Store")]
 pub struct StoreSettings {
     /// Directory of the embedded SQLite databases (unused with MongoDB).
     #[arg(long, env = "DATA_DIR", default_value = "./data")]
@@ -75,10 +91,12 @@ pub enum LogFormat {
 
 /// Logs, metrics and traces.
 #[derive(clap::Args, Clone, Debug)]
+#[command(next_help_heading = "Logs, metrics and traces")]
 pub struct TelemetrySettings {
     /// Log filter: warn, info, debug, shipments=debug, ...
     #[arg(long = "log", env = "RUST_LOG", default_value = "info")]
     pub log_filter: String,
+    /// `text` (human-readable lines) or `json` (one JSON object per line).
     #[arg(long, env = "LOG_FORMAT", value_enum, default_value = "text")]
     pub log_format: LogFormat,
     /// Where /metrics is served (host:port), or `off`; each binary has its own default port.

@@ -27,6 +27,8 @@ use service_common::settings::{SiteSettings, StoreConfig, StoreSettings, Telemet
 
 /// The shipments service's own settings, beside the shared ones.
 #[derive(clap::Args, Clone, Debug)]
+#[group(id = "shipments")]
+#[command(next_help_heading = "Shipments service")]
 pub struct Settings {
     /// How long a public lookup may be answered from memory, in milliseconds (this process's
     /// writes evict at once); 0 turns it off.

@@ -1,11 +1,10 @@
 //! The shipments service on its own (distributed mode).
 
-use clap::Parser;
 use tokio::net::TcpListener;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let cli = shipments::Cli::parse();
+    let cli: shipments::Cli = service_common::settings::parse();
     let _telemetry = service_common::telemetry::init("shipments", &cli.telemetry);
     let tokens = cli.tokens.key(false)?;
     let built = shipments::build(&cli.store.config(), &cli.site, &cli.shipments, tokens).await?;

@@ -1,0 +1,180 @@
+//! Every binary's settings as an operator meets them: the README's configuration table is
+//! made from the settings structs, a bad value stops the start naming its variable, and a
+//! first start on a fresh data directory logs no error.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use clap::CommandFactory;
+
+const BEGIN: &str = "<!-- settings-table:begin (made by `UPDATE_README=1 cargo test -p gateway --test settings`) -->";
+const END: &str = "<!-- settings-table:end -->";
+
+struct Row {
+    used_by: Vec<&'static str>,
+    default: String,
+    meaning: String,
+}
+
+/// One row per environment variable, over every binary that reads it.
+fn rows() -> BTreeMap<String, Row> {
+    let binaries = [
+        ("gateway", gateway::Cli::command()),
+        ("shipments", shipments::Cli::command()),
+        ("auth", auth::Cli::command()),
+        ("notifications", notifications::Cli::command()),
+        ("preferences", preferences::Cli::command()),
+    ];
+    let mut rows: BTreeMap<String, Row> = BTreeMap::new();
+    for (binary, command) in binaries {
+        for arg in command.get_arguments() {
+            let Some(env) = arg.get_env().and_then(|e| e.to_str()) else {
+                continue;
+            };
+            if arg.is_hide_set() {
+                continue;
+            }
+            let default: Vec<String> = arg
+                .get_default_values()
+                .iter()
+                .map(|v| format!("`{}`", v.to_string_lossy()))
+                .collect();
+            let meaning = arg
+                .get_long_help()
+                .or(arg.get_help())
+                .map(|h| h.to_string().replace('\n', " "))
+                .unwrap_or_default();
+            let row = rows.entry(env.to_owned()).or_insert_with(|| Row {
+                used_by: Vec::new(),
+                default: if default.is_empty() {
+                    "(unset)".into()
+                } else {
+                    default.join(", ")
+                },
+                meaning,
+            });
+            row.used_by.push(binary);
+        }
+    }
+    rows
+}
+
+fn table() -> String {
+    let mut out = String::from("| Variable | Used by | Default | Meaning |\n|---|---|---|---|\n");
+    for (env, row) in rows() {
+        assert!(!row.meaning.is_empty(), "{env} has no doc comment to explain it");
+        out.push_str(&format!(
+            "| `{env}` | {} | {} | {} |\n",
+            row.used_by.join(", "),
+            row.default,
+            row.meaning.replace('|', "\\|")
+        ));
+    }
+    out
+}
+
+#[test]
+fn the_readme_configuration_table_is_made_from_the_settings() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md");
+    let readme = std::fs::read_to_string(path).unwrap();
+    let start = readme.find(BEGIN).expect("the README marks its settings table") + BEGIN.len();
+    let end = readme.find(END).expect("the README marks the table's end");
+    let expected = format!("\n{}", table());
+    if readme[start..end] == expected {
+        return;
+    }
+    if std::env::var("UPDATE_README").as_deref() == Ok("1") {
+        let updated = format!("{}{expected}{}", &readme[..start], &readme[end..]);
+        std::fs::write(path, updated).unwrap();
+        return;
+    }
+    panic!(
+        "README.md's configuration table differs from the settings structs; \
+         run `UPDATE_README=1 cargo test -p gateway --test settings` and commit README.md"
+    );
+}
+
+#[test]
+fn every_setting_is_listed_by_help() {
+    let output = Command::new(env!("CARGO_BIN_EXE_gateway"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let help = String::from_utf8(output.stdout).unwrap();
+    for (env, row) in rows() {
+        if row.used_by.contains(&"gateway") {
+            assert!(help.contains(&format!("[env: {env}")), "--help lacks {env}");
+        }
+    }
+}
+
+#[test]
+fn a_bad_value_stops_the_start_and_names_its_variable() {
+    for (name, value) in [
+        ("PORT", "eighty"),
+        ("SESSION_IDLE_MINUTES", "-1"),
+        ("LOG_FORMAT", "xml"),
+        ("COOKIE_SECURE", "maybe"),
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_gateway"))
+            .env(name, value)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{name}={value} started");
+        assert!(stderr.contains(name), "{name}={value}: {stderr}");
+    }
+    let output = Command::new(env!("CARGO_BIN_EXE_gateway"))
+        .env("TRUST_FORWARDED_FOR", "true")
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("TRUSTED_PROXY_HOPS"));
+}
+
+#[test]
+fn the_first_start_on_a_fresh_data_directory_logs_no_error() {
+    let data = tempfile::tempdir().unwrap();
+    let files = tempfile::tempdir().unwrap();
+    std::fs::write(files.path().join("index.html"), "<!doctype html>").unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gateway"))
+        .env_clear()
+        .env("PORT", port.to_string())
+        .env("DATA_DIR", data.path())
+        .env("STATIC_DIR", files.path())
+        .env("METRICS_ADDR", "off")
+        .env("ADMIN_EMAIL", "first@example.com")
+        .env("ADMIN_PASSWORD", "a long first password")
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut log = Vec::new();
+    let started = Instant::now();
+    for line in BufReader::new(child.stderr.take().unwrap()).lines() {
+        let line = line.unwrap();
+        let ready = line.contains("listening on");
+        log.push(line);
+        if ready || started.elapsed() > Duration::from_secs(60) {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        log.iter().any(|l| l.contains("listening on")),
+        "never ready: {log:#?}"
+    );
+    assert!(
+        !log.iter().any(|l| l.contains("ERROR")),
+        "errors on a first start: {log:#?}"
+    );
+}
