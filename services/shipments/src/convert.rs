@@ -5,8 +5,8 @@ use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, Timelike, Utc};
 use logistics_proto::v1 as pb;
 
 use crate::domain::{
-    HistoryEntry, MAX_PACKAGES, Package, PaymentMode, Shipment, ShipmentDetails, ShipmentMode,
-    ShipmentType, Status,
+    HistoryEntry, MAX_PACKAGES, Package, PartyPatch, PaymentMode, Shipment, ShipmentDetails,
+    ShipmentMode, ShipmentPatch, ShipmentType, Status,
 };
 use crate::error::FieldViolation;
 use service_common::text::TextRule;
@@ -188,22 +188,202 @@ fn payment_from_proto(value: i32, violations: &mut Violations) -> PaymentMode {
     }
 }
 
-/// Validates everything an admin types about a shipment.
+/// Every field of a shipment's details, by its update-mask path.
+const DETAIL_PATHS: [&str; 19] = [
+    "shipper",
+    "receiver",
+    "origin",
+    "destination",
+    "carrier",
+    "type",
+    "mode",
+    "package_count",
+    "product",
+    "product_quantity",
+    "payment_mode",
+    "total_freight_cents",
+    "weight_kg",
+    "expected_delivery_date",
+    "departure_time",
+    "pickup_date",
+    "pickup_time",
+    "packages",
+    "comments",
+];
+
+/// Validates everything an admin types about a new shipment.
 pub fn details_from_proto(s: &pb::Shipment) -> Result<ShipmentDetails, Vec<FieldViolation>> {
     let mut v = Violations::default();
+    let mut patch = ShipmentPatch::default();
+    for path in DETAIL_PATHS {
+        parse_field(path, s, &mut v, &mut patch);
+    }
+    v.into_result(())?;
+    fn named<T>(value: Option<T>) -> T {
+        value.expect("every detail path was parsed")
+    }
+    let (shipper, receiver) = (patch.shipper, patch.receiver);
+    Ok(ShipmentDetails {
+        shipper_name: named(shipper.name),
+        shipper_address: named(shipper.address),
+        shipper_phone: named(shipper.phone),
+        shipper_email: named(shipper.email),
+        receiver_name: named(receiver.name),
+        receiver_address: named(receiver.address),
+        receiver_phone: named(receiver.phone),
+        receiver_email: named(receiver.email),
+        origin: named(patch.origin),
+        destination: named(patch.destination),
+        carrier: named(patch.carrier),
+        type_of_shipment: named(patch.type_of_shipment),
+        shipment_mode: named(patch.shipment_mode),
+        package_count: named(patch.package_count),
+        product: named(patch.product),
+        product_quantity: named(patch.product_quantity),
+        payment_mode: named(patch.payment_mode),
+        total_freight_cents: named(patch.total_freight_cents),
+        weight: named(patch.weight),
+        expected_delivery_date: named(patch.expected_delivery_date),
+        departure_time: named(patch.departure_time),
+        pickup_date: named(patch.pickup_date),
+        pickup_time: named(patch.pickup_time),
+        packages: named(patch.packages),
+        comments: named(patch.comments),
+    })
+}
+
+/// An UpdateShipment request parsed at the edge: the fields its mask names, each validated as
+/// on create; unknown and output-only paths are refused.
+pub fn patch_from_proto(
+    paths: &[String],
+    s: &pb::Shipment,
+    remarks: &str,
+) -> Result<ShipmentPatch, Vec<FieldViolation>> {
+    let mut v = Violations::default();
+    let mut patch = ShipmentPatch {
+        remarks: v.text("remarks", remarks, TextRule::line(500).optional()),
+        ..ShipmentPatch::default()
+    };
+    if paths.is_empty() {
+        v.add("update_mask", "must name at least one field");
+    }
+    for path in paths {
+        if !parse_field(path, s, &mut v, &mut patch) {
+            v.add("update_mask", format!("cannot update \"{path}\""));
+        }
+    }
+    v.into_result(patch)
+}
+
+/// Parses the field at update-mask `path` of `s` into `patch`; false for an unknown or
+/// output-only path.
+fn parse_field(
+    path: &str,
+    s: &pb::Shipment,
+    v: &mut Violations,
+    patch: &mut ShipmentPatch,
+) -> bool {
     let empty = pb::Party::default();
-    let shipper = s.shipper.as_ref().unwrap_or(&empty);
-    let receiver = s.receiver.as_ref().unwrap_or(&empty);
-    if s.packages.is_empty() {
+    if let Some((party, field)) = path.split_once('.') {
+        let (from, into) = match party {
+            "shipper" => (s.shipper.as_ref(), &mut patch.shipper),
+            "receiver" => (s.receiver.as_ref(), &mut patch.receiver),
+            _ => return false,
+        };
+        return party_field(party, field, from.unwrap_or(&empty), v, into);
+    }
+    match path {
+        "status" => patch.status = Some(status_from_proto("status", s.status, v)),
+        "current_location" => {
+            patch.current_location =
+                Some(v.text("current_location", &s.current_location, TextRule::line(200)))
+        }
+        "shipper" | "receiver" => {
+            let (from, into) = if path == "shipper" {
+                (s.shipper.as_ref(), &mut patch.shipper)
+            } else {
+                (s.receiver.as_ref(), &mut patch.receiver)
+            };
+            for field in ["name", "address", "phone", "email"] {
+                party_field(path, field, from.unwrap_or(&empty), v, into);
+            }
+        }
+        "origin" => patch.origin = Some(v.text("origin", &s.origin, TextRule::line(200))),
+        "destination" => {
+            patch.destination = Some(v.text("destination", &s.destination, TextRule::line(200)))
+        }
+        "carrier" => patch.carrier = Some(v.text("carrier", &s.carrier, TextRule::line(100))),
+        "type" => patch.type_of_shipment = Some(type_from_proto(s.r#type, v)),
+        "mode" => patch.shipment_mode = Some(mode_from_proto(s.mode, v)),
+        "package_count" => {
+            patch.package_count =
+                Some(v.whole("package_count", s.package_count.into(), 1, 10_000) as u32)
+        }
+        "product" => patch.product = Some(v.text("product", &s.product, TextRule::line(200))),
+        "product_quantity" => {
+            patch.product_quantity =
+                Some(v.whole("product_quantity", s.product_quantity.into(), 1, 1_000_000) as u32)
+        }
+        "payment_mode" => patch.payment_mode = Some(payment_from_proto(s.payment_mode, v)),
+        "total_freight_cents" => {
+            patch.total_freight_cents = Some(v.whole(
+                "total_freight_cents",
+                s.total_freight_cents,
+                0,
+                100_000_000_000,
+            ))
+        }
+        "weight_kg" => patch.weight = Some(v.decimal("weight_kg", s.weight_kg, 1_000_000.0)),
+        "expected_delivery_date" => {
+            patch.expected_delivery_date =
+                Some(v.date("expected_delivery_date", s.expected_delivery_date.as_ref()))
+        }
+        "departure_time" => {
+            patch.departure_time = Some(v.time("departure_time", s.departure_time.as_ref()))
+        }
+        "pickup_date" => patch.pickup_date = Some(v.date("pickup_date", s.pickup_date.as_ref())),
+        "pickup_time" => patch.pickup_time = Some(v.time("pickup_time", s.pickup_time.as_ref())),
+        "packages" => patch.packages = Some(packages_from_proto(&s.packages, v)),
+        "comments" => {
+            patch.comments = Some(v.text(
+                "comments",
+                &s.comments,
+                TextRule::paragraph(2000).optional(),
+            ))
+        }
+        _ => return false,
+    }
+    true
+}
+
+fn party_field(
+    party: &str,
+    field: &str,
+    from: &pb::Party,
+    v: &mut Violations,
+    into: &mut PartyPatch,
+) -> bool {
+    let name = format!("{party}.{field}");
+    match field {
+        "name" => into.name = Some(v.text(&name, &from.name, TextRule::line(100))),
+        "address" => into.address = Some(v.text(&name, &from.address, TextRule::paragraph(300))),
+        "phone" => into.phone = Some(v.phone(&name, &from.phone)),
+        "email" => into.email = Some(v.email(&name, &from.email)),
+        _ => return false,
+    }
+    true
+}
+
+fn packages_from_proto(packages: &[pb::Package], v: &mut Violations) -> Vec<Package> {
+    if packages.is_empty() {
         v.add("packages", "must hold at least one package");
-    } else if s.packages.len() > MAX_PACKAGES {
+    } else if packages.len() > MAX_PACKAGES {
         v.add(
             "packages",
             format!("must hold at most {MAX_PACKAGES} packages"),
         );
     }
-    let packages = s
-        .packages
+    packages
         .iter()
         .take(MAX_PACKAGES)
         .enumerate()
@@ -219,53 +399,7 @@ pub fn details_from_proto(s: &pb::Shipment) -> Result<ShipmentDetails, Vec<Field
                 weight: v.decimal(&f("weight_kg"), p.weight_kg, 100_000.0),
             }
         })
-        .collect();
-    let details = ShipmentDetails {
-        shipper_name: v.text("shipper.name", &shipper.name, TextRule::line(100)),
-        shipper_address: v.text(
-            "shipper.address",
-            &shipper.address,
-            TextRule::paragraph(300),
-        ),
-        shipper_phone: v.phone("shipper.phone", &shipper.phone),
-        shipper_email: v.email("shipper.email", &shipper.email),
-        receiver_name: v.text("receiver.name", &receiver.name, TextRule::line(100)),
-        receiver_address: v.text(
-            "receiver.address",
-            &receiver.address,
-            TextRule::paragraph(300),
-        ),
-        receiver_phone: v.phone("receiver.phone", &receiver.phone),
-        receiver_email: v.email("receiver.email", &receiver.email),
-        origin: v.text("origin", &s.origin, TextRule::line(200)),
-        destination: v.text("destination", &s.destination, TextRule::line(200)),
-        carrier: v.text("carrier", &s.carrier, TextRule::line(100)),
-        type_of_shipment: type_from_proto(s.r#type, &mut v),
-        shipment_mode: mode_from_proto(s.mode, &mut v),
-        package_count: v.whole("package_count", s.package_count.into(), 1, 10_000) as u32,
-        product: v.text("product", &s.product, TextRule::line(200)),
-        product_quantity: v.whole("product_quantity", s.product_quantity.into(), 1, 1_000_000)
-            as u32,
-        payment_mode: payment_from_proto(s.payment_mode, &mut v),
-        total_freight_cents: v.whole(
-            "total_freight_cents",
-            s.total_freight_cents,
-            0,
-            100_000_000_000,
-        ),
-        weight: v.decimal("weight_kg", s.weight_kg, 1_000_000.0),
-        expected_delivery_date: v.date("expected_delivery_date", s.expected_delivery_date.as_ref()),
-        departure_time: v.time("departure_time", s.departure_time.as_ref()),
-        pickup_date: v.date("pickup_date", s.pickup_date.as_ref()),
-        pickup_time: v.time("pickup_time", s.pickup_time.as_ref()),
-        packages,
-        comments: v.text(
-            "comments",
-            &s.comments,
-            TextRule::paragraph(2000).optional(),
-        ),
-    };
-    v.into_result(details)
+        .collect()
 }
 
 pub fn timestamp(t: DateTime<Utc>) -> prost_types::Timestamp {
@@ -375,62 +509,6 @@ pub fn shipment_to_proto(s: &Shipment) -> pb::Shipment {
     }
 }
 
-/// Copies the fields named by one update-mask path from `from` into `into`.
-/// Returns false for a path that is unknown or output only.
-pub fn copy_masked_field(path: &str, from: &pb::Shipment, into: &mut pb::Shipment) -> bool {
-    fn party_field(path: &str, from: &pb::Party, into: &mut pb::Party) -> bool {
-        match path {
-            "name" => into.name = from.name.clone(),
-            "address" => into.address = from.address.clone(),
-            "phone" => into.phone = from.phone.clone(),
-            "email" => into.email = from.email.clone(),
-            _ => return false,
-        }
-        true
-    }
-    if let Some((party, field)) = path.split_once('.') {
-        let empty = pb::Party::default();
-        return match party {
-            "shipper" => party_field(
-                field,
-                from.shipper.as_ref().unwrap_or(&empty),
-                into.shipper.get_or_insert_default(),
-            ),
-            "receiver" => party_field(
-                field,
-                from.receiver.as_ref().unwrap_or(&empty),
-                into.receiver.get_or_insert_default(),
-            ),
-            _ => false,
-        };
-    }
-    match path {
-        "status" => into.status = from.status,
-        "shipper" => into.shipper = from.shipper.clone(),
-        "receiver" => into.receiver = from.receiver.clone(),
-        "origin" => into.origin = from.origin.clone(),
-        "destination" => into.destination = from.destination.clone(),
-        "carrier" => into.carrier = from.carrier.clone(),
-        "type" => into.r#type = from.r#type,
-        "mode" => into.mode = from.mode,
-        "package_count" => into.package_count = from.package_count,
-        "product" => into.product = from.product.clone(),
-        "product_quantity" => into.product_quantity = from.product_quantity,
-        "payment_mode" => into.payment_mode = from.payment_mode,
-        "total_freight_cents" => into.total_freight_cents = from.total_freight_cents,
-        "weight_kg" => into.weight_kg = from.weight_kg,
-        "expected_delivery_date" => into.expected_delivery_date = from.expected_delivery_date,
-        "departure_time" => into.departure_time = from.departure_time,
-        "pickup_date" => into.pickup_date = from.pickup_date,
-        "pickup_time" => into.pickup_time = from.pickup_time,
-        "packages" => into.packages = from.packages.clone(),
-        "comments" => into.comments = from.comments.clone(),
-        "current_location" => into.current_location = from.current_location.clone(),
-        _ => return false,
-    }
-    true
-}
-
 fn from_timestamp(t: Option<&prost_types::Timestamp>) -> DateTime<Utc> {
     t.and_then(|t| DateTime::from_timestamp(t.seconds, t.nanos.max(0) as u32))
         .unwrap_or_default()
@@ -471,4 +549,68 @@ pub fn shipment_from_proto(s: &pb::Shipment) -> Result<Shipment, Vec<FieldViolat
         created_at: from_timestamp(s.create_time.as_ref()),
         updated_at: from_timestamp(s.update_time.as_ref()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paths(names: &[&str]) -> Vec<String> {
+        names.iter().map(|n| n.to_string()).collect()
+    }
+
+    #[test]
+    fn an_update_becomes_a_patch_of_exactly_the_named_fields() {
+        let input = pb::Shipment {
+            shipper: Some(pb::Party {
+                phone: "+234 801 234 5678".into(),
+                name: "ignored: not in the mask".into(),
+                ..Default::default()
+            }),
+            origin: "  Lagos  ".into(),
+            ..Default::default()
+        };
+        let patch = patch_from_proto(&paths(&["shipper.phone", "origin"]), &input, "ok").unwrap();
+        assert_eq!(
+            patch,
+            ShipmentPatch {
+                shipper: PartyPatch {
+                    phone: Some("+234 801 234 5678".into()),
+                    ..Default::default()
+                },
+                origin: Some("Lagos".into()),
+                remarks: "ok".into(),
+                ..Default::default()
+            }
+        );
+    }
+
+    #[test]
+    fn bad_updates_name_every_bad_field() {
+        let fields = |paths_named: &[&str], input: &pb::Shipment| -> Vec<String> {
+            patch_from_proto(&paths(paths_named), input, "")
+                .unwrap_err()
+                .into_iter()
+                .map(|v| v.field)
+                .collect()
+        };
+        assert_eq!(fields(&[], &pb::Shipment::default()), ["update_mask"]);
+        assert_eq!(
+            fields(
+                &["id", "tracking_number", "shipper.fax"],
+                &pb::Shipment::default()
+            ),
+            ["update_mask", "update_mask", "update_mask"]
+        );
+        assert_eq!(
+            fields(&["receiver", "packages"], &pb::Shipment::default()),
+            [
+                "receiver.name",
+                "receiver.address",
+                "receiver.phone",
+                "receiver.email",
+                "packages"
+            ]
+        );
+    }
 }

@@ -285,24 +285,26 @@ impl Shipment {
         }
     }
 
-    /// Applies one save: new details, and a new status or location which, when either
-    /// changed, appends exactly one history entry. Totals follow the packages.
-    pub fn apply(&mut self, change: ShipmentChange, now: DateTime<Utc>) {
-        if let Some(details) = change.details {
-            self.totals = Totals::of(&details.packages);
-            self.details = details;
+    /// Applies one save: the patched details (totals follow the packages), and a new status
+    /// or location which, when either changed, appends exactly one history entry.
+    pub fn apply(&mut self, patch: &ShipmentPatch, updated_by: &str, now: DateTime<Utc>) {
+        patch.apply_to(&mut self.details);
+        if patch.packages.is_some() {
+            self.totals = Totals::of(&self.details.packages);
         }
-        let status = change.status.unwrap_or(self.status);
-        let location = change
+        let status = patch.status.unwrap_or(self.status);
+        let location = patch
             .current_location
+            .clone()
             .unwrap_or_else(|| self.current_location.clone());
-        if status != self.status || location != self.current_location || change.always_record {
+        let moved = status != self.status || location != self.current_location;
+        if moved || patch.history == HistoryRule::AlwaysRecord {
             self.shipment_history.push(HistoryEntry::new(
                 now,
                 &location,
                 status,
-                UPDATED_BY_ADMIN,
-                &change.remarks,
+                updated_by,
+                &patch.remarks,
             ));
             self.status = status;
             self.current_location = location;
@@ -325,15 +327,88 @@ impl Shipment {
     }
 }
 
-/// One save of a shipment, already validated.
-#[derive(Clone, Debug, Default)]
-pub struct ShipmentChange {
-    pub details: Option<ShipmentDetails>,
+/// When a save appends a history entry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HistoryRule {
+    /// Only when the status or the location changed (an edit of the shipment).
+    #[default]
+    WhenMoved,
+    /// Always: a tracking update records the admin's remark even when nothing moved.
+    AlwaysRecord,
+}
+
+/// One party's fields an update names.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PartyPatch {
+    pub name: Option<String>,
+    pub address: Option<String>,
+    pub phone: Option<String>,
+    pub email: Option<String>,
+}
+
+/// One save of a shipment, parsed and validated at the edge: each field is either left
+/// alone (None) or set to a valid value.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ShipmentPatch {
     pub status: Option<Status>,
     pub current_location: Option<String>,
+    pub shipper: PartyPatch,
+    pub receiver: PartyPatch,
+    pub origin: Option<String>,
+    pub destination: Option<String>,
+    pub carrier: Option<String>,
+    pub type_of_shipment: Option<ShipmentType>,
+    pub shipment_mode: Option<ShipmentMode>,
+    pub package_count: Option<u32>,
+    pub product: Option<String>,
+    pub product_quantity: Option<u32>,
+    pub payment_mode: Option<PaymentMode>,
+    pub total_freight_cents: Option<i64>,
+    pub weight: Option<f64>,
+    pub expected_delivery_date: Option<NaiveDate>,
+    pub departure_time: Option<NaiveTime>,
+    pub pickup_date: Option<NaiveDate>,
+    pub pickup_time: Option<NaiveTime>,
+    pub packages: Option<Vec<Package>>,
+    pub comments: Option<String>,
+    /// The history entry's remarks, when the save appends one.
     pub remarks: String,
-    /// A tracking update records an entry even when nothing moved (the admin's remark).
-    pub always_record: bool,
+    pub history: HistoryRule,
+}
+
+impl ShipmentPatch {
+    fn apply_to(&self, d: &mut ShipmentDetails) {
+        fn set<T: Clone>(field: &mut T, value: &Option<T>) {
+            if let Some(value) = value {
+                *field = value.clone();
+            }
+        }
+        set(&mut d.shipper_name, &self.shipper.name);
+        set(&mut d.shipper_address, &self.shipper.address);
+        set(&mut d.shipper_phone, &self.shipper.phone);
+        set(&mut d.shipper_email, &self.shipper.email);
+        set(&mut d.receiver_name, &self.receiver.name);
+        set(&mut d.receiver_address, &self.receiver.address);
+        set(&mut d.receiver_phone, &self.receiver.phone);
+        set(&mut d.receiver_email, &self.receiver.email);
+        set(&mut d.origin, &self.origin);
+        set(&mut d.destination, &self.destination);
+        set(&mut d.carrier, &self.carrier);
+        set(&mut d.type_of_shipment, &self.type_of_shipment);
+        set(&mut d.shipment_mode, &self.shipment_mode);
+        set(&mut d.package_count, &self.package_count);
+        set(&mut d.product, &self.product);
+        set(&mut d.product_quantity, &self.product_quantity);
+        set(&mut d.payment_mode, &self.payment_mode);
+        set(&mut d.total_freight_cents, &self.total_freight_cents);
+        set(&mut d.weight, &self.weight);
+        set(&mut d.expected_delivery_date, &self.expected_delivery_date);
+        set(&mut d.departure_time, &self.departure_time);
+        set(&mut d.pickup_date, &self.pickup_date);
+        set(&mut d.pickup_time, &self.pickup_time);
+        set(&mut d.packages, &self.packages);
+        set(&mut d.comments, &self.comments);
+    }
 }
 
 fn new_id() -> String {

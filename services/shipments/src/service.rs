@@ -10,7 +10,7 @@ use service_auth::TokenKey;
 use tonic::{Request, Response, Status};
 
 use crate::convert::{self, Violations};
-use crate::domain::{Shipment, ShipmentChange, TrackingNumber};
+use crate::domain::{HistoryRule, Shipment, ShipmentPatch, TrackingNumber, UPDATED_BY_ADMIN};
 use crate::error::{FieldViolation, ShipmentError};
 use crate::store::{Cursor, ListQuery, ShipmentStore};
 use service_common::text::TextRule;
@@ -247,67 +247,10 @@ impl ShipmentService for ShipmentsService {
         let input = request.shipment.unwrap_or_default();
         let id = id("shipment.id", &input.id)?;
         let paths = request.update_mask.map(|m| m.paths).unwrap_or_default();
-        if paths.is_empty() {
-            return Err(ShipmentError::from(FieldViolation::new(
-                "update_mask",
-                "must name at least one field",
-            ))
-            .into());
-        }
-        let mut scratch = pb::Shipment::default();
-        if let Some(bad) = paths
-            .iter()
-            .find(|p| !convert::copy_masked_field(p, &input, &mut scratch))
-        {
-            return Err(ShipmentError::from(FieldViolation::new(
-                "update_mask",
-                format!("cannot update \"{bad}\""),
-            ))
-            .into());
-        }
-        let mut v = Violations::default();
-        let remarks = v.text("remarks", &request.remarks, TextRule::line(500).optional());
-        v.into_result(()).map_err(ShipmentError::Invalid)?;
-        let details_changed = paths
-            .iter()
-            .any(|p| p != "status" && p != "current_location");
+        let patch = convert::patch_from_proto(&paths, &input, &request.remarks)
+            .map_err(ShipmentError::Invalid)?;
         let edit = Arc::new(move |shipment: &mut Shipment| {
-            let mut merged = convert::shipment_to_proto(shipment);
-            for path in &paths {
-                convert::copy_masked_field(path, &input, &mut merged);
-            }
-            let mut v = Violations::default();
-            let status = paths
-                .iter()
-                .any(|p| p == "status")
-                .then(|| convert::status_from_proto("status", merged.status, &mut v));
-            let location = paths.iter().any(|p| p == "current_location").then(|| {
-                v.text(
-                    "current_location",
-                    &merged.current_location,
-                    TextRule::line(200),
-                )
-            });
-            let details = if details_changed {
-                Some(convert::details_from_proto(&merged))
-            } else {
-                None
-            };
-            let mut violations = v.into_result(()).err().unwrap_or_default();
-            if let Some(Err(more)) = &details {
-                violations.extend(more.iter().cloned());
-            }
-            if !violations.is_empty() {
-                return Err(ShipmentError::Invalid(violations));
-            }
-            let change = ShipmentChange {
-                details: details.and_then(Result::ok),
-                status,
-                current_location: location,
-                remarks: remarks.clone(),
-                always_record: false,
-            };
-            shipment.apply(change, crate::domain::now());
+            shipment.apply(&patch, UPDATED_BY_ADMIN, crate::domain::now());
             Ok(())
         });
         Ok(Response::new(self.update(&id, edit).await?))
@@ -322,23 +265,20 @@ impl ShipmentService for ShipmentsService {
         let request = request.into_inner();
         let id = id("id", &request.id)?;
         let mut v = Violations::default();
-        let status = convert::status_from_proto("status", request.status, &mut v);
-        let location = v.text(
-            "current_location",
-            &request.current_location,
-            TextRule::line(200),
-        );
-        let remarks = v.text("remarks", &request.remarks, TextRule::line(500).optional());
+        let patch = ShipmentPatch {
+            status: Some(convert::status_from_proto("status", request.status, &mut v)),
+            current_location: Some(v.text(
+                "current_location",
+                &request.current_location,
+                TextRule::line(200),
+            )),
+            remarks: v.text("remarks", &request.remarks, TextRule::line(500).optional()),
+            history: HistoryRule::AlwaysRecord,
+            ..ShipmentPatch::default()
+        };
         v.into_result(()).map_err(ShipmentError::Invalid)?;
         let edit = Arc::new(move |shipment: &mut Shipment| {
-            let change = ShipmentChange {
-                details: None,
-                status: Some(status),
-                current_location: Some(location.clone()),
-                remarks: remarks.clone(),
-                always_record: true,
-            };
-            shipment.apply(change, crate::domain::now());
+            shipment.apply(&patch, UPDATED_BY_ADMIN, crate::domain::now());
             Ok(())
         });
         Ok(Response::new(self.update(&id, edit).await?))

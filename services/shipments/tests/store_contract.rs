@@ -7,7 +7,7 @@ use std::sync::Arc;
 use futures::StreamExt;
 
 use common::shipment;
-use shipments::domain::{ShipmentChange, Status};
+use shipments::domain::{ShipmentPatch, Status, UPDATED_BY_ADMIN};
 use shipments::error::ShipmentError;
 use shipments::store::{Edit, ListQuery, MAX_COUNTED, ShipmentStore};
 
@@ -128,10 +128,11 @@ async fn status_filter_combines_with_search(store: Arc<dyn ShipmentStore>) {
     store.insert(&b, &[]).await.unwrap();
     let deliver: Edit = Arc::new(|s| {
         s.apply(
-            ShipmentChange {
+            &ShipmentPatch {
                 status: Some(Status::Delivered),
                 ..Default::default()
             },
+            UPDATED_BY_ADMIN,
             shipments::domain::now(),
         );
         Ok(())
@@ -207,11 +208,11 @@ async fn update_is_atomic_and_refused_edits_write_nothing(store: Arc<dyn Shipmen
         let id = s.id.clone();
         tasks.push(tokio::spawn(async move {
             let edit: Edit = Arc::new(move |s| {
-                let change = ShipmentChange {
+                let change = ShipmentPatch {
                     current_location: Some(format!("Stop {i}")),
                     ..Default::default()
                 };
-                s.apply(change, shipments::domain::now());
+                s.apply(&change, UPDATED_BY_ADMIN, shipments::domain::now());
                 Ok(())
             });
             store.update(&id, edit).await.unwrap();
