@@ -184,10 +184,10 @@ where
     if declared.is_some_and(|length| length > max as u64) {
         return Err(refuse(too_large()));
     }
-    let compressed_ok = request
-        .headers()
-        .get("grpc-encoding")
-        .is_some_and(|e| e.as_bytes() != b"identity");
+    let encoding = match request.headers().get("grpc-encoding") {
+        Some(e) if e.as_bytes() != b"identity" => Encoding::Named,
+        _ => Encoding::None,
+    };
     let (parts, body) = request.into_parts();
     let mut body = std::pin::pin!(body);
     let mut bytes = BytesMut::new();
@@ -216,7 +216,7 @@ where
             }
         }
     }
-    if let Err(status) = one_message(&bytes, compressed_ok) {
+    if let Err(status) = one_message(&bytes, encoding) {
         return Err(refuse(status));
     }
     let body = http_body_util::Full::new(bytes.freeze());
@@ -246,9 +246,17 @@ fn announced(bytes: &[u8]) -> Option<usize> {
     Some(u32::from_be_bytes(header) as usize)
 }
 
+/// Whether the request names a message encoding (a compressed message is then tonic's to
+/// accept or refuse).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Encoding {
+    None,
+    Named,
+}
+
 /// Whether `body` is exactly one gRPC frame: a flag of 0 (or 1 with a `grpc-encoding`), the
 /// length, and that many bytes, with nothing after them.
-fn one_message(body: &[u8], compressed_ok: bool) -> Result<(), Status> {
+fn one_message(body: &[u8], encoding: Encoding) -> Result<(), Status> {
     if body.is_empty() {
         return Err(Status::invalid_argument(MISSING_MESSAGE));
     }
@@ -257,7 +265,7 @@ fn one_message(body: &[u8], compressed_ok: bool) -> Result<(), Status> {
     };
     match body[0] {
         0 => {}
-        1 if compressed_ok => {}
+        1 if encoding == Encoding::Named => {}
         1 => return Err(Status::invalid_argument(COMPRESSED_WITHOUT_ENCODING)),
         _ => return Err(Status::invalid_argument(BAD_FLAG)),
     }
