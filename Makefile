@@ -5,7 +5,7 @@ export PORT
 NPM_INSTALL = npm install --no-audit --no-fund
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run run-distributed demo test test-rust test-frontend test-e2e test-e2e-distributed check-deploy fault-test bench tools frontend clean
+.PHONY: run run-distributed demo test test-rust test-frontend test-e2e test-e2e-distributed check-deploy fault-test bench bench-smoke tools frontend clean
 
 ## run: build everything and start the all-in-one product on http://localhost:$(PORT)
 run: frontend
@@ -29,8 +29,8 @@ frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run build
 
 ## test: Rust tests (SQLite and MongoDB stores), front-end unit tests and JS budget, Playwright e2e
-## in both modes, deploy checks
-test: test-rust test-frontend test-e2e test-e2e-distributed check-deploy
+## in both modes, deploy checks, and a tiny run of the benchmark (so it cannot rot)
+test: test-rust test-frontend test-e2e test-e2e-distributed check-deploy bench-smoke
 
 test-rust: tools
 	scripts/with-mongodb.sh cargo test --workspace --locked
@@ -65,9 +65,15 @@ tools: .tools/secantus/bin/secantusd-py
 	python3 -m venv .tools/secantus
 	.tools/secantus/bin/pip install --quiet secantusdb==0.7.0b3
 
-## bench: tracking lookups, the admin list over a million shipments, Lighthouse scores (needs wrk)
+## bench: static files against nginx, tracking lookups, gateway memory, the admin list over a
+## million shipments, Lighthouse scores; PASS/FAIL against the targets (installs wrk and nginx-light as root)
 bench: frontend
 	scripts/bench.sh
+
+## bench-smoke: the whole benchmark in miniature (debug build, 300 shipments, 1 s loads); checks
+## that it runs end to end and prints its numbers, never a target
+bench-smoke: frontend
+	BENCH_SMOKE=1 scripts/bench.sh
 
 clean:
 	cargo clean
