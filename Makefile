@@ -8,7 +8,7 @@ CHROMIUM ?= /usr/bin/chromium
 BUF_VERSION = 1.75.0
 BUF = .tools/buf/node_modules/.bin/buf
 
-.PHONY: run run-distributed demo test system-packages lint lint-rust lint-frontend test-rust test-frontend test-e2e test-e2e-distributed check-deploy fault-test bench bench-packages tools buf frontend clean
+.PHONY: run run-distributed demo test system-packages lint lint-rust lint-frontend test-rust test-frontend test-e2e test-e2e-distributed check-deploy fault-test bench bench-smoke bench-packages tools buf frontend clean
 
 ## run: build everything and start the all-in-one product on http://localhost:$(PORT)
 run: frontend
@@ -32,8 +32,9 @@ frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run build
 
 ## test: installs the missing system packages, then lint, Rust tests (SQLite and MongoDB stores),
-## front-end unit tests and JS budget, Playwright e2e in both modes, deploy checks
-test: system-packages lint test-rust test-frontend test-e2e test-e2e-distributed check-deploy
+## front-end unit tests and JS budget, Playwright e2e in both modes, deploy checks, and a tiny
+## run of the benchmark (so it cannot rot)
+test: system-packages lint test-rust test-frontend test-e2e test-e2e-distributed check-deploy bench-smoke
 
 ## system-packages: Chromium, redis-server and python3-venv, installed with apt-get when missing
 ## (as root or with sudo), or the command to run
@@ -97,13 +98,19 @@ buf: $(BUF)
 $(BUF):
 	npm install --prefix .tools/buf --no-audit --no-fund --loglevel=error @bufbuild/buf@$(BUF_VERSION)
 
-## bench: tracking lookups, the admin list over a million shipments, Lighthouse scores (installs
-## wrk and nginx-light too when missing, like `make test`)
+## bench: static files against nginx, tracking lookups, gateway memory, the admin list over a
+## million shipments, Lighthouse scores; PASS/FAIL against the targets (installs wrk and
+## nginx-light when missing, like `make test`)
 bench: bench-packages frontend
 	scripts/bench.sh
 
 bench-packages:
 	CHROMIUM=$(CHROMIUM) scripts/ensure-system-packages.sh nginx-light wrk
+
+## bench-smoke: the whole benchmark in miniature (debug build, 300 shipments, 1 s loads); checks
+## that it runs end to end and prints its numbers, never a target
+bench-smoke: bench-packages frontend
+	BENCH_SMOKE=1 scripts/bench.sh
 
 clean:
 	cargo clean

@@ -2,6 +2,7 @@
 //! set on the request (so the services log it too) and on the response, and every request is
 //! counted by route and status with its latency.
 
+use std::borrow::Cow;
 use std::time::Instant;
 
 use axum::extract::{MatchedPath, Request};
@@ -12,9 +13,15 @@ use rand::Rng;
 use service_common::telemetry::REQUEST_ID;
 use tracing::Instrument;
 
-fn new_request_id() -> String {
+fn new_request_id() -> HeaderValue {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let bytes: [u8; 8] = rand::rng().random();
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    let mut id = [0u8; 16];
+    for (i, b) in bytes.iter().enumerate() {
+        id[2 * i] = HEX[usize::from(b >> 4)];
+        id[2 * i + 1] = HEX[usize::from(b & 0x0f)];
+    }
+    HeaderValue::from_bytes(&id).expect("hex is a header value")
 }
 
 /// An id a client sent is kept only if it looks like one (no log injection, bounded size).
@@ -25,33 +32,47 @@ fn usable(id: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
+/// The metrics label of the web app's files (every path no route matched).
+const STATIC_FILES: &str = "static files";
+
+/// Static files are logged at `debug` (they are most of the requests and say little); every
+/// other request at `info`. The request id is on every response either way.
 pub async fn request_id_and_metrics(mut request: Request, next: Next) -> Response {
-    let id = request
+    let value = request
         .headers()
         .get(REQUEST_ID)
-        .and_then(|v| v.to_str().ok())
-        .filter(|id| usable(id))
-        .map(str::to_owned)
+        .filter(|v| v.to_str().is_ok_and(usable))
+        .cloned()
         .unwrap_or_else(new_request_id);
-    let value = HeaderValue::from_str(&id).expect("request ids are ASCII");
     request.headers_mut().insert(REQUEST_ID, value.clone());
+    let id = value.to_str().expect("checked or made as ASCII");
     // Routes, not raw paths: the label set stays bounded whatever a client asks for.
-    let route = request
+    let route: Cow<'static, str> = request
         .extensions()
         .get::<MatchedPath>()
-        .map_or("static files", |p| p.as_str())
-        .to_owned();
+        .map_or(Cow::Borrowed(STATIC_FILES), |p| {
+            Cow::Owned(p.as_str().to_owned())
+        });
     let span = tracing::info_span!("request", request_id = %id, method = %request.method(), path = %request.uri().path());
     let started = Instant::now();
     let mut response = next.run(request).instrument(span).await;
     let elapsed = started.elapsed();
-    let status = response.status().as_u16().to_string();
+    let status: Cow<'static, str> = match response.status().as_u16() {
+        200 => Cow::Borrowed("200"),
+        304 => Cow::Borrowed("304"),
+        404 => Cow::Borrowed("404"),
+        code => Cow::Owned(code.to_string()),
+    };
     let grpc_status = response
         .headers()
         .get("grpc-status")
         .and_then(|v| v.to_str().ok())
         .unwrap_or("-");
-    tracing::info!(request_id = %id, %route, %status, grpc_status, elapsed_ms = elapsed.as_secs_f64() * 1e3, "request done");
+    if route == STATIC_FILES {
+        tracing::debug!(request_id = %id, %route, %status, elapsed_ms = elapsed.as_secs_f64() * 1e3, "request done");
+    } else {
+        tracing::info!(request_id = %id, %route, %status, grpc_status, elapsed_ms = elapsed.as_secs_f64() * 1e3, "request done");
+    }
     // The gRPC status of trailers-only answers (RPC errors), "-" otherwise (a success, whose
     // status follows in the body, or no RPC): alerts on INTERNAL look at grpc_status="13".
     let grpc_status = grpc_status_label(grpc_status);
