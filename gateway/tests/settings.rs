@@ -64,7 +64,10 @@ fn rows() -> BTreeMap<String, Row> {
 fn table() -> String {
     let mut out = String::from("| Variable | Used by | Default | Meaning |\n|---|---|---|---|\n");
     for (env, row) in rows() {
-        assert!(!row.meaning.is_empty(), "{env} has no doc comment to explain it");
+        assert!(
+            !row.meaning.is_empty(),
+            "{env} has no doc comment to explain it"
+        );
         out.push_str(&format!(
             "| `{env}` | {} | {} | {} |\n",
             row.used_by.join(", "),
@@ -79,7 +82,10 @@ fn table() -> String {
 fn the_readme_configuration_table_is_made_from_the_settings() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md");
     let readme = std::fs::read_to_string(path).unwrap();
-    let start = readme.find(BEGIN).expect("the README marks its settings table") + BEGIN.len();
+    let start = readme
+        .find(BEGIN)
+        .expect("the README marks its settings table")
+        + BEGIN.len();
     let end = readme.find(END).expect("the README marks the table's end");
     let expected = format!("\n{}", table());
     if readme[start..end] == expected {
