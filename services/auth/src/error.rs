@@ -1,5 +1,7 @@
 //! The one error type of the auth service, mapped once to `tonic::Status`.
 
+use service_common::store::StoreFault;
+use service_common::store::page_token::{self, BadPageToken};
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
@@ -35,6 +37,23 @@ impl AuthError {
             field: field.into(),
             description: description.into(),
         }
+    }
+}
+
+impl From<StoreFault> for AuthError {
+    fn from(fault: StoreFault) -> Self {
+        match fault {
+            StoreFault::Unavailable(cause) => Self::Unavailable(cause),
+            // The users' unique keys are the id and the e-mail.
+            StoreFault::Duplicate(_) => Self::AlreadyExists,
+            StoreFault::Internal(cause) => Self::Internal(cause),
+        }
+    }
+}
+
+impl From<BadPageToken> for AuthError {
+    fn from(_: BadPageToken) -> Self {
+        Self::invalid(page_token::FIELD, page_token::INVALID)
     }
 }
 

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use logistics_proto::v1::{self as pb, auth_service_server::AuthService};
 use service_auth::TokenKey;
+use service_common::store::page_token;
 use tonic::{Request, Response, Status};
 
 use crate::domain::{self, Email, NewPassword, Role, User};
@@ -128,11 +129,15 @@ impl AuthService for AuthApi {
             n @ 1..=100 => n as usize,
             _ => return Err(AuthError::invalid("page_size", "must be from 1 to 100").into()),
         };
-        let after = (!request.page_token.is_empty()).then_some(request.page_token.as_str());
-        let page = self.store.list(page_size, after).await?;
+        let after = page_token::decode(&request.page_token).map_err(AuthError::from)?;
+        let page = self.store.list(page_size, after.as_deref()).await?;
         Ok(Response::new(pb::ListUsersResponse {
             users: page.users.iter().map(user_to_proto).collect(),
-            next_page_token: page.next.unwrap_or_default(),
+            next_page_token: page
+                .next
+                .as_deref()
+                .map(page_token::encode)
+                .unwrap_or_default(),
         }))
     }
 

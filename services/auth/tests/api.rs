@@ -335,3 +335,60 @@ async fn users_change_their_own_password() {
         .await
         .unwrap();
 }
+
+#[tokio::test]
+async fn user_page_tokens_are_opaque_and_checked() {
+    let running = start().await;
+    let mut admin = running.as_user(&running.admin);
+    for n in 0..2 {
+        admin
+            .create_user(pb::CreateUserRequest {
+                user: Some(pb::User {
+                    email: format!("clerk{n}@example.com"),
+                    name: "Clerk".into(),
+                    ..Default::default()
+                }),
+                password: "a long enough password".into(),
+            })
+            .await
+            .unwrap();
+    }
+    let list = |page_token: String| pb::ListUsersRequest {
+        page_size: 2,
+        page_token,
+    };
+    let first = admin
+        .list_users(list(String::new()))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(first.users.len(), 2);
+    let token = first.next_page_token;
+    assert!(
+        !token.is_empty() && !token.contains('|'),
+        "an opaque token: {token}"
+    );
+    let second = admin.list_users(list(token)).await.unwrap().into_inner();
+    assert_eq!(
+        (second.users.len(), second.next_page_token.as_str()),
+        (1, "")
+    );
+    let last = first.users.last().unwrap();
+    let created = last.create_time.unwrap();
+    let created = chrono::DateTime::from_timestamp(created.seconds, created.nanos as u32).unwrap();
+    for bad in [
+        "garbage!".to_owned(),
+        // The plain cursor the list handed out before tokens were opaque.
+        format!(
+            "{}|{}",
+            service_common::utc_micros::format(&created),
+            last.id
+        ),
+    ] {
+        let status = admin.list_users(list(bad)).await.unwrap_err();
+        assert_eq!(
+            (status.code(), status.message()),
+            (Code::InvalidArgument, "is not a token from a previous page")
+        );
+    }
+}

@@ -1,11 +1,12 @@
 //! The `logistics.v1.NotificationService` RPC handlers.
 
+use service_common::store::page_token;
 use service_common::text::TextRule;
 use std::sync::Arc;
 
 use logistics_proto::v1::{self as pb, notification_service_server::NotificationService};
 use outbox::emails::{ContactMessage, ShipmentEmail, package_line};
-use outbox::{Notification, OutboxStore, State, Template};
+use outbox::{Notification, OutboxError, OutboxStore, State, Template};
 use prost_types::Timestamp;
 use service_auth::TokenKey;
 use tokio::sync::Notify;
@@ -185,10 +186,11 @@ impl NotificationService for NotificationsService {
                 .into());
             }
         };
-        let token = (!request.page_token.is_empty()).then_some(request.page_token.as_str());
+        let token = page_token::decode(&request.page_token)
+            .map_err(|e| NotificationError::from(OutboxError::from(e)))?;
         let page = self
             .store
-            .list(page_size as usize, token)
+            .list(page_size as usize, token.as_deref())
             .await
             .map_err(NotificationError::from)?;
         let backlog = self
@@ -202,7 +204,11 @@ impl NotificationService for NotificationsService {
                 .iter()
                 .map(notification_to_proto)
                 .collect(),
-            next_page_token: page.next.unwrap_or_default(),
+            next_page_token: page
+                .next
+                .as_deref()
+                .map(page_token::encode)
+                .unwrap_or_default(),
             backlog: backlog.min(i32::MAX as u64) as i32,
         }))
     }

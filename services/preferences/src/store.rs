@@ -5,9 +5,8 @@ use std::path::Path;
 use async_trait::async_trait;
 use mongodb::bson::{Document, doc};
 use mongodb::options::ReturnDocument;
-use r2d2::Pool;
-use r2d2_sqlite::SqliteConnectionManager;
 use r2d2_sqlite::rusqlite::{OptionalExtension, params};
+use service_common::store::{Sqlite, StoreFault};
 
 /// A user's preferences; None is "never chosen".
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -18,6 +17,12 @@ pub struct Preferences {
 #[derive(Debug, thiserror::Error)]
 #[error("preference store unavailable: {0}")]
 pub struct StoreError(String);
+
+impl From<StoreFault> for StoreError {
+    fn from(fault: StoreFault) -> Self {
+        Self(fault.to_string())
+    }
+}
 
 #[async_trait]
 pub trait PreferenceStore: Send + Sync + 'static {
@@ -35,43 +40,29 @@ CREATE TABLE IF NOT EXISTS user_preferences (
 
 #[derive(Clone)]
 pub struct SqlitePreferenceStore {
-    pool: Pool<SqliteConnectionManager>,
+    db: Sqlite,
 }
 
 impl SqlitePreferenceStore {
     pub fn open(path: &Path) -> anyhow::Result<Self> {
         Ok(Self {
-            pool: service_common::sqlite_pool(path, 4, SCHEMA)?,
+            db: Sqlite::open(path, 4, SCHEMA)?,
         })
-    }
-
-    async fn run<T: Send + 'static>(
-        &self,
-        work: impl FnOnce(&r2d2_sqlite::rusqlite::Connection) -> r2d2_sqlite::rusqlite::Result<T>
-        + Send
-        + 'static,
-    ) -> Result<T, StoreError> {
-        let pool = self.pool.clone();
-        tokio::task::spawn_blocking(move || {
-            let conn = pool.get().map_err(|e| StoreError(e.to_string()))?;
-            work(&conn).map_err(|e| StoreError(e.to_string()))
-        })
-        .await
-        .map_err(|e| StoreError(e.to_string()))?
     }
 }
 
 fn read(
     conn: &r2d2_sqlite::rusqlite::Connection,
     user_id: &str,
-) -> r2d2_sqlite::rusqlite::Result<Preferences> {
+) -> Result<Preferences, StoreError> {
     let dark: Option<Option<bool>> = conn
         .query_row(
             "SELECT is_dark_mode FROM user_preferences WHERE user_id = ?",
             [user_id],
             |r| r.get(0),
         )
-        .optional()?;
+        .optional()
+        .map_err(StoreFault::from)?;
     Ok(Preferences {
         is_dark_mode: dark.flatten(),
     })
@@ -81,20 +72,22 @@ fn read(
 impl PreferenceStore for SqlitePreferenceStore {
     async fn get(&self, user_id: &str) -> Result<Preferences, StoreError> {
         let user_id = user_id.to_owned();
-        self.run(move |conn| read(conn, &user_id)).await
+        self.db.run(move |conn| read(conn, &user_id)).await
     }
 
     async fn update(&self, user_id: &str, change: Preferences) -> Result<Preferences, StoreError> {
         let user_id = user_id.to_owned();
-        self.run(move |conn| {
-            conn.execute(
-                "INSERT INTO user_preferences (user_id, is_dark_mode) VALUES (?1, ?2)
+        self.db
+            .run(move |conn| {
+                conn.execute(
+                    "INSERT INTO user_preferences (user_id, is_dark_mode) VALUES (?1, ?2)
                  ON CONFLICT (user_id) DO UPDATE SET is_dark_mode = coalesce(?2, is_dark_mode)",
-                params![user_id, change.is_dark_mode],
-            )?;
-            read(conn, &user_id)
-        })
-        .await
+                    params![user_id, change.is_dark_mode],
+                )
+                .map_err(StoreFault::from)?;
+                read(conn, &user_id)
+            })
+            .await
     }
 }
 
@@ -118,10 +111,6 @@ fn from_document(d: Option<Document>) -> Preferences {
     }
 }
 
-fn unavailable(e: mongodb::error::Error) -> StoreError {
-    StoreError(e.to_string())
-}
-
 #[async_trait]
 impl PreferenceStore for MongoPreferenceStore {
     async fn get(&self, user_id: &str) -> Result<Preferences, StoreError> {
@@ -129,7 +118,7 @@ impl PreferenceStore for MongoPreferenceStore {
             self.preferences
                 .find_one(doc! { "_id": user_id })
                 .await
-                .map_err(unavailable)?,
+                .map_err(StoreFault::from)?,
         ))
     }
 
@@ -147,7 +136,7 @@ impl PreferenceStore for MongoPreferenceStore {
             .upsert(true)
             .return_document(ReturnDocument::After)
             .await
-            .map_err(unavailable)?;
+            .map_err(StoreFault::from)?;
         Ok(from_document(saved))
     }
 }

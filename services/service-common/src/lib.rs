@@ -1,8 +1,9 @@
-//! What every service shares: where its store is, the gRPC server with health and
-//! reflection, timestamp encoding and e-mail syntax.
+//! What every service shares: where its store is and the store plumbing, the gRPC server with
+//! health and reflection, timestamp encoding and e-mail syntax.
 
 pub mod grpc_guard;
 pub mod settings;
+pub mod store;
 pub mod telemetry;
 pub mod text;
 

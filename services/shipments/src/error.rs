@@ -1,5 +1,7 @@
 //! The one error type of the shipments service, mapped once to `tonic::Status`.
 
+use service_common::store::StoreFault;
+use service_common::store::page_token::{self, BadPageToken};
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
@@ -45,6 +47,23 @@ fn describe(violations: &[FieldViolation]) -> String {
 impl From<FieldViolation> for ShipmentError {
     fn from(v: FieldViolation) -> Self {
         Self::Invalid(vec![v])
+    }
+}
+
+impl From<StoreFault> for ShipmentError {
+    fn from(fault: StoreFault) -> Self {
+        match fault {
+            StoreFault::Unavailable(cause) => Self::Unavailable(cause),
+            // Which unique key a duplicate hit is for the caller to tell (a tracking number is
+            // retried with another); any other is a bug.
+            StoreFault::Duplicate(_) | StoreFault::Internal(_) => Self::Internal(fault.to_string()),
+        }
+    }
+}
+
+impl From<BadPageToken> for ShipmentError {
+    fn from(_: BadPageToken) -> Self {
+        FieldViolation::new(page_token::FIELD, page_token::INVALID).into()
     }
 }
 

@@ -3,8 +3,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use logistics_proto::v1::{self as pb, shipment_service_server::ShipmentService};
 use service_auth::TokenKey;
 use tonic::{Request, Response, Status};
@@ -132,23 +130,11 @@ fn id(field: &str, value: &str) -> Result<String, ShipmentError> {
 }
 
 fn page_token(token: &str) -> Result<Option<Cursor>, ShipmentError> {
-    if token.is_empty() {
-        return Ok(None);
-    }
-    let invalid = || {
-        ShipmentError::from(FieldViolation::new(
-            "page_token",
-            "is not a token from a previous page",
-        ))
-    };
-    let bytes = URL_SAFE_NO_PAD.decode(token).map_err(|_| invalid())?;
-    Ok(Some(Cursor(
-        String::from_utf8(bytes).map_err(|_| invalid())?,
-    )))
+    Ok(service_common::store::page_token::decode(token)?.map(Cursor))
 }
 
 fn encode_page_token(cursor: &Cursor) -> String {
-    URL_SAFE_NO_PAD.encode(&cursor.0)
+    service_common::store::page_token::encode(&cursor.0)
 }
 
 #[tonic::async_trait]

@@ -2,6 +2,8 @@
 
 use async_trait::async_trait;
 
+use service_common::store::page_token::BadPageToken;
+
 use crate::domain::{Email, User};
 use crate::error::AuthError;
 
@@ -43,5 +45,5 @@ pub(crate) fn parse_cursor(cursor: &str) -> Result<(String, String), AuthError> 
     cursor
         .split_once('|')
         .map(|(t, id)| (t.to_owned(), id.to_owned()))
-        .ok_or_else(|| AuthError::invalid("page_token", "is not a token from a previous page"))
+        .ok_or_else(|| BadPageToken.into())
 }

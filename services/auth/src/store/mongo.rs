@@ -2,14 +2,14 @@
 
 use async_trait::async_trait;
 use futures::TryStreamExt;
-use mongodb::bson::{self, Bson, Document, doc};
-use mongodb::error::{Error as MongoError, ErrorKind, WriteFailure};
+use mongodb::bson::{Document, doc};
 use mongodb::options::IndexOptions;
 use mongodb::{Collection, IndexModel};
 
 use super::{UserPage, UserStore, cursor, parse_cursor};
 use crate::domain::{Email, User};
 use crate::error::AuthError;
+use service_common::store::{StoreFault, mongo};
 
 #[derive(Clone)]
 pub struct MongoUserStore {
@@ -40,37 +40,22 @@ impl MongoUserStore {
 }
 
 fn to_document(user: &User) -> Result<Document, AuthError> {
-    let mut d = bson::to_document(user).map_err(|e| AuthError::Internal(e.to_string()))?;
-    let id = d.remove("id").unwrap_or(Bson::Null);
-    d.insert("_id", id);
-    Ok(d)
+    Ok(mongo::to_document(user)?)
 }
 
-fn from_document(mut d: Document) -> Result<User, AuthError> {
-    if let Some(id) = d.remove("_id") {
-        d.insert("id", id);
-    }
-    bson::from_document(d).map_err(|e| AuthError::Internal(format!("stored user unreadable: {e}")))
-}
-
-fn db_error(e: MongoError) -> AuthError {
-    if service_common::mongo_unreachable(&e) {
-        AuthError::Unavailable(e.to_string())
-    } else {
-        AuthError::Internal(e.to_string())
-    }
+fn from_document(d: Document) -> Result<User, AuthError> {
+    Ok(mongo::from_document("user", d)?)
 }
 
 #[async_trait]
 impl UserStore for MongoUserStore {
     async fn insert(&self, user: &User) -> Result<(), AuthError> {
-        match self.users.insert_one(to_document(user)?).await {
-            Ok(_) => Ok(()),
-            Err(e) if matches!(&*e.kind, ErrorKind::Write(WriteFailure::WriteError(w)) if w.code == 11000) => {
-                Err(AuthError::AlreadyExists)
-            }
-            Err(e) => Err(db_error(e)),
-        }
+        // A taken e-mail (the unique index) is a Duplicate: AlreadyExists.
+        self.users
+            .insert_one(to_document(user)?)
+            .await
+            .map_err(StoreFault::from)?;
+        Ok(())
     }
 
     async fn get(&self, id: &str) -> Result<User, AuthError> {
@@ -78,7 +63,7 @@ impl UserStore for MongoUserStore {
             self.users
                 .find_one(doc! { "_id": id })
                 .await
-                .map_err(db_error)?
+                .map_err(StoreFault::from)?
                 .ok_or(AuthError::NotFound)?,
         )
     }
@@ -87,13 +72,17 @@ impl UserStore for MongoUserStore {
         self.users
             .find_one(doc! { "email": email.as_str() })
             .await
-            .map_err(db_error)?
+            .map_err(StoreFault::from)?
             .map(from_document)
             .transpose()
     }
 
     async fn count(&self) -> Result<u64, AuthError> {
-        self.users.count_documents(doc! {}).await.map_err(db_error)
+        Ok(self
+            .users
+            .count_documents(doc! {})
+            .await
+            .map_err(StoreFault::from)?)
     }
 
     async fn list(&self, page_size: usize, after: Option<&str>) -> Result<UserPage, AuthError> {
@@ -109,10 +98,10 @@ impl UserStore for MongoUserStore {
             .sort(doc! { "createdAt": 1, "_id": 1 })
             .limit(page_size as i64 + 1)
             .await
-            .map_err(db_error)?
+            .map_err(StoreFault::from)?
             .try_collect()
             .await
-            .map_err(db_error)?;
+            .map_err(StoreFault::from)?;
         let mut users = docs
             .into_iter()
             .map(from_document)
@@ -128,7 +117,7 @@ impl UserStore for MongoUserStore {
             .users
             .replace_one(doc! { "_id": &user.id }, to_document(user)?)
             .await
-            .map_err(db_error)?;
+            .map_err(StoreFault::from)?;
         if replaced.matched_count == 0 {
             Err(AuthError::NotFound)
         } else {

@@ -13,6 +13,9 @@ pub mod sqlite;
 pub use mongo::MongoOutbox;
 pub use sqlite::SqliteOutbox;
 
+use service_common::store::StoreFault;
+use service_common::store::page_token::BadPageToken;
+
 #[derive(Debug, thiserror::Error)]
 pub enum OutboxError {
     #[error("Notification not found")]
@@ -25,6 +28,21 @@ pub enum OutboxError {
     Unavailable(String),
     #[error("outbox store error: {0}")]
     Internal(String),
+}
+
+impl From<StoreFault> for OutboxError {
+    fn from(fault: StoreFault) -> Self {
+        match fault {
+            StoreFault::Unavailable(cause) => Self::Unavailable(cause),
+            StoreFault::Duplicate(_) | StoreFault::Internal(_) => Self::Internal(fault.to_string()),
+        }
+    }
+}
+
+impl From<BadPageToken> for OutboxError {
+    fn from(_: BadPageToken) -> Self {
+        Self::BadPageToken
+    }
 }
 
 /// A notification one worker holds until `lease` ends; `claim` proves it is still that worker's.

@@ -6,10 +6,11 @@ use std::time::Duration;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use futures::TryStreamExt;
-use mongodb::bson::{self, Bson, Document, doc};
+use mongodb::bson::{Document, doc};
 use mongodb::error::Error as MongoError;
 use mongodb::options::ReturnDocument;
 use mongodb::{ClientSession, Collection, Database, IndexModel};
+use service_common::store::{StoreFault, mongo};
 use service_common::utc_micros;
 
 use super::{Claimed, OutboxError, OutboxStore, Page, lease_end, new_claim};
@@ -22,30 +23,15 @@ pub struct MongoOutbox {
     outbox: Collection<Document>,
 }
 
-fn db_error(e: MongoError) -> OutboxError {
-    if service_common::mongo_unreachable(&e) {
-        OutboxError::Unavailable(e.to_string())
-    } else {
-        OutboxError::Internal(e.to_string())
-    }
-}
-
 fn to_document(n: &Notification) -> Result<Document, OutboxError> {
-    let mut d = bson::to_document(n).map_err(|e| OutboxError::Internal(e.to_string()))?;
-    let id = d.remove("id").unwrap_or(Bson::Null);
-    d.insert("_id", id);
-    Ok(d)
+    Ok(mongo::to_document(n)?)
 }
 
 fn from_document(mut d: Document) -> Result<Notification, OutboxError> {
     for internal in ["claim", "leaseUntil"] {
         d.remove(internal);
     }
-    if let Some(id) = d.remove("_id") {
-        d.insert("id", id);
-    }
-    bson::from_document(d)
-        .map_err(|e| OutboxError::Internal(format!("stored notification unreadable: {e}")))
+    Ok(mongo::from_document("notification", d)?)
 }
 
 /// Writes notifications inside the caller's transaction (the shipment store's insert).
@@ -91,7 +77,7 @@ impl MongoOutbox {
             .outbox
             .find_one(doc! { "_id": id })
             .await
-            .map_err(db_error)?;
+            .map_err(StoreFault::from)?;
         from_document(found.ok_or(OutboxError::NotFound)?)
     }
 }
@@ -104,7 +90,10 @@ impl OutboxStore for MongoOutbox {
             .map(to_document)
             .collect::<Result<Vec<_>, _>>()?;
         if !docs.is_empty() {
-            self.outbox.insert_many(docs).await.map_err(db_error)?;
+            self.outbox
+                .insert_many(docs)
+                .await
+                .map_err(StoreFault::from)?;
         }
         Ok(())
     }
@@ -135,7 +124,7 @@ impl OutboxStore for MongoOutbox {
             .sort(doc! { "nextAttemptAt": 1 })
             .return_document(ReturnDocument::After)
             .await
-            .map_err(db_error)?;
+            .map_err(StoreFault::from)?;
         taken
             .map(|d| {
                 Ok(Claimed {
@@ -154,7 +143,12 @@ impl OutboxStore for MongoOutbox {
         now: DateTime<Utc>,
     ) -> Result<bool, OutboxError> {
         let held = doc! { "_id": id, "claim": claim, "state": State::Sending.as_str() };
-        let Some(current) = self.outbox.find_one(held.clone()).await.map_err(db_error)? else {
+        let Some(current) = self
+            .outbox
+            .find_one(held.clone())
+            .await
+            .map_err(StoreFault::from)?
+        else {
             return Ok(false);
         };
         let mut notification = from_document(current)?;
@@ -168,7 +162,7 @@ impl OutboxStore for MongoOutbox {
                 doc! { "$set": settled, "$unset": { "claim": "", "leaseUntil": "" } },
             )
             .await
-            .map_err(db_error)?;
+            .map_err(StoreFault::from)?;
         Ok(result.modified_count == 1)
     }
 
@@ -187,10 +181,10 @@ impl OutboxStore for MongoOutbox {
             .sort(doc! { "createdAt": -1, "_id": -1 })
             .limit(page_size as i64 + 1)
             .await
-            .map_err(db_error)?
+            .map_err(StoreFault::from)?
             .try_collect()
             .await
-            .map_err(db_error)?;
+            .map_err(StoreFault::from)?;
         let mut notifications = docs
             .into_iter()
             .map(from_document)
@@ -224,7 +218,7 @@ impl OutboxStore for MongoOutbox {
             )
             .return_document(ReturnDocument::After)
             .await
-            .map_err(db_error)?;
+            .map_err(StoreFault::from)?;
         match requeued {
             Some(d) => from_document(d),
             // Missing, or not failed: say which.
@@ -242,9 +236,10 @@ impl OutboxStore for MongoOutbox {
             State::Sending.as_str(),
             State::Retrying.as_str(),
         ];
-        self.outbox
+        Ok(self
+            .outbox
             .count_documents(doc! { "state": { "$in": states.to_vec() } })
             .await
-            .map_err(db_error)
+            .map_err(StoreFault::from)?)
     }
 }

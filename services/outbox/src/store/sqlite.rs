@@ -6,9 +6,8 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use r2d2::Pool;
-use r2d2_sqlite::SqliteConnectionManager;
 use r2d2_sqlite::rusqlite::{self, OptionalExtension, TransactionBehavior, params};
+use service_common::store::{Sqlite, StoreFault, json};
 use service_common::utc_micros;
 
 use super::{Claimed, OutboxError, OutboxStore, Page, lease_end, new_claim};
@@ -32,40 +31,28 @@ CREATE INDEX IF NOT EXISTS outbox_due ON outbox (state, next_attempt_at);
 
 #[derive(Clone)]
 pub struct SqliteOutbox {
-    pool: Pool<SqliteConnectionManager>,
-}
-
-fn db_error(e: rusqlite::Error) -> OutboxError {
-    match e {
-        rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::DatabaseBusy => {
-            OutboxError::Unavailable(e.to_string())
-        }
-        e => OutboxError::Internal(e.to_string()),
-    }
+    db: Sqlite,
 }
 
 fn decode(doc: &str) -> Result<Notification, OutboxError> {
-    serde_json::from_str(doc)
-        .map_err(|e| OutboxError::Internal(format!("stored notification unreadable: {e}")))
+    Ok(json::decode("notification", doc)?)
 }
 
 fn encode(n: &Notification) -> Result<String, OutboxError> {
-    serde_json::to_string(n).map_err(|e| OutboxError::Internal(e.to_string()))
+    Ok(json::encode(n)?)
 }
 
 /// Writes notifications inside the caller's transaction (the shipment store's insert).
-pub fn insert_all(conn: &rusqlite::Connection, items: &[Notification]) -> rusqlite::Result<()> {
+pub fn insert_all(conn: &rusqlite::Connection, items: &[Notification]) -> Result<(), StoreFault> {
     let mut insert = conn.prepare_cached(
         "INSERT INTO outbox (id, state, next_attempt_at, doc) VALUES (?, ?, ?, ?)",
     )?;
     for n in items {
-        let doc = serde_json::to_string(n)
-            .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
         insert.execute(params![
             n.id,
             n.state.as_str(),
             utc_micros::format(&n.next_attempt_at),
-            doc
+            json::encode(n)?
         ])?;
     }
     Ok(())
@@ -75,24 +62,8 @@ impl SqliteOutbox {
     /// Opens the outbox in `data_dir`'s shared file.
     pub fn open(data_dir: &Path) -> anyhow::Result<Self> {
         Ok(Self {
-            pool: service_common::sqlite_pool(&data_dir.join(FILE), 4, SCHEMA)?,
+            db: Sqlite::open(&data_dir.join(FILE), 4, SCHEMA)?,
         })
-    }
-
-    async fn run<T, F>(&self, work: F) -> Result<T, OutboxError>
-    where
-        T: Send + 'static,
-        F: FnOnce(&mut rusqlite::Connection) -> Result<T, OutboxError> + Send + 'static,
-    {
-        let pool = self.pool.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut conn = pool
-                .get()
-                .map_err(|e| OutboxError::Unavailable(e.to_string()))?;
-            work(&mut conn)
-        })
-        .await
-        .map_err(|e| OutboxError::Internal(e.to_string()))?
     }
 }
 
@@ -100,14 +71,16 @@ impl SqliteOutbox {
 impl OutboxStore for SqliteOutbox {
     async fn enqueue(&self, items: &[Notification]) -> Result<(), OutboxError> {
         let items = items.to_vec();
-        self.run(move |conn| {
-            let tx = conn
-                .transaction_with_behavior(TransactionBehavior::Immediate)
-                .map_err(db_error)?;
-            insert_all(&tx, &items).map_err(db_error)?;
-            tx.commit().map_err(db_error)
-        })
-        .await
+        self.db
+            .run(move |conn| {
+                let tx = conn
+                    .transaction_with_behavior(TransactionBehavior::Immediate)
+                    .map_err(StoreFault::from)?;
+                insert_all(&tx, &items)?;
+                tx.commit().map_err(StoreFault::from)?;
+                Ok(())
+            })
+            .await
     }
 
     async fn claim(
@@ -115,8 +88,8 @@ impl OutboxStore for SqliteOutbox {
         now: DateTime<Utc>,
         lease: Duration,
     ) -> Result<Option<Claimed>, OutboxError> {
-        self.run(move |conn| {
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_error)?;
+        self.db.run(move |conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(StoreFault::from)?;
             let now_text = utc_micros::format(&now);
             let due: Option<(i64, String)> = tx
                 .prepare_cached(
@@ -128,7 +101,7 @@ impl OutboxStore for SqliteOutbox {
                          ) ORDER BY due LIMIT 1)",
                 )
                 .and_then(|mut st| st.query_row([&now_text], |r| Ok((r.get(0)?, r.get(1)?))).optional())
-                .map_err(db_error)?;
+                .map_err(StoreFault::from)?;
             let Some((seq, doc)) = due else { return Ok(None) };
             let mut notification = decode(&doc)?;
             notification.state = State::Sending;
@@ -139,8 +112,8 @@ impl OutboxStore for SqliteOutbox {
                 "UPDATE outbox SET state = 'sending', claim = ?, lease_until = ?, doc = ? WHERE seq = ?",
                 params![claim, utc_micros::format(&lease_end(now, lease)), encode(&notification)?, seq],
             )
-            .map_err(db_error)?;
-            tx.commit().map_err(db_error)?;
+            .map_err(StoreFault::from)?;
+            tx.commit().map_err(StoreFault::from)?;
             Ok(Some(Claimed { notification, claim }))
         })
         .await
@@ -154,12 +127,12 @@ impl OutboxStore for SqliteOutbox {
         now: DateTime<Utc>,
     ) -> Result<bool, OutboxError> {
         let (id, claim, outcome) = (id.to_owned(), claim.to_owned(), outcome.clone());
-        self.run(move |conn| {
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_error)?;
+        self.db.run(move |conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(StoreFault::from)?;
             let doc: Option<String> = tx
                 .query_row("SELECT doc FROM outbox WHERE id = ? AND claim = ? AND state = 'sending'", [&id, &claim], |r| r.get(0))
                 .optional()
-                .map_err(db_error)?;
+                .map_err(StoreFault::from)?;
             let Some(doc) = doc else { return Ok(false) };
             let mut notification = decode(&doc)?;
             notification.settle(&outcome, now);
@@ -167,8 +140,8 @@ impl OutboxStore for SqliteOutbox {
                 "UPDATE outbox SET state = ?, next_attempt_at = ?, claim = NULL, lease_until = NULL, doc = ? WHERE id = ?",
                 params![notification.state.as_str(), utc_micros::format(&notification.next_attempt_at), encode(&notification)?, id],
             )
-            .map_err(db_error)?;
-            tx.commit().map_err(db_error)?;
+            .map_err(StoreFault::from)?;
+            tx.commit().map_err(StoreFault::from)?;
             Ok(true)
         })
         .await
@@ -179,88 +152,92 @@ impl OutboxStore for SqliteOutbox {
             Some(t) => t.parse().map_err(|_| OutboxError::BadPageToken)?,
             None => i64::MAX,
         };
-        self.run(move |conn| {
-            let mut st = conn
-                .prepare_cached(
-                    "SELECT seq, doc FROM outbox WHERE seq < ? ORDER BY seq DESC LIMIT ?",
-                )
-                .map_err(db_error)?;
-            let mut rows = st
-                .query_map(params![before, page_size as i64 + 1], |r| {
-                    Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+        self.db
+            .run(move |conn| {
+                let mut st = conn
+                    .prepare_cached(
+                        "SELECT seq, doc FROM outbox WHERE seq < ? ORDER BY seq DESC LIMIT ?",
+                    )
+                    .map_err(StoreFault::from)?;
+                let mut rows = st
+                    .query_map(params![before, page_size as i64 + 1], |r| {
+                        Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+                    })
+                    .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                    .map_err(StoreFault::from)?;
+                let more = rows.len() > page_size;
+                rows.truncate(page_size);
+                let next = if more {
+                    rows.last().map(|(seq, _)| seq.to_string())
+                } else {
+                    None
+                };
+                let notifications = rows
+                    .iter()
+                    .map(|(_, doc)| decode(doc))
+                    .collect::<Result<_, _>>()?;
+                Ok(Page {
+                    notifications,
+                    next,
                 })
-                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-                .map_err(db_error)?;
-            let more = rows.len() > page_size;
-            rows.truncate(page_size);
-            let next = if more {
-                rows.last().map(|(seq, _)| seq.to_string())
-            } else {
-                None
-            };
-            let notifications = rows
-                .iter()
-                .map(|(_, doc)| decode(doc))
-                .collect::<Result<_, _>>()?;
-            Ok(Page {
-                notifications,
-                next,
             })
-        })
-        .await
+            .await
     }
 
     async fn get(&self, id: &str) -> Result<Notification, OutboxError> {
         let id = id.to_owned();
-        self.run(move |conn| {
-            let doc: Option<String> = conn
-                .query_row("SELECT doc FROM outbox WHERE id = ?", [&id], |r| r.get(0))
-                .optional()
-                .map_err(db_error)?;
-            decode(&doc.ok_or(OutboxError::NotFound)?)
-        })
-        .await
+        self.db
+            .run(move |conn| {
+                let doc: Option<String> = conn
+                    .query_row("SELECT doc FROM outbox WHERE id = ?", [&id], |r| r.get(0))
+                    .optional()
+                    .map_err(StoreFault::from)?;
+                decode(&doc.ok_or(OutboxError::NotFound)?)
+            })
+            .await
     }
 
     async fn retry(&self, id: &str, now: DateTime<Utc>) -> Result<Notification, OutboxError> {
         let id = id.to_owned();
-        self.run(move |conn| {
-            let tx = conn
-                .transaction_with_behavior(TransactionBehavior::Immediate)
-                .map_err(db_error)?;
-            let doc: Option<String> = tx
-                .query_row("SELECT doc FROM outbox WHERE id = ?", [&id], |r| r.get(0))
-                .optional()
-                .map_err(db_error)?;
-            let mut notification = decode(&doc.ok_or(OutboxError::NotFound)?)?;
-            if notification.state != State::Failed {
-                return Err(OutboxError::NotFailed);
-            }
-            notification.state = State::Queued;
-            notification.attempts = 0;
-            notification.next_attempt_at = now;
-            notification.updated_at = now;
-            tx.execute(
-                "UPDATE outbox SET state = 'queued', next_attempt_at = ?, doc = ? WHERE id = ?",
-                params![utc_micros::format(&now), encode(&notification)?, id],
-            )
-            .map_err(db_error)?;
-            tx.commit().map_err(db_error)?;
-            Ok(notification)
-        })
-        .await
+        self.db
+            .run(move |conn| {
+                let tx = conn
+                    .transaction_with_behavior(TransactionBehavior::Immediate)
+                    .map_err(StoreFault::from)?;
+                let doc: Option<String> = tx
+                    .query_row("SELECT doc FROM outbox WHERE id = ?", [&id], |r| r.get(0))
+                    .optional()
+                    .map_err(StoreFault::from)?;
+                let mut notification = decode(&doc.ok_or(OutboxError::NotFound)?)?;
+                if notification.state != State::Failed {
+                    return Err(OutboxError::NotFailed);
+                }
+                notification.state = State::Queued;
+                notification.attempts = 0;
+                notification.next_attempt_at = now;
+                notification.updated_at = now;
+                tx.execute(
+                    "UPDATE outbox SET state = 'queued', next_attempt_at = ?, doc = ? WHERE id = ?",
+                    params![utc_micros::format(&now), encode(&notification)?, id],
+                )
+                .map_err(StoreFault::from)?;
+                tx.commit().map_err(StoreFault::from)?;
+                Ok(notification)
+            })
+            .await
     }
 
     async fn backlog(&self) -> Result<u64, OutboxError> {
-        self.run(|conn| {
-            conn.query_row(
-                "SELECT count(*) FROM outbox WHERE state IN ('queued', 'sending', 'retrying')",
-                [],
-                |r| r.get::<_, i64>(0),
-            )
-            .map(|n| n as u64)
-            .map_err(db_error)
-        })
-        .await
+        self.db
+            .run(|conn| {
+                conn.query_row(
+                    "SELECT count(*) FROM outbox WHERE state IN ('queued', 'sending', 'retrying')",
+                    [],
+                    |r| r.get::<_, i64>(0),
+                )
+                .map(|n| n as u64)
+                .map_err(|e| StoreFault::from(e).into())
+            })
+            .await
     }
 }

@@ -3,8 +3,7 @@
 
 use async_trait::async_trait;
 use futures::TryStreamExt;
-use mongodb::bson::{self, Bson, Document, doc};
-use mongodb::error::{Error as MongoError, ErrorKind, WriteFailure};
+use mongodb::bson::{Document, doc};
 use mongodb::options::IndexOptions;
 use mongodb::{Client, Collection, IndexModel};
 
@@ -15,11 +14,12 @@ use outbox::Notification;
 use super::{Cursor, Edit, ListPage, ListQuery, MAX_COUNTED, ShipmentStore};
 use crate::domain::{Shipment, TrackingNumber};
 use crate::error::ShipmentError;
+use service_common::store::page_token::BadPageToken;
+use service_common::store::{StoreFault, mongo};
 
 const REVISION: &str = "rev";
 /// Longest a new shipment's transaction may take, retries included.
 const INSERT_DEADLINE: std::time::Duration = std::time::Duration::from_secs(4);
-const DUPLICATE_KEY: i32 = 11000;
 /// Searchable fields (spec §9 admin search).
 const SEARCH_FIELDS: [&str; 6] = [
     "trackingNumber",
@@ -76,33 +76,14 @@ impl MongoShipmentStore {
 }
 
 fn to_document(s: &Shipment, revision: i64) -> Result<Document, ShipmentError> {
-    let mut d = bson::to_document(s).map_err(|e| ShipmentError::Internal(e.to_string()))?;
-    let id = d.remove("id").unwrap_or(Bson::Null);
-    d.insert("_id", id);
+    let mut d = mongo::to_document(s)?;
     d.insert(REVISION, revision);
     Ok(d)
 }
 
 fn from_document(mut d: Document) -> Result<(Shipment, i64), ShipmentError> {
     let revision = d.remove(REVISION).and_then(|r| r.as_i64()).unwrap_or(0);
-    if let Some(id) = d.remove("_id") {
-        d.insert("id", id);
-    }
-    let shipment = bson::from_document(d)
-        .map_err(|e| ShipmentError::Internal(format!("stored shipment unreadable: {e}")))?;
-    Ok((shipment, revision))
-}
-
-fn db_error(e: MongoError) -> ShipmentError {
-    if service_common::mongo_unreachable(&e) {
-        ShipmentError::Unavailable(e.to_string())
-    } else {
-        ShipmentError::Internal(e.to_string())
-    }
-}
-
-fn is_duplicate_key(e: &MongoError) -> bool {
-    matches!(&*e.kind, ErrorKind::Write(WriteFailure::WriteError(w)) if w.code == DUPLICATE_KEY)
+    Ok((mongo::from_document("shipment", d)?, revision))
 }
 
 /// Escapes every ASCII punctuation character, so the search text is matched literally.
@@ -144,7 +125,11 @@ impl ShipmentStore for MongoShipmentStore {
         // One deadline for the whole write, so the caller never hears "unavailable" while a
         // retry could still commit behind its back.
         let write = async {
-            let mut session = self.client.start_session().await.map_err(db_error)?;
+            let mut session = self
+                .client
+                .start_session()
+                .await
+                .map_err(StoreFault::from)?;
             for attempt in 1..=3 {
                 // The commit waits for a journaled majority, like every other write.
                 session
@@ -156,7 +141,7 @@ impl ShipmentStore for MongoShipmentStore {
                             .build(),
                     )
                     .await
-                    .map_err(db_error)?;
+                    .map_err(StoreFault::from)?;
                 let written = async {
                     self.shipments
                         .insert_one(document.clone())
@@ -170,7 +155,7 @@ impl ShipmentStore for MongoShipmentStore {
                     Ok(()) => return Ok(()),
                     Err(e) => {
                         let _ = session.abort_transaction().await;
-                        if is_duplicate_key(&e) {
+                        if mongo::is_duplicate_key(&e) {
                             return Err(ShipmentError::DuplicateTrackingNumber);
                         }
                         // Only a conflict with another transaction is worth another try; a
@@ -182,7 +167,7 @@ impl ShipmentStore for MongoShipmentStore {
                         {
                             continue;
                         }
-                        return Err(db_error(e));
+                        return Err(StoreFault::from(e).into());
                     }
                 }
             }
@@ -202,7 +187,7 @@ impl ShipmentStore for MongoShipmentStore {
             .shipments
             .find_one(doc! { "_id": id })
             .await
-            .map_err(db_error)?;
+            .map_err(StoreFault::from)?;
         Ok(from_document(found.ok_or(ShipmentError::NotFound)?)?.0)
     }
 
@@ -214,7 +199,7 @@ impl ShipmentStore for MongoShipmentStore {
             .shipments
             .find_one(doc! { "trackingNumber": number.as_str() })
             .await
-            .map_err(db_error)?;
+            .map_err(StoreFault::from)?;
         Ok(from_document(found.ok_or(ShipmentError::NotFound)?)?.0)
     }
 
@@ -226,15 +211,10 @@ impl ShipmentStore for MongoShipmentStore {
             .count_documents(base.clone())
             .with_options(counting)
             .await
-            .map_err(db_error)?;
+            .map_err(StoreFault::from)?;
         let mut page_filter = base;
         if let Some(Cursor(cursor)) = &query.after {
-            let (created_at, id) = cursor.split_once('|').ok_or_else(|| {
-                ShipmentError::from(crate::error::FieldViolation::new(
-                    "page_token",
-                    "is not a token from a previous page",
-                ))
-            })?;
+            let (created_at, id) = cursor.split_once('|').ok_or(BadPageToken)?;
             let after = doc! { "$or": [
                 { "createdAt": { "$lt": created_at } },
                 { "createdAt": created_at, "_id": { "$lt": id } },
@@ -247,10 +227,10 @@ impl ShipmentStore for MongoShipmentStore {
             .sort(doc! { "createdAt": -1, "_id": -1 })
             .limit(query.page_size as i64 + 1)
             .await
-            .map_err(db_error)?
+            .map_err(StoreFault::from)?
             .try_collect()
             .await
-            .map_err(db_error)?;
+            .map_err(StoreFault::from)?;
         let mut shipments = docs
             .into_iter()
             .map(|d| from_document(d).map(|(s, _)| s))
@@ -282,7 +262,7 @@ impl ShipmentStore for MongoShipmentStore {
                 .shipments
                 .find_one(doc! { "_id": id })
                 .await
-                .map_err(db_error)?;
+                .map_err(StoreFault::from)?;
             let (mut shipment, revision) = from_document(found.ok_or(ShipmentError::NotFound)?)?;
             edit(&mut shipment)?;
             let replaced = self
@@ -292,7 +272,7 @@ impl ShipmentStore for MongoShipmentStore {
                     to_document(&shipment, revision + 1)?,
                 )
                 .await
-                .map_err(db_error)?;
+                .map_err(StoreFault::from)?;
             if replaced.matched_count == 1 {
                 return Ok(shipment);
             }
@@ -307,7 +287,7 @@ impl ShipmentStore for MongoShipmentStore {
             .shipments
             .find_one_and_delete(doc! { "_id": id })
             .await
-            .map_err(db_error)?;
+            .map_err(StoreFault::from)?;
         Ok(from_document(deleted.ok_or(ShipmentError::NotFound)?)?.0)
     }
 }

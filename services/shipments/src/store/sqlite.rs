@@ -4,11 +4,11 @@
 use std::path::Path;
 
 use async_trait::async_trait;
-use r2d2::Pool;
-use r2d2_sqlite::SqliteConnectionManager;
 use r2d2_sqlite::rusqlite::{
-    self, OptionalExtension, TransactionBehavior, params, params_from_iter, types::Value,
+    OptionalExtension, TransactionBehavior, params, params_from_iter, types::Value,
 };
+use service_common::store::page_token::BadPageToken;
+use service_common::store::{Sqlite, StoreFault, json};
 
 use outbox::Notification;
 
@@ -47,9 +47,7 @@ const TRIGRAM: usize = 3;
 
 #[derive(Clone)]
 pub struct SqliteShipmentStore {
-    pool: Pool<SqliteConnectionManager>,
-    /// Calls run on the blocking pool, to checkpoint the WAL every `CHECKPOINT_EVERY`.
-    calls: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    db: Sqlite,
 }
 
 /// Under steady concurrent writes SQLite's automatic checkpoints never get to reset the
@@ -61,77 +59,22 @@ impl SqliteShipmentStore {
     /// Opens (or creates) the database file and its schema.
     pub fn open(path: &Path) -> anyhow::Result<Self> {
         Ok(Self {
-            pool: service_common::sqlite_pool(
+            db: Sqlite::open(
                 path,
                 8,
                 &format!("{SCHEMA}{}", outbox::store::sqlite::SCHEMA),
-            )?,
-            calls: Default::default(),
+            )?
+            .checkpoint_every(CHECKPOINT_EVERY),
         })
-    }
-
-    /// Runs a point read (one row by a unique index, microseconds with a warm cache) on the
-    /// calling thread: handing it to the blocking pool costs more than the read itself.
-    fn read_inline<T>(
-        &self,
-        work: impl FnOnce(&rusqlite::Connection) -> Result<T, ShipmentError>,
-    ) -> Result<T, ShipmentError> {
-        let conn = self
-            .pool
-            .get()
-            .map_err(|e| ShipmentError::Unavailable(e.to_string()))?;
-        work(&conn)
-    }
-
-    /// Runs writes and scans on the blocking pool, off the async runtime.
-    async fn run<T, F>(&self, work: F) -> Result<T, ShipmentError>
-    where
-        T: Send + 'static,
-        F: FnOnce(&mut rusqlite::Connection) -> Result<T, ShipmentError> + Send + 'static,
-    {
-        let pool = self.pool.clone();
-        let checkpoint = self
-            .calls
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-            % CHECKPOINT_EVERY
-            == CHECKPOINT_EVERY - 1;
-        tokio::task::spawn_blocking(move || {
-            let mut conn = pool
-                .get()
-                .map_err(|e| ShipmentError::Unavailable(e.to_string()))?;
-            let result = work(&mut conn);
-            if checkpoint {
-                // Best effort: a busy database is checkpointed next time.
-                let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
-            }
-            result
-        })
-        .await
-        .map_err(|e| ShipmentError::Internal(e.to_string()))?
-    }
-}
-
-fn db_error(e: rusqlite::Error) -> ShipmentError {
-    match e {
-        rusqlite::Error::SqliteFailure(f, _)
-            if matches!(
-                f.code,
-                rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
-            ) =>
-        {
-            ShipmentError::Unavailable(e.to_string())
-        }
-        other => ShipmentError::Internal(other.to_string()),
     }
 }
 
 fn decode(doc: String) -> Result<Shipment, ShipmentError> {
-    serde_json::from_str(&doc)
-        .map_err(|e| ShipmentError::Internal(format!("stored shipment unreadable: {e}")))
+    Ok(json::decode("shipment", &doc)?)
 }
 
 fn encode(s: &Shipment) -> Result<String, ShipmentError> {
-    serde_json::to_string(s).map_err(|e| ShipmentError::Internal(e.to_string()))
+    Ok(json::encode(s)?)
 }
 
 /// The matching sequence numbers of a list query: `SELECT {key} FROM ... WHERE ...` (without
@@ -185,10 +128,7 @@ fn filter(query: &ListQuery) -> Filter {
 }
 
 fn parse_cursor(cursor: &Cursor) -> Result<i64, ShipmentError> {
-    cursor.0.parse().map_err(|_| {
-        crate::error::FieldViolation::new("page_token", "is not a token from a previous page")
-            .into()
-    })
+    Ok(cursor.0.parse().map_err(|_| BadPageToken)?)
 }
 
 #[async_trait]
@@ -207,34 +147,33 @@ impl ShipmentStore for SqliteShipmentStore {
             encode(shipment)?,
         );
         let emails = emails.to_vec();
-        self.run(move |conn| {
+        self.db.run(move |conn| {
             // IMMEDIATE: take the write lock up front, waiting (busy_timeout) rather than failing.
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_error)?;
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(StoreFault::from)?;
             let inserted = tx.execute(
                 "INSERT INTO shipments (id, tracking_number, status, created_at, search_text, doc) VALUES (?, ?, ?, ?, ?, ?)",
                 params![row.0, row.1, row.2, row.3, row.4, row.5],
             );
-            match inserted {
+            match inserted.map_err(StoreFault::from) {
                 Ok(_) => {}
-                Err(rusqlite::Error::SqliteFailure(f, Some(msg)))
-                    if f.code == rusqlite::ErrorCode::ConstraintViolation && msg.contains("tracking_number") =>
-                {
+                Err(StoreFault::Duplicate(index)) if index.contains("tracking_number") => {
                     return Err(ShipmentError::DuplicateTrackingNumber);
                 }
-                Err(e) => return Err(db_error(e)),
+                Err(fault) => return Err(fault.into()),
             }
-            outbox::store::sqlite::insert_all(&tx, &emails).map_err(db_error)?;
-            tx.commit().map_err(db_error)
+            outbox::store::sqlite::insert_all(&tx, &emails)?;
+            tx.commit().map_err(StoreFault::from)?;
+            Ok(())
         })
         .await
     }
 
     async fn get(&self, id: &str) -> Result<Shipment, ShipmentError> {
-        self.read_inline(|conn| {
+        self.db.run_inline(|conn| {
             let doc: Option<String> = conn
                 .prepare_cached("SELECT doc FROM shipments WHERE id = ?")
                 .and_then(|mut st| st.query_row([id], |r| r.get(0)).optional())
-                .map_err(db_error)?;
+                .map_err(StoreFault::from)?;
             decode(doc.ok_or(ShipmentError::NotFound)?)
         })
     }
@@ -243,11 +182,11 @@ impl ShipmentStore for SqliteShipmentStore {
         &self,
         number: &TrackingNumber,
     ) -> Result<Shipment, ShipmentError> {
-        self.read_inline(|conn| {
+        self.db.run_inline(|conn| {
             let doc: Option<String> = conn
                 .prepare_cached("SELECT doc FROM shipments WHERE tracking_number = ?")
                 .and_then(|mut st| st.query_row([number.as_str()], |r| r.get(0)).optional())
-                .map_err(db_error)?;
+                .map_err(StoreFault::from)?;
             decode(doc.ok_or(ShipmentError::NotFound)?)
         })
     }
@@ -255,12 +194,12 @@ impl ShipmentStore for SqliteShipmentStore {
     async fn list(&self, query: &ListQuery) -> Result<ListPage, ShipmentError> {
         let query = query.clone();
         let after = query.after.as_ref().map(parse_cursor).transpose()?;
-        self.run(move |conn| {
+        self.db.run(move |conn| {
             let Filter { sql: matches, mut values, key } = filter(&query);
             let count_sql = format!("SELECT count(*) FROM ({matches} LIMIT {})", MAX_COUNTED + 1);
             let total: i64 = conn.prepare_cached(&count_sql)
                 .and_then(|mut st| st.query_row(params_from_iter(&values), |r| r.get(0)))
-                .map_err(db_error)?;
+                .map_err(StoreFault::from)?;
             let mut page = matches;
             if let Some(seq) = after {
                 page.push_str(&format!("{} {key} < ?", if page.contains(" WHERE ") { " AND" } else { " WHERE" }));
@@ -271,11 +210,11 @@ impl ShipmentStore for SqliteShipmentStore {
                 "SELECT s.seq, s.doc FROM ({page} ORDER BY {key} DESC LIMIT ?) p JOIN shipments s ON s.seq = p.seq ORDER BY s.seq DESC"
             );
             values.push(Value::Integer(query.page_size as i64 + 1));
-            let mut statement = conn.prepare_cached(&sql).map_err(db_error)?;
+            let mut statement = conn.prepare_cached(&sql).map_err(StoreFault::from)?;
             let mut rows = statement
                 .query_map(params_from_iter(&values), |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
                 .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-                .map_err(db_error)?;
+                .map_err(StoreFault::from)?;
             let more = rows.len() > query.page_size;
             rows.truncate(query.page_size);
             let next = if more { rows.last().map(|(seq, _)| Cursor(seq.to_string())) } else { None };
@@ -287,47 +226,49 @@ impl ShipmentStore for SqliteShipmentStore {
 
     async fn update(&self, id: &str, edit: Edit) -> Result<Shipment, ShipmentError> {
         let id = id.to_owned();
-        self.run(move |conn| {
-            let tx = conn
-                .transaction_with_behavior(TransactionBehavior::Immediate)
-                .map_err(db_error)?;
-            let doc: Option<String> = tx
-                .query_row("SELECT doc FROM shipments WHERE id = ?", [&id], |r| {
-                    r.get(0)
-                })
-                .optional()
-                .map_err(db_error)?;
-            let mut shipment = decode(doc.ok_or(ShipmentError::NotFound)?)?;
-            edit(&mut shipment)?;
-            tx.execute(
-                "UPDATE shipments SET status = ?, search_text = ?, doc = ? WHERE id = ?",
-                params![
-                    shipment.status.as_str(),
-                    shipment.search_text(),
-                    encode(&shipment)?,
-                    id
-                ],
-            )
-            .map_err(db_error)?;
-            tx.commit().map_err(db_error)?;
-            Ok(shipment)
-        })
-        .await
+        self.db
+            .run(move |conn| {
+                let tx = conn
+                    .transaction_with_behavior(TransactionBehavior::Immediate)
+                    .map_err(StoreFault::from)?;
+                let doc: Option<String> = tx
+                    .query_row("SELECT doc FROM shipments WHERE id = ?", [&id], |r| {
+                        r.get(0)
+                    })
+                    .optional()
+                    .map_err(StoreFault::from)?;
+                let mut shipment = decode(doc.ok_or(ShipmentError::NotFound)?)?;
+                edit(&mut shipment)?;
+                tx.execute(
+                    "UPDATE shipments SET status = ?, search_text = ?, doc = ? WHERE id = ?",
+                    params![
+                        shipment.status.as_str(),
+                        shipment.search_text(),
+                        encode(&shipment)?,
+                        id
+                    ],
+                )
+                .map_err(StoreFault::from)?;
+                tx.commit().map_err(StoreFault::from)?;
+                Ok(shipment)
+            })
+            .await
     }
 
     async fn delete(&self, id: &str) -> Result<Shipment, ShipmentError> {
         let id = id.to_owned();
-        self.run(move |conn| {
-            let doc: Option<String> = conn
-                .query_row(
-                    "DELETE FROM shipments WHERE id = ? RETURNING doc",
-                    [id],
-                    |r| r.get(0),
-                )
-                .optional()
-                .map_err(db_error)?;
-            decode(doc.ok_or(ShipmentError::NotFound)?)
-        })
-        .await
+        self.db
+            .run(move |conn| {
+                let doc: Option<String> = conn
+                    .query_row(
+                        "DELETE FROM shipments WHERE id = ? RETURNING doc",
+                        [id],
+                        |r| r.get(0),
+                    )
+                    .optional()
+                    .map_err(StoreFault::from)?;
+                decode(doc.ok_or(ShipmentError::NotFound)?)
+            })
+            .await
     }
 }

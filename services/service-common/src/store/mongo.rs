@@ -1,0 +1,71 @@
+//! Stored documents in MongoDB: a value's `id` is the document's `_id`.
+
+use mongodb::bson::{self, Bson, Document};
+use mongodb::error::{Error, ErrorKind, WriteFailure};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::StoreFault;
+
+/// The server's code for a write a unique index refused.
+pub const DUPLICATE_KEY: i32 = 11000;
+
+/// The document of `value`, its `id` field stored as `_id`.
+pub fn to_document<T: Serialize>(value: &T) -> Result<Document, StoreFault> {
+    let mut d = bson::to_document(value).map_err(|e| StoreFault::Internal(e.to_string()))?;
+    let id = d.remove("id").unwrap_or(Bson::Null);
+    d.insert("_id", id);
+    Ok(d)
+}
+
+/// Reads a stored `what` (a "user", a "shipment") back, its `_id` as `id`.
+pub fn from_document<T: DeserializeOwned>(what: &str, mut d: Document) -> Result<T, StoreFault> {
+    if let Some(id) = d.remove("_id") {
+        d.insert("id", id);
+    }
+    bson::from_document(d)
+        .map_err(|e| StoreFault::Internal(format!("stored {what} unreadable: {e}")))
+}
+
+/// Whether a unique index refused the write, however the driver reports it (a write error, a
+/// command error such as findAndModify's, or one of an insert_many's).
+pub fn is_duplicate_key(e: &Error) -> bool {
+    match &*e.kind {
+        ErrorKind::Write(WriteFailure::WriteError(w)) => w.code == DUPLICATE_KEY,
+        ErrorKind::Command(c) => c.code == DUPLICATE_KEY,
+        ErrorKind::InsertMany(m) => m
+            .write_errors
+            .iter()
+            .flatten()
+            .any(|w| w.code == DUPLICATE_KEY),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use mongodb::bson::doc;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Thing {
+        id: String,
+        name: String,
+    }
+
+    #[test]
+    fn id_is_stored_as_underscore_id() {
+        let thing = Thing {
+            id: "t1".into(),
+            name: "a".into(),
+        };
+        let d = super::to_document(&thing).unwrap();
+        assert_eq!(d, doc! { "name": "a", "_id": "t1" });
+        assert_eq!(super::from_document::<Thing>("thing", d).unwrap(), thing);
+        let e = super::from_document::<Thing>("thing", doc! { "_id": 1 }).unwrap_err();
+        assert!(
+            e.to_string().starts_with("stored thing unreadable: "),
+            "{e}"
+        );
+    }
+}
