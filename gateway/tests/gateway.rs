@@ -3,53 +3,20 @@
 
 mod common;
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use bytes::{Buf, Bytes, BytesMut};
-use logistics_proto::v1::{self as pb, shipment_service_client::ShipmentServiceClient};
+use logistics_proto::v1 as pb;
 use prost::Message;
 use service_auth::TokenKey;
-use shipments::store::ShipmentStore;
 use tokio::net::TcpListener;
 
 use common::site::{
     ADMIN_EMAIL, ADMIN_PASSWORD, CLERK_EMAIL, Site, all_in_one_with, distributed, static_dir,
 };
+use common::wire::{Reply, demo_shipment, frame, read_reply};
 
 async fn all_in_one(lookups_per_minute: u64) -> Site {
     all_in_one_with(|s| s.tracking_lookups_per_minute = lookups_per_minute).await
-}
-
-async fn demo_shipment(store: &Arc<dyn ShipmentStore>) -> shipments::domain::Shipment {
-    let key = TokenKey::generate();
-    let server = shipments::server(
-        store.clone(),
-        key.clone(),
-        &Default::default(),
-        &Default::default(),
-    );
-    let mut client = ShipmentServiceClient::with_interceptor(
-        server,
-        service_auth::Bearer::new(&service_auth::tool_token(&key)),
-    );
-    shipments::demo::load(&mut client).await.unwrap().remove(0)
-}
-
-/// What a gRPC-web call answered: status, message and the reply message bytes.
-#[derive(Debug)]
-struct Reply {
-    http: u16,
-    grpc_status: Option<i32>,
-    message: String,
-    body: Option<Bytes>,
-}
-
-fn frame(message: &[u8]) -> Vec<u8> {
-    let mut out = vec![0u8];
-    out.extend_from_slice(&(message.len() as u32).to_be_bytes());
-    out.extend_from_slice(message);
-    out
 }
 
 async fn grpc_web(base: &str, method: &str, body: Vec<u8>) -> (Reply, reqwest::header::HeaderMap) {
@@ -85,66 +52,7 @@ async fn raw_call(
     for (name, value) in headers {
         request = request.header(*name, *value);
     }
-    let response = request.body(body).send().await.unwrap();
-    let http = response.status().as_u16();
-    let headers = response.headers().clone();
-    let mut grpc_status = headers
-        .get("grpc-status")
-        .and_then(|v| v.to_str().ok()?.parse().ok());
-    let mut message = headers
-        .get("grpc-message")
-        .map(|v| percent_decode(v.to_str().unwrap()))
-        .unwrap_or_default();
-    let mut bytes = BytesMut::from(&response.bytes().await.unwrap()[..]);
-    let mut body = None;
-    while bytes.len() >= 5 {
-        let flag = bytes.get_u8();
-        let len = bytes.get_u32() as usize;
-        if len > bytes.len() {
-            break; // not a gRPC-web frame: an HTTP-level error body
-        }
-        let chunk = bytes.split_to(len).freeze();
-        if flag & 0x80 == 0 {
-            body = Some(chunk);
-        } else {
-            for line in String::from_utf8_lossy(&chunk).split("\r\n") {
-                if let Some(v) = line.strip_prefix("grpc-status:") {
-                    grpc_status = v.trim().parse().ok();
-                }
-                if let Some(v) = line.strip_prefix("grpc-message:") {
-                    message = percent_decode(v.trim());
-                }
-            }
-        }
-    }
-    (
-        Reply {
-            http,
-            grpc_status,
-            message,
-            body,
-        },
-        headers,
-    )
-}
-
-fn percent_decode(text: &str) -> String {
-    let mut out = Vec::new();
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && i + 2 < bytes.len()
-            && let Ok(b) = u8::from_str_radix(&text[i + 1..i + 3], 16)
-        {
-            out.push(b);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    read_reply(request.body(body).send().await.unwrap()).await
 }
 
 async fn lookup(base: &str, number: &str) -> Reply {

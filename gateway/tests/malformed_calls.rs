@@ -9,10 +9,9 @@ mod common;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use bytes::{Buf, Bytes, BytesMut};
-use logistics_proto::v1::{self as pb, shipment_service_client::ShipmentServiceClient};
+use bytes::Bytes;
+use logistics_proto::v1 as pb;
 use prost::Message;
-use service_auth::TokenKey;
 use service_common::grpc_guard;
 use shipments::store::ShipmentStore;
 
@@ -24,46 +23,17 @@ const RESOURCE_EXHAUSTED: i32 = 8;
 const INTERNAL: i32 = 13;
 
 use common::site::{all_in_one, distributed};
+use common::wire::{Reply, demo_shipment, frame, read_reply};
 
-async fn demo_shipment(store: &Arc<dyn ShipmentStore>) -> String {
-    let key = TokenKey::generate();
-    let server = shipments::server(
-        store.clone(),
-        key.clone(),
-        &Default::default(),
-        &Default::default(),
-    );
-    let mut client = ShipmentServiceClient::with_interceptor(
-        server,
-        service_auth::Bearer::new(&service_auth::tool_token(&key)),
-    );
-    shipments::demo::load(&mut client)
+async fn demo_tracking_number(store: &Arc<dyn ShipmentStore>) -> String {
+    demo_shipment(store)
         .await
-        .unwrap()
-        .remove(0)
         .tracking_number
         .as_str()
         .to_owned()
 }
 
 // ---- Calls on the wire. ----
-
-/// What a call answered.
-#[derive(Debug)]
-struct Reply {
-    http: u16,
-    grpc_status: Option<i32>,
-    message: String,
-    /// The reply message, when one came.
-    body: Option<Bytes>,
-}
-
-fn frame(message: &[u8]) -> Vec<u8> {
-    let mut out = vec![0u8];
-    out.extend_from_slice(&(message.len() as u32).to_be_bytes());
-    out.extend_from_slice(message);
-    out
-}
 
 fn lookup_message(number: &str) -> Vec<u8> {
     pb::GetShipmentByTrackingNumberRequest {
@@ -109,45 +79,7 @@ async fn post(
     for (name, value) in headers {
         request = request.header(*name, *value);
     }
-    let response = request.body(body).send().await.unwrap();
-    let http = response.status().as_u16();
-    let mut grpc_status = response
-        .headers()
-        .get("grpc-status")
-        .and_then(|v| v.to_str().ok()?.parse().ok());
-    let mut message = response
-        .headers()
-        .get("grpc-message")
-        .map(|v| percent_decode(v.to_str().unwrap()))
-        .unwrap_or_default();
-    let mut bytes = BytesMut::from(&response.bytes().await.unwrap_or_default()[..]);
-    let mut body = None;
-    while bytes.len() >= 5 {
-        let flag = bytes.get_u8();
-        let len = bytes.get_u32() as usize;
-        if len > bytes.len() {
-            break;
-        }
-        let chunk = bytes.split_to(len).freeze();
-        if flag & 0x80 == 0 {
-            body = Some(chunk);
-        } else {
-            for line in String::from_utf8_lossy(&chunk).split("\r\n") {
-                if let Some(v) = line.strip_prefix("grpc-status:") {
-                    grpc_status = v.trim().parse().ok();
-                }
-                if let Some(v) = line.strip_prefix("grpc-message:") {
-                    message = percent_decode(v.trim());
-                }
-            }
-        }
-    }
-    Reply {
-        http,
-        grpc_status,
-        message,
-        body,
-    }
+    read_reply(request.body(body).send().await.unwrap()).await.0
 }
 
 /// A call of the public tracking lookup on `base` (the gateway or a service) over `wire`.
@@ -174,25 +106,6 @@ async fn call_with(
         headers,
     )
     .await
-}
-
-fn percent_decode(text: &str) -> String {
-    let mut out = Vec::new();
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && i + 2 < bytes.len()
-            && let Ok(b) = u8::from_str_radix(&text[i + 1..i + 3], 16)
-        {
-            out.push(b);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// A body sent in chunks with no Content-Length: `head`, then zeros for up to `max` bytes
@@ -426,7 +339,7 @@ async fn all_in_one_malformed_grpc_web_calls_are_client_errors() {
     metrics();
     loud_logs();
     let site = all_in_one().await;
-    let number = demo_shipment(&site.store).await;
+    let number = demo_tracking_number(&site.store).await;
     malformed_calls_are_client_errors(
         Wire::GrpcWebHttp1,
         &site.base,
@@ -442,7 +355,7 @@ async fn distributed_malformed_grpc_web_calls_are_client_errors() {
     metrics();
     loud_logs();
     let site = distributed().await;
-    let number = demo_shipment(&site.store).await;
+    let number = demo_tracking_number(&site.store).await;
     malformed_calls_are_client_errors(
         Wire::GrpcWebHttp1,
         &site.base,
@@ -458,7 +371,7 @@ async fn malformed_grpc_calls_to_a_service_port_are_client_errors() {
     metrics();
     loud_logs();
     let site = distributed().await;
-    let number = demo_shipment(&site.store).await;
+    let number = demo_tracking_number(&site.store).await;
     malformed_calls_are_client_errors(
         Wire::GrpcHttp2,
         site.shipments_url.as_deref().unwrap(),
@@ -531,7 +444,7 @@ async fn rpc_content_types_are_served(base: &str, number: &str, wires: &[Wire]) 
 #[tokio::test]
 async fn all_in_one_serves_only_rpc_content_types_on_every_protocol() {
     let site = all_in_one().await;
-    let number = demo_shipment(&site.store).await;
+    let number = demo_tracking_number(&site.store).await;
     form_posts_are_refused(false, &site.base, &number).await;
     form_posts_are_refused(true, &site.base, &number).await;
     rpc_content_types_are_served(
@@ -545,7 +458,7 @@ async fn all_in_one_serves_only_rpc_content_types_on_every_protocol() {
 #[tokio::test]
 async fn distributed_serves_only_rpc_content_types_on_every_protocol() {
     let site = distributed().await;
-    let number = demo_shipment(&site.store).await;
+    let number = demo_tracking_number(&site.store).await;
     form_posts_are_refused(false, &site.base, &number).await;
     form_posts_are_refused(true, &site.base, &number).await;
     rpc_content_types_are_served(
@@ -559,7 +472,7 @@ async fn distributed_serves_only_rpc_content_types_on_every_protocol() {
 #[tokio::test]
 async fn a_service_port_serves_only_grpc_content_types() {
     let site = distributed().await;
-    let number = demo_shipment(&site.store).await;
+    let number = demo_tracking_number(&site.store).await;
     let service = site.shipments_url.as_deref().unwrap();
     form_posts_are_refused(true, service, &number).await;
     // gRPC-web is the gateway's business; a service speaks gRPC.

@@ -4,5 +4,6 @@
 
 mod redis;
 pub mod site;
+pub mod wire;
 
 pub use redis::RedisServer;
