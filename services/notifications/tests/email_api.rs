@@ -563,6 +563,17 @@ async fn missing_configuration_is_named_and_keeps_the_service_unready() {
     );
 }
 
+/// The (field, description) pairs of an INVALID_ARGUMENT answer.
+fn violations(status: &tonic::Status) -> Vec<(String, String)> {
+    status
+        .get_details_bad_request()
+        .unwrap()
+        .field_violations
+        .into_iter()
+        .map(|v| (v.field, v.description))
+        .collect()
+}
+
 #[tokio::test]
 async fn contact_messages_are_validated_field_by_field_and_robots_are_dropped() {
     let (api, url) = MockApi::start().await;
@@ -577,13 +588,7 @@ async fn contact_messages_are_validated_field_by_field_and_robots_are_dropped() 
         .await
         .unwrap_err();
     assert_eq!(status.code(), Code::InvalidArgument);
-    let fields: Vec<(String, String)> = status
-        .get_details_bad_request()
-        .unwrap()
-        .field_violations
-        .into_iter()
-        .map(|v| (v.field, v.description))
-        .collect();
+    let fields = violations(&status);
     assert_eq!(
         fields,
         [
@@ -617,13 +622,7 @@ async fn contact_messages_are_validated_field_by_field_and_robots_are_dropped() 
         .send_contact_message(hostile)
         .await
         .unwrap_err();
-    let fields: Vec<(String, String)> = status
-        .get_details_bad_request()
-        .unwrap()
-        .field_violations
-        .into_iter()
-        .map(|v| (v.field, v.description))
-        .collect();
+    let fields = violations(&status);
     assert_eq!(
         fields,
         [
