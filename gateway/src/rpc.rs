@@ -223,7 +223,9 @@ impl RpcGateway {
             HeaderValue::from_str(&format!("Bearer {token}")).expect("a JWT is ASCII"),
         );
         let response = self.upstream_of(&path).clone().oneshot(request).await?;
-        if path.starts_with(AUTH_SERVICE) {
+        // A change of users through this gateway shows at once here (elsewhere within
+        // RECHECK_AFTER).
+        if path.starts_with(AUTH_SERVICE) && !crate::upstream::is_idempotent(&path) {
             self.access.forget_users();
         }
         if path == CHANGE_PASSWORD {

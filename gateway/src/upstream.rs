@@ -22,7 +22,7 @@ const READ_ATTEMPTS: u32 = 3;
 const READ_BACKOFF: Duration = Duration::from_millis(100);
 
 /// Get and List methods change nothing, so sending one twice is harmless.
-fn is_idempotent(path: &str) -> bool {
+pub(crate) fn is_idempotent(path: &str) -> bool {
     let method = path.rsplit('/').next().unwrap_or_default();
     method.starts_with("Get") || method.starts_with("List")
 }
