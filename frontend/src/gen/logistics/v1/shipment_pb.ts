@@ -12,7 +12,7 @@ import type { Message, UnknownEnum } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/shipment.proto.
  */
 export const file_logistics_v1_shipment: GenFile = /*@__PURE__*/
-  fileDesc("Chtsb2dpc3RpY3MvdjEvc2hpcG1lbnQucHJvdG8SDGxvZ2lzdGljcy52MSIwCgREYXRlEgwKBHllYXIYASABKAUSDQoFbW9udGgYAiABKAUSCwoDZGF5GAMgASgFIisKCVRpbWVPZkRheRINCgVob3VycxgBIAEoBRIPCgdtaW51dGVzGAIgASgFIkQKBVBhcnR5EgwKBG5hbWUYASABKAkSDwoHYWRkcmVzcxgCIAEoCRINCgVwaG9uZRgDIAEoCRINCgVlbWFpbBgEIAEoCSKPAQoHUGFja2FnZRIQCghxdWFudGl0eRgBIAEoBRISCgpwaWVjZV90eXBlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEhEKCWxlbmd0aF9jbRgEIAEoARIQCgh3aWR0aF9jbRgFIAEoARIRCgloZWlnaHRfY20YBiABKAESEQoJd2VpZ2h0X2tnGAcgASgBIsUBCgxIaXN0b3J5RW50cnkSKAoEdGltZRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKbG9jYWxfZGF0ZRgCIAEoCRISCgpsb2NhbF90aW1lGAMgASgJEhAKCGxvY2F0aW9uGAQgASgJEiwKBnN0YXR1cxgFIAEoDjIcLmxvZ2lzdGljcy52MS5TaGlwbWVudFN0YXR1cxISCgp1cGRhdGVkX2J5GAYgASgJEg8KB3JlbWFya3MYByABKAki3gcKCFNoaXBtZW50EgoKAmlkGAEgASgJEhcKD3RyYWNraW5nX251bWJlchgCIAEoCRIsCgZzdGF0dXMYAyABKA4yHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0dXMSJAoHc2hpcHBlchgEIAEoCzITLmxvZ2lzdGljcy52MS5QYXJ0eRIlCghyZWNlaXZlchgFIAEoCzITLmxvZ2lzdGljcy52MS5QYXJ0eRIOCgZvcmlnaW4YBiABKAkSEwoLZGVzdGluYXRpb24YByABKAkSDwoHY2FycmllchgIIAEoCRIoCgR0eXBlGAkgASgOMhoubG9naXN0aWNzLnYxLlNoaXBtZW50VHlwZRIoCgRtb2RlGAogASgOMhoubG9naXN0aWNzLnYxLlNoaXBtZW50TW9kZRIVCg1wYWNrYWdlX2NvdW50GAsgASgFEg8KB3Byb2R1Y3QYDCABKAkSGAoQcHJvZHVjdF9xdWFudGl0eRgNIAEoBRIvCgxwYXltZW50X21vZGUYDiABKA4yGS5sb2dpc3RpY3MudjEuUGF5bWVudE1vZGUSGwoTdG90YWxfZnJlaWdodF9jZW50cxgPIAEoAxIRCgl3ZWlnaHRfa2cYECABKAESMgoWZXhwZWN0ZWRfZGVsaXZlcnlfZGF0ZRgRIAEoCzISLmxvZ2lzdGljcy52MS5EYXRlEi8KDmRlcGFydHVyZV90aW1lGBIgASgLMhcubG9naXN0aWNzLnYxLlRpbWVPZkRheRInCgtwaWNrdXBfZGF0ZRgTIAEoCzISLmxvZ2lzdGljcy52MS5EYXRlEiwKC3BpY2t1cF90aW1lGBQgASgLMhcubG9naXN0aWNzLnYxLlRpbWVPZkRheRInCghwYWNrYWdlcxgVIAMoCzIVLmxvZ2lzdGljcy52MS5QYWNrYWdlEhAKCGNvbW1lbnRzGBYgASgJEhgKEGN1cnJlbnRfbG9jYXRpb24YFyABKAkSKwoHaGlzdG9yeRgYIAMoCzIaLmxvZ2lzdGljcy52MS5IaXN0b3J5RW50cnkSIgoadG90YWxfdm9sdW1ldHJpY193ZWlnaHRfa2cYGSABKAESIQoZdG90YWxfdm9sdW1lX2N1YmljX21ldHJlcxgaIAEoARIeChZ0b3RhbF9hY3R1YWxfd2VpZ2h0X2tnGBsgASgBEi8KC2NyZWF0ZV90aW1lGBwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgdIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAqxwEKDlNoaXBtZW50U3RhdHVzEh8KG1NISVBNRU5UX1NUQVRVU19VTlNQRUNJRklFRBAAEhsKF1NISVBNRU5UX1NUQVRVU19QRU5ESU5HEAESHgoaU0hJUE1FTlRfU1RBVFVTX0lOX1RSQU5TSVQQAhIdChlTSElQTUVOVF9TVEFUVVNfREVMSVZFUkVEEAMSGwoXU0hJUE1FTlRfU1RBVFVTX0RFTEFZRUQQBBIbChdTSElQTUVOVF9TVEFUVVNfT05fSE9MRBAFKn8KDFNoaXBtZW50VHlwZRIdChlTSElQTUVOVF9UWVBFX1VOU1BFQ0lGSUVEEAASGgoWU0hJUE1FTlRfVFlQRV9TVEFOREFSRBABEhkKFVNISVBNRU5UX1RZUEVfRVhQUkVTUxACEhkKFVNISVBNRU5UX1RZUEVfRUNPTk9NWRADKo4BCgxTaGlwbWVudE1vZGUSHQoZU0hJUE1FTlRfTU9ERV9VTlNQRUNJRklFRBAAEh8KG1NISVBNRU5UX01PREVfTEFORF9TSElQUElORxABEh4KGlNISVBNRU5UX01PREVfQUlSX1NISVBQSU5HEAISHgoaU0hJUE1FTlRfTU9ERV9TRUFfU0hJUFBJTkcQAyqYAQoLUGF5bWVudE1vZGUSHAoYUEFZTUVOVF9NT0RFX1VOU1BFQ0lGSUVEEAASHgoaUEFZTUVOVF9NT0RFX0JBTktfVFJBTlNGRVIQARIcChhQQVlNRU5UX01PREVfQ1JFRElUX0NBUkQQAhIVChFQQVlNRU5UX01PREVfQ0FTSBADEhYKElBBWU1FTlRfTU9ERV9DSEVDSxAEYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("Chtsb2dpc3RpY3MvdjEvc2hpcG1lbnQucHJvdG8SDGxvZ2lzdGljcy52MSIwCgREYXRlEgwKBHllYXIYASABKAUSDQoFbW9udGgYAiABKAUSCwoDZGF5GAMgASgFIisKCVRpbWVPZkRheRINCgVob3VycxgBIAEoBRIPCgdtaW51dGVzGAIgASgFIkQKBVBhcnR5EgwKBG5hbWUYASABKAkSDwoHYWRkcmVzcxgCIAEoCRINCgVwaG9uZRgDIAEoCRINCgVlbWFpbBgEIAEoCSKPAQoHUGFja2FnZRIQCghxdWFudGl0eRgBIAEoBRISCgpwaWVjZV90eXBlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEhEKCWxlbmd0aF9jbRgEIAEoARIQCgh3aWR0aF9jbRgFIAEoARIRCgloZWlnaHRfY20YBiABKAESEQoJd2VpZ2h0X2tnGAcgASgBIsUBCgxIaXN0b3J5RW50cnkSKAoEdGltZRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKbG9jYWxfZGF0ZRgCIAEoCRISCgpsb2NhbF90aW1lGAMgASgJEhAKCGxvY2F0aW9uGAQgASgJEiwKBnN0YXR1cxgFIAEoDjIcLmxvZ2lzdGljcy52MS5TaGlwbWVudFN0YXR1cxISCgp1cGRhdGVkX2J5GAYgASgJEg8KB3JlbWFya3MYByABKAkiqAgKCFNoaXBtZW50EgoKAmlkGAEgASgJEhcKD3RyYWNraW5nX251bWJlchgCIAEoCRIsCgZzdGF0dXMYAyABKA4yHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0dXMSJAoHc2hpcHBlchgEIAEoCzITLmxvZ2lzdGljcy52MS5QYXJ0eRIlCghyZWNlaXZlchgFIAEoCzITLmxvZ2lzdGljcy52MS5QYXJ0eRIOCgZvcmlnaW4YBiABKAkSEwoLZGVzdGluYXRpb24YByABKAkSDwoHY2FycmllchgIIAEoCRIoCgR0eXBlGAkgASgOMhoubG9naXN0aWNzLnYxLlNoaXBtZW50VHlwZRIoCgRtb2RlGAogASgOMhoubG9naXN0aWNzLnYxLlNoaXBtZW50TW9kZRIVCg1wYWNrYWdlX2NvdW50GAsgASgFEg8KB3Byb2R1Y3QYDCABKAkSGAoQcHJvZHVjdF9xdWFudGl0eRgNIAEoBRIvCgxwYXltZW50X21vZGUYDiABKA4yGS5sb2dpc3RpY3MudjEuUGF5bWVudE1vZGUSGwoTdG90YWxfZnJlaWdodF9jZW50cxgPIAEoAxIRCgl3ZWlnaHRfa2cYECABKAESMgoWZXhwZWN0ZWRfZGVsaXZlcnlfZGF0ZRgRIAEoCzISLmxvZ2lzdGljcy52MS5EYXRlEi8KDmRlcGFydHVyZV90aW1lGBIgASgLMhcubG9naXN0aWNzLnYxLlRpbWVPZkRheRInCgtwaWNrdXBfZGF0ZRgTIAEoCzISLmxvZ2lzdGljcy52MS5EYXRlEiwKC3BpY2t1cF90aW1lGBQgASgLMhcubG9naXN0aWNzLnYxLlRpbWVPZkRheRInCghwYWNrYWdlcxgVIAMoCzIVLmxvZ2lzdGljcy52MS5QYWNrYWdlEhAKCGNvbW1lbnRzGBYgASgJEhgKEGN1cnJlbnRfbG9jYXRpb24YFyABKAkSKwoHaGlzdG9yeRgYIAMoCzIaLmxvZ2lzdGljcy52MS5IaXN0b3J5RW50cnkSIgoadG90YWxfdm9sdW1ldHJpY193ZWlnaHRfa2cYGSABKAESIQoZdG90YWxfdm9sdW1lX2N1YmljX21ldHJlcxgaIAEoARIeChZ0b3RhbF9hY3R1YWxfd2VpZ2h0X2tnGBsgASgBEi8KC2NyZWF0ZV90aW1lGBwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgdIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKAoEdmlldxgeIAEoDjIaLmxvZ2lzdGljcy52MS5TaGlwbWVudFZpZXcSHgoWdmVyaWZpY2F0aW9uX2F2YWlsYWJsZRgfIAEoCCI+ChRTaGlwbWVudFN1YnNjcmlwdGlvbhIXCg90cmFja2luZ19udW1iZXIYASABKAkSDQoFZW1haWwYAiABKAkidwoRVHJhY2tpbmdFbWFpbFJ1bGUSKgoFZXZlbnQYASABKA4yGy5sb2dpc3RpY3MudjEuVHJhY2tpbmdFdmVudBIPCgdzaGlwcGVyGAIgASgIEhAKCHJlY2VpdmVyGAMgASgIEhMKC3N1YnNjcmliZXJzGAQgASgIIkcKFVRyYWNraW5nRW1haWxTZXR0aW5ncxIuCgVydWxlcxgBIAMoCzIfLmxvZ2lzdGljcy52MS5UcmFja2luZ0VtYWlsUnVsZSrHAQoOU2hpcG1lbnRTdGF0dXMSHwobU0hJUE1FTlRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGwoXU0hJUE1FTlRfU1RBVFVTX1BFTkRJTkcQARIeChpTSElQTUVOVF9TVEFUVVNfSU5fVFJBTlNJVBACEh0KGVNISVBNRU5UX1NUQVRVU19ERUxJVkVSRUQQAxIbChdTSElQTUVOVF9TVEFUVVNfREVMQVlFRBAEEhsKF1NISVBNRU5UX1NUQVRVU19PTl9IT0xEEAUqYAoMU2hpcG1lbnRWaWV3Eh0KGVNISVBNRU5UX1ZJRVdfVU5TUEVDSUZJRUQQABIZChVTSElQTUVOVF9WSUVXX0xJTUlURUQQARIWChJTSElQTUVOVF9WSUVXX0ZVTEwQAip/CgxTaGlwbWVudFR5cGUSHQoZU0hJUE1FTlRfVFlQRV9VTlNQRUNJRklFRBAAEhoKFlNISVBNRU5UX1RZUEVfU1RBTkRBUkQQARIZChVTSElQTUVOVF9UWVBFX0VYUFJFU1MQAhIZChVTSElQTUVOVF9UWVBFX0VDT05PTVkQAyqOAQoMU2hpcG1lbnRNb2RlEh0KGVNISVBNRU5UX01PREVfVU5TUEVDSUZJRUQQABIfChtTSElQTUVOVF9NT0RFX0xBTkRfU0hJUFBJTkcQARIeChpTSElQTUVOVF9NT0RFX0FJUl9TSElQUElORxACEh4KGlNISVBNRU5UX01PREVfU0VBX1NISVBQSU5HEAMqmAEKC1BheW1lbnRNb2RlEhwKGFBBWU1FTlRfTU9ERV9VTlNQRUNJRklFRBAAEh4KGlBBWU1FTlRfTU9ERV9CQU5LX1RSQU5TRkVSEAESHAoYUEFZTUVOVF9NT0RFX0NSRURJVF9DQVJEEAISFQoRUEFZTUVOVF9NT0RFX0NBU0gQAxIWChJQQVlNRU5UX01PREVfQ0hFQ0sQBCrAAQoNVHJhY2tpbmdFdmVudBIeChpUUkFDS0lOR19FVkVOVF9VTlNQRUNJRklFRBAAEhoKFlRSQUNLSU5HX0VWRU5UX0NSRUFURUQQARIdChlUUkFDS0lOR19FVkVOVF9JTl9UUkFOU0lUEAISGgoWVFJBQ0tJTkdfRVZFTlRfREVMQVlFRBADEhoKFlRSQUNLSU5HX0VWRU5UX09OX0hPTEQQBBIcChhUUkFDS0lOR19FVkVOVF9ERUxJVkVSRUQQBWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * A calendar date with no time zone (mirrors google.type.Date).
@@ -395,6 +395,21 @@ export type Shipment = Message<"logistics.v1.Shipment"> & {
    * @generated from field: google.protobuf.Timestamp update_time = 29;
    */
   updateTime?: Timestamp | undefined;
+
+  /**
+   * Output only. How much of the shipment this answer shows.
+   *
+   * @generated from field: logistics.v1.ShipmentView view = 30;
+   */
+  view: ShipmentView;
+
+  /**
+   * Output only. In a LIMITED view: whether a party may prove who they are
+   * (VerifyTrackingAccess) to see the FULL view.
+   *
+   * @generated from field: bool verification_available = 31;
+   */
+  verificationAvailable: boolean;
 };
 
 /**
@@ -403,6 +418,85 @@ export type Shipment = Message<"logistics.v1.Shipment"> & {
  */
 export const ShipmentSchema: GenMessage<Shipment> = /*@__PURE__*/
   messageDesc(file_logistics_v1_shipment, 5);
+
+/**
+ * A visitor who follows one shipment's updates by e-mail.
+ *
+ * @generated from message logistics.v1.ShipmentSubscription
+ */
+export type ShipmentSubscription = Message<"logistics.v1.ShipmentSubscription"> & {
+  /**
+   * @generated from field: string tracking_number = 1;
+   */
+  trackingNumber: string;
+
+  /**
+   * @generated from field: string email = 2;
+   */
+  email: string;
+};
+
+/**
+ * Describes the message logistics.v1.ShipmentSubscription.
+ * Use `create(ShipmentSubscriptionSchema)` to create a new message.
+ */
+export const ShipmentSubscriptionSchema: GenMessage<ShipmentSubscription> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment, 6);
+
+/**
+ * Who gets an e-mail when one event happens.
+ *
+ * @generated from message logistics.v1.TrackingEmailRule
+ */
+export type TrackingEmailRule = Message<"logistics.v1.TrackingEmailRule"> & {
+  /**
+   * @generated from field: logistics.v1.TrackingEvent event = 1;
+   */
+  event: TrackingEvent;
+
+  /**
+   * @generated from field: bool shipper = 2;
+   */
+  shipper: boolean;
+
+  /**
+   * @generated from field: bool receiver = 3;
+   */
+  receiver: boolean;
+
+  /**
+   * Visitors who subscribed to the shipment; ignored for CREATED (nobody has subscribed yet).
+   *
+   * @generated from field: bool subscribers = 4;
+   */
+  subscribers: boolean;
+};
+
+/**
+ * Describes the message logistics.v1.TrackingEmailRule.
+ * Use `create(TrackingEmailRuleSchema)` to create a new message.
+ */
+export const TrackingEmailRuleSchema: GenMessage<TrackingEmailRule> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment, 7);
+
+/**
+ * Which shipment events send e-mail to whom: one rule per event, every event listed.
+ *
+ * @generated from message logistics.v1.TrackingEmailSettings
+ */
+export type TrackingEmailSettings = Message<"logistics.v1.TrackingEmailSettings"> & {
+  /**
+   * @generated from field: repeated logistics.v1.TrackingEmailRule rules = 1;
+   */
+  rules: TrackingEmailRule[];
+};
+
+/**
+ * Describes the message logistics.v1.TrackingEmailSettings.
+ * Use `create(TrackingEmailSettingsSchema)` to create a new message.
+ */
+export const TrackingEmailSettingsSchema: GenMessage<TrackingEmailSettings> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment, 8);
 
 /**
  * Where a shipment stands. No order is enforced between the values.
@@ -455,6 +549,48 @@ export const ShipmentStatusSchema: GenEnum<ShipmentStatus> = /*@__PURE__*/
   enumDesc(file_logistics_v1_shipment, 0);
 
 /**
+ * How much of a shipment an answer shows.
+ *
+ * @generated from enum logistics.v1.ShipmentView
+ */
+export const ShipmentView = {
+  /**
+   * @generated from enum value: SHIPMENT_VIEW_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED: 0,
+
+  /**
+   * The public view: status, history (times, places at city level, remarks), origin,
+   * destination, expected delivery date, carrier, mode, package count and weight, and the
+   * parties' first names with an initial. No street address, phone, e-mail or price.
+   *
+   * @generated from enum value: SHIPMENT_VIEW_LIMITED = 1;
+   */
+  LIMITED: 1,
+
+  /**
+   * Every field: staff, a visitor who proved they are a party, or a link from the shipment's
+   * own e-mails.
+   *
+   * @generated from enum value: SHIPMENT_VIEW_FULL = 2;
+   */
+  FULL: 2,
+} as const;
+
+/**
+ * How much of a shipment an answer shows.
+ *
+ * @generated from enum logistics.v1.ShipmentView
+ */
+export type ShipmentView = (typeof ShipmentView)[keyof typeof ShipmentView] | UnknownEnum;
+
+/**
+ * Describes the enum logistics.v1.ShipmentView.
+ */
+export const ShipmentViewSchema: GenEnum<ShipmentView> = /*@__PURE__*/
+  enumDesc(file_logistics_v1_shipment, 1);
+
+/**
  * How fast the shipment travels.
  *
  * @generated from enum logistics.v1.ShipmentType
@@ -492,7 +628,7 @@ export type ShipmentType = (typeof ShipmentType)[keyof typeof ShipmentType] | Un
  * Describes the enum logistics.v1.ShipmentType.
  */
 export const ShipmentTypeSchema: GenEnum<ShipmentType> = /*@__PURE__*/
-  enumDesc(file_logistics_v1_shipment, 1);
+  enumDesc(file_logistics_v1_shipment, 2);
 
 /**
  * How the shipment travels.
@@ -532,7 +668,7 @@ export type ShipmentMode = (typeof ShipmentMode)[keyof typeof ShipmentMode] | Un
  * Describes the enum logistics.v1.ShipmentMode.
  */
 export const ShipmentModeSchema: GenEnum<ShipmentMode> = /*@__PURE__*/
-  enumDesc(file_logistics_v1_shipment, 2);
+  enumDesc(file_logistics_v1_shipment, 3);
 
 /**
  * How the freight is paid. Labels: Bank Transfer, Credit Card, Cash, Check.
@@ -577,5 +713,59 @@ export type PaymentMode = (typeof PaymentMode)[keyof typeof PaymentMode] | Unkno
  * Describes the enum logistics.v1.PaymentMode.
  */
 export const PaymentModeSchema: GenEnum<PaymentMode> = /*@__PURE__*/
-  enumDesc(file_logistics_v1_shipment, 3);
+  enumDesc(file_logistics_v1_shipment, 4);
+
+/**
+ * A shipment event that may send e-mail.
+ *
+ * @generated from enum logistics.v1.TrackingEvent
+ */
+export const TrackingEvent = {
+  /**
+   * @generated from enum value: TRACKING_EVENT_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED: 0,
+
+  /**
+   * The shipment was created (the spec's "Shipment Created" and "Package Incoming" e-mails).
+   *
+   * @generated from enum value: TRACKING_EVENT_CREATED = 1;
+   */
+  CREATED: 1,
+
+  /**
+   * The status changed to in transit, delayed, on hold or delivered.
+   *
+   * @generated from enum value: TRACKING_EVENT_IN_TRANSIT = 2;
+   */
+  IN_TRANSIT: 2,
+
+  /**
+   * @generated from enum value: TRACKING_EVENT_DELAYED = 3;
+   */
+  DELAYED: 3,
+
+  /**
+   * @generated from enum value: TRACKING_EVENT_ON_HOLD = 4;
+   */
+  ON_HOLD: 4,
+
+  /**
+   * @generated from enum value: TRACKING_EVENT_DELIVERED = 5;
+   */
+  DELIVERED: 5,
+} as const;
+
+/**
+ * A shipment event that may send e-mail.
+ *
+ * @generated from enum logistics.v1.TrackingEvent
+ */
+export type TrackingEvent = (typeof TrackingEvent)[keyof typeof TrackingEvent] | UnknownEnum;
+
+/**
+ * Describes the enum logistics.v1.TrackingEvent.
+ */
+export const TrackingEventSchema: GenEnum<TrackingEvent> = /*@__PURE__*/
+  enumDesc(file_logistics_v1_shipment, 5);
 

@@ -6,7 +6,7 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { EmptySchema, FieldMask } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_empty, file_google_protobuf_field_mask } from "@bufbuild/protobuf/wkt";
-import type { Shipment, ShipmentSchema, ShipmentStatus } from "./shipment_pb";
+import type { Shipment, ShipmentSchema, ShipmentStatus, ShipmentSubscriptionSchema, TrackingEmailSettings, TrackingEmailSettingsSchema } from "./shipment_pb";
 import { file_logistics_v1_shipment } from "./shipment_pb";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/shipment_service.proto.
  */
 export const file_logistics_v1_shipment_service: GenFile = /*@__PURE__*/
-  fileDesc("CiNsb2dpc3RpY3MvdjEvc2hpcG1lbnRfc2VydmljZS5wcm90bxIMbG9naXN0aWNzLnYxIkEKFUNyZWF0ZVNoaXBtZW50UmVxdWVzdBIoCghzaGlwbWVudBgBIAEoCzIWLmxvZ2lzdGljcy52MS5TaGlwbWVudCIgChJHZXRTaGlwbWVudFJlcXVlc3QSCgoCaWQYASABKAkiPQoiR2V0U2hpcG1lbnRCeVRyYWNraW5nTnVtYmVyUmVxdWVzdBIXCg90cmFja2luZ19udW1iZXIYASABKAkiegoUTGlzdFNoaXBtZW50c1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkSLAoGc3RhdHVzGAMgASgOMhwubG9naXN0aWNzLnYxLlNoaXBtZW50U3RhdHVzEg0KBXF1ZXJ5GAQgASgJIm8KFUxpc3RTaGlwbWVudHNSZXNwb25zZRIpCglzaGlwbWVudHMYASADKAsyFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEhIKCnRvdGFsX3NpemUYAyABKAUigwEKFVVwZGF0ZVNoaXBtZW50UmVxdWVzdBIoCghzaGlwbWVudBgBIAEoCzIWLmxvZ2lzdGljcy52MS5TaGlwbWVudBIvCgt1cGRhdGVfbWFzaxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2sSDwoHcmVtYXJrcxgDIAEoCSKEAQodVXBkYXRlU2hpcG1lbnRUcmFja2luZ1JlcXVlc3QSCgoCaWQYASABKAkSLAoGc3RhdHVzGAIgASgOMhwubG9naXN0aWNzLnYxLlNoaXBtZW50U3RhdHVzEhgKEGN1cnJlbnRfbG9jYXRpb24YAyABKAkSDwoHcmVtYXJrcxgEIAEoCSIjChVEZWxldGVTaGlwbWVudFJlcXVlc3QSCgoCaWQYASABKAky6QQKD1NoaXBtZW50U2VydmljZRJNCg5DcmVhdGVTaGlwbWVudBIjLmxvZ2lzdGljcy52MS5DcmVhdGVTaGlwbWVudFJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSRwoLR2V0U2hpcG1lbnQSIC5sb2dpc3RpY3MudjEuR2V0U2hpcG1lbnRSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50EmcKG0dldFNoaXBtZW50QnlUcmFja2luZ051bWJlchIwLmxvZ2lzdGljcy52MS5HZXRTaGlwbWVudEJ5VHJhY2tpbmdOdW1iZXJSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50ElgKDUxpc3RTaGlwbWVudHMSIi5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1JlcXVlc3QaIy5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1Jlc3BvbnNlEk0KDlVwZGF0ZVNoaXBtZW50EiMubG9naXN0aWNzLnYxLlVwZGF0ZVNoaXBtZW50UmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJdChZVcGRhdGVTaGlwbWVudFRyYWNraW5nEisubG9naXN0aWNzLnYxLlVwZGF0ZVNoaXBtZW50VHJhY2tpbmdSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50Ek0KDkRlbGV0ZVNoaXBtZW50EiMubG9naXN0aWNzLnYxLkRlbGV0ZVNoaXBtZW50UmVxdWVzdBoWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eWIGcHJvdG8z", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_logistics_v1_shipment]);
+  fileDesc("CiNsb2dpc3RpY3MvdjEvc2hpcG1lbnRfc2VydmljZS5wcm90bxIMbG9naXN0aWNzLnYxIkEKFUNyZWF0ZVNoaXBtZW50UmVxdWVzdBIoCghzaGlwbWVudBgBIAEoCzIWLmxvZ2lzdGljcy52MS5TaGlwbWVudCIgChJHZXRTaGlwbWVudFJlcXVlc3QSCgoCaWQYASABKAkiUwoiR2V0U2hpcG1lbnRCeVRyYWNraW5nTnVtYmVyUmVxdWVzdBIXCg90cmFja2luZ19udW1iZXIYASABKAkSFAoMYWNjZXNzX3Rva2VuGAIgASgJIkYKG1ZlcmlmeVRyYWNraW5nQWNjZXNzUmVxdWVzdBIXCg90cmFja2luZ19udW1iZXIYASABKAkSDgoGYW5zd2VyGAIgASgJIkQKGlN1YnNjcmliZVRvU2hpcG1lbnRSZXF1ZXN0EhcKD3RyYWNraW5nX251bWJlchgBIAEoCRINCgVlbWFpbBgCIAEoCSIdChtTdWJzY3JpYmVUb1NoaXBtZW50UmVzcG9uc2UiMwoiQ29uZmlybVNoaXBtZW50U3Vic2NyaXB0aW9uUmVxdWVzdBINCgV0b2tlbhgBIAEoCSIyCiFEZWxldGVTaGlwbWVudFN1YnNjcmlwdGlvblJlcXVlc3QSDQoFdG9rZW4YASABKAkiIQofR2V0VHJhY2tpbmdFbWFpbFNldHRpbmdzUmVxdWVzdCJbCiJVcGRhdGVUcmFja2luZ0VtYWlsU2V0dGluZ3NSZXF1ZXN0EjUKCHNldHRpbmdzGAEgASgLMiMubG9naXN0aWNzLnYxLlRyYWNraW5nRW1haWxTZXR0aW5ncyJ6ChRMaXN0U2hpcG1lbnRzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIsCgZzdGF0dXMYAyABKA4yHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0dXMSDQoFcXVlcnkYBCABKAkibwoVTGlzdFNoaXBtZW50c1Jlc3BvbnNlEikKCXNoaXBtZW50cxgBIAMoCzIWLmxvZ2lzdGljcy52MS5TaGlwbWVudBIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkSEgoKdG90YWxfc2l6ZRgDIAEoBSKDAQoVVXBkYXRlU2hpcG1lbnRSZXF1ZXN0EigKCHNoaXBtZW50GAEgASgLMhYubG9naXN0aWNzLnYxLlNoaXBtZW50Ei8KC3VwZGF0ZV9tYXNrGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFzaxIPCgdyZW1hcmtzGAMgASgJIoQBCh1VcGRhdGVTaGlwbWVudFRyYWNraW5nUmVxdWVzdBIKCgJpZBgBIAEoCRIsCgZzdGF0dXMYAiABKA4yHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0dXMSGAoQY3VycmVudF9sb2NhdGlvbhgDIAEoCRIPCgdyZW1hcmtzGAQgASgJIiMKFURlbGV0ZVNoaXBtZW50UmVxdWVzdBIKCgJpZBgBIAEoCTL+CQoPU2hpcG1lbnRTZXJ2aWNlEk0KDkNyZWF0ZVNoaXBtZW50EiMubG9naXN0aWNzLnYxLkNyZWF0ZVNoaXBtZW50UmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJHCgtHZXRTaGlwbWVudBIgLmxvZ2lzdGljcy52MS5HZXRTaGlwbWVudFJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSZwobR2V0U2hpcG1lbnRCeVRyYWNraW5nTnVtYmVyEjAubG9naXN0aWNzLnYxLkdldFNoaXBtZW50QnlUcmFja2luZ051bWJlclJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSWQoUVmVyaWZ5VHJhY2tpbmdBY2Nlc3MSKS5sb2dpc3RpY3MudjEuVmVyaWZ5VHJhY2tpbmdBY2Nlc3NSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50EmoKE1N1YnNjcmliZVRvU2hpcG1lbnQSKC5sb2dpc3RpY3MudjEuU3Vic2NyaWJlVG9TaGlwbWVudFJlcXVlc3QaKS5sb2dpc3RpY3MudjEuU3Vic2NyaWJlVG9TaGlwbWVudFJlc3BvbnNlEnMKG0NvbmZpcm1TaGlwbWVudFN1YnNjcmlwdGlvbhIwLmxvZ2lzdGljcy52MS5Db25maXJtU2hpcG1lbnRTdWJzY3JpcHRpb25SZXF1ZXN0GiIubG9naXN0aWNzLnYxLlNoaXBtZW50U3Vic2NyaXB0aW9uEnEKGkRlbGV0ZVNoaXBtZW50U3Vic2NyaXB0aW9uEi8ubG9naXN0aWNzLnYxLkRlbGV0ZVNoaXBtZW50U3Vic2NyaXB0aW9uUmVxdWVzdBoiLmxvZ2lzdGljcy52MS5TaGlwbWVudFN1YnNjcmlwdGlvbhJuChhHZXRUcmFja2luZ0VtYWlsU2V0dGluZ3MSLS5sb2dpc3RpY3MudjEuR2V0VHJhY2tpbmdFbWFpbFNldHRpbmdzUmVxdWVzdBojLmxvZ2lzdGljcy52MS5UcmFja2luZ0VtYWlsU2V0dGluZ3MSdAobVXBkYXRlVHJhY2tpbmdFbWFpbFNldHRpbmdzEjAubG9naXN0aWNzLnYxLlVwZGF0ZVRyYWNraW5nRW1haWxTZXR0aW5nc1JlcXVlc3QaIy5sb2dpc3RpY3MudjEuVHJhY2tpbmdFbWFpbFNldHRpbmdzElgKDUxpc3RTaGlwbWVudHMSIi5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1JlcXVlc3QaIy5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1Jlc3BvbnNlEk0KDlVwZGF0ZVNoaXBtZW50EiMubG9naXN0aWNzLnYxLlVwZGF0ZVNoaXBtZW50UmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJdChZVcGRhdGVTaGlwbWVudFRyYWNraW5nEisubG9naXN0aWNzLnYxLlVwZGF0ZVNoaXBtZW50VHJhY2tpbmdSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50Ek0KDkRlbGV0ZVNoaXBtZW50EiMubG9naXN0aWNzLnYxLkRlbGV0ZVNoaXBtZW50UmVxdWVzdBoWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eWIGcHJvdG8z", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_logistics_v1_shipment]);
 
 /**
  * @generated from message logistics.v1.CreateShipmentRequest
@@ -62,6 +62,13 @@ export type GetShipmentByTrackingNumberRequest = Message<"logistics.v1.GetShipme
    * @generated from field: string tracking_number = 1;
    */
   trackingNumber: string;
+
+  /**
+   * Optional. The `access` parameter of a link in the shipment's own e-mails.
+   *
+   * @generated from field: string access_token = 2;
+   */
+  accessToken: string;
 };
 
 /**
@@ -70,6 +77,135 @@ export type GetShipmentByTrackingNumberRequest = Message<"logistics.v1.GetShipme
  */
 export const GetShipmentByTrackingNumberRequestSchema: GenMessage<GetShipmentByTrackingNumberRequest> = /*@__PURE__*/
   messageDesc(file_logistics_v1_shipment_service, 2);
+
+/**
+ * @generated from message logistics.v1.VerifyTrackingAccessRequest
+ */
+export type VerifyTrackingAccessRequest = Message<"logistics.v1.VerifyTrackingAccessRequest"> & {
+  /**
+   * @generated from field: string tracking_number = 1;
+   */
+  trackingNumber: string;
+
+  /**
+   * The shipper's or the receiver's e-mail address, or the last 4 digits of either's phone.
+   *
+   * @generated from field: string answer = 2;
+   */
+  answer: string;
+};
+
+/**
+ * Describes the message logistics.v1.VerifyTrackingAccessRequest.
+ * Use `create(VerifyTrackingAccessRequestSchema)` to create a new message.
+ */
+export const VerifyTrackingAccessRequestSchema: GenMessage<VerifyTrackingAccessRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 3);
+
+/**
+ * @generated from message logistics.v1.SubscribeToShipmentRequest
+ */
+export type SubscribeToShipmentRequest = Message<"logistics.v1.SubscribeToShipmentRequest"> & {
+  /**
+   * @generated from field: string tracking_number = 1;
+   */
+  trackingNumber: string;
+
+  /**
+   * Where the confirmation link and the updates go; up to 254 characters.
+   *
+   * @generated from field: string email = 2;
+   */
+  email: string;
+};
+
+/**
+ * Describes the message logistics.v1.SubscribeToShipmentRequest.
+ * Use `create(SubscribeToShipmentRequestSchema)` to create a new message.
+ */
+export const SubscribeToShipmentRequestSchema: GenMessage<SubscribeToShipmentRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 4);
+
+/**
+ * @generated from message logistics.v1.SubscribeToShipmentResponse
+ */
+export type SubscribeToShipmentResponse = Message<"logistics.v1.SubscribeToShipmentResponse"> & {
+};
+
+/**
+ * Describes the message logistics.v1.SubscribeToShipmentResponse.
+ * Use `create(SubscribeToShipmentResponseSchema)` to create a new message.
+ */
+export const SubscribeToShipmentResponseSchema: GenMessage<SubscribeToShipmentResponse> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 5);
+
+/**
+ * @generated from message logistics.v1.ConfirmShipmentSubscriptionRequest
+ */
+export type ConfirmShipmentSubscriptionRequest = Message<"logistics.v1.ConfirmShipmentSubscriptionRequest"> & {
+  /**
+   * The `token` parameter of the confirmation link.
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+};
+
+/**
+ * Describes the message logistics.v1.ConfirmShipmentSubscriptionRequest.
+ * Use `create(ConfirmShipmentSubscriptionRequestSchema)` to create a new message.
+ */
+export const ConfirmShipmentSubscriptionRequestSchema: GenMessage<ConfirmShipmentSubscriptionRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 6);
+
+/**
+ * @generated from message logistics.v1.DeleteShipmentSubscriptionRequest
+ */
+export type DeleteShipmentSubscriptionRequest = Message<"logistics.v1.DeleteShipmentSubscriptionRequest"> & {
+  /**
+   * The `token` parameter of the unsubscribe link.
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+};
+
+/**
+ * Describes the message logistics.v1.DeleteShipmentSubscriptionRequest.
+ * Use `create(DeleteShipmentSubscriptionRequestSchema)` to create a new message.
+ */
+export const DeleteShipmentSubscriptionRequestSchema: GenMessage<DeleteShipmentSubscriptionRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 7);
+
+/**
+ * @generated from message logistics.v1.GetTrackingEmailSettingsRequest
+ */
+export type GetTrackingEmailSettingsRequest = Message<"logistics.v1.GetTrackingEmailSettingsRequest"> & {
+};
+
+/**
+ * Describes the message logistics.v1.GetTrackingEmailSettingsRequest.
+ * Use `create(GetTrackingEmailSettingsRequestSchema)` to create a new message.
+ */
+export const GetTrackingEmailSettingsRequestSchema: GenMessage<GetTrackingEmailSettingsRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 8);
+
+/**
+ * @generated from message logistics.v1.UpdateTrackingEmailSettingsRequest
+ */
+export type UpdateTrackingEmailSettingsRequest = Message<"logistics.v1.UpdateTrackingEmailSettingsRequest"> & {
+  /**
+   * @generated from field: logistics.v1.TrackingEmailSettings settings = 1;
+   */
+  settings?: TrackingEmailSettings | undefined;
+};
+
+/**
+ * Describes the message logistics.v1.UpdateTrackingEmailSettingsRequest.
+ * Use `create(UpdateTrackingEmailSettingsRequestSchema)` to create a new message.
+ */
+export const UpdateTrackingEmailSettingsRequestSchema: GenMessage<UpdateTrackingEmailSettingsRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 9);
 
 /**
  * @generated from message logistics.v1.ListShipmentsRequest
@@ -110,7 +246,7 @@ export type ListShipmentsRequest = Message<"logistics.v1.ListShipmentsRequest"> 
  * Use `create(ListShipmentsRequestSchema)` to create a new message.
  */
 export const ListShipmentsRequestSchema: GenMessage<ListShipmentsRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 3);
+  messageDesc(file_logistics_v1_shipment_service, 10);
 
 /**
  * @generated from message logistics.v1.ListShipmentsResponse
@@ -142,7 +278,7 @@ export type ListShipmentsResponse = Message<"logistics.v1.ListShipmentsResponse"
  * Use `create(ListShipmentsResponseSchema)` to create a new message.
  */
 export const ListShipmentsResponseSchema: GenMessage<ListShipmentsResponse> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 4);
+  messageDesc(file_logistics_v1_shipment_service, 11);
 
 /**
  * @generated from message logistics.v1.UpdateShipmentRequest
@@ -176,7 +312,7 @@ export type UpdateShipmentRequest = Message<"logistics.v1.UpdateShipmentRequest"
  * Use `create(UpdateShipmentRequestSchema)` to create a new message.
  */
 export const UpdateShipmentRequestSchema: GenMessage<UpdateShipmentRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 5);
+  messageDesc(file_logistics_v1_shipment_service, 12);
 
 /**
  * @generated from message logistics.v1.UpdateShipmentTrackingRequest
@@ -208,7 +344,7 @@ export type UpdateShipmentTrackingRequest = Message<"logistics.v1.UpdateShipment
  * Use `create(UpdateShipmentTrackingRequestSchema)` to create a new message.
  */
 export const UpdateShipmentTrackingRequestSchema: GenMessage<UpdateShipmentTrackingRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 6);
+  messageDesc(file_logistics_v1_shipment_service, 13);
 
 /**
  * @generated from message logistics.v1.DeleteShipmentRequest
@@ -225,7 +361,7 @@ export type DeleteShipmentRequest = Message<"logistics.v1.DeleteShipmentRequest"
  * Use `create(DeleteShipmentRequestSchema)` to create a new message.
  */
 export const DeleteShipmentRequestSchema: GenMessage<DeleteShipmentRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 7);
+  messageDesc(file_logistics_v1_shipment_service, 14);
 
 /**
  * Shipments: the back office manages them, visitors track them by number.
@@ -260,7 +396,10 @@ export const ShipmentService: GenService<{
     output: typeof ShipmentSchema;
   },
   /**
-   * The public lookup: gets the shipment with this tracking number.
+   * The public lookup: gets the shipment with this tracking number, in the LIMITED view
+   * unless the caller is staff, holds a valid access token for it (`access_token`, or the
+   * `x-tracking-access` metadata the gateway fills from its cookie) or the site shows
+   * everything (PUBLIC_TRACKING_DETAILS=full).
    * Errors: INVALID_ARGUMENT (empty or malformed number), NOT_FOUND "Shipment not found",
    * RESOURCE_EXHAUSTED (too many lookups from one client, at the gateway).
    *
@@ -270,6 +409,80 @@ export const ShipmentService: GenService<{
     methodKind: "unary";
     input: typeof GetShipmentByTrackingNumberRequestSchema;
     output: typeof ShipmentSchema;
+  },
+  /**
+   * Public. A visitor proves they are the shipper or the receiver and gets the FULL view; the
+   * response metadata `x-tracking-access-grant` carries a token the gateway keeps in an
+   * HttpOnly cookie. Answers take the same time whatever the outcome.
+   * Errors: INVALID_ARGUMENT on "answer" (malformed, or not matching: the same message for a
+   * wrong answer and an unknown number), FAILED_PRECONDITION (the site does not offer it),
+   * RESOURCE_EXHAUSTED (too many attempts for this number, or from this client at the gateway).
+   *
+   * @generated from rpc logistics.v1.ShipmentService.VerifyTrackingAccess
+   */
+  verifyTrackingAccess: {
+    methodKind: "unary";
+    input: typeof VerifyTrackingAccessRequestSchema;
+    output: typeof ShipmentSchema;
+  },
+  /**
+   * Public. Sends a confirmation link to `email`; updates follow once it is opened (double
+   * opt-in). The answer is the same whether or not the number exists or the address already
+   * follows it.
+   * Errors: INVALID_ARGUMENT ("tracking_number", "email"), RESOURCE_EXHAUSTED (too many
+   * confirmations to this address, a full shipment, or too many calls from this client).
+   *
+   * @generated from rpc logistics.v1.ShipmentService.SubscribeToShipment
+   */
+  subscribeToShipment: {
+    methodKind: "unary";
+    input: typeof SubscribeToShipmentRequestSchema;
+    output: typeof SubscribeToShipmentResponseSchema;
+  },
+  /**
+   * Public. Confirms a subscription with the token of its confirmation link.
+   * Errors: INVALID_ARGUMENT on "token" (forged, expired or not a confirmation),
+   * NOT_FOUND "Shipment not found", RESOURCE_EXHAUSTED (the shipment has too many subscribers).
+   *
+   * @generated from rpc logistics.v1.ShipmentService.ConfirmShipmentSubscription
+   */
+  confirmShipmentSubscription: {
+    methodKind: "unary";
+    input: typeof ConfirmShipmentSubscriptionRequestSchema;
+    output: typeof ShipmentSubscriptionSchema;
+  },
+  /**
+   * Public. Ends a subscription with the token of an update e-mail's unsubscribe link; ending
+   * one that has already ended succeeds.
+   * Errors: INVALID_ARGUMENT on "token" (forged or not an unsubscribe token).
+   *
+   * @generated from rpc logistics.v1.ShipmentService.DeleteShipmentSubscription
+   */
+  deleteShipmentSubscription: {
+    methodKind: "unary";
+    input: typeof DeleteShipmentSubscriptionRequestSchema;
+    output: typeof ShipmentSubscriptionSchema;
+  },
+  /**
+   * admin. Which events send e-mail to whom.
+   *
+   * @generated from rpc logistics.v1.ShipmentService.GetTrackingEmailSettings
+   */
+  getTrackingEmailSettings: {
+    methodKind: "unary";
+    input: typeof GetTrackingEmailSettingsRequestSchema;
+    output: typeof TrackingEmailSettingsSchema;
+  },
+  /**
+   * admin. Replaces the settings; an event left out keeps its rule.
+   * Errors: INVALID_ARGUMENT (an unknown or repeated event).
+   *
+   * @generated from rpc logistics.v1.ShipmentService.UpdateTrackingEmailSettings
+   */
+  updateTrackingEmailSettings: {
+    methodKind: "unary";
+    input: typeof UpdateTrackingEmailSettingsRequestSchema;
+    output: typeof TrackingEmailSettingsSchema;
   },
   /**
    * Lists shipments, newest first, optionally filtered by status and a search text.
