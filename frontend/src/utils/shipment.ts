@@ -116,6 +116,20 @@ export function historyNewestFirst<T extends Pick<HistoryEntry, 'time'>>(history
     .map(({ entry }) => entry);
 }
 
+/** The history by day ("YYYY-MM-DD" in the company's time zone), newest day and newest entry
+ * first. */
+export function historyByDay<T extends Pick<HistoryEntry, 'time' | 'localDate'>>(
+  history: ReadonlyArray<T>,
+): Array<{ localDate: string; entries: T[] }> {
+  const days: Array<{ localDate: string; entries: T[] }> = [];
+  for (const entry of historyNewestFirst(history)) {
+    const day = days.find((d) => d.localDate === entry.localDate);
+    if (day) day.entries.push(entry);
+    else days.push({ localDate: entry.localDate, entries: [entry] });
+  }
+  return days;
+}
+
 /** A choice of a select: the stored key (e.g. "in_transit"), its enum value and its label. */
 export type EnumOption<E extends number> = { key: string; value: E; label: string };
 

@@ -2,34 +2,50 @@ import './shipment.css';
 import { MapPin } from 'lucide-react';
 import type { HistoryEntry } from '@/gen/logistics/v1/shipment_pb';
 import { formatClock, formatIsoDate } from '@/utils/format';
-import { historyNewestFirst, statusKey } from '@/utils/shipment';
+import { historyByDay, statusKey } from '@/utils/shipment';
 import { StatusBadge } from './StatusBadge';
 
-/** The shipment's journey, newest entry first. */
-export function HistoryTimeline({ history }: { history: readonly HistoryEntry[] }) {
+type HistoryTimelineProps = {
+  history: readonly HistoryEntry[];
+  /** The level of each day's heading: one below the heading of the section it is in. */
+  dayHeading?: 'h3' | 'h4';
+};
+
+/** The shipment's journey as a vertical timeline, grouped by day (in the company's time zone),
+ * newest day and newest entry first; each entry with its local time, status, place and remarks. */
+export function HistoryTimeline({ history, dayHeading: DayHeading = 'h3' }: HistoryTimelineProps) {
   if (history.length === 0) {
     return <p className="muted">No tracking events yet.</p>;
   }
   return (
-    <ol className="timeline">
-      {historyNewestFirst(history).map((entry, index) => (
-        <li key={index} className={`timeline-item${index === 0 ? ' is-latest' : ''}`}>
-          <span className="timeline-marker" aria-hidden="true" />
-          <div className="timeline-body">
-            <div className="timeline-head">
-              <StatusBadge statusKey={statusKey(entry.status)} />
-              <span className="timeline-when">
-                <time dateTime={entry.localDate}>{formatIsoDate(entry.localDate)}</time>
-                <span aria-hidden="true"> · </span>
-                <span className="timeline-time">{formatClock(entry.localTime)}</span>
-              </span>
-            </div>
-            <p className="timeline-location">
-              <MapPin aria-hidden="true" size={16} />
-              {entry.location}
-            </p>
-            {entry.remarks && <p className="timeline-remarks">{entry.remarks}</p>}
-          </div>
+    <ol className="history-days">
+      {historyByDay(history).map((day, dayIndex) => (
+        <li key={day.localDate || dayIndex} className="history-day">
+          <DayHeading className="history-day-title">
+            <time dateTime={day.localDate}>{formatIsoDate(day.localDate)}</time>
+          </DayHeading>
+          <ol className="history-events">
+            {day.entries.map((entry, index) => (
+              <li
+                key={index}
+                className={`history-event${dayIndex === 0 && index === 0 ? ' is-latest' : ''}`}
+                data-testid="history-event"
+              >
+                <span className="history-marker" aria-hidden="true" />
+                <div className="history-head">
+                  <time className="history-time" dateTime={`${entry.localDate}T${entry.localTime}`}>
+                    {formatClock(entry.localTime)}
+                  </time>
+                  <StatusBadge statusKey={statusKey(entry.status)} />
+                </div>
+                <p className="history-location">
+                  <MapPin aria-hidden="true" size={16} />
+                  <span>{entry.location}</span>
+                </p>
+                {entry.remarks && <p className="history-remarks">{entry.remarks}</p>}
+              </li>
+            ))}
+          </ol>
         </li>
       ))}
     </ol>

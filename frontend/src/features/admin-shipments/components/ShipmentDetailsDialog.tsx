@@ -124,7 +124,7 @@ export function ShipmentDetailsDialog({ shipment: initial, onClose }: { shipment
 
         <section aria-labelledby="view-history" className="details-section">
           <h3 id="view-history">Shipment History</h3>
-          <HistoryTimeline history={s.history} />
+          <HistoryTimeline history={s.history} dayHeading="h4" />
         </section>
       </div>
     </Modal>
