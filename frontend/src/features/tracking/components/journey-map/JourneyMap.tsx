@@ -1,0 +1,7 @@
+// PLACEHOLDER so the tracking result builds until the `map` branch lands: that branch's
+// JourneyMap (bundled outline and gazetteer) replaces this file at merge.
+
+/** The journey through `locations` (oldest first) on a map. */
+export default function JourneyMap({ locations }: { locations: string[] }) {
+  return <svg role="img" aria-label="Map of the journey" className="journey-map" viewBox="0 0 16 9" data-places={locations.length} />;
+}
