@@ -4,8 +4,11 @@ import { useLocation, useNavigationType } from 'react-router-dom';
 /** Link state asking for a smooth scroll to the top (the footer's quick links, spec §2). */
 export const SMOOTH_SCROLL_TO_TOP = { scrollBehavior: 'smooth' } as const;
 
-function wantsSmooth(state: unknown): boolean {
-  return (state as typeof SMOOTH_SCROLL_TO_TOP | null)?.scrollBehavior === 'smooth';
+/** Link state for a change of the address that is not a new page (a token taken out of it). */
+export const KEEP_SCROLL = { scrollBehavior: 'keep' } as const;
+
+function scrollBehavior(state: unknown): string | undefined {
+  return (state as { scrollBehavior?: string } | null)?.scrollBehavior;
 }
 
 /** A new page starts at the top; Back and Forward keep the browser's own scroll restoration,
@@ -13,10 +16,12 @@ function wantsSmooth(state: unknown): boolean {
 export function useScrollToTopOnNavigate(): void {
   const { pathname, hash, key, state } = useLocation();
   const navigationType = useNavigationType();
-  const smooth = wantsSmooth(state);
+  const behavior = scrollBehavior(state);
+  const smooth = behavior === 'smooth';
+  const keep = behavior === 'keep';
   useEffect(() => {
-    if (navigationType === 'POP' || hash) return;
+    if (navigationType === 'POP' || hash || keep) return;
     const reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
     window.scrollTo({ top: 0, behavior: smooth && !reduceMotion ? 'smooth' : 'instant' });
-  }, [pathname, hash, key, navigationType, smooth]);
+  }, [pathname, hash, key, navigationType, smooth, keep]);
 }

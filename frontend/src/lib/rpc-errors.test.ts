@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { BadRequestSchema } from '@/gen/google/rpc/error_details_pb';
-import { fieldViolations, serverMessage } from './rpc-errors';
+import { fieldViolations, serverMessage, singleFieldError } from './rpc-errors';
 
 describe('fieldViolations', () => {
   it('reads the google.rpc.BadRequest details', () => {
@@ -34,5 +34,17 @@ describe('serverMessage', () => {
     expect(serverMessage(new ConnectError('', Code.Internal), 'fallback')).toBe('fallback');
     expect(serverMessage(new ConnectError('the operation timed out', Code.DeadlineExceeded), 'fallback')).toBe('fallback');
     expect(serverMessage(new TypeError('Failed to fetch'), 'fallback')).toBe('fallback');
+  });
+});
+
+describe('singleFieldError', () => {
+  it('shows the field violations, else the server sentence, else the fallback', () => {
+    const invalid = new ConnectError('invalid', Code.InvalidArgument, undefined, [
+      { desc: BadRequestSchema, value: { fieldViolations: [{ field: 'answer', description: 'These details do not match this shipment.' }] } },
+    ]);
+    expect(singleFieldError(invalid, 'x')).toBe('These details do not match this shipment.');
+    const limited = new ConnectError('Too many attempts. Please try again in 15 minutes.', Code.ResourceExhausted);
+    expect(singleFieldError(limited, 'x')).toBe('Too many attempts. Please try again in 15 minutes.');
+    expect(singleFieldError(new TypeError('Failed to fetch'), 'fallback')).toBe('fallback');
   });
 });

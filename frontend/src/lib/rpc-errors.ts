@@ -23,3 +23,11 @@ export function fieldViolations(error: unknown): FieldViolation[] {
     .flatMap((bad) => bad.fieldViolations)
     .map((v) => ({ field: v.field, description: v.description }));
 }
+
+/** What a form with one input shows next to it after a failed call: the field violations'
+ * descriptions, else the server's sentence (a rate limit, for example), else `fallback`. */
+export function singleFieldError(error: unknown, fallback: string): string {
+  const violations = fieldViolations(error);
+  if (violations.length > 0) return violations.map((v) => v.description).join(' ');
+  return serverMessage(error, fallback);
+}

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { AlertCircle, WifiOff } from 'lucide-react';
 import { PageHero } from '@/components/ui/PageHero';
@@ -8,6 +8,7 @@ import { toast } from '@/lib/toast';
 import { trimTrackingNumber } from '@/utils/format';
 import { TrackIntro } from '@/features/tracking/components/TrackIntro';
 import { TrackSearchForm } from '@/features/tracking/components/TrackSearchForm';
+import { useLinkTokens } from '@/features/tracking/hooks/use-link-tokens';
 import { useTrackShipment } from '@/features/tracking/hooks/use-track-shipment';
 import { EMPTY_INPUT_MESSAGE, NOT_FOUND_MESSAGE } from '@/features/tracking/utils/messages';
 import '@/features/tracking/components/tracking.css';
@@ -17,17 +18,47 @@ const TrackingResult = lazy(() =>
   import('@/features/tracking/components/TrackingResult').then((module) => ({ default: module.TrackingResult })),
 );
 
+// A confirmation or unsubscribe link's code loads only when the address carries one.
+const SubscriptionLinkOutcome = lazy(() =>
+  import('@/features/tracking/components/SubscriptionLinkOutcome').catch(() => ({
+    default: function LinkCodeMissing() {
+      return (
+        <div className="alert alert-error" role="alert">
+          <AlertCircle aria-hidden="true" size={22} />
+          <p>This link could not be opened. Please check your connection and open it again.</p>
+        </div>
+      );
+    },
+  })),
+);
+
 /** A value that a URL path cannot carry ("." and ".." are removed by the browser). */
 function isDotSegment(value: string): boolean {
   return /^\.+$/.test(value);
 }
 
-/** /track and /track/:trackingNumber: the search box, then the intro or the result. */
+/** /track and /track/:trackingNumber: the search box, then the intro or the result. The links
+ * of the shipment's e-mails land here too: `?access=` (the FULL view), `?confirm=` and
+ * `?unsubscribe=` (subscriptions); each token is taken out of the address once used. */
 export default function TrackPage() {
   const { trackingNumber: param } = useParams();
   const trackingNumber = param ? trimTrackingNumber(param) : '';
   const navigate = useNavigate();
-  const { state, retry } = useTrackShipment(trackingNumber || undefined);
+  const tokens = useLinkTokens(trackingNumber);
+  const { state, retry, showShipment } = useTrackShipment(trackingNumber || undefined, tokens.access);
+  const subscriptionLink = tokens.confirm
+    ? ({ kind: 'confirm', token: tokens.confirm } as const)
+    : tokens.unsubscribe
+      ? ({ kind: 'unsubscribe', token: tokens.unsubscribe } as const)
+      : null;
+
+  // Once used, a token leaves the address bar, so a shared or bookmarked address carries none.
+  const lookupDone = state.status === 'success' || state.status === 'error';
+  const { drop } = tokens;
+  useEffect(() => {
+    if (lookupDone) drop(['access']);
+  }, [lookupDone, drop]);
+  const onLinkFollowed = useCallback((kind: 'confirm' | 'unsubscribe') => drop([kind]), [drop]);
   // A failure found without asking the server, shown until the next search.
   const [localError, setLocalError] = useState<{ forNumber: string } | null>(null);
   const shownLocalError = localError && localError.forNumber === trackingNumber ? localError : null;
@@ -67,6 +98,16 @@ export default function TrackPage() {
       </PageHero>
 
       <div className="container track-outcome" aria-live="polite">
+        {subscriptionLink && (
+          <Suspense fallback={null}>
+            <SubscriptionLinkOutcome
+              key={`${subscriptionLink.kind}:${subscriptionLink.token}`}
+              link={subscriptionLink}
+              trackingNumber={trackingNumber}
+              onDone={onLinkFollowed}
+            />
+          </Suspense>
+        )}
         {loading && !shownLocalError && (
           <div className="track-loading">
             <Spinner size="lg" label="Looking up your shipment…" />
@@ -90,7 +131,12 @@ export default function TrackPage() {
         )}
         {state.status === 'success' && !shownLocalError && (
           <Suspense fallback={<Spinner size="lg" label="Looking up your shipment…" />}>
-            <TrackingResult shipment={state.shipment} />
+            <TrackingResult
+              key={state.trackingNumber}
+              shipment={state.shipment}
+              offline={state.savedAt !== undefined}
+              onFullView={showShipment}
+            />
           </Suspense>
         )}
       </div>

@@ -5,13 +5,18 @@ import { NOT_FOUND_MESSAGE } from '../utils/messages';
 export type TrackOutcome = { shipment: Shipment; savedAt?: string } | { failure: string };
 
 /**
- * Looks the number up. The Connect client, the protobuf code and the offline copy load with the
- * first lookup (./track-shipment-call.ts), so /track's intro page does not wait for them.
+ * Looks the number up; `accessToken` is the `access` parameter of a link in the shipment's own
+ * e-mails, or "". The Connect client, the protobuf code and the offline copy load with the first
+ * lookup (./track-shipment-call.ts), so /track's intro page does not wait for them.
  */
-export async function trackShipment(trackingNumber: string, signal: AbortSignal): Promise<TrackOutcome> {
+export async function trackShipment(
+  trackingNumber: string,
+  accessToken: string,
+  signal: AbortSignal,
+): Promise<TrackOutcome> {
   try {
     const { callTrackShipment } = await import('./track-shipment-call');
-    return await callTrackShipment(trackingNumber, signal);
+    return await callTrackShipment(trackingNumber, accessToken, signal);
   } catch (error) {
     // The lookup's code could not load (offline before any lookup) or the lookup was cancelled.
     console.warn('Tracking lookup failed', error);

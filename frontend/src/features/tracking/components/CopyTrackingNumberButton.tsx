@@ -1,26 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Check, Copy } from 'lucide-react';
 import { toast } from '@/lib/toast';
+import { copyText } from '../utils/copy-text';
 import { COPIED_MESSAGE } from '../utils/messages';
 
 const CHECK_VISIBLE_MS = 2000;
-
-async function copyText(text: string): Promise<void> {
-  if (navigator.clipboard?.writeText) {
-    await navigator.clipboard.writeText(text);
-    return;
-  }
-  // Fallback for browsers without the async clipboard API.
-  const area = document.createElement('textarea');
-  area.value = text;
-  area.setAttribute('readonly', '');
-  area.className = 'visually-hidden';
-  document.body.appendChild(area);
-  area.select();
-  const ok = document.execCommand('copy');
-  area.remove();
-  if (!ok) throw new Error('copy failed');
-}
 
 /** Copies the tracking number; shows a check for 2 s and a toast. */
 export function CopyTrackingNumberButton({ trackingNumber }: { trackingNumber: string }) {

@@ -1,16 +1,31 @@
-import type { ReactNode } from 'react';
-import { Boxes, ClipboardList, History, PackageCheck, Send } from 'lucide-react';
-import type { Date as ProtoDate, Shipment, TimeOfDay } from '@/gen/logistics/v1/shipment_pb';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Boxes, ClipboardList, History, Lock, PackageCheck, Printer, Send, ShieldCheck, Users } from 'lucide-react';
+import {
+  ShipmentStatus,
+  ShipmentType,
+  ShipmentView,
+  type Date as ProtoDate,
+  type Shipment,
+  type TimeOfDay,
+} from '@/gen/logistics/v1/shipment_pb';
 import { EMPTY_VALUE, formatCents, formatDateParts, formatKg, formatTimeOfDay } from '@/utils/format';
 import {
+  displayWeightKg,
+  historyNewestFirst,
   paymentModeLabel,
   shipmentModeIcon,
   shipmentModeLabel,
   shipmentTypeLabel,
   statusKey,
-  totalWeightKg,
 } from '../utils/shipment-display';
+import { shipmentProgress } from '../utils/progress';
 import { CopyTrackingNumberButton } from './CopyTrackingNumberButton';
+import { ExpectedDelivery } from './ExpectedDelivery';
+import { JourneyMapSection } from './JourneyMapSection';
+import { JourneyProgress } from './JourneyProgress';
+import { ShareButton } from './ShareButton';
+import { SubscribeForm } from './SubscribeForm';
+import { VERIFY_INPUT_ID, VerifyAccessForm } from './VerifyAccessForm';
 import { HistoryTimeline } from '@/components/shipment/HistoryTimeline';
 import { PackagesTable } from '@/components/shipment/PackagesTable';
 import { PartyCard } from '@/components/shipment/PartyCard';
@@ -34,11 +49,41 @@ function Detail({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
-/** Everything a visitor may know about the shipment (spec §3 "Track result display"). */
-export function TrackingResult({ shipment }: { shipment: Shipment }) {
-  const status = statusKey(shipment.status);
-  const weight = totalWeightKg(shipment.packages);
+type TrackingResultProps = {
+  shipment: Shipment;
+  /** Set when this is the copy kept offline: nothing can be asked of the server. */
+  offline?: boolean;
+  /** A party proved who they are: show this FULL view instead. */
+  onFullView: (shipment: Shipment) => void;
+};
+
+/**
+ * The tracking result (spec §3 "Track result display"). A public lookup answers the LIMITED
+ * view (no address, phone, e-mail, packages or price; names as "Maria G."), with a form for a
+ * party to see the FULL view; staff, a verified party and a link from the shipment's e-mails get
+ * the FULL view at once. A server that predates the views (no `view`) answers FULL.
+ */
+export function TrackingResult({ shipment, offline = false, onFullView }: TrackingResultProps) {
+  const limited = shipment.view === ShipmentView.LIMITED;
+  const delivered = shipment.status === ShipmentStatus.DELIVERED;
+  const weight = displayWeightKg(shipment);
   const modeIcon = shipmentModeIcon(shipment.mode);
+  const steps = shipmentProgress(shipment);
+  const places = historyNewestFirst(shipment.history)
+    .reverse()
+    .map((entry) => entry.location);
+  const canVerify = limited && shipment.verificationAvailable && !offline;
+
+  // After a party proves who they are, say so where the form was and move the focus there.
+  const [justVerified, setJustVerified] = useState(false);
+  const verifiedNotice = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (justVerified) verifiedNotice.current?.focus();
+  }, [justVerified]);
+  const onVerified = (full: Shipment) => {
+    setJustVerified(true);
+    onFullView(full);
+  };
 
   return (
     <div className="track-result">
@@ -55,7 +100,7 @@ export function TrackingResult({ shipment }: { shipment: Shipment }) {
           </div>
           <div className="result-status">
             <span className="muted">Status</span>
-            <StatusBadge statusKey={status} />
+            <StatusBadge statusKey={statusKey(shipment.status)} />
           </div>
         </div>
         <dl className="route-line">
@@ -70,9 +115,31 @@ export function TrackingResult({ shipment }: { shipment: Shipment }) {
         </dl>
         <dl className="summary-facts">
           <Detail term="Current Location">{shipment.currentLocation || EMPTY_VALUE}</Detail>
-          <Detail term="Expected Delivery">{formatDate(shipment.expectedDeliveryDate)}</Detail>
+          <Detail term="Expected Delivery">
+            <ExpectedDelivery date={shipment.expectedDeliveryDate} delivered={delivered} />
+          </Detail>
         </dl>
+        <div className="result-actions no-print">
+          <ShareButton trackingNumber={shipment.trackingNumber} />
+          <button type="button" className="btn btn-outline result-action" onClick={() => window.print()}>
+            <Printer aria-hidden="true" size={16} />
+            Print
+          </button>
+        </div>
+        {canVerify && (
+          <p className="limited-note no-print">
+            <Lock aria-hidden="true" size={16} />
+            <span>
+              Addresses and contact details are hidden.{' '}
+              <button type="button" className="link-button" onClick={() => document.getElementById(VERIFY_INPUT_ID)?.focus()}>
+                Are you the shipper or the receiver?
+              </button>
+            </span>
+          </p>
+        )}
       </section>
+
+      <JourneyProgress steps={steps} />
 
       <div className="result-columns">
         <section className="card" aria-labelledby="details-heading">
@@ -82,9 +149,11 @@ export function TrackingResult({ shipment }: { shipment: Shipment }) {
           </h2>
           <dl className="details-list">
             <Detail term="Carrier">{shipment.carrier || EMPTY_VALUE}</Detail>
-            <Detail term="Type of Shipment">
-              <span className="capitalize">{shipmentTypeLabel(shipment.type)}</span>
-            </Detail>
+            {(!limited || shipment.type !== ShipmentType.UNSPECIFIED) && (
+              <Detail term="Type of Shipment">
+                <span className="capitalize">{shipmentTypeLabel(shipment.type)}</span>
+              </Detail>
+            )}
             <Detail term="Shipment Mode">
               <span className="with-icon capitalize">
                 <ShipmentModeIcon kind={modeIcon} />
@@ -93,14 +162,18 @@ export function TrackingResult({ shipment }: { shipment: Shipment }) {
             </Detail>
             <Detail term="Package Count">{shipment.packageCount}</Detail>
             <Detail term="Total Weight">{formatKg(weight)}</Detail>
-            {shipment.product && <Detail term="Product">{shipment.product}</Detail>}
-            {shipment.productQuantity > 0 && <Detail term="Product Quantity">{shipment.productQuantity}</Detail>}
-            <Detail term="Payment Mode">{paymentModeLabel(shipment.paymentMode)}</Detail>
-            <Detail term="Total Freight">{formatCents(shipment.totalFreightCents)}</Detail>
-            <Detail term="Pickup Date">{formatDate(shipment.pickupDate)}</Detail>
-            <Detail term="Pickup Time">{formatTime(shipment.pickupTime)}</Detail>
-            <Detail term="Departure Time">{formatTime(shipment.departureTime)}</Detail>
-            {shipment.comments && <Detail term="Comments">{shipment.comments}</Detail>}
+            {!limited && (
+              <>
+                {shipment.product && <Detail term="Product">{shipment.product}</Detail>}
+                {shipment.productQuantity > 0 && <Detail term="Product Quantity">{shipment.productQuantity}</Detail>}
+                <Detail term="Payment Mode">{paymentModeLabel(shipment.paymentMode)}</Detail>
+                <Detail term="Total Freight">{formatCents(shipment.totalFreightCents)}</Detail>
+                <Detail term="Pickup Date">{formatDate(shipment.pickupDate)}</Detail>
+                <Detail term="Pickup Time">{formatTime(shipment.pickupTime)}</Detail>
+                <Detail term="Departure Time">{formatTime(shipment.departureTime)}</Detail>
+                {shipment.comments && <Detail term="Comments">{shipment.comments}</Detail>}
+              </>
+            )}
           </dl>
         </section>
 
@@ -113,18 +186,56 @@ export function TrackingResult({ shipment }: { shipment: Shipment }) {
         </section>
       </div>
 
-      <section className="card" aria-labelledby="packages-heading">
-        <h2 id="packages-heading" className="card-title">
-          <Boxes aria-hidden="true" size={20} />
-          Packages
-        </h2>
-        <PackagesTable packages={shipment.packages} totalWeightKg={weight} />
-      </section>
+      <JourneyMapSection locations={places} />
 
-      <div className="result-parties">
-        <PartyCard title="Shipper" party={shipment.shipper} icon={<Send aria-hidden="true" size={20} />} />
-        <PartyCard title="Receiver" party={shipment.receiver} icon={<PackageCheck aria-hidden="true" size={20} />} />
-      </div>
+      {limited ? (
+        <section className="card parties-limited" aria-labelledby="parties-heading">
+          <h2 id="parties-heading" className="card-title">
+            <Users aria-hidden="true" size={20} />
+            Shipper and Receiver
+          </h2>
+          <dl className="details-list">
+            <Detail term="Shipper">{shipment.shipper?.name || EMPTY_VALUE}</Detail>
+            <Detail term="Receiver">{shipment.receiver?.name || EMPTY_VALUE}</Detail>
+          </dl>
+          {canVerify && (
+            <div className="verify-block no-print">
+              <h3 className="verify-title">
+                <ShieldCheck aria-hidden="true" size={18} />
+                Are you the shipper or the receiver?
+              </h3>
+              <p className="card-intro">
+                Addresses, phone numbers, packages and price are shown only to the people on the shipment. Enter the
+                shipper&apos;s or the receiver&apos;s e-mail address, or the last 4 digits of either phone number.
+              </p>
+              <VerifyAccessForm trackingNumber={shipment.trackingNumber} onVerified={onVerified} />
+            </div>
+          )}
+        </section>
+      ) : (
+        <>
+          {justVerified && (
+            <div ref={verifiedNotice} tabIndex={-1} className="alert alert-success" role="status">
+              <ShieldCheck aria-hidden="true" size={22} />
+              <p>Thank you. The full details of this shipment are shown below.</p>
+            </div>
+          )}
+          <section className="card" aria-labelledby="packages-heading">
+            <h2 id="packages-heading" className="card-title">
+              <Boxes aria-hidden="true" size={20} />
+              Packages
+            </h2>
+            <PackagesTable packages={shipment.packages} totalWeightKg={weight} />
+          </section>
+
+          <div className="result-parties">
+            <PartyCard title="Shipper" party={shipment.shipper} icon={<Send aria-hidden="true" size={20} />} />
+            <PartyCard title="Receiver" party={shipment.receiver} icon={<PackageCheck aria-hidden="true" size={20} />} />
+          </div>
+        </>
+      )}
+
+      {!offline && !delivered && <SubscribeForm trackingNumber={shipment.trackingNumber} />}
     </div>
   );
 }

@@ -10,37 +10,57 @@ export type TrackState =
   | { status: 'success'; trackingNumber: string; shipment: Shipment; savedAt?: string }
   | { status: 'error'; trackingNumber: string; message: string };
 
+type Outcome = { trackingNumber: string; accessToken: string; attempt: number; state: TrackState };
+
 /**
- * Looks the number up as soon as it is set (and again on `retry`). A failure shows its
- * message in a toast as well as in the returned state; offline, the last result kept for this
- * number is shown instead.
+ * Looks the number up as soon as it is set (and again on `retry`), with the `access` token of an
+ * e-mail link when there is one. A failure shows its message in a toast as well as in the
+ * returned state; offline, the last result kept for this number is shown instead.
+ * `showShipment` puts another answer for the same number in place (the FULL view after a party
+ * proved who they are).
  */
-export function useTrackShipment(trackingNumber: string | undefined): { state: TrackState; retry: () => void } {
+export function useTrackShipment(
+  trackingNumber: string | undefined,
+  accessToken = '',
+): { state: TrackState; retry: () => void; showShipment: (shipment: Shipment) => void } {
   const [attempt, setAttempt] = useState(0);
-  // The outcome of the last lookup, with the number and attempt it answers.
-  const [outcome, setOutcome] = useState<{ trackingNumber: string; attempt: number; state: TrackState } | null>(null);
+  // The outcome of the last lookup, with the number, token and attempt it answers.
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
 
   useEffect(() => {
     if (!trackingNumber) return;
     const controller = new AbortController();
-    void trackShipment(trackingNumber, controller.signal).then((result) => {
+    void trackShipment(trackingNumber, accessToken, controller.signal).then((result) => {
       if (controller.signal.aborted) return;
+      const answers = { trackingNumber, accessToken, attempt };
       if ('failure' in result) {
-        setOutcome({ trackingNumber, attempt, state: { status: 'error', trackingNumber, message: result.failure } });
+        setOutcome({ ...answers, state: { status: 'error', trackingNumber, message: result.failure } });
         toast.error(result.failure, { toastId: `track-error-${trackingNumber}-${attempt}` });
       } else {
-        setOutcome({ trackingNumber, attempt, state: { status: 'success', trackingNumber, ...result } });
+        setOutcome({ ...answers, state: { status: 'success', trackingNumber, ...result } });
       }
     });
     return () => controller.abort();
-  }, [trackingNumber, attempt]);
+  }, [trackingNumber, accessToken, attempt]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  const showShipment = useCallback(
+    (shipment: Shipment) =>
+      setOutcome((last) =>
+        last?.state.status === 'success' ? { ...last, state: { ...last.state, shipment, savedAt: undefined } } : last,
+      ),
+    [],
+  );
 
   // Until this number's lookup (or retry) answers, it is loading: never the previous outcome.
   let state: TrackState;
   if (!trackingNumber) state = { status: 'idle' };
-  else if (outcome?.trackingNumber === trackingNumber && outcome.attempt === attempt) state = outcome.state;
-  else state = { status: 'loading', trackingNumber };
-  return { state, retry };
+  else if (
+    outcome?.trackingNumber === trackingNumber &&
+    outcome.accessToken === accessToken &&
+    outcome.attempt === attempt
+  ) {
+    state = outcome.state;
+  } else state = { status: 'loading', trackingNumber };
+  return { state, retry, showShipment };
 }

@@ -4,6 +4,7 @@ import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import { PaymentMode, ShipmentMode, ShipmentStatus, ShipmentType } from '@/gen/logistics/v1/shipment_pb';
 import { NOT_FOUND_MESSAGE } from './messages';
 import {
+  displayWeightKg,
   historyNewestFirst,
   paymentModeLabel,
   shipmentModeIcon,
@@ -64,6 +65,15 @@ describe('totalWeightKg', () => {
         { weightKg: 0.1, quantity: 3 },
       ]),
     ).toBe(12.8);
+  });
+});
+
+describe('displayWeightKg', () => {
+  it("sums the packages, else takes the shipment's totals", () => {
+    const packages = [{ weightKg: 2, quantity: 3 }] as never;
+    expect(displayWeightKg({ packages, totalActualWeightKg: 99, weightKg: 98 })).toBe(6);
+    expect(displayWeightKg({ packages: [], totalActualWeightKg: 12.5, weightKg: 98 })).toBe(12.5);
+    expect(displayWeightKg({ packages: [], totalActualWeightKg: 0, weightKg: 40 })).toBe(40);
   });
 });
 

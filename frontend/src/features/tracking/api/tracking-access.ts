@@ -1,0 +1,18 @@
+// The calls a visitor makes from a tracking result: proving they are a party (the FULL view)
+// and following the shipment's updates by e-mail. Loaded with the result, after the lookup has
+// loaded the Connect client.
+import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
+import { shipmentClient } from '@/lib/transport';
+
+const TIMEOUT_MS = 15_000;
+
+/** The FULL view once `answer` (a party's e-mail address or the last 4 digits of a phone)
+ * matches; the gateway remembers the grant for this browser in an HttpOnly cookie. */
+export function verifyTrackingAccess(trackingNumber: string, answer: string): Promise<Shipment> {
+  return shipmentClient.verifyTrackingAccess({ trackingNumber, answer }, { timeoutMs: TIMEOUT_MS });
+}
+
+/** Sends a confirmation link to `email` (double opt-in). */
+export async function subscribeToShipment(trackingNumber: string, email: string): Promise<void> {
+  await shipmentClient.subscribeToShipment({ trackingNumber, email }, { timeoutMs: TIMEOUT_MS });
+}

@@ -1,0 +1,72 @@
+import { useState, type FormEvent } from 'react';
+import { LoaderCircle } from 'lucide-react';
+import { Field } from '@/components/ui/Field';
+import { fieldInputProps } from '@/components/ui/field-input-props';
+import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
+import { singleFieldError } from '@/lib/rpc-errors';
+import { verifyTrackingAccess } from '../api/tracking-access';
+
+export const VERIFY_INPUT_ID = 'verify-answer';
+const VERIFY_FAILED = 'Your details could not be checked. Please try again.';
+const EMPTY_ANSWER = 'Enter an e-mail address or the last 4 digits of a phone number.';
+
+/** A party proves who they are (the shipper's or the receiver's e-mail address, or the last 4
+ * digits of either phone); `onVerified` gets the FULL view. The server's message (a wrong
+ * answer, too many attempts) is shown at the field. */
+export function VerifyAccessForm({
+  trackingNumber,
+  onVerified,
+}: {
+  trackingNumber: string;
+  onVerified: (shipment: Shipment) => void;
+}) {
+  const [answer, setAnswer] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const value = answer.trim();
+    if (!value) {
+      setError(EMPTY_ANSWER);
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      const shipment = await verifyTrackingAccess(trackingNumber, value);
+      onVerified(shipment);
+    } catch (err) {
+      setError(singleFieldError(err, VERIFY_FAILED));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const hint = 'For example jane@example.com or 4821.';
+  return (
+    <form className="inline-form" onSubmit={submit} noValidate aria-busy={busy}>
+      <Field id={VERIFY_INPUT_ID} label="E-mail address or last 4 digits of a phone number" error={error} hint={hint}>
+        <div className="inline-form-row">
+          <input
+            className="input"
+            type="text"
+            name="answer"
+            autoComplete="email"
+            autoCapitalize="none"
+            spellCheck={false}
+            maxLength={254}
+            value={answer}
+            onChange={(event) => setAnswer(event.target.value)}
+            {...fieldInputProps(VERIFY_INPUT_ID, error, hint)}
+          />
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {busy && <LoaderCircle className="icon-spin" aria-hidden="true" size={18} />}
+            Show full details
+          </button>
+        </div>
+      </Field>
+    </form>
+  );
+}
