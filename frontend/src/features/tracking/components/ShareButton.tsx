@@ -2,7 +2,7 @@ import { Link2, Share2 } from 'lucide-react';
 import { toast } from '@/lib/toast';
 import { copyText } from '../utils/copy-text';
 
-export const LINK_COPIED_MESSAGE = 'Link copied to clipboard!';
+const LINK_COPIED_MESSAGE = 'Link copied to clipboard!';
 
 /** Shares the result's address (the Web Share API where the browser has it, else the link is
  * copied). The address is the plain /track/{number}: never a token from the visitor's own link. */

@@ -5,7 +5,7 @@ import { fieldInputProps } from '@/components/ui/field-input-props';
 import { singleFieldError } from '@/lib/rpc-errors';
 import { subscribeToShipment } from '../api/tracking-access';
 
-export const SUBSCRIBE_SENT_MESSAGE = 'Check your inbox: we sent you a link to confirm.';
+const SUBSCRIBE_SENT_MESSAGE = 'Check your inbox: we sent you a link to confirm.';
 const SUBSCRIBE_FAILED = 'We could not send the confirmation e-mail. Please try again.';
 const EMPTY_EMAIL = 'Enter your e-mail address.';
 

@@ -3,8 +3,8 @@
 import { ShipmentStatus, type HistoryEntry, type Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { historyNewestFirst } from '@/utils/shipment';
 
-export const PROGRESS_STEPS = ['Created', 'Picked up', 'In transit', 'Out for delivery', 'Delivered'] as const;
-export type ProgressStepName = (typeof PROGRESS_STEPS)[number];
+const PROGRESS_STEPS = ['Created', 'Picked up', 'In transit', 'Out for delivery', 'Delivered'] as const;
+type ProgressStepName = (typeof PROGRESS_STEPS)[number];
 
 const PICKED_UP = 1;
 const IN_TRANSIT = 2;
@@ -12,7 +12,7 @@ const OUT_FOR_DELIVERY = 3;
 const DELIVERED = 4;
 
 /** A delay or hold, shown on the step the shipment had reached when it happened. */
-export type ProgressMarker = { status: 'delayed' | 'on_hold'; label: string; localDate: string };
+type ProgressMarker = { status: 'delayed' | 'on_hold'; label: string; localDate: string };
 
 export type ProgressStep = {
   name: ProgressStepName;
