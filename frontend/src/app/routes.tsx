@@ -15,6 +15,7 @@ const AdminLayout = lazy(() => import('./routes/admin-layout'));
 const AdminShipmentsPage = lazy(() => import('./routes/admin-shipments'));
 const AdminUsersPage = lazy(() => import('./routes/admin-users'));
 const AdminEmailsPage = lazy(() => import('./routes/admin-emails'));
+const AdminSettingsPage = lazy(() => import('./routes/admin-settings'));
 const PrivacyPage = lazy(() => import('./routes/privacy'));
 const TermsPage = lazy(() => import('./routes/terms'));
 const FaqPage = lazy(() => import('./routes/faq'));
@@ -40,6 +41,7 @@ const ROUTES: RouteObject[] = [
           { index: true, element: <AdminShipmentsPage /> },
           { path: 'users', element: <AdminUsersPage /> },
           { path: 'emails', element: <AdminEmailsPage /> },
+          { path: 'settings', element: <AdminSettingsPage /> },
         ],
       },
       { path: 'login', element: <Navigate to={ADMIN_LOGIN_PATH} replace /> },

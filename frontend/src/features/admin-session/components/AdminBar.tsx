@@ -1,6 +1,6 @@
 import { NavLink } from 'react-router-dom';
-import { LogOut, Mail, Package, UserCircle2, Users } from 'lucide-react';
-import { ADMIN_EMAILS_PATH, ADMIN_HOME_PATH, ADMIN_USERS_PATH } from '@/config/routes';
+import { LogOut, Mail, Package, Settings, UserCircle2, Users } from 'lucide-react';
+import { ADMIN_EMAILS_PATH, ADMIN_HOME_PATH, ADMIN_SETTINGS_PATH, ADMIN_USERS_PATH } from '@/config/routes';
 import { useLogout } from '../hooks/use-session';
 
 /** The admin area's bar: its sections, who is signed in, and Log out. */
@@ -29,6 +29,12 @@ export function AdminBar({ email }: { email: string }) {
               <NavLink to={ADMIN_EMAILS_PATH} className={linkClass}>
                 <Mail aria-hidden="true" size={18} />
                 Emails
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to={ADMIN_SETTINGS_PATH} className={linkClass}>
+                <Settings aria-hidden="true" size={18} />
+                Settings
               </NavLink>
             </li>
           </ul>
