@@ -329,7 +329,7 @@ test.describe('admin dashboard', () => {
 
       const visitor = await page.context().browser()!.newPage();
       await visitor.goto(`/track/${trackingNumber}`);
-      const history = visitor.getByRole('region', { name: 'Shipment History' }).getByRole('listitem');
+      const history = visitor.getByRole('region', { name: 'Shipment History' }).getByTestId('history-event');
       await expect(history).toHaveCount(2);
       await expect(history.first().locator('.status-badge')).toHaveText('in transit');
       await expect(history.first()).toContainText('Madrid Hub, Spain');
@@ -365,7 +365,7 @@ test.describe('admin dashboard', () => {
       await expect(definition(view.getByRole('region', { name: 'Receiver' }), 'Phone')).toHaveText('+1 416 555 0199');
       await expect(definition(view, 'Total Volumetric Weight')).toHaveText(EXPECTED_TOTALS.volumetric);
       await expect(view.getByRole('table').locator('tbody tr')).toHaveCount(2);
-      await expect(view.getByRole('region', { name: 'Shipment History' }).getByRole('listitem')).toHaveCount(2);
+      await expect(view.getByRole('region', { name: 'Shipment History' }).getByTestId('history-event')).toHaveCount(2);
       await page.screenshot({ path: join(SCREENSHOTS, 'admin-view-1280.png') });
       await page.keyboard.press('Escape');
       await expect(view).toBeHidden();

@@ -23,3 +23,8 @@ function required(name: string): string {
   if (!value) throw new Error(`${name} is not set: run the tests through playwright.config.ts`);
   return value;
 }
+
+/** The address of the gateway under test (the config's baseURL). */
+export function siteUrl(): string {
+  return `http://127.0.0.1:${required('E2E_PORT')}`;
+}

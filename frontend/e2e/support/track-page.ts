@@ -67,7 +67,7 @@ export async function expectShipmentShown(page: Page, s: DemoShipment): Promise<
   await expect(definition(summary, 'Origin')).toHaveText(s.origin);
   await expect(definition(summary, 'Destination')).toHaveText(s.destination);
   await expect(definition(summary, 'Current Location')).toHaveText(s.currentLocation);
-  await expect(definition(summary, 'Expected Delivery')).toHaveText(formatIsoDate(s.expectedDeliveryDate));
+  await expect(definition(summary, 'Expected Delivery').locator('.eta-date')).toHaveText(formatIsoDate(s.expectedDeliveryDate));
 
   const details = main.getByRole('region', { name: 'Shipment Details' });
   const totalWeight = s.packages.reduce((sum, p) => sum + p.weight * p.quantity, 0);
@@ -96,14 +96,15 @@ export async function expectShipmentShown(page: Page, s: DemoShipment): Promise<
     await expect(definition(card, 'Email')).toHaveText(s[`${prefix}Email`]);
   }
 
-  // History, newest first (the stored history is oldest first, and only ever appended to).
+  // History, newest first (the stored history is oldest first, and only ever appended to), under
+  // the heading of its day.
   const history = [...s.shipmentHistory].reverse();
-  const items = main.getByRole('region', { name: 'Shipment History' }).getByRole('listitem');
+  const items = main.getByRole('region', { name: 'Shipment History' }).getByTestId('history-event');
   await expect(items).toHaveCount(history.length);
   for (const [index, entry] of history.entries()) {
     const item = items.nth(index);
     await expect(item.locator('.status-badge')).toHaveText(humanize(entry.status));
-    await expect(item).toContainText(formatIsoDate(entry.date));
+    await expect(item.locator('xpath=ancestor::li[1]').getByRole('heading')).toHaveText(formatIsoDate(entry.date));
     await expect(item).toContainText(formatClock(entry.time));
     await expect(item).toContainText(entry.location);
     if (entry.remarks) await expect(item).toContainText(entry.remarks);

@@ -80,6 +80,7 @@ export function TrackingResult({ shipment, offline = false, onFullView }: Tracki
   useEffect(() => {
     if (justVerified) verifiedNotice.current?.focus();
   }, [justVerified]);
+  const subscribe = !offline && !delivered && <SubscribeForm trackingNumber={shipment.trackingNumber} />;
   const onVerified = (full: Shipment) => {
     setJustVerified(true);
     onFullView(full);
@@ -142,40 +143,44 @@ export function TrackingResult({ shipment, offline = false, onFullView }: Tracki
       <JourneyProgress steps={steps} />
 
       <div className="result-columns">
-        <section className="card" aria-labelledby="details-heading">
-          <h2 id="details-heading" className="card-title">
-            <ClipboardList aria-hidden="true" size={20} />
-            Shipment Details
-          </h2>
-          <dl className="details-list">
-            <Detail term="Carrier">{shipment.carrier || EMPTY_VALUE}</Detail>
-            {(!limited || shipment.type !== ShipmentType.UNSPECIFIED) && (
-              <Detail term="Type of Shipment">
-                <span className="capitalize">{shipmentTypeLabel(shipment.type)}</span>
+        <div className="result-stack">
+          <section className="card" aria-labelledby="details-heading">
+            <h2 id="details-heading" className="card-title">
+              <ClipboardList aria-hidden="true" size={20} />
+              Shipment Details
+            </h2>
+            <dl className="details-list">
+              <Detail term="Carrier">{shipment.carrier || EMPTY_VALUE}</Detail>
+              {(!limited || shipment.type !== ShipmentType.UNSPECIFIED) && (
+                <Detail term="Type of Shipment">
+                  <span className="capitalize">{shipmentTypeLabel(shipment.type)}</span>
+                </Detail>
+              )}
+              <Detail term="Shipment Mode">
+                <span className="with-icon capitalize">
+                  <ShipmentModeIcon kind={modeIcon} />
+                  {shipmentModeLabel(shipment.mode)}
+                </span>
               </Detail>
-            )}
-            <Detail term="Shipment Mode">
-              <span className="with-icon capitalize">
-                <ShipmentModeIcon kind={modeIcon} />
-                {shipmentModeLabel(shipment.mode)}
-              </span>
-            </Detail>
-            <Detail term="Package Count">{shipment.packageCount}</Detail>
-            <Detail term="Total Weight">{formatKg(weight)}</Detail>
-            {!limited && (
-              <>
-                {shipment.product && <Detail term="Product">{shipment.product}</Detail>}
-                {shipment.productQuantity > 0 && <Detail term="Product Quantity">{shipment.productQuantity}</Detail>}
-                <Detail term="Payment Mode">{paymentModeLabel(shipment.paymentMode)}</Detail>
-                <Detail term="Total Freight">{formatCents(shipment.totalFreightCents)}</Detail>
-                <Detail term="Pickup Date">{formatDate(shipment.pickupDate)}</Detail>
-                <Detail term="Pickup Time">{formatTime(shipment.pickupTime)}</Detail>
-                <Detail term="Departure Time">{formatTime(shipment.departureTime)}</Detail>
-                {shipment.comments && <Detail term="Comments">{shipment.comments}</Detail>}
-              </>
-            )}
-          </dl>
-        </section>
+              <Detail term="Package Count">{shipment.packageCount}</Detail>
+              <Detail term="Total Weight">{formatKg(weight)}</Detail>
+              {!limited && (
+                <>
+                  {shipment.product && <Detail term="Product">{shipment.product}</Detail>}
+                  {shipment.productQuantity > 0 && <Detail term="Product Quantity">{shipment.productQuantity}</Detail>}
+                  <Detail term="Payment Mode">{paymentModeLabel(shipment.paymentMode)}</Detail>
+                  <Detail term="Total Freight">{formatCents(shipment.totalFreightCents)}</Detail>
+                  <Detail term="Pickup Date">{formatDate(shipment.pickupDate)}</Detail>
+                  <Detail term="Pickup Time">{formatTime(shipment.pickupTime)}</Detail>
+                  <Detail term="Departure Time">{formatTime(shipment.departureTime)}</Detail>
+                  {shipment.comments && <Detail term="Comments">{shipment.comments}</Detail>}
+                </>
+              )}
+            </dl>
+          </section>
+
+          <JourneyMapSection locations={places} />
+        </div>
 
         <section className="card" aria-labelledby="history-heading">
           <h2 id="history-heading" className="card-title">
@@ -186,36 +191,37 @@ export function TrackingResult({ shipment, offline = false, onFullView }: Tracki
         </section>
       </div>
 
-      <JourneyMapSection locations={places} />
-
       {limited ? (
-        <section className="card parties-limited" aria-labelledby="parties-heading">
-          <h2 id="parties-heading" className="card-title">
-            <Users aria-hidden="true" size={20} />
-            Shipper and Receiver
-          </h2>
-          <dl className="details-list">
-            <Detail term="Shipper">{shipment.shipper?.name || EMPTY_VALUE}</Detail>
-            <Detail term="Receiver">{shipment.receiver?.name || EMPTY_VALUE}</Detail>
-          </dl>
-          {canVerify && (
-            <div className="verify-block no-print">
-              <h3 className="verify-title">
-                <ShieldCheck aria-hidden="true" size={18} />
-                Are you the shipper or the receiver?
-              </h3>
-              <p className="card-intro">
-                Addresses, phone numbers, packages and price are shown only to the people on the shipment. Enter the
-                shipper&apos;s or the receiver&apos;s e-mail address, or the last 4 digits of either phone number.
-              </p>
-              <VerifyAccessForm trackingNumber={shipment.trackingNumber} onVerified={onVerified} />
-            </div>
-          )}
-        </section>
+        <div className="result-columns result-pair">
+          <section className="card parties-limited" aria-labelledby="parties-heading">
+            <h2 id="parties-heading" className="card-title">
+              <Users aria-hidden="true" size={20} />
+              Shipper and Receiver
+            </h2>
+            <dl className="details-list">
+              <Detail term="Shipper">{shipment.shipper?.name || EMPTY_VALUE}</Detail>
+              <Detail term="Receiver">{shipment.receiver?.name || EMPTY_VALUE}</Detail>
+            </dl>
+            {canVerify && (
+              <div className="verify-block no-print">
+                <h3 className="verify-title">
+                  <ShieldCheck aria-hidden="true" size={18} />
+                  Are you the shipper or the receiver?
+                </h3>
+                <p className="card-intro">
+                  Addresses, phone numbers, packages and price are shown only to the people on the shipment. Enter the
+                  shipper&apos;s or the receiver&apos;s e-mail address, or the last 4 digits of either phone number.
+                </p>
+                <VerifyAccessForm trackingNumber={shipment.trackingNumber} onVerified={onVerified} />
+              </div>
+            )}
+          </section>
+          {subscribe}
+        </div>
       ) : (
         <>
           {justVerified && (
-            <div ref={verifiedNotice} tabIndex={-1} className="alert alert-success" role="status">
+            <div ref={verifiedNotice} tabIndex={-1} className="alert alert-success no-print" role="status">
               <ShieldCheck aria-hidden="true" size={22} />
               <p>Thank you. The full details of this shipment are shown below.</p>
             </div>
@@ -232,10 +238,9 @@ export function TrackingResult({ shipment, offline = false, onFullView }: Tracki
             <PartyCard title="Shipper" party={shipment.shipper} icon={<Send aria-hidden="true" size={20} />} />
             <PartyCard title="Receiver" party={shipment.receiver} icon={<PackageCheck aria-hidden="true" size={20} />} />
           </div>
+          {subscribe}
         </>
       )}
-
-      {!offline && !delivered && <SubscribeForm trackingNumber={shipment.trackingNumber} />}
     </div>
   );
 }

@@ -3,5 +3,5 @@
 
 /** The journey through `locations` (oldest first) on a map. */
 export default function JourneyMap({ locations }: { locations: string[] }) {
-  return <svg role="img" aria-label="Map of the journey" className="journey-map" viewBox="0 0 16 9" data-places={locations.length} />;
+  return <svg role="img" aria-label="Map of the journey" width="100%" height="120" data-places={locations.length} />;
 }
