@@ -1,3 +1,5 @@
+// The table styles (.table-scroll, .data-table) live with the shared shipment pieces.
+import '@/components/shipment/shipment.css';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Mail } from 'lucide-react';
