@@ -122,6 +122,8 @@ fn api_config(base_url: &str) -> MailConfig {
             service_id: "svc-ship".into(),
         },
         shipper_template: "tpl-shipper".into(),
+        update_template: Some("tpl-update".into()),
+        subscription_template: None,
         receiver_template: "tpl-receiver".into(),
         contact: Account {
             public_key: "pk-contact".into(),

@@ -9,6 +9,7 @@ use crate::domain::{
     ShipmentMode, ShipmentPatch, ShipmentType, Status,
 };
 use crate::error::FieldViolation;
+use crate::updates::{EmailRule, EmailRules, Event};
 use service_common::text::TextRule;
 
 /// Collects every violation of one request, so the admin sees all bad fields at once.
@@ -506,6 +507,8 @@ pub fn shipment_to_proto(s: &Shipment) -> pb::Shipment {
         total_actual_weight_kg: s.totals.total_actual_weight,
         create_time: Some(timestamp(s.created_at)),
         update_time: Some(timestamp(s.updated_at)),
+        view: pb::ShipmentView::Full.into(),
+        verification_available: false,
     }
 }
 
@@ -548,7 +551,71 @@ pub fn shipment_from_proto(s: &pb::Shipment) -> Result<Shipment, Vec<FieldViolat
         },
         created_at: from_timestamp(s.create_time.as_ref()),
         updated_at: from_timestamp(s.update_time.as_ref()),
+        subscribers: Vec::new(),
     })
+}
+
+fn event_to_proto(event: Event) -> pb::TrackingEvent {
+    match event {
+        Event::Created => pb::TrackingEvent::Created,
+        Event::InTransit => pb::TrackingEvent::InTransit,
+        Event::Delayed => pb::TrackingEvent::Delayed,
+        Event::OnHold => pb::TrackingEvent::OnHold,
+        Event::Delivered => pb::TrackingEvent::Delivered,
+    }
+}
+
+/// Every event's rule, in the order of the events.
+pub fn email_rules_to_proto(rules: &EmailRules) -> pb::TrackingEmailSettings {
+    pb::TrackingEmailSettings {
+        rules: Event::ALL
+            .iter()
+            .map(|&event| {
+                let rule = rules.rule(event);
+                pb::TrackingEmailRule {
+                    event: event_to_proto(event).into(),
+                    shipper: rule.shipper,
+                    receiver: rule.receiver,
+                    subscribers: rule.subscribers && event != Event::Created,
+                }
+            })
+            .collect(),
+    }
+}
+
+/// Sets the rules the request names; each event at most once.
+pub fn apply_email_rules(
+    input: &pb::TrackingEmailSettings,
+    rules: &mut EmailRules,
+) -> Result<(), Vec<FieldViolation>> {
+    let mut v = Violations::default();
+    let mut seen = Vec::new();
+    for (i, rule) in input.rules.iter().enumerate() {
+        let event = Event::ALL
+            .into_iter()
+            .find(|&e| event_to_proto(e) as i32 == rule.event);
+        let Some(event) = event else {
+            v.add(
+                format!("settings.rules[{i}].event"),
+                "must be one of created, in_transit, delayed, on_hold, delivered",
+            );
+            continue;
+        };
+        if seen.contains(&event) {
+            v.add(format!("settings.rules[{i}].event"), "is listed twice");
+            continue;
+        }
+        seen.push(event);
+        rules.0.insert(
+            event,
+            EmailRule {
+                shipper: rule.shipper,
+                receiver: rule.receiver,
+                subscribers: rule.subscribers && event != Event::Created,
+            },
+        );
+    }
+    v.into_result(())
 }
 
 #[cfg(test)]

@@ -249,6 +249,19 @@ pub struct Shipment {
     pub created_at: DateTime<Utc>,
     #[serde(with = "utc_micros")]
     pub updated_at: DateTime<Utc>,
+    /// Visitors who confirmed they follow this shipment's updates; never shown to anyone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subscribers: Vec<Subscriber>,
+}
+
+/// A confirmed follower of one shipment's status changes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Subscriber {
+    /// Lower case, as confirmed.
+    pub email: String,
+    #[serde(with = "utc_micros")]
+    pub since: DateTime<Utc>,
 }
 
 pub use service_common::{now, utc_micros};
@@ -282,6 +295,7 @@ impl Shipment {
             shipment_history: vec![first],
             created_at: now,
             updated_at: now,
+            subscribers: Vec::new(),
         }
     }
 
