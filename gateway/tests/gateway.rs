@@ -1717,3 +1717,74 @@ async fn verification_and_subscription_calls_are_rate_limited_per_client() {
         )
     );
 }
+
+/// Hostile input to every public method of the tracking page is the caller's fault, named as
+/// such, and never a server error.
+#[tokio::test]
+async fn hostile_input_to_the_public_tracking_methods_is_refused_cleanly() {
+    let site = all_in_one_with(|s| {
+        s.tracking_lookups_per_minute = 1000;
+        s.verifications_per_hour = 1000;
+        s.subscriptions_per_hour = 1000;
+    })
+    .await;
+    let number = demo_shipment(&site.store).await.tracking_number.to_string();
+    let huge = "9".repeat(1 << 20);
+    let controls = "\u{0}\u{7}\u{1b}[2J\r\n";
+    let verify = |n: &str, a: &str| verify_request(n, a);
+    let subscribe = |n: &str, e: &str| {
+        pb::SubscribeToShipmentRequest {
+            tracking_number: n.into(),
+            email: e.into(),
+        }
+        .encode_to_vec()
+    };
+    let token =
+        |t: &str| pb::ConfirmShipmentSubscriptionRequest { token: t.into() }.encode_to_vec();
+    let garbage = vec![0xff, 0xff, 0xff, 0x0f, 0x12, 0x80];
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("VerifyTrackingAccess", verify(&number, &huge)),
+        ("VerifyTrackingAccess", verify(&number, controls)),
+        ("VerifyTrackingAccess", verify(controls, "1234")),
+        ("VerifyTrackingAccess", garbage.clone()),
+        (
+            "SubscribeToShipment",
+            subscribe(&number, &format!("{huge}@x.io")),
+        ),
+        (
+            "SubscribeToShipment",
+            subscribe(&number, &format!("a{controls}@example.com")),
+        ),
+        (
+            "SubscribeToShipment",
+            subscribe("PSE' OR 1=1", "fan@example.com"),
+        ),
+        ("SubscribeToShipment", garbage.clone()),
+        ("ConfirmShipmentSubscription", token("")),
+        (
+            "ConfirmShipmentSubscription",
+            token("eyJhbGciOiJub25lIn0.eyJzdWIiOiJQU0UxMjM0NTY3ODkifQ."),
+        ),
+        ("ConfirmShipmentSubscription", token(&huge)),
+        ("DeleteShipmentSubscription", token("a.b.c")),
+        ("DeleteShipmentSubscription", token(controls)),
+        ("DeleteShipmentSubscription", garbage),
+    ];
+    for (method, body) in cases {
+        let (reply, _) = call(
+            &site.base,
+            &format!("logistics.v1.ShipmentService/{method}"),
+            body,
+            &[],
+        )
+        .await;
+        assert!(
+            matches!(
+                reply.grpc_status,
+                Some(INVALID_ARGUMENT | RESOURCE_EXHAUSTED)
+            ),
+            "{method}: {reply:?}"
+        );
+        assert!(reply.message.len() < 300, "{method}: a short message");
+    }
+}
