@@ -4,8 +4,8 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { EmptySchema, FieldMask } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_empty, file_google_protobuf_field_mask } from "@bufbuild/protobuf/wkt";
+import type { EmptySchema, FieldMask, Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Shipment, ShipmentSchema, ShipmentStatus } from "./shipment_pb";
 import { file_logistics_v1_shipment } from "./shipment_pb";
 import type { Message } from "@bufbuild/protobuf";
@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/shipment_service.proto.
  */
 export const file_logistics_v1_shipment_service: GenFile = /*@__PURE__*/
-  fileDesc("CiNsb2dpc3RpY3MvdjEvc2hpcG1lbnRfc2VydmljZS5wcm90bxIMbG9naXN0aWNzLnYxIkEKFUNyZWF0ZVNoaXBtZW50UmVxdWVzdBIoCghzaGlwbWVudBgBIAEoCzIWLmxvZ2lzdGljcy52MS5TaGlwbWVudCIgChJHZXRTaGlwbWVudFJlcXVlc3QSCgoCaWQYASABKAkiPQoiR2V0U2hpcG1lbnRCeVRyYWNraW5nTnVtYmVyUmVxdWVzdBIXCg90cmFja2luZ19udW1iZXIYASABKAkiegoUTGlzdFNoaXBtZW50c1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkSLAoGc3RhdHVzGAMgASgOMhwubG9naXN0aWNzLnYxLlNoaXBtZW50U3RhdHVzEg0KBXF1ZXJ5GAQgASgJIm8KFUxpc3RTaGlwbWVudHNSZXNwb25zZRIpCglzaGlwbWVudHMYASADKAsyFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEhIKCnRvdGFsX3NpemUYAyABKAUigwEKFVVwZGF0ZVNoaXBtZW50UmVxdWVzdBIoCghzaGlwbWVudBgBIAEoCzIWLmxvZ2lzdGljcy52MS5TaGlwbWVudBIvCgt1cGRhdGVfbWFzaxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2sSDwoHcmVtYXJrcxgDIAEoCSKEAQodVXBkYXRlU2hpcG1lbnRUcmFja2luZ1JlcXVlc3QSCgoCaWQYASABKAkSLAoGc3RhdHVzGAIgASgOMhwubG9naXN0aWNzLnYxLlNoaXBtZW50U3RhdHVzEhgKEGN1cnJlbnRfbG9jYXRpb24YAyABKAkSDwoHcmVtYXJrcxgEIAEoCSIjChVEZWxldGVTaGlwbWVudFJlcXVlc3QSCgoCaWQYASABKAky6QQKD1NoaXBtZW50U2VydmljZRJNCg5DcmVhdGVTaGlwbWVudBIjLmxvZ2lzdGljcy52MS5DcmVhdGVTaGlwbWVudFJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSRwoLR2V0U2hpcG1lbnQSIC5sb2dpc3RpY3MudjEuR2V0U2hpcG1lbnRSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50EmcKG0dldFNoaXBtZW50QnlUcmFja2luZ051bWJlchIwLmxvZ2lzdGljcy52MS5HZXRTaGlwbWVudEJ5VHJhY2tpbmdOdW1iZXJSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50ElgKDUxpc3RTaGlwbWVudHMSIi5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1JlcXVlc3QaIy5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1Jlc3BvbnNlEk0KDlVwZGF0ZVNoaXBtZW50EiMubG9naXN0aWNzLnYxLlVwZGF0ZVNoaXBtZW50UmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJdChZVcGRhdGVTaGlwbWVudFRyYWNraW5nEisubG9naXN0aWNzLnYxLlVwZGF0ZVNoaXBtZW50VHJhY2tpbmdSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50Ek0KDkRlbGV0ZVNoaXBtZW50EiMubG9naXN0aWNzLnYxLkRlbGV0ZVNoaXBtZW50UmVxdWVzdBoWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eWIGcHJvdG8z", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_logistics_v1_shipment]);
+  fileDesc("CiNsb2dpc3RpY3MvdjEvc2hpcG1lbnRfc2VydmljZS5wcm90bxIMbG9naXN0aWNzLnYxInIKFUNyZWF0ZVNoaXBtZW50UmVxdWVzdBIoCghzaGlwbWVudBgBIAEoCzIWLmxvZ2lzdGljcy52MS5TaGlwbWVudBIvCgtjcmVhdGVfdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiIAoSR2V0U2hpcG1lbnRSZXF1ZXN0EgoKAmlkGAEgASgJIj0KIkdldFNoaXBtZW50QnlUcmFja2luZ051bWJlclJlcXVlc3QSFwoPdHJhY2tpbmdfbnVtYmVyGAEgASgJInoKFExpc3RTaGlwbWVudHNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEiwKBnN0YXR1cxgDIAEoDjIcLmxvZ2lzdGljcy52MS5TaGlwbWVudFN0YXR1cxINCgVxdWVyeRgEIAEoCSJvChVMaXN0U2hpcG1lbnRzUmVzcG9uc2USKQoJc2hpcG1lbnRzGAEgAygLMhYubG9naXN0aWNzLnYxLlNoaXBtZW50EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCRISCgp0b3RhbF9zaXplGAMgASgFIoMBChVVcGRhdGVTaGlwbWVudFJlcXVlc3QSKAoIc2hpcG1lbnQYASABKAsyFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSLwoLdXBkYXRlX21hc2sYAiABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrEg8KB3JlbWFya3MYAyABKAkitAEKHVVwZGF0ZVNoaXBtZW50VHJhY2tpbmdSZXF1ZXN0EgoKAmlkGAEgASgJEiwKBnN0YXR1cxgCIAEoDjIcLmxvZ2lzdGljcy52MS5TaGlwbWVudFN0YXR1cxIYChBjdXJyZW50X2xvY2F0aW9uGAMgASgJEg8KB3JlbWFya3MYBCABKAkSLgoKZXZlbnRfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiIwoVRGVsZXRlU2hpcG1lbnRSZXF1ZXN0EgoKAmlkGAEgASgJMukECg9TaGlwbWVudFNlcnZpY2USTQoOQ3JlYXRlU2hpcG1lbnQSIy5sb2dpc3RpY3MudjEuQ3JlYXRlU2hpcG1lbnRSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50EkcKC0dldFNoaXBtZW50EiAubG9naXN0aWNzLnYxLkdldFNoaXBtZW50UmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJnChtHZXRTaGlwbWVudEJ5VHJhY2tpbmdOdW1iZXISMC5sb2dpc3RpY3MudjEuR2V0U2hpcG1lbnRCeVRyYWNraW5nTnVtYmVyUmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJYCg1MaXN0U2hpcG1lbnRzEiIubG9naXN0aWNzLnYxLkxpc3RTaGlwbWVudHNSZXF1ZXN0GiMubG9naXN0aWNzLnYxLkxpc3RTaGlwbWVudHNSZXNwb25zZRJNCg5VcGRhdGVTaGlwbWVudBIjLmxvZ2lzdGljcy52MS5VcGRhdGVTaGlwbWVudFJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSXQoWVXBkYXRlU2hpcG1lbnRUcmFja2luZxIrLmxvZ2lzdGljcy52MS5VcGRhdGVTaGlwbWVudFRyYWNraW5nUmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJNCg5EZWxldGVTaGlwbWVudBIjLmxvZ2lzdGljcy52MS5EZWxldGVTaGlwbWVudFJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHliBnByb3RvMw", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp, file_logistics_v1_shipment]);
 
 /**
  * @generated from message logistics.v1.CreateShipmentRequest
@@ -26,6 +26,15 @@ export type CreateShipmentRequest = Message<"logistics.v1.CreateShipmentRequest"
    * @generated from field: logistics.v1.Shipment shipment = 1;
    */
   shipment?: Shipment | undefined;
+
+  /**
+   * When the shipment was booked, if before now (a shipment moved from another system, demo
+   * data): its create_time and the time of its first history entry. Between 2000 and now;
+   * unset means now.
+   *
+   * @generated from field: google.protobuf.Timestamp create_time = 2;
+   */
+  createTime?: Timestamp | undefined;
 };
 
 /**
@@ -201,6 +210,15 @@ export type UpdateShipmentTrackingRequest = Message<"logistics.v1.UpdateShipment
    * @generated from field: string remarks = 4;
    */
   remarks: string;
+
+  /**
+   * When the event happened, if before now (a scan uploaded later, an import): the time of
+   * the history entry. Not before the shipment's last history entry nor in the future; unset
+   * means now.
+   *
+   * @generated from field: google.protobuf.Timestamp event_time = 5;
+   */
+  eventTime?: Timestamp | undefined;
 };
 
 /**
@@ -295,8 +313,9 @@ export const ShipmentService: GenService<{
     output: typeof ShipmentSchema;
   },
   /**
-   * Sets status and current location and appends one history entry with the remarks.
-   * Errors: INVALID_ARGUMENT (bad field), NOT_FOUND "Shipment not found".
+   * Sets status and current location and appends one history entry with the remarks, at
+   * event_time when given.
+   * Errors: INVALID_ARGUMENT (bad field, event_time out of order), NOT_FOUND "Shipment not found".
    *
    * @generated from rpc logistics.v1.ShipmentService.UpdateShipmentTracking
    */
