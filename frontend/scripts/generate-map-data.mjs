@@ -158,6 +158,7 @@ const ALIASES = {
   'Marseille|FR': ['Marseilles'],
   'Mexico City|MX': ['Ciudad de México', 'CDMX'],
   'Juárez|MX': ['Ciudad Juárez'],
+  'Santiago de Querétaro|MX': ['Querétaro'],
   'Macau|MO': ['Macao'],
   'Pelabuhan Klang|MY': ['Port Klang'],
   // The port and free zone of Dubai, 35 km from the centre: close enough at a map's scale.

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { bundledGazetteer, createGazetteer, normalize, parseGazetteer } from './gazetteer';
 import { ASPECT, centerFor, project, routePath, viewOf } from './project';
 import { FRAME } from './world-outline';
+// The demo shipments of `gateway demo` (services/shipments/src/demo.rs loads this file).
+import demoJson from '../../../../../../services/shipments/src/demo.json?raw';
 
 const gazetteer = bundledGazetteer();
 /** "Name/CC" of where a location resolves, or null. */
@@ -101,6 +103,21 @@ describe('the bundled gazetteer', () => {
       { name: 'Little Town', aliases: [], country: 'ZZ', lat: 0.5, lon: 2.3, capital: false, size: 10 },
     ]);
     expect(createGazetteer(places).resolve('bigtown')?.name).toBe('Big Town');
+  });
+});
+
+describe('the demo shipments', () => {
+  it('are on the map: every origin, destination and place of their histories', () => {
+    type Demo = { origin: string; destination: string; journey: Array<{ location: string }> };
+    const demos = JSON.parse(demoJson) as Demo[];
+    const places = demos.flatMap((d) => [d.origin, d.destination, ...d.journey.map((step) => step.location)]);
+    expect(places.length).toBeGreaterThan(50);
+    expect(places.filter((place) => !gazetteer.resolve(place))).toEqual([]);
+    // Each in its own country, not a namesake elsewhere.
+    expect(where('Nuevo Laredo border crossing, Mexico')).toBe('Nuevo Laredo/MX');
+    expect(where('Port of Long Beach, CA, USA')).toBe('Long Beach/US');
+    expect(where('Milan Malpensa Airport (MXP), Italy')).toBe('Milan/IT');
+    expect(where('Cincinnati Hub (CVG), USA')).toBe('Cincinnati/US');
   });
 });
 
