@@ -99,6 +99,7 @@ fn random_shipment() -> pb::CreateShipmentRequest {
             }],
             ..Default::default()
         }),
+        create_time: None,
     }
 }
 
@@ -151,6 +152,7 @@ async fn main() -> anyhow::Result<()> {
                         status,
                         current_location: CITIES.choose(&mut rand::rng()).unwrap().to_string(),
                         remarks: String::new(),
+                        event_time: None,
                     };
                     client.update_shipment_tracking(update).await?;
                 }

@@ -89,6 +89,24 @@ impl Violations {
         })
     }
 
+    /// An optional instant in the past (2000 to `now`), for events recorded after the fact.
+    pub fn past_time(
+        &mut self,
+        field: &str,
+        value: Option<&prost_types::Timestamp>,
+        now: DateTime<Utc>,
+    ) -> Option<DateTime<Utc>> {
+        let value = value?;
+        let parsed = u32::try_from(value.nanos)
+            .ok()
+            .and_then(|nanos| DateTime::from_timestamp(value.seconds, nanos))
+            .filter(|t| t.year() >= 2000 && *t <= now);
+        if parsed.is_none() {
+            self.add(field, "must be a time between 2000 and now");
+        }
+        parsed
+    }
+
     fn time(&mut self, field: &str, value: Option<&pb::TimeOfDay>) -> NaiveTime {
         let parsed = value.and_then(|t| {
             NaiveTime::from_hms_opt(
@@ -438,11 +456,25 @@ fn history_to_proto(h: &HistoryEntry) -> pb::HistoryEntry {
 }
 
 pub fn shipment_to_proto(s: &Shipment) -> pb::Shipment {
-    let d = &s.details;
     pb::Shipment {
         id: s.id.clone(),
         tracking_number: s.tracking_number.to_string(),
         status: status_to_proto(s.status).into(),
+        current_location: s.current_location.clone(),
+        history: s.shipment_history.iter().map(history_to_proto).collect(),
+        total_volumetric_weight_kg: s.totals.total_volumetric_weight,
+        total_volume_cubic_metres: s.totals.total_volume,
+        total_actual_weight_kg: s.totals.total_actual_weight,
+        create_time: Some(timestamp(s.created_at)),
+        update_time: Some(timestamp(s.updated_at)),
+        view: pb::ShipmentView::Full.into(),
+        ..details_to_proto(&s.details)
+    }
+}
+
+/// The fields an admin types, as a CreateShipment request carries them.
+pub fn details_to_proto(d: &ShipmentDetails) -> pb::Shipment {
+    pb::Shipment {
         shipper: Some(pb::Party {
             name: d.shipper_name.clone(),
             address: d.shipper_address.clone(),
@@ -500,15 +532,7 @@ pub fn shipment_to_proto(s: &Shipment) -> pb::Shipment {
             })
             .collect(),
         comments: d.comments.clone(),
-        current_location: s.current_location.clone(),
-        history: s.shipment_history.iter().map(history_to_proto).collect(),
-        total_volumetric_weight_kg: s.totals.total_volumetric_weight,
-        total_volume_cubic_metres: s.totals.total_volume,
-        total_actual_weight_kg: s.totals.total_actual_weight,
-        create_time: Some(timestamp(s.created_at)),
-        update_time: Some(timestamp(s.updated_at)),
-        view: pb::ShipmentView::Full.into(),
-        verification_available: false,
+        ..Default::default()
     }
 }
 

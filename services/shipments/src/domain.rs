@@ -314,7 +314,7 @@ impl Shipment {
         let moved = status != self.status || location != self.current_location;
         if moved || patch.history == HistoryRule::AlwaysRecord {
             self.shipment_history.push(HistoryEntry::new(
-                now,
+                patch.event_time.unwrap_or(now),
                 &location,
                 status,
                 updated_by,
@@ -388,6 +388,9 @@ pub struct ShipmentPatch {
     /// The history entry's remarks, when the save appends one.
     pub remarks: String,
     pub history: HistoryRule,
+    /// When the recorded event happened, if before the save (a scan uploaded later); the
+    /// history entry's time. The caller checks it is not before the last entry.
+    pub event_time: Option<DateTime<Utc>>,
 }
 
 impl ShipmentPatch {

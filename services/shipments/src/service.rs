@@ -117,11 +117,24 @@ impl ShipmentsService {
         let rules = self.store.email_rules().await?;
         let links = self.links.clone();
         let edit: crate::store::Edit = Arc::new(move |shipment: &mut Shipment| {
+            let last = shipment
+                .shipment_history
+                .last()
+                .map(|entry| entry.timestamp);
+            if let (Some(at), Some(last)) = (patch.event_time, last)
+                && at < last
+            {
+                return Err(ShipmentError::Invalid(vec![FieldViolation::new(
+                    "event_time",
+                    "must not be before the shipment's last history entry",
+                )]));
+            }
             let before = shipment.status;
             let now = crate::domain::now();
             shipment.apply(&patch, UPDATED_BY_ADMIN, now);
+            let at = patch.event_time.unwrap_or(now);
             Ok(crate::updates::status_change_emails(
-                before, shipment, &rules, &links, now,
+                before, shipment, &rules, &links, at,
             ))
         });
         let shipment = self.store.update(id, edit).await?;
@@ -159,18 +172,15 @@ impl ShipmentsService {
         Ok(shipment)
     }
 
-    /// Writes a new shipment, drawing another tracking number on a collision.
+    /// Writes a new shipment booked at `at`, drawing another tracking number on a collision.
     pub async fn create(
         &self,
         details: crate::domain::ShipmentDetails,
+        at: chrono::DateTime<chrono::Utc>,
     ) -> Result<Shipment, ShipmentError> {
         let rules = self.store.email_rules().await?;
         for _ in 0..TRACKING_NUMBER_ATTEMPTS {
-            let shipment = Shipment::create(
-                details.clone(),
-                TrackingNumber::generate(),
-                crate::domain::now(),
-            );
+            let shipment = Shipment::create(details.clone(), TrackingNumber::generate(), at);
             let emails = crate::emails::notifications(&shipment, &self.links, &rules);
             match self.store.insert(&shipment, &emails).await {
                 Ok(()) => return Ok(shipment),
@@ -216,9 +226,20 @@ impl ShipmentService for ShipmentsService {
         request: Request<pb::CreateShipmentRequest>,
     ) -> Result<Response<pb::Shipment>, Status> {
         self.tokens.admin(&request)?;
-        let input = request.into_inner().shipment.unwrap_or_default();
-        let details = convert::details_from_proto(&input).map_err(ShipmentError::Invalid)?;
-        let shipment = self.create(details).await?;
+        let request = request.into_inner();
+        let now = crate::domain::now();
+        let mut v = Violations::default();
+        let booked = v.past_time("create_time", request.create_time.as_ref(), now);
+        let details = convert::details_from_proto(&request.shipment.unwrap_or_default());
+        let details = match (details, v.into_result(())) {
+            (Ok(details), Ok(())) => details,
+            (details, booked) => {
+                let mut all = details.err().unwrap_or_default();
+                all.extend(booked.err().into_iter().flatten());
+                return Err(ShipmentError::Invalid(all).into());
+            }
+        };
+        let shipment = self.create(details, booked.unwrap_or(now)).await?;
         tracing::info!(tracking_number = %shipment.tracking_number, "shipment created");
         Ok(Response::new(convert::shipment_to_proto(&shipment)))
     }
@@ -378,6 +399,11 @@ impl ShipmentService for ShipmentsService {
             )),
             remarks: v.text("remarks", &request.remarks, TextRule::line(500).optional()),
             history: HistoryRule::AlwaysRecord,
+            event_time: v.past_time(
+                "event_time",
+                request.event_time.as_ref(),
+                crate::domain::now(),
+            ),
             ..ShipmentPatch::default()
         };
         v.into_result(()).map_err(ShipmentError::Invalid)?;

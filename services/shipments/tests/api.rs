@@ -8,6 +8,77 @@ use logistics_proto::v1::{self as pb, shipment_service_client::ShipmentServiceCl
 use service_auth::TokenKey;
 use tonic::{Code, Request};
 
+/// Whole seconds since the epoch, `days` days from now.
+fn days_from_now(days: i64) -> prost_types::Timestamp {
+    prost_types::Timestamp {
+        seconds: chrono::Utc::now().timestamp() + days * 86_400,
+        nanos: 0,
+    }
+}
+
+#[tokio::test]
+async fn past_bookings_and_events_are_recorded_at_their_time_in_order() {
+    let mut api = start().await.client;
+    let booked = days_from_now(-3);
+    let s = api
+        .create_shipment(pb::CreateShipmentRequest {
+            shipment: Some(valid_input()),
+            create_time: Some(booked),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(s.create_time, Some(booked));
+    assert_eq!(s.history[0].time, Some(booked));
+
+    let track = |event_time| pb::UpdateShipmentTrackingRequest {
+        id: s.id.clone(),
+        status: pb::ShipmentStatus::InTransit.into(),
+        current_location: "Port of Tema".into(),
+        remarks: String::new(),
+        event_time,
+    };
+    let scanned = days_from_now(-2);
+    let after = api
+        .update_shipment_tracking(track(Some(scanned)))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(after.history[1].time, Some(scanned));
+    assert_ne!(after.update_time, Some(scanned), "the write itself is now");
+
+    // Never before the last entry, never in the future; nothing is written.
+    let just_before = prost_types::Timestamp {
+        seconds: scanned.seconds - 1,
+        nanos: 0,
+    };
+    for event_time in [just_before, days_from_now(-4), days_from_now(1)] {
+        let status = api
+            .update_shipment_tracking(track(Some(event_time)))
+            .await
+            .unwrap_err();
+        assert_eq!(violations(&status), ["event_time"], "{event_time:?}");
+    }
+    let now = api
+        .update_shipment_tracking(track(None))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(now.history.len(), 3, "only the valid updates are recorded");
+    assert!(now.history[2].time.unwrap().seconds >= days_from_now(0).seconds - 5);
+
+    for create_time in [days_from_now(1), days_from_now(-365 * 40)] {
+        let status = api
+            .create_shipment(pb::CreateShipmentRequest {
+                shipment: Some(valid_input()),
+                create_time: Some(create_time),
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(violations(&status), ["create_time"]);
+    }
+}
+
 #[tokio::test]
 async fn create_applies_every_rule_of_a_new_shipment() {
     let mut api = start().await.client;
@@ -73,6 +144,7 @@ async fn bad_fields_are_named_and_nothing_is_written() {
     let status = api
         .create_shipment(pb::CreateShipmentRequest {
             shipment: Some(input),
+            ..Default::default()
         })
         .await
         .unwrap_err();
@@ -100,6 +172,7 @@ async fn bad_fields_are_named_and_nothing_is_written() {
     let status = api
         .create_shipment(pb::CreateShipmentRequest {
             shipment: Some(no_packages),
+            ..Default::default()
         })
         .await
         .unwrap_err();
@@ -110,6 +183,7 @@ async fn bad_fields_are_named_and_nothing_is_written() {
     let status = api
         .create_shipment(pb::CreateShipmentRequest {
             shipment: Some(too_many),
+            ..Default::default()
         })
         .await
         .unwrap_err();
@@ -171,6 +245,7 @@ async fn tracking_update_appends_one_entry_and_refreshes_updated_time() {
         status: pb::ShipmentStatus::InTransit.into(),
         current_location: "Port of Tema".into(),
         remarks: "Loaded".into(),
+        ..Default::default()
     };
     let after = api
         .update_shipment_tracking(update)
@@ -203,6 +278,7 @@ async fn tracking_update_appends_one_entry_and_refreshes_updated_time() {
         status: pb::ShipmentStatus::Delayed.into(),
         current_location: "Nowhere".into(),
         remarks: String::new(),
+        ..Default::default()
     };
     let status = api.update_shipment_tracking(missing).await.unwrap_err();
     assert_eq!(
@@ -335,6 +411,7 @@ async fn list_filters_searches_and_pages() {
         status: pb::ShipmentStatus::OnHold.into(),
         current_location: "Narita".into(),
         remarks: String::new(),
+        ..Default::default()
     };
     api.update_shipment_tracking(update).await.unwrap();
 
@@ -438,6 +515,7 @@ async fn lookups_see_every_write_at_once() {
         status: pb::ShipmentStatus::Delivered.into(),
         current_location: "Rotterdam".into(),
         remarks: String::new(),
+        ..Default::default()
     };
     api.update_shipment_tracking(update).await.unwrap();
     let seen = api
@@ -612,6 +690,7 @@ async fn only_an_admin_token_opens_the_back_office_methods() {
                 .client_as(&user_role)
                 .create_shipment(pb::CreateShipmentRequest {
                     shipment: Some(valid_input()),
+                    ..Default::default()
                 })
                 .await
                 .unwrap_err(),

@@ -326,6 +326,7 @@ async fn track(
             status: status.into(),
             current_location: place.into(),
             remarks: "Scanned at the hub".into(),
+            ..Default::default()
         })
         .await
         .unwrap();

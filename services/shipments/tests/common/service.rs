@@ -149,6 +149,7 @@ pub async fn create(client: &mut Client, input: pb::Shipment) -> pb::Shipment {
     client
         .create_shipment(pb::CreateShipmentRequest {
             shipment: Some(input),
+            ..Default::default()
         })
         .await
         .unwrap()

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Boxes, ClipboardList, History, PackageCheck, Send } from 'lucide-react';
+import { Boxes, ClipboardList, History, PackageCheck, Route, Send } from 'lucide-react';
 import type { Date as ProtoDate, Shipment, TimeOfDay } from '@/gen/logistics/v1/shipment_pb';
 import { EMPTY_VALUE, formatCents, formatDateParts, formatKg, formatTimeOfDay } from '@/utils/format';
 import {
@@ -11,6 +11,7 @@ import {
   totalWeightKg,
 } from '../utils/shipment-display';
 import { CopyTrackingNumberButton } from './CopyTrackingNumberButton';
+import { JourneyMap } from './journey-map';
 import { HistoryTimeline } from '@/components/shipment/HistoryTimeline';
 import { PackagesTable } from '@/components/shipment/PackagesTable';
 import { PartyCard } from '@/components/shipment/PartyCard';
@@ -72,6 +73,15 @@ export function TrackingResult({ shipment }: { shipment: Shipment }) {
           <Detail term="Current Location">{shipment.currentLocation || EMPTY_VALUE}</Detail>
           <Detail term="Expected Delivery">{formatDate(shipment.expectedDeliveryDate)}</Detail>
         </dl>
+      </section>
+
+      {/* A minimal place for the map until the result page is rebuilt around it. */}
+      <section className="card" aria-labelledby="journey-heading">
+        <h2 id="journey-heading" className="card-title">
+          <Route aria-hidden="true" size={20} />
+          Journey
+        </h2>
+        <JourneyMap locations={shipment.history.map((entry) => entry.location)} />
       </section>
 
       <div className="result-columns">
