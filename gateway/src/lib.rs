@@ -8,6 +8,7 @@ pub mod redis_call;
 pub mod rpc;
 pub mod session;
 pub mod session_api;
+pub mod tracking_access;
 pub mod upstream;
 pub mod web;
 
@@ -79,6 +80,20 @@ pub struct Settings {
         default_value_t = 5
     )]
     pub contact_messages_per_hour: u64,
+    /// Attempts one client IP may make per hour to prove they are a party to a shipment.
+    #[arg(
+        long = "verify-rate-limit-per-hour",
+        env = "TRACKING_VERIFY_RATE_LIMIT_PER_HOUR",
+        default_value_t = 20
+    )]
+    pub verifications_per_hour: u64,
+    /// Subscriptions to shipment updates one client IP may ask for per hour.
+    #[arg(
+        long = "subscribe-rate-limit-per-hour",
+        env = "SUBSCRIBE_RATE_LIMIT_PER_HOUR",
+        default_value_t = 10
+    )]
+    pub subscriptions_per_hour: u64,
     /// Sign-in attempts one client IP may make per minute.
     #[arg(
         long = "login-rate-limit-per-minute",
@@ -138,6 +153,8 @@ impl Default for Settings {
             redis_url: None,
             tracking_lookups_per_minute: 60,
             contact_messages_per_hour: 5,
+            verifications_per_hour: 20,
+            subscriptions_per_hour: 10,
             sign_ins_per_ip_per_minute: 20,
             failed_sign_ins_per_account: 5,
             session_idle: Duration::from_secs(30 * 60),
@@ -349,62 +366,51 @@ async fn redis_connection(url: &str) -> anyhow::Result<redis::aio::ConnectionMan
 }
 
 /// Where sessions and rate-limit counts live.
-async fn state_stores(config: &Settings) -> anyhow::Result<(SessionStore, [RateLimit; 4])> {
+async fn state_stores(config: &Settings) -> anyhow::Result<(SessionStore, [RateLimit; 6])> {
     let minute = Duration::from_secs(60);
     let hour = Duration::from_secs(3600);
+    let limits = [
+        ("tracking", config.tracking_lookups_per_minute, minute),
+        ("signin-ip", config.sign_ins_per_ip_per_minute, minute),
+        (
+            "signin-failures",
+            config.failed_sign_ins_per_account,
+            FAILED_SIGN_IN_WINDOW,
+        ),
+        ("contact", config.contact_messages_per_hour, hour),
+        ("verify", config.verifications_per_hour, hour),
+        ("subscribe", config.subscriptions_per_hour, hour),
+    ];
     Ok(match &config.redis_url {
         Some(url) => {
             let connection = redis_connection(url).await?;
             (
                 SessionStore::redis(connection.clone(), config.session_lifetime()),
-                [
-                    RateLimit::redis(
-                        "tracking",
-                        config.tracking_lookups_per_minute,
-                        minute,
-                        connection.clone(),
-                    ),
-                    RateLimit::redis(
-                        "signin-ip",
-                        config.sign_ins_per_ip_per_minute,
-                        minute,
-                        connection.clone(),
-                    ),
-                    RateLimit::redis(
-                        "signin-failures",
-                        config.failed_sign_ins_per_account,
-                        FAILED_SIGN_IN_WINDOW,
-                        connection.clone(),
-                    ),
-                    RateLimit::redis(
-                        "contact",
-                        config.contact_messages_per_hour,
-                        hour,
-                        connection,
-                    ),
-                ],
+                limits.map(|(name, limit, window)| {
+                    RateLimit::redis(name, limit, window, connection.clone())
+                }),
             )
         }
         None => (
             SessionStore::in_process(config.session_lifetime()),
-            [
-                RateLimit::in_process("tracking", config.tracking_lookups_per_minute, minute),
-                RateLimit::in_process("signin-ip", config.sign_ins_per_ip_per_minute, minute),
-                RateLimit::in_process(
-                    "signin-failures",
-                    config.failed_sign_ins_per_account,
-                    FAILED_SIGN_IN_WINDOW,
-                ),
-                RateLimit::in_process("contact", config.contact_messages_per_hour, hour),
-            ],
+            limits.map(|(name, limit, window)| RateLimit::in_process(name, limit, window)),
         ),
     })
 }
 
 /// The whole HTTP application.
 pub async fn app(config: &Settings, upstreams: Upstreams) -> anyhow::Result<Router> {
-    let (sessions, [tracking, attempts_per_ip, failures_per_account, contact]) =
-        state_stores(config).await?;
+    let (
+        sessions,
+        [
+            tracking,
+            attempts_per_ip,
+            failures_per_account,
+            contact,
+            verify,
+            subscribe,
+        ],
+    ) = state_stores(config).await?;
     let access = Access::new(sessions, upstreams.auth.clone(), upstreams.tokens.clone());
     let proxies = TrustedProxies {
         hops: config.trusted_proxy_hops,
@@ -427,6 +433,8 @@ pub async fn app(config: &Settings, upstreams: Upstreams) -> anyhow::Result<Rout
         tokens: upstreams.tokens,
         tracking_limit: Arc::new(tracking),
         contact_limit: Arc::new(contact),
+        verify_limit: Arc::new(verify),
+        subscribe_limit: Arc::new(subscribe),
         proxies,
     };
     let grpc_web = GrpcWebLayer::new().layer(

@@ -16,6 +16,7 @@ use tower::ServiceExt;
 use crate::access;
 use crate::limits::RateLimit;
 use crate::session::{self, Session};
+use crate::tracking_access;
 use crate::upstream::Upstream;
 
 /// Path prefixes of the services a browser may reach.
@@ -29,13 +30,27 @@ const CHANGE_PASSWORD: &str = "/logistics.v1.AuthService/ChangePassword";
 pub const TOO_MANY_LOOKUPS: &str =
     "Too many tracking lookups from your network. Please wait a minute and try again.";
 pub const TOO_MANY_MESSAGES: &str = "Too many messages from your network. Please try again later.";
+pub const TOO_MANY_VERIFICATIONS: &str =
+    "Too many attempts from your network. Please try again in an hour.";
+pub const TOO_MANY_SUBSCRIPTIONS: &str =
+    "Too many subscriptions from your network. Please try again later.";
+
+/// Which of the client's rate limits a public method counts against.
+#[derive(Clone, Copy)]
+enum PublicLimit {
+    Tracking,
+    Contact,
+    Verify,
+    Subscribe,
+}
 
 /// Who may call one method from a browser.
 enum Audience {
-    /// Anyone, within the client's tracking rate limit.
+    /// Anyone, from any page, within the client's tracking rate limit; staff and verified
+    /// parties see more.
     PublicLookup,
-    /// Anyone from this site, within the client's contact-message rate limit.
-    PublicContact,
+    /// Anyone from this site, within one of the client's rate limits.
+    Public(PublicLimit),
     /// Anyone from this site: the gateway's own sign-in service.
     Sessions,
     /// A signed-in user of any role.
@@ -49,12 +64,24 @@ enum Audience {
 fn audience(path: &str) -> Audience {
     match path {
         "/logistics.v1.ShipmentService/GetShipmentByTrackingNumber" => Audience::PublicLookup,
+        "/logistics.v1.ShipmentService/VerifyTrackingAccess" => {
+            Audience::Public(PublicLimit::Verify)
+        }
+        "/logistics.v1.ShipmentService/SubscribeToShipment" => {
+            Audience::Public(PublicLimit::Subscribe)
+        }
+        "/logistics.v1.ShipmentService/ConfirmShipmentSubscription"
+        | "/logistics.v1.ShipmentService/DeleteShipmentSubscription" => {
+            Audience::Public(PublicLimit::Tracking)
+        }
         "/logistics.v1.AuthService/ChangePassword" => Audience::SignedIn,
         p if p.starts_with(PREFERENCE_SERVICE) => Audience::SignedIn,
         "/logistics.v1.AuthService/SignIn" | "/logistics.v1.AuthService/GetCurrentUser" => {
             Audience::Nobody
         }
-        "/logistics.v1.NotificationService/SendContactMessage" => Audience::PublicContact,
+        "/logistics.v1.NotificationService/SendContactMessage" => {
+            Audience::Public(PublicLimit::Contact)
+        }
         p if p.starts_with(SESSION_SERVICE) => Audience::Sessions,
         p if p.starts_with(SHIPMENT_SERVICE)
             || p.starts_with(AUTH_SERVICE)
@@ -78,6 +105,8 @@ pub struct RpcGateway {
     pub tokens: TokenKey,
     pub tracking_limit: Arc<RateLimit>,
     pub contact_limit: Arc<RateLimit>,
+    pub verify_limit: Arc<RateLimit>,
+    pub subscribe_limit: Arc<RateLimit>,
     pub proxies: TrustedProxies,
 }
 
@@ -173,18 +202,29 @@ impl RpcGateway {
                 ));
             }
             Audience::Sessions => return self.session_api.oneshot(request).await,
-            Audience::PublicLookup | Audience::PublicContact => {
+            Audience::PublicLookup | Audience::Public(_) => {
                 let ip = self
                     .proxies
                     .client_ip(request.headers(), request.extensions());
                 let key = ip.map(|ip| ip.to_string()).unwrap_or_default();
                 let (limit, message) = match audience {
-                    Audience::PublicLookup => (&self.tracking_limit, TOO_MANY_LOOKUPS),
-                    _ => (&self.contact_limit, TOO_MANY_MESSAGES),
+                    Audience::Public(PublicLimit::Contact) => {
+                        (&self.contact_limit, TOO_MANY_MESSAGES)
+                    }
+                    Audience::Public(PublicLimit::Verify) => {
+                        (&self.verify_limit, TOO_MANY_VERIFICATIONS)
+                    }
+                    Audience::Public(PublicLimit::Subscribe) => {
+                        (&self.subscribe_limit, TOO_MANY_SUBSCRIPTIONS)
+                    }
+                    _ => (&self.tracking_limit, TOO_MANY_LOOKUPS),
                 };
                 // Fails open: a rate-limit store outage must not take the public site down.
                 if !limit.hit(&key).await.unwrap_or(true) {
                     return refuse(tonic::Status::resource_exhausted(message));
+                }
+                if matches!(audience, Audience::PublicLookup) {
+                    return Ok(self.lookup(request).await);
                 }
                 None
             }
@@ -214,8 +254,11 @@ impl RpcGateway {
         for name in ["cookie", "authorization", "x-forwarded-for"] {
             headers.remove(name);
         }
+        headers.remove(tracking_access::ACCESS_METADATA);
         let Some((session, user)) = caller else {
-            return self.upstream_of(&path).clone().oneshot(request).await;
+            let mut response = self.upstream_of(&path).clone().oneshot(request).await?;
+            Self::keep_grant(&mut response, secure);
+            return Ok(response);
         };
         let token = self.tokens.mint(&user.caller(), CALL_TOKEN_LIFETIME);
         headers.insert(
@@ -232,6 +275,52 @@ impl RpcGateway {
             return Ok(self.keep_signed_in(session, secure, response).await);
         }
         Ok(response)
+    }
+
+    /// The public lookup: staff are named to the service (they see everything) and the
+    /// browser's full-view grants go along; a new grant comes back as a cookie.
+    async fn lookup(&self, mut request: Request<Body>) -> Response<Body> {
+        let cookies = request
+            .headers()
+            .get("cookie")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let secure = self.proxies.secure(request.headers());
+        let staff = match session::id_from_cookies(cookies.as_deref()) {
+            // A session store outage must not stop the lookup: the visitor's view it is.
+            Some(id) => match self.access.signed_in(Some(id)).await {
+                Ok(Some((_, user))) if user.role != Role::User => Some(user),
+                _ => None,
+            },
+            None => None,
+        };
+        let headers = request.headers_mut();
+        for name in ["cookie", "authorization", "x-forwarded-for"] {
+            headers.remove(name);
+        }
+        tracking_access::forward(
+            headers,
+            tracking_access::grants_from_cookies(cookies.as_deref()),
+        );
+        if let Some(user) = staff {
+            let token = self.tokens.mint(&user.caller(), CALL_TOKEN_LIFETIME);
+            headers.insert(
+                "authorization",
+                HeaderValue::from_str(&format!("Bearer {token}")).expect("a JWT is ASCII"),
+            );
+        }
+        let Ok(mut response) = self.shipments.clone().oneshot(request).await;
+        Self::keep_grant(&mut response, secure);
+        response
+    }
+
+    fn keep_grant(response: &mut Response<Body>, secure: bool) {
+        if let Some(cookie) = tracking_access::grant_cookie(response.headers_mut(), secure) {
+            response.headers_mut().append(
+                http::header::SET_COOKIE,
+                HeaderValue::from_str(&cookie).expect("checked to be cookie-safe"),
+            );
+        }
     }
 
     /// After the user changed their password, their other sessions end; this one goes on

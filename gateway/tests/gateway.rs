@@ -58,6 +58,7 @@ async fn raw_call(
 async fn lookup(base: &str, number: &str) -> Reply {
     let request = pb::GetShipmentByTrackingNumberRequest {
         tracking_number: number.into(),
+        ..Default::default()
     };
     grpc_web(
         base,
@@ -82,7 +83,11 @@ async fn tracking_lookup_works(site: &Site) {
     assert_eq!(reply.grpc_status, Some(OK), "{reply:?}");
     let found = pb::Shipment::decode(reply.body.unwrap()).unwrap();
     assert_eq!(found.tracking_number, shipment.tracking_number.as_str());
-    assert_eq!(found.shipper.unwrap().name, shipment.details.shipper_name);
+    assert_eq!(found.view(), pb::ShipmentView::Limited);
+    assert_eq!(
+        found.shipper.unwrap().name,
+        shipments::privacy::short_name(&shipment.details.shipper_name)
+    );
     let reply = lookup(&site.base, "PSE000000000").await;
     assert_eq!(
         (reply.grpc_status, reply.message.as_str()),
@@ -194,6 +199,7 @@ async fn malformed_and_oversized_bodies_get_errors_and_the_gateway_keeps_serving
     // A 1 MB tracking number is over the body limit.
     let huge = pb::GetShipmentByTrackingNumberRequest {
         tracking_number: "9".repeat(1024 * 1024),
+        ..Default::default()
     };
     let (reply, _) = grpc_web(
         &site.base,
@@ -628,7 +634,12 @@ async fn list_outbox(base: &str, headers: &[(&str, &str)]) -> Reply {
     call(
         base,
         "logistics.v1.NotificationService/ListNotifications",
-        pb::ListNotificationsRequest::default().encode_to_vec(),
+        // The demo's shipments write many update e-mails; one page holds them all.
+        pb::ListNotificationsRequest {
+            page_size: 100,
+            ..Default::default()
+        }
+        .encode_to_vec(),
         headers,
     )
     .await
@@ -691,6 +702,9 @@ async fn contact_messages_and_the_outbox(site: &Site) {
         .notifications
         .iter()
         .filter(|n| n.tracking_number == created.tracking_number.as_str())
+        .filter(|n| {
+            [pb::EmailTemplate::Shipper, pb::EmailTemplate::Receiver].contains(&n.template())
+        })
         .collect();
     assert_eq!(for_shipment.len(), 2, "the shipper and the receiver e-mail");
     assert!(
@@ -828,6 +842,7 @@ async fn every_answer_carries_a_request_id_kept_from_a_sane_caller() {
         frame(
             &pb::GetShipmentByTrackingNumberRequest {
                 tracking_number: "PSE000000000".into(),
+                ..Default::default()
             }
             .encode_to_vec(),
         ),
@@ -1548,4 +1563,228 @@ fn the_client_ip_is_the_rightmost_entry_of_the_trusted_hops() {
     );
     assert_eq!(ip(1, &[]), "10.0.0.9");
     assert_eq!(ip(1, &["not an address"]), "10.0.0.9");
+}
+
+fn verify_request(number: &str, answer: &str) -> Vec<u8> {
+    pb::VerifyTrackingAccessRequest {
+        tracking_number: number.into(),
+        answer: answer.into(),
+    }
+    .encode_to_vec()
+}
+
+async fn lookup_with(base: &str, number: &str, headers: &[(&str, &str)]) -> pb::Shipment {
+    let request = pb::GetShipmentByTrackingNumberRequest {
+        tracking_number: number.into(),
+        ..Default::default()
+    };
+    let (reply, _) = call(
+        base,
+        "logistics.v1.ShipmentService/GetShipmentByTrackingNumber",
+        request.encode_to_vec(),
+        headers,
+    )
+    .await;
+    assert_eq!(reply.grpc_status, Some(OK), "{reply:?}");
+    pb::Shipment::decode(reply.body.unwrap()).unwrap()
+}
+
+async fn a_verified_party_keeps_the_full_view_in_an_httponly_cookie(site: &Site) {
+    let shipment = demo_shipment(&site.store).await;
+    let number = shipment.tracking_number.as_str();
+    let here = [("origin", site.base.as_str())];
+
+    let (refused, headers) = call(
+        &site.base,
+        "logistics.v1.ShipmentService/VerifyTrackingAccess",
+        verify_request(number, "nobody@example.com"),
+        &here,
+    )
+    .await;
+    assert_eq!(refused.grpc_status, Some(INVALID_ARGUMENT));
+    assert!(headers.get("set-cookie").is_none());
+
+    let (verified, headers) = call(
+        &site.base,
+        "logistics.v1.ShipmentService/VerifyTrackingAccess",
+        verify_request(number, &shipment.details.receiver_email),
+        &here,
+    )
+    .await;
+    assert_eq!(verified.grpc_status, Some(OK), "{verified:?}");
+    assert!(
+        headers.get("x-tracking-access-grant").is_none(),
+        "the grant never reaches a script"
+    );
+    let set_cookie = headers.get("set-cookie").unwrap().to_str().unwrap();
+    assert!(set_cookie.starts_with(&format!("pse_track_{number}=")));
+    assert!(set_cookie.contains("HttpOnly") && set_cookie.contains("SameSite=Strict"));
+    let cookie = cookie_pair(set_cookie);
+
+    let full = lookup_with(&site.base, number, &[("cookie", &cookie)]).await;
+    assert_eq!(full.view(), pb::ShipmentView::Full);
+    assert_eq!(
+        full.receiver.unwrap().email,
+        shipment.details.receiver_email
+    );
+    // A grant a script makes up, or sends as a header, opens nothing.
+    let forged = lookup_with(&site.base, number, &[("cookie", &format!("{cookie}x"))]).await;
+    assert_eq!(forged.view(), pb::ShipmentView::Limited);
+    let token = cookie.split_once('=').unwrap().1;
+    let as_header = lookup_with(&site.base, number, &[("x-tracking-access", token)]).await;
+    assert_eq!(as_header.view(), pb::ShipmentView::Limited);
+
+    // Signed-in staff see everything.
+    let (_, session) = sign_in(&site.base, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let staff = lookup_with(
+        &site.base,
+        number,
+        &[("cookie", &cookie_pair(&session.unwrap()))],
+    )
+    .await;
+    assert_eq!(staff.view(), pb::ShipmentView::Full);
+
+    // Verification from another site is refused before it reaches the service.
+    let (cross, _) = call(
+        &site.base,
+        "logistics.v1.ShipmentService/VerifyTrackingAccess",
+        verify_request(number, &shipment.details.receiver_email),
+        &[("origin", "https://evil.example")],
+    )
+    .await;
+    assert_eq!(cross.grpc_status, Some(PERMISSION_DENIED));
+}
+
+#[tokio::test]
+async fn all_in_one_keeps_a_verified_partys_full_view() {
+    a_verified_party_keeps_the_full_view_in_an_httponly_cookie(&all_in_one(60).await).await;
+}
+
+#[tokio::test]
+async fn distributed_keeps_a_verified_partys_full_view() {
+    a_verified_party_keeps_the_full_view_in_an_httponly_cookie(&distributed().await).await;
+}
+
+#[tokio::test]
+async fn verification_and_subscription_calls_are_rate_limited_per_client() {
+    let site = all_in_one_with(|s| {
+        s.verifications_per_hour = 2;
+        s.subscriptions_per_hour = 1;
+    })
+    .await;
+    let number = demo_shipment(&site.store).await.tracking_number.to_string();
+    let mut codes = Vec::new();
+    for _ in 0..3 {
+        let (reply, _) = call(
+            &site.base,
+            "logistics.v1.ShipmentService/VerifyTrackingAccess",
+            verify_request(&number, "0000"),
+            &[],
+        )
+        .await;
+        codes.push(reply.grpc_status);
+    }
+    assert_eq!(
+        codes,
+        [
+            Some(INVALID_ARGUMENT),
+            Some(INVALID_ARGUMENT),
+            Some(RESOURCE_EXHAUSTED)
+        ]
+    );
+    let subscribe = pb::SubscribeToShipmentRequest {
+        tracking_number: number.clone(),
+        email: "fan@example.com".into(),
+    }
+    .encode_to_vec();
+    let mut replies = Vec::new();
+    for _ in 0..2 {
+        let (reply, _) = call(
+            &site.base,
+            "logistics.v1.ShipmentService/SubscribeToShipment",
+            subscribe.clone(),
+            &[],
+        )
+        .await;
+        replies.push((reply.grpc_status, reply.message));
+    }
+    assert_eq!(replies[0].0, Some(OK));
+    assert_eq!(
+        replies[1],
+        (
+            Some(RESOURCE_EXHAUSTED),
+            gateway::rpc::TOO_MANY_SUBSCRIPTIONS.to_owned()
+        )
+    );
+}
+
+/// Hostile input to every public method of the tracking page is the caller's fault, named as
+/// such, and never a server error.
+#[tokio::test]
+async fn hostile_input_to_the_public_tracking_methods_is_refused_cleanly() {
+    let site = all_in_one_with(|s| {
+        s.tracking_lookups_per_minute = 1000;
+        s.verifications_per_hour = 1000;
+        s.subscriptions_per_hour = 1000;
+    })
+    .await;
+    let number = demo_shipment(&site.store).await.tracking_number.to_string();
+    let huge = "9".repeat(1 << 20);
+    let controls = "\u{0}\u{7}\u{1b}[2J\r\n";
+    let verify = |n: &str, a: &str| verify_request(n, a);
+    let subscribe = |n: &str, e: &str| {
+        pb::SubscribeToShipmentRequest {
+            tracking_number: n.into(),
+            email: e.into(),
+        }
+        .encode_to_vec()
+    };
+    let token =
+        |t: &str| pb::ConfirmShipmentSubscriptionRequest { token: t.into() }.encode_to_vec();
+    let garbage = vec![0xff, 0xff, 0xff, 0x0f, 0x12, 0x80];
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("VerifyTrackingAccess", verify(&number, &huge)),
+        ("VerifyTrackingAccess", verify(&number, controls)),
+        ("VerifyTrackingAccess", verify(controls, "1234")),
+        ("VerifyTrackingAccess", garbage.clone()),
+        (
+            "SubscribeToShipment",
+            subscribe(&number, &format!("{huge}@x.io")),
+        ),
+        (
+            "SubscribeToShipment",
+            subscribe(&number, &format!("a{controls}@example.com")),
+        ),
+        (
+            "SubscribeToShipment",
+            subscribe("PSE' OR 1=1", "fan@example.com"),
+        ),
+        ("SubscribeToShipment", garbage.clone()),
+        ("ConfirmShipmentSubscription", token("")),
+        (
+            "ConfirmShipmentSubscription",
+            token("eyJhbGciOiJub25lIn0.eyJzdWIiOiJQU0UxMjM0NTY3ODkifQ."),
+        ),
+        ("ConfirmShipmentSubscription", token(&huge)),
+        ("DeleteShipmentSubscription", token("a.b.c")),
+        ("DeleteShipmentSubscription", token(controls)),
+        ("DeleteShipmentSubscription", garbage),
+    ];
+    for (method, body) in cases {
+        let (reply, _) = call(
+            &site.base,
+            &format!("logistics.v1.ShipmentService/{method}"),
+            body,
+            &[],
+        )
+        .await;
+        assert!(
+            matches!(
+                reply.grpc_status,
+                Some(INVALID_ARGUMENT | RESOURCE_EXHAUSTED)
+            ),
+            "{method}: {reply:?}"
+        );
+        assert!(reply.message.len() < 300, "{method}: a short message");
+    }
 }

@@ -38,6 +38,7 @@ async fn demo_tracking_number(store: &Arc<dyn ShipmentStore>) -> String {
 fn lookup_message(number: &str) -> Vec<u8> {
     pb::GetShipmentByTrackingNumberRequest {
         tracking_number: number.into(),
+        ..Default::default()
     }
     .encode_to_vec()
 }

@@ -28,6 +28,7 @@ async fn main() -> anyhow::Result<()> {
     let key = service_auth::TokenKey::generate();
     let uncached = shipments::Settings {
         tracking_cache_ttl_ms: 0,
+        ..Default::default()
     };
     let built = shipments::build(
         &cli.store.config(),

@@ -99,6 +99,7 @@ fn random_shipment() -> pb::CreateShipmentRequest {
             }],
             ..Default::default()
         }),
+        create_time: None,
     }
 }
 
@@ -122,6 +123,7 @@ async fn main() -> anyhow::Result<()> {
     let key = service_auth::TokenKey::generate();
     let uncached = shipments::Settings {
         tracking_cache_ttl_ms: 0,
+        ..Default::default()
     };
     let built = shipments::build(
         &cli.store.config(),
@@ -150,6 +152,7 @@ async fn main() -> anyhow::Result<()> {
                         status,
                         current_location: CITIES.choose(&mut rand::rng()).unwrap().to_string(),
                         remarks: String::new(),
+                        event_time: None,
                     };
                     client.update_shipment_tracking(update).await?;
                 }

@@ -78,6 +78,7 @@ pub fn hosted(data: &Path) -> HostedServices {
         site: SiteSettings::default(),
         shipments: shipments::Settings {
             tracking_cache_ttl_ms: CACHE_TTL_MS,
+            ..Default::default()
         },
         auth: auth::Settings {
             admin_email: Some(ADMIN_EMAIL.into()),

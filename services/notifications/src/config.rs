@@ -18,6 +18,9 @@ pub struct EmailApiConfig {
     pub shipments: Account,
     pub shipper_template: String,
     pub receiver_template: String,
+    /// Optional: status updates fail, naming the variable, until it is set.
+    pub update_template: Option<String>,
+    pub subscription_template: Option<String>,
     pub contact: Account,
     pub contact_template: String,
 }
@@ -75,6 +78,8 @@ impl MailConfig {
             },
             shipper_template: get("EMAILJS_SHIPPER_TEMPLATE_ID"),
             receiver_template: get("EMAILJS_RECEIVER_TEMPLATE_ID"),
+            update_template: var("EMAILJS_UPDATE_TEMPLATE_ID"),
+            subscription_template: var("EMAILJS_SUBSCRIPTION_TEMPLATE_ID"),
             contact: Account {
                 public_key: get("CONTACT_EMAILJS_PUBLIC_KEY"),
                 private_key: var("CONTACT_EMAILJS_PRIVATE_KEY"),

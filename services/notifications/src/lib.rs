@@ -51,6 +51,14 @@ pub struct Settings {
     /// Template of the "Package Incoming" e-mail to the receiver.
     #[arg(long, env = "EMAILJS_RECEIVER_TEMPLATE_ID")]
     pub emailjs_receiver_template_id: Option<String>,
+    /// Template of the status-update e-mails (to the shipper, the receiver and subscribers);
+    /// unset, those e-mails fail with a message naming this variable.
+    #[arg(long, env = "EMAILJS_UPDATE_TEMPLATE_ID")]
+    pub emailjs_update_template_id: Option<String>,
+    /// Template of the e-mail that confirms a subscription to a shipment's updates; unset,
+    /// those e-mails fail with a message naming this variable.
+    #[arg(long, env = "EMAILJS_SUBSCRIPTION_TEMPLATE_ID")]
+    pub emailjs_subscription_template_id: Option<String>,
     /// The contact form's own account: public key (`user_id`).
     #[arg(long, env = "CONTACT_EMAILJS_PUBLIC_KEY")]
     pub contact_emailjs_public_key: Option<String>,
@@ -92,6 +100,8 @@ impl Default for Settings {
             emailjs_service_id: None,
             emailjs_shipper_template_id: None,
             emailjs_receiver_template_id: None,
+            emailjs_update_template_id: None,
+            emailjs_subscription_template_id: None,
             contact_emailjs_public_key: None,
             contact_emailjs_private_key: None,
             contact_emailjs_service_id: None,
@@ -117,6 +127,8 @@ impl Settings {
                 "EMAILJS_SERVICE_ID" => &self.emailjs_service_id,
                 "EMAILJS_SHIPPER_TEMPLATE_ID" => &self.emailjs_shipper_template_id,
                 "EMAILJS_RECEIVER_TEMPLATE_ID" => &self.emailjs_receiver_template_id,
+                "EMAILJS_UPDATE_TEMPLATE_ID" => &self.emailjs_update_template_id,
+                "EMAILJS_SUBSCRIPTION_TEMPLATE_ID" => &self.emailjs_subscription_template_id,
                 "CONTACT_EMAILJS_PUBLIC_KEY" => &self.contact_emailjs_public_key,
                 "CONTACT_EMAILJS_PRIVATE_KEY" => &self.contact_emailjs_private_key,
                 "CONTACT_EMAILJS_SERVICE_ID" => &self.contact_emailjs_service_id,

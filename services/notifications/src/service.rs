@@ -96,6 +96,8 @@ pub fn notification_to_proto(n: &Notification) -> pb::Notification {
             Template::Shipper => pb::EmailTemplate::Shipper,
             Template::Receiver => pb::EmailTemplate::Receiver,
             Template::Contact => pb::EmailTemplate::Contact,
+            Template::StatusUpdate => pb::EmailTemplate::StatusUpdate,
+            Template::SubscriptionConfirmation => pb::EmailTemplate::SubscriptionConfirmation,
         } as i32,
         to_email: n.to_email.clone(),
         to_name: n.to_name.clone(),

@@ -75,10 +75,28 @@ impl Transport {
             }
             Transport::EmailApi { config, http } => (config, http),
         };
+        let optional = |template: &Option<String>, variable: &str| {
+            template.clone().ok_or_else(|| {
+                SendError::NotConfigured(format!(
+                    "Missing required environment variables: {variable}"
+                ))
+            })
+        };
         let (account, template_id) = match n.template {
-            Template::Shipper => (&config.shipments, &config.shipper_template),
-            Template::Receiver => (&config.shipments, &config.receiver_template),
-            Template::Contact => (&config.contact, &config.contact_template),
+            Template::Shipper => (&config.shipments, config.shipper_template.clone()),
+            Template::Receiver => (&config.shipments, config.receiver_template.clone()),
+            Template::StatusUpdate => (
+                &config.shipments,
+                optional(&config.update_template, "EMAILJS_UPDATE_TEMPLATE_ID")?,
+            ),
+            Template::SubscriptionConfirmation => (
+                &config.shipments,
+                optional(
+                    &config.subscription_template,
+                    "EMAILJS_SUBSCRIPTION_TEMPLATE_ID",
+                )?,
+            ),
+            Template::Contact => (&config.contact, config.contact_template.clone()),
         };
         let mut body = json!({
             "lib_version": LIB_VERSION,

@@ -122,6 +122,8 @@ fn api_config(base_url: &str) -> MailConfig {
             service_id: "svc-ship".into(),
         },
         shipper_template: "tpl-shipper".into(),
+        update_template: Some("tpl-update".into()),
+        subscription_template: None,
         receiver_template: "tpl-receiver".into(),
         contact: Account {
             public_key: "pk-contact".into(),
@@ -706,4 +708,54 @@ async fn the_email_test_sends_both_samples_to_the_admin_now() {
             .count(),
         1
     );
+}
+
+#[tokio::test]
+async fn update_emails_use_their_own_template_and_an_unset_one_is_named() {
+    let (api, url) = MockApi::start().await;
+    let running = start(api_config(&url), fast_policy()).await;
+    let update = outbox::emails::StatusUpdate {
+        tracking_number: "PSE123456789".into(),
+        status: "In Transit".into(),
+        location: "Rotterdam, Netherlands".into(),
+        remarks: "Arrived at the hub".into(),
+        time: "2026-11-23 09:15".into(),
+    };
+    let recipient = outbox::emails::UpdateRecipient {
+        email: "fan@example.com".into(),
+        name: String::new(),
+        tracking_url: "https://ship.example/track/PSE123456789".into(),
+        unsubscribe_url: Some("https://ship.example/track/PSE123456789?unsubscribe=t".into()),
+    };
+    let now = service_common::now();
+    let update = update.to(&recipient, now);
+    // This configuration has no EMAILJS_SUBSCRIPTION_TEMPLATE_ID.
+    let confirmation = outbox::emails::subscription_confirmation(
+        "PSE123456789",
+        "fan@example.com",
+        "https://ship.example/track/PSE123456789?confirm=t",
+        now,
+    );
+    running
+        .store
+        .enqueue(&[update.clone(), confirmation.clone()])
+        .await
+        .unwrap();
+    let _worker = spawn_worker(&running.worker);
+    let received = api.wait_for(1).await;
+    assert_eq!(received[0].body["template_id"], "tpl-update");
+    assert_eq!(
+        received[0].body["template_params"]["unsubscribe_url"],
+        "https://ship.example/track/PSE123456789?unsubscribe=t"
+    );
+    assert_eq!(
+        received[0].body["template_params"]["subject"],
+        "Shipment PSE123456789: In Transit"
+    );
+    let failed = wait_for_state(&running.store, &confirmation.id, State::Failed).await;
+    assert_eq!(
+        failed.last_error,
+        "Missing required environment variables: EMAILJS_SUBSCRIPTION_TEMPLATE_ID"
+    );
+    wait_for_state(&running.store, &update.id, State::Sent).await;
 }

@@ -112,6 +112,81 @@ impl ShipmentEmail {
     }
 }
 
+/// A status change of one shipment, as its e-mails tell it.
+#[derive(Clone, Debug)]
+pub struct StatusUpdate {
+    pub tracking_number: String,
+    /// The status as people read it, e.g. `In Transit`.
+    pub status: String,
+    pub location: String,
+    pub remarks: String,
+    /// When it happened, in the company's time zone: `YYYY-MM-DD HH:MM`.
+    pub time: String,
+}
+
+/// Who one status-update e-mail goes to, and the links it carries.
+#[derive(Clone, Debug)]
+pub struct UpdateRecipient {
+    pub email: String,
+    pub name: String,
+    /// The tracking page; for the shipper and the receiver it opens the full view.
+    pub tracking_url: String,
+    /// Subscribers only: the one-click unsubscribe page.
+    pub unsubscribe_url: Option<String>,
+}
+
+impl StatusUpdate {
+    pub fn subject(&self) -> String {
+        format!("Shipment {}: {}", self.tracking_number, self.status)
+    }
+
+    pub fn to(&self, recipient: &UpdateRecipient, now: DateTime<Utc>) -> Notification {
+        let subject = self.subject();
+        let mut p = params([
+            ("to_name", &recipient.name),
+            ("to_email", &recipient.email),
+            ("subject", &subject),
+            ("tracking_number", &self.tracking_number),
+            ("status", &self.status),
+            ("location", &self.location),
+            ("remarks", &self.remarks),
+            ("time", &self.time),
+            ("tracking_url", &recipient.tracking_url),
+        ]);
+        if let Some(url) = &recipient.unsubscribe_url {
+            p.insert("unsubscribe_url".into(), url.clone());
+        }
+        let mut n = Notification::new(
+            Template::StatusUpdate,
+            &recipient.email,
+            &recipient.name,
+            p,
+            now,
+        );
+        n.tracking_number = self.tracking_number.clone();
+        n
+    }
+}
+
+/// The double opt-in e-mail of a new subscription to a shipment's updates.
+pub fn subscription_confirmation(
+    tracking_number: &str,
+    email: &str,
+    confirm_url: &str,
+    now: DateTime<Utc>,
+) -> Notification {
+    let subject = format!("Confirm updates for shipment {tracking_number}");
+    let p = params([
+        ("to_email", email),
+        ("subject", &subject),
+        ("tracking_number", tracking_number),
+        ("confirm_url", confirm_url),
+    ]);
+    let mut n = Notification::new(Template::SubscriptionConfirmation, email, "", p, now);
+    n.tracking_number = tracking_number.to_owned();
+    n
+}
+
 /// A visitor's message from the contact form, already validated.
 #[derive(Clone, Debug)]
 pub struct ContactMessage {

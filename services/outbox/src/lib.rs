@@ -22,6 +22,10 @@ pub enum Template {
     Shipper,
     Receiver,
     Contact,
+    /// A status change, to a party or a subscriber.
+    StatusUpdate,
+    /// The double opt-in link of a new subscription.
+    SubscriptionConfirmation,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

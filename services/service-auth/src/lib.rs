@@ -12,6 +12,8 @@ use serde::{Deserialize, Serialize};
 use tonic::Status;
 
 const ISSUER: &str = "logistics";
+/// The issuer of link and cookie tokens, so none of them ever passes as a service token.
+const LINK_ISSUER: &str = "logistics-links";
 /// Smallest signing key accepted, in bytes (HS256 wants at least its hash size).
 const MIN_KEY_BYTES: usize = 32;
 
@@ -198,6 +200,67 @@ impl TokenKey {
     }
 }
 
+#[derive(Serialize)]
+struct LinkClaims<'a, T> {
+    #[serde(flatten)]
+    claims: &'a T,
+    iss: &'static str,
+    aud: &'a str,
+    exp: i64,
+}
+
+#[derive(Deserialize)]
+struct VerifiedLink<T> {
+    #[serde(flatten)]
+    claims: T,
+}
+
+impl TokenKey {
+    /// A signed token for a link or a cookie; `audience` names what it is for, so a token
+    /// made for one purpose is refused for every other.
+    pub fn sign_link<T: Serialize>(
+        &self,
+        audience: &str,
+        claims: &T,
+        lifetime: Duration,
+    ) -> String {
+        let exp = chrono::Utc::now().timestamp() + lifetime.as_secs() as i64;
+        self.sign_link_expiring_at(audience, claims, exp)
+    }
+
+    /// A link token that expires at `exp` (Unix seconds); a past one makes an expired token.
+    pub fn sign_link_expiring_at<T: Serialize>(
+        &self,
+        audience: &str,
+        claims: &T,
+        exp: i64,
+    ) -> String {
+        let claims = LinkClaims {
+            claims,
+            iss: LINK_ISSUER,
+            aud: audience,
+            exp,
+        };
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.0.encoding)
+            .expect("HS256 signing cannot fail")
+    }
+
+    /// The claims of a valid, unexpired link token made for `audience`.
+    pub fn verify_link<T: serde::de::DeserializeOwned>(
+        &self,
+        audience: &str,
+        token: &str,
+    ) -> Option<T> {
+        let mut validation = Validation::new(Algorithm::HS256);
+        validation.set_issuer(&[LINK_ISSUER]);
+        validation.set_audience(&[audience]);
+        validation.leeway = 5;
+        jsonwebtoken::decode::<VerifiedLink<T>>(token, &self.0.decoding, &validation)
+            .ok()
+            .map(|data| data.claims.claims)
+    }
+}
+
 /// A token for the project's own tools (demo loader, seeder), valid for an hour.
 pub fn tool_token(key: &TokenKey) -> String {
     let tools = Caller {
@@ -267,5 +330,37 @@ mod tests {
     #[test]
     fn short_keys_are_refused() {
         assert!(TokenKey::from_secret(b"too short").is_err());
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Grant {
+        sub: String,
+        party: String,
+    }
+
+    #[test]
+    fn a_link_token_is_valid_only_for_its_own_purpose() {
+        let key = TokenKey::generate();
+        let grant = Grant {
+            sub: "PSE123456789".into(),
+            party: "receiver".into(),
+        };
+        let token = key.sign_link("tracking-access", &grant, Duration::from_secs(60));
+        assert_eq!(
+            key.verify_link::<Grant>("tracking-access", &token),
+            Some(grant)
+        );
+        assert!(key.verify_link::<Grant>("unsubscribe", &token).is_none());
+        assert!(key.verify(&token).is_err(), "never a service token");
+        let service = key.mint(&admin(), CALL_TOKEN_LIFETIME);
+        assert!(
+            key.verify_link::<Caller>("tracking-access", &service)
+                .is_none()
+        );
+        assert!(
+            TokenKey::generate()
+                .verify_link::<Grant>("tracking-access", &token)
+                .is_none()
+        );
     }
 }

@@ -9,6 +9,7 @@ use crate::domain::{
     ShipmentMode, ShipmentPatch, ShipmentType, Status,
 };
 use crate::error::FieldViolation;
+use crate::updates::{EmailRule, EmailRules, Event};
 use service_common::text::TextRule;
 
 /// Collects every violation of one request, so the admin sees all bad fields at once.
@@ -86,6 +87,24 @@ impl Violations {
             );
             NaiveDate::default()
         })
+    }
+
+    /// An optional instant in the past (2000 to `now`), for events recorded after the fact.
+    pub fn past_time(
+        &mut self,
+        field: &str,
+        value: Option<&prost_types::Timestamp>,
+        now: DateTime<Utc>,
+    ) -> Option<DateTime<Utc>> {
+        let value = value?;
+        let parsed = u32::try_from(value.nanos)
+            .ok()
+            .and_then(|nanos| DateTime::from_timestamp(value.seconds, nanos))
+            .filter(|t| t.year() >= 2000 && *t <= now);
+        if parsed.is_none() {
+            self.add(field, "must be a time between 2000 and now");
+        }
+        parsed
     }
 
     fn time(&mut self, field: &str, value: Option<&pb::TimeOfDay>) -> NaiveTime {
@@ -437,11 +456,25 @@ fn history_to_proto(h: &HistoryEntry) -> pb::HistoryEntry {
 }
 
 pub fn shipment_to_proto(s: &Shipment) -> pb::Shipment {
-    let d = &s.details;
     pb::Shipment {
         id: s.id.clone(),
         tracking_number: s.tracking_number.to_string(),
         status: status_to_proto(s.status).into(),
+        current_location: s.current_location.clone(),
+        history: s.shipment_history.iter().map(history_to_proto).collect(),
+        total_volumetric_weight_kg: s.totals.total_volumetric_weight,
+        total_volume_cubic_metres: s.totals.total_volume,
+        total_actual_weight_kg: s.totals.total_actual_weight,
+        create_time: Some(timestamp(s.created_at)),
+        update_time: Some(timestamp(s.updated_at)),
+        view: pb::ShipmentView::Full.into(),
+        ..details_to_proto(&s.details)
+    }
+}
+
+/// The fields an admin types, as a CreateShipment request carries them.
+pub fn details_to_proto(d: &ShipmentDetails) -> pb::Shipment {
+    pb::Shipment {
         shipper: Some(pb::Party {
             name: d.shipper_name.clone(),
             address: d.shipper_address.clone(),
@@ -499,13 +532,7 @@ pub fn shipment_to_proto(s: &Shipment) -> pb::Shipment {
             })
             .collect(),
         comments: d.comments.clone(),
-        current_location: s.current_location.clone(),
-        history: s.shipment_history.iter().map(history_to_proto).collect(),
-        total_volumetric_weight_kg: s.totals.total_volumetric_weight,
-        total_volume_cubic_metres: s.totals.total_volume,
-        total_actual_weight_kg: s.totals.total_actual_weight,
-        create_time: Some(timestamp(s.created_at)),
-        update_time: Some(timestamp(s.updated_at)),
+        ..Default::default()
     }
 }
 
@@ -548,7 +575,71 @@ pub fn shipment_from_proto(s: &pb::Shipment) -> Result<Shipment, Vec<FieldViolat
         },
         created_at: from_timestamp(s.create_time.as_ref()),
         updated_at: from_timestamp(s.update_time.as_ref()),
+        subscribers: Vec::new(),
     })
+}
+
+fn event_to_proto(event: Event) -> pb::TrackingEvent {
+    match event {
+        Event::Created => pb::TrackingEvent::Created,
+        Event::InTransit => pb::TrackingEvent::InTransit,
+        Event::Delayed => pb::TrackingEvent::Delayed,
+        Event::OnHold => pb::TrackingEvent::OnHold,
+        Event::Delivered => pb::TrackingEvent::Delivered,
+    }
+}
+
+/// Every event's rule, in the order of the events.
+pub fn email_rules_to_proto(rules: &EmailRules) -> pb::TrackingEmailSettings {
+    pb::TrackingEmailSettings {
+        rules: Event::ALL
+            .iter()
+            .map(|&event| {
+                let rule = rules.rule(event);
+                pb::TrackingEmailRule {
+                    event: event_to_proto(event).into(),
+                    shipper: rule.shipper,
+                    receiver: rule.receiver,
+                    subscribers: rule.subscribers && event != Event::Created,
+                }
+            })
+            .collect(),
+    }
+}
+
+/// Sets the rules the request names; each event at most once.
+pub fn apply_email_rules(
+    input: &pb::TrackingEmailSettings,
+    rules: &mut EmailRules,
+) -> Result<(), Vec<FieldViolation>> {
+    let mut v = Violations::default();
+    let mut seen = Vec::new();
+    for (i, rule) in input.rules.iter().enumerate() {
+        let event = Event::ALL
+            .into_iter()
+            .find(|&e| event_to_proto(e) as i32 == rule.event);
+        let Some(event) = event else {
+            v.add(
+                format!("settings.rules[{i}].event"),
+                "must be one of created, in_transit, delayed, on_hold, delivered",
+            );
+            continue;
+        };
+        if seen.contains(&event) {
+            v.add(format!("settings.rules[{i}].event"), "is listed twice");
+            continue;
+        }
+        seen.push(event);
+        rules.0.insert(
+            event,
+            EmailRule {
+                shipper: rule.shipper,
+                receiver: rule.receiver,
+                subscribers: rule.subscribers && event != Event::Created,
+            },
+        );
+    }
+    v.into_result(())
 }
 
 #[cfg(test)]

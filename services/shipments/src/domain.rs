@@ -249,6 +249,19 @@ pub struct Shipment {
     pub created_at: DateTime<Utc>,
     #[serde(with = "utc_micros")]
     pub updated_at: DateTime<Utc>,
+    /// Visitors who confirmed they follow this shipment's updates; never shown to anyone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subscribers: Vec<Subscriber>,
+}
+
+/// A confirmed follower of one shipment's status changes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Subscriber {
+    /// Lower case, as confirmed.
+    pub email: String,
+    #[serde(with = "utc_micros")]
+    pub since: DateTime<Utc>,
 }
 
 pub use service_common::{now, utc_micros};
@@ -282,6 +295,7 @@ impl Shipment {
             shipment_history: vec![first],
             created_at: now,
             updated_at: now,
+            subscribers: Vec::new(),
         }
     }
 
@@ -300,7 +314,7 @@ impl Shipment {
         let moved = status != self.status || location != self.current_location;
         if moved || patch.history == HistoryRule::AlwaysRecord {
             self.shipment_history.push(HistoryEntry::new(
-                now,
+                patch.event_time.unwrap_or(now),
                 &location,
                 status,
                 updated_by,
@@ -374,6 +388,9 @@ pub struct ShipmentPatch {
     /// The history entry's remarks, when the save appends one.
     pub remarks: String,
     pub history: HistoryRule,
+    /// When the recorded event happened, if before the save (a scan uploaded later); the
+    /// history entry's time. The caller checks it is not before the last entry.
+    pub event_time: Option<DateTime<Utc>>,
 }
 
 impl ShipmentPatch {

@@ -4,6 +4,8 @@ use outbox::Notification;
 use outbox::emails::{ShipmentEmail, package_line};
 
 use crate::domain::Shipment;
+use crate::privacy::Party;
+use crate::updates::{EmailRules, Event, Links};
 
 pub fn shipment_email(s: &Shipment) -> ShipmentEmail {
     let d = &s.details;
@@ -34,7 +36,25 @@ pub fn shipment_email(s: &Shipment) -> ShipmentEmail {
     }
 }
 
-/// Both e-mails of a new shipment.
-pub fn notifications(s: &Shipment, public_url: &str) -> Vec<Notification> {
-    shipment_email(s).notifications(public_url, s.created_at)
+/// The e-mails of a new shipment the rules ask for; each party's link opens the full view.
+pub fn notifications(s: &Shipment, links: &Links, rules: &EmailRules) -> Vec<Notification> {
+    let email = shipment_email(s);
+    let rule = rules.rule(Event::Created);
+    let number = s.tracking_number.as_str();
+    let mut out = Vec::new();
+    if rule.shipper {
+        let mut n = email.to_shipper(&links.public_url, s.created_at);
+        n.params
+            .insert("url".into(), links.full_view(number, Party::Shipper));
+        out.push(n);
+    }
+    if rule.receiver {
+        let mut n = email.to_receiver(&links.public_url, s.created_at);
+        n.params.insert(
+            "tracking_url".into(),
+            links.full_view(number, Party::Receiver),
+        );
+        out.push(n);
+    }
+    out
 }

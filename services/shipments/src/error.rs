@@ -30,6 +30,12 @@ pub enum ShipmentError {
     /// The store refused a tracking number already taken; the caller retries with another.
     #[error("tracking number already taken")]
     DuplicateTrackingNumber,
+    /// Too many attempts or subscriptions; the message says which.
+    #[error("{0}")]
+    Exhausted(String),
+    /// The site does not offer this.
+    #[error("{0}")]
+    Unsupported(String),
     #[error("the shipment store is unavailable: {0}")]
     Unavailable(String),
     #[error("internal error: {0}")]
@@ -78,6 +84,8 @@ impl From<ShipmentError> for Status {
                 Status::with_error_details(Code::InvalidArgument, describe(&violations), details)
             }
             ShipmentError::NotFound => Status::not_found("Shipment not found"),
+            ShipmentError::Exhausted(message) => Status::resource_exhausted(message),
+            ShipmentError::Unsupported(message) => Status::failed_precondition(message),
             ShipmentError::Unavailable(cause) => {
                 tracing::warn!(%cause, "shipment store unavailable");
                 Status::unavailable("The shipment store is unavailable. Please try again.")

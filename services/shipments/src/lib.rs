@@ -5,8 +5,11 @@ pub mod demo;
 pub mod domain;
 pub mod emails;
 pub mod error;
+pub mod privacy;
 pub mod service;
 pub mod store;
+pub mod tracking;
+pub mod updates;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -15,7 +18,8 @@ use std::time::Duration;
 use logistics_proto::v1::shipment_service_server::ShipmentServiceServer;
 use service_auth::TokenKey;
 
-pub use service::ShipmentsService;
+use privacy::PublicDetails;
+pub use service::{PublicPolicy, ShipmentsService};
 use store::{MongoShipmentStore, ShipmentStore, SqliteShipmentStore};
 
 /// Largest request the service decodes: a shipment with 100 packages is far smaller.
@@ -34,12 +38,47 @@ pub struct Settings {
     /// writes evict at once); 0 turns it off.
     #[arg(long, env = "TRACKING_CACHE_TTL_MS", default_value_t = 1000)]
     pub tracking_cache_ttl_ms: u64,
+    /// What a visitor sees of a shipment: `verified` (the limited view, and the full one to a
+    /// visitor who proves they are the shipper or the receiver), `limited` (staff only see
+    /// more) or `full` (everything to anyone with the number).
+    #[arg(long, env = "PUBLIC_TRACKING_DETAILS", value_enum, default_value_t = PublicDetails::Verified)]
+    pub public_tracking_details: PublicDetails,
+    /// How long a browser that proved it is a party keeps the full view, in hours.
+    #[arg(long, env = "TRACKING_ACCESS_HOURS", default_value_t = 24)]
+    pub tracking_access_hours: u64,
+    /// Verification attempts per tracking number per hour, from all clients together.
+    #[arg(long, env = "TRACKING_VERIFY_ATTEMPTS_PER_HOUR", default_value_t = 10)]
+    pub tracking_verify_attempts_per_hour: u64,
+    /// Subscription confirmation e-mails one address may receive per day.
+    #[arg(long, env = "SUBSCRIPTION_CONFIRMATIONS_PER_DAY", default_value_t = 5)]
+    pub subscription_confirmations_per_day: u64,
+    /// Most subscribers one shipment may have.
+    #[arg(long, env = "SUBSCRIBERS_PER_SHIPMENT", default_value_t = 20)]
+    pub subscribers_per_shipment: usize,
 }
 
 impl Default for Settings {
     fn default() -> Self {
+        let policy = PublicPolicy::default();
         Self {
             tracking_cache_ttl_ms: 1000,
+            public_tracking_details: policy.details,
+            tracking_access_hours: policy.access_lifetime.as_secs() / 3600,
+            tracking_verify_attempts_per_hour: policy.verify_attempts_per_hour,
+            subscription_confirmations_per_day: policy.confirmations_per_address_per_day,
+            subscribers_per_shipment: policy.subscribers_per_shipment,
+        }
+    }
+}
+
+impl Settings {
+    pub fn policy(&self) -> PublicPolicy {
+        PublicPolicy {
+            details: self.public_tracking_details,
+            verify_attempts_per_hour: self.tracking_verify_attempts_per_hour,
+            confirmations_per_address_per_day: self.subscription_confirmations_per_day,
+            subscribers_per_shipment: self.subscribers_per_shipment,
+            access_lifetime: Duration::from_secs(self.tracking_access_hours.max(1) * 3600),
         }
     }
 }
@@ -99,6 +138,7 @@ pub fn server(
         tokens,
         Duration::from_millis(settings.tracking_cache_ttl_ms),
         site.public_url.clone(),
+        settings.policy(),
     ))
     .max_decoding_message_size(MAX_MESSAGE_BYTES)
 }

@@ -10,7 +10,9 @@ use tonic::{Request, Response, Status};
 use crate::convert::{self, Violations};
 use crate::domain::{HistoryRule, Shipment, ShipmentPatch, TrackingNumber, UPDATED_BY_ADMIN};
 use crate::error::{FieldViolation, ShipmentError};
+use crate::privacy::PublicDetails;
 use crate::store::{Cursor, ListQuery, ShipmentStore};
+use crate::updates::Links;
 use service_common::text::TextRule;
 
 const DEFAULT_PAGE_SIZE: i32 = 20;
@@ -52,14 +54,40 @@ impl LookupCache {
     }
 }
 
+/// How the public side of the service behaves (from its settings).
+#[derive(Clone, Debug)]
+pub struct PublicPolicy {
+    pub details: PublicDetails,
+    /// Verification attempts per tracking number per hour, from all clients together.
+    pub verify_attempts_per_hour: u64,
+    /// Confirmation e-mails one address may receive per day.
+    pub confirmations_per_address_per_day: u64,
+    pub subscribers_per_shipment: usize,
+    /// How long a verified browser keeps the full view.
+    pub access_lifetime: Duration,
+}
+
+impl Default for PublicPolicy {
+    fn default() -> Self {
+        Self {
+            details: PublicDetails::Verified,
+            verify_attempts_per_hour: 10,
+            confirmations_per_address_per_day: 5,
+            subscribers_per_shipment: 20,
+            access_lifetime: Duration::from_secs(24 * 3600),
+        }
+    }
+}
+
 #[derive(Clone)]
 pub struct ShipmentsService {
-    store: Arc<dyn ShipmentStore>,
+    pub(crate) store: Arc<dyn ShipmentStore>,
     lookups: LookupCache,
-    /// Verifies the service token of every method but the public lookup.
-    tokens: TokenKey,
-    /// For the tracking links of the shipment e-mails (`PUBLIC_URL`).
-    public_url: String,
+    /// Verifies the service token of every method but the public ones, and signs links.
+    pub(crate) tokens: TokenKey,
+    /// The signed links of the shipment e-mails (`PUBLIC_URL`).
+    pub(crate) links: Links,
+    pub(crate) policy: PublicPolicy,
 }
 
 impl ShipmentsService {
@@ -69,38 +97,91 @@ impl ShipmentsService {
         tokens: TokenKey,
         lookup_cache_ttl: Duration,
         public_url: String,
+        policy: PublicPolicy,
     ) -> Self {
         Self {
             store,
             lookups: LookupCache::new(lookup_cache_ttl),
+            links: Links {
+                public_url,
+                tokens: tokens.clone(),
+            },
             tokens,
-            public_url,
+            policy,
         }
     }
 
-    /// Applies an edit and evicts the shipment's cached lookup.
-    async fn update(
-        &self,
-        id: &str,
-        edit: crate::store::Edit,
-    ) -> Result<pb::Shipment, ShipmentError> {
+    /// Applies a save and evicts the shipment's cached lookup; a change of status writes
+    /// the e-mails the admin's rules ask for, in the same transaction.
+    async fn update(&self, id: &str, patch: ShipmentPatch) -> Result<pb::Shipment, ShipmentError> {
+        let rules = self.store.email_rules().await?;
+        let links = self.links.clone();
+        let edit: crate::store::Edit = Arc::new(move |shipment: &mut Shipment| {
+            let last = shipment
+                .shipment_history
+                .last()
+                .map(|entry| entry.timestamp);
+            if let (Some(at), Some(last)) = (patch.event_time, last)
+                && at < last
+            {
+                return Err(ShipmentError::Invalid(vec![FieldViolation::new(
+                    "event_time",
+                    "must not be before the shipment's last history entry",
+                )]));
+            }
+            let before = shipment.status;
+            let now = crate::domain::now();
+            shipment.apply(&patch, UPDATED_BY_ADMIN, now);
+            let at = patch.event_time.unwrap_or(now);
+            Ok(crate::updates::status_change_emails(
+                before, shipment, &rules, &links, at,
+            ))
+        });
         let shipment = self.store.update(id, edit).await?;
         self.lookups.evict(&shipment.tracking_number);
         Ok(convert::shipment_to_proto(&shipment))
     }
 
-    /// Writes a new shipment, drawing another tracking number on a collision.
+    /// Edits a shipment's subscribers (which no lookup shows, so nothing to evict).
+    pub(crate) async fn edit_subscribers(
+        &self,
+        id: &str,
+        edit: impl Fn(&mut Vec<crate::domain::Subscriber>) -> Result<(), ShipmentError>
+        + Send
+        + Sync
+        + 'static,
+    ) -> Result<(), ShipmentError> {
+        let edit: crate::store::Edit = Arc::new(move |shipment: &mut Shipment| {
+            edit(&mut shipment.subscribers)?;
+            Ok(Vec::new())
+        });
+        self.store.update(id, edit).await.map(|_| ())
+    }
+
+    /// The whole shipment with this number, from memory when it was looked up just now.
+    pub(crate) async fn lookup(
+        &self,
+        number: &TrackingNumber,
+    ) -> Result<pb::Shipment, ShipmentError> {
+        if let Some(hit) = self.lookups.get(number) {
+            return Ok(hit);
+        }
+        let shipment =
+            convert::shipment_to_proto(&self.store.find_by_tracking_number(number).await?);
+        self.lookups.put(number.clone(), &shipment);
+        Ok(shipment)
+    }
+
+    /// Writes a new shipment booked at `at`, drawing another tracking number on a collision.
     pub async fn create(
         &self,
         details: crate::domain::ShipmentDetails,
+        at: chrono::DateTime<chrono::Utc>,
     ) -> Result<Shipment, ShipmentError> {
+        let rules = self.store.email_rules().await?;
         for _ in 0..TRACKING_NUMBER_ATTEMPTS {
-            let shipment = Shipment::create(
-                details.clone(),
-                TrackingNumber::generate(),
-                crate::domain::now(),
-            );
-            let emails = crate::emails::notifications(&shipment, &self.public_url);
+            let shipment = Shipment::create(details.clone(), TrackingNumber::generate(), at);
+            let emails = crate::emails::notifications(&shipment, &self.links, &rules);
             match self.store.insert(&shipment, &emails).await {
                 Ok(()) => return Ok(shipment),
                 Err(ShipmentError::DuplicateTrackingNumber) => continue,
@@ -145,9 +226,20 @@ impl ShipmentService for ShipmentsService {
         request: Request<pb::CreateShipmentRequest>,
     ) -> Result<Response<pb::Shipment>, Status> {
         self.tokens.admin(&request)?;
-        let input = request.into_inner().shipment.unwrap_or_default();
-        let details = convert::details_from_proto(&input).map_err(ShipmentError::Invalid)?;
-        let shipment = self.create(details).await?;
+        let request = request.into_inner();
+        let now = crate::domain::now();
+        let mut v = Violations::default();
+        let booked = v.past_time("create_time", request.create_time.as_ref(), now);
+        let details = convert::details_from_proto(&request.shipment.unwrap_or_default());
+        let details = match (details, v.into_result(())) {
+            (Ok(details), Ok(())) => details,
+            (details, booked) => {
+                let mut all = details.err().unwrap_or_default();
+                all.extend(booked.err().into_iter().flatten());
+                return Err(ShipmentError::Invalid(all).into());
+            }
+        };
+        let shipment = self.create(details, booked.unwrap_or(now)).await?;
         tracing::info!(tracking_number = %shipment.tracking_number, "shipment created");
         Ok(Response::new(convert::shipment_to_proto(&shipment)))
     }
@@ -168,15 +260,66 @@ impl ShipmentService for ShipmentsService {
         &self,
         request: Request<pb::GetShipmentByTrackingNumberRequest>,
     ) -> Result<Response<pb::Shipment>, Status> {
-        let number = TrackingNumber::parse(&request.get_ref().tracking_number)
-            .map_err(ShipmentError::from)?;
-        if let Some(hit) = self.lookups.get(&number) {
-            return Ok(Response::new(hit));
-        }
-        let shipment =
-            convert::shipment_to_proto(&self.store.find_by_tracking_number(&number).await?);
-        self.lookups.put(number, &shipment);
-        Ok(Response::new(shipment))
+        Ok(self.track(request).await?)
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn verify_tracking_access(
+        &self,
+        request: Request<pb::VerifyTrackingAccessRequest>,
+    ) -> Result<Response<pb::Shipment>, Status> {
+        Ok(self.verify(request.into_inner()).await?)
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn subscribe_to_shipment(
+        &self,
+        request: Request<pb::SubscribeToShipmentRequest>,
+    ) -> Result<Response<pb::SubscribeToShipmentResponse>, Status> {
+        self.subscribe(request.into_inner()).await?;
+        Ok(Response::new(pb::SubscribeToShipmentResponse {}))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn confirm_shipment_subscription(
+        &self,
+        request: Request<pb::ConfirmShipmentSubscriptionRequest>,
+    ) -> Result<Response<pb::ShipmentSubscription>, Status> {
+        Ok(Response::new(self.confirm(&request.get_ref().token).await?))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn delete_shipment_subscription(
+        &self,
+        request: Request<pb::DeleteShipmentSubscriptionRequest>,
+    ) -> Result<Response<pb::ShipmentSubscription>, Status> {
+        Ok(Response::new(
+            self.unsubscribe(&request.get_ref().token).await?,
+        ))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn get_tracking_email_settings(
+        &self,
+        request: Request<pb::GetTrackingEmailSettingsRequest>,
+    ) -> Result<Response<pb::TrackingEmailSettings>, Status> {
+        self.tokens.admin(&request)?;
+        let rules = self.store.email_rules().await?;
+        Ok(Response::new(convert::email_rules_to_proto(&rules)))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn update_tracking_email_settings(
+        &self,
+        request: Request<pb::UpdateTrackingEmailSettingsRequest>,
+    ) -> Result<Response<pb::TrackingEmailSettings>, Status> {
+        self.tokens.admin(&request)?;
+        let input = request.into_inner().settings.unwrap_or_default();
+        let mut rules = self.store.email_rules().await?;
+        convert::apply_email_rules(&input, &mut rules).map_err(ShipmentError::Invalid)?;
+        self.store.set_email_rules(&rules).await?;
+        tracing::info!("tracking e-mail settings saved");
+        Ok(Response::new(convert::email_rules_to_proto(&rules)))
     }
 
     #[tracing::instrument(skip_all)]
@@ -235,11 +378,7 @@ impl ShipmentService for ShipmentsService {
         let paths = request.update_mask.map(|m| m.paths).unwrap_or_default();
         let patch = convert::patch_from_proto(&paths, &input, &request.remarks)
             .map_err(ShipmentError::Invalid)?;
-        let edit = Arc::new(move |shipment: &mut Shipment| {
-            shipment.apply(&patch, UPDATED_BY_ADMIN, crate::domain::now());
-            Ok(())
-        });
-        Ok(Response::new(self.update(&id, edit).await?))
+        Ok(Response::new(self.update(&id, patch).await?))
     }
 
     #[tracing::instrument(skip_all, fields(id = %request.get_ref().id))]
@@ -260,14 +399,15 @@ impl ShipmentService for ShipmentsService {
             )),
             remarks: v.text("remarks", &request.remarks, TextRule::line(500).optional()),
             history: HistoryRule::AlwaysRecord,
+            event_time: v.past_time(
+                "event_time",
+                request.event_time.as_ref(),
+                crate::domain::now(),
+            ),
             ..ShipmentPatch::default()
         };
         v.into_result(()).map_err(ShipmentError::Invalid)?;
-        let edit = Arc::new(move |shipment: &mut Shipment| {
-            shipment.apply(&patch, UPDATED_BY_ADMIN, crate::domain::now());
-            Ok(())
-        });
-        Ok(Response::new(self.update(&id, edit).await?))
+        Ok(Response::new(self.update(&id, patch).await?))
     }
 
     #[tracing::instrument(skip_all, fields(id = %request.get_ref().id))]

@@ -2,161 +2,81 @@
 
 mod common;
 
+use common::service::{caller, create, start, valid_input, violations};
+
 use logistics_proto::v1::{self as pb, shipment_service_client::ShipmentServiceClient};
-use service_auth::{Bearer, Caller, TokenKey};
-use tokio::net::TcpListener;
-use tonic::service::interceptor::InterceptedService;
-use tonic::transport::Channel;
+use service_auth::TokenKey;
 use tonic::{Code, Request};
-use tonic_types::StatusExt;
 
-/// Long enough that a missed eviction of the lookup cache would show as a stale answer.
-const CACHE_TTL: std::time::Duration = std::time::Duration::from_secs(60);
-
-type Client = ShipmentServiceClient<InterceptedService<Channel, Bearer>>;
-
-struct Running {
-    /// Calls as an admin.
-    client: Client,
-    channel: Channel,
-    key: TokenKey,
-    _dir: tempfile::TempDir,
-}
-
-impl Running {
-    fn client_as(&self, token: &str) -> Client {
-        ShipmentServiceClient::with_interceptor(self.channel.clone(), Bearer::new(token))
+/// Whole seconds since the epoch, `days` days from now.
+fn days_from_now(days: i64) -> prost_types::Timestamp {
+    prost_types::Timestamp {
+        seconds: chrono::Utc::now().timestamp() + days * 86_400,
+        nanos: 0,
     }
 }
 
-fn caller(role: &str) -> Caller {
-    Caller {
-        sub: "u1".into(),
-        email: "someone@example.com".into(),
-        role: role.parse().unwrap(),
-    }
-}
-
-async fn start() -> Running {
-    let dir = tempfile::tempdir().unwrap();
-    let key = TokenKey::generate();
-    let store = service_common::StoreConfig::Embedded {
-        data_dir: dir.path().to_path_buf(),
-    };
-    let settings = shipments::Settings {
-        tracking_cache_ttl_ms: CACHE_TTL.as_millis() as u64,
-    };
-    let built = shipments::build(&store, &Default::default(), &settings, key.clone())
-        .await
-        .unwrap();
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(service_common::serve(
-        listener,
-        built,
-        std::future::pending(),
-    ));
-    let channel = Channel::from_shared(format!("http://{addr}"))
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
-    let admin = key.mint(&caller("admin"), service_auth::CALL_TOKEN_LIFETIME);
-    Running {
-        client: ShipmentServiceClient::with_interceptor(channel.clone(), Bearer::new(&admin)),
-        channel,
-        key,
-        _dir: dir,
-    }
-}
-
-fn valid_input() -> pb::Shipment {
-    pb::Shipment {
-        shipper: Some(pb::Party {
-            name: "Amara Okafor".into(),
-            address: "14 Marina Road, Lagos".into(),
-            phone: "+234 803 555 0142".into(),
-            email: "amara@example.com".into(),
-        }),
-        receiver: Some(pb::Party {
-            name: "Jan de Vries".into(),
-            address: "Wilhelminakade 88, Rotterdam".into(),
-            phone: "+31 10 555 0199".into(),
-            email: "jan@example.nl".into(),
-        }),
-        origin: "Lagos".into(),
-        destination: "Rotterdam".into(),
-        carrier: "Maersk".into(),
-        r#type: pb::ShipmentType::Express.into(),
-        mode: pb::ShipmentMode::SeaShipping.into(),
-        package_count: 3,
-        product: "Cocoa".into(),
-        product_quantity: 2,
-        payment_mode: pb::PaymentMode::CreditCard.into(),
-        total_freight_cents: 125_050,
-        weight_kg: 40.0,
-        expected_delivery_date: Some(pb::Date {
-            year: 2026,
-            month: 12,
-            day: 24,
-        }),
-        departure_time: Some(pb::TimeOfDay {
-            hours: 8,
-            minutes: 30,
-        }),
-        pickup_date: Some(pb::Date {
-            year: 2026,
-            month: 12,
-            day: 1,
-        }),
-        pickup_time: Some(pb::TimeOfDay {
-            hours: 9,
-            minutes: 15,
-        }),
-        packages: vec![
-            pb::Package {
-                quantity: 2,
-                piece_type: "Box".into(),
-                description: "Beans".into(),
-                length_cm: 50.0,
-                width_cm: 40.0,
-                height_cm: 30.0,
-                weight_kg: 12.5,
-            },
-            pb::Package {
-                quantity: 1,
-                piece_type: "Crate".into(),
-                description: "Tools".into(),
-                length_cm: 100.0,
-                width_cm: 100.0,
-                height_cm: 100.0,
-                weight_kg: 3.0,
-            },
-        ],
-        comments: "Keep dry".into(),
-        // Output-only fields are ignored on create.
-        tracking_number: "PSE000000001".into(),
-        current_location: "somewhere else".into(),
-        total_volume_cubic_metres: 99.0,
-        ..Default::default()
-    }
-}
-
-async fn create(client: &mut Client, input: pb::Shipment) -> pb::Shipment {
-    client
+#[tokio::test]
+async fn past_bookings_and_events_are_recorded_at_their_time_in_order() {
+    let mut api = start().await.client;
+    let booked = days_from_now(-3);
+    let s = api
         .create_shipment(pb::CreateShipmentRequest {
-            shipment: Some(input),
+            shipment: Some(valid_input()),
+            create_time: Some(booked),
         })
         .await
         .unwrap()
-        .into_inner()
-}
+        .into_inner();
+    assert_eq!(s.create_time, Some(booked));
+    assert_eq!(s.history[0].time, Some(booked));
 
-fn violations(status: &tonic::Status) -> Vec<String> {
-    status
-        .get_details_bad_request()
-        .map(|b| b.field_violations.into_iter().map(|v| v.field).collect())
-        .unwrap_or_default()
+    let track = |event_time| pb::UpdateShipmentTrackingRequest {
+        id: s.id.clone(),
+        status: pb::ShipmentStatus::InTransit.into(),
+        current_location: "Port of Tema".into(),
+        remarks: String::new(),
+        event_time,
+    };
+    let scanned = days_from_now(-2);
+    let after = api
+        .update_shipment_tracking(track(Some(scanned)))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(after.history[1].time, Some(scanned));
+    assert_ne!(after.update_time, Some(scanned), "the write itself is now");
+
+    // Never before the last entry, never in the future; nothing is written.
+    let just_before = prost_types::Timestamp {
+        seconds: scanned.seconds - 1,
+        nanos: 0,
+    };
+    for event_time in [just_before, days_from_now(-4), days_from_now(1)] {
+        let status = api
+            .update_shipment_tracking(track(Some(event_time)))
+            .await
+            .unwrap_err();
+        assert_eq!(violations(&status), ["event_time"], "{event_time:?}");
+    }
+    let now = api
+        .update_shipment_tracking(track(None))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(now.history.len(), 3, "only the valid updates are recorded");
+    assert!(now.history[2].time.unwrap().seconds >= days_from_now(0).seconds - 5);
+
+    for create_time in [days_from_now(1), days_from_now(-365 * 40)] {
+        let status = api
+            .create_shipment(pb::CreateShipmentRequest {
+                shipment: Some(valid_input()),
+                create_time: Some(create_time),
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(violations(&status), ["create_time"]);
+    }
 }
 
 #[tokio::test]
@@ -187,6 +107,7 @@ async fn create_applies_every_rule_of_a_new_shipment() {
 
     let by_number = pb::GetShipmentByTrackingNumberRequest {
         tracking_number: format!("  {} ", s.tracking_number.to_lowercase()),
+        ..Default::default()
     };
     assert_eq!(
         api.get_shipment_by_tracking_number(by_number)
@@ -223,6 +144,7 @@ async fn bad_fields_are_named_and_nothing_is_written() {
     let status = api
         .create_shipment(pb::CreateShipmentRequest {
             shipment: Some(input),
+            ..Default::default()
         })
         .await
         .unwrap_err();
@@ -250,6 +172,7 @@ async fn bad_fields_are_named_and_nothing_is_written() {
     let status = api
         .create_shipment(pb::CreateShipmentRequest {
             shipment: Some(no_packages),
+            ..Default::default()
         })
         .await
         .unwrap_err();
@@ -260,6 +183,7 @@ async fn bad_fields_are_named_and_nothing_is_written() {
     let status = api
         .create_shipment(pb::CreateShipmentRequest {
             shipment: Some(too_many),
+            ..Default::default()
         })
         .await
         .unwrap_err();
@@ -281,6 +205,7 @@ async fn lookup_refuses_empty_huge_and_pattern_numbers() {
         let status = api
             .get_shipment_by_tracking_number(pb::GetShipmentByTrackingNumberRequest {
                 tracking_number: input.into(),
+                ..Default::default()
             })
             .await
             .unwrap_err();
@@ -289,6 +214,7 @@ async fn lookup_refuses_empty_huge_and_pattern_numbers() {
     }
     let huge = pb::GetShipmentByTrackingNumberRequest {
         tracking_number: "P".repeat(2 * 1024 * 1024),
+        ..Default::default()
     };
     let status = api.get_shipment_by_tracking_number(huge).await.unwrap_err();
     assert_eq!(
@@ -298,6 +224,7 @@ async fn lookup_refuses_empty_huge_and_pattern_numbers() {
     );
     let unknown = pb::GetShipmentByTrackingNumberRequest {
         tracking_number: "PSE000000000".into(),
+        ..Default::default()
     };
     let status = api
         .get_shipment_by_tracking_number(unknown)
@@ -318,6 +245,7 @@ async fn tracking_update_appends_one_entry_and_refreshes_updated_time() {
         status: pb::ShipmentStatus::InTransit.into(),
         current_location: "Port of Tema".into(),
         remarks: "Loaded".into(),
+        ..Default::default()
     };
     let after = api
         .update_shipment_tracking(update)
@@ -350,6 +278,7 @@ async fn tracking_update_appends_one_entry_and_refreshes_updated_time() {
         status: pb::ShipmentStatus::Delayed.into(),
         current_location: "Nowhere".into(),
         remarks: String::new(),
+        ..Default::default()
     };
     let status = api.update_shipment_tracking(missing).await.unwrap_err();
     assert_eq!(
@@ -482,6 +411,7 @@ async fn list_filters_searches_and_pages() {
         status: pb::ShipmentStatus::OnHold.into(),
         current_location: "Narita".into(),
         remarks: String::new(),
+        ..Default::default()
     };
     api.update_shipment_tracking(update).await.unwrap();
 
@@ -570,6 +500,7 @@ async fn lookups_see_every_write_at_once() {
     let s = create(&mut api, valid_input()).await;
     let lookup = || pb::GetShipmentByTrackingNumberRequest {
         tracking_number: s.tracking_number.clone(),
+        ..Default::default()
     };
     assert_eq!(
         api.get_shipment_by_tracking_number(lookup())
@@ -584,6 +515,7 @@ async fn lookups_see_every_write_at_once() {
         status: pb::ShipmentStatus::Delivered.into(),
         current_location: "Rotterdam".into(),
         remarks: String::new(),
+        ..Default::default()
     };
     api.update_shipment_tracking(update).await.unwrap();
     let seen = api
@@ -758,6 +690,7 @@ async fn only_an_admin_token_opens_the_back_office_methods() {
                 .client_as(&user_role)
                 .create_shipment(pb::CreateShipmentRequest {
                     shipment: Some(valid_input()),
+                    ..Default::default()
                 })
                 .await
                 .unwrap_err(),
@@ -771,6 +704,7 @@ async fn only_an_admin_token_opens_the_back_office_methods() {
     // The public lookup needs no token; nothing above was deleted.
     let lookup = pb::GetShipmentByTrackingNumberRequest {
         tracking_number: s.tracking_number.clone(),
+        ..Default::default()
     };
     assert_eq!(
         ShipmentServiceClient::new(running.channel.clone())
@@ -778,8 +712,8 @@ async fn only_an_admin_token_opens_the_back_office_methods() {
             .await
             .unwrap()
             .into_inner()
-            .id,
-        s.id
+            .tracking_number,
+        s.tracking_number
     );
     assert_eq!(
         admin

@@ -3,6 +3,7 @@
 mod common;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use futures::StreamExt;
 
@@ -10,6 +11,7 @@ use common::shipment;
 use shipments::domain::{ShipmentPatch, Status, UPDATED_BY_ADMIN};
 use shipments::error::ShipmentError;
 use shipments::store::{Edit, ListQuery, MAX_COUNTED, ShipmentStore};
+use shipments::updates::{EmailRule, EmailRules, Event};
 
 async fn insert_then_read_back_by_id_and_tracking_number(store: Arc<dyn ShipmentStore>) {
     let s = shipment("Ada Shipper", "Auckland");
@@ -135,7 +137,7 @@ async fn status_filter_combines_with_search(store: Arc<dyn ShipmentStore>) {
             UPDATED_BY_ADMIN,
             shipments::domain::now(),
         );
-        Ok(())
+        Ok(Vec::new())
     });
     store.update(&b.id, deliver).await.unwrap();
     let query = ListQuery {
@@ -213,7 +215,7 @@ async fn update_is_atomic_and_refused_edits_write_nothing(store: Arc<dyn Shipmen
                     ..Default::default()
                 };
                 s.apply(&change, UPDATED_BY_ADMIN, shipments::domain::now());
-                Ok(())
+                Ok(Vec::new())
             });
             store.update(&id, edit).await.unwrap();
         }));
@@ -222,7 +224,7 @@ async fn update_is_atomic_and_refused_edits_write_nothing(store: Arc<dyn Shipmen
         t.await.unwrap();
     }
     assert_eq!(store.get(&s.id).await.unwrap().shipment_history.len(), 11);
-    let missing: Edit = Arc::new(|_| Ok(()));
+    let missing: Edit = Arc::new(|_| Ok(Vec::new()));
     assert!(matches!(
         store.update("nope", missing).await,
         Err(ShipmentError::NotFound)
@@ -245,6 +247,46 @@ async fn delete_removes_and_reports_missing(store: Arc<dyn ShipmentStore>) {
         store.delete(&s.id).await,
         Err(ShipmentError::NotFound)
     ));
+}
+
+async fn counters_count_within_their_window_only(store: Arc<dyn ShipmentStore>) {
+    let hour = Duration::from_secs(3600);
+    let hour_start = 1_800_000_000; // a whole hour
+    let at = |minute: i64| chrono::DateTime::from_timestamp(hour_start + minute * 60, 0).unwrap();
+    let key = format!("test:{}", shipment("Ada", "Accra").id);
+    for (minute, count) in [(0, 1), (10, 2), (59, 3), (60, 1), (61, 2)] {
+        assert_eq!(
+            store.hit(&key, hour, at(minute)).await.unwrap(),
+            count,
+            "minute {minute}"
+        );
+    }
+    let other = format!("test:{}", shipment("Bo", "Oslo").id);
+    assert_eq!(
+        store.hit(&other, hour, at(61)).await.unwrap(),
+        1,
+        "keys count apart"
+    );
+}
+
+async fn email_rules_default_to_everyone_and_round_trip(store: Arc<dyn ShipmentStore>) {
+    let defaults = store.email_rules().await.unwrap();
+    assert!(
+        Event::ALL
+            .iter()
+            .all(|&e| defaults.rule(e) == EmailRule::default())
+    );
+    let mut rules = EmailRules::default();
+    rules.0.insert(
+        Event::Delivered,
+        EmailRule {
+            shipper: false,
+            receiver: true,
+            subscribers: false,
+        },
+    );
+    store.set_email_rules(&rules).await.unwrap();
+    assert_eq!(store.email_rules().await.unwrap(), rules);
 }
 
 macro_rules! contract {
@@ -280,4 +322,6 @@ contract!(
     broad_matches_are_counted_up_to_the_cap_and_still_page,
     update_is_atomic_and_refused_edits_write_nothing,
     delete_removes_and_reports_missing,
+    counters_count_within_their_window_only,
+    email_rules_default_to_everyone_and_round_trip,
 );

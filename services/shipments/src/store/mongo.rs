@@ -11,9 +11,10 @@ use mongodb::options::CountOptions;
 
 use outbox::Notification;
 
-use super::{Cursor, Edit, ListPage, ListQuery, MAX_COUNTED, ShipmentStore};
+use super::{Cursor, Edit, ListPage, ListQuery, MAX_COUNTED, ShipmentStore, window_start};
 use crate::domain::{Shipment, TrackingNumber};
 use crate::error::ShipmentError;
+use crate::updates::EmailRules;
 use service_common::store::page_token::BadPageToken;
 use service_common::store::{StoreFault, mongo};
 
@@ -36,6 +37,19 @@ pub struct MongoShipmentStore {
     shipments: Collection<Document>,
     /// The e-mail outbox, written in the same transaction as a new shipment.
     outbox: Collection<Document>,
+    settings: Collection<Document>,
+    /// Fixed-window counters; MongoDB deletes each after its window (`expiresAt`).
+    counters: Collection<Document>,
+}
+
+/// The id of the e-mail rules in the settings collection.
+const EMAIL_RULES: &str = "tracking_emails";
+
+fn majority() -> mongodb::options::WriteConcern {
+    mongodb::options::WriteConcern::builder()
+        .w(mongodb::options::Acknowledgment::Majority)
+        .journal(true)
+        .build()
 }
 
 impl MongoShipmentStore {
@@ -67,10 +81,25 @@ impl MongoShipmentStore {
             .await?;
         // The outbox's own indexes, so the notifications service finds what it claims fast.
         outbox::MongoOutbox::with_database(db.clone()).await?;
+        let counters = db.collection::<Document>("counters");
+        counters
+            .create_index(
+                IndexModel::builder()
+                    .keys(doc! { "expiresAt": 1 })
+                    .options(
+                        IndexOptions::builder()
+                            .expire_after(std::time::Duration::ZERO)
+                            .build(),
+                    )
+                    .build(),
+            )
+            .await?;
         Ok(Self {
             client: db.client().clone(),
             shipments,
             outbox: db.collection(outbox::store::mongo::COLLECTION),
+            settings: db.collection("settings"),
+            counters,
         })
     }
 }
@@ -264,17 +293,56 @@ impl ShipmentStore for MongoShipmentStore {
                 .await
                 .map_err(StoreFault::from)?;
             let (mut shipment, revision) = from_document(found.ok_or(ShipmentError::NotFound)?)?;
-            edit(&mut shipment)?;
-            let replaced = self
-                .shipments
-                .replace_one(
-                    doc! { "_id": id, REVISION: revision },
-                    to_document(&shipment, revision + 1)?,
-                )
+            let emails = edit(&mut shipment)?;
+            let filter = doc! { "_id": id, REVISION: revision };
+            let replacement = to_document(&shipment, revision + 1)?;
+            if emails.is_empty() {
+                let replaced = self
+                    .shipments
+                    .replace_one(filter, replacement)
+                    .await
+                    .map_err(StoreFault::from)?;
+                if replaced.matched_count == 1 {
+                    return Ok(shipment);
+                }
+                continue;
+            }
+            // The change and its e-mails commit together, or neither does.
+            let mut session = self
+                .client
+                .start_session()
                 .await
                 .map_err(StoreFault::from)?;
-            if replaced.matched_count == 1 {
-                return Ok(shipment);
+            session
+                .start_transaction()
+                .write_concern(majority())
+                .await
+                .map_err(StoreFault::from)?;
+            let written = async {
+                let replaced = self
+                    .shipments
+                    .replace_one(filter, replacement)
+                    .session(&mut session)
+                    .await?;
+                if replaced.matched_count != 1 {
+                    return Ok(false);
+                }
+                outbox::store::mongo::insert_all(&self.outbox, &mut session, &emails).await?;
+                session.commit_transaction().await?;
+                Ok::<_, mongodb::error::Error>(true)
+            }
+            .await;
+            match written {
+                Ok(true) => return Ok(shipment),
+                Ok(false) => {
+                    let _ = session.abort_transaction().await;
+                }
+                Err(e) => {
+                    let _ = session.abort_transaction().await;
+                    if !e.contains_label(mongodb::error::TRANSIENT_TRANSACTION_ERROR) {
+                        return Err(StoreFault::from(e).into());
+                    }
+                }
             }
         }
         Err(ShipmentError::Unavailable(
@@ -289,5 +357,73 @@ impl ShipmentStore for MongoShipmentStore {
             .await
             .map_err(StoreFault::from)?;
         Ok(from_document(deleted.ok_or(ShipmentError::NotFound)?)?.0)
+    }
+
+    async fn enqueue(&self, emails: &[Notification]) -> Result<(), ShipmentError> {
+        let mut session = self
+            .client
+            .start_session()
+            .await
+            .map_err(StoreFault::from)?;
+        outbox::store::mongo::insert_all(&self.outbox, &mut session, emails)
+            .await
+            .map_err(StoreFault::from)?;
+        Ok(())
+    }
+
+    async fn email_rules(&self) -> Result<EmailRules, ShipmentError> {
+        let found = self
+            .settings
+            .find_one(doc! { "_id": EMAIL_RULES })
+            .await
+            .map_err(StoreFault::from)?;
+        match found {
+            Some(d) => {
+                let text = d
+                    .get_str("json")
+                    .map_err(|e| ShipmentError::Internal(format!("stored e-mail rules: {e}")))?;
+                Ok(service_common::store::json::decode("e-mail rules", text)?)
+            }
+            None => Ok(EmailRules::default()),
+        }
+    }
+
+    async fn set_email_rules(&self, rules: &EmailRules) -> Result<(), ShipmentError> {
+        let text = service_common::store::json::encode(rules)?;
+        self.settings
+            .update_one(
+                doc! { "_id": EMAIL_RULES },
+                doc! { "$set": { "json": text } },
+            )
+            .upsert(true)
+            .write_concern(majority())
+            .await
+            .map_err(StoreFault::from)?;
+        Ok(())
+    }
+
+    async fn hit(
+        &self,
+        key: &str,
+        window: std::time::Duration,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<u64, ShipmentError> {
+        let start = window_start(window, now);
+        let expires =
+            mongodb::bson::DateTime::from_millis((start + window.as_secs() as i64) * 1000);
+        let counted = self
+            .counters
+            .find_one_and_update(
+                doc! { "_id": format!("{key}@{start}") },
+                doc! { "$inc": { "count": 1_i64 }, "$setOnInsert": { "expiresAt": expires } },
+            )
+            .upsert(true)
+            .return_document(mongodb::options::ReturnDocument::After)
+            .await
+            .map_err(StoreFault::from)?;
+        Ok(counted
+            .and_then(|d| d.get_i64("count").ok())
+            .unwrap_or(1)
+            .max(1) as u64)
     }
 }

@@ -2,6 +2,9 @@
 //! columns that the lookup, list, filter and search use.
 
 use std::path::Path;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
 
 use async_trait::async_trait;
 use r2d2_sqlite::rusqlite::{
@@ -12,9 +15,10 @@ use service_common::store::{Sqlite, StoreFault, json};
 
 use outbox::Notification;
 
-use super::{Cursor, Edit, ListPage, ListQuery, MAX_COUNTED, ShipmentStore};
+use super::{Cursor, Edit, ListPage, ListQuery, MAX_COUNTED, ShipmentStore, window_start};
 use crate::domain::{Shipment, TrackingNumber, utc_micros};
 use crate::error::ShipmentError;
+use crate::updates::EmailRules;
 
 /// `shipments_search` is a trigram full-text index of `search_text`, so the admin's
 /// substring search does not scan every row; triggers keep it in step in the same transaction.
@@ -37,6 +41,12 @@ CREATE TRIGGER IF NOT EXISTS shipments_search_update AFTER UPDATE OF search_text
     DELETE FROM shipments_search WHERE rowid = old.seq;
     INSERT INTO shipments_search (rowid, search_text) VALUES (new.seq, new.search_text);
 END;
+CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, doc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS counters (
+    key TEXT PRIMARY KEY,
+    window_start INTEGER NOT NULL,
+    count INTEGER NOT NULL
+);
 CREATE TRIGGER IF NOT EXISTS shipments_search_delete AFTER DELETE ON shipments BEGIN
     DELETE FROM shipments_search WHERE rowid = old.seq;
 END;
@@ -44,6 +54,9 @@ END;
 
 /// The trigram index answers queries of three characters or more.
 const TRIGRAM: usize = 3;
+
+/// The name of the e-mail rules in the settings table.
+const EMAIL_RULES: &str = "tracking_emails";
 
 #[derive(Clone)]
 pub struct SqliteShipmentStore {
@@ -238,7 +251,7 @@ impl ShipmentStore for SqliteShipmentStore {
                     .optional()
                     .map_err(StoreFault::from)?;
                 let mut shipment = decode(doc.ok_or(ShipmentError::NotFound)?)?;
-                edit(&mut shipment)?;
+                let emails = edit(&mut shipment)?;
                 tx.execute(
                     "UPDATE shipments SET status = ?, search_text = ?, doc = ? WHERE id = ?",
                     params![
@@ -249,6 +262,7 @@ impl ShipmentStore for SqliteShipmentStore {
                     ],
                 )
                 .map_err(StoreFault::from)?;
+                outbox::store::sqlite::insert_all(&tx, &emails)?;
                 tx.commit().map_err(StoreFault::from)?;
                 Ok(shipment)
             })
@@ -268,6 +282,83 @@ impl ShipmentStore for SqliteShipmentStore {
                     .optional()
                     .map_err(StoreFault::from)?;
                 decode(doc.ok_or(ShipmentError::NotFound)?)
+            })
+            .await
+    }
+
+    async fn enqueue(&self, emails: &[Notification]) -> Result<(), ShipmentError> {
+        let emails = emails.to_vec();
+        self.db
+            .run(move |conn| {
+                let tx = conn
+                    .transaction_with_behavior(TransactionBehavior::Immediate)
+                    .map_err(StoreFault::from)?;
+                outbox::store::sqlite::insert_all(&tx, &emails)?;
+                tx.commit().map_err(StoreFault::from)?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn email_rules(&self) -> Result<EmailRules, ShipmentError> {
+        self.db.run_inline(|conn| {
+            let doc: Option<String> = conn
+                .prepare_cached("SELECT doc FROM settings WHERE name = ?")
+                .and_then(|mut st| st.query_row([EMAIL_RULES], |r| r.get(0)).optional())
+                .map_err(StoreFault::from)?;
+            Ok(match doc {
+                Some(doc) => json::decode("e-mail rules", &doc)?,
+                None => EmailRules::default(),
+            })
+        })
+    }
+
+    async fn set_email_rules(&self, rules: &EmailRules) -> Result<(), ShipmentError> {
+        let doc = json::encode(rules)?;
+        self.db
+            .run(move |conn| {
+                conn.execute(
+                    "INSERT INTO settings (name, doc) VALUES (?1, ?2)
+                     ON CONFLICT(name) DO UPDATE SET doc = ?2",
+                    params![EMAIL_RULES, doc],
+                )
+                .map_err(StoreFault::from)?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn hit(
+        &self,
+        key: &str,
+        window: Duration,
+        now: DateTime<Utc>,
+    ) -> Result<u64, ShipmentError> {
+        let key = key.to_owned();
+        let start = window_start(window, now);
+        self.db
+            .run(move |conn| {
+                // SET reads the old row: a new window starts the count again.
+                let count: i64 = conn
+                    .query_row(
+                        "INSERT INTO counters (key, window_start, count) VALUES (?1, ?2, 1)
+                         ON CONFLICT(key) DO UPDATE SET
+                             count = CASE WHEN window_start = ?2 THEN count + 1 ELSE 1 END,
+                             window_start = ?2
+                         RETURNING count",
+                        params![key, start],
+                        |r| r.get(0),
+                    )
+                    .map_err(StoreFault::from)?;
+                if count == 1 {
+                    // Now and then, forget the windows that are over.
+                    conn.execute(
+                        "DELETE FROM counters WHERE window_start < ?",
+                        [start - 2 * 24 * 3600],
+                    )
+                    .map_err(StoreFault::from)?;
+                }
+                Ok(count as u64)
             })
             .await
     }

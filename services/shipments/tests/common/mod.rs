@@ -1,6 +1,8 @@
 //! Shared test helpers: sample shipments and the stores under test.
 #![allow(dead_code)]
 
+pub mod service;
+
 use std::sync::Arc;
 
 use chrono::{NaiveDate, NaiveTime};

@@ -1,7 +1,124 @@
-// PLACEHOLDER so the tracking result builds until the `map` branch lands: that branch's
-// JourneyMap (bundled outline and gazetteer) replaces this file at merge.
+import './journey-map.css';
+import { useId, useMemo } from 'react';
+import { bundledGazetteer, type Gazetteer, type Place } from './gazetteer';
+import { centerFor, project, routePath, viewOf, type Point, type View } from './project';
+import { OUTLINES } from './world-outline';
 
-/** The journey through `locations` (oldest first) on a map. */
-export default function JourneyMap({ locations }: { locations: string[] }) {
-  return <svg role="img" aria-label="Map of the journey" width="100%" height="120" data-places={locations.length} />;
+/** The places the map can show, in order (one stop for consecutive entries at one place), and the others. */
+function placesOf(gazetteer: Gazetteer, locations: readonly string[]): { stops: Place[]; unknown: string[] } {
+  const stops: Place[] = [];
+  const unknown: string[] = [];
+  for (const raw of locations) {
+    const location = raw.trim();
+    if (!location) continue;
+    const place = gazetteer.resolve(location);
+    if (!place) {
+      if (!unknown.includes(location)) unknown.push(location);
+    } else if (stops[stops.length - 1] !== place) {
+      stops.push(place);
+    }
+  }
+  return { stops, unknown };
+}
+
+/** "Rotterdam, Netherlands"; just "Singapore" where the city is the country. */
+function placeName(gazetteer: Gazetteer, place: Place): string {
+  const country = gazetteer.countryName(place.country);
+  return country === place.name ? place.name : `${place.name}, ${country}`;
+}
+
+function summaryOf(gazetteer: Gazetteer, stops: readonly Place[]): string {
+  if (stops.length === 0) return 'World map. None of the shipment’s places could be shown on it.';
+  const names = stops.map((stop) => placeName(gazetteer, stop));
+  if (names.length === 1) return `Map of the shipment’s place: ${names[0]}.`;
+  return `Map of the shipment’s journey: ${names.join(' → ')} (latest).`;
+}
+
+/** Where a point is in the view, in percent, for the HTML labels laid over the SVG. */
+function percentIn(view: View, point: Point): { left: number; top: number } {
+  return { left: ((point.x - view.x) / view.width) * 100, top: ((point.y - view.y) / view.height) * 100 };
+}
+
+/** A dot of the given class at a point: a zero-length line with round caps, sized in CSS pixels by its stroke. */
+function Dot({ point, className }: { point: Point; className: string }) {
+  return <path className={className} d={`M${Math.round(point.x * 10) / 10} ${Math.round(point.y * 10) / 10}h0`} />;
+}
+
+/**
+ * A map of a shipment's journey, drawn from bundled data: `locations` are the history's places
+ * as written, oldest first ("Shanghai, China", "Port of Rotterdam, NL"); the last is highlighted.
+ */
+export default function JourneyMap({ locations }: { locations: readonly string[] }) {
+  const titleId = useId();
+  const gazetteer = bundledGazetteer();
+  const { stops, unknown } = useMemo(() => placesOf(gazetteer, locations), [gazetteer, locations]);
+  const outline = OUTLINES.find(
+    (o) => o.center === centerFor(stops.map((stop) => stop.lon), OUTLINES.map((o) => o.center)),
+  )!;
+  const points = stops.map((stop) => project(stop.lat, stop.lon, outline.center));
+  const view = viewOf(points);
+  const [first, last] = [points[0], points[points.length - 1]];
+  const [firstPlace, lastPlace] = [stops[0], stops[stops.length - 1]];
+  const firstAt = first && percentIn(view, first);
+  const lastAt = last && percentIn(view, last);
+  // The origin's label is left out when it would sit on the latest one.
+  const showFirstLabel =
+    first && points.length > 1 && Math.hypot(firstAt.left - lastAt.left, (firstAt.top - lastAt.top) / 2) > 14;
+
+  return (
+    <figure className="journey-map">
+      <div className="journey-map-canvas">
+        <svg
+          className="journey-map-svg"
+          viewBox={`${view.x} ${view.y} ${view.width} ${view.height}`}
+          role="img"
+          aria-labelledby={titleId}
+        >
+          <title id={titleId}>{summaryOf(gazetteer, stops)}</title>
+          <rect className="journey-map-sea" x={view.x} y={view.y} width={view.width} height={view.height} />
+          <path className="journey-map-land" d={outline.land} />
+          {stops.length > 1 && (
+            <g className="journey-map-route">
+              <path className="journey-map-route-casing" d={routePath(points)} />
+              <path className="journey-map-route-line" d={routePath(points)} />
+            </g>
+          )}
+          {points.slice(0, -1).map((point, index) => (
+            <g key={index} className="journey-map-stop">
+              <Dot point={point} className="journey-map-dot-ring" />
+              <Dot point={point} className="journey-map-dot" />
+            </g>
+          ))}
+          {last && (
+            <g className="journey-map-stop journey-map-stop-latest">
+              <Dot point={last} className="journey-map-dot-halo" />
+              <Dot point={last} className="journey-map-dot-ring" />
+              <Dot point={last} className="journey-map-dot" />
+            </g>
+          )}
+        </svg>
+        {showFirstLabel && (
+          <span
+            className={`journey-map-label${firstAt.left > 62 ? ' is-left' : ''}`}
+            style={{ left: `${firstAt.left}%`, top: `${firstAt.top}%` }}
+            aria-hidden="true"
+          >
+            {firstPlace.name}
+          </span>
+        )}
+        {last && (
+          <span
+            className={`journey-map-label is-latest${lastAt.left > 62 ? ' is-left' : ''}`}
+            style={{ left: `${lastAt.left}%`, top: `${lastAt.top}%` }}
+            aria-hidden="true"
+          >
+            {lastPlace.name}
+          </span>
+        )}
+      </div>
+      {unknown.length > 0 && (
+        <figcaption className="journey-map-note">Not shown on the map: {unknown.join('; ')}.</figcaption>
+      )}
+    </figure>
+  );
 }

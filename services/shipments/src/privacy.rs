@@ -1,0 +1,235 @@
+//! Privacy by default: what a public lookup shows, and how a party proves who they are.
+
+use logistics_proto::v1 as pb;
+use serde::{Deserialize, Serialize};
+
+use crate::domain::Shipment;
+use crate::error::FieldViolation;
+
+/// What a visitor who is not staff sees (`PUBLIC_TRACKING_DETAILS`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum PublicDetails {
+    /// The limited view only.
+    Limited,
+    /// The limited view, and the full one to a visitor who proves they are a party.
+    #[default]
+    Verified,
+    /// Every field to anyone with the number (the original behaviour).
+    Full,
+}
+
+/// The audience of the token that opens a shipment's full view (an e-mail link or a cookie).
+pub const ACCESS_AUDIENCE: &str = "tracking-access";
+
+/// Which party a full-view token was given to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Party {
+    Shipper,
+    Receiver,
+}
+
+/// The claims of a full-view token: bound to one shipment and one party.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccessGrant {
+    /// The tracking number.
+    pub sub: String,
+    pub party: Party,
+}
+
+/// The public projection of a full shipment: status, journey at city level, the parties'
+/// first names and initials; no street address, phone, e-mail, price or contents.
+pub fn limited(full: &pb::Shipment) -> pb::Shipment {
+    let party = |p: &Option<pb::Party>| {
+        Some(pb::Party {
+            name: p.as_ref().map(|p| short_name(&p.name)).unwrap_or_default(),
+            ..pb::Party::default()
+        })
+    };
+    pb::Shipment {
+        tracking_number: full.tracking_number.clone(),
+        status: full.status,
+        shipper: party(&full.shipper),
+        receiver: party(&full.receiver),
+        origin: city_level(&full.origin),
+        destination: city_level(&full.destination),
+        carrier: full.carrier.clone(),
+        mode: full.mode,
+        package_count: full.package_count,
+        weight_kg: full.weight_kg,
+        expected_delivery_date: full.expected_delivery_date,
+        current_location: city_level(&full.current_location),
+        history: full
+            .history
+            .iter()
+            .map(|h| pb::HistoryEntry {
+                location: city_level(&h.location),
+                // Who in the office wrote it is nobody else's business.
+                updated_by: String::new(),
+                ..h.clone()
+            })
+            .collect(),
+        create_time: full.create_time,
+        update_time: full.update_time,
+        view: pb::ShipmentView::Limited.into(),
+        ..pb::Shipment::default()
+    }
+}
+
+/// "12 Dock Road, Rotterdam, Netherlands" → "Rotterdam, Netherlands": the last two parts,
+/// which is where people write the city and the country.
+pub fn city_level(location: &str) -> String {
+    let parts: Vec<&str> = location
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    parts[parts.len().saturating_sub(2)..].join(", ")
+}
+
+/// "Maria Garcia Lopez" → "Maria G."; a single name stays as it is.
+pub fn short_name(name: &str) -> String {
+    let mut words = name.split_whitespace();
+    match (words.next(), words.next()) {
+        (Some(first), Some(second)) => {
+            let initial: String = second
+                .chars()
+                .take(1)
+                .flat_map(char::to_uppercase)
+                .collect();
+            format!("{first} {initial}.")
+        }
+        (Some(first), None) => first.to_owned(),
+        _ => String::new(),
+    }
+}
+
+/// What a visitor offers as proof that they are a party.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Email(String),
+    /// The last 4 digits of a phone number.
+    PhoneEnding(String),
+}
+
+pub const ANSWER_FIELD: &str = "answer";
+pub const ANSWER_FORMAT: &str = "Enter the shipper's or the receiver's e-mail address, or the last 4 digits of either phone number.";
+pub const NO_MATCH: &str = "These details do not match this shipment.";
+
+impl Answer {
+    pub fn parse(input: &str) -> Result<Self, FieldViolation> {
+        let text = input.trim();
+        let bad = || FieldViolation::new(ANSWER_FIELD, ANSWER_FORMAT);
+        if text.is_empty() || text.len() > 254 || text.chars().any(char::is_control) {
+            return Err(bad());
+        }
+        if text.contains('@') {
+            return service_common::is_email(text)
+                .then(|| Self::Email(text.to_lowercase()))
+                .ok_or_else(bad);
+        }
+        let digits: String = text.chars().filter(|c| !matches!(c, ' ' | '-')).collect();
+        if digits.len() == 4 && digits.bytes().all(|b| b.is_ascii_digit()) {
+            Ok(Self::PhoneEnding(digits))
+        } else {
+            Err(bad())
+        }
+    }
+
+    /// The party this answer proves, comparing every candidate in full so the time taken
+    /// does not depend on where a comparison would have stopped.
+    pub fn party(&self, shipment: &Shipment) -> Option<Party> {
+        let d = &shipment.details;
+        let (shipper, receiver) = match self {
+            Self::Email(email) => (
+                same(email, &d.shipper_email.trim().to_lowercase()),
+                same(email, &d.receiver_email.trim().to_lowercase()),
+            ),
+            Self::PhoneEnding(digits) => (
+                same(digits, &phone_ending(&d.shipper_phone)),
+                same(digits, &phone_ending(&d.receiver_phone)),
+            ),
+        };
+        if receiver {
+            Some(Party::Receiver)
+        } else if shipper {
+            Some(Party::Shipper)
+        } else {
+            None
+        }
+    }
+}
+
+fn phone_ending(phone: &str) -> String {
+    let digits: Vec<char> = phone.chars().filter(char::is_ascii_digit).collect();
+    digits[digits.len().saturating_sub(4)..].iter().collect()
+}
+
+/// Equality that looks at every byte of the longer input.
+fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut differ = a.len() ^ b.len();
+    for i in 0..a.len().max(b.len()) {
+        differ |= usize::from(a.get(i).copied().unwrap_or(0) ^ b.get(i).copied().unwrap_or(0));
+    }
+    differ == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places_are_cut_to_city_and_country() {
+        assert_eq!(
+            city_level("12 Dock Road, Rotterdam, Netherlands"),
+            "Rotterdam, Netherlands"
+        );
+        assert_eq!(city_level("Berlin, Germany"), "Berlin, Germany");
+        assert_eq!(city_level("Lagos"), "Lagos");
+        assert_eq!(city_level(" , Paris ,, France, "), "Paris, France");
+    }
+
+    #[test]
+    fn names_keep_the_first_name_and_an_initial() {
+        assert_eq!(short_name("maria garcia lopez"), "maria G.");
+        assert_eq!(short_name("Åsa Öberg"), "Åsa Ö.");
+        assert_eq!(short_name("Madonna"), "Madonna");
+        assert_eq!(short_name("  "), "");
+    }
+
+    #[test]
+    fn answers_are_an_email_or_four_digits() {
+        assert_eq!(
+            Answer::parse(" Rita@Example.com ").unwrap(),
+            Answer::Email("rita@example.com".into())
+        );
+        assert_eq!(
+            Answer::parse("12 34").unwrap(),
+            Answer::PhoneEnding("1234".into())
+        );
+        for bad in [
+            "",
+            "123",
+            "12345",
+            "abcd",
+            "x@",
+            "12\u{0}4",
+            &"9".repeat(1 << 20),
+        ] {
+            assert_eq!(
+                Answer::parse(bad).unwrap_err().field,
+                ANSWER_FIELD,
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn equality_needs_every_byte() {
+        assert!(same("1234", "1234"));
+        assert!(!same("1234", "1235"));
+        assert!(!same("1234", "12345"));
+        assert!(!same("", "1"));
+    }
+}

@@ -1,0 +1,277 @@
+//! The public side of the service: the lookup's view, a party's verification and the
+//! subscriptions to a shipment's updates.
+
+use std::time::Duration;
+
+use logistics_proto::v1 as pb;
+use service_auth::Role;
+use tokio::time::Instant;
+use tonic::metadata::MetadataValue;
+use tonic::{Request, Response};
+
+use crate::domain::{Subscriber, TrackingNumber};
+use crate::error::{FieldViolation, ShipmentError};
+use crate::privacy::{
+    ACCESS_AUDIENCE, ANSWER_FIELD, AccessGrant, Answer, NO_MATCH, PublicDetails, limited,
+};
+use crate::service::ShipmentsService;
+use crate::updates::{CONFIRM_AUDIENCE, SubscriptionClaim, UNSUBSCRIBE_AUDIENCE};
+
+/// Request metadata the gateway fills from the browser's full-view cookies.
+pub const ACCESS_METADATA: &str = "x-tracking-access";
+/// Response metadata asking the gateway to keep a full-view grant in a cookie:
+/// `<tracking number> <max age in seconds> <token>`.
+pub const GRANT_METADATA: &str = "x-tracking-access-grant";
+
+/// Every verification answer takes at least this long, so its timing tells nothing.
+const VERIFY_ANSWER_TIME: Duration = Duration::from_millis(400);
+const HOUR: Duration = Duration::from_secs(3600);
+const DAY: Duration = Duration::from_secs(24 * 3600);
+
+pub const TOO_MANY_ATTEMPTS: &str =
+    "Too many attempts for this shipment. Please try again in an hour.";
+pub const TOO_MANY_CONFIRMATIONS: &str =
+    "Too many confirmation e-mails to this address today. Please try again tomorrow.";
+pub const SHIPMENT_FULL: &str = "This shipment cannot take more subscribers.";
+pub const NOT_OFFERED: &str = "Full details are not available to visitors on this site.";
+const BAD_ACCESS_LINK: &str =
+    "This link has expired or is not valid. Verify below to see the full details.";
+const BAD_CONFIRM_LINK: &str = "This confirmation link has expired or is not valid.";
+const BAD_UNSUBSCRIBE_LINK: &str = "This unsubscribe link is not valid.";
+
+/// Why a lookup shows the full view.
+enum Full {
+    /// Staff, the site's setting, or a grant the browser already holds.
+    Already,
+    /// A valid e-mail link: the browser is to keep a grant.
+    Granted,
+}
+
+fn email(field: &str, value: &str) -> Result<String, ShipmentError> {
+    let value = value.trim();
+    if value.is_empty() {
+        return Err(FieldViolation::new(field, "is required").into());
+    }
+    if value.len() > 254 || !service_common::is_email(value) {
+        return Err(FieldViolation::new(field, "must be a valid e-mail address").into());
+    }
+    Ok(value.to_lowercase())
+}
+
+impl ShipmentsService {
+    pub(crate) async fn track(
+        &self,
+        request: Request<pb::GetShipmentByTrackingNumberRequest>,
+    ) -> Result<Response<pb::Shipment>, ShipmentError> {
+        let number = TrackingNumber::parse(&request.get_ref().tracking_number)?;
+        let full = self.full_view(&request, &number)?;
+        let shipment = self.lookup(&number).await?;
+        Ok(match full {
+            Some(Full::Already) => Response::new(shipment),
+            Some(Full::Granted) => self.granted(shipment, &number),
+            None => Response::new(pb::Shipment {
+                verification_available: self.policy.details == PublicDetails::Verified,
+                ..limited(&shipment)
+            }),
+        })
+    }
+
+    /// Whether this caller sees the whole shipment.
+    fn full_view(
+        &self,
+        request: &Request<pb::GetShipmentByTrackingNumberRequest>,
+        number: &TrackingNumber,
+    ) -> Result<Option<Full>, ShipmentError> {
+        if self.policy.details == PublicDetails::Full {
+            return Ok(Some(Full::Already));
+        }
+        if let Ok(caller) = self.tokens.caller(request)
+            && caller.role != Role::User
+        {
+            return Ok(Some(Full::Already));
+        }
+        if self.policy.details == PublicDetails::Limited {
+            return Ok(None);
+        }
+        let for_this = |token: &str| {
+            self.tokens
+                .verify_link::<AccessGrant>(ACCESS_AUDIENCE, token)
+                .is_some_and(|grant| grant.sub == number.as_str())
+        };
+        let link = request.get_ref().access_token.trim();
+        if !link.is_empty() {
+            return if for_this(link) {
+                Ok(Some(Full::Granted))
+            } else {
+                Err(FieldViolation::new("access_token", BAD_ACCESS_LINK).into())
+            };
+        }
+        let held = request
+            .metadata()
+            .get_all(ACCESS_METADATA)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .any(for_this);
+        Ok(held.then_some(Full::Already))
+    }
+
+    /// The full shipment, with a fresh grant for the browser to keep.
+    fn granted(&self, shipment: pb::Shipment, number: &TrackingNumber) -> Response<pb::Shipment> {
+        let lifetime = self.policy.access_lifetime;
+        let grant = AccessGrant {
+            sub: number.to_string(),
+            // The party only matters to an e-mail link; a cookie opens the same view.
+            party: crate::privacy::Party::Receiver,
+        };
+        let token = self.tokens.sign_link(ACCESS_AUDIENCE, &grant, lifetime);
+        let mut response = Response::new(shipment);
+        let value = format!("{number} {} {token}", lifetime.as_secs());
+        if let Ok(value) = MetadataValue::try_from(value) {
+            response.metadata_mut().insert(GRANT_METADATA, value);
+        }
+        response
+    }
+
+    pub(crate) async fn verify(
+        &self,
+        request: pb::VerifyTrackingAccessRequest,
+    ) -> Result<Response<pb::Shipment>, ShipmentError> {
+        let started = Instant::now();
+        let outcome = self.check_answer(&request).await;
+        // Wrong, right, unknown or locked: every answer leaves at the same moment.
+        tokio::time::sleep_until(started + VERIFY_ANSWER_TIME).await;
+        let (shipment, number) = outcome?;
+        Ok(self.granted(shipment, &number))
+    }
+
+    async fn check_answer(
+        &self,
+        request: &pb::VerifyTrackingAccessRequest,
+    ) -> Result<(pb::Shipment, TrackingNumber), ShipmentError> {
+        if self.policy.details != PublicDetails::Verified {
+            return Err(ShipmentError::Unsupported(NOT_OFFERED.into()));
+        }
+        let number = TrackingNumber::parse(&request.tracking_number)?;
+        let answer = Answer::parse(&request.answer)?;
+        let now = crate::domain::now();
+        let attempts = self
+            .store
+            .hit(&format!("verify:{number}"), HOUR, now)
+            .await?;
+        if attempts > self.policy.verify_attempts_per_hour {
+            return Err(ShipmentError::Exhausted(TOO_MANY_ATTEMPTS.into()));
+        }
+        let no_match = || ShipmentError::from(FieldViolation::new(ANSWER_FIELD, NO_MATCH));
+        let shipment = match self.store.find_by_tracking_number(&number).await {
+            Ok(shipment) => shipment,
+            Err(ShipmentError::NotFound) => return Err(no_match()),
+            Err(e) => return Err(e),
+        };
+        match answer.party(&shipment) {
+            Some(party) => {
+                tracing::info!(tracking_number = %number, ?party, "party verified");
+                Ok((crate::convert::shipment_to_proto(&shipment), number))
+            }
+            None => Err(no_match()),
+        }
+    }
+
+    pub(crate) async fn subscribe(
+        &self,
+        request: pb::SubscribeToShipmentRequest,
+    ) -> Result<(), ShipmentError> {
+        let number = TrackingNumber::parse(&request.tracking_number)?;
+        let email = email("email", &request.email)?;
+        let now = crate::domain::now();
+        let sent = self
+            .store
+            .hit(&format!("confirm:{email}"), DAY, now)
+            .await?;
+        if sent > self.policy.confirmations_per_address_per_day {
+            return Err(ShipmentError::Exhausted(TOO_MANY_CONFIRMATIONS.into()));
+        }
+        let shipment = match self.store.find_by_tracking_number(&number).await {
+            Ok(shipment) => shipment,
+            // The same answer as for a real number: a subscription reveals nothing.
+            Err(ShipmentError::NotFound) => return Ok(()),
+            Err(e) => return Err(e),
+        };
+        if shipment.subscribers.iter().any(|s| s.email == email) {
+            return Ok(());
+        }
+        if shipment.subscribers.len() >= self.policy.subscribers_per_shipment {
+            return Err(ShipmentError::Exhausted(SHIPMENT_FULL.into()));
+        }
+        let url = self.links.confirm(number.as_str(), &email);
+        let confirmation =
+            outbox::emails::subscription_confirmation(number.as_str(), &email, &url, now);
+        self.store.enqueue(&[confirmation]).await
+    }
+
+    fn subscription(
+        &self,
+        audience: &str,
+        token: &str,
+        bad: &str,
+    ) -> Result<SubscriptionClaim, ShipmentError> {
+        self.tokens
+            .verify_link::<SubscriptionClaim>(audience, token.trim())
+            .filter(|claim| TrackingNumber::parse(&claim.sub).is_ok())
+            .ok_or_else(|| FieldViolation::new("token", bad).into())
+    }
+
+    pub(crate) async fn confirm(
+        &self,
+        token: &str,
+    ) -> Result<pb::ShipmentSubscription, ShipmentError> {
+        let claim = self.subscription(CONFIRM_AUDIENCE, token, BAD_CONFIRM_LINK)?;
+        let number = TrackingNumber::parse(&claim.sub)?;
+        let shipment = self.store.find_by_tracking_number(&number).await?;
+        let limit = self.policy.subscribers_per_shipment;
+        let email = claim.email.clone();
+        self.edit_subscribers(&shipment.id, move |subscribers| {
+            if subscribers.iter().any(|s| s.email == email) {
+                return Ok(());
+            }
+            if subscribers.len() >= limit {
+                return Err(ShipmentError::Exhausted(SHIPMENT_FULL.into()));
+            }
+            subscribers.push(Subscriber {
+                email: email.clone(),
+                since: crate::domain::now(),
+            });
+            Ok(())
+        })
+        .await?;
+        tracing::info!(tracking_number = %number, "subscription confirmed");
+        Ok(pb::ShipmentSubscription {
+            tracking_number: claim.sub,
+            email: claim.email,
+        })
+    }
+
+    pub(crate) async fn unsubscribe(
+        &self,
+        token: &str,
+    ) -> Result<pb::ShipmentSubscription, ShipmentError> {
+        let claim = self.subscription(UNSUBSCRIBE_AUDIENCE, token, BAD_UNSUBSCRIBE_LINK)?;
+        let number = TrackingNumber::parse(&claim.sub)?;
+        match self.store.find_by_tracking_number(&number).await {
+            Ok(shipment) => {
+                let email = claim.email.clone();
+                self.edit_subscribers(&shipment.id, move |subscribers| {
+                    subscribers.retain(|s| s.email != email);
+                    Ok(())
+                })
+                .await?;
+            }
+            // A deleted shipment sends nothing more anyway.
+            Err(ShipmentError::NotFound) => {}
+            Err(e) => return Err(e),
+        }
+        Ok(pb::ShipmentSubscription {
+            tracking_number: claim.sub,
+            email: claim.email,
+        })
+    }
+}

@@ -1,0 +1,224 @@
+//! Updates without asking: which events e-mail whom, the e-mails of a status change, and the
+//! signed links they carry (full view, subscription confirmation, unsubscribe).
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use chrono::{DateTime, Local, Utc};
+use outbox::Notification;
+use outbox::emails::{StatusUpdate, UpdateRecipient, tracking_url};
+use serde::{Deserialize, Serialize};
+use service_auth::TokenKey;
+
+use crate::domain::{Shipment, Status};
+use crate::privacy::{ACCESS_AUDIENCE, AccessGrant, Party, city_level};
+
+/// A shipment event that may send e-mail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Event {
+    Created,
+    InTransit,
+    Delayed,
+    OnHold,
+    Delivered,
+}
+
+impl Event {
+    pub const ALL: [Event; 5] = [
+        Event::Created,
+        Event::InTransit,
+        Event::Delayed,
+        Event::OnHold,
+        Event::Delivered,
+    ];
+
+    /// The event of a change to `status`; going back to pending tells nobody anything.
+    pub fn of_status(status: Status) -> Option<Self> {
+        match status {
+            Status::Pending => None,
+            Status::InTransit => Some(Self::InTransit),
+            Status::Delayed => Some(Self::Delayed),
+            Status::OnHold => Some(Self::OnHold),
+            Status::Delivered => Some(Self::Delivered),
+        }
+    }
+}
+
+/// Who one event e-mails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EmailRule {
+    pub shipper: bool,
+    pub receiver: bool,
+    pub subscribers: bool,
+}
+
+impl Default for EmailRule {
+    fn default() -> Self {
+        Self {
+            shipper: true,
+            receiver: true,
+            subscribers: true,
+        }
+    }
+}
+
+/// The admin's choice of e-mails per event; an event never set e-mails everyone.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EmailRules(pub BTreeMap<Event, EmailRule>);
+
+impl EmailRules {
+    pub fn rule(&self, event: Event) -> EmailRule {
+        self.0.get(&event).copied().unwrap_or_default()
+    }
+}
+
+/// How long the full-view link of a shipment e-mail works.
+pub const ACCESS_LINK_LIFETIME: Duration = Duration::from_secs(30 * 24 * 3600);
+/// How long a confirmation link works.
+pub const CONFIRM_LINK_LIFETIME: Duration = Duration::from_secs(48 * 3600);
+/// Unsubscribe links keep working for as long as anyone might still click one.
+pub const UNSUBSCRIBE_LINK_LIFETIME: Duration = Duration::from_secs(2 * 365 * 24 * 3600);
+
+pub const CONFIRM_AUDIENCE: &str = "subscription-confirm";
+pub const UNSUBSCRIBE_AUDIENCE: &str = "subscription-unsubscribe";
+
+/// The claims of a confirmation or unsubscribe link.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SubscriptionClaim {
+    /// The tracking number.
+    pub sub: String,
+    pub email: String,
+}
+
+/// Makes the signed links of the shipment e-mails.
+#[derive(Clone)]
+pub struct Links {
+    pub public_url: String,
+    pub tokens: TokenKey,
+}
+
+impl Links {
+    fn page(&self, number: &str, param: &str, token: &str) -> String {
+        format!("{}?{param}={token}", tracking_url(&self.public_url, number))
+    }
+
+    /// The tracking page with the full view open for `party`.
+    pub fn full_view(&self, number: &str, party: Party) -> String {
+        let grant = AccessGrant {
+            sub: number.to_owned(),
+            party,
+        };
+        let token = self
+            .tokens
+            .sign_link(ACCESS_AUDIENCE, &grant, ACCESS_LINK_LIFETIME);
+        self.page(number, "access", &token)
+    }
+
+    fn subscription(&self, audience: &str, number: &str, email: &str, life: Duration) -> String {
+        let claim = SubscriptionClaim {
+            sub: number.to_owned(),
+            email: email.to_owned(),
+        };
+        self.tokens.sign_link(audience, &claim, life)
+    }
+
+    pub fn confirm(&self, number: &str, email: &str) -> String {
+        let token = self.subscription(CONFIRM_AUDIENCE, number, email, CONFIRM_LINK_LIFETIME);
+        self.page(number, "confirm", &token)
+    }
+
+    pub fn unsubscribe(&self, number: &str, email: &str) -> String {
+        let token = self.subscription(
+            UNSUBSCRIBE_AUDIENCE,
+            number,
+            email,
+            UNSUBSCRIBE_LINK_LIFETIME,
+        );
+        self.page(number, "unsubscribe", &token)
+    }
+}
+
+/// The status as people read it.
+pub fn status_label(status: Status) -> &'static str {
+    match status {
+        Status::Pending => "Pending",
+        Status::InTransit => "In Transit",
+        Status::Delivered => "Delivered",
+        Status::Delayed => "Delayed",
+        Status::OnHold => "On Hold",
+    }
+}
+
+/// The e-mails of a change from `before` to `after`: nothing unless the status changed to
+/// one whose event e-mails someone.
+pub fn status_change_emails(
+    before: Status,
+    after: &Shipment,
+    rules: &EmailRules,
+    links: &Links,
+    now: DateTime<Utc>,
+) -> Vec<Notification> {
+    if before == after.status {
+        return Vec::new();
+    }
+    let Some(event) = Event::of_status(after.status) else {
+        return Vec::new();
+    };
+    let rule = rules.rule(event);
+    let number = after.tracking_number.as_str();
+    let last = after.shipment_history.last();
+    let update = StatusUpdate {
+        tracking_number: number.to_owned(),
+        status: status_label(after.status).to_owned(),
+        location: after.current_location.clone(),
+        remarks: last.map(|h| h.remarks.clone()).unwrap_or_default(),
+        time: now
+            .with_timezone(&Local)
+            .format("%Y-%m-%d %H:%M")
+            .to_string(),
+    };
+    let d = &after.details;
+    let mut emails = Vec::new();
+    for (wanted, party, email, name) in [
+        (
+            rule.shipper,
+            Party::Shipper,
+            &d.shipper_email,
+            &d.shipper_name,
+        ),
+        (
+            rule.receiver,
+            Party::Receiver,
+            &d.receiver_email,
+            &d.receiver_name,
+        ),
+    ] {
+        if wanted && !email.is_empty() {
+            let recipient = UpdateRecipient {
+                email: email.clone(),
+                name: name.clone(),
+                tracking_url: links.full_view(number, party),
+                unsubscribe_url: None,
+            };
+            emails.push(update.to(&recipient, now));
+        }
+    }
+    if rule.subscribers && !after.subscribers.is_empty() {
+        // A subscriber is anyone who asked: places at city level, as on the public page.
+        let public = StatusUpdate {
+            location: city_level(&update.location),
+            ..update.clone()
+        };
+        for subscriber in &after.subscribers {
+            let recipient = UpdateRecipient {
+                email: subscriber.email.clone(),
+                name: String::new(),
+                tracking_url: tracking_url(&links.public_url, number),
+                unsubscribe_url: Some(links.unsubscribe(number, &subscriber.email)),
+            };
+            emails.push(public.to(&recipient, now));
+        }
+    }
+    emails
+}

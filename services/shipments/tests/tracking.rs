@@ -1,0 +1,657 @@
+//! Privacy by default and updates without asking, through the real service over gRPC: what a
+//! visitor sees, how a party proves who they are, and subscriptions from e-mail to e-mail.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::service::{Running, caller, create, start_with, valid_input, violations};
+use logistics_proto::v1::{self as pb};
+use outbox::{OutboxStore, Template};
+use prost::Message;
+use service_auth::CALL_TOKEN_LIFETIME;
+use shipments::privacy::PublicDetails;
+use tonic::{Code, Request};
+use tonic_types::StatusExt;
+
+const GRANT: &str = "x-tracking-access-grant";
+
+async fn start(details: PublicDetails) -> Running {
+    start_with(shipments::Settings {
+        public_tracking_details: details,
+        tracking_verify_attempts_per_hour: 6,
+        subscription_confirmations_per_day: 3,
+        subscribers_per_shipment: 2,
+        ..Default::default()
+    })
+    .await
+}
+
+/// A client with no service token: a visitor through the gateway.
+fn visitor(
+    running: &Running,
+) -> pb::shipment_service_client::ShipmentServiceClient<tonic::transport::Channel> {
+    pb::shipment_service_client::ShipmentServiceClient::new(running.channel.clone())
+}
+
+fn lookup(number: &str) -> pb::GetShipmentByTrackingNumberRequest {
+    pb::GetShipmentByTrackingNumberRequest {
+        tracking_number: number.into(),
+        ..Default::default()
+    }
+}
+
+fn answer(number: &str, answer: &str) -> pb::VerifyTrackingAccessRequest {
+    pb::VerifyTrackingAccessRequest {
+        tracking_number: number.into(),
+        answer: answer.into(),
+    }
+}
+
+/// The field and message of a refusal's one violation.
+fn violation(status: &tonic::Status) -> (String, String) {
+    let bad = status.get_details_bad_request().expect("field violations");
+    let v = &bad.field_violations[0];
+    (v.field.clone(), v.description.clone())
+}
+
+/// Every e-mail in the outbox for one shipment, oldest first.
+async fn outbox_of(running: &Running, number: &str) -> Vec<outbox::Notification> {
+    let outbox = outbox::SqliteOutbox::open(running.dir.path()).unwrap();
+    let mut all = outbox.list(100, None).await.unwrap().notifications;
+    all.retain(|n| n.tracking_number == number);
+    all.reverse();
+    all
+}
+
+fn param(url: &str, name: &str) -> String {
+    let (_, query) = url.split_once('?').expect("a query");
+    query
+        .split('&')
+        .find_map(|pair| pair.strip_prefix(&format!("{name}=")))
+        .expect("the parameter")
+        .to_owned()
+}
+
+#[tokio::test]
+async fn a_visitor_sees_the_limited_view_and_nothing_that_reaches_a_party() {
+    let running = start(PublicDetails::Verified).await;
+    let mut admin = running.client.clone();
+    let mut input = valid_input();
+    input.origin = "14 Marina Road, Lagos, Nigeria".into();
+    let s = create(&mut admin, input).await;
+    let seen = visitor(&running)
+        .get_shipment_by_tracking_number(lookup(&s.tracking_number))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(seen.view(), pb::ShipmentView::Limited);
+    assert!(seen.verification_available);
+    assert_eq!(seen.shipper.as_ref().unwrap().name, "Amara O.");
+    assert_eq!(seen.receiver.as_ref().unwrap().name, "Jan D.");
+    assert_eq!(seen.origin, "Lagos, Nigeria");
+    assert_eq!(seen.current_location, "Lagos, Nigeria");
+    assert_eq!(seen.history[0].location, "Lagos, Nigeria");
+    assert_eq!(seen.history[0].remarks, "Shipment created");
+    assert_eq!((seen.package_count, seen.weight_kg), (3, 40.0));
+    assert_eq!(seen.carrier, "Maersk");
+    assert!(seen.packages.is_empty() && seen.total_freight_cents == 0);
+    // Nothing that reaches a party is anywhere in the answer's bytes.
+    let bytes = seen.encode_to_vec();
+    for secret in [
+        "amara@example.com",
+        "555 0142",
+        "Marina Road",
+        "Wilhelminakade",
+        "jan@example.nl",
+        "Cocoa",
+        "Keep dry",
+    ] {
+        assert!(
+            !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+            "{secret} leaked"
+        );
+    }
+    // Staff always see everything.
+    let full = admin
+        .get_shipment_by_tracking_number(lookup(&s.tracking_number))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(full.view(), pb::ShipmentView::Full);
+    assert_eq!(full.receiver.unwrap().email, "jan@example.nl");
+}
+
+#[tokio::test]
+async fn a_party_who_proves_it_sees_everything_and_keeps_it_for_that_shipment_only() {
+    let running = start(PublicDetails::Verified).await;
+    let mut admin = running.client.clone();
+    let s = create(&mut admin, valid_input()).await;
+    let other = create(&mut admin, valid_input()).await;
+    let mut api = visitor(&running);
+
+    // Wrong e-mail, wrong digits and an unknown number get the very same answer.
+    let mut refusals = Vec::new();
+    for (number, given) in [
+        (s.tracking_number.as_str(), "someone@example.com"),
+        (s.tracking_number.as_str(), "0000"),
+        ("PSE000000000", "jan@example.nl"),
+    ] {
+        let refused = api
+            .verify_tracking_access(answer(number, given))
+            .await
+            .unwrap_err();
+        assert_eq!(refused.code(), Code::InvalidArgument);
+        refusals.push((violation(&refused), refused.message().to_owned()));
+    }
+    assert_eq!(
+        refusals[0].0,
+        (
+            "answer".into(),
+            "These details do not match this shipment.".into()
+        )
+    );
+    assert!(refusals.iter().all(|r| *r == refusals[0]));
+
+    // Malformed answers name the field and say what is expected.
+    for given in ["", "12", "abcd", "x@", "12\u{7}4", &"@".repeat(1 << 19)] {
+        let refused = api
+            .verify_tracking_access(answer(&s.tracking_number, given))
+            .await
+            .unwrap_err();
+        assert_eq!(
+            violation(&refused).0,
+            "answer",
+            "{:?}",
+            &given[..given.len().min(8)]
+        );
+    }
+
+    // The receiver's e-mail, in any case, proves it.
+    let verified = api
+        .verify_tracking_access(answer(&s.tracking_number, " JAN@example.NL "))
+        .await
+        .unwrap();
+    let grant = verified
+        .metadata()
+        .get(GRANT)
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let verified = verified.into_inner();
+    assert_eq!(verified.view(), pb::ShipmentView::Full);
+    assert_eq!(verified.receiver.unwrap().phone, "+31 10 555 0199");
+    let parts: Vec<&str> = grant.split(' ').collect();
+    assert_eq!(parts[..2], [s.tracking_number.as_str(), "86400"]);
+
+    // The grant the gateway keeps in a cookie opens this shipment, not another.
+    let with_grant = |number: &str| {
+        let mut request = Request::new(lookup(number));
+        request
+            .metadata_mut()
+            .insert("x-tracking-access", parts[2].parse().unwrap());
+        request
+    };
+    let again = api
+        .get_shipment_by_tracking_number(with_grant(&s.tracking_number))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(again.view(), pb::ShipmentView::Full);
+    let elsewhere = api
+        .get_shipment_by_tracking_number(with_grant(&other.tracking_number))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(elsewhere.view(), pb::ShipmentView::Limited);
+
+    // The last 4 digits of the shipper's phone prove it too.
+    let by_phone = api
+        .verify_tracking_access(answer(&other.tracking_number, "0142"))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(by_phone.view(), pb::ShipmentView::Full);
+}
+
+#[tokio::test]
+async fn guessing_stops_after_a_few_attempts_per_shipment_even_for_the_right_answer() {
+    let running = start(PublicDetails::Verified).await;
+    let s = create(&mut running.client.clone(), valid_input()).await;
+    let mut api = visitor(&running);
+    for guess in 0..6 {
+        let refused = api
+            .verify_tracking_access(answer(&s.tracking_number, &format!("{guess:04}")))
+            .await
+            .unwrap_err();
+        assert_eq!(refused.code(), Code::InvalidArgument);
+    }
+    let locked = api
+        .verify_tracking_access(answer(&s.tracking_number, "jan@example.nl"))
+        .await
+        .unwrap_err();
+    assert_eq!(locked.code(), Code::ResourceExhausted);
+    assert_eq!(locked.message(), shipments::tracking::TOO_MANY_ATTEMPTS);
+}
+
+#[tokio::test]
+async fn the_links_in_a_shipments_own_emails_open_the_full_view_and_forged_ones_say_so() {
+    let running = start(PublicDetails::Verified).await;
+    let s = create(&mut running.client.clone(), valid_input()).await;
+    let other = create(&mut running.client.clone(), valid_input()).await;
+    let emails = outbox_of(&running, &s.tracking_number).await;
+    let receiver = emails
+        .iter()
+        .find(|n| n.template == Template::Receiver)
+        .unwrap();
+    let link = &receiver.params["tracking_url"];
+    let token = param(link, "access");
+    let mut api = visitor(&running);
+    let opened = api
+        .get_shipment_by_tracking_number(pb::GetShipmentByTrackingNumberRequest {
+            tracking_number: s.tracking_number.clone(),
+            access_token: token.clone(),
+        })
+        .await
+        .unwrap();
+    assert!(
+        opened.metadata().get(GRANT).is_some(),
+        "the browser keeps the full view"
+    );
+    assert_eq!(opened.into_inner().view(), pb::ShipmentView::Full);
+
+    let forged = format!("{}x", token);
+    let expired = running.key.sign_link_expiring_at(
+        shipments::privacy::ACCESS_AUDIENCE,
+        &shipments::privacy::AccessGrant {
+            sub: s.tracking_number.clone(),
+            party: shipments::privacy::Party::Receiver,
+        },
+        chrono::Utc::now().timestamp() - 60,
+    );
+    for (number, bad) in [
+        (&s.tracking_number, forged),
+        (&s.tracking_number, expired),
+        (&other.tracking_number, token),
+    ] {
+        let refused = api
+            .get_shipment_by_tracking_number(pb::GetShipmentByTrackingNumberRequest {
+                tracking_number: number.clone(),
+                access_token: bad,
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(violation(&refused).0, "access_token");
+    }
+}
+
+#[tokio::test]
+async fn the_sites_setting_decides_what_visitors_may_see() {
+    let full = start(PublicDetails::Full).await;
+    let s = create(&mut full.client.clone(), valid_input()).await;
+    let seen = visitor(&full)
+        .get_shipment_by_tracking_number(lookup(&s.tracking_number))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(seen.view(), pb::ShipmentView::Full);
+
+    let limited = start(PublicDetails::Limited).await;
+    let s = create(&mut limited.client.clone(), valid_input()).await;
+    let mut api = visitor(&limited);
+    let seen = api
+        .get_shipment_by_tracking_number(lookup(&s.tracking_number))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(seen.view(), pb::ShipmentView::Limited);
+    assert!(!seen.verification_available);
+    let refused = api
+        .verify_tracking_access(answer(&s.tracking_number, "jan@example.nl"))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::FailedPrecondition);
+}
+
+async fn track(
+    admin: &mut common::service::Client,
+    id: &str,
+    status: pb::ShipmentStatus,
+    place: &str,
+) {
+    admin
+        .update_shipment_tracking(pb::UpdateShipmentTrackingRequest {
+            id: id.into(),
+            status: status.into(),
+            current_location: place.into(),
+            remarks: "Scanned at the hub".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn subscribe_confirm_update_and_unsubscribe_from_email_to_email() {
+    let running = start(PublicDetails::Verified).await;
+    let mut admin = running.client.clone();
+    let s = create(&mut admin, valid_input()).await;
+    let number = s.tracking_number.clone();
+    let mut api = visitor(&running);
+    let subscribe = |email: &str| pb::SubscribeToShipmentRequest {
+        tracking_number: number.clone(),
+        email: email.into(),
+    };
+
+    api.subscribe_to_shipment(subscribe(" Fan@Example.com "))
+        .await
+        .unwrap();
+    let confirmation = outbox_of(&running, &number).await.pop().unwrap();
+    assert_eq!(confirmation.template, Template::SubscriptionConfirmation);
+    assert_eq!(confirmation.to_email, "fan@example.com");
+    let confirm_token = param(&confirmation.params["confirm_url"], "confirm");
+
+    // Nothing is sent before the link is opened.
+    track(
+        &mut admin,
+        &s.id,
+        pb::ShipmentStatus::InTransit,
+        "Rotterdam, Netherlands",
+    )
+    .await;
+    let sent = outbox_of(&running, &number).await;
+    assert!(
+        sent.iter()
+            .all(|n| n.to_email != "fan@example.com" || n.template != Template::StatusUpdate)
+    );
+    // The parties heard of the change, each with their own full-view link.
+    let updates: Vec<_> = sent
+        .iter()
+        .filter(|n| n.template == Template::StatusUpdate)
+        .collect();
+    assert_eq!(updates.len(), 2);
+    assert!(updates.iter().all(|n| n.params["status"] == "In Transit"
+        && n.params["remarks"] == "Scanned at the hub"
+        && n.subject == format!("Shipment {number}: In Transit")
+        && n.params["tracking_url"].contains("?access=")));
+
+    // A confirmation token is no unsubscribe token, and a forged one is refused.
+    let refused = api
+        .delete_shipment_subscription(pb::DeleteShipmentSubscriptionRequest {
+            token: confirm_token.clone(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(violation(&refused).0, "token");
+    let refused = api
+        .confirm_shipment_subscription(pb::ConfirmShipmentSubscriptionRequest {
+            token: format!("{confirm_token}x"),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(violation(&refused).0, "token");
+
+    let confirmed = api
+        .confirm_shipment_subscription(pb::ConfirmShipmentSubscriptionRequest {
+            token: confirm_token.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        (confirmed.tracking_number.as_str(), confirmed.email.as_str()),
+        (number.as_str(), "fan@example.com")
+    );
+    // Opening the link twice changes nothing.
+    api.confirm_shipment_subscription(pb::ConfirmShipmentSubscriptionRequest {
+        token: confirm_token,
+    })
+    .await
+    .unwrap();
+
+    track(
+        &mut admin,
+        &s.id,
+        pb::ShipmentStatus::Delivered,
+        "12 Kade, Rotterdam, Netherlands",
+    )
+    .await;
+    let to_fan: Vec<_> = outbox_of(&running, &number)
+        .await
+        .into_iter()
+        .filter(|n| n.to_email == "fan@example.com" && n.template == Template::StatusUpdate)
+        .collect();
+    assert_eq!(to_fan.len(), 1, "one update, not one per confirmation");
+    let update = &to_fan[0];
+    assert_eq!(update.params["status"], "Delivered");
+    assert_eq!(
+        update.params["location"], "Rotterdam, Netherlands",
+        "city level for a stranger"
+    );
+    assert!(
+        !update.params["tracking_url"].contains("access="),
+        "no full view for a subscriber"
+    );
+
+    let unsubscribe = param(&update.params["unsubscribe_url"], "unsubscribe");
+    let ended = api
+        .delete_shipment_subscription(pb::DeleteShipmentSubscriptionRequest {
+            token: unsubscribe.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(ended.email, "fan@example.com");
+    api.delete_shipment_subscription(pb::DeleteShipmentSubscriptionRequest { token: unsubscribe })
+        .await
+        .unwrap();
+    track(
+        &mut admin,
+        &s.id,
+        pb::ShipmentStatus::OnHold,
+        "Rotterdam, Netherlands",
+    )
+    .await;
+    let to_fan = outbox_of(&running, &number)
+        .await
+        .into_iter()
+        .filter(|n| n.to_email == "fan@example.com" && n.template == Template::StatusUpdate)
+        .count();
+    assert_eq!(to_fan, 1, "nothing after unsubscribing");
+}
+
+#[tokio::test]
+async fn subscriptions_reveal_nothing_and_have_limits() {
+    let running = start(PublicDetails::Verified).await;
+    let mut admin = running.client.clone();
+    let s = create(&mut admin, valid_input()).await;
+    let mut api = visitor(&running);
+    let subscribe = |number: &str, email: &str| pb::SubscribeToShipmentRequest {
+        tracking_number: number.into(),
+        email: email.into(),
+    };
+    // An unknown number gets the same answer, and no e-mail goes anywhere.
+    api.subscribe_to_shipment(subscribe("PSE000000000", "fan@example.com"))
+        .await
+        .unwrap();
+
+    for (number, email, field) in [
+        (s.tracking_number.as_str(), "not-an-address", "email"),
+        (s.tracking_number.as_str(), "", "email"),
+        ("PSE12", "fan@example.com", "tracking_number"),
+    ] {
+        let refused = api
+            .subscribe_to_shipment(subscribe(number, email))
+            .await
+            .unwrap_err();
+        assert_eq!(violations(&refused), vec![field.to_owned()]);
+    }
+    let huge = format!("{}@example.com", "a".repeat(500_000));
+    let refused = api
+        .subscribe_to_shipment(subscribe(&s.tracking_number, &huge))
+        .await
+        .unwrap_err();
+    assert_eq!(violations(&refused), vec!["email".to_owned()]);
+
+    // Confirmation e-mails to one address are limited per day (3 here), whatever the number.
+    for _ in 0..2 {
+        api.subscribe_to_shipment(subscribe(&s.tracking_number, "fan@example.com"))
+            .await
+            .unwrap();
+    }
+    let limited = api
+        .subscribe_to_shipment(subscribe(&s.tracking_number, "FAN@example.com"))
+        .await
+        .unwrap_err();
+    assert_eq!(limited.code(), Code::ResourceExhausted);
+    assert_eq!(
+        limited.message(),
+        shipments::tracking::TOO_MANY_CONFIRMATIONS
+    );
+    let confirmations = outbox_of(&running, &s.tracking_number)
+        .await
+        .into_iter()
+        .filter(|n| n.template == Template::SubscriptionConfirmation)
+        .count();
+    assert_eq!(confirmations, 2);
+
+    // A shipment takes at most 2 subscribers here.
+    let confirm = |email: &str| {
+        let links = shipments::updates::Links {
+            public_url: String::new(),
+            tokens: running.key.clone(),
+        };
+        param(&links.confirm(&s.tracking_number, email), "confirm")
+    };
+    for email in ["a@example.com", "b@example.com"] {
+        api.confirm_shipment_subscription(pb::ConfirmShipmentSubscriptionRequest {
+            token: confirm(email),
+        })
+        .await
+        .unwrap();
+    }
+    let full = api
+        .confirm_shipment_subscription(pb::ConfirmShipmentSubscriptionRequest {
+            token: confirm("c@example.com"),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(full.code(), Code::ResourceExhausted);
+    let full = api
+        .subscribe_to_shipment(subscribe(&s.tracking_number, "d@example.com"))
+        .await
+        .unwrap_err();
+    assert_eq!(full.message(), shipments::tracking::SHIPMENT_FULL);
+}
+
+#[tokio::test]
+async fn the_admins_rules_decide_who_hears_of_each_event() {
+    let running = start(PublicDetails::Verified).await;
+    let mut admin = running.client.clone();
+    let settings = admin
+        .get_tracking_email_settings(pb::GetTrackingEmailSettingsRequest {})
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(settings.rules.len(), 5);
+    assert!(settings.rules.iter().all(|r| r.shipper && r.receiver));
+
+    let rule = |event: pb::TrackingEvent, shipper: bool, receiver: bool| pb::TrackingEmailRule {
+        event: event.into(),
+        shipper,
+        receiver,
+        subscribers: true,
+    };
+    let saved = admin
+        .update_tracking_email_settings(pb::UpdateTrackingEmailSettingsRequest {
+            settings: Some(pb::TrackingEmailSettings {
+                rules: vec![
+                    rule(pb::TrackingEvent::Created, false, true),
+                    rule(pb::TrackingEvent::Delivered, false, false),
+                ],
+            }),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let by_event: BTreeMap<i32, &pb::TrackingEmailRule> =
+        saved.rules.iter().map(|r| (r.event, r)).collect();
+    assert!(
+        !by_event[&(pb::TrackingEvent::Created as i32)].subscribers,
+        "nobody follows a new shipment"
+    );
+    assert!(
+        by_event[&(pb::TrackingEvent::InTransit as i32)].shipper,
+        "unnamed events keep their rule"
+    );
+
+    let s = create(&mut admin, valid_input()).await;
+    track(
+        &mut admin,
+        &s.id,
+        pb::ShipmentStatus::Delivered,
+        "Rotterdam",
+    )
+    .await;
+    track(
+        &mut admin,
+        &s.id,
+        pb::ShipmentStatus::Delivered,
+        "Rotterdam",
+    )
+    .await;
+    track(&mut admin, &s.id, pb::ShipmentStatus::Delayed, "Rotterdam").await;
+    let sent: Vec<(Template, String)> = outbox_of(&running, &s.tracking_number)
+        .await
+        .into_iter()
+        .map(|n| {
+            (
+                n.template,
+                n.params.get("status").cloned().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        sent,
+        vec![
+            (Template::Receiver, String::new()),
+            (Template::StatusUpdate, "Delayed".into()),
+            (Template::StatusUpdate, "Delayed".into()),
+        ],
+        "no shipper e-mail at creation, none on delivery, one per party on a change to delayed"
+    );
+
+    let refused = admin
+        .update_tracking_email_settings(pb::UpdateTrackingEmailSettingsRequest {
+            settings: Some(pb::TrackingEmailSettings {
+                rules: vec![
+                    rule(pb::TrackingEvent::Delayed, true, true),
+                    rule(pb::TrackingEvent::Delayed, true, true),
+                    pb::TrackingEmailRule {
+                        event: 99,
+                        ..Default::default()
+                    },
+                ],
+            }),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(
+        violations(&refused),
+        vec!["settings.rules[1].event", "settings.rules[2].event"]
+    );
+
+    let user = running.key.mint(&caller("user"), CALL_TOKEN_LIFETIME);
+    let denied = running
+        .client_as(&user)
+        .get_tracking_email_settings(pb::GetTrackingEmailSettingsRequest {})
+        .await
+        .unwrap_err();
+    assert_eq!(denied.code(), Code::PermissionDenied);
+    let anonymous = visitor(&running)
+        .get_tracking_email_settings(pb::GetTrackingEmailSettingsRequest {})
+        .await
+        .unwrap_err();
+    assert_eq!(anonymous.code(), Code::Unauthenticated);
+}
