@@ -10,7 +10,8 @@ import { signIn } from './support/admin';
 import { demoShipmentWithStatus } from './support/demo';
 import { siteUrl, staticDir } from './support/env';
 import { adminRpc, rpc, type Clients } from './support/rpc';
-import { toastWithText } from './support/track-page';
+import { formatClock, formatDateParts, formatIsoDate } from '../src/utils/format';
+import { definition, toastWithText } from './support/track-page';
 import {
   CONFIRMED,
   NO_MATCH,
@@ -24,7 +25,7 @@ import {
   partiesFor,
   privateTexts,
   result,
-  rewriteLookups,
+  dayFromToday,
   sitePath,
   waitForEmail,
 } from './support/tracking';
@@ -97,6 +98,33 @@ for (const viewport of VIEWPORTS) {
       await expect(input).toHaveAttribute('aria-invalid', 'true');
       await expect(page.locator('#verify-answer-error')).not.toBeEmpty();
       await expectLimitedView(page, shipment, run);
+    });
+
+    test('too many attempts for one shipment are refused at the field, even with the right answer', async ({ page }) => {
+      test.setTimeout(60_000);
+      const run = tag();
+      const shipment = await createShipment(admin, run);
+      await page.goto(`/track/${shipment.trackingNumber}`);
+      const input = result(page).getByRole('textbox', { name: VERIFY_LABEL });
+      // TRACKING_VERIFY_ATTEMPTS_PER_HOUR (10) for this shipment, from everyone together.
+      for (let attempt = 1; attempt <= 10; attempt += 1) {
+        await verify(page, `guess.${attempt}.${run}@example.com`);
+        await expect(input, `attempt ${attempt}`).toHaveAccessibleDescription(NO_MATCH);
+        await expect(result(page).getByRole('button', { name: VERIFY_BUTTON })).toBeEnabled();
+      }
+      await verify(page, partiesFor(run).receiver.email);
+      await expect(input).toHaveAccessibleDescription(/^Too many attempts/);
+      await expect(input).toHaveAttribute('aria-invalid', 'true');
+      await expectLimitedView(page, shipment, run);
+    });
+
+    test('a forged or expired e-mail link says so and shows the limited view', async ({ page }) => {
+      const run = tag();
+      const shipment = await createShipment(admin, run);
+      await page.goto(`/track/${shipment.trackingNumber}?access=forged.link.token`);
+      await expect(page.getByTestId('track-link-refused')).toContainText('This link has expired or is not valid.');
+      await expectLimitedView(page, shipment, run);
+      await expect(page).toHaveURL(new RegExp(`/track/${shipment.trackingNumber}$`));
     });
 
     test("the receiver's e-mail shows the full view, remembered in this browser only", async ({ page, browser }) => {
@@ -206,64 +234,79 @@ for (const viewport of VIEWPORTS) {
       await expect(page).toHaveURL(new RegExp(`/track/${shipment.trackingNumber}$`));
     });
 
-    test('progress: an ordered list with the current step named', async ({ page }) => {
-      const cases: Array<[string, string, string[]]> = [
-        ['pending', 'Created', []],
-        ['in_transit', 'In transit', []],
-        ['delayed', 'In transit', ['Delayed']],
-        ['on_hold', 'Picked up', ['On hold']],
-        ['delivered', 'Delivered', []],
+    test('progress: an ordered list with the current step named, delays and holds on their step', async ({ page }) => {
+      const { IN_TRANSIT, DELAYED, ON_HOLD, DELIVERED } = ShipmentStatus;
+      const cases: Array<[string, Array<[ShipmentStatus, string]>, string, string[]]> = [
+        ['new', [], 'Created', []],
+        ['on its way', [[IN_TRANSIT, 'Madrid, Spain']], 'In transit', []],
+        ['held before leaving', [[ON_HOLD, 'Lisbon, Portugal']], 'Picked up', ['On hold']],
+        ['delayed on the way', [[IN_TRANSIT, 'Madrid, Spain'], [DELAYED, 'Paris, France']], 'In transit', ['Delayed']],
+        // A street address in the destination's city is out for delivery (the limited view shows
+        // "Amsterdam, Netherlands").
+        ['in the destination city', [[IN_TRANSIT, 'Madrid, Spain'], [IN_TRANSIT, 'Keizersgracht 1, Amsterdam, Netherlands']], 'Out for delivery', []],
+        ['delivered', [[IN_TRANSIT, 'Madrid, Spain'], [DELIVERED, 'Amsterdam, Netherlands']], 'Delivered', []],
       ];
-      for (const [status, current, markers] of cases) {
-        await page.goto(`/track/${demoShipmentWithStatus(status).trackingNumber}`);
+      for (const [name, journey, current, markers] of cases) {
+        let shipment = await createShipment(admin, tag());
+        for (const [status, place] of journey) shipment = await moveShipment(admin, shipment, status, place);
+        await page.goto(`/track/${shipment.trackingNumber}`);
         const progress = result(page).getByRole('region', { name: 'Progress' });
         const steps = progress.getByRole('list').getByRole('listitem');
         await expect(steps).toHaveCount(5);
         await expect(steps.locator('.progress-name')).toHaveText(['Created', 'Picked up', 'In transit', 'Out for delivery', 'Delivered']);
         const now = progress.locator('[aria-current="step"]');
-        await expect(now, status).toHaveCount(1);
-        await expect(now.locator('.progress-name'), status).toHaveText(current);
-        await expect(now, status).toContainText('Current step');
-        for (const marker of markers) await expect(progress, status).toContainText(marker);
+        await expect(now, name).toHaveCount(1);
+        await expect(now.locator('.progress-name'), name).toHaveText(current);
+        await expect(now, name).toContainText('Current step');
+        // Steps before the current one say so in words, not only in colour.
+        const index = ['Created', 'Picked up', 'In transit', 'Out for delivery', 'Delivered'].indexOf(current);
+        for (let i = 0; i < index; i += 1) await expect(steps.nth(i), name).toContainText('completed');
+        await expect(progress.locator('.progress-marker'), name).toHaveCount(markers.length);
+        for (const marker of markers) await expect(progress, name).toContainText(marker);
       }
     });
 
     test('expected delivery: on time, today, late by N days, delivered', async ({ page }) => {
-      const moving = demoShipmentWithStatus('in_transit');
-      const due = new Date(`${moving.expectedDeliveryDate}T12:00:00`);
-      const eta = result(page).getByTestId('eta');
-
-      await page.goto(`/track/${moving.trackingNumber}`);
-      await expect(eta).toHaveText('on time');
-
-      await page.clock.setFixedTime(due);
-      await page.reload();
-      await expect(eta).toHaveText('today');
-
-      await page.clock.setFixedTime(new Date(due.getTime() + 86_400_000));
-      await page.reload();
-      await expect(eta).toHaveText('late by 1 day');
-
-      await page.clock.setFixedTime(new Date(due.getTime() + 5 * 86_400_000));
-      await page.reload();
-      await expect(eta).toHaveText('late by 5 days');
-
-      await page.goto(`/track/${demoShipmentWithStatus('delivered').trackingNumber}`);
-      await expect(eta).toHaveText('delivered');
+      const cases: Array<[number, boolean, string]> = [
+        [4, false, 'on time'],
+        [0, false, 'today'],
+        [-1, false, 'late by 1 day'],
+        [-6, false, 'late by 6 days'],
+        [-6, true, 'delivered'],
+      ];
+      for (const [days, delivered, text] of cases) {
+        const shipment = await createShipment(admin, tag(), { expectedDeliveryDate: dayFromToday(days) });
+        if (delivered) await moveShipment(admin, shipment, ShipmentStatus.DELIVERED, 'Amsterdam, Netherlands');
+        await page.goto(`/track/${shipment.trackingNumber}`);
+        const expected = definition(result(page).locator('.result-summary'), 'Expected Delivery');
+        await expect(expected.getByTestId('eta'), text).toHaveText(text);
+        const { year, month, day } = dayFromToday(days);
+        await expect(expected, text).toContainText(formatDateParts(year, month, day));
+      }
     });
 
-    test('history: grouped by day, newest first, one readable column', async ({ page }) => {
-      const shipment = demoShipmentWithStatus('in_transit');
-      const days = ['2026-11-18', '2026-11-18', '2026-11-20'];
-      await rewriteLookups(page, (s) => s.history.forEach((entry, i) => (entry.localDate = days[i] ?? '2026-11-21')));
+    test('history: grouped by day, newest first, each entry with its time, place and remarks, in one column', async ({ page }) => {
+      const hour = 3_600_000;
+      const booked = new Date(Date.now() - 50 * hour);
+      let shipment = await createShipment(admin, tag(), {}, booked);
+      shipment = await moveShipment(admin, shipment, ShipmentStatus.IN_TRANSIT, 'Madrid, Spain', 'Left the hub', new Date(booked.getTime() + hour));
+      shipment = await moveShipment(admin, shipment, ShipmentStatus.DELAYED, 'Paris, France', 'Held by the weather', new Date(Date.now() - 26 * hour));
+      shipment = await moveShipment(admin, shipment, ShipmentStatus.IN_TRANSIT, 'Amsterdam, Netherlands', 'On the last leg');
       await page.goto(`/track/${shipment.trackingNumber}`);
+
+      const entries = [...shipment.history].reverse();
+      const days = [...new Set(entries.map((e) => e.localDate))];
       const history = result(page).getByRole('region', { name: 'Shipment History' });
-      await expect(history.getByRole('heading', { level: 3 })).toHaveText(['Nov 20, 2026', 'Nov 18, 2026']);
+      await expect(history.getByRole('heading', { level: 3 })).toHaveText(days.map(formatIsoDate));
       const events = history.getByTestId('history-event');
-      await expect(events).toHaveCount(3);
-      await expect(events.nth(0)).toContainText('Atlantic Ocean');
-      await expect(events.nth(2)).toContainText('Shipment created');
-      // One column: each entry starts below the one before, at the same left edge.
+      await expect(events).toHaveCount(entries.length);
+      for (const [i, entry] of entries.entries()) {
+        await expect(events.nth(i)).toContainText(formatClock(entry.localTime));
+        await expect(events.nth(i)).toContainText(entry.location);
+        if (entry.remarks) await expect(events.nth(i)).toContainText(entry.remarks);
+        // Under the heading of its own day.
+        await expect(events.nth(i).locator('xpath=ancestor::li[1]').getByRole('heading')).toHaveText(formatIsoDate(entry.localDate));
+      }
       const boxes = await events.evaluateAll((items) => items.map((item) => item.getBoundingClientRect().toJSON() as DOMRect));
       for (let i = 1; i < boxes.length; i += 1) {
         expect(boxes[i].top).toBeGreaterThanOrEqual(boxes[i - 1].bottom - 1);
@@ -271,10 +314,14 @@ for (const viewport of VIEWPORTS) {
       }
     });
 
-    test('the journey is drawn on a map', async ({ page }) => {
-      await page.goto(`/track/${demoShipmentWithStatus('in_transit').trackingNumber}`);
+    test('the journey is drawn on a map for known places', async ({ page }) => {
+      let shipment = await createShipment(admin, tag());
+      shipment = await moveShipment(admin, shipment, ShipmentStatus.IN_TRANSIT, 'Madrid, Spain');
+      shipment = await moveShipment(admin, shipment, ShipmentStatus.IN_TRANSIT, 'Amsterdam, Netherlands');
+      await page.goto(`/track/${shipment.trackingNumber}`);
       const map = result(page).getByRole('region', { name: 'Journey Map' });
-      await expect(map.getByRole('img', { name: 'Map of the journey' })).toBeVisible();
+      await expect(map.getByRole('img', { name: /^Map of the shipment.s journey: Lisbon.* → Madrid.* → Amsterdam/ })).toBeVisible();
+      await expect(map.locator('.journey-map-route')).toHaveCount(1);
     });
 
     test('print shows the result alone, black on white', async ({ browser }) => {
@@ -380,7 +427,7 @@ test('JavaScript of /track before and after a lookup (gzip)', async ({ page }) =
 
   await page.getByRole('textbox', { name: 'Tracking number' }).fill(demoShipmentWithStatus('in_transit').trackingNumber);
   await page.getByRole('button', { name: 'Track', exact: true }).click();
-  await expect(result(page).getByRole('img', { name: 'Map of the journey' })).toBeVisible();
+  await expect(result(page).getByRole('img', { name: /^Map of the shipment/ })).toBeVisible();
   await page.waitForLoadState('networkidle');
   const after = [...loaded];
 
@@ -429,7 +476,7 @@ test('screenshots of the tracking screens at 390 and 1280 px, light and dark', a
       await moveShipment(admin, shipment, ShipmentStatus.DELAYED, 'Paris, France', 'Held by the weather');
 
       await page.goto(`/track/${shipment.trackingNumber}`);
-      await expect(result(page).getByRole('img', { name: 'Map of the journey' })).toBeVisible();
+      await expect(result(page).getByRole('img', { name: /^Map of the shipment/ })).toBeVisible();
       await page.screenshot({ path: name('tracking-limited'), fullPage: true });
 
       await verify(page, `wrong.${run}@example.com`);

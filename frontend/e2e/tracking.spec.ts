@@ -1,5 +1,7 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { demoShipments, demoShipmentWithStatus } from './support/demo';
+import { siteUrl } from './support/env';
+import { adminRpc } from './support/rpc';
 import {
   COPIED_MESSAGE,
   EMPTY_INPUT_MESSAGE,
@@ -56,6 +58,15 @@ test.describe('Track page', () => {
       await page.goto(`/track/${shipment.trackingNumber}`);
       await expect(trackingInput(page)).toHaveValue(shipment.trackingNumber);
       await expectShipmentShown(page, shipment);
+    }
+  });
+
+  test('signed-in staff see every field of a demo shipment', async ({ page }) => {
+    await adminRpc(page.context().request, siteUrl());
+    for (const status of ['in_transit', 'delivered']) {
+      const shipment = demoShipmentWithStatus(status);
+      await page.goto(`/track/${shipment.trackingNumber}`);
+      await expectShipmentShown(page, shipment, 'full');
     }
   });
 

@@ -53,8 +53,30 @@ export function trackingInput(page: Page): Locator {
   return page.getByRole('textbox', { name: 'Tracking number' });
 }
 
-/** Asserts that the page shows every field of the shipment as the demo JSON has it. */
-export async function expectShipmentShown(page: Page, s: DemoShipment): Promise<void> {
+/** A place as the public (limited) view shows it: its last two parts, city and country. */
+export function cityLevel(place: string): string {
+  return place
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .slice(-2)
+    .join(', ');
+}
+
+/** A name as the public (limited) view shows it: "Amara Okafor" → "Amara O.". */
+export function shortName(name: string): string {
+  const [first, second] = name.trim().split(/\s+/);
+  return second ? `${first} ${second[0].toUpperCase()}.` : (first ?? '');
+}
+
+/**
+ * Asserts that the page shows the shipment as the demo JSON has it: in the public (limited)
+ * view by default (places at city level, names shortened, no contact details, price or
+ * packages), or every field in the full view.
+ */
+export async function expectShipmentShown(page: Page, s: DemoShipment, view: 'limited' | 'full' = 'limited'): Promise<void> {
+  const full = view === 'full';
+  const place = (value: string) => (full ? value : cityLevel(value));
   const main = page.getByRole('main');
 
   await expect(main.getByRole('heading', { level: 2, name: s.trackingNumber, exact: true })).toBeVisible();
@@ -64,36 +86,47 @@ export async function expectShipmentShown(page: Page, s: DemoShipment): Promise<
   const badge = summary.locator('.status-badge');
   await expect(badge).toHaveText(humanize(s.status));
   await expect(badge).toHaveClass(new RegExp(`status-${BADGE_TONES[s.status] ?? 'grey'}`));
-  await expect(definition(summary, 'Origin')).toHaveText(s.origin);
-  await expect(definition(summary, 'Destination')).toHaveText(s.destination);
-  await expect(definition(summary, 'Current Location')).toHaveText(s.currentLocation);
+  await expect(definition(summary, 'Origin')).toHaveText(place(s.origin));
+  await expect(definition(summary, 'Destination')).toHaveText(place(s.destination));
+  await expect(definition(summary, 'Current Location')).toHaveText(place(s.currentLocation));
   await expect(definition(summary, 'Expected Delivery').locator('.eta-date')).toHaveText(formatIsoDate(s.expectedDeliveryDate));
 
   const details = main.getByRole('region', { name: 'Shipment Details' });
   const totalWeight = s.packages.reduce((sum, p) => sum + p.weight * p.quantity, 0);
   await expect(definition(details, 'Carrier')).toHaveText(s.carrier);
-  await expect(definition(details, 'Type of Shipment')).toHaveText(humanize(s.typeOfShipment));
   await expect(definition(details, 'Shipment Mode')).toHaveText(humanize(s.shipmentMode));
   await expect(definition(details, 'Shipment Mode').locator(`svg[data-icon="${MODE_ICONS[s.shipmentMode]}"]`)).toBeVisible();
   await expect(definition(details, 'Package Count')).toHaveText(String(s.packageCount));
-  await expect(definition(details, 'Total Weight')).toHaveText(formatKg(Math.round(totalWeight * 1000) / 1000));
-  await expect(definition(details, 'Payment Mode')).toHaveText(PAYMENT_LABELS[s.paymentMode] ?? s.paymentMode);
-  await expect(definition(details, 'Total Freight')).toHaveText(formatCents(BigInt(s.totalFreightCents)));
-  await expect(definition(details, 'Pickup Date')).toHaveText(formatIsoDate(s.pickupDate));
-  await expect(definition(details, 'Pickup Time')).toHaveText(formatClock(s.pickupTime));
-  await expect(definition(details, 'Departure Time')).toHaveText(formatClock(s.departureTime));
+  await expect(definition(details, 'Total Weight')).toHaveText(formatKg(Math.round((full ? totalWeight : s.weight) * 1000) / 1000));
   // "in_transit" style values are never shown with underscores.
   await expect(details).not.toContainText('_');
 
-  for (const [title, prefix] of [
-    ['Shipper', 'shipper'],
-    ['Receiver', 'receiver'],
-  ] as const) {
-    const card = main.getByRole('region', { name: title, exact: true });
-    await expect(definition(card, 'Name')).toHaveText(s[`${prefix}Name`]);
-    await expect(definition(card, 'Address')).toHaveText(s[`${prefix}Address`]);
-    await expect(definition(card, 'Phone')).toHaveText(s[`${prefix}Phone`]);
-    await expect(definition(card, 'Email')).toHaveText(s[`${prefix}Email`]);
+  if (full) {
+    await expect(definition(details, 'Type of Shipment')).toHaveText(humanize(s.typeOfShipment));
+    await expect(definition(details, 'Payment Mode')).toHaveText(PAYMENT_LABELS[s.paymentMode] ?? s.paymentMode);
+    await expect(definition(details, 'Total Freight')).toHaveText(formatCents(BigInt(s.totalFreightCents)));
+    await expect(definition(details, 'Pickup Date')).toHaveText(formatIsoDate(s.pickupDate));
+    await expect(definition(details, 'Pickup Time')).toHaveText(formatClock(s.pickupTime));
+    await expect(definition(details, 'Departure Time')).toHaveText(formatClock(s.departureTime));
+    for (const [title, prefix] of [
+      ['Shipper', 'shipper'],
+      ['Receiver', 'receiver'],
+    ] as const) {
+      const card = main.getByRole('region', { name: title, exact: true });
+      await expect(definition(card, 'Name')).toHaveText(s[`${prefix}Name`]);
+      await expect(definition(card, 'Address')).toHaveText(s[`${prefix}Address`]);
+      await expect(definition(card, 'Phone')).toHaveText(s[`${prefix}Phone`]);
+      await expect(definition(card, 'Email')).toHaveText(s[`${prefix}Email`]);
+    }
+  } else {
+    const parties = main.getByRole('region', { name: 'Shipper and Receiver' });
+    await expect(definition(parties, 'Shipper')).toHaveText(shortName(s.shipperName));
+    await expect(definition(parties, 'Receiver')).toHaveText(shortName(s.receiverName));
+    for (const secret of [s.shipperAddress, s.shipperPhone, s.shipperEmail, s.receiverAddress, s.receiverPhone, s.receiverEmail, s.comments]) {
+      await expect(main).not.toContainText(secret);
+    }
+    await expect(main.getByText('Payment Mode', { exact: true })).toHaveCount(0);
+    await expect(main.getByRole('table')).toHaveCount(0);
   }
 
   // History, newest first (the stored history is oldest first, and only ever appended to), under
@@ -106,20 +139,21 @@ export async function expectShipmentShown(page: Page, s: DemoShipment): Promise<
     await expect(item.locator('.status-badge')).toHaveText(humanize(entry.status));
     await expect(item.locator('xpath=ancestor::li[1]').getByRole('heading')).toHaveText(formatIsoDate(entry.date));
     await expect(item).toContainText(formatClock(entry.time));
-    await expect(item).toContainText(entry.location);
+    await expect(item.locator('.history-location')).toHaveText(place(entry.location));
     if (entry.remarks) await expect(item).toContainText(entry.remarks);
   }
 
-  // Packages table.
-  const rows = main.getByRole('table').locator('tbody tr');
-  await expect(rows).toHaveCount(s.packages.length);
-  for (const [index, p] of s.packages.entries()) {
-    await expect(rows.nth(index).getByRole('cell')).toHaveText([
-      String(p.quantity),
-      p.pieceType,
-      p.description,
-      formatDimensionsCm(p.length, p.width, p.height),
-      formatKg(p.weight),
-    ]);
+  if (full) {
+    const rows = main.getByRole('table').locator('tbody tr');
+    await expect(rows).toHaveCount(s.packages.length);
+    for (const [index, p] of s.packages.entries()) {
+      await expect(rows.nth(index).getByRole('cell')).toHaveText([
+        String(p.quantity),
+        p.pieceType,
+        p.description,
+        formatDimensionsCm(p.length, p.width, p.height),
+        formatKg(p.weight),
+      ]);
+    }
   }
 }

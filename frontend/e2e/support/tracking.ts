@@ -1,17 +1,17 @@
 // Helpers of the tracking privacy, subscription and result-page tests.
-import { create, fromBinary, toBinary, type MessageInitShape } from '@bufbuild/protobuf';
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { expect, type Locator, type Page } from '@playwright/test';
 import {
   PaymentMode,
   ShipmentMode,
-  ShipmentSchema,
+  type ShipmentSchema,
   ShipmentStatus,
   ShipmentType,
   type Shipment,
 } from '../../src/gen/logistics/v1/shipment_pb';
 import type { Notification } from '../../src/gen/logistics/v1/notification_pb';
 import { listEmails, type Clients } from './rpc';
-import { SHIPMENT_SERVICE_PATH } from './track-page';
 
 export const VERIFY_LABEL = 'E-mail address or last 4 digits of a phone number';
 export const VERIFY_BUTTON = 'Show full details';
@@ -37,15 +37,25 @@ export function partiesFor(run: string) {
   };
 }
 
-/** Creates a shipment through the admin API (pending, at its origin). */
+/** A date as the API takes it, `days` from today (negative: in the past), in this machine's
+ * time zone, which the gateway under test shares. */
+export function dayFromToday(days: number): { year: number; month: number; day: number } {
+  const date = new Date();
+  date.setDate(date.getDate() + days);
+  return { year: date.getFullYear(), month: date.getMonth() + 1, day: date.getDate() };
+}
+
+/** Creates a shipment through the admin API (pending, at its origin), booked `bookedAt` (now
+ * by default). */
 export async function createShipment(
   admin: Clients,
   run: string,
   overrides: Omit<Exclude<MessageInitShape<typeof ShipmentSchema>, Shipment>, '$typeName'> = {},
+  bookedAt?: Date,
 ): Promise<Shipment> {
   const { shipper, receiver } = partiesFor(run);
-  const inTenDays = new Date(Date.now() + 10 * 86_400_000);
   return admin.shipments.createShipment({
+    createTime: bookedAt && timestampFromDate(bookedAt),
     shipment: {
       shipper,
       receiver,
@@ -60,11 +70,7 @@ export async function createShipment(
       paymentMode: PaymentMode.CREDIT_CARD,
       totalFreightCents: 123_456n,
       weightKg: 25,
-      expectedDeliveryDate: {
-        year: inTenDays.getUTCFullYear(),
-        month: inTenDays.getUTCMonth() + 1,
-        day: inTenDays.getUTCDate(),
-      },
+      expectedDeliveryDate: dayFromToday(10),
       departureTime: { hours: 8, minutes: 30 },
       pickupDate: { year: 2026, month: 11, day: 20 },
       pickupTime: { hours: 9, minutes: 15 },
@@ -75,9 +81,23 @@ export async function createShipment(
   });
 }
 
-/** Moves a shipment on (a history entry, and the e-mails its settings ask for). */
-export async function moveShipment(admin: Clients, shipment: Shipment, status: ShipmentStatus, place: string, remarks = '') {
-  return admin.shipments.updateShipmentTracking({ id: shipment.id, status, currentLocation: place, remarks });
+/** Moves a shipment on (a history entry at `at`, now by default, and the e-mails its settings
+ * ask for). */
+export async function moveShipment(
+  admin: Clients,
+  shipment: Shipment,
+  status: ShipmentStatus,
+  place: string,
+  remarks = '',
+  at?: Date,
+): Promise<Shipment> {
+  return admin.shipments.updateShipmentTracking({
+    id: shipment.id,
+    status,
+    currentLocation: place,
+    remarks,
+    eventTime: at && timestampFromDate(at),
+  });
 }
 
 /** Waits for an e-mail in the outbox that matches, and returns it. */
@@ -155,34 +175,4 @@ export async function expectFullView(page: Page, run: string): Promise<void> {
   await expect(main.getByRole('heading', { name: 'Packages' })).toBeVisible();
   await expect(main).toContainText('$1,234.56');
   await expect(main.getByRole('textbox', { name: VERIFY_LABEL })).toHaveCount(0);
-}
-
-/**
- * Rewrites the answers of the public lookup on their way to the page (a history over several
- * days cannot be written through the API: entries take the time of the update).
- */
-export async function rewriteLookups(page: Page, change: (shipment: Shipment) => void): Promise<void> {
-  await page.route(`**${SHIPMENT_SERVICE_PATH}GetShipmentByTrackingNumber`, async (route) => {
-    const response = await route.fetch();
-    const body = Buffer.from(await response.body());
-    const frames: Array<{ flag: number; data: Buffer }> = [];
-    for (let at = 0; at + 5 <= body.length; ) {
-      const length = body.readUInt32BE(at + 1);
-      frames.push({ flag: body[at], data: body.subarray(at + 5, at + 5 + length) });
-      at += 5 + length;
-    }
-    const out = frames.map(({ flag, data }) => {
-      let payload = data;
-      if (flag === 0) {
-        const shipment = fromBinary(ShipmentSchema, data);
-        change(shipment);
-        payload = Buffer.from(toBinary(ShipmentSchema, create(ShipmentSchema, shipment)));
-      }
-      const head = Buffer.alloc(5);
-      head[0] = flag;
-      head.writeUInt32BE(payload.length, 1);
-      return Buffer.concat([head, payload]);
-    });
-    await route.fulfill({ response, body: Buffer.concat(out) });
-  });
 }

@@ -120,6 +120,12 @@ export default function TrackPage() {
             <p>{errorMessage}</p>
           </div>
         )}
+        {state.status === 'success' && !shownLocalError && state.notice && (
+          <div className="alert alert-error link-notice" role="alert" data-testid="track-link-refused">
+            <AlertCircle aria-hidden="true" size={22} />
+            <p>{state.notice}</p>
+          </div>
+        )}
         {state.status === 'success' && !shownLocalError && state.savedAt && (
           <div className="alert alert-info" role="status" data-testid="track-offline">
             <WifiOff aria-hidden="true" size={22} />

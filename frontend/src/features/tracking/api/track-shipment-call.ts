@@ -1,3 +1,4 @@
+import { fieldViolations } from '@/lib/rpc-errors';
 import { shipmentClient } from '@/lib/transport';
 import { loadLastResult, saveLastResult } from '../utils/last-result';
 import { trackingErrorMessage } from '../utils/shipment-display';
@@ -6,21 +7,39 @@ import type { TrackOutcome } from './track-shipment';
 /** A lookup that has not answered by then is treated as failed rather than left hanging. */
 const TRACKING_TIMEOUT_MS = 15_000;
 
+/** The server's sentence when the `access` token of an e-mail link is refused (expired, or for
+ * another shipment); null for any other failure. */
+function refusedLink(error: unknown): string | null {
+  return fieldViolations(error).find((v) => v.field === 'access_token')?.description ?? null;
+}
+
 /** The public lookup (NotFound if there is no such shipment), with the `access` token of an
- * e-mail link if there is one. A success is kept for offline use (its LIMITED view); offline,
- * the kept result for this number answers instead of the failure. */
+ * e-mail link if there is one. A refused link still shows the shipment (the view anyone gets,
+ * with the server's sentence as `notice`). A success is kept for offline use (its LIMITED
+ * view); offline, the kept result for this number answers instead of the failure. */
 export async function callTrackShipment(
   trackingNumber: string,
   accessToken: string,
   signal: AbortSignal,
 ): Promise<TrackOutcome> {
   try {
-    const shipment = await shipmentClient.getShipmentByTrackingNumber(
-      { trackingNumber, accessToken },
-      { signal, timeoutMs: TRACKING_TIMEOUT_MS },
-    );
+    const lookup = (token: string) =>
+      shipmentClient.getShipmentByTrackingNumber(
+        { trackingNumber, accessToken: token },
+        { signal, timeoutMs: TRACKING_TIMEOUT_MS },
+      );
+    let notice: string | undefined;
+    let shipment;
+    try {
+      shipment = await lookup(accessToken);
+    } catch (error) {
+      const refused = accessToken ? refusedLink(error) : null;
+      if (refused === null) throw error;
+      notice = refused;
+      shipment = await lookup('');
+    }
     saveLastResult(shipment);
-    return { shipment };
+    return notice ? { shipment, notice } : { shipment };
   } catch (error) {
     if (signal.aborted) throw error;
     const saved = navigator.onLine ? null : loadLastResult(trackingNumber);

@@ -1,8 +1,9 @@
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { NOT_FOUND_MESSAGE } from '../utils/messages';
 
-/** A shipment (with `savedAt` when it is the copy kept offline), or the sentence to show. */
-export type TrackOutcome = { shipment: Shipment; savedAt?: string } | { failure: string };
+/** A shipment (with `savedAt` when it is the copy kept offline, `notice` when the e-mail link's
+ * token was refused), or the sentence to show. */
+export type TrackOutcome = { shipment: Shipment; savedAt?: string; notice?: string } | { failure: string };
 
 /**
  * Looks the number up; `accessToken` is the `access` parameter of a link in the shipment's own

@@ -6,7 +6,7 @@ import { StepList } from '@/components/ui/StepList';
 const REASONS = [
   { Icon: Clock, title: 'Real-time Updates', text: 'Every scan and hand-over appears in your shipment history as soon as it happens.' },
   { Icon: Globe2, title: 'Worldwide Coverage', text: 'Follow parcels across more than 150 countries with one tracking number.' },
-  { Icon: ShieldCheck, title: 'Secure & Reliable', text: 'Your shipment details are shown only to people who have the tracking number.' },
+  { Icon: ShieldCheck, title: 'Secure & Reliable', text: 'Anyone with the number sees where a shipment is; addresses and contact details only the shipper and the receiver.' },
   { Icon: Smartphone, title: 'Any Device', text: 'Track from your phone, tablet or desktop — no account or app needed.' },
 ];
 

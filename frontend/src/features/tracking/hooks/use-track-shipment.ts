@@ -6,8 +6,9 @@ import { trackShipment } from '../api/track-shipment';
 export type TrackState =
   | { status: 'idle' }
   | { status: 'loading'; trackingNumber: string }
-  /** `savedAt`: offline, this is the result kept from the last successful lookup. */
-  | { status: 'success'; trackingNumber: string; shipment: Shipment; savedAt?: string }
+  /** `savedAt`: offline, this is the result kept from the last successful lookup; `notice`: the
+   * e-mail link's token was refused (this is the view anyone gets). */
+  | { status: 'success'; trackingNumber: string; shipment: Shipment; savedAt?: string; notice?: string }
   | { status: 'error'; trackingNumber: string; message: string };
 
 type Outcome = { trackingNumber: string; accessToken: string; attempt: number; state: TrackState };
@@ -47,7 +48,7 @@ export function useTrackShipment(
   const showShipment = useCallback(
     (shipment: Shipment) =>
       setOutcome((last) =>
-        last?.state.status === 'success' ? { ...last, state: { ...last.state, shipment, savedAt: undefined } } : last,
+        last?.state.status === 'success' ? { ...last, state: { ...last.state, shipment, savedAt: undefined, notice: undefined } } : last,
       ),
     [],
   );

@@ -9,7 +9,7 @@ import {
   ShipmentView,
   type Shipment,
 } from '@/gen/logistics/v1/shipment_pb';
-import { firstNameAndInitial, limitedProjection, loadLastResult, saveLastResult } from './last-result';
+import { cityLevel, firstNameAndInitial, limitedProjection, loadLastResult, saveLastResult } from './last-result';
 
 const SECRETS = [
   '12 Marina Road',
@@ -48,13 +48,13 @@ function fullShipment(): Shipment {
     pickupDate: { year: 2026, month: 11, day: 20 },
     packages: [{ quantity: 2, pieceType: 'Crate', description: 'Fragile glassware', weightKg: 20 }],
     comments: 'Call before delivery',
-    currentLocation: 'Accra, Ghana',
+    currentLocation: 'Terminal 2, Accra, Ghana',
     history: [
       {
         time: timestampFromMs(1_000),
         localDate: '2026-11-20',
         localTime: '09:00:00',
-        location: 'Lagos, Nigeria',
+        location: 'Apapa Wharf, Lagos, Nigeria',
         status: ShipmentStatus.PENDING,
         updatedBy: 'agent.smith',
         remarks: 'Shipment created',
@@ -65,13 +65,23 @@ function fullShipment(): Shipment {
 }
 
 describe('firstNameAndInitial', () => {
-  it('keeps the first name and the initial of the last', () => {
+  it('keeps the first name and the initial of the second, as the server does', () => {
     expect(firstNameAndInitial('Maria Garcia')).toBe('Maria G.');
-    expect(firstNameAndInitial('  Ana  María  de la Óliva ')).toBe('Ana Ó.');
+    expect(firstNameAndInitial('  ana  óliva  de la Cruz ')).toBe('ana Ó.');
     expect(firstNameAndInitial('maria garcia')).toBe('maria G.');
     expect(firstNameAndInitial('Maria G.')).toBe('Maria G.');
     expect(firstNameAndInitial('Cher')).toBe('Cher');
     expect(firstNameAndInitial('')).toBe('');
+  });
+});
+
+describe('cityLevel', () => {
+  it('keeps the last two parts of a place', () => {
+    expect(cityLevel('12 Dock Road, Rotterdam, Netherlands')).toBe('Rotterdam, Netherlands');
+    expect(cityLevel(' Lagos ,  Nigeria ')).toBe('Lagos, Nigeria');
+    expect(cityLevel('Atlantic Ocean')).toBe('Atlantic Ocean');
+    expect(cityLevel('Hub 4, , Madrid, Spain,')).toBe('Madrid, Spain');
+    expect(cityLevel('')).toBe('');
   });
 });
 

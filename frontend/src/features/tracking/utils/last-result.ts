@@ -9,12 +9,22 @@ const STORAGE_KEY = 'last-tracking-result';
 
 export type SavedResult = { shipment: Shipment; savedAt: string };
 
-/** "Maria Garcia" → "Maria G." (a name already shortened stays as it is). */
+/** "Maria Garcia Lopez" → "Maria G." (as the server shortens names; a single name stays). */
 export function firstNameAndInitial(name: string): string {
   const words = name.trim().split(/\s+/).filter(Boolean);
   if (words.length < 2) return words[0] ?? '';
-  const initial = [...words[words.length - 1]][0].toUpperCase();
+  const initial = [...words[1]][0].toUpperCase();
   return `${words[0]} ${initial}.`;
+}
+
+/** "12 Dock Road, Rotterdam, Netherlands" → "Rotterdam, Netherlands": the last two parts, as the
+ * server cuts places for the public view. */
+export function cityLevel(place: string): string {
+  const parts = place
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  return parts.slice(-2).join(', ');
 }
 
 function limitedParty(party: Party | undefined): { name: string } | undefined {
@@ -28,8 +38,8 @@ export function limitedProjection(shipment: Shipment): Shipment {
     status: shipment.status,
     shipper: limitedParty(shipment.shipper),
     receiver: limitedParty(shipment.receiver),
-    origin: shipment.origin,
-    destination: shipment.destination,
+    origin: cityLevel(shipment.origin),
+    destination: cityLevel(shipment.destination),
     carrier: shipment.carrier,
     type: shipment.type,
     mode: shipment.mode,
@@ -37,13 +47,13 @@ export function limitedProjection(shipment: Shipment): Shipment {
     weightKg: shipment.weightKg,
     totalActualWeightKg: shipment.totalActualWeightKg,
     expectedDeliveryDate: shipment.expectedDeliveryDate,
-    currentLocation: shipment.currentLocation,
+    currentLocation: cityLevel(shipment.currentLocation),
     history: shipment.history.map((entry) =>
       create(HistoryEntrySchema, {
         time: entry.time,
         localDate: entry.localDate,
         localTime: entry.localTime,
-        location: entry.location,
+        location: cityLevel(entry.location),
         status: entry.status,
         remarks: entry.remarks,
       }),
