@@ -11,24 +11,24 @@ export function HistoryTimeline({ history }: { history: readonly HistoryEntry[] 
     return <p className="muted">No tracking events yet.</p>;
   }
   return (
-    <ol className="timeline">
+    <ol className="history-timeline">
       {historyNewestFirst(history).map((entry, index) => (
-        <li key={index} className={`timeline-item${index === 0 ? ' is-latest' : ''}`}>
-          <span className="timeline-marker" aria-hidden="true" />
-          <div className="timeline-body">
-            <div className="timeline-head">
+        <li key={index} className={`history-timeline-item${index === 0 ? ' is-latest' : ''}`}>
+          <span className="history-timeline-marker" aria-hidden="true" />
+          <div className="history-timeline-body">
+            <div className="history-timeline-head">
               <StatusBadge statusKey={statusKey(entry.status)} />
-              <span className="timeline-when">
+              <span className="history-timeline-when">
                 <time dateTime={entry.localDate}>{formatIsoDate(entry.localDate)}</time>
                 <span aria-hidden="true"> · </span>
-                <span className="timeline-time">{formatClock(entry.localTime)}</span>
+                <span className="history-timeline-time">{formatClock(entry.localTime)}</span>
               </span>
             </div>
-            <p className="timeline-location">
+            <p className="history-timeline-location">
               <MapPin aria-hidden="true" size={16} />
               {entry.location}
             </p>
-            {entry.remarks && <p className="timeline-remarks">{entry.remarks}</p>}
+            {entry.remarks && <p className="history-timeline-remarks">{entry.remarks}</p>}
           </div>
         </li>
       ))}
