@@ -91,7 +91,7 @@ export default function ServicesPage() {
           initialIndex={Math.max(named, 0)}
           renderSlide={(offering) => <OfferingCard offering={offering} mobile />}
         />
-        <ul className="card-grid card-grid-4 only-large">
+        <ul className="card-grid card-grid-4 offering-grid only-large">
           {CORE_SERVICES.map((offering) => (
             <li key={offering.id}>
               <OfferingCard offering={offering} />

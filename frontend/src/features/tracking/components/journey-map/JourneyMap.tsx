@@ -1,5 +1,5 @@
 import './journey-map.css';
-import { useId, useMemo } from 'react';
+import { useId, useMemo, type CSSProperties } from 'react';
 import { bundledGazetteer, type Gazetteer, type Place } from './gazetteer';
 import { centerFor, project, routePath, viewOf, type Point, type View } from './project';
 import { OUTLINES } from './world-outline';
@@ -39,6 +39,19 @@ function percentIn(view: View, point: Point): { left: number; top: number } {
   return { left: ((point.x - view.x) / view.width) * 100, top: ((point.y - view.y) / view.height) * 100 };
 }
 
+/**
+ * Where a label sits: above its point (below near the top edge), shifted sideways by the same
+ * share of its own width as the point's share of the map's, so it never leaves the map.
+ */
+function labelStyle(at: { left: number; top: number }): CSSProperties {
+  const below = at.top < 22;
+  return {
+    left: `${at.left}%`,
+    top: `${at.top}%`,
+    transform: `translate(${-at.left}%, ${below ? '12px' : 'calc(-100% - 12px)'})`,
+  };
+}
+
 /** A dot of the given class at a point: a zero-length line with round caps, sized in CSS pixels by its stroke. */
 function Dot({ point, className }: { point: Point; className: string }) {
   return <path className={className} d={`M${Math.round(point.x * 10) / 10} ${Math.round(point.y * 10) / 10}h0`} />;
@@ -63,7 +76,7 @@ export default function JourneyMap({ locations }: { locations: readonly string[]
   const lastAt = last && percentIn(view, last);
   // The origin's label is left out when it would sit on the latest one.
   const showFirstLabel =
-    first && points.length > 1 && Math.hypot(firstAt.left - lastAt.left, (firstAt.top - lastAt.top) / 2) > 14;
+    first && points.length > 1 && Math.hypot((firstAt.left - lastAt.left) / 2, firstAt.top - lastAt.top) > 12;
 
   return (
     <figure className="journey-map">
@@ -98,20 +111,12 @@ export default function JourneyMap({ locations }: { locations: readonly string[]
           )}
         </svg>
         {showFirstLabel && (
-          <span
-            className={`journey-map-label${firstAt.left > 62 ? ' is-left' : ''}`}
-            style={{ left: `${firstAt.left}%`, top: `${firstAt.top}%` }}
-            aria-hidden="true"
-          >
+          <span className="journey-map-label" style={labelStyle(firstAt)} aria-hidden="true">
             {firstPlace.name}
           </span>
         )}
         {last && (
-          <span
-            className={`journey-map-label is-latest${lastAt.left > 62 ? ' is-left' : ''}`}
-            style={{ left: `${lastAt.left}%`, top: `${lastAt.top}%` }}
-            aria-hidden="true"
-          >
+          <span className="journey-map-label is-latest" style={labelStyle(lastAt)} aria-hidden="true">
             {lastPlace.name}
           </span>
         )}
