@@ -8,6 +8,8 @@ import { expect, test, type Browser, type Locator, type Page } from '@playwright
 import { formatDimensionsCm, formatKg } from '../src/utils/format';
 import { LOGIN_PATH, SESSION_SERVICE_PATH, SHIPMENT_SERVICE_PATH, loginError, signIn } from './support/admin';
 import { demoShipments, type DemoShipment } from './support/demo';
+import { siteUrl } from './support/env';
+import { adminRpc } from './support/rpc';
 import { toastWithText } from './support/track-page';
 import { SCREENSHOTS, backdropColour, contentUnder, contrastRatio, parseRgb, scrollWindowTo } from './support/visual';
 
@@ -104,6 +106,8 @@ test.describe('1. packages table on a phone', () => {
   for (const viewport of [{ width: 320, height: 700 }, PHONE, DESKTOP]) {
     test(`track result at ${viewport.width} px: every column and the total are readable`, async ({ browser }) => {
       const { context, page } = await openPage(browser, viewport);
+      // The packages are in the full view only: staff see it.
+      await adminRpc(context.request, siteUrl());
       await gotoPage(page, `/track/${s().trackingNumber}`);
       const section = page.locator('section', { has: page.getByRole('heading', { name: 'Packages', exact: true }) });
       await expectPackagesReadable(page, section, s());
@@ -116,6 +120,7 @@ test.describe('1. packages table on a phone', () => {
 
   test('track result at 390 px in dark mode: the stacked labels are legible', async ({ browser }) => {
     const { context, page } = await openPage(browser, PHONE, 'dark');
+    await adminRpc(context.request, siteUrl());
     await gotoPage(page, `/track/${s().trackingNumber}`);
     const section = page.locator('section', { has: page.getByRole('heading', { name: 'Packages', exact: true }) });
     await expectPackagesReadable(page, section, s());
