@@ -169,6 +169,19 @@ fn same_origin(headers: &HeaderMap) -> bool {
     matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
 }
 
+/// What only the gateway may tell a service: the client's own cookies, token and claimed
+/// address never pass.
+fn strip_client_credentials(headers: &mut HeaderMap) {
+    for name in [
+        "cookie",
+        "authorization",
+        "x-forwarded-for",
+        tracking_access::ACCESS_METADATA,
+    ] {
+        headers.remove(name);
+    }
+}
+
 fn refuse(status: tonic::Status) -> Result<Response<Body>, Infallible> {
     Ok(status.into_http())
 }
@@ -251,10 +264,7 @@ impl RpcGateway {
         };
         let secure = self.proxies.secure(request.headers());
         let headers = request.headers_mut();
-        for name in ["cookie", "authorization", "x-forwarded-for"] {
-            headers.remove(name);
-        }
-        headers.remove(tracking_access::ACCESS_METADATA);
+        strip_client_credentials(headers);
         let Some((session, user)) = caller else {
             let mut response = self.upstream_of(&path).clone().oneshot(request).await?;
             Self::keep_grant(&mut response, secure);
@@ -295,9 +305,7 @@ impl RpcGateway {
             None => None,
         };
         let headers = request.headers_mut();
-        for name in ["cookie", "authorization", "x-forwarded-for"] {
-            headers.remove(name);
-        }
+        strip_client_credentials(headers);
         tracking_access::forward(
             headers,
             tracking_access::grants_from_cookies(cookies.as_deref()),

@@ -3,11 +3,8 @@
 //! cookie per shipment, so page scripts never hold it, and passes it back on lookups.
 
 use http::HeaderMap;
-
-/// Request metadata the shipments service reads the grants from.
-pub const ACCESS_METADATA: &str = "x-tracking-access";
-/// Response metadata of a new grant: `<tracking number> <max age in seconds> <token>`.
-pub const GRANT_METADATA: &str = "x-tracking-access-grant";
+use shipments::domain::TrackingNumber;
+pub use shipments::tracking::{ACCESS_METADATA, GRANT_METADATA};
 const COOKIE_PREFIX: &str = "pse_track_";
 /// A browser keeps grants for this many shipments at most; more are ignored.
 const MOST_GRANTS: usize = 20;
@@ -26,10 +23,9 @@ pub fn grants_from_cookies(header: Option<&str>) -> Vec<String> {
         .collect()
 }
 
-/// Moves the grants of the browser's cookies into request metadata, replacing any the client
-/// sent itself.
+/// Puts the grants of the browser's cookies into request metadata (the client's own header of
+/// that name is already gone).
 pub fn forward(headers: &mut HeaderMap, grants: Vec<String>) {
-    headers.remove(ACCESS_METADATA);
     for grant in grants {
         if let Ok(value) = grant.parse() {
             headers.append(ACCESS_METADATA, value);
@@ -43,9 +39,8 @@ pub fn grant_cookie(headers: &mut HeaderMap, secure: bool) -> Option<String> {
     let grant = headers.remove(GRANT_METADATA)?;
     let mut parts = grant.to_str().ok()?.split(' ');
     let (number, max_age, token) = (parts.next()?, parts.next()?, parts.next()?);
-    let number_ok = number.len() == 12
-        && number.starts_with("PSE")
-        && number[3..].bytes().all(|b| b.is_ascii_digit());
+    // Exactly a tracking number as the service writes it: it becomes part of a cookie name.
+    let number_ok = TrackingNumber::parse(number).is_ok_and(|n| n.as_str() == number);
     let max_age: u64 = max_age.parse().ok()?;
     if !number_ok || !is_token(token) {
         return None;

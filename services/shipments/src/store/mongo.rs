@@ -163,12 +163,7 @@ impl ShipmentStore for MongoShipmentStore {
                 // The commit waits for a journaled majority, like every other write.
                 session
                     .start_transaction()
-                    .write_concern(
-                        mongodb::options::WriteConcern::builder()
-                            .w(mongodb::options::Acknowledgment::Majority)
-                            .journal(true)
-                            .build(),
-                    )
+                    .write_concern(majority())
                     .await
                     .map_err(StoreFault::from)?;
                 let written = async {
