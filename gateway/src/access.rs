@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use logistics_proto::v1::{self as pb, auth_service_client::AuthServiceClient};
-use service_auth::{CALL_TOKEN_LIFETIME, Caller, Role, TokenKey};
+use service_auth::{CALL_TOKEN_LIFETIME, Caller, Permission, Role, TokenKey};
 use tonic::{Code, Status};
 
 use crate::session::{Session, SessionStore};
@@ -25,14 +25,21 @@ pub struct CurrentUser {
     pub email: String,
     pub name: String,
     pub role: Role,
+    /// What they may do now: the role's permissions, or what an admin narrowed them to.
+    pub permissions: Vec<Permission>,
     pub disabled: bool,
     pub session_version: u32,
 }
 
 impl CurrentUser {
-    fn from_proto(user: pb::User) -> Option<Self> {
+    pub fn from_proto(user: pb::User) -> Option<Self> {
         Some(Self {
             role: Role::from_proto(user.role)?,
+            permissions: user
+                .permissions
+                .iter()
+                .filter_map(|p| Permission::parse(p))
+                .collect(),
             id: user.id,
             email: user.email,
             name: user.name,
@@ -46,7 +53,12 @@ impl CurrentUser {
             sub: self.id.clone(),
             email: self.email.clone(),
             role: self.role,
+            permissions: self.permissions.clone(),
         }
+    }
+
+    pub fn may(&self, permission: Permission) -> bool {
+        self.permissions.contains(&permission)
     }
 
     /// Whether `session` still gives access: the user is enabled and has not changed their
@@ -121,10 +133,12 @@ impl Access {
     /// The user of `session` as stored now, asked of the auth service (not the cache);
     /// None when the user no longer exists.
     pub async fn fetch(&self, session: &Session) -> Result<Option<CurrentUser>, Status> {
+        // Reading one's own user needs no permission.
         let caller = Caller {
             sub: session.user_id.clone(),
             email: session.email.clone(),
             role: session.role,
+            permissions: Vec::new(),
         };
         let mut request = tonic::Request::new(pb::GetCurrentUserRequest {});
         let bearer = format!("Bearer {}", self.tokens.mint(&caller, CALL_TOKEN_LIFETIME));

@@ -447,6 +447,7 @@ pub async fn app(config: &Settings, upstreams: Upstreams) -> anyhow::Result<Rout
         rpc::SESSION_SERVICE,
         rpc::NOTIFICATION_SERVICE,
         rpc::PREFERENCE_SERVICE,
+        rpc::AUDIT_SERVICE,
     ] {
         router = router.route_service(&format!("{service}{{method}}"), grpc_web.clone());
     }

@@ -14,9 +14,10 @@ async fn main() -> anyhow::Result<()> {
         None => run(&cli).await,
         Some(Command::Demo { json }) => demo(&cli, *json).await,
         Some(Command::CreateAdmin { email }) => {
-            let store = auth::open_store(&cli.hosted.store.config()).await?;
+            let config = cli.hosted.store.config();
+            let store = auth::open_store(&config).await?;
             let password = auth::admin_password_or_stdin(&cli.hosted.auth)?;
-            auth::create_admin(store, email, &password).await
+            auth::create_admin(store, audit::open(&config).await?, email, &password).await
         }
         Some(Command::Token {
             role,
@@ -24,11 +25,7 @@ async fn main() -> anyhow::Result<()> {
             minutes,
         }) => {
             let key = cli.tokens.key(false)?;
-            let caller = service_auth::Caller {
-                sub: format!("tool:{email}"),
-                email: email.clone(),
-                role: *role,
-            };
+            let caller = service_auth::Caller::with_role(format!("tool:{email}"), email, *role);
             println!(
                 "{}",
                 key.mint(&caller, std::time::Duration::from_secs(minutes * 60))

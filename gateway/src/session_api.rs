@@ -3,7 +3,6 @@
 use logistics_proto::v1::{
     self as pb, auth_service_client::AuthServiceClient, session_service_server::SessionService,
 };
-use service_auth::Role;
 use tonic::metadata::MetadataValue;
 use tonic::{Code, Request, Response, Status};
 
@@ -38,6 +37,11 @@ fn session_reply(session: &Session, user: &CurrentUser, sessions: &SessionStore)
             email: user.email.clone(),
             name: user.name.clone(),
             role: user.role.to_proto().into(),
+            permissions: user
+                .permissions
+                .iter()
+                .map(|p| p.as_str().to_owned())
+                .collect(),
             ..Default::default()
         }),
         expire_time: Some(prost_types::Timestamp {
@@ -76,6 +80,11 @@ impl SessionService for SessionApi {
             .client_ip(request.metadata().as_ref(), request.extensions());
         let secure = self.proxies.secure(request.metadata().as_ref());
         let previous = cookie_id(&request);
+        let request_id = request
+            .metadata()
+            .get(audit::REQUEST_ID_METADATA)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
         let credentials = request.into_inner();
         if credentials.email.trim().is_empty() || credentials.password.is_empty() {
             return Err(Status::invalid_argument("Email and password are required"));
@@ -96,10 +105,19 @@ impl SessionService for SessionApi {
             tracing::warn!(ip = %ip_key, "sign-in rate limit reached");
             return Err(Status::resource_exhausted(TOO_MANY_ATTEMPTS));
         }
-        let sign_in = pb::SignInRequest {
+        let mut sign_in = Request::new(pb::SignInRequest {
             email: credentials.email,
             password: credentials.password,
-        };
+        });
+        // Where the attempt came from, for the audit log.
+        for (name, value) in [
+            (audit::CLIENT_IP_METADATA, Some(ip_key.clone())),
+            (audit::REQUEST_ID_METADATA, request_id),
+        ] {
+            if let Some(value) = value.and_then(|v| v.parse().ok()) {
+                sign_in.metadata_mut().insert(name, value);
+            }
+        }
         let signed_in = match AuthServiceClient::new(self.auth.clone())
             .sign_in(sign_in)
             .await
@@ -115,22 +133,14 @@ impl SessionService for SessionApi {
                 return Err(status);
             }
         };
-        let user = signed_in.user.unwrap_or_default();
-        let role = Role::from_proto(user.role)
+        let current = CurrentUser::from_proto(signed_in.user.unwrap_or_default())
             .ok_or_else(|| Status::internal("the auth service answered without a role"))?;
+        let role = current.role;
         let sessions = &self.access.sessions;
         // A new id at every sign-in; the old session, if any, ends.
         if let Some(old) = previous {
             sessions.delete(&old).await.map_err(unavailable)?;
         }
-        let current = CurrentUser {
-            id: user.id,
-            email: user.email,
-            name: user.name,
-            role,
-            disabled: user.disabled,
-            session_version: user.session_version,
-        };
         let session = Session::new(
             current.id.clone(),
             current.email.clone(),

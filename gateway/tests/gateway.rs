@@ -1451,11 +1451,7 @@ fn auth_client(
         service_auth::Bearer,
     >,
 > {
-    let caller = service_auth::Caller {
-        sub: sub.into(),
-        email: "tools@localhost".into(),
-        role,
-    };
+    let caller = service_auth::Caller::with_role(sub, "tools@localhost", role);
     let token = tokens.mint(&caller, Duration::from_secs(60));
     pb::auth_service_client::AuthServiceClient::with_interceptor(
         channel,
@@ -1787,4 +1783,153 @@ async fn hostile_input_to_the_public_tracking_methods_is_refused_cleanly() {
         );
         assert!(reply.message.len() < 300, "{method}: a short message");
     }
+}
+
+/// An admin makes the clerk an agent: within 5 s the clerk's open session may move
+/// shipments, but not delete them or read the audit log; the audit log names the clerk and
+/// where the call came from.
+async fn a_role_change_reaches_open_sessions_and_the_audit_log_names_the_user(site: &Site) {
+    let shipment = demo_shipment(&site.store).await;
+    let clerk = signed_in(site, CLERK_EMAIL, ADMIN_PASSWORD).await;
+    let admin = signed_in(site, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    assert_eq!(
+        list_shipments(&site.base, &[("cookie", &clerk)])
+            .await
+            .grpc_status,
+        Some(PERMISSION_DENIED),
+        "a user has no office access"
+    );
+    let to_agent = pb::UpdateUserRequest {
+        user: Some(pb::User {
+            id: user_id(site, CLERK_EMAIL).await,
+            role: pb::Role::Agent.into(),
+            ..Default::default()
+        }),
+        update_mask: Some(prost_types::FieldMask {
+            paths: vec!["role".into()],
+        }),
+    };
+    let (reply, _) = call(
+        &site.base,
+        "logistics.v1.AuthService/UpdateUser",
+        to_agent.encode_to_vec(),
+        &[("cookie", &admin)],
+    )
+    .await;
+    assert_eq!(reply.grpc_status, Some(OK), "{reply:?}");
+    assert!(
+        within_5_seconds(async || {
+            list_shipments(&site.base, &[("cookie", &clerk)])
+                .await
+                .grpc_status
+                == Some(OK)
+        })
+        .await,
+        "the agent's open session may list shipments"
+    );
+    let track = pb::UpdateShipmentTrackingRequest {
+        id: shipment.id.clone(),
+        status: pb::ShipmentStatus::OnHold.into(),
+        current_location: "Customs, Tema".into(),
+        remarks: "Papers missing".into(),
+        event_time: None,
+    };
+    let (reply, _) = call(
+        &site.base,
+        "logistics.v1.ShipmentService/UpdateShipmentTracking",
+        track.encode_to_vec(),
+        &[("cookie", &clerk)],
+    )
+    .await;
+    assert_eq!(reply.grpc_status, Some(OK), "{reply:?}");
+    let moved = pb::Shipment::decode(reply.body.unwrap()).unwrap();
+    assert_eq!(moved.history.last().unwrap().updated_by, CLERK_EMAIL);
+    for (path, body) in [
+        (
+            "logistics.v1.ShipmentService/DeleteShipment",
+            pb::DeleteShipmentRequest {
+                id: shipment.id.clone(),
+            }
+            .encode_to_vec(),
+        ),
+        (
+            "logistics.v1.AuditService/ListAuditEntries",
+            pb::ListAuditEntriesRequest::default().encode_to_vec(),
+        ),
+        (
+            "logistics.v1.AuthService/ListUsers",
+            pb::ListUsersRequest::default().encode_to_vec(),
+        ),
+    ] {
+        let (reply, _) = call(&site.base, path, body, &[("cookie", &clerk)]).await;
+        assert_eq!(
+            (reply.grpc_status, reply.message.as_str()),
+            (Some(PERMISSION_DENIED), service_auth::NOT_PERMITTED),
+            "{path}"
+        );
+    }
+    assert!(
+        site.store.get(&shipment.id).await.is_ok(),
+        "nothing was deleted"
+    );
+
+    let audit = pb::ListAuditEntriesRequest {
+        target: shipment.tracking_number.to_string(),
+        action: "shipment.status_change".into(),
+        ..Default::default()
+    };
+    let (reply, _) = call(
+        &site.base,
+        "logistics.v1.AuditService/ListAuditEntries",
+        audit.encode_to_vec(),
+        &[("cookie", &admin)],
+    )
+    .await;
+    assert_eq!(reply.grpc_status, Some(OK), "{reply:?}");
+    let entries = pb::ListAuditEntriesResponse::decode(reply.body.unwrap())
+        .unwrap()
+        .entries;
+    let last = &entries[0];
+    assert_eq!(last.actor_email, CLERK_EMAIL);
+    assert_eq!(last.client_ip, "127.0.0.1", "the gateway names the client");
+    assert!(!last.request_id.is_empty());
+    assert!(
+        last.summary.ends_with("→ On Hold (Papers missing)"),
+        "{}",
+        last.summary
+    );
+
+    let role_change = pb::ListAuditEntriesRequest {
+        action: "user.role_change".into(),
+        ..Default::default()
+    };
+    let (reply, _) = call(
+        &site.base,
+        "logistics.v1.AuditService/ListAuditEntries",
+        role_change.encode_to_vec(),
+        &[("cookie", &admin)],
+    )
+    .await;
+    let entries = pb::ListAuditEntriesResponse::decode(reply.body.unwrap())
+        .unwrap()
+        .entries;
+    assert_eq!(
+        (
+            entries[0].actor_email.as_str(),
+            entries[0].target_name.as_str()
+        ),
+        (ADMIN_EMAIL, CLERK_EMAIL)
+    );
+}
+
+#[tokio::test]
+async fn all_in_one_a_role_change_reaches_open_sessions_and_the_audit_log_names_the_user() {
+    a_role_change_reaches_open_sessions_and_the_audit_log_names_the_user(&all_in_one(60).await)
+        .await;
+}
+
+#[tokio::test]
+async fn distributed_a_role_change_reaches_open_sessions_and_the_audit_log_names_the_user() {
+    a_role_change_reaches_open_sessions_and_the_audit_log_names_the_user(&distributed().await)
+        .await;
 }

@@ -105,7 +105,8 @@ async fn stores(data: &Path) -> (Arc<dyn ShipmentStore>, Arc<dyn auth::store::Us
     let users: Arc<dyn auth::store::UserStore> =
         Arc::new(auth::store::SqliteUserStore::open(&data.join("users.sqlite3")).unwrap());
     let clerk = auth::domain::Email::parse(CLERK_EMAIL).unwrap();
-    auth::AuthApi::new(users.clone(), TokenKey::generate())
+    let audit_log = Arc::new(audit::SqliteAuditLog::open(data).unwrap());
+    auth::AuthApi::new(users.clone(), TokenKey::generate(), audit_log)
         .create(
             clerk,
             "Clerk",

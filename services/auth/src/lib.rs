@@ -76,9 +76,10 @@ pub async fn build(
     settings: &Settings,
     tokens: TokenKey,
 ) -> anyhow::Result<Built<AuthServiceServer<AuthApi>>> {
+    let audit_log = audit::open(store).await?;
     let store = open_store(store).await?;
-    ensure_first_admin(store.clone(), settings).await?;
-    Ok(Built::new(server(store, tokens)))
+    ensure_first_admin(store.clone(), audit_log.clone(), settings).await?;
+    Ok(Built::new(server(store, tokens, audit_log)))
 }
 
 /// Opens the user store the configuration names.
@@ -93,13 +94,22 @@ pub async fn open_store(config: &StoreConfig) -> anyhow::Result<Arc<dyn UserStor
     })
 }
 
-pub fn server(store: Arc<dyn UserStore>, tokens: TokenKey) -> AuthServiceServer<AuthApi> {
-    AuthServiceServer::new(AuthApi::new(store, tokens)).max_decoding_message_size(64 * 1024)
+pub fn server(
+    store: Arc<dyn UserStore>,
+    tokens: TokenKey,
+    audit_log: Arc<dyn audit::AuditLog>,
+) -> AuthServiceServer<AuthApi> {
+    AuthServiceServer::new(AuthApi::new(store, tokens, audit_log))
+        .max_decoding_message_size(64 * 1024)
 }
 
 /// On the first start with no users: the admin from `ADMIN_EMAIL`/`ADMIN_PASSWORD`, or
 /// `admin@example.com` with a generated password printed once.
-async fn ensure_first_admin(store: Arc<dyn UserStore>, settings: &Settings) -> anyhow::Result<()> {
+async fn ensure_first_admin(
+    store: Arc<dyn UserStore>,
+    audit_log: Arc<dyn audit::AuditLog>,
+    settings: &Settings,
+) -> anyhow::Result<()> {
     if store.count().await? > 0 {
         return Ok(());
     }
@@ -112,7 +122,7 @@ async fn ensure_first_admin(store: Arc<dyn UserStore>, settings: &Settings) -> a
         Some(p) if !p.is_empty() => (p, false),
         _ => (generate_password(), true),
     };
-    let api = AuthApi::new(store, TokenKey::generate());
+    let api = AuthApi::new(store, TokenKey::generate(), audit_log);
     let created = api
         .create(
             domain::Email::parse(&email)?,
@@ -130,6 +140,16 @@ async fn ensure_first_admin(store: Arc<dyn UserStore>, settings: &Settings) -> a
         }
         Err(e) => return Err(e.into()),
     };
+    api.record(
+        audit::AuditEntry::new(
+            &setup_actor(),
+            audit::Action::UserCreate,
+            &user.id,
+            user.email.as_str(),
+        )
+        .with_summary("The first admin, created at the first start"),
+    )
+    .await;
     if generated {
         println!(
             "\nCreated the first admin: {}\nPassword (shown once, change it after signing in): {password}\n",
@@ -144,13 +164,23 @@ async fn ensure_first_admin(store: Arc<dyn UserStore>, settings: &Settings) -> a
     Ok(())
 }
 
+/// Who the audit log names for accounts made by the service itself or its command line.
+fn setup_actor() -> audit::Actor {
+    audit::Actor {
+        id: "setup".into(),
+        email: "setup@localhost".into(),
+        ..Default::default()
+    }
+}
+
 /// Creates an admin account (the `create-admin` command).
 pub async fn create_admin(
     store: Arc<dyn UserStore>,
+    audit_log: Arc<dyn audit::AuditLog>,
     email: &str,
     password: &str,
 ) -> anyhow::Result<()> {
-    let api = AuthApi::new(store, TokenKey::generate());
+    let api = AuthApi::new(store, TokenKey::generate(), audit_log);
     let user = api
         .create(
             domain::Email::parse(email)?,
@@ -159,6 +189,16 @@ pub async fn create_admin(
             domain::NewPassword::parse("password", password)?,
         )
         .await?;
+    api.record(
+        audit::AuditEntry::new(
+            &setup_actor(),
+            audit::Action::UserCreate,
+            &user.id,
+            user.email.as_str(),
+        )
+        .with_summary("Created with the create-admin command"),
+    )
+    .await;
     println!("Created admin {}", user.email.as_str());
     Ok(())
 }

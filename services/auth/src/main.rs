@@ -8,8 +8,10 @@ async fn main() -> anyhow::Result<()> {
     let cli: auth::Cli = service_common::settings::parse();
     let _telemetry = service_common::telemetry::init("auth", &cli.telemetry);
     if let Some(auth::Command::CreateAdmin { email }) = &cli.command {
-        let store = auth::open_store(&cli.store.config()).await?;
-        return auth::create_admin(store, email, &auth::admin_password_or_stdin(&cli.auth)?).await;
+        let config = cli.store.config();
+        let store = auth::open_store(&config).await?;
+        let password = auth::admin_password_or_stdin(&cli.auth)?;
+        return auth::create_admin(store, audit::open(&config).await?, email, &password).await;
     }
     let tokens = cli.tokens.key(false)?;
     let built = auth::build(&cli.store.config(), &cli.auth, tokens).await?;

@@ -2,8 +2,9 @@
 
 use std::sync::Arc;
 
+use audit::{Action, Actor, AuditEntry, AuditLog};
 use logistics_proto::v1::{self as pb, auth_service_server::AuthService};
-use service_auth::TokenKey;
+use service_auth::{Permission, TokenKey};
 use service_common::store::page_token;
 use tonic::{Request, Response, Status};
 
@@ -16,7 +17,12 @@ use crate::store::UserStore;
 pub struct AuthApi {
     store: Arc<dyn UserStore>,
     tokens: TokenKey,
+    /// Where sign-ins and changes of users are recorded.
+    audit: Arc<dyn AuditLog>,
 }
+
+/// The fields of a user an audit entry compares: never the password's hash.
+const NOT_AUDITED: &[&str] = &["passwordHash", "updatedAt", "createdAt", "sessionVersion"];
 
 fn timestamp(t: chrono::DateTime<chrono::Utc>) -> prost_types::Timestamp {
     prost_types::Timestamp {
@@ -25,13 +31,47 @@ fn timestamp(t: chrono::DateTime<chrono::Utc>) -> prost_types::Timestamp {
     }
 }
 
+const ROLES: &str = "must be user, agent, manager or admin";
+
+/// What an admin narrowed a user to: each name a permission of the role, stored as given
+/// (in the API's order); all of the role's is stored as none, so it follows the role.
+fn narrowed(role: Role, names: &[String]) -> Result<Vec<String>, AuthError> {
+    let allowed = role.permissions();
+    let mut chosen = Vec::new();
+    for name in names {
+        let permission = Permission::parse(name.trim())
+            .filter(|p| allowed.contains(p))
+            .ok_or_else(|| {
+                AuthError::invalid(
+                    "user.permissions",
+                    format!("{name:?} is not a permission of the role {}", role.as_str()),
+                )
+            })?;
+        if !chosen.contains(&permission) {
+            chosen.push(permission);
+        }
+    }
+    if chosen.len() == allowed.len() {
+        return Ok(Vec::new());
+    }
+    if chosen.is_empty() {
+        // Stored as a name no permission has, since no names at all means the whole role.
+        return Ok(vec!["none".to_owned()]);
+    }
+    chosen.sort();
+    Ok(chosen.iter().map(|p| p.as_str().to_owned()).collect())
+}
+
 pub fn user_to_proto(u: &User) -> pb::User {
     pb::User {
         id: u.id.clone(),
         email: u.email.as_str().to_owned(),
         name: u.name.clone(),
         role: u.role.to_proto().into(),
-        permissions: u.permissions.clone(),
+        permissions: Permission::effective(u.role, &u.permissions)
+            .iter()
+            .map(|p| p.as_str().to_owned())
+            .collect(),
         disabled: u.disabled,
         create_time: Some(timestamp(u.created_at)),
         update_time: Some(timestamp(u.updated_at)),
@@ -40,8 +80,20 @@ pub fn user_to_proto(u: &User) -> pb::User {
 }
 
 impl AuthApi {
-    pub fn new(store: Arc<dyn UserStore>, tokens: TokenKey) -> Self {
-        Self { store, tokens }
+    pub fn new(store: Arc<dyn UserStore>, tokens: TokenKey, audit: Arc<dyn AuditLog>) -> Self {
+        Self {
+            store,
+            tokens,
+            audit,
+        }
+    }
+
+    /// Records what was done. The user store is another database, so the change is already
+    /// saved: a failure here is logged loudly rather than reported as a failed change.
+    pub async fn record(&self, entry: AuditEntry) {
+        if let Err(e) = self.audit.append(std::slice::from_ref(&entry)).await {
+            tracing::error!(error = %e, action = entry.action.as_str(), target = %entry.target_name, "audit entry not written");
+        }
     }
 
     /// Creates a user; the first user of an empty store becomes the admin.
@@ -99,8 +151,34 @@ impl AuthService for AuthApi {
         &self,
         request: Request<pb::SignInRequest>,
     ) -> Result<Response<pb::SignInResponse>, Status> {
+        let actor = Actor::anonymous(&request);
         let request = request.into_inner();
-        let user = self.authenticate(&request.email, &request.password).await?;
+        let outcome = self.authenticate(&request.email, &request.password).await;
+        let tried = request.email.trim().to_lowercase();
+        let entry = match &outcome {
+            Ok(user) => AuditEntry::new(
+                &Actor {
+                    id: user.id.clone(),
+                    email: user.email.as_str().to_owned(),
+                    ..actor
+                },
+                Action::SignIn,
+                &user.id,
+                user.email.as_str(),
+            ),
+            Err(e) => AuditEntry::new(
+                &Actor {
+                    email: tried.chars().take(254).collect(),
+                    ..actor
+                },
+                Action::SignInFailure,
+                "",
+                tried.chars().take(254).collect::<String>(),
+            )
+            .with_summary(e.to_string()),
+        };
+        self.record(entry).await;
+        let user = outcome?;
         Ok(Response::new(pb::SignInResponse {
             user: Some(user_to_proto(&user)),
         }))
@@ -111,7 +189,7 @@ impl AuthService for AuthApi {
         &self,
         request: Request<pb::GetUserRequest>,
     ) -> Result<Response<pb::User>, Status> {
-        self.tokens.admin(&request)?;
+        self.tokens.authorize(&request, Permission::UsersRead)?;
         let id = domain::UserId::parse("id", &request.get_ref().id)?;
         let user = self.store.get(id.as_str()).await?;
         Ok(Response::new(user_to_proto(&user)))
@@ -122,7 +200,7 @@ impl AuthService for AuthApi {
         &self,
         request: Request<pb::ListUsersRequest>,
     ) -> Result<Response<pb::ListUsersResponse>, Status> {
-        self.tokens.admin(&request)?;
+        self.tokens.authorize(&request, Permission::UsersRead)?;
         let request = request.into_inner();
         let page_size = match request.page_size {
             0 => 50,
@@ -146,7 +224,8 @@ impl AuthService for AuthApi {
         &self,
         request: Request<pb::CreateUserRequest>,
     ) -> Result<Response<pb::User>, Status> {
-        self.tokens.admin(&request)?;
+        let caller = self.tokens.authorize(&request, Permission::UsersManage)?;
+        let actor = Actor::of(&request, &caller);
         let request = request.into_inner();
         let input = request.user.unwrap_or_default();
         let email = Email::parse(&input.email)?;
@@ -157,10 +236,15 @@ impl AuthService for AuthApi {
         let role = match Role::from_proto(input.role) {
             Some(role) => role,
             None if input.role == pb::Role::Unspecified as i32 => Role::User,
-            None => return Err(AuthError::invalid("user.role", "must be user or admin").into()),
+            None => return Err(AuthError::invalid("user.role", ROLES).into()),
         };
         let password = NewPassword::parse("password", &request.password)?;
         let user = self.create(email, &name, role, password).await?;
+        self.record(
+            AuditEntry::new(&actor, Action::UserCreate, &user.id, user.email.as_str())
+                .with_summary(format!("Role: {}", user.role.as_str())),
+        )
+        .await;
         Ok(Response::new(user_to_proto(&user)))
     }
 
@@ -169,7 +253,8 @@ impl AuthService for AuthApi {
         &self,
         request: Request<pb::SetUserDisabledRequest>,
     ) -> Result<Response<pb::User>, Status> {
-        let caller = self.tokens.admin(&request)?;
+        let caller = self.tokens.authorize(&request, Permission::UsersManage)?;
+        let actor = Actor::of(&request, &caller);
         let request = request.into_inner();
         let id = domain::UserId::parse("id", &request.id)?;
         if request.disabled && id.as_str() == caller.sub {
@@ -187,6 +272,18 @@ impl AuthService for AuthApi {
             disabled = user.disabled,
             "user access changed"
         );
+        let action = if user.disabled {
+            Action::UserDisable
+        } else {
+            Action::UserEnable
+        };
+        self.record(AuditEntry::new(
+            &actor,
+            action,
+            &user.id,
+            user.email.as_str(),
+        ))
+        .await;
         Ok(Response::new(user_to_proto(&user)))
     }
 
@@ -196,6 +293,7 @@ impl AuthService for AuthApi {
         request: Request<pb::ChangePasswordRequest>,
     ) -> Result<Response<()>, Status> {
         let caller = self.tokens.caller(&request)?;
+        let actor = Actor::of(&request, &caller);
         let request = request.into_inner();
         let mut user = self.store.get(&caller.sub).await?;
         if !password::verify_off_thread(request.current_password, Some(user.password_hash.clone()))
@@ -212,7 +310,91 @@ impl AuthService for AuthApi {
             email = user.email.as_str(),
             "password changed: earlier sessions end"
         );
+        self.record(AuditEntry::new(
+            &actor,
+            Action::PasswordChange,
+            &user.id,
+            user.email.as_str(),
+        ))
+        .await;
         Ok(Response::new(()))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn update_user(
+        &self,
+        request: Request<pb::UpdateUserRequest>,
+    ) -> Result<Response<pb::User>, Status> {
+        let caller = self.tokens.authorize(&request, Permission::UsersManage)?;
+        let actor = Actor::of(&request, &caller);
+        let request = request.into_inner();
+        let input = request.user.unwrap_or_default();
+        let id = domain::UserId::parse("user.id", &input.id)?;
+        let paths = request.update_mask.map(|m| m.paths).unwrap_or_default();
+        if paths.is_empty() {
+            return Err(AuthError::invalid("update_mask", "names no field").into());
+        }
+        let mut user = self.store.get(id.as_str()).await?;
+        let before = user.clone();
+        for path in &paths {
+            match path.as_str() {
+                "name" => {
+                    let name = service_common::text::TextRule::line(100)
+                        .check(&input.name)
+                        .map_err(|description| AuthError::invalid("user.name", description))?;
+                    user.name = name;
+                }
+                "role" | "permissions" if id.as_str() == caller.sub => {
+                    return Err(AuthError::FailedPrecondition(
+                        "You cannot change your own role or permissions".into(),
+                    )
+                    .into());
+                }
+                "role" => {
+                    user.role = Role::from_proto(input.role)
+                        .ok_or_else(|| AuthError::invalid("user.role", ROLES))?;
+                    if !paths.iter().any(|p| p == "permissions") {
+                        user.permissions.clear();
+                    }
+                }
+                "permissions" => {}
+                other => {
+                    return Err(AuthError::invalid(
+                        "update_mask",
+                        format!("{other:?} cannot be changed (name, role or permissions)"),
+                    )
+                    .into());
+                }
+            }
+        }
+        if paths.iter().any(|p| p == "permissions") {
+            user.permissions = narrowed(user.role, &input.permissions)?;
+        }
+        user.updated_at = domain::now();
+        let user = self.store.replace(&user).await?;
+        let action = if user.role != before.role {
+            Action::UserRoleChange
+        } else {
+            Action::UserUpdate
+        };
+        let shown = |u: &User| User {
+            permissions: Permission::effective(u.role, &u.permissions)
+                .iter()
+                .map(|p| p.as_str().to_owned())
+                .collect(),
+            ..u.clone()
+        };
+        let changes = audit::diff(&shown(&before), &shown(&user), NOT_AUDITED);
+        tracing::info!(
+            email = user.email.as_str(),
+            role = user.role.as_str(),
+            "user changed"
+        );
+        self.record(
+            AuditEntry::new(&actor, action, &user.id, user.email.as_str()).with_changes(changes),
+        )
+        .await;
+        Ok(Response::new(user_to_proto(&user)))
     }
 
     #[tracing::instrument(skip_all)]

@@ -1,7 +1,7 @@
 //! The auth service on a loopback port, called with the generated client.
 
 use logistics_proto::v1::{self as pb, auth_service_client::AuthServiceClient};
-use service_auth::{Bearer, Caller, TokenKey};
+use service_auth::{Bearer, Caller, Permission, TokenKey};
 use tonic::Code;
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
@@ -24,18 +24,30 @@ impl Running {
         AuthServiceClient::with_interceptor(self.channel.clone(), Bearer::new(token))
     }
 
+    /// Calls as `user`, with the permissions the service gave them (as the gateway does).
     fn as_user(&self, user: &pb::User) -> AuthServiceClient<InterceptedService<Channel, Bearer>> {
-        let role = if user.role() == pb::Role::Admin {
-            "admin"
-        } else {
-            "user"
-        };
         let caller = Caller {
             sub: user.id.clone(),
             email: user.email.clone(),
-            role: role.parse().unwrap(),
+            role: service_auth::Role::from_proto(user.role).unwrap(),
+            permissions: user
+                .permissions
+                .iter()
+                .filter_map(|p| Permission::parse(p))
+                .collect(),
         };
         self.as_token(&self.key.mint(&caller, service_auth::CALL_TOKEN_LIFETIME))
+    }
+
+    /// The audit log beside the users (the same data folder).
+    async fn audited(&self, action: &str) -> Vec<audit::AuditEntry> {
+        let log = audit::SqliteAuditLog::open(self._dir.path()).unwrap();
+        let query = audit::AuditQuery {
+            action: audit::Action::parse(action),
+            page_size: 100,
+            ..Default::default()
+        };
+        audit::AuditLog::list(&log, &query).await.unwrap().entries
     }
 }
 
@@ -87,7 +99,14 @@ fn sign_in(email: &str, password: &str) -> pb::SignInRequest {
 async fn the_first_user_is_the_admin_and_sign_in_returns_the_user() {
     let running = start().await;
     assert_eq!(running.admin.role(), pb::Role::Admin);
-    assert_eq!(running.admin.permissions, vec!["all".to_string()]);
+    let every: Vec<String> = Permission::ALL
+        .iter()
+        .map(|p| p.as_str().to_owned())
+        .collect();
+    assert_eq!(
+        running.admin.permissions, every,
+        "the first admin may do everything"
+    );
     let reply = running
         .anonymous()
         .sign_in(sign_in(" ADMIN@example.com ", ADMIN_PASSWORD))
@@ -258,11 +277,11 @@ async fn admin_methods_refuse_missing_forged_expired_and_user_tokens() {
         .await
         .unwrap()
         .into_inner();
-    let admin_caller = Caller {
-        sub: running.admin.id.clone(),
-        email: running.admin.email.clone(),
-        role: service_auth::Role::Admin,
-    };
+    let admin_caller = Caller::with_role(
+        running.admin.id.clone(),
+        running.admin.email.clone(),
+        service_auth::Role::Admin,
+    );
     let expired = running
         .key
         .mint_expiring_at(&admin_caller, chrono::Utc::now().timestamp() - 60);
@@ -391,4 +410,216 @@ async fn user_page_tokens_are_opaque_and_checked() {
             (Code::InvalidArgument, "is not a token from a previous page")
         );
     }
+}
+
+fn new_user(email: &str, role: pb::Role) -> pb::CreateUserRequest {
+    pb::CreateUserRequest {
+        user: Some(pb::User {
+            email: email.into(),
+            role: role.into(),
+            ..Default::default()
+        }),
+        password: ADMIN_PASSWORD.into(),
+    }
+}
+
+fn update(id: &str, role: pb::Role, permissions: &[&str], paths: &[&str]) -> pb::UpdateUserRequest {
+    pb::UpdateUserRequest {
+        user: Some(pb::User {
+            id: id.into(),
+            role: role.into(),
+            permissions: permissions.iter().map(|p| p.to_string()).collect(),
+            ..Default::default()
+        }),
+        update_mask: Some(prost_types::FieldMask {
+            paths: paths.iter().map(|p| p.to_string()).collect(),
+        }),
+    }
+}
+
+#[tokio::test]
+async fn admins_change_roles_and_narrow_permissions_within_the_role() {
+    let running = start().await;
+    let mut admin = running.as_user(&running.admin);
+    let agent = admin
+        .create_user(new_user("agent@example.com", pb::Role::Agent))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(agent.permissions, ["shipments.read", "shipments.track"]);
+
+    let manager = admin
+        .update_user(update(&agent.id, pb::Role::Manager, &[], &["role"]))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(manager.role(), pb::Role::Manager);
+    assert!(
+        manager
+            .permissions
+            .contains(&"shipments.delete".to_string())
+    );
+    assert!(!manager.permissions.contains(&"users.manage".to_string()));
+
+    let narrowed = admin
+        .update_user(update(
+            &agent.id,
+            pb::Role::Manager,
+            &["users.read", "shipments.read"],
+            &["permissions"],
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        narrowed.permissions,
+        ["shipments.read", "users.read"],
+        "in the API's order"
+    );
+    let nothing = admin
+        .update_user(update(&agent.id, pb::Role::Manager, &[], &["permissions"]))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(
+        nothing.permissions.is_empty(),
+        "narrowed to nothing is nothing, not the whole role"
+    );
+
+    // A manager reads users but cannot change them.
+    let as_manager = running.as_user(&manager);
+    assert!(
+        as_manager
+            .clone()
+            .list_users(pb::ListUsersRequest::default())
+            .await
+            .is_ok()
+    );
+    let refused = as_manager
+        .clone()
+        .create_user(new_user("x@example.com", pb::Role::Admin))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (refused.code(), refused.message()),
+        (Code::PermissionDenied, service_auth::NOT_PERMITTED)
+    );
+
+    // Bad changes name the field and change nothing.
+    for (request, field) in [
+        (
+            update(
+                &agent.id,
+                pb::Role::Agent,
+                &["users.manage"],
+                &["role", "permissions"],
+            ),
+            "user.permissions",
+        ),
+        (
+            update(&agent.id, pb::Role::Unspecified, &[], &["role"]),
+            "user.role",
+        ),
+        (
+            update(&agent.id, pb::Role::Agent, &[], &["email"]),
+            "update_mask",
+        ),
+        (update(&agent.id, pb::Role::Agent, &[], &[]), "update_mask"),
+    ] {
+        let status = admin.update_user(request).await.unwrap_err();
+        assert_eq!(status.code(), Code::InvalidArgument, "{field}");
+        let details = tonic_types::StatusExt::get_details_bad_request(&status).unwrap();
+        assert_eq!(details.field_violations[0].field, field);
+    }
+    let unchanged = admin
+        .get_user(pb::GetUserRequest {
+            id: agent.id.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        (unchanged.role(), unchanged.permissions.len()),
+        (pb::Role::Manager, 0)
+    );
+
+    let own = admin
+        .update_user(update(&running.admin.id, pb::Role::User, &[], &["role"]))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        own.code(),
+        Code::FailedPrecondition,
+        "nobody demotes themself"
+    );
+}
+
+#[tokio::test]
+async fn sign_ins_and_changes_of_users_are_audited() {
+    let running = start().await;
+    let mut admin = running.as_user(&running.admin);
+    let clerk = admin
+        .create_user(new_user("clerk@example.com", pb::Role::Agent))
+        .await
+        .unwrap()
+        .into_inner();
+    admin
+        .update_user(update(&clerk.id, pb::Role::Manager, &[], &["role"]))
+        .await
+        .unwrap();
+    admin
+        .set_user_disabled(pb::SetUserDisabledRequest {
+            id: clerk.id.clone(),
+            disabled: true,
+        })
+        .await
+        .unwrap();
+    let mut wrong = tonic::Request::new(sign_in("admin@example.com", "not the password"));
+    wrong
+        .metadata_mut()
+        .insert(audit::CLIENT_IP_METADATA, "198.51.100.4".parse().unwrap());
+    running.anonymous().sign_in(wrong).await.unwrap_err();
+
+    let created = running.audited("user.create").await;
+    assert_eq!(created.len(), 2, "the first admin and the clerk");
+    assert_eq!(
+        (
+            created[0].target_name.as_str(),
+            created[0].actor_email.as_str()
+        ),
+        ("clerk@example.com", "admin@example.com")
+    );
+    let role = running.audited("user.role_change").await;
+    assert!(
+        role[0]
+            .changes
+            .iter()
+            .any(|c| c.field == "role" && c.before == "\"agent\"" && c.after == "\"manager\"")
+    );
+    assert!(
+        role[0]
+            .changes
+            .iter()
+            .all(|c| !c.field.contains("password")),
+        "never the password's hash"
+    );
+    assert_eq!(running.audited("user.disable").await.len(), 1);
+    assert_eq!(
+        running.audited("session.sign_in").await.len(),
+        1,
+        "start() signed in once"
+    );
+    let failed = running.audited("session.sign_in_failure").await;
+    assert_eq!(
+        (
+            failed[0].actor_email.as_str(),
+            failed[0].client_ip.as_str(),
+            failed[0].summary.as_str()
+        ),
+        (
+            "admin@example.com",
+            "198.51.100.4",
+            "Invalid email or password"
+        )
+    );
 }

@@ -189,6 +189,7 @@ pub async fn build(
     let transport = Transport::new(&mail, Duration::from_millis(settings.email_api_timeout_ms))?;
     let (service, worker) = service_and_worker(
         open_store(store).await?,
+        audit::open(store).await?,
         transport,
         tokens,
         settings.retry_policy(),
@@ -215,6 +216,7 @@ pub async fn open_store(config: &StoreConfig) -> anyhow::Result<Arc<dyn OutboxSt
 /// The service and its worker, sharing the outbox, the transport and the wake-up signal.
 pub fn service_and_worker(
     store: Arc<dyn OutboxStore>,
+    audit: Arc<dyn audit::AuditLog>,
     transport: Transport,
     tokens: TokenKey,
     policy: RetryPolicy,
@@ -227,6 +229,7 @@ pub fn service_and_worker(
         tokens,
         wake: wake.clone(),
         public_url,
+        audit,
     };
     (
         service,

@@ -8,7 +8,7 @@ use logistics_proto::v1::{self as pb, notification_service_server::NotificationS
 use outbox::emails::{ContactMessage, ShipmentEmail, package_line};
 use outbox::{Notification, OutboxError, OutboxStore, State, Template};
 use prost_types::Timestamp;
-use service_auth::TokenKey;
+use service_auth::{Permission, TokenKey};
 use tokio::sync::Notify;
 use tonic::{Request, Response, Status};
 
@@ -27,6 +27,8 @@ pub struct NotificationsService {
     pub wake: Arc<Notify>,
     /// The site's public URL, for the tracking links of the test e-mails.
     pub public_url: String,
+    /// Where retries are recorded.
+    pub audit: Arc<dyn audit::AuditLog>,
 }
 
 /// Checks one contact field by the services' one text rule.
@@ -175,7 +177,7 @@ impl NotificationService for NotificationsService {
         &self,
         request: Request<pb::ListNotificationsRequest>,
     ) -> Result<Response<pb::ListNotificationsResponse>, Status> {
-        self.tokens.admin(&request)?;
+        self.tokens.authorize(&request, Permission::EmailsRead)?;
         let request = request.into_inner();
         let page_size = match request.page_size {
             0 => DEFAULT_PAGE_SIZE,
@@ -220,7 +222,8 @@ impl NotificationService for NotificationsService {
         &self,
         request: Request<pb::RetryNotificationRequest>,
     ) -> Result<Response<pb::Notification>, Status> {
-        self.tokens.admin(&request)?;
+        let caller = self.tokens.authorize(&request, Permission::EmailsSend)?;
+        let actor = audit::Actor::of(&request, &caller);
         let retried = self
             .store
             .retry(&request.get_ref().id, service_common::now())
@@ -228,6 +231,17 @@ impl NotificationService for NotificationsService {
             .map_err(NotificationError::from)?;
         self.wake.notify_one();
         tracing::info!("failed e-mail queued again");
+        let entry = audit::AuditEntry::new(
+            &actor,
+            audit::Action::EmailRetry,
+            &retried.id,
+            &retried.to_email,
+        )
+        .with_summary(retried.subject.clone());
+        // The retry is saved; a lost entry is logged loudly, not reported as a failed retry.
+        if let Err(e) = self.audit.append(&[entry]).await {
+            tracing::error!(error = %e, "audit entry of an e-mail retry not written");
+        }
         Ok(Response::new(notification_to_proto(&retried)))
     }
 
@@ -236,7 +250,7 @@ impl NotificationService for NotificationsService {
         &self,
         request: Request<pb::SendTestEmailsRequest>,
     ) -> Result<Response<pb::SendTestEmailsResponse>, Status> {
-        let admin = self.tokens.admin(&request)?;
+        let admin = self.tokens.authorize(&request, Permission::EmailsSend)?;
         if let Some(problem) = self.transport.problem() {
             return Err(NotificationError::NotConfigured(problem.to_owned()).into());
         }

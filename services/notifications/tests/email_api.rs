@@ -162,6 +162,7 @@ async fn start(config: MailConfig, policy: RetryPolicy) -> Running {
     let key = TokenKey::generate();
     let (service, worker) = notifications::service_and_worker(
         store.clone(),
+        std::sync::Arc::new(audit::SqliteAuditLog::open(dir.path()).unwrap()),
         transport,
         key.clone(),
         policy,
@@ -182,11 +183,7 @@ async fn start(config: MailConfig, policy: RetryPolicy) -> Running {
         .await
         .unwrap();
     let admin_token = key.mint(
-        &Caller {
-            sub: "u1".into(),
-            email: "admin@ship.example".into(),
-            role: service_auth::Role::Admin,
-        },
+        &Caller::with_role("u1", "admin@ship.example", service_auth::Role::Admin),
         service_auth::CALL_TOKEN_LIFETIME,
     );
     Running {

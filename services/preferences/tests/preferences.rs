@@ -78,11 +78,7 @@ async fn each_signed_in_user_reads_and_sets_their_own_theme() {
         .unwrap();
     let as_user = |sub: &str, role: &str| {
         let token = key.mint(
-            &Caller {
-                sub: sub.into(),
-                email: format!("{sub}@example.com"),
-                role: role.parse().unwrap(),
-            },
+            &Caller::with_role(sub, format!("{sub}@example.com"), role.parse().unwrap()),
             service_auth::CALL_TOKEN_LIFETIME,
         );
         PreferenceServiceClient::with_interceptor(channel.clone(), Bearer::new(&token))
@@ -142,11 +138,7 @@ async fn each_signed_in_user_reads_and_sets_their_own_theme() {
         Code::Unauthenticated
     );
     let other_key = TokenKey::generate().mint(
-        &Caller {
-            sub: "ada".into(),
-            email: String::new(),
-            role: service_auth::Role::Admin,
-        },
+        &Caller::with_role("ada", String::new(), service_auth::Role::Admin),
         service_auth::CALL_TOKEN_LIFETIME,
     );
     let mut forged = PreferenceServiceClient::with_interceptor(channel, Bearer::new(&other_key));

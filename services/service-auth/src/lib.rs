@@ -24,31 +24,64 @@ const MIN_KEY_BYTES: usize = 32;
 pub enum Role {
     /// Signed in, with no back-office screens.
     User,
-    /// Manages shipments and users.
+    /// Finds and views shipments, changes their status and location.
+    Agent,
+    /// Shipments, labels, the dashboard; reads users.
+    Manager,
+    /// Everything.
     Admin,
 }
 
 impl Role {
+    pub const ALL: [Role; 4] = [Role::User, Role::Agent, Role::Manager, Role::Admin];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Self::User => "user",
+            Self::Agent => "agent",
+            Self::Manager => "manager",
             Self::Admin => "admin",
         }
     }
 
     /// The API's role; UNSPECIFIED and unknown numbers are None.
     pub fn from_proto(value: i32) -> Option<Self> {
-        match logistics_proto::v1::Role::try_from(value).ok()? {
-            logistics_proto::v1::Role::User => Some(Self::User),
-            logistics_proto::v1::Role::Admin => Some(Self::Admin),
-            logistics_proto::v1::Role::Unspecified => None,
+        use logistics_proto::v1::Role as Pb;
+        match Pb::try_from(value).ok()? {
+            Pb::User => Some(Self::User),
+            Pb::Agent => Some(Self::Agent),
+            Pb::Manager => Some(Self::Manager),
+            Pb::Admin => Some(Self::Admin),
+            Pb::Unspecified => None,
         }
     }
 
     pub fn to_proto(self) -> logistics_proto::v1::Role {
+        use logistics_proto::v1::Role as Pb;
         match self {
-            Self::User => logistics_proto::v1::Role::User,
-            Self::Admin => logistics_proto::v1::Role::Admin,
+            Self::User => Pb::User,
+            Self::Agent => Pb::Agent,
+            Self::Manager => Pb::Manager,
+            Self::Admin => Pb::Admin,
+        }
+    }
+
+    /// Everything the role may do, unless an admin narrows it for one user.
+    pub fn permissions(self) -> &'static [Permission] {
+        use Permission::*;
+        match self {
+            Self::User => &[],
+            Self::Agent => &[ShipmentsRead, ShipmentsTrack],
+            Self::Manager => &[
+                ShipmentsRead,
+                ShipmentsTrack,
+                ShipmentsCreate,
+                ShipmentsEdit,
+                ShipmentsDelete,
+                LabelsPrint,
+                UsersRead,
+            ],
+            Self::Admin => &Permission::ALL,
         }
     }
 }
@@ -57,11 +90,97 @@ impl std::str::FromStr for Role {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
-        match text {
-            "user" => Ok(Self::User),
-            "admin" => Ok(Self::Admin),
-            other => Err(format!("unknown role {other:?} (user or admin)")),
+        Self::ALL
+            .into_iter()
+            .find(|role| role.as_str() == text)
+            .ok_or_else(|| format!("unknown role {text:?} (user, agent, manager or admin)"))
+    }
+}
+
+/// One action a user may be allowed: every RPC that is not public requires exactly one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Permission {
+    #[serde(rename = "shipments.read")]
+    ShipmentsRead,
+    /// Change status and current location, with remarks.
+    #[serde(rename = "shipments.track")]
+    ShipmentsTrack,
+    #[serde(rename = "shipments.create")]
+    ShipmentsCreate,
+    /// Change any other field.
+    #[serde(rename = "shipments.edit")]
+    ShipmentsEdit,
+    #[serde(rename = "shipments.delete")]
+    ShipmentsDelete,
+    #[serde(rename = "labels.print")]
+    LabelsPrint,
+    #[serde(rename = "users.read")]
+    UsersRead,
+    /// Create users, disable them, change their role and permissions.
+    #[serde(rename = "users.manage")]
+    UsersManage,
+    #[serde(rename = "emails.read")]
+    EmailsRead,
+    /// Retry an e-mail, send the e-mail test.
+    #[serde(rename = "emails.send")]
+    EmailsSend,
+    #[serde(rename = "settings.manage")]
+    SettingsManage,
+    #[serde(rename = "audit.read")]
+    AuditRead,
+}
+
+impl Permission {
+    pub const ALL: [Permission; 12] = [
+        Permission::ShipmentsRead,
+        Permission::ShipmentsTrack,
+        Permission::ShipmentsCreate,
+        Permission::ShipmentsEdit,
+        Permission::ShipmentsDelete,
+        Permission::LabelsPrint,
+        Permission::UsersRead,
+        Permission::UsersManage,
+        Permission::EmailsRead,
+        Permission::EmailsSend,
+        Permission::SettingsManage,
+        Permission::AuditRead,
+    ];
+
+    /// Its name in the API and the stores, e.g. `shipments.read`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::ShipmentsRead => "shipments.read",
+            Self::ShipmentsTrack => "shipments.track",
+            Self::ShipmentsCreate => "shipments.create",
+            Self::ShipmentsEdit => "shipments.edit",
+            Self::ShipmentsDelete => "shipments.delete",
+            Self::LabelsPrint => "labels.print",
+            Self::UsersRead => "users.read",
+            Self::UsersManage => "users.manage",
+            Self::EmailsRead => "emails.read",
+            Self::EmailsSend => "emails.send",
+            Self::SettingsManage => "settings.manage",
+            Self::AuditRead => "audit.read",
         }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.as_str() == text)
+    }
+
+    /// What a user with `role` may do when an admin stored `narrowed` for them: the role's
+    /// permissions, or those of them named (an empty list, or the first admin's legacy
+    /// `all`, narrows nothing; names outside the role never widen it).
+    pub fn effective(role: Role, narrowed: &[String]) -> Vec<Permission> {
+        let defaults = role.permissions();
+        if narrowed.is_empty() || narrowed.iter().any(|n| n == "all") {
+            return defaults.to_vec();
+        }
+        defaults
+            .iter()
+            .copied()
+            .filter(|p| narrowed.iter().any(|n| n == p.as_str()))
+            .collect()
     }
 }
 
@@ -72,13 +191,29 @@ pub struct Caller {
     pub sub: String,
     pub email: String,
     pub role: Role,
+    /// What they may do now (the role's permissions, possibly narrowed).
+    #[serde(default)]
+    pub permissions: Vec<Permission>,
 }
 
 impl Caller {
-    pub fn is_admin(&self) -> bool {
-        self.role == Role::Admin
+    /// A caller with every permission of `role`.
+    pub fn with_role(sub: impl Into<String>, email: impl Into<String>, role: Role) -> Self {
+        Self {
+            sub: sub.into(),
+            email: email.into(),
+            role,
+            permissions: role.permissions().to_vec(),
+        }
+    }
+
+    pub fn may(&self, permission: Permission) -> bool {
+        self.permissions.contains(&permission)
     }
 }
+
+/// The message of a call refused for want of a permission.
+pub const NOT_PERMITTED: &str = "You do not have permission to do this.";
 
 #[derive(Serialize, Deserialize)]
 struct Claims {
@@ -189,13 +324,17 @@ impl TokenKey {
         self.verify(token)
     }
 
-    /// The caller, who must be an admin.
-    pub fn admin<T>(&self, request: &tonic::Request<T>) -> Result<Caller, Status> {
+    /// The caller, who must hold `permission`.
+    pub fn authorize<T>(
+        &self,
+        request: &tonic::Request<T>,
+        permission: Permission,
+    ) -> Result<Caller, Status> {
         let caller = self.caller(request)?;
-        if caller.is_admin() {
+        if caller.may(permission) {
             Ok(caller)
         } else {
-            Err(Status::permission_denied("Only an admin may do this"))
+            Err(Status::permission_denied(NOT_PERMITTED))
         }
     }
 }
@@ -263,11 +402,7 @@ impl TokenKey {
 
 /// A token for the project's own tools (demo loader, seeder), valid for an hour.
 pub fn tool_token(key: &TokenKey) -> String {
-    let tools = Caller {
-        sub: "tools".into(),
-        email: "tools@localhost".into(),
-        role: Role::Admin,
-    };
+    let tools = Caller::with_role("tools", "tools@localhost", Role::Admin);
     key.mint(&tools, Duration::from_secs(3600))
 }
 
@@ -298,10 +433,33 @@ mod tests {
     use super::*;
 
     fn admin() -> Caller {
-        Caller {
-            sub: "u1".into(),
-            email: "a@example.com".into(),
-            role: Role::Admin,
+        Caller::with_role("u1", "a@example.com", Role::Admin)
+    }
+
+    #[test]
+    fn roles_grant_what_the_office_needs_and_narrowing_never_widens() {
+        use Permission::*;
+        let agent = Role::Agent.permissions();
+        assert!(agent.contains(&ShipmentsTrack) && !agent.contains(&ShipmentsDelete));
+        let manager = Role::Manager.permissions();
+        assert!(manager.contains(&UsersRead) && !manager.contains(&UsersManage));
+        assert_eq!(Role::Admin.permissions().len(), Permission::ALL.len());
+        assert!(Role::User.permissions().is_empty());
+        assert_eq!(
+            Permission::effective(Role::Agent, &["shipments.read".into(), "audit.read".into()]),
+            vec![ShipmentsRead],
+            "a name outside the role is ignored"
+        );
+        assert_eq!(
+            Permission::effective(Role::Admin, &["all".into()]).len(),
+            12
+        );
+        for p in Permission::ALL {
+            assert_eq!(Permission::parse(p.as_str()), Some(p));
+            assert_eq!(
+                serde_json::to_string(&p).unwrap(),
+                format!("\"{}\"", p.as_str())
+            );
         }
     }
 

@@ -14,6 +14,7 @@ use std::pin::Pin;
 use tokio::net::TcpListener;
 use tonic::body::Body;
 use tonic::server::NamedService;
+use tower::ServiceExt;
 
 pub use settings::StoreConfig;
 
@@ -86,6 +87,52 @@ impl<S> Built<S> {
     }
 }
 
+/// Several gRPC services served as one (the shipments and the audit log beside them),
+/// reported by health under the name of `N`, the main one.
+pub struct Services<N> {
+    routes: tonic::service::Routes,
+    main: std::marker::PhantomData<fn() -> N>,
+}
+
+impl<N> Clone for Services<N> {
+    fn clone(&self) -> Self {
+        Self {
+            routes: self.routes.clone(),
+            main: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<N: NamedService> Services<N> {
+    pub fn new(routes: tonic::service::Routes) -> Self {
+        Self {
+            routes,
+            main: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<N: NamedService> NamedService for Services<N> {
+    const NAME: &'static str = N::NAME;
+}
+
+impl<N> tower_service::Service<http::Request<Body>> for Services<N> {
+    type Response = http::Response<Body>;
+    type Error = Infallible;
+    type Future = <tonic::service::Routes as tower_service::Service<http::Request<Body>>>::Future;
+
+    fn poll_ready(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Infallible>> {
+        tower_service::Service::<http::Request<Body>>::poll_ready(&mut self.routes, cx)
+    }
+
+    fn call(&mut self, request: http::Request<Body>) -> Self::Future {
+        self.routes.call(request)
+    }
+}
+
 /// Serves a built service with gRPC health and reflection on `listener` until `shutdown`,
 /// its tasks beside it; then drains the calls in flight and lets the tasks finish.
 pub async fn serve<S>(
@@ -146,19 +193,22 @@ where
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1()?;
     let incoming = tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
+    // Every path but health and reflection goes to the service, which may be several
+    // (`Services`) and answers UNIMPLEMENTED for what it does not know.
+    let service = grpc_guard::GrpcGuard::new(service, grpc_guard::SERVICE_MAX_BODY_BYTES)
+        .map_request(|request: http::Request<axum::body::Body>| request.map(Body::new));
+    let routes = tonic::service::Routes::new(grpc_guard::GrpcGuard::new(
+        health,
+        grpc_guard::SERVICE_MAX_BODY_BYTES,
+    ))
+    .add_service(reflection)
+    .into_axum_router()
+    .fallback_service(service);
     // Connections are recycled so clients (the gateway) spread over replicas a scale-up adds.
     tonic::transport::Server::builder()
         .max_connection_age(std::time::Duration::from_secs(60))
         .layer(telemetry::RpcTelemetryLayer)
-        .add_service(grpc_guard::GrpcGuard::new(
-            health,
-            grpc_guard::SERVICE_MAX_BODY_BYTES,
-        ))
-        .add_service(reflection)
-        .add_service(grpc_guard::GrpcGuard::new(
-            service,
-            grpc_guard::SERVICE_MAX_BODY_BYTES,
-        ))
+        .add_routes(tonic::service::Routes::from(routes))
         .serve_with_incoming_shutdown(incoming, shutdown)
         .await?;
     Ok(())

@@ -66,6 +66,14 @@ pub enum Status {
 }
 
 impl Status {
+    pub const ALL: [Status; 5] = [
+        Status::Pending,
+        Status::InTransit,
+        Status::Delivered,
+        Status::Delayed,
+        Status::OnHold,
+    ];
+
     /// The stored value, as the spec names it (`in_transit`).
     pub fn as_str(self) -> &'static str {
         match self {
@@ -266,15 +274,14 @@ pub struct Subscriber {
 
 pub use service_common::{now, utc_micros};
 
-/// Who wrote a change; history entries say "admin" for the back office.
-pub const UPDATED_BY_ADMIN: &str = "admin";
-
 impl Shipment {
     /// A new shipment: pending, at its origin, with its totals and the first history entry.
+    /// `created_by` is the e-mail of the user who booked it, as its history entries name them.
     pub fn create(
         details: ShipmentDetails,
         tracking_number: TrackingNumber,
         now: DateTime<Utc>,
+        created_by: &str,
     ) -> Self {
         let current_location = details.origin.clone();
         let status = Status::Pending;
@@ -282,7 +289,7 @@ impl Shipment {
             now,
             &current_location,
             status,
-            UPDATED_BY_ADMIN,
+            created_by,
             "Shipment created",
         );
         Self {

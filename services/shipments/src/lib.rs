@@ -25,9 +25,10 @@ use store::{MongoShipmentStore, ShipmentStore, SqliteShipmentStore};
 /// Largest request the service decodes: a shipment with 100 packages is far smaller.
 pub const MAX_MESSAGE_BYTES: usize = 1024 * 1024;
 
+use logistics_proto::v1::audit_service_server::AuditServiceServer;
 use service_auth::TokenSettings;
-use service_common::Built;
 use service_common::settings::{SiteSettings, StoreConfig, StoreSettings, TelemetrySettings};
+use service_common::{Built, Services};
 
 /// The shipments service's own settings, beside the shared ones.
 #[derive(clap::Args, Clone, Debug)]
@@ -114,15 +115,23 @@ pub async fn open_store(config: &StoreConfig) -> anyhow::Result<Arc<dyn Shipment
     })
 }
 
+/// What the shipments process serves: the shipments, and the audit log kept beside them.
+pub type ShipmentsServer = Services<ShipmentServiceServer<ShipmentsService>>;
+
 /// The service, whoever starts it: its binary, the all-in-one gateway and the tests.
 pub async fn build(
-    store: &StoreConfig,
+    config: &StoreConfig,
     site: &SiteSettings,
     settings: &Settings,
     tokens: TokenKey,
-) -> anyhow::Result<Built<ShipmentServiceServer<ShipmentsService>>> {
-    let store = open_store(store).await?;
-    Ok(Built::new(server(store, tokens, site, settings)))
+) -> anyhow::Result<Built<ShipmentsServer>> {
+    let store = open_store(config).await?;
+    let audit_log = audit::open(config).await?;
+    let routes = tonic::service::Routes::new(server(store, tokens.clone(), site, settings))
+        .add_service(AuditServiceServer::new(audit::AuditApi::new(
+            audit_log, tokens,
+        )));
+    Ok(Built::new(Services::new(routes)))
 }
 
 /// The gRPC server of the service on an open `store`, with its limits (for tools that load

@@ -3,15 +3,16 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use audit::{Action, Actor, AuditEntry};
 use logistics_proto::v1::{self as pb, shipment_service_server::ShipmentService};
-use service_auth::TokenKey;
+use service_auth::{Caller, Permission, TokenKey};
 use tonic::{Request, Response, Status};
 
 use crate::convert::{self, Violations};
-use crate::domain::{HistoryRule, Shipment, ShipmentPatch, TrackingNumber, UPDATED_BY_ADMIN};
+use crate::domain::{HistoryRule, Shipment, ShipmentPatch, TrackingNumber};
 use crate::error::{FieldViolation, ShipmentError};
 use crate::privacy::PublicDetails;
-use crate::store::{Cursor, ListQuery, ShipmentStore};
+use crate::store::{Cursor, Effects, ListQuery, ShipmentStore};
 use crate::updates::Links;
 use service_common::text::TextRule;
 
@@ -111,9 +112,15 @@ impl ShipmentsService {
         }
     }
 
-    /// Applies a save and evicts the shipment's cached lookup; a change of status writes
-    /// the e-mails the admin's rules ask for, in the same transaction.
-    async fn update(&self, id: &str, patch: ShipmentPatch) -> Result<pb::Shipment, ShipmentError> {
+    /// Applies a save by `actor` and evicts the shipment's cached lookup; in the same
+    /// transaction it records the change in the audit log and, for a change of status,
+    /// writes the e-mails the admin's rules ask for.
+    async fn update(
+        &self,
+        id: &str,
+        patch: ShipmentPatch,
+        actor: Actor,
+    ) -> Result<pb::Shipment, ShipmentError> {
         let rules = self.store.email_rules().await?;
         let links = self.links.clone();
         let edit: crate::store::Edit = Arc::new(move |shipment: &mut Shipment| {
@@ -129,13 +136,16 @@ impl ShipmentsService {
                     "must not be before the shipment's last history entry",
                 )]));
             }
-            let before = shipment.status;
+            let before = shipment.clone();
             let now = crate::domain::now();
-            shipment.apply(&patch, UPDATED_BY_ADMIN, now);
+            shipment.apply(&patch, &actor.email, now);
             let at = patch.event_time.unwrap_or(now);
-            Ok(crate::updates::status_change_emails(
-                before, shipment, &rules, &links, at,
-            ))
+            let emails =
+                crate::updates::status_change_emails(before.status, shipment, &rules, &links, at);
+            Ok(Effects {
+                emails,
+                audit: vec![change_entry(&actor, &before, shipment, &patch.remarks)],
+            })
         });
         let shipment = self.store.update(id, edit).await?;
         self.lookups.evict(&shipment.tracking_number);
@@ -153,7 +163,7 @@ impl ShipmentsService {
     ) -> Result<(), ShipmentError> {
         let edit: crate::store::Edit = Arc::new(move |shipment: &mut Shipment| {
             edit(&mut shipment.subscribers)?;
-            Ok(Vec::new())
+            Ok(Effects::default())
         });
         self.store.update(id, edit).await.map(|_| ())
     }
@@ -172,17 +182,38 @@ impl ShipmentsService {
         Ok(shipment)
     }
 
-    /// Writes a new shipment booked at `at`, drawing another tracking number on a collision.
+    /// Writes a new shipment booked at `at` by `actor`, with its audit entry, drawing
+    /// another tracking number on a collision.
     pub async fn create(
         &self,
         details: crate::domain::ShipmentDetails,
         at: chrono::DateTime<chrono::Utc>,
+        actor: &Actor,
     ) -> Result<Shipment, ShipmentError> {
         let rules = self.store.email_rules().await?;
         for _ in 0..TRACKING_NUMBER_ATTEMPTS {
-            let shipment = Shipment::create(details.clone(), TrackingNumber::generate(), at);
-            let emails = crate::emails::notifications(&shipment, &self.links, &rules);
-            match self.store.insert(&shipment, &emails).await {
+            let shipment = Shipment::create(
+                details.clone(),
+                TrackingNumber::generate(),
+                at,
+                &actor.email,
+            );
+            let effects = Effects {
+                emails: crate::emails::notifications(&shipment, &self.links, &rules),
+                audit: vec![
+                    AuditEntry::new(
+                        actor,
+                        Action::ShipmentCreate,
+                        &shipment.id,
+                        shipment.tracking_number.as_str(),
+                    )
+                    .with_summary(format!(
+                        "{} → {}",
+                        shipment.details.origin, shipment.details.destination
+                    )),
+                ],
+            };
+            match self.store.insert(&shipment, &effects).await {
                 Ok(()) => return Ok(shipment),
                 Err(ShipmentError::DuplicateTrackingNumber) => continue,
                 Err(e) => return Err(e),
@@ -192,6 +223,55 @@ impl ShipmentsService {
             "no free tracking number found".into(),
         ))
     }
+}
+
+/// The fields of a shipment that are its record, not its bookkeeping: what an update's audit
+/// entry compares.
+const NOT_AUDITED: &[&str] = &["shipmentHistory", "updatedAt", "subscribers"];
+
+/// The audit entry of one save: a status change or an update, with each changed field.
+fn change_entry(actor: &Actor, before: &Shipment, after: &Shipment, remarks: &str) -> AuditEntry {
+    let changes = audit::diff(before, after, NOT_AUDITED);
+    let (action, mut summary) = if before.status != after.status {
+        (
+            Action::ShipmentStatusChange,
+            format!(
+                "Status: {} → {}",
+                crate::updates::status_label(before.status),
+                crate::updates::status_label(after.status)
+            ),
+        )
+    } else {
+        let fields: Vec<&str> = changes.iter().map(|c| c.field.as_str()).collect();
+        (Action::ShipmentUpdate, fields.join(", "))
+    };
+    if !remarks.is_empty() {
+        summary = format!("{summary} ({remarks})");
+    }
+    AuditEntry::new(actor, action, &after.id, after.tracking_number.as_str())
+        .with_changes(changes)
+        .with_summary(summary)
+}
+
+/// Each event's rule, defaults included, so an audit entry compares what takes effect.
+fn every_rule(
+    rules: &crate::updates::EmailRules,
+) -> std::collections::BTreeMap<crate::updates::Event, crate::updates::EmailRule> {
+    crate::updates::Event::ALL
+        .iter()
+        .map(|&event| (event, rules.rule(event)))
+        .collect()
+}
+
+/// A call's verified caller holding `permission`, and who they are for the audit log.
+fn authorize<T>(
+    tokens: &TokenKey,
+    request: &Request<T>,
+    permission: Permission,
+) -> Result<(Caller, Actor), Status> {
+    let caller = tokens.authorize(request, permission)?;
+    let actor = Actor::of(request, &caller);
+    Ok((caller, actor))
 }
 
 fn id(field: &str, value: &str) -> Result<String, ShipmentError> {
@@ -225,7 +305,7 @@ impl ShipmentService for ShipmentsService {
         &self,
         request: Request<pb::CreateShipmentRequest>,
     ) -> Result<Response<pb::Shipment>, Status> {
-        self.tokens.admin(&request)?;
+        let (_, actor) = authorize(&self.tokens, &request, Permission::ShipmentsCreate)?;
         let request = request.into_inner();
         let now = crate::domain::now();
         let mut v = Violations::default();
@@ -239,7 +319,7 @@ impl ShipmentService for ShipmentsService {
                 return Err(ShipmentError::Invalid(all).into());
             }
         };
-        let shipment = self.create(details, booked.unwrap_or(now)).await?;
+        let shipment = self.create(details, booked.unwrap_or(now), &actor).await?;
         tracing::info!(tracking_number = %shipment.tracking_number, "shipment created");
         Ok(Response::new(convert::shipment_to_proto(&shipment)))
     }
@@ -249,7 +329,7 @@ impl ShipmentService for ShipmentsService {
         &self,
         request: Request<pb::GetShipmentRequest>,
     ) -> Result<Response<pb::Shipment>, Status> {
-        self.tokens.admin(&request)?;
+        self.tokens.authorize(&request, Permission::ShipmentsRead)?;
         let id = id("id", &request.get_ref().id)?;
         let shipment = self.store.get(&id).await?;
         Ok(Response::new(convert::shipment_to_proto(&shipment)))
@@ -303,7 +383,8 @@ impl ShipmentService for ShipmentsService {
         &self,
         request: Request<pb::GetTrackingEmailSettingsRequest>,
     ) -> Result<Response<pb::TrackingEmailSettings>, Status> {
-        self.tokens.admin(&request)?;
+        self.tokens
+            .authorize(&request, Permission::SettingsManage)?;
         let rules = self.store.email_rules().await?;
         Ok(Response::new(convert::email_rules_to_proto(&rules)))
     }
@@ -313,11 +394,19 @@ impl ShipmentService for ShipmentsService {
         &self,
         request: Request<pb::UpdateTrackingEmailSettingsRequest>,
     ) -> Result<Response<pb::TrackingEmailSettings>, Status> {
-        self.tokens.admin(&request)?;
+        let (_, actor) = authorize(&self.tokens, &request, Permission::SettingsManage)?;
         let input = request.into_inner().settings.unwrap_or_default();
-        let mut rules = self.store.email_rules().await?;
+        let before = self.store.email_rules().await?;
+        let mut rules = before.clone();
         convert::apply_email_rules(&input, &mut rules).map_err(ShipmentError::Invalid)?;
-        self.store.set_email_rules(&rules).await?;
+        let entry = AuditEntry::new(
+            &actor,
+            Action::SettingsUpdate,
+            "tracking_emails",
+            "Tracking e-mails",
+        )
+        .with_changes(audit::diff(&every_rule(&before), &every_rule(&rules), &[]));
+        self.store.set_email_rules(&rules, &entry).await?;
         tracing::info!("tracking e-mail settings saved");
         Ok(Response::new(convert::email_rules_to_proto(&rules)))
     }
@@ -327,7 +416,7 @@ impl ShipmentService for ShipmentsService {
         &self,
         request: Request<pb::ListShipmentsRequest>,
     ) -> Result<Response<pb::ListShipmentsResponse>, Status> {
-        self.tokens.admin(&request)?;
+        self.tokens.authorize(&request, Permission::ShipmentsRead)?;
         let request = request.into_inner();
         let mut v = Violations::default();
         let page_size = match request.page_size {
@@ -344,8 +433,19 @@ impl ShipmentService for ShipmentsService {
             .text("query", &request.query, TextRule::line(200).optional())
             .to_lowercase();
         v.into_result(()).map_err(ShipmentError::Invalid)?;
+        let labelled = crate::domain::Status::ALL
+            .into_iter()
+            .filter(|s| {
+                !text.is_empty()
+                    && !s.as_str().contains(text.as_str())
+                    && crate::updates::status_label(*s)
+                        .to_lowercase()
+                        .contains(text.as_str())
+            })
+            .collect();
         let query = ListQuery {
             status,
+            labelled,
             text: (!text.is_empty()).then_some(text),
             page_size: page_size as usize,
             after: page_token(&request.page_token)?,
@@ -371,14 +471,20 @@ impl ShipmentService for ShipmentsService {
         &self,
         request: Request<pb::UpdateShipmentRequest>,
     ) -> Result<Response<pb::Shipment>, Status> {
-        self.tokens.admin(&request)?;
+        let (caller, actor) = authorize(&self.tokens, &request, Permission::ShipmentsEdit)?;
         let request = request.into_inner();
         let input = request.shipment.unwrap_or_default();
         let id = id("shipment.id", &input.id)?;
         let paths = request.update_mask.map(|m| m.paths).unwrap_or_default();
         let patch = convert::patch_from_proto(&paths, &input, &request.remarks)
             .map_err(ShipmentError::Invalid)?;
-        Ok(Response::new(self.update(&id, patch).await?))
+        // Moving a shipment is its own permission, whichever method does it.
+        if (patch.status.is_some() || patch.current_location.is_some())
+            && !caller.may(Permission::ShipmentsTrack)
+        {
+            return Err(Status::permission_denied(service_auth::NOT_PERMITTED));
+        }
+        Ok(Response::new(self.update(&id, patch, actor).await?))
     }
 
     #[tracing::instrument(skip_all, fields(id = %request.get_ref().id))]
@@ -386,7 +492,7 @@ impl ShipmentService for ShipmentsService {
         &self,
         request: Request<pb::UpdateShipmentTrackingRequest>,
     ) -> Result<Response<pb::Shipment>, Status> {
-        self.tokens.admin(&request)?;
+        let (_, actor) = authorize(&self.tokens, &request, Permission::ShipmentsTrack)?;
         let request = request.into_inner();
         let id = id("id", &request.id)?;
         let mut v = Violations::default();
@@ -407,7 +513,7 @@ impl ShipmentService for ShipmentsService {
             ..ShipmentPatch::default()
         };
         v.into_result(()).map_err(ShipmentError::Invalid)?;
-        Ok(Response::new(self.update(&id, patch).await?))
+        Ok(Response::new(self.update(&id, patch, actor).await?))
     }
 
     #[tracing::instrument(skip_all, fields(id = %request.get_ref().id))]
@@ -415,9 +521,22 @@ impl ShipmentService for ShipmentsService {
         &self,
         request: Request<pb::DeleteShipmentRequest>,
     ) -> Result<Response<()>, Status> {
-        self.tokens.admin(&request)?;
+        let (_, actor) = authorize(&self.tokens, &request, Permission::ShipmentsDelete)?;
         let id = id("id", &request.get_ref().id)?;
-        let deleted = self.store.delete(&id).await?;
+        let record: crate::store::DeleteRecord = Arc::new(move |shipment: &Shipment| {
+            AuditEntry::new(
+                &actor,
+                Action::ShipmentDelete,
+                &shipment.id,
+                shipment.tracking_number.as_str(),
+            )
+            .with_summary(format!(
+                "{} → {}",
+                shipment.details.origin, shipment.details.destination
+            ))
+            .with_snapshot(shipment)
+        });
+        let deleted = self.store.delete(&id, record).await?;
         self.lookups.evict(&deleted.tracking_number);
         tracing::info!(tracking_number = %deleted.tracking_number, "shipment deleted");
         Ok(Response::new(()))

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use logistics_proto::v1 as pb;
-use service_auth::Role;
+use service_auth::Permission;
 use tokio::time::Instant;
 use tonic::metadata::MetadataValue;
 use tonic::{Request, Response};
@@ -41,10 +41,21 @@ const BAD_UNSUBSCRIBE_LINK: &str = "This unsubscribe link is not valid.";
 
 /// Why a lookup shows the full view.
 enum Full {
-    /// Staff, the site's setting, or a grant the browser already holds.
+    /// Staff: everything, including who wrote each history entry.
+    Staff,
+    /// The site's setting, or a grant the browser already holds.
     Already,
     /// A valid e-mail link: the browser is to keep a grant.
     Granted,
+}
+
+/// The full view for the shipment's parties: everything but which staff member wrote
+/// each history entry.
+fn for_parties(mut shipment: pb::Shipment) -> pb::Shipment {
+    for entry in &mut shipment.history {
+        entry.updated_by.clear();
+    }
+    shipment
 }
 
 fn email(field: &str, value: &str) -> Result<String, ShipmentError> {
@@ -67,7 +78,8 @@ impl ShipmentsService {
         let full = self.full_view(&request, &number)?;
         let shipment = self.lookup(&number).await?;
         Ok(match full {
-            Some(Full::Already) => Response::new(shipment),
+            Some(Full::Staff) => Response::new(shipment),
+            Some(Full::Already) => Response::new(for_parties(shipment)),
             Some(Full::Granted) => self.granted(shipment, &number),
             None => Response::new(pb::Shipment {
                 verification_available: self.policy.details == PublicDetails::Verified,
@@ -82,12 +94,12 @@ impl ShipmentsService {
         request: &Request<pb::GetShipmentByTrackingNumberRequest>,
         number: &TrackingNumber,
     ) -> Result<Option<Full>, ShipmentError> {
-        if self.policy.details == PublicDetails::Full {
-            return Ok(Some(Full::Already));
-        }
         if let Ok(caller) = self.tokens.caller(request)
-            && caller.role != Role::User
+            && caller.may(Permission::ShipmentsRead)
         {
+            return Ok(Some(Full::Staff));
+        }
+        if self.policy.details == PublicDetails::Full {
             return Ok(Some(Full::Already));
         }
         if self.policy.details == PublicDetails::Limited {
@@ -124,7 +136,7 @@ impl ShipmentsService {
             party: crate::privacy::Party::Receiver,
         };
         let token = self.tokens.sign_link(ACCESS_AUDIENCE, &grant, lifetime);
-        let mut response = Response::new(shipment);
+        let mut response = Response::new(for_parties(shipment));
         let value = format!("{number} {} {token}", lifetime.as_secs());
         if let Ok(value) = MetadataValue::try_from(value) {
             response.metadata_mut().insert(GRANT_METADATA, value);

@@ -100,7 +100,7 @@ async fn create_applies_every_rule_of_a_new_shipment() {
             first.updated_by.as_str(),
             first.location.as_str()
         ),
-        ("Shipment created", "admin", "Lagos")
+        ("Shipment created", "someone@example.com", "Lagos")
     );
     assert_eq!(first.status(), pb::ShipmentStatus::Pending);
     assert_eq!(first.local_date.len(), 10);

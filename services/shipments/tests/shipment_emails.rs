@@ -8,7 +8,7 @@ use common::shipment;
 use outbox::{OutboxStore, State, Template};
 use shipments::error::ShipmentError;
 use shipments::privacy::{ACCESS_AUDIENCE, AccessGrant, Party};
-use shipments::store::{Edit, ShipmentStore};
+use shipments::store::{Edit, Effects, ShipmentStore};
 use shipments::updates::{EmailRule, EmailRules, Event, Links};
 
 fn links() -> Links {
@@ -25,7 +25,16 @@ async fn shipment_and_emails_are_written_together(
     let s = shipment("Ada Shipper", "Auckland");
     let links = links();
     let emails = shipments::emails::notifications(&s, &links, &EmailRules::default());
-    store.insert(&s, &emails).await.unwrap();
+    store
+        .insert(
+            &s,
+            &Effects {
+                emails: emails.clone(),
+                ..Effects::default()
+            },
+        )
+        .await
+        .unwrap();
     let queued = outbox.list(10, None).await.unwrap().notifications;
     assert_eq!(queued.len(), 2);
     let shipper = queued
@@ -65,7 +74,15 @@ async fn shipment_and_emails_are_written_together(
     clash.tracking_number = s.tracking_number.clone();
     let clash_emails = shipments::emails::notifications(&clash, &links, &EmailRules::default());
     assert!(matches!(
-        store.insert(&clash, &clash_emails).await,
+        store
+            .insert(
+                &clash,
+                &Effects {
+                    emails: clash_emails.clone(),
+                    ..Effects::default()
+                }
+            )
+            .await,
         Err(ShipmentError::DuplicateTrackingNumber)
     ));
     assert_eq!(
@@ -104,7 +121,16 @@ async fn rules_pick_the_creation_emails(
     );
     let s = shipment("Ada Shipper", "Auckland");
     let emails = shipments::emails::notifications(&s, &links(), &rules);
-    store.insert(&s, &emails).await.unwrap();
+    store
+        .insert(
+            &s,
+            &Effects {
+                emails: emails.clone(),
+                ..Effects::default()
+            },
+        )
+        .await
+        .unwrap();
     let mine: Vec<_> = outbox
         .list(100, None)
         .await
@@ -122,7 +148,7 @@ async fn an_edit_writes_its_emails_with_the_change_or_not_at_all(
     outbox: Arc<dyn OutboxStore>,
 ) {
     let s = shipment("Ada", "Accra");
-    store.insert(&s, &[]).await.unwrap();
+    store.insert(&s, &Effects::default()).await.unwrap();
     let email = |to: &str| {
         let mut n = outbox::Notification::new(
             Template::StatusUpdate,
@@ -138,7 +164,10 @@ async fn an_edit_writes_its_emails_with_the_change_or_not_at_all(
     let kept = written.clone();
     let moved: Edit = Arc::new(move |s| {
         s.current_location = "Kumasi".into();
-        Ok(vec![kept.clone()])
+        Ok(Effects {
+            emails: vec![kept.clone()],
+            ..Effects::default()
+        })
     });
     store.update(&s.id, moved).await.unwrap();
     let never = email("nobody@example.com");

@@ -7,15 +7,39 @@ use std::time::Duration;
 
 use futures::StreamExt;
 
+use audit::{Action, Actor, AuditEntry, AuditLog, AuditQuery};
 use common::shipment;
-use shipments::domain::{ShipmentPatch, Status, UPDATED_BY_ADMIN};
+use shipments::domain::{ShipmentPatch, Status};
 use shipments::error::ShipmentError;
-use shipments::store::{Edit, ListQuery, MAX_COUNTED, ShipmentStore};
+use shipments::store::{DeleteRecord, Edit, Effects, ListQuery, MAX_COUNTED, ShipmentStore};
+
+const CLERK: &str = "clerk@example.com";
+
+fn clerk() -> Actor {
+    Actor {
+        id: "u-clerk".into(),
+        email: CLERK.into(),
+        ..Default::default()
+    }
+}
+
+/// The audit entries with `action`, newest first.
+async fn recorded(log: &Arc<dyn AuditLog>, action: Action) -> Vec<AuditEntry> {
+    let query = AuditQuery {
+        action: Some(action),
+        page_size: 100,
+        ..Default::default()
+    };
+    log.list(&query).await.unwrap().entries
+}
 use shipments::updates::{EmailRule, EmailRules, Event};
 
-async fn insert_then_read_back_by_id_and_tracking_number(store: Arc<dyn ShipmentStore>) {
+async fn insert_then_read_back_by_id_and_tracking_number(
+    store: Arc<dyn ShipmentStore>,
+    _log: Arc<dyn AuditLog>,
+) {
     let s = shipment("Ada Shipper", "Auckland");
-    store.insert(&s, &[]).await.unwrap();
+    store.insert(&s, &Effects::default()).await.unwrap();
     assert_eq!(store.get(&s.id).await.unwrap(), s);
     assert_eq!(
         store
@@ -30,13 +54,16 @@ async fn insert_then_read_back_by_id_and_tracking_number(store: Arc<dyn Shipment
     ));
 }
 
-async fn duplicate_tracking_number_is_refused(store: Arc<dyn ShipmentStore>) {
+async fn duplicate_tracking_number_is_refused(
+    store: Arc<dyn ShipmentStore>,
+    _log: Arc<dyn AuditLog>,
+) {
     let first = shipment("A", "X");
-    store.insert(&first, &[]).await.unwrap();
+    store.insert(&first, &Effects::default()).await.unwrap();
     let mut second = shipment("B", "Y");
     second.tracking_number = first.tracking_number.clone();
     assert!(matches!(
-        store.insert(&second, &[]).await,
+        store.insert(&second, &Effects::default()).await,
         Err(ShipmentError::DuplicateTrackingNumber)
     ));
     assert!(
@@ -45,11 +72,14 @@ async fn duplicate_tracking_number_is_refused(store: Arc<dyn ShipmentStore>) {
     );
 }
 
-async fn list_is_newest_first_and_pages_cover_everything_once(store: Arc<dyn ShipmentStore>) {
+async fn list_is_newest_first_and_pages_cover_everything_once(
+    store: Arc<dyn ShipmentStore>,
+    _log: Arc<dyn AuditLog>,
+) {
     let mut inserted = Vec::new();
     for i in 0..7 {
         let s = shipment(&format!("Shipper {i}"), "Lagos");
-        store.insert(&s, &[]).await.unwrap();
+        store.insert(&s, &Effects::default()).await.unwrap();
         inserted.push(s);
     }
     inserted.sort_by(|a, b| (b.created_at, &b.id).cmp(&(a.created_at, &a.id)));
@@ -73,12 +103,13 @@ async fn list_is_newest_first_and_pages_cover_everything_once(store: Arc<dyn Shi
 
 async fn search_is_case_insensitive_literal_substring_over_six_fields(
     store: Arc<dyn ShipmentStore>,
+    _log: Arc<dyn AuditLog>,
 ) {
     let a = shipment("Zoë O'Brien", "Rotterdam");
     let b = shipment("Carlos", "Lagos (Apapa) .* port");
     let c = shipment("Mei", "Tokyo");
     for s in [&a, &b, &c] {
-        store.insert(s, &[]).await.unwrap();
+        store.insert(s, &Effects::default()).await.unwrap();
     }
     let search = |text: &str| ListQuery {
         text: Some(text.to_lowercase()),
@@ -123,21 +154,24 @@ async fn search_is_case_insensitive_literal_substring_over_six_fields(
     );
 }
 
-async fn status_filter_combines_with_search(store: Arc<dyn ShipmentStore>) {
+async fn status_filter_combines_with_search(
+    store: Arc<dyn ShipmentStore>,
+    _log: Arc<dyn AuditLog>,
+) {
     let a = shipment("Alpha", "Oslo");
     let b = shipment("Alphonse", "Oslo");
-    store.insert(&a, &[]).await.unwrap();
-    store.insert(&b, &[]).await.unwrap();
+    store.insert(&a, &Effects::default()).await.unwrap();
+    store.insert(&b, &Effects::default()).await.unwrap();
     let deliver: Edit = Arc::new(|s| {
         s.apply(
             &ShipmentPatch {
                 status: Some(Status::Delivered),
                 ..Default::default()
             },
-            UPDATED_BY_ADMIN,
+            CLERK,
             shipments::domain::now(),
         );
-        Ok(Vec::new())
+        Ok(Effects::default())
     });
     store.update(&b.id, deliver).await.unwrap();
     let query = ListQuery {
@@ -145,6 +179,7 @@ async fn status_filter_combines_with_search(store: Arc<dyn ShipmentStore>) {
         text: Some("alph".into()),
         page_size: 10,
         after: None,
+        labelled: Vec::new(),
     };
     let page = store.list(&query).await.unwrap();
     assert_eq!(page.total, 1);
@@ -152,14 +187,20 @@ async fn status_filter_combines_with_search(store: Arc<dyn ShipmentStore>) {
     assert_eq!(page.shipments[0].status, Status::Delivered);
 }
 
-async fn broad_matches_are_counted_up_to_the_cap_and_still_page(store: Arc<dyn ShipmentStore>) {
+async fn broad_matches_are_counted_up_to_the_cap_and_still_page(
+    store: Arc<dyn ShipmentStore>,
+    _log: Arc<dyn AuditLog>,
+) {
     // A few writers at a time: enough to be quick, without queueing past the insert deadline.
     futures::stream::iter(0..MAX_COUNTED + 2)
         .for_each_concurrent(8, |i| {
             let store = store.clone();
             async move {
                 store
-                    .insert(&shipment(&format!("Kumasi Trader {i}"), "Tema"), &[])
+                    .insert(
+                        &shipment(&format!("Kumasi Trader {i}"), "Tema"),
+                        &Effects::default(),
+                    )
                     .await
                     .unwrap()
             }
@@ -170,6 +211,7 @@ async fn broad_matches_are_counted_up_to_the_cap_and_still_page(store: Arc<dyn S
         text: Some("kumasi".into()),
         page_size: 2,
         after: None,
+        labelled: Vec::new(),
     };
     let first = store.list(&query).await.unwrap();
     assert_eq!(
@@ -189,9 +231,12 @@ async fn broad_matches_are_counted_up_to_the_cap_and_still_page(store: Arc<dyn S
     );
 }
 
-async fn update_is_atomic_and_refused_edits_write_nothing(store: Arc<dyn ShipmentStore>) {
+async fn update_is_atomic_and_refused_edits_write_nothing(
+    store: Arc<dyn ShipmentStore>,
+    log: Arc<dyn AuditLog>,
+) {
     let s = shipment("Ada", "Accra");
-    store.insert(&s, &[]).await.unwrap();
+    store.insert(&s, &Effects::default()).await.unwrap();
     let refuse: Edit = Arc::new(|s| {
         s.current_location = "half-written".into();
         Err(ShipmentError::Invalid(vec![]))
@@ -201,6 +246,10 @@ async fn update_is_atomic_and_refused_edits_write_nothing(store: Arc<dyn Shipmen
         store.get(&s.id).await.unwrap(),
         s,
         "a refused edit leaves the shipment as it was"
+    );
+    assert!(
+        recorded(&log, Action::ShipmentUpdate).await.is_empty(),
+        "and records nothing"
     );
 
     // Concurrent updates: each appends its history entry; none is lost.
@@ -214,8 +263,17 @@ async fn update_is_atomic_and_refused_edits_write_nothing(store: Arc<dyn Shipmen
                     current_location: Some(format!("Stop {i}")),
                     ..Default::default()
                 };
-                s.apply(&change, UPDATED_BY_ADMIN, shipments::domain::now());
-                Ok(Vec::new())
+                s.apply(&change, CLERK, shipments::domain::now());
+                let entry = AuditEntry::new(
+                    &clerk(),
+                    Action::ShipmentUpdate,
+                    &s.id,
+                    s.tracking_number.as_str(),
+                );
+                Ok(Effects {
+                    audit: vec![entry],
+                    ..Effects::default()
+                })
             });
             store.update(&id, edit).await.unwrap();
         }));
@@ -224,32 +282,62 @@ async fn update_is_atomic_and_refused_edits_write_nothing(store: Arc<dyn Shipmen
         t.await.unwrap();
     }
     assert_eq!(store.get(&s.id).await.unwrap().shipment_history.len(), 11);
-    let missing: Edit = Arc::new(|_| Ok(Vec::new()));
+    assert_eq!(
+        recorded(&log, Action::ShipmentUpdate).await.len(),
+        10,
+        "each committed change has its one entry, even after retries"
+    );
+    let missing: Edit = Arc::new(|_| Ok(Effects::default()));
     assert!(matches!(
         store.update("nope", missing).await,
         Err(ShipmentError::NotFound)
     ));
 }
 
-async fn delete_removes_and_reports_missing(store: Arc<dyn ShipmentStore>) {
+async fn delete_removes_records_a_snapshot_and_reports_missing(
+    store: Arc<dyn ShipmentStore>,
+    log: Arc<dyn AuditLog>,
+) {
     let s = shipment("Ada", "Accra");
-    store.insert(&s, &[]).await.unwrap();
+    store.insert(&s, &Effects::default()).await.unwrap();
+    let record: DeleteRecord = Arc::new(|s| {
+        AuditEntry::new(
+            &clerk(),
+            Action::ShipmentDelete,
+            &s.id,
+            s.tracking_number.as_str(),
+        )
+        .with_snapshot(s)
+    });
     assert_eq!(
-        store.delete(&s.id).await.unwrap(),
+        store.delete(&s.id, record.clone()).await.unwrap(),
         s,
         "the deleted shipment is returned"
     );
+    let deleted = recorded(&log, Action::ShipmentDelete).await;
+    assert_eq!(deleted.len(), 1);
+    let snapshot: shipments::domain::Shipment =
+        serde_json::from_str(deleted[0].snapshot.as_deref().unwrap()).unwrap();
+    assert_eq!(snapshot, s, "the entry keeps the whole deleted shipment");
     assert!(matches!(
         store.find_by_tracking_number(&s.tracking_number).await,
         Err(ShipmentError::NotFound)
     ));
     assert!(matches!(
-        store.delete(&s.id).await,
+        store.delete(&s.id, record).await,
         Err(ShipmentError::NotFound)
     ));
+    assert_eq!(
+        recorded(&log, Action::ShipmentDelete).await.len(),
+        1,
+        "a missing shipment records nothing"
+    );
 }
 
-async fn counters_count_within_their_window_only(store: Arc<dyn ShipmentStore>) {
+async fn counters_count_within_their_window_only(
+    store: Arc<dyn ShipmentStore>,
+    _log: Arc<dyn AuditLog>,
+) {
     let hour = Duration::from_secs(3600);
     let hour_start = 1_800_000_000; // a whole hour
     let at = |minute: i64| chrono::DateTime::from_timestamp(hour_start + minute * 60, 0).unwrap();
@@ -269,7 +357,10 @@ async fn counters_count_within_their_window_only(store: Arc<dyn ShipmentStore>) 
     );
 }
 
-async fn email_rules_default_to_everyone_and_round_trip(store: Arc<dyn ShipmentStore>) {
+async fn email_rules_default_to_everyone_and_round_trip(
+    store: Arc<dyn ShipmentStore>,
+    log: Arc<dyn AuditLog>,
+) {
     let defaults = store.email_rules().await.unwrap();
     assert!(
         Event::ALL
@@ -285,8 +376,15 @@ async fn email_rules_default_to_everyone_and_round_trip(store: Arc<dyn ShipmentS
             subscribers: false,
         },
     );
-    store.set_email_rules(&rules).await.unwrap();
+    let entry = AuditEntry::new(
+        &clerk(),
+        Action::SettingsUpdate,
+        "tracking_emails",
+        "Tracking e-mails",
+    );
+    store.set_email_rules(&rules, &entry).await.unwrap();
     assert_eq!(store.email_rules().await.unwrap(), rules);
+    assert_eq!(recorded(&log, Action::SettingsUpdate).await, vec![entry]);
 }
 
 macro_rules! contract {
@@ -295,8 +393,8 @@ macro_rules! contract {
             $(
                 #[tokio::test(flavor = "multi_thread")]
                 async fn $case() {
-                    let (store, _dir) = crate::common::sqlite_store();
-                    super::$case(store).await;
+                    let (store, log, _dir) = crate::common::sqlite_store_and_audit();
+                    super::$case(store, log).await;
                 }
             )*
         }
@@ -304,8 +402,9 @@ macro_rules! contract {
             $(
                 #[tokio::test(flavor = "multi_thread")]
                 async fn $case() {
-                    if let Some(store) = crate::common::mongo_store().await {
-                        super::$case(store).await;
+                    // Without TEST_MONGODB_URI this fails, unless SKIP_MONGO_TESTS=1.
+                    if let Some((store, log)) = crate::common::mongo_store_and_audit().await {
+                        super::$case(store, log).await;
                     }
                 }
             )*
@@ -321,7 +420,7 @@ contract!(
     status_filter_combines_with_search,
     broad_matches_are_counted_up_to_the_cap_and_still_page,
     update_is_atomic_and_refused_edits_write_nothing,
-    delete_removes_and_reports_missing,
+    delete_removes_records_a_snapshot_and_reports_missing,
     counters_count_within_their_window_only,
     email_rules_default_to_everyone_and_round_trip,
 );

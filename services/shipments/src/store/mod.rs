@@ -7,6 +7,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
+use audit::AuditEntry;
 use outbox::Notification;
 
 use crate::domain::{Shipment, Status, TrackingNumber};
@@ -19,11 +20,21 @@ pub mod sqlite;
 pub use mongo::MongoShipmentStore;
 pub use sqlite::SqliteShipmentStore;
 
-/// A change to one stored shipment, run inside the store's atomic read-modify-write; the
-/// e-mails it returns are written to the outbox in the same transaction.
+/// What a change writes beside the shipment, in the same transaction: its e-mails to the
+/// outbox and its entries to the audit log.
+#[derive(Clone, Debug, Default)]
+pub struct Effects {
+    pub emails: Vec<Notification>,
+    pub audit: Vec<AuditEntry>,
+}
+
+/// A change to one stored shipment, run inside the store's atomic read-modify-write; what
+/// it returns is written in the same transaction.
 /// `Fn`, not `FnOnce`: an optimistic store may run it again after a conflicting write.
-pub type Edit =
-    Arc<dyn Fn(&mut Shipment) -> Result<Vec<Notification>, ShipmentError> + Send + Sync>;
+pub type Edit = Arc<dyn Fn(&mut Shipment) -> Result<Effects, ShipmentError> + Send + Sync>;
+
+/// The audit entry of a delete, made from the shipment as it was.
+pub type DeleteRecord = Arc<dyn Fn(&Shipment) -> AuditEntry + Send + Sync>;
 
 /// The position after the last shipment of a page, in newest-first order; each store
 /// writes and reads its own form.
@@ -39,6 +50,9 @@ pub struct ListQuery {
     pub status: Option<Status>,
     /// Lower-case literal text, matched as a substring of the six searchable fields.
     pub text: Option<String>,
+    /// Statuses whose display label holds the text but whose stored name does not ("in
+    /// transit" for `in_transit`): they match too, as the admin reads the badges.
+    pub labelled: Vec<Status>,
     pub page_size: usize,
     pub after: Option<Cursor>,
 }
@@ -53,13 +67,9 @@ pub struct ListPage {
 
 #[async_trait]
 pub trait ShipmentStore: Send + Sync + 'static {
-    /// Writes the shipment and its e-mails to the outbox in one transaction: both or neither.
+    /// Writes the shipment, its e-mails and audit entries in one transaction: all or none.
     /// Errors: DuplicateTrackingNumber when the number is taken, Unavailable.
-    async fn insert(
-        &self,
-        shipment: &Shipment,
-        emails: &[Notification],
-    ) -> Result<(), ShipmentError>;
+    async fn insert(&self, shipment: &Shipment, effects: &Effects) -> Result<(), ShipmentError>;
     async fn get(&self, id: &str) -> Result<Shipment, ShipmentError>;
     async fn find_by_tracking_number(
         &self,
@@ -69,13 +79,19 @@ pub trait ShipmentStore: Send + Sync + 'static {
     async fn list(&self, query: &ListQuery) -> Result<ListPage, ShipmentError>;
     /// Reads, edits and writes one shipment atomically; NotFound when it is missing.
     async fn update(&self, id: &str, edit: Edit) -> Result<Shipment, ShipmentError>;
-    /// Deletes and returns the shipment; NotFound when it is missing.
-    async fn delete(&self, id: &str) -> Result<Shipment, ShipmentError>;
+    /// Deletes and returns the shipment, writing `record`'s audit entry in the same
+    /// transaction; NotFound when it is missing.
+    async fn delete(&self, id: &str, record: DeleteRecord) -> Result<Shipment, ShipmentError>;
     /// Writes e-mails that belong to no shipment change (a subscription's confirmation).
     async fn enqueue(&self, emails: &[Notification]) -> Result<(), ShipmentError>;
     /// The admin's e-mail rules; the defaults until they are first saved.
     async fn email_rules(&self) -> Result<EmailRules, ShipmentError>;
-    async fn set_email_rules(&self, rules: &EmailRules) -> Result<(), ShipmentError>;
+    /// Saves the rules and their audit entry in one transaction.
+    async fn set_email_rules(
+        &self,
+        rules: &EmailRules,
+        audit: &AuditEntry,
+    ) -> Result<(), ShipmentError>;
     /// Counts one more hit of `key` in the current fixed window of `window` and returns the
     /// window's count so far, shared by every replica of the service.
     async fn hit(

@@ -5,13 +5,17 @@ use async_trait::async_trait;
 use futures::TryStreamExt;
 use mongodb::bson::{Document, doc};
 use mongodb::options::IndexOptions;
-use mongodb::{Client, Collection, IndexModel};
+use mongodb::{Client, ClientSession, Collection, IndexModel};
 
 use mongodb::options::CountOptions;
 
+use audit::AuditEntry;
 use outbox::Notification;
 
-use super::{Cursor, Edit, ListPage, ListQuery, MAX_COUNTED, ShipmentStore, window_start};
+use super::{
+    Cursor, DeleteRecord, Edit, Effects, ListPage, ListQuery, MAX_COUNTED, ShipmentStore,
+    window_start,
+};
 use crate::domain::{Shipment, TrackingNumber};
 use crate::error::ShipmentError;
 use crate::updates::EmailRules;
@@ -35,8 +39,9 @@ const SEARCH_FIELDS: [&str; 6] = [
 pub struct MongoShipmentStore {
     client: Client,
     shipments: Collection<Document>,
-    /// The e-mail outbox, written in the same transaction as a new shipment.
+    /// The e-mail outbox and the audit log, written in the same transaction as a change.
     outbox: Collection<Document>,
+    audit: Collection<Document>,
     settings: Collection<Document>,
     /// Fixed-window counters; MongoDB deletes each after its window (`expiresAt`).
     counters: Collection<Document>,
@@ -81,6 +86,7 @@ impl MongoShipmentStore {
             .await?;
         // The outbox's own indexes, so the notifications service finds what it claims fast.
         outbox::MongoOutbox::with_database(db.clone()).await?;
+        audit::MongoAuditLog::with_database(db.clone()).await?;
         let counters = db.collection::<Document>("counters");
         counters
             .create_index(
@@ -98,9 +104,70 @@ impl MongoShipmentStore {
             client: db.client().clone(),
             shipments,
             outbox: db.collection(outbox::store::mongo::COLLECTION),
+            audit: db.collection(audit::store::mongo::COLLECTION),
             settings: db.collection("settings"),
             counters,
         })
+    }
+}
+
+/// Work inside one transaction: `Ok(Err(_))` is a refusal that aborts it, `Err(_)` a
+/// database error (retried when MongoDB says the conflict is transient).
+type InTransaction<'a, T> = std::pin::Pin<
+    Box<
+        dyn std::future::Future<Output = Result<Result<T, ShipmentError>, mongodb::error::Error>>
+            + Send
+            + 'a,
+    >,
+>;
+
+impl MongoShipmentStore {
+    async fn write_effects(
+        &self,
+        session: &mut ClientSession,
+        effects: &Effects,
+    ) -> Result<(), mongodb::error::Error> {
+        outbox::store::mongo::insert_all(&self.outbox, session, &effects.emails).await?;
+        audit::store::mongo::insert_all(&self.audit, session, &effects.audit).await
+    }
+
+    /// Runs `work` in a transaction committed with a journaled majority.
+    async fn in_transaction<T>(
+        &self,
+        work: impl for<'a> Fn(&'a Self, &'a mut ClientSession) -> InTransaction<'a, T>,
+    ) -> Result<T, ShipmentError> {
+        let mut session = self
+            .client
+            .start_session()
+            .await
+            .map_err(StoreFault::from)?;
+        for _ in 0..3 {
+            session
+                .start_transaction()
+                .write_concern(majority())
+                .await
+                .map_err(StoreFault::from)?;
+            let outcome = match work(self, &mut session).await {
+                Ok(Ok(value)) => session.commit_transaction().await.map(|()| Ok(value)),
+                other => other,
+            };
+            match outcome {
+                Ok(Ok(value)) => return Ok(value),
+                Ok(Err(refused)) => {
+                    let _ = session.abort_transaction().await;
+                    return Err(refused);
+                }
+                Err(e) => {
+                    let _ = session.abort_transaction().await;
+                    if !e.contains_label(mongodb::error::TRANSIENT_TRANSACTION_ERROR) {
+                        return Err(StoreFault::from(e).into());
+                    }
+                }
+            }
+        }
+        Err(ShipmentError::Unavailable(
+            "too many conflicting transactions".into(),
+        ))
     }
 }
 
@@ -134,10 +201,14 @@ fn filter(query: &ListQuery) -> Document {
     }
     if let Some(text) = &query.text {
         let pattern = regex_literal(text);
-        let any: Vec<Document> = SEARCH_FIELDS
+        let mut any: Vec<Document> = SEARCH_FIELDS
             .iter()
             .map(|f| doc! { *f: { "$regex": &pattern, "$options": "i" } })
             .collect();
+        if !query.labelled.is_empty() {
+            let names: Vec<&str> = query.labelled.iter().map(|s| s.as_str()).collect();
+            any.push(doc! { "status": { "$in": names } });
+        }
         filter.insert("$or", any);
     }
     filter
@@ -145,11 +216,7 @@ fn filter(query: &ListQuery) -> Document {
 
 #[async_trait]
 impl ShipmentStore for MongoShipmentStore {
-    async fn insert(
-        &self,
-        shipment: &Shipment,
-        emails: &[Notification],
-    ) -> Result<(), ShipmentError> {
+    async fn insert(&self, shipment: &Shipment, effects: &Effects) -> Result<(), ShipmentError> {
         let document = to_document(shipment, 0)?;
         // One deadline for the whole write, so the caller never hears "unavailable" while a
         // retry could still commit behind its back.
@@ -171,7 +238,7 @@ impl ShipmentStore for MongoShipmentStore {
                         .insert_one(document.clone())
                         .session(&mut session)
                         .await?;
-                    outbox::store::mongo::insert_all(&self.outbox, &mut session, emails).await?;
+                    self.write_effects(&mut session, effects).await?;
                     session.commit_transaction().await
                 }
                 .await;
@@ -288,21 +355,10 @@ impl ShipmentStore for MongoShipmentStore {
                 .await
                 .map_err(StoreFault::from)?;
             let (mut shipment, revision) = from_document(found.ok_or(ShipmentError::NotFound)?)?;
-            let emails = edit(&mut shipment)?;
+            let effects = edit(&mut shipment)?;
             let filter = doc! { "_id": id, REVISION: revision };
             let replacement = to_document(&shipment, revision + 1)?;
-            if emails.is_empty() {
-                let replaced = self
-                    .shipments
-                    .replace_one(filter, replacement)
-                    .await
-                    .map_err(StoreFault::from)?;
-                if replaced.matched_count == 1 {
-                    return Ok(shipment);
-                }
-                continue;
-            }
-            // The change and its e-mails commit together, or neither does.
+            // The change, its e-mails and its audit entries commit together, or none does.
             let mut session = self
                 .client
                 .start_session()
@@ -322,7 +378,7 @@ impl ShipmentStore for MongoShipmentStore {
                 if replaced.matched_count != 1 {
                     return Ok(false);
                 }
-                outbox::store::mongo::insert_all(&self.outbox, &mut session, &emails).await?;
+                self.write_effects(&mut session, &effects).await?;
                 session.commit_transaction().await?;
                 Ok::<_, mongodb::error::Error>(true)
             }
@@ -345,13 +401,30 @@ impl ShipmentStore for MongoShipmentStore {
         ))
     }
 
-    async fn delete(&self, id: &str) -> Result<Shipment, ShipmentError> {
-        let deleted = self
-            .shipments
-            .find_one_and_delete(doc! { "_id": id })
-            .await
-            .map_err(StoreFault::from)?;
-        Ok(from_document(deleted.ok_or(ShipmentError::NotFound)?)?.0)
+    async fn delete(&self, id: &str, record: DeleteRecord) -> Result<Shipment, ShipmentError> {
+        let id = id.to_owned();
+        self.in_transaction(|store, session| {
+            let id = id.clone();
+            let record = record.clone();
+            Box::pin(async move {
+                let deleted = store
+                    .shipments
+                    .find_one_and_delete(doc! { "_id": &id })
+                    .session(&mut *session)
+                    .await?;
+                let Some(deleted) = deleted else {
+                    return Ok(Err(ShipmentError::NotFound));
+                };
+                let shipment = match from_document(deleted) {
+                    Ok((shipment, _)) => shipment,
+                    Err(e) => return Ok(Err(e)),
+                };
+                audit::store::mongo::insert_all(&store.audit, session, &[record(&shipment)])
+                    .await?;
+                Ok(Ok(shipment))
+            })
+        })
+        .await
     }
 
     async fn enqueue(&self, emails: &[Notification]) -> Result<(), ShipmentError> {
@@ -383,18 +456,30 @@ impl ShipmentStore for MongoShipmentStore {
         }
     }
 
-    async fn set_email_rules(&self, rules: &EmailRules) -> Result<(), ShipmentError> {
+    async fn set_email_rules(
+        &self,
+        rules: &EmailRules,
+        entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
         let text = service_common::store::json::encode(rules)?;
-        self.settings
-            .update_one(
-                doc! { "_id": EMAIL_RULES },
-                doc! { "$set": { "json": text } },
-            )
-            .upsert(true)
-            .write_concern(majority())
-            .await
-            .map_err(StoreFault::from)?;
-        Ok(())
+        self.in_transaction(|store, session| {
+            let text = text.clone();
+            let entry = entry.clone();
+            Box::pin(async move {
+                store
+                    .settings
+                    .update_one(
+                        doc! { "_id": EMAIL_RULES },
+                        doc! { "$set": { "json": text } },
+                    )
+                    .upsert(true)
+                    .session(&mut *session)
+                    .await?;
+                audit::store::mongo::insert_all(&store.audit, session, &[entry]).await?;
+                Ok(Ok(()))
+            })
+        })
+        .await
     }
 
     async fn hit(

@@ -8,14 +8,18 @@ use chrono::{DateTime, Utc};
 
 use async_trait::async_trait;
 use r2d2_sqlite::rusqlite::{
-    OptionalExtension, TransactionBehavior, params, params_from_iter, types::Value,
+    self, OptionalExtension, TransactionBehavior, params, params_from_iter, types::Value,
 };
 use service_common::store::page_token::BadPageToken;
 use service_common::store::{Sqlite, StoreFault, json};
 
+use audit::AuditEntry;
 use outbox::Notification;
 
-use super::{Cursor, Edit, ListPage, ListQuery, MAX_COUNTED, ShipmentStore, window_start};
+use super::{
+    Cursor, DeleteRecord, Edit, Effects, ListPage, ListQuery, MAX_COUNTED, ShipmentStore,
+    window_start,
+};
 use crate::domain::{Shipment, TrackingNumber, utc_micros};
 use crate::error::ShipmentError;
 use crate::updates::EmailRules;
@@ -75,7 +79,11 @@ impl SqliteShipmentStore {
             db: Sqlite::open(
                 path,
                 8,
-                &format!("{SCHEMA}{}", outbox::store::sqlite::SCHEMA),
+                &format!(
+                    "{SCHEMA}{}{}",
+                    outbox::store::sqlite::SCHEMA,
+                    audit::store::sqlite::SCHEMA
+                ),
             )?
             .checkpoint_every(CHECKPOINT_EVERY),
         })
@@ -105,26 +113,41 @@ struct Filter {
 fn filter(query: &ListQuery) -> Filter {
     let mut from = "shipments s";
     let mut key = "s.seq";
-    let mut clauses = Vec::new();
+    let mut clauses: Vec<String> = Vec::new();
     let mut values = Vec::new();
-    if let Some(text) = &query.text {
+    if let Some(text) = &query.text
+        && !query.labelled.is_empty()
+    {
+        // Rare (the text names a status as its badge shows it): a scan is fine.
+        let marks = vec!["?"; query.labelled.len()].join(", ");
+        clauses.push(format!(
+            "(instr(s.search_text, ?) > 0 OR s.status IN ({marks}))"
+        ));
+        values.push(Value::Text(text.clone()));
+        values.extend(
+            query
+                .labelled
+                .iter()
+                .map(|st| Value::Text(st.as_str().to_owned())),
+        );
+    } else if let Some(text) = &query.text {
         if text.chars().count() >= TRIGRAM {
             // A quoted FTS5 phrase is literal text (quotes doubled): a substring match.
             from = "shipments_search f";
             key = "f.rowid";
-            clauses.push("shipments_search MATCH ?");
+            clauses.push("shipments_search MATCH ?".into());
             values.push(Value::Text(format!("\"{}\"", text.replace('"', "\"\""))));
         } else {
             // instr() compares literally: no pattern characters to escape.
-            clauses.push("instr(s.search_text, ?) > 0");
+            clauses.push("instr(s.search_text, ?) > 0".into());
             values.push(Value::Text(text.clone()));
         }
     }
     if let Some(status) = query.status {
         clauses.push(if key == "s.seq" {
-            "s.status = ?"
+            "s.status = ?".into()
         } else {
-            "EXISTS (SELECT 1 FROM shipments t INDEXED BY shipments_status_newest WHERE t.status = ? AND t.seq = f.rowid)"
+            "EXISTS (SELECT 1 FROM shipments t INDEXED BY shipments_status_newest WHERE t.status = ? AND t.seq = f.rowid)".into()
         });
         values.push(Value::Text(status.as_str().to_owned()));
     }
@@ -144,13 +167,15 @@ fn parse_cursor(cursor: &Cursor) -> Result<i64, ShipmentError> {
     Ok(cursor.0.parse().map_err(|_| BadPageToken)?)
 }
 
+/// Writes a change's e-mails and audit entries inside its transaction.
+fn write_effects(tx: &rusqlite::Connection, effects: &Effects) -> Result<(), StoreFault> {
+    outbox::store::sqlite::insert_all(tx, &effects.emails)?;
+    audit::store::sqlite::insert_all(tx, &effects.audit)
+}
+
 #[async_trait]
 impl ShipmentStore for SqliteShipmentStore {
-    async fn insert(
-        &self,
-        shipment: &Shipment,
-        emails: &[Notification],
-    ) -> Result<(), ShipmentError> {
+    async fn insert(&self, shipment: &Shipment, effects: &Effects) -> Result<(), ShipmentError> {
         let row = (
             shipment.id.clone(),
             shipment.tracking_number.to_string(),
@@ -159,7 +184,7 @@ impl ShipmentStore for SqliteShipmentStore {
             shipment.search_text(),
             encode(shipment)?,
         );
-        let emails = emails.to_vec();
+        let effects = effects.clone();
         self.db.run(move |conn| {
             // IMMEDIATE: take the write lock up front, waiting (busy_timeout) rather than failing.
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(StoreFault::from)?;
@@ -174,7 +199,7 @@ impl ShipmentStore for SqliteShipmentStore {
                 }
                 Err(fault) => return Err(fault.into()),
             }
-            outbox::store::sqlite::insert_all(&tx, &emails)?;
+            write_effects(&tx, &effects)?;
             tx.commit().map_err(StoreFault::from)?;
             Ok(())
         })
@@ -251,7 +276,7 @@ impl ShipmentStore for SqliteShipmentStore {
                     .optional()
                     .map_err(StoreFault::from)?;
                 let mut shipment = decode(doc.ok_or(ShipmentError::NotFound)?)?;
-                let emails = edit(&mut shipment)?;
+                let effects = edit(&mut shipment)?;
                 tx.execute(
                     "UPDATE shipments SET status = ?, search_text = ?, doc = ? WHERE id = ?",
                     params![
@@ -262,18 +287,21 @@ impl ShipmentStore for SqliteShipmentStore {
                     ],
                 )
                 .map_err(StoreFault::from)?;
-                outbox::store::sqlite::insert_all(&tx, &emails)?;
+                write_effects(&tx, &effects)?;
                 tx.commit().map_err(StoreFault::from)?;
                 Ok(shipment)
             })
             .await
     }
 
-    async fn delete(&self, id: &str) -> Result<Shipment, ShipmentError> {
+    async fn delete(&self, id: &str, record: DeleteRecord) -> Result<Shipment, ShipmentError> {
         let id = id.to_owned();
         self.db
             .run(move |conn| {
-                let doc: Option<String> = conn
+                let tx = conn
+                    .transaction_with_behavior(TransactionBehavior::Immediate)
+                    .map_err(StoreFault::from)?;
+                let doc: Option<String> = tx
                     .query_row(
                         "DELETE FROM shipments WHERE id = ? RETURNING doc",
                         [id],
@@ -281,7 +309,10 @@ impl ShipmentStore for SqliteShipmentStore {
                     )
                     .optional()
                     .map_err(StoreFault::from)?;
-                decode(doc.ok_or(ShipmentError::NotFound)?)
+                let shipment = decode(doc.ok_or(ShipmentError::NotFound)?)?;
+                audit::store::sqlite::insert_all(&tx, &[record(&shipment)])?;
+                tx.commit().map_err(StoreFault::from)?;
+                Ok(shipment)
             })
             .await
     }
@@ -313,16 +344,26 @@ impl ShipmentStore for SqliteShipmentStore {
         })
     }
 
-    async fn set_email_rules(&self, rules: &EmailRules) -> Result<(), ShipmentError> {
+    async fn set_email_rules(
+        &self,
+        rules: &EmailRules,
+        entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
         let doc = json::encode(rules)?;
+        let entry = entry.clone();
         self.db
             .run(move |conn| {
-                conn.execute(
+                let tx = conn
+                    .transaction_with_behavior(TransactionBehavior::Immediate)
+                    .map_err(StoreFault::from)?;
+                tx.execute(
                     "INSERT INTO settings (name, doc) VALUES (?1, ?2)
                      ON CONFLICT(name) DO UPDATE SET doc = ?2",
                     params![EMAIL_RULES, doc],
                 )
                 .map_err(StoreFault::from)?;
+                audit::store::sqlite::insert_all(&tx, &[entry])?;
+                tx.commit().map_err(StoreFault::from)?;
                 Ok(())
             })
             .await

@@ -54,6 +54,7 @@ pub fn shipment(shipper: &str, origin: &str) -> Shipment {
         details(shipper, origin),
         TrackingNumber::generate(),
         shipments::domain::now(),
+        "clerk@example.com",
     )
 }
 
@@ -63,15 +64,27 @@ pub fn sqlite_store() -> (Arc<dyn ShipmentStore>, tempfile::TempDir) {
     (Arc::new(store), dir)
 }
 
-/// A MongoDB store on a fresh database of `TEST_MONGODB_URI` (SecantusDB in `make test`,
-/// or a real MongoDB). Without it the test fails, unless `SKIP_MONGO_TESTS=1`.
-pub async fn mongo_store() -> Option<Arc<dyn ShipmentStore>> {
+/// A shipment store and the audit log beside it (same file), embedded.
+pub fn sqlite_store_and_audit() -> (
+    Arc<dyn ShipmentStore>,
+    Arc<dyn audit::AuditLog>,
+    tempfile::TempDir,
+) {
+    let (store, dir) = sqlite_store();
+    let log = audit::SqliteAuditLog::open(dir.path()).unwrap();
+    (store, Arc::new(log), dir)
+}
+
+/// A shipment store and the audit log beside it (same database), on `TEST_MONGODB_URI`.
+pub async fn mongo_store_and_audit() -> Option<(Arc<dyn ShipmentStore>, Arc<dyn audit::AuditLog>)> {
     let (uri, database) = service_common::test_mongodb()?;
-    Some(Arc::new(
-        MongoShipmentStore::connect(&uri, &database)
-            .await
-            .expect("connect to TEST_MONGODB_URI"),
-    ))
+    let store = MongoShipmentStore::connect(&uri, &database)
+        .await
+        .expect("connect to TEST_MONGODB_URI");
+    let log = audit::MongoAuditLog::connect(&uri, &database)
+        .await
+        .unwrap();
+    Some((Arc::new(store), Arc::new(log)))
 }
 
 /// A shipment store and the outbox beside it (same file), embedded.

@@ -28,11 +28,7 @@ impl Running {
 }
 
 pub fn caller(role: &str) -> Caller {
-    Caller {
-        sub: "u1".into(),
-        email: "someone@example.com".into(),
-        role: role.parse().unwrap(),
-    }
+    Caller::with_role("u1", "someone@example.com", role.parse().unwrap())
 }
 
 pub async fn start() -> Running {

@@ -4,8 +4,8 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { EmptySchema } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_empty } from "@bufbuild/protobuf/wkt";
+import type { EmptySchema, FieldMask } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_empty, file_google_protobuf_field_mask } from "@bufbuild/protobuf/wkt";
 import type { User, UserSchema } from "./user_pb";
 import { file_logistics_v1_user } from "./user_pb";
 import type { Message } from "@bufbuild/protobuf";
@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/auth_service.proto.
  */
 export const file_logistics_v1_auth_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch9sb2dpc3RpY3MvdjEvYXV0aF9zZXJ2aWNlLnByb3RvEgxsb2dpc3RpY3MudjEiMAoNU2lnbkluUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCSJoCg5TaWduSW5SZXNwb25zZRIgCgR1c2VyGAEgASgLMhIubG9naXN0aWNzLnYxLlVzZXJKBAgCEANKBAgDEARSDXNlcnZpY2VfdG9rZW5SGXNlcnZpY2VfdG9rZW5fZXhwaXJlX3RpbWUiHAoOR2V0VXNlclJlcXVlc3QSCgoCaWQYASABKAkiOQoQTGlzdFVzZXJzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCSJPChFMaXN0VXNlcnNSZXNwb25zZRIhCgV1c2VycxgBIAMoCzISLmxvZ2lzdGljcy52MS5Vc2VyEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJHChFDcmVhdGVVc2VyUmVxdWVzdBIgCgR1c2VyGAEgASgLMhIubG9naXN0aWNzLnYxLlVzZXISEAoIcGFzc3dvcmQYAiABKAkiNgoWU2V0VXNlckRpc2FibGVkUmVxdWVzdBIKCgJpZBgBIAEoCRIQCghkaXNhYmxlZBgCIAEoCCIXChVHZXRDdXJyZW50VXNlclJlcXVlc3QiRwoVQ2hhbmdlUGFzc3dvcmRSZXF1ZXN0EhgKEGN1cnJlbnRfcGFzc3dvcmQYASABKAkSFAoMbmV3X3Bhc3N3b3JkGAIgASgJMocECgtBdXRoU2VydmljZRJDCgZTaWduSW4SGy5sb2dpc3RpY3MudjEuU2lnbkluUmVxdWVzdBocLmxvZ2lzdGljcy52MS5TaWduSW5SZXNwb25zZRI7CgdHZXRVc2VyEhwubG9naXN0aWNzLnYxLkdldFVzZXJSZXF1ZXN0GhIubG9naXN0aWNzLnYxLlVzZXISTAoJTGlzdFVzZXJzEh4ubG9naXN0aWNzLnYxLkxpc3RVc2Vyc1JlcXVlc3QaHy5sb2dpc3RpY3MudjEuTGlzdFVzZXJzUmVzcG9uc2USQQoKQ3JlYXRlVXNlchIfLmxvZ2lzdGljcy52MS5DcmVhdGVVc2VyUmVxdWVzdBoSLmxvZ2lzdGljcy52MS5Vc2VyEksKD1NldFVzZXJEaXNhYmxlZBIkLmxvZ2lzdGljcy52MS5TZXRVc2VyRGlzYWJsZWRSZXF1ZXN0GhIubG9naXN0aWNzLnYxLlVzZXISTQoOQ2hhbmdlUGFzc3dvcmQSIy5sb2dpc3RpY3MudjEuQ2hhbmdlUGFzc3dvcmRSZXF1ZXN0GhYuZ29vZ2xlLnByb3RvYnVmLkVtcHR5EkkKDkdldEN1cnJlbnRVc2VyEiMubG9naXN0aWNzLnYxLkdldEN1cnJlbnRVc2VyUmVxdWVzdBoSLmxvZ2lzdGljcy52MS5Vc2VyYgZwcm90bzM", [file_google_protobuf_empty, file_logistics_v1_user]);
+  fileDesc("Ch9sb2dpc3RpY3MvdjEvYXV0aF9zZXJ2aWNlLnByb3RvEgxsb2dpc3RpY3MudjEiMAoNU2lnbkluUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCSJoCg5TaWduSW5SZXNwb25zZRIgCgR1c2VyGAEgASgLMhIubG9naXN0aWNzLnYxLlVzZXJKBAgCEANKBAgDEARSDXNlcnZpY2VfdG9rZW5SGXNlcnZpY2VfdG9rZW5fZXhwaXJlX3RpbWUiHAoOR2V0VXNlclJlcXVlc3QSCgoCaWQYASABKAkiOQoQTGlzdFVzZXJzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCSJPChFMaXN0VXNlcnNSZXNwb25zZRIhCgV1c2VycxgBIAMoCzISLmxvZ2lzdGljcy52MS5Vc2VyEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJHChFDcmVhdGVVc2VyUmVxdWVzdBIgCgR1c2VyGAEgASgLMhIubG9naXN0aWNzLnYxLlVzZXISEAoIcGFzc3dvcmQYAiABKAkiNgoWU2V0VXNlckRpc2FibGVkUmVxdWVzdBIKCgJpZBgBIAEoCRIQCghkaXNhYmxlZBgCIAEoCCIXChVHZXRDdXJyZW50VXNlclJlcXVlc3QiZgoRVXBkYXRlVXNlclJlcXVlc3QSIAoEdXNlchgBIAEoCzISLmxvZ2lzdGljcy52MS5Vc2VyEi8KC3VwZGF0ZV9tYXNrGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFzayJHChVDaGFuZ2VQYXNzd29yZFJlcXVlc3QSGAoQY3VycmVudF9wYXNzd29yZBgBIAEoCRIUCgxuZXdfcGFzc3dvcmQYAiABKAkyygQKC0F1dGhTZXJ2aWNlEkMKBlNpZ25JbhIbLmxvZ2lzdGljcy52MS5TaWduSW5SZXF1ZXN0GhwubG9naXN0aWNzLnYxLlNpZ25JblJlc3BvbnNlEjsKB0dldFVzZXISHC5sb2dpc3RpY3MudjEuR2V0VXNlclJlcXVlc3QaEi5sb2dpc3RpY3MudjEuVXNlchJMCglMaXN0VXNlcnMSHi5sb2dpc3RpY3MudjEuTGlzdFVzZXJzUmVxdWVzdBofLmxvZ2lzdGljcy52MS5MaXN0VXNlcnNSZXNwb25zZRJBCgpDcmVhdGVVc2VyEh8ubG9naXN0aWNzLnYxLkNyZWF0ZVVzZXJSZXF1ZXN0GhIubG9naXN0aWNzLnYxLlVzZXISSwoPU2V0VXNlckRpc2FibGVkEiQubG9naXN0aWNzLnYxLlNldFVzZXJEaXNhYmxlZFJlcXVlc3QaEi5sb2dpc3RpY3MudjEuVXNlchJBCgpVcGRhdGVVc2VyEh8ubG9naXN0aWNzLnYxLlVwZGF0ZVVzZXJSZXF1ZXN0GhIubG9naXN0aWNzLnYxLlVzZXISTQoOQ2hhbmdlUGFzc3dvcmQSIy5sb2dpc3RpY3MudjEuQ2hhbmdlUGFzc3dvcmRSZXF1ZXN0GhYuZ29vZ2xlLnByb3RvYnVmLkVtcHR5EkkKDkdldEN1cnJlbnRVc2VyEiMubG9naXN0aWNzLnYxLkdldEN1cnJlbnRVc2VyUmVxdWVzdBoSLmxvZ2lzdGljcy52MS5Vc2VyYgZwcm90bzM", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_logistics_v1_user]);
 
 /**
  * @generated from message logistics.v1.SignInRequest
@@ -180,6 +180,30 @@ export const GetCurrentUserRequestSchema: GenMessage<GetCurrentUserRequest> = /*
   messageDesc(file_logistics_v1_auth_service, 7);
 
 /**
+ * @generated from message logistics.v1.UpdateUserRequest
+ */
+export type UpdateUserRequest = Message<"logistics.v1.UpdateUserRequest"> & {
+  /**
+   * The user's id and the new values of the fields named in update_mask.
+   *
+   * @generated from field: logistics.v1.User user = 1;
+   */
+  user?: User | undefined;
+
+  /**
+   * @generated from field: google.protobuf.FieldMask update_mask = 2;
+   */
+  updateMask?: FieldMask | undefined;
+};
+
+/**
+ * Describes the message logistics.v1.UpdateUserRequest.
+ * Use `create(UpdateUserRequestSchema)` to create a new message.
+ */
+export const UpdateUserRequestSchema: GenMessage<UpdateUserRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_auth_service, 8);
+
+/**
  * @generated from message logistics.v1.ChangePasswordRequest
  */
 export type ChangePasswordRequest = Message<"logistics.v1.ChangePasswordRequest"> & {
@@ -201,15 +225,19 @@ export type ChangePasswordRequest = Message<"logistics.v1.ChangePasswordRequest"
  * Use `create(ChangePasswordRequestSchema)` to create a new message.
  */
 export const ChangePasswordRequestSchema: GenMessage<ChangePasswordRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_auth_service, 8);
+  messageDesc(file_logistics_v1_auth_service, 9);
 
 /**
  * Users and their passwords. Signing in never creates an account.
  *
  * Every method but SignIn needs a service token (authorization: Bearer <JWT>) signed with
- * the shared key; methods marked "admin" need one with role admin.
+ * the shared key; a method marked with a permission (e.g. "users.manage") needs a token
+ * holding it.
  * Errors of every such method: UNAUTHENTICATED (no, expired or forged token),
- * PERMISSION_DENIED (role too low).
+ * PERMISSION_DENIED "You do not have permission to do this." (permission missing).
+ *
+ * Sign-ins, and every change of a user, are written to the audit log; metadata
+ * `x-client-ip` and `x-request-id` (set by the gateway) say where the request came from.
  *
  * @generated from service logistics.v1.AuthService
  */
@@ -228,7 +256,7 @@ export const AuthService: GenService<{
     output: typeof SignInResponseSchema;
   },
   /**
-   * admin. Gets a user by id. Errors: NOT_FOUND "User not found".
+   * users.read. Gets a user by id. Errors: NOT_FOUND "User not found".
    *
    * @generated from rpc logistics.v1.AuthService.GetUser
    */
@@ -238,7 +266,7 @@ export const AuthService: GenService<{
     output: typeof UserSchema;
   },
   /**
-   * admin. Lists users, oldest first. Errors: INVALID_ARGUMENT (bad page_size or page_token).
+   * users.read. Lists users, oldest first. Errors: INVALID_ARGUMENT (bad page_size or page_token).
    *
    * @generated from rpc logistics.v1.AuthService.ListUsers
    */
@@ -248,7 +276,7 @@ export const AuthService: GenService<{
     output: typeof ListUsersResponseSchema;
   },
   /**
-   * admin. Creates a user with a password.
+   * users.manage. Creates a user with a password.
    * Errors: INVALID_ARGUMENT (bad field), ALREADY_EXISTS "A user with this email already exists".
    *
    * @generated from rpc logistics.v1.AuthService.CreateUser
@@ -259,7 +287,7 @@ export const AuthService: GenService<{
     output: typeof UserSchema;
   },
   /**
-   * admin. Disables or enables a user; an admin cannot disable themself.
+   * users.manage. Disables or enables a user; nobody can disable themself.
    * Errors: NOT_FOUND "User not found", FAILED_PRECONDITION (disabling yourself).
    *
    * @generated from rpc logistics.v1.AuthService.SetUserDisabled
@@ -267,6 +295,20 @@ export const AuthService: GenService<{
   setUserDisabled: {
     methodKind: "unary";
     input: typeof SetUserDisabledRequestSchema;
+    output: typeof UserSchema;
+  },
+  /**
+   * users.manage. Changes the fields named in update_mask: "name", "role", "permissions".
+   * A new role without "permissions" gives all of the role's permissions. Open sessions of
+   * the user follow within 5 s. Nobody changes their own role or permissions.
+   * Errors: INVALID_ARGUMENT (bad field or mask path, a permission outside the role),
+   * NOT_FOUND "User not found", FAILED_PRECONDITION (changing your own access).
+   *
+   * @generated from rpc logistics.v1.AuthService.UpdateUser
+   */
+  updateUser: {
+    methodKind: "unary";
+    input: typeof UpdateUserRequestSchema;
     output: typeof UserSchema;
   },
   /**

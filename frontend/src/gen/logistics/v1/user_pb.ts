@@ -12,7 +12,7 @@ import type { Message, UnknownEnum } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/user.proto.
  */
 export const file_logistics_v1_user: GenFile = /*@__PURE__*/
-  fileDesc("Chdsb2dpc3RpY3MvdjEvdXNlci5wcm90bxIMbG9naXN0aWNzLnYxIvMBCgRVc2VyEgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBG5hbWUYAyABKAkSIAoEcm9sZRgEIAEoDjISLmxvZ2lzdGljcy52MS5Sb2xlEhMKC3Blcm1pc3Npb25zGAUgAygJEhAKCGRpc2FibGVkGAYgASgIEi8KC2NyZWF0ZV90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPc2Vzc2lvbl92ZXJzaW9uGAkgASgNKjsKBFJvbGUSFAoQUk9MRV9VTlNQRUNJRklFRBAAEg0KCVJPTEVfVVNFUhABEg4KClJPTEVfQURNSU4QAmIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("Chdsb2dpc3RpY3MvdjEvdXNlci5wcm90bxIMbG9naXN0aWNzLnYxIvMBCgRVc2VyEgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBG5hbWUYAyABKAkSIAoEcm9sZRgEIAEoDjISLmxvZ2lzdGljcy52MS5Sb2xlEhMKC3Blcm1pc3Npb25zGAUgAygJEhAKCGRpc2FibGVkGAYgASgIEi8KC2NyZWF0ZV90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPc2Vzc2lvbl92ZXJzaW9uGAkgASgNKl0KBFJvbGUSFAoQUk9MRV9VTlNQRUNJRklFRBAAEg0KCVJPTEVfVVNFUhABEg4KClJPTEVfQURNSU4QAhIOCgpST0xFX0FHRU5UEAMSEAoMUk9MRV9NQU5BR0VSEARiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * A person who signs in (spec §3 "User record").
@@ -45,7 +45,10 @@ export type User = Message<"logistics.v1.User"> & {
   role: Role;
 
   /**
-   * "all" for the first admin; empty by default.
+   * Output: what the user may do now, one name per action (for example "shipments.read"):
+   * the role's permissions, or the part of them an admin narrowed them to.
+   * Input (UpdateUser): the narrowed list, each a permission of the role; empty means all
+   * of the role's.
    *
    * @generated from field: repeated string permissions = 5;
    */
@@ -107,11 +110,25 @@ export const Role = {
   USER: 1,
 
   /**
-   * Manages shipments and users.
+   * Everything.
    *
    * @generated from enum value: ROLE_ADMIN = 2;
    */
   ADMIN: 2,
+
+  /**
+   * Finds and views shipments, changes their status and location with remarks.
+   *
+   * @generated from enum value: ROLE_AGENT = 3;
+   */
+  AGENT: 3,
+
+  /**
+   * Shipments (create, edit, delete), labels, the dashboard; reads users.
+   *
+   * @generated from enum value: ROLE_MANAGER = 4;
+   */
+  MANAGER: 4,
 } as const;
 
 /**
