@@ -248,8 +248,9 @@ if [ ! -f "$list_data/.seeded" ]; then
   DATA_DIR="$list_data" "$BIN/seed" --count "$LIST_SHIPMENTS"
   touch "$list_data/.seeded"
 fi
-list_result=$(DATA_DIR="$list_data" "$BIN/bench-list")
-results+=("$list_result over $LIST_SHIPMENTS shipments (SQLite)")
+while IFS= read -r line; do
+  results+=("$line over $LIST_SHIPMENTS shipments (SQLite)")
+done < <(DATA_DIR="$list_data" "$BIN/bench-list")
 
 # Static files: the gateway against nginx, same files, same run.
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }

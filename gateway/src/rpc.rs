@@ -88,6 +88,7 @@ fn audience(path: &str) -> Audience {
         p if p.starts_with(SESSION_SERVICE) => Audience::Sessions,
         "/logistics.v1.ShipmentService/GetShipment"
         | "/logistics.v1.ShipmentService/ListShipments" => staff(ShipmentsRead),
+        "/logistics.v1.ShipmentService/GetShipmentStatistics" => staff(DashboardRead),
         "/logistics.v1.ShipmentService/CreateShipment" => staff(ShipmentsCreate),
         "/logistics.v1.ShipmentService/UpdateShipment" => staff(ShipmentsEdit),
         "/logistics.v1.ShipmentService/UpdateShipmentTracking" => staff(ShipmentsTrack),

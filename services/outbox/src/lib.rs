@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, Utc};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
-use service_common::utc_micros;
+use service_common::{optional_utc_micros, utc_micros};
 
 pub use store::{Claimed, MongoOutbox, OutboxError, OutboxStore, Page, SqliteOutbox};
 
@@ -144,26 +144,4 @@ pub enum Outcome {
     Failed {
         error: String,
     },
-}
-
-mod optional_utc_micros {
-    use chrono::{DateTime, Utc};
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(t: &Option<DateTime<Utc>>, s: S) -> Result<S::Ok, S::Error> {
-        match t {
-            Some(t) => s.serialize_some(&service_common::utc_micros::format(t)),
-            None => s.serialize_none(),
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<DateTime<Utc>>, D::Error> {
-        Option::<String>::deserialize(d)?
-            .map(|text| {
-                DateTime::parse_from_rfc3339(&text)
-                    .map(|t| t.with_timezone(&Utc))
-                    .map_err(serde::de::Error::custom)
-            })
-            .transpose()
-    }
 }

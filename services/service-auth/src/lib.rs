@@ -79,6 +79,7 @@ impl Role {
                 ShipmentsEdit,
                 ShipmentsDelete,
                 LabelsPrint,
+                DashboardRead,
                 UsersRead,
             ],
             Self::Admin => &Permission::ALL,
@@ -114,6 +115,8 @@ pub enum Permission {
     ShipmentsDelete,
     #[serde(rename = "labels.print")]
     LabelsPrint,
+    #[serde(rename = "dashboard.read")]
+    DashboardRead,
     #[serde(rename = "users.read")]
     UsersRead,
     /// Create users, disable them, change their role and permissions.
@@ -131,13 +134,14 @@ pub enum Permission {
 }
 
 impl Permission {
-    pub const ALL: [Permission; 12] = [
+    pub const ALL: [Permission; 13] = [
         Permission::ShipmentsRead,
         Permission::ShipmentsTrack,
         Permission::ShipmentsCreate,
         Permission::ShipmentsEdit,
         Permission::ShipmentsDelete,
         Permission::LabelsPrint,
+        Permission::DashboardRead,
         Permission::UsersRead,
         Permission::UsersManage,
         Permission::EmailsRead,
@@ -155,6 +159,7 @@ impl Permission {
             Self::ShipmentsEdit => "shipments.edit",
             Self::ShipmentsDelete => "shipments.delete",
             Self::LabelsPrint => "labels.print",
+            Self::DashboardRead => "dashboard.read",
             Self::UsersRead => "users.read",
             Self::UsersManage => "users.manage",
             Self::EmailsRead => "emails.read",

@@ -242,6 +242,29 @@ pub mod utc_micros {
     }
 }
 
+/// An optional timestamp, stored like `utc_micros` when present.
+pub mod optional_utc_micros {
+    use chrono::{DateTime, Utc};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(t: &Option<DateTime<Utc>>, s: S) -> Result<S::Ok, S::Error> {
+        match t {
+            Some(t) => s.serialize_some(&super::utc_micros::format(t)),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<DateTime<Utc>>, D::Error> {
+        Option::<String>::deserialize(d)?
+            .map(|text| {
+                DateTime::parse_from_rfc3339(&text)
+                    .map(|t| t.with_timezone(&Utc))
+                    .map_err(serde::de::Error::custom)
+            })
+            .transpose()
+    }
+}
+
 /// A pragmatic e-mail check: one `@`, a non-empty local part, a dotted domain, no spaces.
 pub fn is_email(value: &str) -> bool {
     if value.len() > 254 || value.chars().any(|c| c.is_whitespace() || c.is_control()) {

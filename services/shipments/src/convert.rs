@@ -89,6 +89,11 @@ impl Violations {
         })
     }
 
+    /// An optional date: None when unset.
+    pub fn optional_date(&mut self, field: &str, value: Option<&pb::Date>) -> Option<NaiveDate> {
+        value.map(|d| self.date(field, Some(d)))
+    }
+
     /// An optional instant in the past (2000 to `now`), for events recorded after the fact.
     pub fn past_time(
         &mut self,
@@ -428,7 +433,7 @@ pub fn timestamp(t: DateTime<Utc>) -> prost_types::Timestamp {
     }
 }
 
-fn date(d: NaiveDate) -> pb::Date {
+pub fn date(d: NaiveDate) -> pb::Date {
     pb::Date {
         year: d.year(),
         month: d.month() as i32,
@@ -576,6 +581,16 @@ pub fn shipment_from_proto(s: &pb::Shipment) -> Result<Shipment, Vec<FieldViolat
         created_at: from_timestamp(s.create_time.as_ref()),
         updated_at: from_timestamp(s.update_time.as_ref()),
         subscribers: Vec::new(),
+        // The last delivered entry, as `apply` would have set it.
+        delivered_at: (status == Status::Delivered)
+            .then(|| {
+                s.history
+                    .iter()
+                    .rev()
+                    .find(|h| h.status == pb::ShipmentStatus::Delivered as i32)
+                    .map(|h| from_timestamp(h.time.as_ref()))
+            })
+            .flatten(),
     })
 }
 

@@ -74,6 +74,11 @@ impl Status {
         Status::OnHold,
     ];
 
+    /// The status stored as `text`.
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+
     /// The stored value, as the spec names it (`in_transit`).
     pub fn as_str(self) -> &'static str {
         match self {
@@ -260,6 +265,14 @@ pub struct Shipment {
     /// Visitors who confirmed they follow this shipment's updates; never shown to anyone.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub subscribers: Vec<Subscriber>,
+    /// When it was delivered (the delivered history entry's time), for the dashboard's
+    /// daily counts; none while not delivered.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "service_common::optional_utc_micros"
+    )]
+    pub delivered_at: Option<DateTime<Utc>>,
 }
 
 /// A confirmed follower of one shipment's status changes.
@@ -303,6 +316,7 @@ impl Shipment {
             created_at: now,
             updated_at: now,
             subscribers: Vec::new(),
+            delivered_at: None,
         }
     }
 
@@ -327,6 +341,10 @@ impl Shipment {
                 updated_by,
                 &patch.remarks,
             ));
+            if status != self.status {
+                self.delivered_at =
+                    (status == Status::Delivered).then(|| patch.event_time.unwrap_or(now));
+            }
             self.status = status;
             self.current_location = location;
         }

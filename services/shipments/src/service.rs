@@ -12,11 +12,13 @@ use crate::convert::{self, Violations};
 use crate::domain::{HistoryRule, Shipment, ShipmentPatch, TrackingNumber};
 use crate::error::{FieldViolation, ShipmentError};
 use crate::privacy::PublicDetails;
-use crate::store::{Cursor, Effects, ListQuery, ShipmentStore};
+use crate::store::{Cursor, Effects, ListQuery, Order, ShipmentStore};
 use crate::updates::Links;
 use service_common::text::TextRule;
 
 const DEFAULT_PAGE_SIZE: i32 = 20;
+/// The dashboard's daily series: the last 30 days.
+const STATISTICS_DAYS: u32 = 30;
 const MAX_PAGE_SIZE: i32 = 100;
 /// Attempts at a free tracking number; with 10⁹ numbers a second collision is already rare.
 const TRACKING_NUMBER_ATTEMPTS: usize = 8;
@@ -432,7 +434,28 @@ impl ShipmentService for ShipmentsService {
         let text = v
             .text("query", &request.query, TextRule::line(200).optional())
             .to_lowercase();
+        let from = v.optional_date("create_date_from", request.create_date_from.as_ref());
+        let to = v.optional_date("create_date_to", request.create_date_to.as_ref());
+        if let (Some(from), Some(to)) = (from, to)
+            && to < from
+        {
+            v.add("create_date_to", "must not be before create_date_from");
+        }
+        let order = match request.order_by.trim() {
+            "" | "create_time desc" => Order::NewestFirst,
+            "create_time" | "create_time asc" => Order::OldestFirst,
+            "expected_delivery_date" | "expected_delivery_date asc" => Order::ExpectedDelivery,
+            "expected_delivery_date desc" => Order::ExpectedDeliveryLastFirst,
+            _ => {
+                v.add(
+                    "order_by",
+                    "must be create_time or expected_delivery_date, optionally followed by desc",
+                );
+                Order::NewestFirst
+            }
+        };
         v.into_result(()).map_err(ShipmentError::Invalid)?;
+        let start_of = |day: chrono::NaiveDate| day.and_time(chrono::NaiveTime::MIN).and_utc();
         let labelled = crate::domain::Status::ALL
             .into_iter()
             .filter(|s| {
@@ -446,6 +469,10 @@ impl ShipmentService for ShipmentsService {
         let query = ListQuery {
             status,
             labelled,
+            created_from: from.map(start_of),
+            created_before: to.map(|day| start_of(day + chrono::Days::new(1))),
+            late_on: request.late.then(|| crate::domain::now().date_naive()),
+            order,
             text: (!text.is_empty()).then_some(text),
             page_size: page_size as usize,
             after: page_token(&request.page_token)?,
@@ -463,6 +490,42 @@ impl ShipmentService for ShipmentsService {
                 .map(encode_page_token)
                 .unwrap_or_default(),
             total_size: i32::try_from(page.total).unwrap_or(i32::MAX),
+        }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn get_shipment_statistics(
+        &self,
+        request: Request<pb::GetShipmentStatisticsRequest>,
+    ) -> Result<Response<pb::ShipmentStatistics>, Status> {
+        self.tokens.authorize(&request, Permission::DashboardRead)?;
+        let today = crate::domain::now().date_naive();
+        let stats = self.store.statistics(today, STATISTICS_DAYS).await?;
+        let first = today - chrono::Days::new(u64::from(STATISTICS_DAYS - 1));
+        let count = |status| {
+            stats
+                .by_status
+                .iter()
+                .find(|(s, _)| *s == status)
+                .map_or(0, |(_, n)| *n as i64)
+        };
+        Ok(Response::new(pb::ShipmentStatistics {
+            status_counts: crate::domain::Status::ALL
+                .into_iter()
+                .map(|status| pb::StatusCount {
+                    status: convert::status_to_proto(status).into(),
+                    count: count(status),
+                })
+                .collect(),
+            total: stats.by_status.iter().map(|(_, n)| *n as i64).sum(),
+            late: stats.late as i64,
+            days: (0..STATISTICS_DAYS as usize)
+                .map(|i| pb::DailyShipmentCount {
+                    date: Some(convert::date(first + chrono::Days::new(i as u64))),
+                    created: stats.created.get(i).copied().unwrap_or(0) as i64,
+                    delivered: stats.delivered.get(i).copied().unwrap_or(0) as i64,
+                })
+                .collect(),
         }))
     }
 

@@ -8,10 +8,11 @@ use std::time::Duration;
 use futures::StreamExt;
 
 use audit::{Action, Actor, AuditEntry, AuditLog, AuditQuery};
+use chrono::NaiveDate;
 use common::shipment;
 use shipments::domain::{ShipmentPatch, Status};
 use shipments::error::ShipmentError;
-use shipments::store::{DeleteRecord, Edit, Effects, ListQuery, MAX_COUNTED, ShipmentStore};
+use shipments::store::{DeleteRecord, Edit, Effects, ListQuery, MAX_COUNTED, Order, ShipmentStore};
 
 const CLERK: &str = "clerk@example.com";
 
@@ -179,7 +180,7 @@ async fn status_filter_combines_with_search(
         text: Some("alph".into()),
         page_size: 10,
         after: None,
-        labelled: Vec::new(),
+        ..Default::default()
     };
     let page = store.list(&query).await.unwrap();
     assert_eq!(page.total, 1);
@@ -211,7 +212,7 @@ async fn broad_matches_are_counted_up_to_the_cap_and_still_page(
         text: Some("kumasi".into()),
         page_size: 2,
         after: None,
-        labelled: Vec::new(),
+        ..Default::default()
     };
     let first = store.list(&query).await.unwrap();
     assert_eq!(
@@ -387,6 +388,213 @@ async fn email_rules_default_to_everyone_and_round_trip(
     assert_eq!(recorded(&log, Action::SettingsUpdate).await, vec![entry]);
 }
 
+/// A shipment booked `days_ago` days before `today` at 10:00 UTC, expected `expected_in`
+/// days after `today`, in `status` (delivered at 09:00 `today` when delivered).
+fn booked(
+    today: NaiveDate,
+    days_ago: u64,
+    expected_in: i64,
+    status: Status,
+) -> shipments::domain::Shipment {
+    let mut s = shipment("Kofi", "Accra");
+    s.created_at = (today - chrono::Days::new(days_ago))
+        .and_hms_opt(10, 0, 0)
+        .unwrap()
+        .and_utc();
+    s.details.expected_delivery_date = today + chrono::Duration::days(expected_in);
+    s.status = status;
+    if status == Status::Delivered {
+        s.delivered_at = Some(today.and_hms_opt(9, 0, 0).unwrap().and_utc());
+    }
+    s
+}
+
+async fn statistics_count_by_status_lateness_and_day(
+    store: Arc<dyn ShipmentStore>,
+    _log: Arc<dyn AuditLog>,
+) {
+    let today = NaiveDate::from_ymd_opt(2026, 11, 23).unwrap();
+    let late = booked(today, 1, -2, Status::Pending);
+    let due_today = booked(today, 0, 0, Status::InTransit);
+    let on_time = booked(today, 0, 5, Status::OnHold);
+    let done = booked(today, 40, -3, Status::Delivered);
+    for s in [&late, &due_today, &on_time, &done] {
+        store.insert(s, &Effects::default()).await.unwrap();
+    }
+    let stats = store.statistics(today, 30).await.unwrap();
+    let count = |stats: &shipments::store::Statistics, status| {
+        stats
+            .by_status
+            .iter()
+            .find(|(s, _)| *s == status)
+            .map_or(0, |(_, n)| *n)
+    };
+    assert_eq!(
+        [
+            Status::Pending,
+            Status::InTransit,
+            Status::OnHold,
+            Status::Delivered,
+            Status::Delayed
+        ]
+        .map(|st| count(&stats, st)),
+        [1, 1, 1, 1, 0]
+    );
+    assert_eq!(
+        stats.late, 1,
+        "expected before today and not delivered; due today is not late yet"
+    );
+    assert_eq!((stats.created.len(), stats.delivered.len()), (30, 30));
+    assert_eq!(
+        (stats.created[29], stats.created[28]),
+        (2, 1),
+        "today last, yesterday before it"
+    );
+    assert_eq!(
+        stats.created.iter().sum::<u64>(),
+        3,
+        "booked 40 days ago is outside the 30 days"
+    );
+    assert_eq!(stats.delivered[29], 1);
+
+    // The counts follow every change and delete.
+    let deliver: Edit = Arc::new(|s| {
+        let change = ShipmentPatch {
+            status: Some(Status::Delivered),
+            ..Default::default()
+        };
+        s.apply(&change, CLERK, shipments::domain::now());
+        Ok(Effects::default())
+    });
+    store.update(&late.id, deliver).await.unwrap();
+    let record: DeleteRecord = Arc::new(|s| {
+        AuditEntry::new(
+            &clerk(),
+            Action::ShipmentDelete,
+            &s.id,
+            s.tracking_number.as_str(),
+        )
+    });
+    store.delete(&on_time.id, record).await.unwrap();
+    let stats = store.statistics(today, 30).await.unwrap();
+    assert_eq!(
+        (
+            count(&stats, Status::Pending),
+            count(&stats, Status::Delivered),
+            count(&stats, Status::OnHold)
+        ),
+        (0, 2, 0)
+    );
+    assert_eq!(stats.late, 0);
+}
+
+async fn lists_sort_by_expected_delivery_and_filter_by_dates_and_lateness(
+    store: Arc<dyn ShipmentStore>,
+    _log: Arc<dyn AuditLog>,
+) {
+    let today = shipments::domain::now().date_naive();
+    let mut all = Vec::new();
+    for (days_ago, expected_in, status) in [
+        (3, 4, Status::Pending),
+        (2, -1, Status::InTransit),
+        (1, -5, Status::Delivered),
+        (0, 2, Status::Pending),
+        (0, 2, Status::Delayed),
+    ] {
+        let s = booked(today, days_ago, expected_in, status);
+        store.insert(&s, &Effects::default()).await.unwrap();
+        all.push(s);
+    }
+    let list = |order, after: Option<shipments::store::Cursor>| ListQuery {
+        order,
+        page_size: 2,
+        after,
+        ..Default::default()
+    };
+    let mut seen = Vec::new();
+    let mut after = None;
+    loop {
+        let page = store
+            .list(&list(Order::ExpectedDelivery, after.clone()))
+            .await
+            .unwrap();
+        seen.extend(
+            page.shipments
+                .iter()
+                .map(|s| s.details.expected_delivery_date),
+        );
+        match page.next {
+            Some(next) => after = Some(next),
+            None => break,
+        }
+    }
+    let mut expected: Vec<_> = all
+        .iter()
+        .map(|s| s.details.expected_delivery_date)
+        .collect();
+    expected.sort();
+    assert_eq!(
+        seen, expected,
+        "earliest first, every shipment once across pages"
+    );
+    let last_first = store
+        .list(&ListQuery {
+            order: Order::ExpectedDeliveryLastFirst,
+            page_size: 10,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        last_first.shipments[0].details.expected_delivery_date,
+        today + chrono::Duration::days(4)
+    );
+    let oldest = store
+        .list(&ListQuery {
+            order: Order::OldestFirst,
+            page_size: 10,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(oldest.shipments[0].id, all[0].id);
+
+    let start = |d: NaiveDate| d.and_hms_opt(0, 0, 0).unwrap().and_utc();
+    let booked_yesterday_or_before = ListQuery {
+        created_from: Some(start(today - chrono::Days::new(2))),
+        created_before: Some(start(today)),
+        page_size: 10,
+        ..Default::default()
+    };
+    let ids: Vec<_> = store
+        .list(&booked_yesterday_or_before)
+        .await
+        .unwrap()
+        .shipments
+        .into_iter()
+        .map(|s| s.id)
+        .collect();
+    assert_eq!(ids, [all[2].id.clone(), all[1].id.clone()]);
+    let late = ListQuery {
+        late_on: Some(today),
+        page_size: 10,
+        ..Default::default()
+    };
+    let late = store.list(&late).await.unwrap();
+    assert_eq!(
+        (late.total, late.shipments[0].id.as_str()),
+        (1, all[1].id.as_str()),
+        "the delivered one is not late"
+    );
+    let late_and_searched = ListQuery {
+        late_on: Some(today),
+        text: Some("kofi".into()),
+        page_size: 10,
+        ..Default::default()
+    };
+    assert_eq!(store.list(&late_and_searched).await.unwrap().total, 1);
+}
+
 macro_rules! contract {
     ($($case:ident),* $(,)?) => {
         mod sqlite {
@@ -423,4 +631,6 @@ contract!(
     delete_removes_records_a_snapshot_and_reports_missing,
     counters_count_within_their_window_only,
     email_rules_default_to_everyone_and_round_trip,
+    statistics_count_by_status_lateness_and_day,
+    lists_sort_by_expected_delivery_and_filter_by_dates_and_lateness,
 );

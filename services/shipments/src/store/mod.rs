@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 
 use audit::AuditEntry;
 use outbox::Notification;
@@ -45,6 +45,30 @@ pub struct Cursor(pub String);
 /// so a broad search over millions of shipments stays fast.
 pub const MAX_COUNTED: u64 = 1_000;
 
+/// The order of a list; every order ends with the insertion order, so pages never overlap.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Order {
+    #[default]
+    NewestFirst,
+    OldestFirst,
+    ExpectedDelivery,
+    ExpectedDeliveryLastFirst,
+}
+
+impl Order {
+    /// Whether the list runs from the largest key down.
+    pub fn descending(self) -> bool {
+        matches!(self, Self::NewestFirst | Self::ExpectedDeliveryLastFirst)
+    }
+
+    pub fn by_expected_delivery(self) -> bool {
+        matches!(
+            self,
+            Self::ExpectedDelivery | Self::ExpectedDeliveryLastFirst
+        )
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct ListQuery {
     pub status: Option<Status>,
@@ -53,6 +77,12 @@ pub struct ListQuery {
     /// Statuses whose display label holds the text but whose stored name does not ("in
     /// transit" for `in_transit`): they match too, as the admin reads the badges.
     pub labelled: Vec<Status>,
+    /// Created at or after this moment, and before `created_before`.
+    pub created_from: Option<DateTime<Utc>>,
+    pub created_before: Option<DateTime<Utc>>,
+    /// Only late shipments: not delivered, expected before this day.
+    pub late_on: Option<NaiveDate>,
+    pub order: Order,
     pub page_size: usize,
     pub after: Option<Cursor>,
 }
@@ -64,6 +94,26 @@ pub struct ListPage {
     /// Matches on all pages, up to `MAX_COUNTED + 1`.
     pub total: u64,
 }
+
+/// The dashboard's figures.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Statistics {
+    /// Each status with at least one shipment.
+    pub by_status: Vec<(Status, u64)>,
+    /// Not delivered, expected before `today`.
+    pub late: u64,
+    /// Created and delivered per day, from `today - days + 1` to `today` (UTC days).
+    pub created: Vec<u64>,
+    pub delivered: Vec<u64>,
+}
+
+/// The statuses a shipment is still on its way in.
+pub const OPEN_STATUSES: [Status; 4] = [
+    Status::Pending,
+    Status::InTransit,
+    Status::Delayed,
+    Status::OnHold,
+];
 
 #[async_trait]
 pub trait ShipmentStore: Send + Sync + 'static {
@@ -77,6 +127,9 @@ pub trait ShipmentStore: Send + Sync + 'static {
     ) -> Result<Shipment, ShipmentError>;
     /// Newest first.
     async fn list(&self, query: &ListQuery) -> Result<ListPage, ShipmentError>;
+    /// Counts by status, late shipments, and per day over the `days` days up to `today`; from
+    /// indexes and counters, never a scan of every shipment.
+    async fn statistics(&self, today: NaiveDate, days: u32) -> Result<Statistics, ShipmentError>;
     /// Reads, edits and writes one shipment atomically; NotFound when it is missing.
     async fn update(&self, id: &str, edit: Edit) -> Result<Shipment, ShipmentError>;
     /// Deletes and returns the shipment, writing `record`'s audit entry in the same

@@ -2,6 +2,7 @@
 //! (a revision number per document), so they are atomic on any deployment.
 
 use async_trait::async_trait;
+use chrono::NaiveDate;
 use futures::TryStreamExt;
 use mongodb::bson::{Document, doc};
 use mongodb::options::IndexOptions;
@@ -13,10 +14,10 @@ use audit::AuditEntry;
 use outbox::Notification;
 
 use super::{
-    Cursor, DeleteRecord, Edit, Effects, ListPage, ListQuery, MAX_COUNTED, ShipmentStore,
-    window_start,
+    Cursor, DeleteRecord, Edit, Effects, ListPage, ListQuery, MAX_COUNTED, OPEN_STATUSES,
+    ShipmentStore, Statistics, window_start,
 };
-use crate::domain::{Shipment, TrackingNumber};
+use crate::domain::{Shipment, Status, TrackingNumber};
 use crate::error::ShipmentError;
 use crate::updates::EmailRules;
 use service_common::store::page_token::BadPageToken;
@@ -81,6 +82,15 @@ impl MongoShipmentStore {
                     .build(),
                 IndexModel::builder()
                     .keys(doc! { "status": 1, "createdAt": -1, "_id": -1 })
+                    .build(),
+                IndexModel::builder()
+                    .keys(doc! { "expectedDeliveryDate": 1, "_id": 1 })
+                    .build(),
+                IndexModel::builder()
+                    .keys(doc! { "status": 1, "expectedDeliveryDate": 1 })
+                    .build(),
+                IndexModel::builder()
+                    .keys(doc! { "status": 1, "deliveredAt": 1 })
                     .build(),
             ])
             .await?;
@@ -199,6 +209,27 @@ fn filter(query: &ListQuery) -> Document {
     if let Some(status) = query.status {
         filter.insert("status", status.as_str());
     }
+    let mut created = Document::new();
+    if let Some(from) = &query.created_from {
+        created.insert("$gte", crate::domain::utc_micros::format(from));
+    }
+    if let Some(before) = &query.created_before {
+        created.insert("$lt", crate::domain::utc_micros::format(before));
+    }
+    if !created.is_empty() {
+        filter.insert("createdAt", created);
+    }
+    if let Some(today) = query.late_on {
+        let open: Vec<&str> = OPEN_STATUSES.iter().map(|s| s.as_str()).collect();
+        let status = match query.status {
+            // Both must hold: the chosen status, and an open one.
+            Some(chosen) if !OPEN_STATUSES.contains(&chosen) => vec![],
+            Some(chosen) => vec![chosen.as_str()],
+            None => open,
+        };
+        filter.insert("status", doc! { "$in": status });
+        filter.insert("expectedDeliveryDate", doc! { "$lt": today.to_string() });
+    }
     if let Some(text) = &query.text {
         let pattern = regex_literal(text);
         let mut any: Vec<Document> = SEARCH_FIELDS
@@ -303,19 +334,29 @@ impl ShipmentStore for MongoShipmentStore {
             .with_options(counting)
             .await
             .map_err(StoreFault::from)?;
+        let field = if query.order.by_expected_delivery() {
+            "expectedDeliveryDate"
+        } else {
+            "createdAt"
+        };
+        let (direction, past) = if query.order.descending() {
+            (-1, "$lt")
+        } else {
+            (1, "$gt")
+        };
         let mut page_filter = base;
         if let Some(Cursor(cursor)) = &query.after {
-            let (created_at, id) = cursor.split_once('|').ok_or(BadPageToken)?;
+            let (value, id) = cursor.rsplit_once('|').ok_or(BadPageToken)?;
             let after = doc! { "$or": [
-                { "createdAt": { "$lt": created_at } },
-                { "createdAt": created_at, "_id": { "$lt": id } },
+                { field: { past: value } },
+                { field: value, "_id": { past: id } },
             ] };
             page_filter = doc! { "$and": [page_filter, after] };
         }
         let docs: Vec<Document> = self
             .shipments
             .find(page_filter)
-            .sort(doc! { "createdAt": -1, "_id": -1 })
+            .sort(doc! { field: direction, "_id": direction })
             .limit(query.page_size as i64 + 1)
             .await
             .map_err(StoreFault::from)?
@@ -330,11 +371,12 @@ impl ShipmentStore for MongoShipmentStore {
         shipments.truncate(query.page_size);
         let next = if more {
             shipments.last().map(|s| {
-                Cursor(format!(
-                    "{}|{}",
-                    crate::domain::utc_micros::format(&s.created_at),
-                    s.id
-                ))
+                let value = if query.order.by_expected_delivery() {
+                    s.details.expected_delivery_date.to_string()
+                } else {
+                    crate::domain::utc_micros::format(&s.created_at)
+                };
+                Cursor(format!("{value}|{}", s.id))
             })
         } else {
             None
@@ -343,6 +385,56 @@ impl ShipmentStore for MongoShipmentStore {
             shipments,
             next,
             total,
+        })
+    }
+
+    async fn statistics(&self, today: NaiveDate, days: u32) -> Result<Statistics, ShipmentError> {
+        let count = |filter: Document| {
+            let shipments = self.shipments.clone();
+            async move {
+                shipments
+                    .count_documents(filter)
+                    .await
+                    .map_err(StoreFault::from)
+            }
+        };
+        let mut by_status = Vec::new();
+        for status in Status::ALL {
+            let n = count(doc! { "status": status.as_str() }).await?;
+            if n > 0 {
+                by_status.push((status, n));
+            }
+        }
+        let open: Vec<&str> = OPEN_STATUSES.iter().map(|s| s.as_str()).collect();
+        let late = count(doc! {
+            "status": { "$in": open },
+            "expectedDeliveryDate": { "$lt": today.to_string() },
+        })
+        .await?;
+        let first = today - chrono::Days::new(u64::from(days.max(1) - 1));
+        let mut created = Vec::new();
+        let mut delivered = Vec::new();
+        for offset in 0..u64::from(days) {
+            let day = first + chrono::Days::new(offset);
+            // Whole timestamps as stored, so the comparison never rests on a prefix.
+            let start = |d: NaiveDate| {
+                crate::domain::utc_micros::format(&d.and_time(chrono::NaiveTime::MIN).and_utc())
+            };
+            let (from, until) = (start(day), start(day + chrono::Days::new(1)));
+            created.push(count(doc! { "createdAt": { "$gte": &from, "$lt": &until } }).await?);
+            delivered.push(
+                count(doc! {
+                    "status": "delivered",
+                    "deliveredAt": { "$gte": &from, "$lt": &until },
+                })
+                .await?,
+            );
+        }
+        Ok(Statistics {
+            by_status,
+            late,
+            created,
+            delivered,
         })
     }
 

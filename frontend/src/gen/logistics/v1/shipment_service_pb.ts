@@ -6,7 +6,7 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { EmptySchema, FieldMask, Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
-import type { Shipment, ShipmentSchema, ShipmentStatus, ShipmentSubscriptionSchema, TrackingEmailSettings, TrackingEmailSettingsSchema } from "./shipment_pb";
+import type { Date, Shipment, ShipmentSchema, ShipmentStatus, ShipmentSubscriptionSchema, TrackingEmailSettings, TrackingEmailSettingsSchema } from "./shipment_pb";
 import { file_logistics_v1_shipment } from "./shipment_pb";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/shipment_service.proto.
  */
 export const file_logistics_v1_shipment_service: GenFile = /*@__PURE__*/
-  fileDesc("CiNsb2dpc3RpY3MvdjEvc2hpcG1lbnRfc2VydmljZS5wcm90bxIMbG9naXN0aWNzLnYxInIKFUNyZWF0ZVNoaXBtZW50UmVxdWVzdBIoCghzaGlwbWVudBgBIAEoCzIWLmxvZ2lzdGljcy52MS5TaGlwbWVudBIvCgtjcmVhdGVfdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiIAoSR2V0U2hpcG1lbnRSZXF1ZXN0EgoKAmlkGAEgASgJIlMKIkdldFNoaXBtZW50QnlUcmFja2luZ051bWJlclJlcXVlc3QSFwoPdHJhY2tpbmdfbnVtYmVyGAEgASgJEhQKDGFjY2Vzc190b2tlbhgCIAEoCSJGChtWZXJpZnlUcmFja2luZ0FjY2Vzc1JlcXVlc3QSFwoPdHJhY2tpbmdfbnVtYmVyGAEgASgJEg4KBmFuc3dlchgCIAEoCSJEChpTdWJzY3JpYmVUb1NoaXBtZW50UmVxdWVzdBIXCg90cmFja2luZ19udW1iZXIYASABKAkSDQoFZW1haWwYAiABKAkiHQobU3Vic2NyaWJlVG9TaGlwbWVudFJlc3BvbnNlIjMKIkNvbmZpcm1TaGlwbWVudFN1YnNjcmlwdGlvblJlcXVlc3QSDQoFdG9rZW4YASABKAkiMgohRGVsZXRlU2hpcG1lbnRTdWJzY3JpcHRpb25SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIiEKH0dldFRyYWNraW5nRW1haWxTZXR0aW5nc1JlcXVlc3QiWwoiVXBkYXRlVHJhY2tpbmdFbWFpbFNldHRpbmdzUmVxdWVzdBI1CghzZXR0aW5ncxgBIAEoCzIjLmxvZ2lzdGljcy52MS5UcmFja2luZ0VtYWlsU2V0dGluZ3MiegoUTGlzdFNoaXBtZW50c1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkSLAoGc3RhdHVzGAMgASgOMhwubG9naXN0aWNzLnYxLlNoaXBtZW50U3RhdHVzEg0KBXF1ZXJ5GAQgASgJIm8KFUxpc3RTaGlwbWVudHNSZXNwb25zZRIpCglzaGlwbWVudHMYASADKAsyFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEhIKCnRvdGFsX3NpemUYAyABKAUigwEKFVVwZGF0ZVNoaXBtZW50UmVxdWVzdBIoCghzaGlwbWVudBgBIAEoCzIWLmxvZ2lzdGljcy52MS5TaGlwbWVudBIvCgt1cGRhdGVfbWFzaxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2sSDwoHcmVtYXJrcxgDIAEoCSK0AQodVXBkYXRlU2hpcG1lbnRUcmFja2luZ1JlcXVlc3QSCgoCaWQYASABKAkSLAoGc3RhdHVzGAIgASgOMhwubG9naXN0aWNzLnYxLlNoaXBtZW50U3RhdHVzEhgKEGN1cnJlbnRfbG9jYXRpb24YAyABKAkSDwoHcmVtYXJrcxgEIAEoCRIuCgpldmVudF90aW1lGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIjChVEZWxldGVTaGlwbWVudFJlcXVlc3QSCgoCaWQYASABKAky/gkKD1NoaXBtZW50U2VydmljZRJNCg5DcmVhdGVTaGlwbWVudBIjLmxvZ2lzdGljcy52MS5DcmVhdGVTaGlwbWVudFJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSRwoLR2V0U2hpcG1lbnQSIC5sb2dpc3RpY3MudjEuR2V0U2hpcG1lbnRSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50EmcKG0dldFNoaXBtZW50QnlUcmFja2luZ051bWJlchIwLmxvZ2lzdGljcy52MS5HZXRTaGlwbWVudEJ5VHJhY2tpbmdOdW1iZXJSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50ElkKFFZlcmlmeVRyYWNraW5nQWNjZXNzEikubG9naXN0aWNzLnYxLlZlcmlmeVRyYWNraW5nQWNjZXNzUmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJqChNTdWJzY3JpYmVUb1NoaXBtZW50EigubG9naXN0aWNzLnYxLlN1YnNjcmliZVRvU2hpcG1lbnRSZXF1ZXN0GikubG9naXN0aWNzLnYxLlN1YnNjcmliZVRvU2hpcG1lbnRSZXNwb25zZRJzChtDb25maXJtU2hpcG1lbnRTdWJzY3JpcHRpb24SMC5sb2dpc3RpY3MudjEuQ29uZmlybVNoaXBtZW50U3Vic2NyaXB0aW9uUmVxdWVzdBoiLmxvZ2lzdGljcy52MS5TaGlwbWVudFN1YnNjcmlwdGlvbhJxChpEZWxldGVTaGlwbWVudFN1YnNjcmlwdGlvbhIvLmxvZ2lzdGljcy52MS5EZWxldGVTaGlwbWVudFN1YnNjcmlwdGlvblJlcXVlc3QaIi5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdWJzY3JpcHRpb24SbgoYR2V0VHJhY2tpbmdFbWFpbFNldHRpbmdzEi0ubG9naXN0aWNzLnYxLkdldFRyYWNraW5nRW1haWxTZXR0aW5nc1JlcXVlc3QaIy5sb2dpc3RpY3MudjEuVHJhY2tpbmdFbWFpbFNldHRpbmdzEnQKG1VwZGF0ZVRyYWNraW5nRW1haWxTZXR0aW5ncxIwLmxvZ2lzdGljcy52MS5VcGRhdGVUcmFja2luZ0VtYWlsU2V0dGluZ3NSZXF1ZXN0GiMubG9naXN0aWNzLnYxLlRyYWNraW5nRW1haWxTZXR0aW5ncxJYCg1MaXN0U2hpcG1lbnRzEiIubG9naXN0aWNzLnYxLkxpc3RTaGlwbWVudHNSZXF1ZXN0GiMubG9naXN0aWNzLnYxLkxpc3RTaGlwbWVudHNSZXNwb25zZRJNCg5VcGRhdGVTaGlwbWVudBIjLmxvZ2lzdGljcy52MS5VcGRhdGVTaGlwbWVudFJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSXQoWVXBkYXRlU2hpcG1lbnRUcmFja2luZxIrLmxvZ2lzdGljcy52MS5VcGRhdGVTaGlwbWVudFRyYWNraW5nUmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJNCg5EZWxldGVTaGlwbWVudBIjLmxvZ2lzdGljcy52MS5EZWxldGVTaGlwbWVudFJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHliBnByb3RvMw", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp, file_logistics_v1_shipment]);
+  fileDesc("CiNsb2dpc3RpY3MvdjEvc2hpcG1lbnRfc2VydmljZS5wcm90bxIMbG9naXN0aWNzLnYxInIKFUNyZWF0ZVNoaXBtZW50UmVxdWVzdBIoCghzaGlwbWVudBgBIAEoCzIWLmxvZ2lzdGljcy52MS5TaGlwbWVudBIvCgtjcmVhdGVfdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiIAoSR2V0U2hpcG1lbnRSZXF1ZXN0EgoKAmlkGAEgASgJIlMKIkdldFNoaXBtZW50QnlUcmFja2luZ051bWJlclJlcXVlc3QSFwoPdHJhY2tpbmdfbnVtYmVyGAEgASgJEhQKDGFjY2Vzc190b2tlbhgCIAEoCSJGChtWZXJpZnlUcmFja2luZ0FjY2Vzc1JlcXVlc3QSFwoPdHJhY2tpbmdfbnVtYmVyGAEgASgJEg4KBmFuc3dlchgCIAEoCSJEChpTdWJzY3JpYmVUb1NoaXBtZW50UmVxdWVzdBIXCg90cmFja2luZ19udW1iZXIYASABKAkSDQoFZW1haWwYAiABKAkiHQobU3Vic2NyaWJlVG9TaGlwbWVudFJlc3BvbnNlIjMKIkNvbmZpcm1TaGlwbWVudFN1YnNjcmlwdGlvblJlcXVlc3QSDQoFdG9rZW4YASABKAkiMgohRGVsZXRlU2hpcG1lbnRTdWJzY3JpcHRpb25SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIiEKH0dldFRyYWNraW5nRW1haWxTZXR0aW5nc1JlcXVlc3QiWwoiVXBkYXRlVHJhY2tpbmdFbWFpbFNldHRpbmdzUmVxdWVzdBI1CghzZXR0aW5ncxgBIAEoCzIjLmxvZ2lzdGljcy52MS5UcmFja2luZ0VtYWlsU2V0dGluZ3Mi9AEKFExpc3RTaGlwbWVudHNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEiwKBnN0YXR1cxgDIAEoDjIcLmxvZ2lzdGljcy52MS5TaGlwbWVudFN0YXR1cxINCgVxdWVyeRgEIAEoCRIsChBjcmVhdGVfZGF0ZV9mcm9tGAUgASgLMhIubG9naXN0aWNzLnYxLkRhdGUSKgoOY3JlYXRlX2RhdGVfdG8YBiABKAsyEi5sb2dpc3RpY3MudjEuRGF0ZRIMCgRsYXRlGAcgASgIEhAKCG9yZGVyX2J5GAggASgJIm8KFUxpc3RTaGlwbWVudHNSZXNwb25zZRIpCglzaGlwbWVudHMYASADKAsyFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEhIKCnRvdGFsX3NpemUYAyABKAUiHgocR2V0U2hpcG1lbnRTdGF0aXN0aWNzUmVxdWVzdCKTAQoSU2hpcG1lbnRTdGF0aXN0aWNzEjAKDXN0YXR1c19jb3VudHMYASADKAsyGS5sb2dpc3RpY3MudjEuU3RhdHVzQ291bnQSDQoFdG90YWwYAiABKAMSDAoEbGF0ZRgDIAEoAxIuCgRkYXlzGAQgAygLMiAubG9naXN0aWNzLnYxLkRhaWx5U2hpcG1lbnRDb3VudCJKCgtTdGF0dXNDb3VudBIsCgZzdGF0dXMYASABKA4yHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0dXMSDQoFY291bnQYAiABKAMiWgoSRGFpbHlTaGlwbWVudENvdW50EiAKBGRhdGUYASABKAsyEi5sb2dpc3RpY3MudjEuRGF0ZRIPCgdjcmVhdGVkGAIgASgDEhEKCWRlbGl2ZXJlZBgDIAEoAyKDAQoVVXBkYXRlU2hpcG1lbnRSZXF1ZXN0EigKCHNoaXBtZW50GAEgASgLMhYubG9naXN0aWNzLnYxLlNoaXBtZW50Ei8KC3VwZGF0ZV9tYXNrGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFzaxIPCgdyZW1hcmtzGAMgASgJIrQBCh1VcGRhdGVTaGlwbWVudFRyYWNraW5nUmVxdWVzdBIKCgJpZBgBIAEoCRIsCgZzdGF0dXMYAiABKA4yHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0dXMSGAoQY3VycmVudF9sb2NhdGlvbhgDIAEoCRIPCgdyZW1hcmtzGAQgASgJEi4KCmV2ZW50X3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIiMKFURlbGV0ZVNoaXBtZW50UmVxdWVzdBIKCgJpZBgBIAEoCTLlCgoPU2hpcG1lbnRTZXJ2aWNlEk0KDkNyZWF0ZVNoaXBtZW50EiMubG9naXN0aWNzLnYxLkNyZWF0ZVNoaXBtZW50UmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJHCgtHZXRTaGlwbWVudBIgLmxvZ2lzdGljcy52MS5HZXRTaGlwbWVudFJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSZwobR2V0U2hpcG1lbnRCeVRyYWNraW5nTnVtYmVyEjAubG9naXN0aWNzLnYxLkdldFNoaXBtZW50QnlUcmFja2luZ051bWJlclJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSWQoUVmVyaWZ5VHJhY2tpbmdBY2Nlc3MSKS5sb2dpc3RpY3MudjEuVmVyaWZ5VHJhY2tpbmdBY2Nlc3NSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50EmoKE1N1YnNjcmliZVRvU2hpcG1lbnQSKC5sb2dpc3RpY3MudjEuU3Vic2NyaWJlVG9TaGlwbWVudFJlcXVlc3QaKS5sb2dpc3RpY3MudjEuU3Vic2NyaWJlVG9TaGlwbWVudFJlc3BvbnNlEnMKG0NvbmZpcm1TaGlwbWVudFN1YnNjcmlwdGlvbhIwLmxvZ2lzdGljcy52MS5Db25maXJtU2hpcG1lbnRTdWJzY3JpcHRpb25SZXF1ZXN0GiIubG9naXN0aWNzLnYxLlNoaXBtZW50U3Vic2NyaXB0aW9uEnEKGkRlbGV0ZVNoaXBtZW50U3Vic2NyaXB0aW9uEi8ubG9naXN0aWNzLnYxLkRlbGV0ZVNoaXBtZW50U3Vic2NyaXB0aW9uUmVxdWVzdBoiLmxvZ2lzdGljcy52MS5TaGlwbWVudFN1YnNjcmlwdGlvbhJuChhHZXRUcmFja2luZ0VtYWlsU2V0dGluZ3MSLS5sb2dpc3RpY3MudjEuR2V0VHJhY2tpbmdFbWFpbFNldHRpbmdzUmVxdWVzdBojLmxvZ2lzdGljcy52MS5UcmFja2luZ0VtYWlsU2V0dGluZ3MSdAobVXBkYXRlVHJhY2tpbmdFbWFpbFNldHRpbmdzEjAubG9naXN0aWNzLnYxLlVwZGF0ZVRyYWNraW5nRW1haWxTZXR0aW5nc1JlcXVlc3QaIy5sb2dpc3RpY3MudjEuVHJhY2tpbmdFbWFpbFNldHRpbmdzElgKDUxpc3RTaGlwbWVudHMSIi5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1JlcXVlc3QaIy5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1Jlc3BvbnNlEmUKFUdldFNoaXBtZW50U3RhdGlzdGljcxIqLmxvZ2lzdGljcy52MS5HZXRTaGlwbWVudFN0YXRpc3RpY3NSZXF1ZXN0GiAubG9naXN0aWNzLnYxLlNoaXBtZW50U3RhdGlzdGljcxJNCg5VcGRhdGVTaGlwbWVudBIjLmxvZ2lzdGljcy52MS5VcGRhdGVTaGlwbWVudFJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSXQoWVXBkYXRlU2hpcG1lbnRUcmFja2luZxIrLmxvZ2lzdGljcy52MS5VcGRhdGVTaGlwbWVudFRyYWNraW5nUmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJNCg5EZWxldGVTaGlwbWVudBIjLmxvZ2lzdGljcy52MS5EZWxldGVTaGlwbWVudFJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHliBnByb3RvMw", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp, file_logistics_v1_shipment]);
 
 /**
  * @generated from message logistics.v1.CreateShipmentRequest
@@ -243,11 +243,39 @@ export type ListShipmentsRequest = Message<"logistics.v1.ListShipmentsRequest"> 
 
   /**
    * Case-insensitive literal substring of tracking number, shipper name,
-   * receiver name, origin, destination or status. At most 200 characters.
+   * receiver name, origin, destination or status (as stored, "in_transit", or as shown,
+   * "in transit"). At most 200 characters.
    *
    * @generated from field: string query = 4;
    */
   query: string;
+
+  /**
+   * Only shipments created on or after this day, and on or before create_date_to (UTC).
+   *
+   * @generated from field: logistics.v1.Date create_date_from = 5;
+   */
+  createDateFrom?: Date | undefined;
+
+  /**
+   * @generated from field: logistics.v1.Date create_date_to = 6;
+   */
+  createDateTo?: Date | undefined;
+
+  /**
+   * Only late shipments: not delivered, expected delivery date before today (UTC).
+   *
+   * @generated from field: bool late = 7;
+   */
+  late: boolean;
+
+  /**
+   * "create_time desc" (the default, newest first), "create_time",
+   * "expected_delivery_date" or "expected_delivery_date desc".
+   *
+   * @generated from field: string order_by = 8;
+   */
+  orderBy: string;
 };
 
 /**
@@ -290,6 +318,112 @@ export const ListShipmentsResponseSchema: GenMessage<ListShipmentsResponse> = /*
   messageDesc(file_logistics_v1_shipment_service, 11);
 
 /**
+ * @generated from message logistics.v1.GetShipmentStatisticsRequest
+ */
+export type GetShipmentStatisticsRequest = Message<"logistics.v1.GetShipmentStatisticsRequest"> & {
+};
+
+/**
+ * Describes the message logistics.v1.GetShipmentStatisticsRequest.
+ * Use `create(GetShipmentStatisticsRequestSchema)` to create a new message.
+ */
+export const GetShipmentStatisticsRequestSchema: GenMessage<GetShipmentStatisticsRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 12);
+
+/**
+ * @generated from message logistics.v1.ShipmentStatistics
+ */
+export type ShipmentStatistics = Message<"logistics.v1.ShipmentStatistics"> & {
+  /**
+   * Every status, in the order of the enum, zero counts included.
+   *
+   * @generated from field: repeated logistics.v1.StatusCount status_counts = 1;
+   */
+  statusCounts: StatusCount[];
+
+  /**
+   * All shipments.
+   *
+   * @generated from field: int64 total = 2;
+   */
+  total: bigint;
+
+  /**
+   * Not delivered, expected delivery date before today (UTC).
+   *
+   * @generated from field: int64 late = 3;
+   */
+  late: bigint;
+
+  /**
+   * The last 30 days, oldest first, today last.
+   *
+   * @generated from field: repeated logistics.v1.DailyShipmentCount days = 4;
+   */
+  days: DailyShipmentCount[];
+};
+
+/**
+ * Describes the message logistics.v1.ShipmentStatistics.
+ * Use `create(ShipmentStatisticsSchema)` to create a new message.
+ */
+export const ShipmentStatisticsSchema: GenMessage<ShipmentStatistics> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 13);
+
+/**
+ * @generated from message logistics.v1.StatusCount
+ */
+export type StatusCount = Message<"logistics.v1.StatusCount"> & {
+  /**
+   * @generated from field: logistics.v1.ShipmentStatus status = 1;
+   */
+  status: ShipmentStatus;
+
+  /**
+   * @generated from field: int64 count = 2;
+   */
+  count: bigint;
+};
+
+/**
+ * Describes the message logistics.v1.StatusCount.
+ * Use `create(StatusCountSchema)` to create a new message.
+ */
+export const StatusCountSchema: GenMessage<StatusCount> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 14);
+
+/**
+ * @generated from message logistics.v1.DailyShipmentCount
+ */
+export type DailyShipmentCount = Message<"logistics.v1.DailyShipmentCount"> & {
+  /**
+   * @generated from field: logistics.v1.Date date = 1;
+   */
+  date?: Date | undefined;
+
+  /**
+   * Shipments booked that day.
+   *
+   * @generated from field: int64 created = 2;
+   */
+  created: bigint;
+
+  /**
+   * Shipments delivered that day.
+   *
+   * @generated from field: int64 delivered = 3;
+   */
+  delivered: bigint;
+};
+
+/**
+ * Describes the message logistics.v1.DailyShipmentCount.
+ * Use `create(DailyShipmentCountSchema)` to create a new message.
+ */
+export const DailyShipmentCountSchema: GenMessage<DailyShipmentCount> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 15);
+
+/**
  * @generated from message logistics.v1.UpdateShipmentRequest
  */
 export type UpdateShipmentRequest = Message<"logistics.v1.UpdateShipmentRequest"> & {
@@ -321,7 +455,7 @@ export type UpdateShipmentRequest = Message<"logistics.v1.UpdateShipmentRequest"
  * Use `create(UpdateShipmentRequestSchema)` to create a new message.
  */
 export const UpdateShipmentRequestSchema: GenMessage<UpdateShipmentRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 12);
+  messageDesc(file_logistics_v1_shipment_service, 16);
 
 /**
  * @generated from message logistics.v1.UpdateShipmentTrackingRequest
@@ -362,7 +496,7 @@ export type UpdateShipmentTrackingRequest = Message<"logistics.v1.UpdateShipment
  * Use `create(UpdateShipmentTrackingRequestSchema)` to create a new message.
  */
 export const UpdateShipmentTrackingRequestSchema: GenMessage<UpdateShipmentTrackingRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 13);
+  messageDesc(file_logistics_v1_shipment_service, 17);
 
 /**
  * @generated from message logistics.v1.DeleteShipmentRequest
@@ -379,7 +513,7 @@ export type DeleteShipmentRequest = Message<"logistics.v1.DeleteShipmentRequest"
  * Use `create(DeleteShipmentRequestSchema)` to create a new message.
  */
 export const DeleteShipmentRequestSchema: GenMessage<DeleteShipmentRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 14);
+  messageDesc(file_logistics_v1_shipment_service, 18);
 
 /**
  * Shipments: the back office manages them, visitors track them by number.
@@ -503,8 +637,9 @@ export const ShipmentService: GenService<{
     output: typeof TrackingEmailSettingsSchema;
   },
   /**
-   * Lists shipments, newest first, optionally filtered by status and a search text.
-   * Errors: INVALID_ARGUMENT (bad page_size, page_token or query).
+   * shipments.read. Lists shipments, newest first unless order_by says otherwise, filtered
+   * by status, a search text, a creation date range and lateness.
+   * Errors: INVALID_ARGUMENT (bad page_size, page_token, query, order_by or date range).
    *
    * @generated from rpc logistics.v1.ShipmentService.ListShipments
    */
@@ -512,6 +647,17 @@ export const ShipmentService: GenService<{
     methodKind: "unary";
     input: typeof ListShipmentsRequestSchema;
     output: typeof ListShipmentsResponseSchema;
+  },
+  /**
+   * dashboard.read. The dashboard's figures: shipments per status, late shipments, and
+   * created and delivered per day for the last 30 days (UTC days).
+   *
+   * @generated from rpc logistics.v1.ShipmentService.GetShipmentStatistics
+   */
+  getShipmentStatistics: {
+    methodKind: "unary";
+    input: typeof GetShipmentStatisticsRequestSchema;
+    output: typeof ShipmentStatisticsSchema;
   },
   /**
    * Updates the fields named in update_mask. A change of status or current location
