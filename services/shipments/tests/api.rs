@@ -421,6 +421,7 @@ async fn list_filters_searches_and_pages() {
             status: status.into(),
             page_size,
             page_token,
+            ..Default::default()
         }
     };
     let page = api
