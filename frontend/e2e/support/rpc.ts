@@ -3,6 +3,8 @@
 import { createClient, type Client } from '@connectrpc/connect';
 import { createGrpcWebTransport } from '@connectrpc/connect-web';
 import type { APIRequestContext } from '@playwright/test';
+import { AuditService } from '../../src/gen/logistics/v1/audit_service_pb';
+import { AuthService } from '../../src/gen/logistics/v1/auth_service_pb';
 import { NotificationService } from '../../src/gen/logistics/v1/notification_service_pb';
 import type { Notification } from '../../src/gen/logistics/v1/notification_pb';
 import { SessionService } from '../../src/gen/logistics/v1/session_service_pb';
@@ -13,6 +15,8 @@ export type Clients = {
   shipments: Client<typeof ShipmentService>;
   notifications: Client<typeof NotificationService>;
   sessions: Client<typeof SessionService>;
+  users: Client<typeof AuthService>;
+  audit: Client<typeof AuditService>;
 };
 
 /** A `fetch` that goes through Playwright's request API (and so its cookie jar). */
@@ -38,6 +42,8 @@ export function rpc(request: APIRequestContext, baseURL: string): Clients {
     shipments: createClient(ShipmentService, transport),
     notifications: createClient(NotificationService, transport),
     sessions: createClient(SessionService, transport),
+    users: createClient(AuthService, transport),
+    audit: createClient(AuditService, transport),
   };
 }
 

@@ -16,6 +16,7 @@ const AdminShipmentsPage = lazy(() => import('./routes/admin-shipments'));
 const AdminUsersPage = lazy(() => import('./routes/admin-users'));
 const AdminEmailsPage = lazy(() => import('./routes/admin-emails'));
 const AdminSettingsPage = lazy(() => import('./routes/admin-settings'));
+const AdminAuditPage = lazy(() => import('./routes/admin-audit'));
 const PrivacyPage = lazy(() => import('./routes/privacy'));
 const TermsPage = lazy(() => import('./routes/terms'));
 const FaqPage = lazy(() => import('./routes/faq'));
@@ -34,7 +35,7 @@ const ROUTES: RouteObject[] = [
       { path: 'track/:trackingNumber?', element: <TrackPage /> },
       { path: 'administration_and_development/login', element: <AdminLoginPage /> },
       {
-        // The guard (in the layout) sends visitors without an admin session to the login.
+        // The guard (in the layout) sends visitors without a staff session to the login.
         path: 'administration_and_development',
         element: <AdminLayout />,
         children: [
@@ -42,6 +43,7 @@ const ROUTES: RouteObject[] = [
           { path: 'users', element: <AdminUsersPage /> },
           { path: 'emails', element: <AdminEmailsPage /> },
           { path: 'settings', element: <AdminSettingsPage /> },
+          { path: 'audit', element: <AdminAuditPage /> },
         ],
       },
       { path: 'login', element: <Navigate to={ADMIN_LOGIN_PATH} replace /> },

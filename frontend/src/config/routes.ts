@@ -4,3 +4,4 @@ export const ADMIN_LOGIN_PATH = '/administration_and_development/login';
 export const ADMIN_USERS_PATH = '/administration_and_development/users';
 export const ADMIN_EMAILS_PATH = '/administration_and_development/emails';
 export const ADMIN_SETTINGS_PATH = '/administration_and_development/settings';
+export const ADMIN_AUDIT_PATH = '/administration_and_development/audit';

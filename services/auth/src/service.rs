@@ -76,6 +76,12 @@ pub fn user_to_proto(u: &User) -> pb::User {
         create_time: Some(timestamp(u.created_at)),
         update_time: Some(timestamp(u.updated_at)),
         session_version: u.session_version,
+        role_permissions: u
+            .role
+            .permissions()
+            .iter()
+            .map(|p| p.as_str().to_owned())
+            .collect(),
     }
 }
 

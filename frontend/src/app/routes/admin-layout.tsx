@@ -2,7 +2,7 @@ import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
 import { Spinner } from '@/components/ui/Spinner';
 import { AdminBar } from '@/features/admin-session/components/AdminBar';
-import { RequireAdmin } from '@/features/admin-session/components/RequireAdmin';
+import { RequireStaff } from '@/features/admin-session/components/RequireStaff';
 import { useStoredTheme } from '@/features/preferences/hooks/use-stored-theme';
 import '@/styles/admin.css';
 
@@ -10,11 +10,11 @@ import '@/styles/admin.css';
  * signed-in user is passed to the pages as the outlet context. */
 export default function AdminLayout() {
   return (
-    <RequireAdmin>
+    <RequireStaff>
       {(user) => (
         <div className="admin-area">
           <StoredTheme />
-          <AdminBar email={user.email} />
+          <AdminBar user={user} />
           <div className="container admin-main">
             <Suspense
               fallback={
@@ -28,7 +28,7 @@ export default function AdminLayout() {
           </div>
         </div>
       )}
-    </RequireAdmin>
+    </RequireStaff>
   );
 }
 

@@ -1,5 +1,7 @@
 import { useOutletContext } from 'react-router-dom';
 import type { User } from '@/gen/logistics/v1/user_pb';
+import { NotPermitted } from '@/components/ui/NotPermitted';
+import { Permission, may } from '@/config/permissions';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { UsersPage } from '@/features/admin-users/components/UsersPage';
 
@@ -7,5 +9,6 @@ import { UsersPage } from '@/features/admin-users/components/UsersPage';
 export default function AdminUsersPage() {
   useDocumentTitle('Users');
   const user = useOutletContext<User>();
-  return <UsersPage currentUserId={user.id} />;
+  if (!may(user, Permission.usersRead)) return <NotPermitted />;
+  return <UsersPage currentUserId={user.id} canManage={may(user, Permission.usersManage)} />;
 }

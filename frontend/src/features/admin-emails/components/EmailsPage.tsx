@@ -30,7 +30,7 @@ function recipient(email: Notification): string {
 }
 
 /** The e-mail outbox: every e-mail with its state, its content, and Retry for failed ones. */
-export function EmailsPage() {
+export function EmailsPage({ canSend }: { canSend: boolean }) {
   const { emails, backlog, loading, error, hasMore, reload, loadMore, replace } = useEmails();
   const [retrying, setRetrying] = useState<string | null>(null);
 
@@ -52,7 +52,7 @@ export function EmailsPage() {
       <div className="admin-page-head">
         <h1>Emails</h1>
         <div className="admin-page-actions">
-          <EmailTestButton />
+          {canSend && <EmailTestButton />}
           <button type="button" className="btn btn-outline" onClick={reload} disabled={loading}>
             <RefreshCw className={loading ? 'icon-spin' : undefined} aria-hidden="true" size={18} />
             Refresh
@@ -123,7 +123,7 @@ export function EmailsPage() {
                 ) : (
                   <p className="muted">Content removed after delivery.</p>
                 )}
-                {email.state === NotificationState.FAILED && (
+                {canSend && email.state === NotificationState.FAILED && (
                   <button
                     type="button"
                     className="btn btn-sm btn-outline"

@@ -1,11 +1,20 @@
 import { NavLink } from 'react-router-dom';
-import { LogOut, Mail, Package, Settings, UserCircle2, Users } from 'lucide-react';
-import { ADMIN_EMAILS_PATH, ADMIN_HOME_PATH, ADMIN_SETTINGS_PATH, ADMIN_USERS_PATH } from '@/config/routes';
+import { History, LogOut, Mail, Package, Settings, UserCircle2, Users } from 'lucide-react';
+import type { User } from '@/gen/logistics/v1/user_pb';
+import { Permission, may } from '@/config/permissions';
+import {
+  ADMIN_AUDIT_PATH,
+  ADMIN_EMAILS_PATH,
+  ADMIN_HOME_PATH,
+  ADMIN_SETTINGS_PATH,
+  ADMIN_USERS_PATH,
+} from '@/config/routes';
 import { useLogout } from '../hooks/use-session';
 
-/** The admin area's bar: its sections, who is signed in, and Log out. */
-export function AdminBar({ email }: { email: string }) {
+/** The admin area's bar: the sections this user may open, who is signed in, and Log out. */
+export function AdminBar({ user }: { user: User }) {
   const { logout, loggingOut } = useLogout();
+  const email = user.email;
   const linkClass = ({ isActive }: { isActive: boolean }) => `admin-nav-link${isActive ? ' active' : ''}`;
   return (
     <div className="admin-bar">
@@ -13,30 +22,46 @@ export function AdminBar({ email }: { email: string }) {
         <p className="admin-bar-title">Admin Dashboard</p>
         <nav aria-label="Admin">
           <ul className="admin-nav">
-            <li>
-              <NavLink to={ADMIN_HOME_PATH} end className={linkClass}>
-                <Package aria-hidden="true" size={18} />
-                Shipments
-              </NavLink>
-            </li>
-            <li>
-              <NavLink to={ADMIN_USERS_PATH} className={linkClass}>
-                <Users aria-hidden="true" size={18} />
-                Users
-              </NavLink>
-            </li>
-            <li>
-              <NavLink to={ADMIN_EMAILS_PATH} className={linkClass}>
-                <Mail aria-hidden="true" size={18} />
-                Emails
-              </NavLink>
-            </li>
-            <li>
-              <NavLink to={ADMIN_SETTINGS_PATH} className={linkClass}>
-                <Settings aria-hidden="true" size={18} />
-                Settings
-              </NavLink>
-            </li>
+            {may(user, Permission.shipmentsRead) && (
+              <li>
+                <NavLink to={ADMIN_HOME_PATH} end className={linkClass}>
+                  <Package aria-hidden="true" size={18} />
+                  Shipments
+                </NavLink>
+              </li>
+            )}
+            {may(user, Permission.usersRead) && (
+              <li>
+                <NavLink to={ADMIN_USERS_PATH} className={linkClass}>
+                  <Users aria-hidden="true" size={18} />
+                  Users
+                </NavLink>
+              </li>
+            )}
+            {may(user, Permission.emailsRead) && (
+              <li>
+                <NavLink to={ADMIN_EMAILS_PATH} className={linkClass}>
+                  <Mail aria-hidden="true" size={18} />
+                  Emails
+                </NavLink>
+              </li>
+            )}
+            {may(user, Permission.settingsManage) && (
+              <li>
+                <NavLink to={ADMIN_SETTINGS_PATH} className={linkClass}>
+                  <Settings aria-hidden="true" size={18} />
+                  Settings
+                </NavLink>
+              </li>
+            )}
+            {may(user, Permission.auditRead) && (
+              <li>
+                <NavLink to={ADMIN_AUDIT_PATH} className={linkClass}>
+                  <History aria-hidden="true" size={18} />
+                  Audit
+                </NavLink>
+              </li>
+            )}
           </ul>
         </nav>
         <div className="admin-user">

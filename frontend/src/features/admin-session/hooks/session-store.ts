@@ -1,7 +1,7 @@
 // The browser's sign-in state, shared by the login page, the route guard and the admin bar.
 // Restored once from the session cookie (GetSession), then kept up to date by sign-in,
 // sign-out and the transport's "session expired" signal.
-import { Role, type User } from '@/gen/logistics/v1/user_pb';
+import type { User } from '@/gen/logistics/v1/user_pb';
 import { onSessionExpired } from '@/lib/session-events';
 import { toast } from '@/lib/toast';
 import { createSession, deleteSession, getSession } from '../api/session';
@@ -54,9 +54,6 @@ export async function signOut(): Promise<void> {
   setState({ status: 'signed-out' });
 }
 
-export function isAdmin(user: User): boolean {
-  return user.role === Role.ADMIN && !user.disabled;
-}
 
 onSessionExpired(() => {
   if (state.status !== 'signed-in') return;

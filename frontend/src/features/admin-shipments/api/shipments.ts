@@ -1,7 +1,8 @@
 // The admin's shipment calls (all need an admin session; the cookie travels with them).
 import type { Shipment, ShipmentStatus } from '@/gen/logistics/v1/shipment_pb';
 import type { ListShipmentsResponse } from '@/gen/logistics/v1/shipment_service_pb';
-import { shipmentClient } from '@/lib/transport';
+import type { AuditEntry } from '@/gen/logistics/v1/audit_service_pb';
+import { auditClient, shipmentClient } from '@/lib/transport';
 import type { ShipmentInit, ShipmentUpdate } from '../utils/shipment-form';
 
 const TIMEOUT_MS = 15_000;
@@ -34,4 +35,19 @@ export function updateShipment(update: ShipmentUpdate): Promise<Shipment> {
 
 export async function deleteShipment(id: string): Promise<void> {
   await shipmentClient.deleteShipment({ id }, { timeoutMs: TIMEOUT_MS });
+}
+
+export function updateTracking(input: {
+  id: string;
+  status: ShipmentStatus;
+  currentLocation: string;
+  remarks: string;
+}): Promise<Shipment> {
+  return shipmentClient.updateShipmentTracking(input, { timeoutMs: TIMEOUT_MS });
+}
+
+/** The audit entries about one shipment, newest first (the latest 100). */
+export async function listShipmentActivity(id: string, signal?: AbortSignal): Promise<AuditEntry[]> {
+  const page = await auditClient.listAuditEntries({ target: id, pageSize: 100 }, { signal, timeoutMs: TIMEOUT_MS });
+  return page.entries;
 }

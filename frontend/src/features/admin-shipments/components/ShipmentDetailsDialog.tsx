@@ -26,6 +26,7 @@ import {
   statusKey,
 } from '@/utils/shipment';
 import { getShipment } from '../api/shipments';
+import { ShipmentActivity } from './ShipmentActivity';
 
 function date(d: ProtoDate | undefined): string {
   return d ? formatDateParts(d.year, d.month, d.day) : EMPTY_VALUE;
@@ -44,10 +45,22 @@ function Detail({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
-/** Every field of a shipment and its history; fetched again on open so it is current. */
-export function ShipmentDetailsDialog({ shipment: initial, onClose }: { shipment: Shipment; onClose: () => void }) {
+type Tab = 'details' | 'activity';
+
+/** Every field of a shipment and its history, fetched again on open so it is current; and,
+ * for those who read the audit log, an Activity tab of who changed it. */
+export function ShipmentDetailsDialog({
+  shipment: initial,
+  onClose,
+  showActivity = false,
+}: {
+  shipment: Shipment;
+  onClose: () => void;
+  showActivity?: boolean;
+}) {
   const [shipment, setShipment] = useState(initial);
   const [refreshing, setRefreshing] = useState(true);
+  const [tab, setTab] = useState<Tab>('details');
 
   useEffect(() => {
     const controller = new AbortController();
@@ -65,8 +78,7 @@ export function ShipmentDetailsDialog({ shipment: initial, onClose }: { shipment
   }, [initial.id]);
 
   const s = shipment;
-  return (
-    <Modal title={`Shipment ${s.trackingNumber}`} onClose={onClose} size="lg">
+  const details = (
       <div className="shipment-details" aria-busy={refreshing}>
         <div className="details-head">
           <StatusBadge statusKey={statusKey(s.status)} />
@@ -127,6 +139,56 @@ export function ShipmentDetailsDialog({ shipment: initial, onClose }: { shipment
           <HistoryTimeline history={s.history} dayHeading="h4" />
         </section>
       </div>
+  );
+  return (
+    <Modal title={`Shipment ${s.trackingNumber}`} onClose={onClose} size="lg">
+      {showActivity ? (
+        <>
+          <DialogTabs tab={tab} onChange={setTab} />
+          <div role="tabpanel" id={`shipment-tab-${tab}`} aria-labelledby={`shipment-tab-${tab}-button`}>
+            {tab === 'details' ? details : <ShipmentActivity shipmentId={s.id} />}
+          </div>
+        </>
+      ) : (
+        details
+      )}
     </Modal>
+  );
+}
+
+const TABS: ReadonlyArray<{ tab: Tab; label: string }> = [
+  { tab: 'details', label: 'Details' },
+  { tab: 'activity', label: 'Activity' },
+];
+
+/** Details | Activity, as tabs: arrow keys move between them. */
+function DialogTabs({ tab, onChange }: { tab: Tab; onChange: (tab: Tab) => void }) {
+  const move = (step: number) => {
+    const index = (TABS.findIndex((t) => t.tab === tab) + step + TABS.length) % TABS.length;
+    onChange(TABS[index].tab);
+    document.getElementById(`shipment-tab-${TABS[index].tab}-button`)?.focus();
+  };
+  return (
+    <div role="tablist" aria-label="Shipment" className="dialog-tabs">
+      {TABS.map(({ tab: value, label }) => (
+        <button
+          key={value}
+          type="button"
+          role="tab"
+          id={`shipment-tab-${value}-button`}
+          aria-selected={tab === value}
+          aria-controls={`shipment-tab-${value}`}
+          tabIndex={tab === value ? 0 : -1}
+          className={`dialog-tab${tab === value ? ' is-active' : ''}`}
+          onClick={() => onChange(value)}
+          onKeyDown={(event) => {
+            if (event.key === 'ArrowRight') move(1);
+            if (event.key === 'ArrowLeft') move(-1);
+          }}
+        >
+          {label}
+        </button>
+      ))}
+    </div>
   );
 }

@@ -12,6 +12,7 @@ import { CreatedShipmentPanel } from './CreatedShipmentPanel';
 import { EditShipmentModal } from './EditShipmentModal';
 import { ShipmentDetailsDialog } from './ShipmentDetailsDialog';
 import { ShipmentsTable } from './ShipmentsTable';
+import { UpdateTrackingModal } from './UpdateTrackingModal';
 
 /** The most matches the server counts exactly (ListShipmentsResponse.total_size). */
 const MAX_COUNTED = 1_000;
@@ -24,10 +25,22 @@ type Dialog =
   | { kind: 'none' }
   | { kind: 'create' }
   | { kind: 'view'; shipment: Shipment }
-  | { kind: 'edit'; shipment: Shipment };
+  | { kind: 'edit'; shipment: Shipment }
+  | { kind: 'track'; shipment: Shipment };
+
+/** What the signed-in user may do here (their permissions); the server checks each call. */
+export type ShipmentActions = {
+  create: boolean;
+  edit: boolean;
+  track: boolean;
+  remove: boolean;
+  labels: boolean;
+  dashboard: boolean;
+  activity: boolean;
+};
 
 /** The shipments part of the dashboard: search, filter, refresh, the list and its dialogs. */
-export function ShipmentsDashboard({ actions }: { actions?: ReactNode }) {
+export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; allowed: ShipmentActions }) {
   const list = useShipmentList();
   const { state } = list;
   const [dialog, setDialog] = useState<Dialog>({ kind: 'none' });
@@ -68,10 +81,12 @@ export function ShipmentsDashboard({ actions }: { actions?: ReactNode }) {
         <h1>Shipments</h1>
         <div className="admin-page-actions">
           {actions}
-          <button type="button" className="btn btn-primary" onClick={() => setDialog({ kind: 'create' })}>
-            <Plus aria-hidden="true" size={18} />
-            Create Shipment
-          </button>
+          {allowed.create && (
+            <button type="button" className="btn btn-primary" onClick={() => setDialog({ kind: 'create' })}>
+              <Plus aria-hidden="true" size={18} />
+              Create Shipment
+            </button>
+          )}
         </div>
       </div>
 
@@ -155,8 +170,11 @@ export function ShipmentsDashboard({ actions }: { actions?: ReactNode }) {
           busy={state.loading}
           deletingId={deletingId}
           onView={(shipment) => setDialog({ kind: 'view', shipment })}
-          onEdit={(shipment) => setDialog({ kind: 'edit', shipment })}
-          onDelete={onDelete}
+          onEdit={allowed.edit ? (shipment) => setDialog({ kind: 'edit', shipment }) : undefined}
+          onTrack={
+            allowed.track && !allowed.edit ? (shipment) => setDialog({ kind: 'track', shipment }) : undefined
+          }
+          onDelete={allowed.remove ? onDelete : undefined}
         />
       ) : (
         !state.loading &&
@@ -185,7 +203,19 @@ export function ShipmentsDashboard({ actions }: { actions?: ReactNode }) {
           }}
         />
       )}
-      {dialog.kind === 'view' && <ShipmentDetailsDialog shipment={dialog.shipment} onClose={closeDialog} />}
+      {dialog.kind === 'view' && (
+        <ShipmentDetailsDialog shipment={dialog.shipment} onClose={closeDialog} showActivity={allowed.activity} />
+      )}
+      {dialog.kind === 'track' && (
+        <UpdateTrackingModal
+          shipment={dialog.shipment}
+          onClose={closeDialog}
+          onUpdated={() => {
+            closeDialog();
+            list.reload();
+          }}
+        />
+      )}
       {dialog.kind === 'edit' && (
         <EditShipmentModal
           shipment={dialog.shipment}

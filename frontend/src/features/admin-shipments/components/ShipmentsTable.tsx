@@ -1,4 +1,4 @@
-import { Eye, LoaderCircle, Pencil, Trash2 } from 'lucide-react';
+import { Eye, LoaderCircle, MapPin, Pencil, Trash2 } from 'lucide-react';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { StatusBadge } from '@/components/shipment/StatusBadge';
@@ -10,8 +10,10 @@ type ShipmentsTableProps = {
   busy: boolean;
   deletingId: string | null;
   onView: (shipment: Shipment) => void;
-  onEdit: (shipment: Shipment) => void;
-  onDelete: (shipment: Shipment) => void;
+  /** Each action is offered only when given (the user may do it). */
+  onEdit?: (shipment: Shipment) => void;
+  onTrack?: (shipment: Shipment) => void;
+  onDelete?: (shipment: Shipment) => void;
 };
 
 const dayFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
@@ -28,8 +30,8 @@ function UpdatedAt({ shipment }: { shipment: Shipment }) {
   );
 }
 
-/** One row per shipment with View, Edit and Delete. */
-export function ShipmentsTable({ shipments, busy, deletingId, onView, onEdit, onDelete }: ShipmentsTableProps) {
+/** One row per shipment with View, and Edit, Update Status and Delete where allowed. */
+export function ShipmentsTable({ shipments, busy, deletingId, onView, onEdit, onTrack, onDelete }: ShipmentsTableProps) {
   return (
     <div className="table-scroll" role="region" aria-label="Shipments" tabIndex={0}>
       <table className="data-table shipments-table" aria-busy={busy}>
@@ -79,29 +81,44 @@ export function ShipmentsTable({ shipments, busy, deletingId, onView, onEdit, on
                     >
                       <Eye aria-hidden="true" size={18} />
                     </button>
-                    <button
-                      type="button"
-                      className="icon-button row-action"
-                      aria-label={`Edit shipment ${s.trackingNumber}`}
-                      title="Edit"
-                      onClick={() => onEdit(s)}
-                    >
-                      <Pencil aria-hidden="true" size={18} />
-                    </button>
-                    <button
-                      type="button"
-                      className="icon-button row-action row-action-danger"
-                      aria-label={`Delete shipment ${s.trackingNumber}`}
-                      title={deletingId === s.id ? 'Deleting...' : 'Delete'}
-                      aria-disabled={deletingId !== null || undefined}
-                      onClick={() => onDelete(s)}
-                    >
-                      {deletingId === s.id ? (
-                        <LoaderCircle className="icon-spin" aria-hidden="true" size={18} />
-                      ) : (
-                        <Trash2 aria-hidden="true" size={18} />
-                      )}
-                    </button>
+                    {onEdit && (
+                      <button
+                        type="button"
+                        className="icon-button row-action"
+                        aria-label={`Edit shipment ${s.trackingNumber}`}
+                        title="Edit"
+                        onClick={() => onEdit(s)}
+                      >
+                        <Pencil aria-hidden="true" size={18} />
+                      </button>
+                    )}
+                    {onTrack && (
+                      <button
+                        type="button"
+                        className="icon-button row-action"
+                        aria-label={`Update status of shipment ${s.trackingNumber}`}
+                        title="Update Status"
+                        onClick={() => onTrack(s)}
+                      >
+                        <MapPin aria-hidden="true" size={18} />
+                      </button>
+                    )}
+                    {onDelete && (
+                      <button
+                        type="button"
+                        className="icon-button row-action row-action-danger"
+                        aria-label={`Delete shipment ${s.trackingNumber}`}
+                        title={deletingId === s.id ? 'Deleting...' : 'Delete'}
+                        aria-disabled={deletingId !== null || undefined}
+                        onClick={() => onDelete(s)}
+                      >
+                        {deletingId === s.id ? (
+                          <LoaderCircle className="icon-spin" aria-hidden="true" size={18} />
+                        ) : (
+                          <Trash2 aria-hidden="true" size={18} />
+                        )}
+                      </button>
+                    )}
                   </div>
                 </td>
               </tr>

@@ -31,3 +31,16 @@ export function setUserDisabled(id: string, disabled: boolean): Promise<User> {
 export async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
   await authClient.changePassword({ currentPassword, newPassword }, { timeoutMs: TIMEOUT_MS });
 }
+
+/** Changes a user's role (which gives them all of its permissions). */
+export function changeRole(id: string, role: Role): Promise<User> {
+  return authClient.updateUser({ user: { id, role }, updateMask: { paths: ['role'] } }, { timeoutMs: TIMEOUT_MS });
+}
+
+/** Narrows a user to some of their role's permissions. */
+export function narrowPermissions(id: string, permissions: string[]): Promise<User> {
+  return authClient.updateUser(
+    { user: { id, permissions }, updateMask: { paths: ['permissions'] } },
+    { timeoutMs: TIMEOUT_MS },
+  );
+}

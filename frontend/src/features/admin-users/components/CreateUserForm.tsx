@@ -8,13 +8,14 @@ import { fieldInputProps } from '@/components/ui/field-input-props';
 import { fieldViolations, serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
 import { createUser } from '../api/users';
+import { ROLES } from '../utils/roles';
 
 export const MIN_PASSWORD_LENGTH = 12;
 const USER_CREATED_MESSAGE = 'User created successfully';
 const USER_CREATE_FAILED_MESSAGE = 'Failed to create user';
 
-type Values = { email: string; name: string; role: 'user' | 'admin'; password: string };
-const DEFAULTS: Values = { email: '', name: '', role: 'user', password: '' };
+type Values = { email: string; name: string; role: string; password: string };
+const DEFAULTS: Values = { email: '', name: '', role: String(Role.USER), password: '' };
 
 /** "user.email" or "email" → "email"; null for anything the form has no input for. */
 function inputFor(field: string): keyof Values | null {
@@ -35,7 +36,7 @@ export function CreateUserForm({ onCreated }: { onCreated: (user: User) => void 
       const user = await createUser({
         email: values.email.trim(),
         name: values.name.trim(),
-        role: values.role === 'admin' ? Role.ADMIN : Role.USER,
+        role: Number(values.role) as Role,
         password: values.password,
       });
       toast.success(USER_CREATED_MESSAGE);
@@ -87,8 +88,11 @@ export function CreateUserForm({ onCreated }: { onCreated: (user: User) => void 
         </Field>
         <Field id="new-user-role" label="Role" error={err('role')}>
           <select className="select" {...fieldInputProps('new-user-role', err('role'))} {...register('role')}>
-            <option value="user">user</option>
-            <option value="admin">admin</option>
+            {ROLES.map(({ role, label, hint }) => (
+              <option key={role} value={String(role)}>
+                {label} ({hint})
+              </option>
+            ))}
           </select>
         </Field>
         <Field id="new-user-password" label="Password" error={err('password')} hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { AlertCircle, RefreshCw } from 'lucide-react';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { Role, type User } from '@/gen/logistics/v1/user_pb';
+import type { User } from '@/gen/logistics/v1/user_pb';
 import { Spinner } from '@/components/ui/Spinner';
 import { serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
@@ -10,15 +10,11 @@ import { setUserDisabled } from '../api/users';
 import { useUsers } from '../hooks/use-users';
 import { ChangePasswordForm } from './ChangePasswordForm';
 import { CreateUserForm } from './CreateUserForm';
+import { UserAccess } from './UserAccess';
 
-function roleName(role: Role): string {
-  if (role === Role.ADMIN) return 'admin';
-  if (role === Role.USER) return 'user';
-  return 'unknown';
-}
-
-/** Users: the list with Disable/Enable, a create form and the admin's own password. */
-export function UsersPage({ currentUserId }: { currentUserId: string }) {
+/** Users: the list with each user's role and Disable/Enable, a create form (for those who
+ * manage users) and the signed-in user's own password. */
+export function UsersPage({ currentUserId, canManage }: { currentUserId: string; canManage: boolean }) {
   const { users, loading, error, reload, replace } = useUsers();
   const [busyId, setBusyId] = useState<string | null>(null);
 
@@ -76,7 +72,9 @@ export function UsersPage({ currentUserId }: { currentUserId: string }) {
                 <tr key={user.id} data-email={user.email}>
                   <th scope="row">{user.email}</th>
                   <td>{user.name}</td>
-                  <td>{roleName(user.role)}</td>
+                  <td>
+                    <UserAccess user={user} editable={canManage && user.id !== currentUserId} onChanged={replace} />
+                  </td>
                   <td>
                     <span className={`status-pill ${user.disabled ? 'is-off' : 'is-on'}`}>
                       {user.disabled ? 'Disabled' : 'Active'}
@@ -86,7 +84,7 @@ export function UsersPage({ currentUserId }: { currentUserId: string }) {
                   <td>
                     {user.id === currentUserId ? (
                       <span className="muted">You</span>
-                    ) : (
+                    ) : !canManage ? null : (
                       <button
                         type="button"
                         className={`btn btn-sm ${user.disabled ? 'btn-outline' : 'btn-danger'}`}
@@ -106,7 +104,7 @@ export function UsersPage({ currentUserId }: { currentUserId: string }) {
       )}
 
       <div className="admin-forms">
-        <CreateUserForm onCreated={reload} />
+        {canManage && <CreateUserForm onCreated={reload} />}
         <ChangePasswordForm />
       </div>
     </div>

@@ -12,7 +12,7 @@ import type { Message, UnknownEnum } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/user.proto.
  */
 export const file_logistics_v1_user: GenFile = /*@__PURE__*/
-  fileDesc("Chdsb2dpc3RpY3MvdjEvdXNlci5wcm90bxIMbG9naXN0aWNzLnYxIvMBCgRVc2VyEgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBG5hbWUYAyABKAkSIAoEcm9sZRgEIAEoDjISLmxvZ2lzdGljcy52MS5Sb2xlEhMKC3Blcm1pc3Npb25zGAUgAygJEhAKCGRpc2FibGVkGAYgASgIEi8KC2NyZWF0ZV90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPc2Vzc2lvbl92ZXJzaW9uGAkgASgNKl0KBFJvbGUSFAoQUk9MRV9VTlNQRUNJRklFRBAAEg0KCVJPTEVfVVNFUhABEg4KClJPTEVfQURNSU4QAhIOCgpST0xFX0FHRU5UEAMSEAoMUk9MRV9NQU5BR0VSEARiBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("Chdsb2dpc3RpY3MvdjEvdXNlci5wcm90bxIMbG9naXN0aWNzLnYxIo0CCgRVc2VyEgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBG5hbWUYAyABKAkSIAoEcm9sZRgEIAEoDjISLmxvZ2lzdGljcy52MS5Sb2xlEhMKC3Blcm1pc3Npb25zGAUgAygJEhAKCGRpc2FibGVkGAYgASgIEi8KC2NyZWF0ZV90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPc2Vzc2lvbl92ZXJzaW9uGAkgASgNEhgKEHJvbGVfcGVybWlzc2lvbnMYCiADKAkqXQoEUm9sZRIUChBST0xFX1VOU1BFQ0lGSUVEEAASDQoJUk9MRV9VU0VSEAESDgoKUk9MRV9BRE1JThACEg4KClJPTEVfQUdFTlQQAxIQCgxST0xFX01BTkFHRVIQBGIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * A person who signs in (spec §3 "User record").
@@ -82,6 +82,13 @@ export type User = Message<"logistics.v1.User"> & {
    * @generated from field: uint32 session_version = 9;
    */
   sessionVersion: number;
+
+  /**
+   * Output only. Everything the role allows: what `permissions` may be narrowed from.
+   *
+   * @generated from field: repeated string role_permissions = 10;
+   */
+  rolePermissions: string[];
 };
 
 /**

@@ -5,15 +5,16 @@ import { ShieldAlert } from 'lucide-react';
 import { Spinner } from '@/components/ui/Spinner';
 import { ADMIN_LOGIN_PATH } from '@/config/routes';
 import { useDocumentTitle } from '@/hooks/use-document-title';
-import { isAdmin } from '../hooks/session-store';
+import { hasOfficeAccess } from '@/config/permissions';
 import { useLogout, useSession } from '../hooks/use-session';
 
 /**
  * The admin area's guard: a spinner while the session is restored, the login page without a
- * session, a short notice for a signed-in non-admin (the dashboard is never rendered for them;
- * the server refuses their calls anyway).
+ * session, a short notice for a signed-in user without office access (the dashboard is never
+ * rendered for them; the server refuses their calls anyway). Staff of every role pass; each
+ * page shows only what their permissions allow.
  */
-export function RequireAdmin({ children }: { children: (user: User) => ReactNode }) {
+export function RequireStaff({ children }: { children: (user: User) => ReactNode }) {
   const session = useSession();
   const location = useLocation();
 
@@ -27,7 +28,7 @@ export function RequireAdmin({ children }: { children: (user: User) => ReactNode
   if (session.status === 'signed-out') {
     return <Navigate to={ADMIN_LOGIN_PATH} replace state={{ from: location.pathname }} />;
   }
-  if (!isAdmin(session.user)) {
+  if (!hasOfficeAccess(session.user)) {
     return <NotAdminNotice email={session.user.email} />;
   }
   return children(session.user);

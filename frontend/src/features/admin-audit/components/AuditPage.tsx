@@ -1,0 +1,99 @@
+import { useForm } from 'react-hook-form';
+import { useSearchParams } from 'react-router-dom';
+import { AlertCircle, RefreshCw } from 'lucide-react';
+import { AuditEntryList } from '@/components/admin/AuditEntryList';
+import { Field } from '@/components/ui/Field';
+import { Spinner } from '@/components/ui/Spinner';
+import { ACTIONS } from '@/utils/audit';
+import { useAuditEntries } from '../hooks/use-audit-entries';
+import { type AuditFilters, filtersFromParams, filtersToParams } from '../utils/filters';
+
+const NO_FILTERS: AuditFilters = { user: '', action: '', target: '', from: '', to: '' };
+
+/** The audit log: every change, newest first, filtered by user, action, target and days. */
+export function AuditPage() {
+  const [params, setParams] = useSearchParams();
+  const filters = filtersFromParams(params);
+  const form = useForm<AuditFilters>({ values: filters });
+  const apply = form.handleSubmit((values) => setParams(filtersToParams(values)));
+  const filtered = Object.values(filters).some(Boolean);
+
+  return (
+    <div className="admin-audit">
+      <div className="admin-page-head">
+        <h1>Audit log</h1>
+      </div>
+      <p className="muted">Who changed what, when and from where. Entries cannot be edited or deleted.</p>
+
+      <form className="card audit-filters" onSubmit={apply} aria-label="Filter the audit log">
+        <Field id="audit-user" label="User">
+          <input id="audit-user" className="input" placeholder="E-mail or id" {...form.register('user')} />
+        </Field>
+        <Field id="audit-action" label="Action">
+          <select id="audit-action" className="input" {...form.register('action')}>
+            <option value="">All actions</option>
+            {ACTIONS.map((action) => (
+              <option key={action.value} value={action.value}>
+                {action.label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id="audit-target" label="Shipment or user">
+          <input id="audit-target" className="input" placeholder="Tracking number, id or e-mail" {...form.register('target')} />
+        </Field>
+        <Field id="audit-from" label="From">
+          <input id="audit-from" type="date" className="input" {...form.register('from')} />
+        </Field>
+        <Field id="audit-to" label="To">
+          <input id="audit-to" type="date" className="input" {...form.register('to')} />
+        </Field>
+        <div className="audit-filter-actions">
+          <button type="submit" className="btn btn-primary">
+            Apply filters
+          </button>
+          {filtered && (
+            <button type="button" className="btn btn-outline" onClick={() => setParams(filtersToParams(NO_FILTERS))}>
+              Clear filters
+            </button>
+          )}
+        </div>
+      </form>
+
+      <AuditResults key={filtersToParams(filters).toString()} filters={filters} filtered={filtered} />
+    </div>
+  );
+}
+
+/** The entries of one set of filters, with Refresh and Load more. */
+function AuditResults({ filters, filtered }: { filters: AuditFilters; filtered: boolean }) {
+  const { entries, loading, error, hasMore, loadMore, reload } = useAuditEntries(filters);
+  return (
+    <>
+      <div className="admin-page-actions audit-refresh">
+        <button type="button" className="btn btn-outline" onClick={reload} disabled={loading}>
+          <RefreshCw className={loading ? 'icon-spin' : undefined} aria-hidden="true" size={18} />
+          Refresh
+        </button>
+      </div>
+      {error && (
+        <div className="alert alert-error" role="alert">
+          <AlertCircle aria-hidden="true" size={22} />
+          <p>{error}</p>
+        </div>
+      )}
+      {loading && entries.length === 0 ? (
+        <Spinner label="Loading the audit log…" />
+      ) : entries.length === 0 && !error ? (
+        <p className="empty-state">{filtered ? 'No entries match these filters.' : 'Nothing has been recorded yet.'}</p>
+      ) : (
+        <AuditEntryList entries={entries} label="Audit entries" />
+      )}
+      {hasMore && (
+        <button type="button" className="btn btn-outline audit-more" onClick={loadMore} disabled={loading}>
+          Load more
+        </button>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,33 @@
+// The roles an admin assigns, in the words the Users page shows, and the permissions in words.
+import { Role } from '@/gen/logistics/v1/user_pb';
+
+export const ROLES: ReadonlyArray<{ role: Role; label: string; hint: string }> = [
+  { role: Role.USER, label: 'User', hint: 'no back-office access' },
+  { role: Role.AGENT, label: 'Agent', hint: 'finds shipments and updates their status' },
+  { role: Role.MANAGER, label: 'Manager', hint: 'shipments, labels, the dashboard; reads users' },
+  { role: Role.ADMIN, label: 'Admin', hint: 'everything' },
+];
+
+export function roleLabel(role: Role): string {
+  return ROLES.find((r) => r.role === role)?.label ?? 'Unknown';
+}
+
+const PERMISSION_LABELS: Record<string, string> = {
+  'shipments.read': 'Find and view shipments',
+  'shipments.track': 'Change status and location',
+  'shipments.create': 'Create shipments',
+  'shipments.edit': 'Edit shipment details',
+  'shipments.delete': 'Delete shipments',
+  'labels.print': 'Print labels and waybills',
+  'dashboard.read': 'See the dashboard figures',
+  'users.read': 'See users',
+  'users.manage': 'Create, disable and change users',
+  'emails.read': 'See e-mails',
+  'emails.send': 'Retry e-mails and send the e-mail test',
+  'settings.manage': 'Change settings',
+  'audit.read': 'Read the audit log',
+};
+
+export function permissionLabel(permission: string): string {
+  return PERMISSION_LABELS[permission] ?? permission;
+}
