@@ -16,6 +16,7 @@ const AdminShipmentsPage = lazy(() => import('./routes/admin-shipments'));
 const AdminUsersPage = lazy(() => import('./routes/admin-users'));
 const AdminEmailsPage = lazy(() => import('./routes/admin-emails'));
 const AdminSettingsPage = lazy(() => import('./routes/admin-settings'));
+const AdminLabelsPage = lazy(() => import('./routes/admin-labels'));
 const PrivacyPage = lazy(() => import('./routes/privacy'));
 const TermsPage = lazy(() => import('./routes/terms'));
 const FaqPage = lazy(() => import('./routes/faq'));
@@ -42,6 +43,7 @@ const ROUTES: RouteObject[] = [
           { path: 'users', element: <AdminUsersPage /> },
           { path: 'emails', element: <AdminEmailsPage /> },
           { path: 'settings', element: <AdminSettingsPage /> },
+          { path: 'labels', element: <AdminLabelsPage /> },
         ],
       },
       { path: 'login', element: <Navigate to={ADMIN_LOGIN_PATH} replace /> },
