@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { PackageCheck, Send } from 'lucide-react';
+import { FileText, PackageCheck, Send, Tag } from 'lucide-react';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { Date as ProtoDate, Shipment, TimeOfDay } from '@/gen/logistics/v1/shipment_pb';
 import { HistoryTimeline } from '@/components/shipment/HistoryTimeline';
@@ -9,6 +9,7 @@ import { ShipmentModeIcon } from '@/components/shipment/ShipmentModeIcon';
 import { StatusBadge } from '@/components/shipment/StatusBadge';
 import { Modal } from '@/components/ui/Modal';
 import { Spinner } from '@/components/ui/Spinner';
+import { labelsPath } from '@/config/routes';
 import {
   EMPTY_VALUE,
   formatCents,
@@ -71,6 +72,18 @@ export function ShipmentDetailsDialog({ shipment: initial, onClose }: { shipment
         <div className="details-head">
           <StatusBadge statusKey={statusKey(s.status)} />
           {refreshing && <Spinner size="sm" label="Refreshing…" />}
+          <div className="details-print">
+            <a className="btn btn-outline btn-sm" href={labelsPath([s.id], 'label')} target="_blank" rel="noopener">
+              <Tag aria-hidden="true" size={16} />
+              Label
+              <span className="visually-hidden"> (opens in a new tab)</span>
+            </a>
+            <a className="btn btn-outline btn-sm" href={labelsPath([s.id], 'waybill')} target="_blank" rel="noopener">
+              <FileText aria-hidden="true" size={16} />
+              Waybill
+              <span className="visually-hidden"> (opens in a new tab)</span>
+            </a>
+          </div>
         </div>
 
         <section aria-labelledby="view-summary" className="details-section">

@@ -1,7 +1,8 @@
-import { Eye, LoaderCircle, Pencil, Trash2 } from 'lucide-react';
+import { Eye, FileText, LoaderCircle, Pencil, Tag, Trash2 } from 'lucide-react';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { StatusBadge } from '@/components/shipment/StatusBadge';
+import { labelsPath } from '@/config/routes';
 import { EMPTY_VALUE, formatDateParts } from '@/utils/format';
 import { statusKey } from '@/utils/shipment';
 
@@ -28,7 +29,8 @@ function UpdatedAt({ shipment }: { shipment: Shipment }) {
   );
 }
 
-/** One row per shipment with View, Edit and Delete. */
+/** One row per shipment with View, Edit, Delete, and its label and waybill (each opens the
+ * print page in a new tab, so the list keeps its page and filters). */
 export function ShipmentsTable({ shipments, busy, deletingId, onView, onEdit, onDelete }: ShipmentsTableProps) {
   return (
     <div className="table-scroll" role="region" aria-label="Shipments" tabIndex={0}>
@@ -88,6 +90,26 @@ export function ShipmentsTable({ shipments, busy, deletingId, onView, onEdit, on
                     >
                       <Pencil aria-hidden="true" size={18} />
                     </button>
+                    <a
+                      className="icon-button row-action"
+                      href={labelsPath([s.id], 'label')}
+                      target="_blank"
+                      rel="noopener"
+                      aria-label={`Label for shipment ${s.trackingNumber} (opens in a new tab)`}
+                      title="Label"
+                    >
+                      <Tag aria-hidden="true" size={18} />
+                    </a>
+                    <a
+                      className="icon-button row-action"
+                      href={labelsPath([s.id], 'waybill')}
+                      target="_blank"
+                      rel="noopener"
+                      aria-label={`Waybill for shipment ${s.trackingNumber} (opens in a new tab)`}
+                      title="Waybill"
+                    >
+                      <FileText aria-hidden="true" size={18} />
+                    </a>
                     <button
                       type="button"
                       className="icon-button row-action row-action-danger"
