@@ -541,7 +541,10 @@ fn is_app_route(path: &str) -> bool {
         ) => true,
         (Some("track"), Some(number)) => !number.is_empty(),
         (Some("administration_and_development"), None) => true,
-        (Some("administration_and_development"), Some("login" | "users" | "emails")) => true,
+        (
+            Some("administration_and_development"),
+            Some("login" | "users" | "emails" | "settings" | "audit" | "labels"),
+        ) => true,
         _ => false,
     }
 }
@@ -618,6 +621,9 @@ mod tests {
             "/about/",
             "/track/PSE1",
             "/administration_and_development/users",
+            "/administration_and_development/labels",
+            "/administration_and_development/settings",
+            "/administration_and_development/audit",
         ] {
             assert!(is_app_route(path), "{path}");
         }

@@ -17,6 +17,7 @@ const AdminUsersPage = lazy(() => import('./routes/admin-users'));
 const AdminEmailsPage = lazy(() => import('./routes/admin-emails'));
 const AdminSettingsPage = lazy(() => import('./routes/admin-settings'));
 const AdminAuditPage = lazy(() => import('./routes/admin-audit'));
+const AdminLabelsPage = lazy(() => import('./routes/admin-labels'));
 const PrivacyPage = lazy(() => import('./routes/privacy'));
 const TermsPage = lazy(() => import('./routes/terms'));
 const FaqPage = lazy(() => import('./routes/faq'));
@@ -44,6 +45,7 @@ const ROUTES: RouteObject[] = [
           { path: 'emails', element: <AdminEmailsPage /> },
           { path: 'settings', element: <AdminSettingsPage /> },
           { path: 'audit', element: <AdminAuditPage /> },
+          { path: 'labels', element: <AdminLabelsPage /> },
         ],
       },
       { path: 'login', element: <Navigate to={ADMIN_LOGIN_PATH} replace /> },

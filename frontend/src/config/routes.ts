@@ -5,3 +5,12 @@ export const ADMIN_USERS_PATH = '/administration_and_development/users';
 export const ADMIN_EMAILS_PATH = '/administration_and_development/emails';
 export const ADMIN_SETTINGS_PATH = '/administration_and_development/settings';
 export const ADMIN_AUDIT_PATH = '/administration_and_development/audit';
+const ADMIN_LABELS_PATH = '/administration_and_development/labels';
+
+/** What the print page lays out: a 4×6 in shipping label or an A4 waybill. */
+export type PrintFormat = 'label' | 'waybill';
+
+/** The print page for these shipment ids, e.g. `…/labels?ids=a1,b2&format=waybill`. */
+export function labelsPath(ids: readonly string[], format: PrintFormat = 'label'): string {
+  return `${ADMIN_LABELS_PATH}?ids=${ids.map(encodeURIComponent).join(',')}&format=${format}`;
+}

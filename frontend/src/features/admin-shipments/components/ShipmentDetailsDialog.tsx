@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { PackageCheck, Send } from 'lucide-react';
+import { FileText, PackageCheck, Send, Tag } from 'lucide-react';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { Date as ProtoDate, Shipment, TimeOfDay } from '@/gen/logistics/v1/shipment_pb';
 import { HistoryTimeline } from '@/components/shipment/HistoryTimeline';
@@ -9,6 +9,7 @@ import { ShipmentModeIcon } from '@/components/shipment/ShipmentModeIcon';
 import { StatusBadge } from '@/components/shipment/StatusBadge';
 import { Modal } from '@/components/ui/Modal';
 import { Spinner } from '@/components/ui/Spinner';
+import { labelsPath } from '@/config/routes';
 import {
   EMPTY_VALUE,
   formatCents,
@@ -53,10 +54,12 @@ export function ShipmentDetailsDialog({
   shipment: initial,
   onClose,
   showActivity = false,
+  showLabels = false,
 }: {
   shipment: Shipment;
   onClose: () => void;
   showActivity?: boolean;
+  showLabels?: boolean;
 }) {
   const [shipment, setShipment] = useState(initial);
   const [refreshing, setRefreshing] = useState(true);
@@ -79,66 +82,80 @@ export function ShipmentDetailsDialog({
 
   const s = shipment;
   const details = (
-      <div className="shipment-details" aria-busy={refreshing}>
-        <div className="details-head">
-          <StatusBadge statusKey={statusKey(s.status)} />
-          {refreshing && <Spinner size="sm" label="Refreshing…" />}
-        </div>
-
-        <section aria-labelledby="view-summary" className="details-section">
-          <h3 id="view-summary">Summary</h3>
-          <dl className="details-list details-grid">
-            <Detail term="Tracking Number">
-              <span className="mono">{s.trackingNumber}</span>
-            </Detail>
-            <Detail term="Status">{statusKey(s.status).replace(/_/g, ' ')}</Detail>
-            <Detail term="Origin">{s.origin}</Detail>
-            <Detail term="Destination">{s.destination}</Detail>
-            <Detail term="Current Location">{s.currentLocation}</Detail>
-            <Detail term="Carrier">{s.carrier}</Detail>
-            <Detail term="Type of Shipment">
-              <span className="capitalize">{shipmentTypeLabel(s.type)}</span>
-            </Detail>
-            <Detail term="Shipment Mode">
-              <span className="with-icon capitalize">
-                <ShipmentModeIcon kind={shipmentModeIcon(s.mode)} />
-                {shipmentModeLabel(s.mode)}
-              </span>
-            </Detail>
-            <Detail term="Package Count">{s.packageCount}</Detail>
-            <Detail term="Product">{s.product}</Detail>
-            <Detail term="Product Quantity">{s.productQuantity}</Detail>
-            <Detail term="Payment Mode">{paymentModeLabel(s.paymentMode)}</Detail>
-            <Detail term="Total Freight">{formatCents(s.totalFreightCents)}</Detail>
-            <Detail term="Weight">{formatKg(s.weightKg)}</Detail>
-            <Detail term="Expected Delivery">{date(s.expectedDeliveryDate)}</Detail>
-            <Detail term="Departure Time">{time(s.departureTime)}</Detail>
-            <Detail term="Pickup Date">{date(s.pickupDate)}</Detail>
-            <Detail term="Pickup Time">{time(s.pickupTime)}</Detail>
-            <Detail term="Total Volumetric Weight">{formatKg(s.totalVolumetricWeightKg)}</Detail>
-            <Detail term="Total Volume">{`${formatDecimal(s.totalVolumeCubicMetres, 4)} m³`}</Detail>
-            <Detail term="Total Actual Weight">{formatKg(s.totalActualWeightKg)}</Detail>
-            <Detail term="Created">{formatDateTime(s.createTime ? timestampDate(s.createTime) : undefined)}</Detail>
-            <Detail term="Updated">{formatDateTime(s.updateTime ? timestampDate(s.updateTime) : undefined)}</Detail>
-            <Detail term="Comments">{s.comments}</Detail>
-          </dl>
-        </section>
-
-        <div className="details-parties">
-          <PartyCard title="Shipper" party={s.shipper} icon={<Send aria-hidden="true" size={20} />} />
-          <PartyCard title="Receiver" party={s.receiver} icon={<PackageCheck aria-hidden="true" size={20} />} />
-        </div>
-
-        <section aria-labelledby="view-packages" className="details-section">
-          <h3 id="view-packages">Packages</h3>
-          <PackagesTable packages={s.packages} totalWeightKg={s.totalActualWeightKg} />
-        </section>
-
-        <section aria-labelledby="view-history" className="details-section">
-          <h3 id="view-history">Shipment History</h3>
-          <HistoryTimeline history={s.history} dayHeading="h4" />
-        </section>
+    <div className="shipment-details" aria-busy={refreshing}>
+      <div className="details-head">
+        <StatusBadge statusKey={statusKey(s.status)} />
+        {refreshing && <Spinner size="sm" label="Refreshing…" />}
+        {showLabels && (
+          <div className="details-print">
+            <a className="btn btn-outline btn-sm" href={labelsPath([s.id], 'label')} target="_blank" rel="noopener">
+              <Tag aria-hidden="true" size={16} />
+              Label
+              <span className="visually-hidden"> (opens in a new tab)</span>
+            </a>
+            <a className="btn btn-outline btn-sm" href={labelsPath([s.id], 'waybill')} target="_blank" rel="noopener">
+              <FileText aria-hidden="true" size={16} />
+              Waybill
+              <span className="visually-hidden"> (opens in a new tab)</span>
+            </a>
+          </div>
+        )}
       </div>
+
+      <section aria-labelledby="view-summary" className="details-section">
+        <h3 id="view-summary">Summary</h3>
+        <dl className="details-list details-grid">
+          <Detail term="Tracking Number">
+            <span className="mono">{s.trackingNumber}</span>
+          </Detail>
+          <Detail term="Status">{statusKey(s.status).replace(/_/g, ' ')}</Detail>
+          <Detail term="Origin">{s.origin}</Detail>
+          <Detail term="Destination">{s.destination}</Detail>
+          <Detail term="Current Location">{s.currentLocation}</Detail>
+          <Detail term="Carrier">{s.carrier}</Detail>
+          <Detail term="Type of Shipment">
+            <span className="capitalize">{shipmentTypeLabel(s.type)}</span>
+          </Detail>
+          <Detail term="Shipment Mode">
+            <span className="with-icon capitalize">
+              <ShipmentModeIcon kind={shipmentModeIcon(s.mode)} />
+              {shipmentModeLabel(s.mode)}
+            </span>
+          </Detail>
+          <Detail term="Package Count">{s.packageCount}</Detail>
+          <Detail term="Product">{s.product}</Detail>
+          <Detail term="Product Quantity">{s.productQuantity}</Detail>
+          <Detail term="Payment Mode">{paymentModeLabel(s.paymentMode)}</Detail>
+          <Detail term="Total Freight">{formatCents(s.totalFreightCents)}</Detail>
+          <Detail term="Weight">{formatKg(s.weightKg)}</Detail>
+          <Detail term="Expected Delivery">{date(s.expectedDeliveryDate)}</Detail>
+          <Detail term="Departure Time">{time(s.departureTime)}</Detail>
+          <Detail term="Pickup Date">{date(s.pickupDate)}</Detail>
+          <Detail term="Pickup Time">{time(s.pickupTime)}</Detail>
+          <Detail term="Total Volumetric Weight">{formatKg(s.totalVolumetricWeightKg)}</Detail>
+          <Detail term="Total Volume">{`${formatDecimal(s.totalVolumeCubicMetres, 4)} m³`}</Detail>
+          <Detail term="Total Actual Weight">{formatKg(s.totalActualWeightKg)}</Detail>
+          <Detail term="Created">{formatDateTime(s.createTime ? timestampDate(s.createTime) : undefined)}</Detail>
+          <Detail term="Updated">{formatDateTime(s.updateTime ? timestampDate(s.updateTime) : undefined)}</Detail>
+          <Detail term="Comments">{s.comments}</Detail>
+        </dl>
+      </section>
+
+      <div className="details-parties">
+        <PartyCard title="Shipper" party={s.shipper} icon={<Send aria-hidden="true" size={20} />} />
+        <PartyCard title="Receiver" party={s.receiver} icon={<PackageCheck aria-hidden="true" size={20} />} />
+      </div>
+
+      <section aria-labelledby="view-packages" className="details-section">
+        <h3 id="view-packages">Packages</h3>
+        <PackagesTable packages={s.packages} totalWeightKg={s.totalActualWeightKg} />
+      </section>
+
+      <section aria-labelledby="view-history" className="details-section">
+        <h3 id="view-history">Shipment History</h3>
+        <HistoryTimeline history={s.history} dayHeading="h4" />
+      </section>
+    </div>
   );
   return (
     <Modal title={`Shipment ${s.trackingNumber}`} onClose={onClose} size="lg">

@@ -175,6 +175,7 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
             allowed.track && !allowed.edit ? (shipment) => setDialog({ kind: 'track', shipment }) : undefined
           }
           onDelete={allowed.remove ? onDelete : undefined}
+          labels={allowed.labels}
         />
       ) : (
         !state.loading &&
@@ -204,7 +205,12 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
         />
       )}
       {dialog.kind === 'view' && (
-        <ShipmentDetailsDialog shipment={dialog.shipment} onClose={closeDialog} showActivity={allowed.activity} />
+        <ShipmentDetailsDialog
+          shipment={dialog.shipment}
+          onClose={closeDialog}
+          showActivity={allowed.activity}
+          showLabels={allowed.labels}
+        />
       )}
       {dialog.kind === 'track' && (
         <UpdateTrackingModal

@@ -1,7 +1,8 @@
-import { Eye, LoaderCircle, MapPin, Pencil, Trash2 } from 'lucide-react';
+import { Eye, FileText, LoaderCircle, MapPin, Pencil, Tag, Trash2 } from 'lucide-react';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { StatusBadge } from '@/components/shipment/StatusBadge';
+import { labelsPath } from '@/config/routes';
 import { EMPTY_VALUE, formatDateParts } from '@/utils/format';
 import { statusKey } from '@/utils/shipment';
 
@@ -14,6 +15,8 @@ type ShipmentsTableProps = {
   onEdit?: (shipment: Shipment) => void;
   onTrack?: (shipment: Shipment) => void;
   onDelete?: (shipment: Shipment) => void;
+  /** Whether to offer each row's label and waybill. */
+  labels: boolean;
 };
 
 const dayFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
@@ -30,8 +33,18 @@ function UpdatedAt({ shipment }: { shipment: Shipment }) {
   );
 }
 
-/** One row per shipment with View, and Edit, Update Status and Delete where allowed. */
-export function ShipmentsTable({ shipments, busy, deletingId, onView, onEdit, onTrack, onDelete }: ShipmentsTableProps) {
+/** One row per shipment with View, and where allowed Edit, Update Status, Delete, and its
+ * label and waybill (each opens the print page in a new tab, so the list keeps its page). */
+export function ShipmentsTable({
+  shipments,
+  busy,
+  deletingId,
+  onView,
+  onEdit,
+  onTrack,
+  onDelete,
+  labels,
+}: ShipmentsTableProps) {
   return (
     <div className="table-scroll" role="region" aria-label="Shipments" tabIndex={0}>
       <table className="data-table shipments-table" aria-busy={busy}>
@@ -102,6 +115,30 @@ export function ShipmentsTable({ shipments, busy, deletingId, onView, onEdit, on
                       >
                         <MapPin aria-hidden="true" size={18} />
                       </button>
+                    )}
+                    {labels && (
+                      <>
+                        <a
+                          className="icon-button row-action"
+                          href={labelsPath([s.id], 'label')}
+                          target="_blank"
+                          rel="noopener"
+                          aria-label={`Label for shipment ${s.trackingNumber} (opens in a new tab)`}
+                          title="Label"
+                        >
+                          <Tag aria-hidden="true" size={18} />
+                        </a>
+                        <a
+                          className="icon-button row-action"
+                          href={labelsPath([s.id], 'waybill')}
+                          target="_blank"
+                          rel="noopener"
+                          aria-label={`Waybill for shipment ${s.trackingNumber} (opens in a new tab)`}
+                          title="Waybill"
+                        >
+                          <FileText aria-hidden="true" size={18} />
+                        </a>
+                      </>
                     )}
                     {onDelete && (
                       <button

@@ -1,0 +1,112 @@
+import './labels.css';
+import { AlertCircle, Printer } from 'lucide-react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { ADMIN_HOME_PATH, labelsPath, type PrintFormat } from '@/config/routes';
+import { Spinner } from '@/components/ui/Spinner';
+import { useDocumentTitle } from '@/hooks/use-document-title';
+import { useFitScale } from '../hooks/use-fit-scale';
+import { usePrintItems } from '../hooks/use-print-items';
+import { parseFormat, parseIds, trackingUrl } from '../utils/label-params';
+import { ShippingLabel } from './ShippingLabel';
+import { Waybill } from './Waybill';
+
+const FORMATS: ReadonlyArray<{ format: PrintFormat; label: string; title: string }> = [
+  { format: 'label', label: 'Label 4×6', title: 'Shipping labels' },
+  { format: 'waybill', label: 'Waybill A4', title: 'Waybills' },
+];
+
+/** The sheets' width on screen at 96 px per inch: 4 in, or 210 mm. */
+const SHEET_WIDTH_PX: Record<PrintFormat, number> = { label: 4 * 96, waybill: (210 / 25.4) * 96 };
+
+/** /administration_and_development/labels?ids=…&format=label|waybill: one label or waybill per
+ * shipment, ready to print, with a toolbar (Print, format) that the printout leaves out. */
+export function LabelsPage() {
+  const [params] = useSearchParams();
+  const parsed = parseIds(params.get('ids'));
+  const format = parseFormat(params.get('format'));
+  const title = FORMATS.find((f) => f.format === format)!.title;
+  useDocumentTitle(title);
+
+  if (!parsed.ok) {
+    return (
+      <div className="labels-page">
+        <h1 className="labels-title">{title}</h1>
+        <div className="alert alert-error" role="alert">
+          <AlertCircle aria-hidden="true" size={22} />
+          <p>{parsed.error}</p>
+        </div>
+        <p className="labels-back">
+          <Link to={ADMIN_HOME_PATH}>Back to the shipments</Link>
+        </p>
+      </div>
+    );
+  }
+  return <PrintPreview ids={parsed.ids} format={format} title={title} />;
+}
+
+function PrintPreview({ ids, format, title }: { ids: string[]; format: PrintFormat; title: string }) {
+  const navigate = useNavigate();
+  const { loading, items } = usePrintItems(ids);
+  const { ref, scale } = useFitScale<HTMLDivElement>(SHEET_WIDTH_PX[format]);
+  const errors = items.filter((item) => item.error !== undefined);
+  const printable = items.length - errors.length;
+
+  return (
+    <div className="labels-page">
+      <div className="labels-toolbar no-print" data-testid="labels-toolbar">
+        <h1 className="labels-title">{title}</h1>
+        <p className="muted labels-count">{ids.length === 1 ? '1 shipment' : `${ids.length} shipments`}</p>
+        <div className="format-switch" role="group" aria-label="Format">
+          {FORMATS.map((f) => (
+            <button
+              key={f.format}
+              type="button"
+              aria-pressed={f.format === format}
+              onClick={() => navigate(labelsPath(ids, f.format), { replace: true })}
+            >
+              {f.label}
+            </button>
+          ))}
+        </div>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => window.print()}
+          disabled={loading || printable === 0}
+        >
+          <Printer aria-hidden="true" size={18} />
+          Print
+        </button>
+      </div>
+
+      {loading && <Spinner size="md" label="Loading shipments…" />}
+
+      {errors.length > 0 && (
+        <div className="no-print" role="alert">
+          <ul className="labels-errors">
+            {errors.map((item) => (
+              <li key={item.id} className="alert alert-error">
+                <AlertCircle aria-hidden="true" size={22} />
+                <p>{item.error}</p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+
+      <div className="labels-preview" ref={ref}>
+        <div className="labels-sheets" style={{ zoom: scale }}>
+          {items.map(({ id, shipment }) => {
+            if (!shipment) return null;
+            const link = trackingUrl(window.location.origin, shipment.trackingNumber);
+            return format === 'label' ? (
+              <ShippingLabel key={id} shipment={shipment} trackingLink={link} />
+            ) : (
+              <Waybill key={id} shipment={shipment} trackingLink={link} />
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
