@@ -447,12 +447,12 @@ test.describe('admin users', () => {
     await expect(page).toHaveURL(new RegExp(`${USERS_PATH}$`));
     await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible();
     const table = page.getByRole('region', { name: 'Users' });
-    await expect(table.locator(`tr[data-email="${adminEmail()}"]`)).toContainText('admin');
+    await expect(table.locator(`tr[data-email="${adminEmail()}"]`)).toContainText('Admin');
 
     const form = page.getByRole('form', { name: 'Create User' });
     await form.getByLabel('Email').fill(email);
     await form.getByLabel('Name').fill('Casey Clerk');
-    await form.getByLabel('Role').selectOption('user');
+    await form.getByLabel('Role').selectOption({ label: 'User (no back-office access)' });
     await form.getByLabel('Password').fill(password);
     await form.getByRole('button', { name: 'Create User' }).click();
     await expect(toastWithText(page, 'User created successfully')).toBeVisible();

@@ -47,7 +47,7 @@ test('an agent finds shipments and updates their status, and nothing more', asyn
 
   await row.getByRole('button', { name: `Update status of shipment ${shipment.trackingNumber}` }).click();
   const dialog = page.getByRole('dialog', { name: `Update Status: ${shipment.trackingNumber}` });
-  await dialog.getByLabel('Status').selectOption({ label: 'In Transit' });
+  await dialog.getByLabel('Status').selectOption(String(ShipmentStatus.IN_TRANSIT));
   await dialog.getByLabel('Current Location').fill('Port of Tema');
   await dialog.getByLabel('Remarks').fill('Loaded by the night shift');
   await dialog.getByRole('button', { name: 'Update Status' }).click();
