@@ -9,8 +9,11 @@
 #  - the public tracking lookup through the gateway (gRPC-web over HTTP/1.1), all-in-one and
 #    distributed, over a store of SHIPMENTS (default 100,000) shipments, and the all-in-one
 #    gateway's memory (VmRSS) after that load, against the target ≤ 100 MB;
-#  - the admin list (search + status filter + first page) over LIST_SHIPMENTS (default
-#    1,000,000) shipments in the embedded store, seeded once into target/bench/ and reused;
+#  - the admin list (search + status filter + first page) and the dashboard's figures over
+#    LIST_SHIPMENTS (default 1,000,000) shipments in the embedded store, seeded once into
+#    target/bench/ and reused (targets: dashboard p95 ≤ 50 ms);
+#  - all of them exported as CSV through the all-in-one gateway (targets: 1,000,000 rows in
+#    ≤ 60 s, gateway peak RSS ≤ 150 MB);
 #  - the Lighthouse performance and accessibility scores of /, /track and /services.
 # Every load is wrk with 64 connections and one thread (one core for the load, one for the
 # server), DURATION (default 10s) each. A FAIL is printed, not an exit status.
@@ -18,7 +21,8 @@
 # BENCH_SMOKE=1 (what `make test` runs): a few hundred shipments, 1 s per measurement and one
 # round, the list over a few thousand, no Lighthouse, debug binaries (those `make test` has built); it proves
 # the benchmark runs end to end and prints its numbers, and never fails on a target.
-# BIN_DIR=dir uses the gateway, shipments, seed and bench-list binaries there and builds nothing.
+# BIN_DIR=dir uses the gateway, shipments, seed, bench-list and bench-export binaries there and
+# builds nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -251,6 +255,16 @@ fi
 while IFS= read -r line; do
   results+=("$line over $LIST_SHIPMENTS shipments (SQLite)")
 done < <(DATA_DIR="$list_data" "$BIN/bench-list")
+
+# Every one of them exported as CSV through the all-in-one gateway, with its peak memory.
+port=$(free_port)
+export_password="bench-Export-Passw0rd-$port"
+rm -f "$list_data/users.sqlite3"* # a fresh first admin for this run
+PORT=$port DATA_DIR="$list_data" STATIC_DIR="$STATIC_DIR" ADMIN_EMAIL=bench@example.com ADMIN_PASSWORD="$export_password" \
+  RUST_LOG=warn METRICS_ADDR=off "$BIN/gateway" >"$work/export.log" 2>&1 & pids+=($!)
+wait_for "http://127.0.0.1:$port/healthz" "$work/export.log"
+results+=("$("$BIN/bench-export" --url "http://127.0.0.1:$port" --email bench@example.com --password "$export_password" --pid "${pids[-1]}") (SQLite)")
+stop_last
 
 # Static files: the gateway against nginx, same files, same run.
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }

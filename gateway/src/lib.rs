@@ -2,6 +2,7 @@
 //! deciding per method what a browser may call.
 
 pub mod access;
+pub mod export;
 pub mod limits;
 pub mod observe;
 pub mod redis_call;
@@ -423,6 +424,12 @@ pub async fn app(config: &Settings, upstreams: Upstreams) -> anyhow::Result<Rout
         failures_per_account,
         proxies,
     };
+    let exports = export::Exports {
+        access: access.clone(),
+        tokens: upstreams.tokens.clone(),
+        shipments: upstreams.shipments.clone(),
+        proxies,
+    };
     let rpc = RpcGateway {
         shipments: upstreams.shipments,
         auth: upstreams.auth,
@@ -453,6 +460,10 @@ pub async fn app(config: &Settings, upstreams: Upstreams) -> anyhow::Result<Rout
     }
     Ok(router
         .route("/healthz", axum::routing::get(|| async { "ok" }))
+        .route(
+            export::PATH,
+            axum::routing::get(export::shipments_csv).with_state(exports),
+        )
         .merge(web::app_files(&config.static_dir))
         .layer(middleware::from_fn(web::security_headers))
         .layer(middleware::from_fn(observe::request_id_and_metrics)))

@@ -91,7 +91,9 @@ fn audience(path: &str) -> Audience {
         "/logistics.v1.ShipmentService/GetShipmentStatistics" => staff(DashboardRead),
         "/logistics.v1.ShipmentService/CreateShipment" => staff(ShipmentsCreate),
         "/logistics.v1.ShipmentService/UpdateShipment" => staff(ShipmentsEdit),
-        "/logistics.v1.ShipmentService/UpdateShipmentTracking" => staff(ShipmentsTrack),
+        "/logistics.v1.ShipmentService/UpdateShipmentTracking"
+        | "/logistics.v1.ShipmentService/BatchUpdateShipmentTracking" => staff(ShipmentsTrack),
+        "/logistics.v1.ShipmentService/ExportShipments" => staff(ShipmentsExport),
         "/logistics.v1.ShipmentService/DeleteShipment" => staff(ShipmentsDelete),
         "/logistics.v1.ShipmentService/GetTrackingEmailSettings"
         | "/logistics.v1.ShipmentService/UpdateTrackingEmailSettings" => staff(SettingsManage),

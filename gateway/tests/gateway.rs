@@ -1933,3 +1933,87 @@ async fn distributed_a_role_change_reaches_open_sessions_and_the_audit_log_names
     a_role_change_reaches_open_sessions_and_the_audit_log_names_the_user(&distributed().await)
         .await;
 }
+
+/// The export: a staff member who may export gets every matching shipment as CSV, with
+/// formulas escaped; others are refused, and a bad filter is named.
+async fn the_export_streams_matching_shipments_as_csv(site: &Site) {
+    let shipment = demo_shipment(&site.store).await;
+    let formula: shipments::store::Edit = std::sync::Arc::new(|s| {
+        s.details.shipper_name = "=HYPERLINK(\"http://evil.example\")".into();
+        Ok(Default::default())
+    });
+    site.store.update(&shipment.id, formula).await.unwrap();
+    let admin = signed_in(site, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let get = |query: &str, cookie: Option<&str>| {
+        let mut request = reqwest::Client::new().get(format!("{}/exports/shipments.csv{query}", site.base));
+        if let Some(cookie) = cookie {
+            request = request.header("cookie", cookie);
+        }
+        request.send()
+    };
+
+    let reply = get("", Some(&admin)).await.unwrap();
+    assert_eq!(reply.status(), 200);
+    assert_eq!(reply.headers()["content-type"], "text/csv; charset=utf-8");
+    assert!(
+        reply.headers()["content-disposition"]
+            .to_str()
+            .unwrap()
+            .starts_with("attachment; filename=\"shipments-")
+    );
+    let text = reply.text().await.unwrap();
+    let mut rows = csv::Reader::from_reader(text.as_bytes());
+    let header: Vec<String> = rows.headers().unwrap().iter().map(str::to_owned).collect();
+    assert_eq!(header, shipments::export::COLUMNS);
+    let records: Vec<csv::StringRecord> = rows.records().map(Result::unwrap).collect();
+    let total = site
+        .store
+        .list(&shipments::store::ListQuery {
+            page_size: 100,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .total;
+    assert_eq!(records.len() as u64, total, "every shipment, once");
+    let row = records
+        .iter()
+        .find(|r| &r[0] == shipment.tracking_number.as_str())
+        .unwrap();
+    assert_eq!(&row[2], "'=HYPERLINK(\"http://evil.example\")", "a formula is text");
+
+    let status = shipment.status.as_str();
+    let filtered = get(&format!("?status={status}&sort=expected_delivery_date"), Some(&admin))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let filtered: Vec<csv::StringRecord> = csv::Reader::from_reader(filtered.as_bytes())
+        .records()
+        .map(Result::unwrap)
+        .collect();
+    assert!(!filtered.is_empty() && filtered.iter().all(|r| &r[1] == status));
+
+    let bad = get("?status=lost&from=yesterday", Some(&admin)).await.unwrap();
+    assert_eq!(bad.status(), 400);
+    assert!(bad.text().await.unwrap().contains("status"));
+    let bad_day = get("?from=2026-05-02&to=2026-05-01", Some(&admin)).await.unwrap();
+    assert_eq!(bad_day.status(), 400);
+    assert!(bad_day.text().await.unwrap().contains("create_date_to"));
+    assert_eq!(get("", None).await.unwrap().status(), 401);
+    let clerk = signed_in(site, CLERK_EMAIL, ADMIN_PASSWORD).await;
+    let refused = get("", Some(&clerk)).await.unwrap();
+    assert_eq!(refused.status(), 403);
+    assert_eq!(refused.text().await.unwrap(), service_auth::NOT_PERMITTED);
+}
+
+#[tokio::test]
+async fn all_in_one_the_export_streams_matching_shipments_as_csv() {
+    the_export_streams_matching_shipments_as_csv(&all_in_one(60).await).await;
+}
+
+#[tokio::test]
+async fn distributed_the_export_streams_matching_shipments_as_csv() {
+    the_export_streams_matching_shipments_as_csv(&distributed().await).await;
+}

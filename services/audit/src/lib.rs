@@ -44,6 +44,9 @@ pub enum Action {
     ShipmentStatusChange,
     #[serde(rename = "shipment.delete")]
     ShipmentDelete,
+    /// One status change of many shipments (each has its own entry too).
+    #[serde(rename = "shipment.batch_update")]
+    BatchUpdate,
     #[serde(rename = "user.create")]
     UserCreate,
     #[serde(rename = "user.disable")]
@@ -67,11 +70,12 @@ pub enum Action {
 }
 
 impl Action {
-    pub const ALL: [Action; 14] = [
+    pub const ALL: [Action; 15] = [
         Action::ShipmentCreate,
         Action::ShipmentUpdate,
         Action::ShipmentStatusChange,
         Action::ShipmentDelete,
+        Action::BatchUpdate,
         Action::UserCreate,
         Action::UserDisable,
         Action::UserEnable,
@@ -90,6 +94,7 @@ impl Action {
             Self::ShipmentUpdate => "shipment.update",
             Self::ShipmentStatusChange => "shipment.status_change",
             Self::ShipmentDelete => "shipment.delete",
+            Self::BatchUpdate => "shipment.batch_update",
             Self::UserCreate => "user.create",
             Self::UserDisable => "user.disable",
             Self::UserEnable => "user.enable",
@@ -113,7 +118,8 @@ impl Action {
             Self::ShipmentCreate
             | Self::ShipmentUpdate
             | Self::ShipmentStatusChange
-            | Self::ShipmentDelete => "shipment",
+            | Self::ShipmentDelete
+            | Self::BatchUpdate => "shipment",
             Self::EmailRetry => "email",
             Self::SettingsUpdate => "settings",
             _ => "user",

@@ -78,6 +78,7 @@ impl Role {
                 ShipmentsCreate,
                 ShipmentsEdit,
                 ShipmentsDelete,
+                ShipmentsExport,
                 LabelsPrint,
                 DashboardRead,
                 UsersRead,
@@ -113,6 +114,8 @@ pub enum Permission {
     ShipmentsEdit,
     #[serde(rename = "shipments.delete")]
     ShipmentsDelete,
+    #[serde(rename = "shipments.export")]
+    ShipmentsExport,
     #[serde(rename = "labels.print")]
     LabelsPrint,
     #[serde(rename = "dashboard.read")]
@@ -134,12 +137,13 @@ pub enum Permission {
 }
 
 impl Permission {
-    pub const ALL: [Permission; 13] = [
+    pub const ALL: [Permission; 14] = [
         Permission::ShipmentsRead,
         Permission::ShipmentsTrack,
         Permission::ShipmentsCreate,
         Permission::ShipmentsEdit,
         Permission::ShipmentsDelete,
+        Permission::ShipmentsExport,
         Permission::LabelsPrint,
         Permission::DashboardRead,
         Permission::UsersRead,
@@ -158,6 +162,7 @@ impl Permission {
             Self::ShipmentsCreate => "shipments.create",
             Self::ShipmentsEdit => "shipments.edit",
             Self::ShipmentsDelete => "shipments.delete",
+            Self::ShipmentsExport => "shipments.export",
             Self::LabelsPrint => "labels.print",
             Self::DashboardRead => "dashboard.read",
             Self::UsersRead => "users.read",

@@ -1,10 +1,12 @@
 //! The shipments service: the shipment rules, their two stores and the gRPC server.
 
+pub mod batch;
 pub mod convert;
 pub mod demo;
 pub mod domain;
 pub mod emails;
 pub mod error;
+pub mod export;
 pub mod privacy;
 pub mod service;
 pub mod store;

@@ -17,6 +17,8 @@ use crate::updates::Links;
 use service_common::text::TextRule;
 
 const DEFAULT_PAGE_SIZE: i32 = 20;
+/// Shipments per page of an export: large enough to be quick, small enough to keep little.
+const EXPORT_PAGE: usize = 1_000;
 /// The dashboard's daily series: the last 30 days.
 const STATISTICS_DAYS: u32 = 30;
 const MAX_PAGE_SIZE: i32 = 100;
@@ -117,7 +119,7 @@ impl ShipmentsService {
     /// Applies a save by `actor` and evicts the shipment's cached lookup; in the same
     /// transaction it records the change in the audit log and, for a change of status,
     /// writes the e-mails the admin's rules ask for.
-    async fn update(
+    pub(crate) async fn update(
         &self,
         id: &str,
         patch: ShipmentPatch,
@@ -266,7 +268,7 @@ fn every_rule(
 }
 
 /// A call's verified caller holding `permission`, and who they are for the audit log.
-fn authorize<T>(
+pub(crate) fn authorize<T>(
     tokens: &TokenKey,
     request: &Request<T>,
     permission: Permission,
@@ -290,6 +292,69 @@ fn id(field: &str, value: &str) -> Result<String, ShipmentError> {
         return Err(ShipmentError::NotFound);
     }
     Ok(value.to_owned())
+}
+
+/// The store's query for a list request; `prefix` names its fields inside another request
+/// (`filter.`).
+pub(crate) fn list_query(request: &pb::ListShipmentsRequest, prefix: &str) -> Result<ListQuery, ShipmentError> {
+    let mut v = Violations::default();
+    let page_size = match request.page_size {
+        0 => DEFAULT_PAGE_SIZE,
+        n if (1..=MAX_PAGE_SIZE).contains(&n) => n,
+        _ => {
+            v.add(&format!("{prefix}page_size"), format!("must be from 1 to {MAX_PAGE_SIZE}"));
+            DEFAULT_PAGE_SIZE
+        }
+    };
+    let status = (request.status != 0)
+        .then(|| convert::status_from_proto(&format!("{prefix}status"), request.status, &mut v));
+    let text = v
+        .text(&format!("{prefix}query"), &request.query, TextRule::line(200).optional())
+        .to_lowercase();
+    let from = v.optional_date(&format!("{prefix}create_date_from"), request.create_date_from.as_ref());
+    let to = v.optional_date(&format!("{prefix}create_date_to"), request.create_date_to.as_ref());
+    if let (Some(from), Some(to)) = (from, to)
+        && to < from
+    {
+        v.add(&format!("{prefix}create_date_to"), "must not be before create_date_from");
+    }
+    let order = match request.order_by.trim() {
+        "" | "create_time desc" => Order::NewestFirst,
+        "create_time" | "create_time asc" => Order::OldestFirst,
+        "expected_delivery_date" | "expected_delivery_date asc" => Order::ExpectedDelivery,
+        "expected_delivery_date desc" => Order::ExpectedDeliveryLastFirst,
+        _ => {
+            v.add(
+                &format!("{prefix}order_by"),
+                "must be create_time or expected_delivery_date, optionally followed by desc",
+            );
+            Order::NewestFirst
+        }
+    };
+    v.into_result(()).map_err(ShipmentError::Invalid)?;
+    let start_of = |day: chrono::NaiveDate| day.and_time(chrono::NaiveTime::MIN).and_utc();
+    let labelled = crate::domain::Status::ALL
+        .into_iter()
+        .filter(|s| {
+            !text.is_empty()
+                && !s.as_str().contains(text.as_str())
+                && crate::updates::status_label(*s)
+                    .to_lowercase()
+                    .contains(text.as_str())
+        })
+        .collect();
+    let query = ListQuery {
+        status,
+        labelled,
+        created_from: from.map(start_of),
+        created_before: to.map(|day| start_of(day + chrono::Days::new(1))),
+        late_on: request.late.then(|| crate::domain::now().date_naive()),
+        order,
+        text: (!text.is_empty()).then_some(text),
+        page_size: page_size as usize,
+        after: page_token(&request.page_token)?,
+    };
+    Ok(query)
 }
 
 fn page_token(token: &str) -> Result<Option<Cursor>, ShipmentError> {
@@ -419,64 +484,7 @@ impl ShipmentService for ShipmentsService {
         request: Request<pb::ListShipmentsRequest>,
     ) -> Result<Response<pb::ListShipmentsResponse>, Status> {
         self.tokens.authorize(&request, Permission::ShipmentsRead)?;
-        let request = request.into_inner();
-        let mut v = Violations::default();
-        let page_size = match request.page_size {
-            0 => DEFAULT_PAGE_SIZE,
-            n if (1..=MAX_PAGE_SIZE).contains(&n) => n,
-            _ => {
-                v.add("page_size", format!("must be from 1 to {MAX_PAGE_SIZE}"));
-                DEFAULT_PAGE_SIZE
-            }
-        };
-        let status = (request.status != 0)
-            .then(|| convert::status_from_proto("status", request.status, &mut v));
-        let text = v
-            .text("query", &request.query, TextRule::line(200).optional())
-            .to_lowercase();
-        let from = v.optional_date("create_date_from", request.create_date_from.as_ref());
-        let to = v.optional_date("create_date_to", request.create_date_to.as_ref());
-        if let (Some(from), Some(to)) = (from, to)
-            && to < from
-        {
-            v.add("create_date_to", "must not be before create_date_from");
-        }
-        let order = match request.order_by.trim() {
-            "" | "create_time desc" => Order::NewestFirst,
-            "create_time" | "create_time asc" => Order::OldestFirst,
-            "expected_delivery_date" | "expected_delivery_date asc" => Order::ExpectedDelivery,
-            "expected_delivery_date desc" => Order::ExpectedDeliveryLastFirst,
-            _ => {
-                v.add(
-                    "order_by",
-                    "must be create_time or expected_delivery_date, optionally followed by desc",
-                );
-                Order::NewestFirst
-            }
-        };
-        v.into_result(()).map_err(ShipmentError::Invalid)?;
-        let start_of = |day: chrono::NaiveDate| day.and_time(chrono::NaiveTime::MIN).and_utc();
-        let labelled = crate::domain::Status::ALL
-            .into_iter()
-            .filter(|s| {
-                !text.is_empty()
-                    && !s.as_str().contains(text.as_str())
-                    && crate::updates::status_label(*s)
-                        .to_lowercase()
-                        .contains(text.as_str())
-            })
-            .collect();
-        let query = ListQuery {
-            status,
-            labelled,
-            created_from: from.map(start_of),
-            created_before: to.map(|day| start_of(day + chrono::Days::new(1))),
-            late_on: request.late.then(|| crate::domain::now().date_naive()),
-            order,
-            text: (!text.is_empty()).then_some(text),
-            page_size: page_size as usize,
-            after: page_token(&request.page_token)?,
-        };
+        let query = list_query(&request.into_inner(), "")?;
         let page = self.store.list(&query).await?;
         Ok(Response::new(pb::ListShipmentsResponse {
             shipments: page
@@ -491,6 +499,64 @@ impl ShipmentService for ShipmentsService {
                 .unwrap_or_default(),
             total_size: i32::try_from(page.total).unwrap_or(i32::MAX),
         }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn batch_update_shipment_tracking(
+        &self,
+        request: Request<pb::BatchUpdateShipmentTrackingRequest>,
+    ) -> Result<Response<pb::BatchUpdateShipmentTrackingResponse>, Status> {
+        let (_, actor) = authorize(&self.tokens, &request, Permission::ShipmentsTrack)?;
+        Ok(Response::new(
+            self.batch_update_tracking(request.into_inner(), actor).await?,
+        ))
+    }
+
+    type ExportShipmentsStream = std::pin::Pin<
+        Box<dyn futures::Stream<Item = Result<pb::ExportShipmentsResponse, Status>> + Send>,
+    >;
+
+    #[tracing::instrument(skip_all)]
+    async fn export_shipments(
+        &self,
+        request: Request<pb::ExportShipmentsRequest>,
+    ) -> Result<Response<Self::ExportShipmentsStream>, Status> {
+        self.tokens.authorize(&request, Permission::ShipmentsExport)?;
+        let filter = request.into_inner().filter.unwrap_or_default();
+        let mut query = list_query(&filter, "filter.")?;
+        query.page_size = EXPORT_PAGE;
+        query.after = None;
+        // A small channel: the store is read no faster than the client takes the rows.
+        let (sender, receiver) = tokio::sync::mpsc::channel(2);
+        let store = self.store.clone();
+        tokio::spawn(async move {
+            let mut header = true;
+            loop {
+                let page = match store.list(&query).await {
+                    Ok(page) => page,
+                    Err(e) => {
+                        let _ = sender.send(Err(Status::from(e))).await;
+                        return;
+                    }
+                };
+                let csv = crate::export::write(&page.shipments, header);
+                header = false;
+                if sender
+                    .send(Ok(pb::ExportShipmentsResponse { csv }))
+                    .await
+                    .is_err()
+                {
+                    return; // The client went away.
+                }
+                match page.next {
+                    Some(next) => query.after = Some(next),
+                    None => return,
+                }
+            }
+        });
+        Ok(Response::new(Box::pin(
+            tokio_stream::wrappers::ReceiverStream::new(receiver),
+        )))
     }
 
     #[tracing::instrument(skip_all)]

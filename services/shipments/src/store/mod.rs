@@ -135,6 +135,8 @@ pub trait ShipmentStore: Send + Sync + 'static {
     /// Deletes and returns the shipment, writing `record`'s audit entry in the same
     /// transaction; NotFound when it is missing.
     async fn delete(&self, id: &str, record: DeleteRecord) -> Result<Shipment, ShipmentError>;
+    /// Writes audit entries that belong to no single change (a batch's own entry).
+    async fn record(&self, entries: &[AuditEntry]) -> Result<(), ShipmentError>;
     /// Writes e-mails that belong to no shipment change (a subscription's confirmation).
     async fn enqueue(&self, emails: &[Notification]) -> Result<(), ShipmentError>;
     /// The admin's e-mail rules; the defaults until they are first saved.

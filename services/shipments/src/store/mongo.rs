@@ -519,6 +519,18 @@ impl ShipmentStore for MongoShipmentStore {
         .await
     }
 
+    async fn record(&self, entries: &[AuditEntry]) -> Result<(), ShipmentError> {
+        let mut session = self
+            .client
+            .start_session()
+            .await
+            .map_err(StoreFault::from)?;
+        audit::store::mongo::insert_all(&self.audit, &mut session, entries)
+            .await
+            .map_err(StoreFault::from)?;
+        Ok(())
+    }
+
     async fn enqueue(&self, emails: &[Notification]) -> Result<(), ShipmentError> {
         let mut session = self
             .client

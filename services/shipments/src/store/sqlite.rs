@@ -468,6 +468,20 @@ impl ShipmentStore for SqliteShipmentStore {
             .await
     }
 
+    async fn record(&self, entries: &[AuditEntry]) -> Result<(), ShipmentError> {
+        let entries = entries.to_vec();
+        self.db
+            .run(move |conn| {
+                let tx = conn
+                    .transaction_with_behavior(TransactionBehavior::Immediate)
+                    .map_err(StoreFault::from)?;
+                audit::store::sqlite::insert_all(&tx, &entries)?;
+                tx.commit().map_err(StoreFault::from)?;
+                Ok(())
+            })
+            .await
+    }
+
     async fn enqueue(&self, emails: &[Notification]) -> Result<(), ShipmentError> {
         let emails = emails.to_vec();
         self.db

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/shipment_service.proto.
  */
 export const file_logistics_v1_shipment_service: GenFile = /*@__PURE__*/
-  fileDesc("CiNsb2dpc3RpY3MvdjEvc2hpcG1lbnRfc2VydmljZS5wcm90bxIMbG9naXN0aWNzLnYxInIKFUNyZWF0ZVNoaXBtZW50UmVxdWVzdBIoCghzaGlwbWVudBgBIAEoCzIWLmxvZ2lzdGljcy52MS5TaGlwbWVudBIvCgtjcmVhdGVfdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiIAoSR2V0U2hpcG1lbnRSZXF1ZXN0EgoKAmlkGAEgASgJIlMKIkdldFNoaXBtZW50QnlUcmFja2luZ051bWJlclJlcXVlc3QSFwoPdHJhY2tpbmdfbnVtYmVyGAEgASgJEhQKDGFjY2Vzc190b2tlbhgCIAEoCSJGChtWZXJpZnlUcmFja2luZ0FjY2Vzc1JlcXVlc3QSFwoPdHJhY2tpbmdfbnVtYmVyGAEgASgJEg4KBmFuc3dlchgCIAEoCSJEChpTdWJzY3JpYmVUb1NoaXBtZW50UmVxdWVzdBIXCg90cmFja2luZ19udW1iZXIYASABKAkSDQoFZW1haWwYAiABKAkiHQobU3Vic2NyaWJlVG9TaGlwbWVudFJlc3BvbnNlIjMKIkNvbmZpcm1TaGlwbWVudFN1YnNjcmlwdGlvblJlcXVlc3QSDQoFdG9rZW4YASABKAkiMgohRGVsZXRlU2hpcG1lbnRTdWJzY3JpcHRpb25SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIiEKH0dldFRyYWNraW5nRW1haWxTZXR0aW5nc1JlcXVlc3QiWwoiVXBkYXRlVHJhY2tpbmdFbWFpbFNldHRpbmdzUmVxdWVzdBI1CghzZXR0aW5ncxgBIAEoCzIjLmxvZ2lzdGljcy52MS5UcmFja2luZ0VtYWlsU2V0dGluZ3Mi9AEKFExpc3RTaGlwbWVudHNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEiwKBnN0YXR1cxgDIAEoDjIcLmxvZ2lzdGljcy52MS5TaGlwbWVudFN0YXR1cxINCgVxdWVyeRgEIAEoCRIsChBjcmVhdGVfZGF0ZV9mcm9tGAUgASgLMhIubG9naXN0aWNzLnYxLkRhdGUSKgoOY3JlYXRlX2RhdGVfdG8YBiABKAsyEi5sb2dpc3RpY3MudjEuRGF0ZRIMCgRsYXRlGAcgASgIEhAKCG9yZGVyX2J5GAggASgJIm8KFUxpc3RTaGlwbWVudHNSZXNwb25zZRIpCglzaGlwbWVudHMYASADKAsyFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEhIKCnRvdGFsX3NpemUYAyABKAUiHgocR2V0U2hpcG1lbnRTdGF0aXN0aWNzUmVxdWVzdCKTAQoSU2hpcG1lbnRTdGF0aXN0aWNzEjAKDXN0YXR1c19jb3VudHMYASADKAsyGS5sb2dpc3RpY3MudjEuU3RhdHVzQ291bnQSDQoFdG90YWwYAiABKAMSDAoEbGF0ZRgDIAEoAxIuCgRkYXlzGAQgAygLMiAubG9naXN0aWNzLnYxLkRhaWx5U2hpcG1lbnRDb3VudCJKCgtTdGF0dXNDb3VudBIsCgZzdGF0dXMYASABKA4yHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0dXMSDQoFY291bnQYAiABKAMiWgoSRGFpbHlTaGlwbWVudENvdW50EiAKBGRhdGUYASABKAsyEi5sb2dpc3RpY3MudjEuRGF0ZRIPCgdjcmVhdGVkGAIgASgDEhEKCWRlbGl2ZXJlZBgDIAEoAyKDAQoVVXBkYXRlU2hpcG1lbnRSZXF1ZXN0EigKCHNoaXBtZW50GAEgASgLMhYubG9naXN0aWNzLnYxLlNoaXBtZW50Ei8KC3VwZGF0ZV9tYXNrGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFzaxIPCgdyZW1hcmtzGAMgASgJIrQBCh1VcGRhdGVTaGlwbWVudFRyYWNraW5nUmVxdWVzdBIKCgJpZBgBIAEoCRIsCgZzdGF0dXMYAiABKA4yHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0dXMSGAoQY3VycmVudF9sb2NhdGlvbhgDIAEoCRIPCgdyZW1hcmtzGAQgASgJEi4KCmV2ZW50X3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIiMKFURlbGV0ZVNoaXBtZW50UmVxdWVzdBIKCgJpZBgBIAEoCTLlCgoPU2hpcG1lbnRTZXJ2aWNlEk0KDkNyZWF0ZVNoaXBtZW50EiMubG9naXN0aWNzLnYxLkNyZWF0ZVNoaXBtZW50UmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJHCgtHZXRTaGlwbWVudBIgLmxvZ2lzdGljcy52MS5HZXRTaGlwbWVudFJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSZwobR2V0U2hpcG1lbnRCeVRyYWNraW5nTnVtYmVyEjAubG9naXN0aWNzLnYxLkdldFNoaXBtZW50QnlUcmFja2luZ051bWJlclJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSWQoUVmVyaWZ5VHJhY2tpbmdBY2Nlc3MSKS5sb2dpc3RpY3MudjEuVmVyaWZ5VHJhY2tpbmdBY2Nlc3NSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50EmoKE1N1YnNjcmliZVRvU2hpcG1lbnQSKC5sb2dpc3RpY3MudjEuU3Vic2NyaWJlVG9TaGlwbWVudFJlcXVlc3QaKS5sb2dpc3RpY3MudjEuU3Vic2NyaWJlVG9TaGlwbWVudFJlc3BvbnNlEnMKG0NvbmZpcm1TaGlwbWVudFN1YnNjcmlwdGlvbhIwLmxvZ2lzdGljcy52MS5Db25maXJtU2hpcG1lbnRTdWJzY3JpcHRpb25SZXF1ZXN0GiIubG9naXN0aWNzLnYxLlNoaXBtZW50U3Vic2NyaXB0aW9uEnEKGkRlbGV0ZVNoaXBtZW50U3Vic2NyaXB0aW9uEi8ubG9naXN0aWNzLnYxLkRlbGV0ZVNoaXBtZW50U3Vic2NyaXB0aW9uUmVxdWVzdBoiLmxvZ2lzdGljcy52MS5TaGlwbWVudFN1YnNjcmlwdGlvbhJuChhHZXRUcmFja2luZ0VtYWlsU2V0dGluZ3MSLS5sb2dpc3RpY3MudjEuR2V0VHJhY2tpbmdFbWFpbFNldHRpbmdzUmVxdWVzdBojLmxvZ2lzdGljcy52MS5UcmFja2luZ0VtYWlsU2V0dGluZ3MSdAobVXBkYXRlVHJhY2tpbmdFbWFpbFNldHRpbmdzEjAubG9naXN0aWNzLnYxLlVwZGF0ZVRyYWNraW5nRW1haWxTZXR0aW5nc1JlcXVlc3QaIy5sb2dpc3RpY3MudjEuVHJhY2tpbmdFbWFpbFNldHRpbmdzElgKDUxpc3RTaGlwbWVudHMSIi5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1JlcXVlc3QaIy5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1Jlc3BvbnNlEmUKFUdldFNoaXBtZW50U3RhdGlzdGljcxIqLmxvZ2lzdGljcy52MS5HZXRTaGlwbWVudFN0YXRpc3RpY3NSZXF1ZXN0GiAubG9naXN0aWNzLnYxLlNoaXBtZW50U3RhdGlzdGljcxJNCg5VcGRhdGVTaGlwbWVudBIjLmxvZ2lzdGljcy52MS5VcGRhdGVTaGlwbWVudFJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSXQoWVXBkYXRlU2hpcG1lbnRUcmFja2luZxIrLmxvZ2lzdGljcy52MS5VcGRhdGVTaGlwbWVudFRyYWNraW5nUmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJNCg5EZWxldGVTaGlwbWVudBIjLmxvZ2lzdGljcy52MS5EZWxldGVTaGlwbWVudFJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHliBnByb3RvMw", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp, file_logistics_v1_shipment]);
+  fileDesc("CiNsb2dpc3RpY3MvdjEvc2hpcG1lbnRfc2VydmljZS5wcm90bxIMbG9naXN0aWNzLnYxInIKFUNyZWF0ZVNoaXBtZW50UmVxdWVzdBIoCghzaGlwbWVudBgBIAEoCzIWLmxvZ2lzdGljcy52MS5TaGlwbWVudBIvCgtjcmVhdGVfdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiIAoSR2V0U2hpcG1lbnRSZXF1ZXN0EgoKAmlkGAEgASgJIlMKIkdldFNoaXBtZW50QnlUcmFja2luZ051bWJlclJlcXVlc3QSFwoPdHJhY2tpbmdfbnVtYmVyGAEgASgJEhQKDGFjY2Vzc190b2tlbhgCIAEoCSJGChtWZXJpZnlUcmFja2luZ0FjY2Vzc1JlcXVlc3QSFwoPdHJhY2tpbmdfbnVtYmVyGAEgASgJEg4KBmFuc3dlchgCIAEoCSJEChpTdWJzY3JpYmVUb1NoaXBtZW50UmVxdWVzdBIXCg90cmFja2luZ19udW1iZXIYASABKAkSDQoFZW1haWwYAiABKAkiHQobU3Vic2NyaWJlVG9TaGlwbWVudFJlc3BvbnNlIjMKIkNvbmZpcm1TaGlwbWVudFN1YnNjcmlwdGlvblJlcXVlc3QSDQoFdG9rZW4YASABKAkiMgohRGVsZXRlU2hpcG1lbnRTdWJzY3JpcHRpb25SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIiEKH0dldFRyYWNraW5nRW1haWxTZXR0aW5nc1JlcXVlc3QiWwoiVXBkYXRlVHJhY2tpbmdFbWFpbFNldHRpbmdzUmVxdWVzdBI1CghzZXR0aW5ncxgBIAEoCzIjLmxvZ2lzdGljcy52MS5UcmFja2luZ0VtYWlsU2V0dGluZ3Mi9AEKFExpc3RTaGlwbWVudHNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEiwKBnN0YXR1cxgDIAEoDjIcLmxvZ2lzdGljcy52MS5TaGlwbWVudFN0YXR1cxINCgVxdWVyeRgEIAEoCRIsChBjcmVhdGVfZGF0ZV9mcm9tGAUgASgLMhIubG9naXN0aWNzLnYxLkRhdGUSKgoOY3JlYXRlX2RhdGVfdG8YBiABKAsyEi5sb2dpc3RpY3MudjEuRGF0ZRIMCgRsYXRlGAcgASgIEhAKCG9yZGVyX2J5GAggASgJIm8KFUxpc3RTaGlwbWVudHNSZXNwb25zZRIpCglzaGlwbWVudHMYASADKAsyFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEhIKCnRvdGFsX3NpemUYAyABKAUivgEKIkJhdGNoVXBkYXRlU2hpcG1lbnRUcmFja2luZ1JlcXVlc3QSCwoDaWRzGAEgAygJEjIKBmZpbHRlchgCIAEoCzIiLmxvZ2lzdGljcy52MS5MaXN0U2hpcG1lbnRzUmVxdWVzdBIsCgZzdGF0dXMYAyABKA4yHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0dXMSGAoQY3VycmVudF9sb2NhdGlvbhgEIAEoCRIPCgdyZW1hcmtzGAUgASgJInAKI0JhdGNoVXBkYXRlU2hpcG1lbnRUcmFja2luZ1Jlc3BvbnNlEhUKDXVwZGF0ZWRfY291bnQYASABKAUSMgoIZmFpbHVyZXMYAiADKAsyIC5sb2dpc3RpY3MudjEuQmF0Y2hVcGRhdGVGYWlsdXJlIkoKEkJhdGNoVXBkYXRlRmFpbHVyZRIKCgJpZBgBIAEoCRIXCg90cmFja2luZ19udW1iZXIYAiABKAkSDwoHbWVzc2FnZRgDIAEoCSJMChZFeHBvcnRTaGlwbWVudHNSZXF1ZXN0EjIKBmZpbHRlchgBIAEoCzIiLmxvZ2lzdGljcy52MS5MaXN0U2hpcG1lbnRzUmVxdWVzdCImChdFeHBvcnRTaGlwbWVudHNSZXNwb25zZRILCgNjc3YYASABKAwiHgocR2V0U2hpcG1lbnRTdGF0aXN0aWNzUmVxdWVzdCKTAQoSU2hpcG1lbnRTdGF0aXN0aWNzEjAKDXN0YXR1c19jb3VudHMYASADKAsyGS5sb2dpc3RpY3MudjEuU3RhdHVzQ291bnQSDQoFdG90YWwYAiABKAMSDAoEbGF0ZRgDIAEoAxIuCgRkYXlzGAQgAygLMiAubG9naXN0aWNzLnYxLkRhaWx5U2hpcG1lbnRDb3VudCJKCgtTdGF0dXNDb3VudBIsCgZzdGF0dXMYASABKA4yHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0dXMSDQoFY291bnQYAiABKAMiWgoSRGFpbHlTaGlwbWVudENvdW50EiAKBGRhdGUYASABKAsyEi5sb2dpc3RpY3MudjEuRGF0ZRIPCgdjcmVhdGVkGAIgASgDEhEKCWRlbGl2ZXJlZBgDIAEoAyKDAQoVVXBkYXRlU2hpcG1lbnRSZXF1ZXN0EigKCHNoaXBtZW50GAEgASgLMhYubG9naXN0aWNzLnYxLlNoaXBtZW50Ei8KC3VwZGF0ZV9tYXNrGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFzaxIPCgdyZW1hcmtzGAMgASgJIrQBCh1VcGRhdGVTaGlwbWVudFRyYWNraW5nUmVxdWVzdBIKCgJpZBgBIAEoCRIsCgZzdGF0dXMYAiABKA4yHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0dXMSGAoQY3VycmVudF9sb2NhdGlvbhgDIAEoCRIPCgdyZW1hcmtzGAQgASgJEi4KCmV2ZW50X3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIiMKFURlbGV0ZVNoaXBtZW50UmVxdWVzdBIKCgJpZBgBIAEoCTLMDAoPU2hpcG1lbnRTZXJ2aWNlEk0KDkNyZWF0ZVNoaXBtZW50EiMubG9naXN0aWNzLnYxLkNyZWF0ZVNoaXBtZW50UmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJHCgtHZXRTaGlwbWVudBIgLmxvZ2lzdGljcy52MS5HZXRTaGlwbWVudFJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSZwobR2V0U2hpcG1lbnRCeVRyYWNraW5nTnVtYmVyEjAubG9naXN0aWNzLnYxLkdldFNoaXBtZW50QnlUcmFja2luZ051bWJlclJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSWQoUVmVyaWZ5VHJhY2tpbmdBY2Nlc3MSKS5sb2dpc3RpY3MudjEuVmVyaWZ5VHJhY2tpbmdBY2Nlc3NSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50EmoKE1N1YnNjcmliZVRvU2hpcG1lbnQSKC5sb2dpc3RpY3MudjEuU3Vic2NyaWJlVG9TaGlwbWVudFJlcXVlc3QaKS5sb2dpc3RpY3MudjEuU3Vic2NyaWJlVG9TaGlwbWVudFJlc3BvbnNlEnMKG0NvbmZpcm1TaGlwbWVudFN1YnNjcmlwdGlvbhIwLmxvZ2lzdGljcy52MS5Db25maXJtU2hpcG1lbnRTdWJzY3JpcHRpb25SZXF1ZXN0GiIubG9naXN0aWNzLnYxLlNoaXBtZW50U3Vic2NyaXB0aW9uEnEKGkRlbGV0ZVNoaXBtZW50U3Vic2NyaXB0aW9uEi8ubG9naXN0aWNzLnYxLkRlbGV0ZVNoaXBtZW50U3Vic2NyaXB0aW9uUmVxdWVzdBoiLmxvZ2lzdGljcy52MS5TaGlwbWVudFN1YnNjcmlwdGlvbhJuChhHZXRUcmFja2luZ0VtYWlsU2V0dGluZ3MSLS5sb2dpc3RpY3MudjEuR2V0VHJhY2tpbmdFbWFpbFNldHRpbmdzUmVxdWVzdBojLmxvZ2lzdGljcy52MS5UcmFja2luZ0VtYWlsU2V0dGluZ3MSdAobVXBkYXRlVHJhY2tpbmdFbWFpbFNldHRpbmdzEjAubG9naXN0aWNzLnYxLlVwZGF0ZVRyYWNraW5nRW1haWxTZXR0aW5nc1JlcXVlc3QaIy5sb2dpc3RpY3MudjEuVHJhY2tpbmdFbWFpbFNldHRpbmdzElgKDUxpc3RTaGlwbWVudHMSIi5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1JlcXVlc3QaIy5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1Jlc3BvbnNlEoIBChtCYXRjaFVwZGF0ZVNoaXBtZW50VHJhY2tpbmcSMC5sb2dpc3RpY3MudjEuQmF0Y2hVcGRhdGVTaGlwbWVudFRyYWNraW5nUmVxdWVzdBoxLmxvZ2lzdGljcy52MS5CYXRjaFVwZGF0ZVNoaXBtZW50VHJhY2tpbmdSZXNwb25zZRJgCg9FeHBvcnRTaGlwbWVudHMSJC5sb2dpc3RpY3MudjEuRXhwb3J0U2hpcG1lbnRzUmVxdWVzdBolLmxvZ2lzdGljcy52MS5FeHBvcnRTaGlwbWVudHNSZXNwb25zZTABEmUKFUdldFNoaXBtZW50U3RhdGlzdGljcxIqLmxvZ2lzdGljcy52MS5HZXRTaGlwbWVudFN0YXRpc3RpY3NSZXF1ZXN0GiAubG9naXN0aWNzLnYxLlNoaXBtZW50U3RhdGlzdGljcxJNCg5VcGRhdGVTaGlwbWVudBIjLmxvZ2lzdGljcy52MS5VcGRhdGVTaGlwbWVudFJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSXQoWVXBkYXRlU2hpcG1lbnRUcmFja2luZxIrLmxvZ2lzdGljcy52MS5VcGRhdGVTaGlwbWVudFRyYWNraW5nUmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJNCg5EZWxldGVTaGlwbWVudBIjLmxvZ2lzdGljcy52MS5EZWxldGVTaGlwbWVudFJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHliBnByb3RvMw", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp, file_logistics_v1_shipment]);
 
 /**
  * @generated from message logistics.v1.CreateShipmentRequest
@@ -318,6 +318,140 @@ export const ListShipmentsResponseSchema: GenMessage<ListShipmentsResponse> = /*
   messageDesc(file_logistics_v1_shipment_service, 11);
 
 /**
+ * @generated from message logistics.v1.BatchUpdateShipmentTrackingRequest
+ */
+export type BatchUpdateShipmentTrackingRequest = Message<"logistics.v1.BatchUpdateShipmentTrackingRequest"> & {
+  /**
+   * The shipments to change (1 to 1,000 ids); or none, with `filter` saying which.
+   *
+   * @generated from field: repeated string ids = 1;
+   */
+  ids: string[];
+
+  /**
+   * Every shipment this list filter matches (its page fields are ignored), at most 1,000.
+   *
+   * @generated from field: logistics.v1.ListShipmentsRequest filter = 2;
+   */
+  filter?: ListShipmentsRequest | undefined;
+
+  /**
+   * @generated from field: logistics.v1.ShipmentStatus status = 3;
+   */
+  status: ShipmentStatus;
+
+  /**
+   * @generated from field: string current_location = 4;
+   */
+  currentLocation: string;
+
+  /**
+   * @generated from field: string remarks = 5;
+   */
+  remarks: string;
+};
+
+/**
+ * Describes the message logistics.v1.BatchUpdateShipmentTrackingRequest.
+ * Use `create(BatchUpdateShipmentTrackingRequestSchema)` to create a new message.
+ */
+export const BatchUpdateShipmentTrackingRequestSchema: GenMessage<BatchUpdateShipmentTrackingRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 12);
+
+/**
+ * @generated from message logistics.v1.BatchUpdateShipmentTrackingResponse
+ */
+export type BatchUpdateShipmentTrackingResponse = Message<"logistics.v1.BatchUpdateShipmentTrackingResponse"> & {
+  /**
+   * How many shipments changed.
+   *
+   * @generated from field: int32 updated_count = 1;
+   */
+  updatedCount: number;
+
+  /**
+   * Those that did not, and why.
+   *
+   * @generated from field: repeated logistics.v1.BatchUpdateFailure failures = 2;
+   */
+  failures: BatchUpdateFailure[];
+};
+
+/**
+ * Describes the message logistics.v1.BatchUpdateShipmentTrackingResponse.
+ * Use `create(BatchUpdateShipmentTrackingResponseSchema)` to create a new message.
+ */
+export const BatchUpdateShipmentTrackingResponseSchema: GenMessage<BatchUpdateShipmentTrackingResponse> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 13);
+
+/**
+ * @generated from message logistics.v1.BatchUpdateFailure
+ */
+export type BatchUpdateFailure = Message<"logistics.v1.BatchUpdateFailure"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Empty when no such shipment exists.
+   *
+   * @generated from field: string tracking_number = 2;
+   */
+  trackingNumber: string;
+
+  /**
+   * @generated from field: string message = 3;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message logistics.v1.BatchUpdateFailure.
+ * Use `create(BatchUpdateFailureSchema)` to create a new message.
+ */
+export const BatchUpdateFailureSchema: GenMessage<BatchUpdateFailure> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 14);
+
+/**
+ * @generated from message logistics.v1.ExportShipmentsRequest
+ */
+export type ExportShipmentsRequest = Message<"logistics.v1.ExportShipmentsRequest"> & {
+  /**
+   * Which shipments, in which order (its page fields are ignored).
+   *
+   * @generated from field: logistics.v1.ListShipmentsRequest filter = 1;
+   */
+  filter?: ListShipmentsRequest | undefined;
+};
+
+/**
+ * Describes the message logistics.v1.ExportShipmentsRequest.
+ * Use `create(ExportShipmentsRequestSchema)` to create a new message.
+ */
+export const ExportShipmentsRequestSchema: GenMessage<ExportShipmentsRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 15);
+
+/**
+ * @generated from message logistics.v1.ExportShipmentsResponse
+ */
+export type ExportShipmentsResponse = Message<"logistics.v1.ExportShipmentsResponse"> & {
+  /**
+   * The next part of the CSV text (UTF-8); the first begins with the header row.
+   *
+   * @generated from field: bytes csv = 1;
+   */
+  csv: Uint8Array;
+};
+
+/**
+ * Describes the message logistics.v1.ExportShipmentsResponse.
+ * Use `create(ExportShipmentsResponseSchema)` to create a new message.
+ */
+export const ExportShipmentsResponseSchema: GenMessage<ExportShipmentsResponse> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 16);
+
+/**
  * @generated from message logistics.v1.GetShipmentStatisticsRequest
  */
 export type GetShipmentStatisticsRequest = Message<"logistics.v1.GetShipmentStatisticsRequest"> & {
@@ -328,7 +462,7 @@ export type GetShipmentStatisticsRequest = Message<"logistics.v1.GetShipmentStat
  * Use `create(GetShipmentStatisticsRequestSchema)` to create a new message.
  */
 export const GetShipmentStatisticsRequestSchema: GenMessage<GetShipmentStatisticsRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 12);
+  messageDesc(file_logistics_v1_shipment_service, 17);
 
 /**
  * @generated from message logistics.v1.ShipmentStatistics
@@ -368,7 +502,7 @@ export type ShipmentStatistics = Message<"logistics.v1.ShipmentStatistics"> & {
  * Use `create(ShipmentStatisticsSchema)` to create a new message.
  */
 export const ShipmentStatisticsSchema: GenMessage<ShipmentStatistics> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 13);
+  messageDesc(file_logistics_v1_shipment_service, 18);
 
 /**
  * @generated from message logistics.v1.StatusCount
@@ -390,7 +524,7 @@ export type StatusCount = Message<"logistics.v1.StatusCount"> & {
  * Use `create(StatusCountSchema)` to create a new message.
  */
 export const StatusCountSchema: GenMessage<StatusCount> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 14);
+  messageDesc(file_logistics_v1_shipment_service, 19);
 
 /**
  * @generated from message logistics.v1.DailyShipmentCount
@@ -421,7 +555,7 @@ export type DailyShipmentCount = Message<"logistics.v1.DailyShipmentCount"> & {
  * Use `create(DailyShipmentCountSchema)` to create a new message.
  */
 export const DailyShipmentCountSchema: GenMessage<DailyShipmentCount> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 15);
+  messageDesc(file_logistics_v1_shipment_service, 20);
 
 /**
  * @generated from message logistics.v1.UpdateShipmentRequest
@@ -455,7 +589,7 @@ export type UpdateShipmentRequest = Message<"logistics.v1.UpdateShipmentRequest"
  * Use `create(UpdateShipmentRequestSchema)` to create a new message.
  */
 export const UpdateShipmentRequestSchema: GenMessage<UpdateShipmentRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 16);
+  messageDesc(file_logistics_v1_shipment_service, 21);
 
 /**
  * @generated from message logistics.v1.UpdateShipmentTrackingRequest
@@ -496,7 +630,7 @@ export type UpdateShipmentTrackingRequest = Message<"logistics.v1.UpdateShipment
  * Use `create(UpdateShipmentTrackingRequestSchema)` to create a new message.
  */
 export const UpdateShipmentTrackingRequestSchema: GenMessage<UpdateShipmentTrackingRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 17);
+  messageDesc(file_logistics_v1_shipment_service, 22);
 
 /**
  * @generated from message logistics.v1.DeleteShipmentRequest
@@ -513,7 +647,7 @@ export type DeleteShipmentRequest = Message<"logistics.v1.DeleteShipmentRequest"
  * Use `create(DeleteShipmentRequestSchema)` to create a new message.
  */
 export const DeleteShipmentRequestSchema: GenMessage<DeleteShipmentRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 18);
+  messageDesc(file_logistics_v1_shipment_service, 23);
 
 /**
  * Shipments: the back office manages them, visitors track them by number.
@@ -521,11 +655,16 @@ export const DeleteShipmentRequestSchema: GenMessage<DeleteShipmentRequest> = /*
  * Invalid input gives INVALID_ARGUMENT with a google.rpc.BadRequest detail
  * whose field violations name each bad field (for example "shipper.email").
  *
+ * A method marked with a permission (for example "shipments.read") needs a service token
+ * holding it: UNAUTHENTICATED without a valid token, PERMISSION_DENIED "You do not have
+ * permission to do this." without the permission. Every change is written to the audit log
+ * (AuditService) in the same transaction, naming the token's user.
+ *
  * @generated from service logistics.v1.ShipmentService
  */
 export const ShipmentService: GenService<{
   /**
-   * Creates a shipment: assigns its tracking number, sets its current location
+   * shipments.create. Creates a shipment: assigns its tracking number, sets its current location
    * to its origin, computes the totals and writes the first history entry.
    * Errors: INVALID_ARGUMENT (bad field), UNAVAILABLE (store down).
    *
@@ -537,7 +676,7 @@ export const ShipmentService: GenService<{
     output: typeof ShipmentSchema;
   },
   /**
-   * Gets a shipment by id.
+   * shipments.read. Gets a shipment by id.
    * Errors: INVALID_ARGUMENT (empty id), NOT_FOUND "Shipment not found".
    *
    * @generated from rpc logistics.v1.ShipmentService.GetShipment
@@ -616,7 +755,7 @@ export const ShipmentService: GenService<{
     output: typeof ShipmentSubscriptionSchema;
   },
   /**
-   * admin. Which events send e-mail to whom.
+   * settings.manage. Which events send e-mail to whom.
    *
    * @generated from rpc logistics.v1.ShipmentService.GetTrackingEmailSettings
    */
@@ -626,7 +765,7 @@ export const ShipmentService: GenService<{
     output: typeof TrackingEmailSettingsSchema;
   },
   /**
-   * admin. Replaces the settings; an event left out keeps its rule.
+   * settings.manage. Replaces the settings; an event left out keeps its rule.
    * Errors: INVALID_ARGUMENT (an unknown or repeated event).
    *
    * @generated from rpc logistics.v1.ShipmentService.UpdateTrackingEmailSettings
@@ -649,6 +788,31 @@ export const ShipmentService: GenService<{
     output: typeof ListShipmentsResponseSchema;
   },
   /**
+   * shipments.track. Sets the status and current location of many shipments with one remark:
+   * each changes on its own, with its own history entry, audit entry and the e-mails the
+   * settings ask for; those that cannot change are reported, the others are not held back.
+   * Errors: INVALID_ARGUMENT (no shipments, more than 1,000, or a bad field).
+   *
+   * @generated from rpc logistics.v1.ShipmentService.BatchUpdateShipmentTracking
+   */
+  batchUpdateShipmentTracking: {
+    methodKind: "unary";
+    input: typeof BatchUpdateShipmentTrackingRequestSchema;
+    output: typeof BatchUpdateShipmentTrackingResponseSchema;
+  },
+  /**
+   * shipments.export. The shipments matching the filter as CSV (one row per shipment, the
+   * layout in the README), streamed in chunks, in the filter's order, however many there are.
+   * Errors: INVALID_ARGUMENT (a bad filter).
+   *
+   * @generated from rpc logistics.v1.ShipmentService.ExportShipments
+   */
+  exportShipments: {
+    methodKind: "server_streaming";
+    input: typeof ExportShipmentsRequestSchema;
+    output: typeof ExportShipmentsResponseSchema;
+  },
+  /**
    * dashboard.read. The dashboard's figures: shipments per status, late shipments, and
    * created and delivered per day for the last 30 days (UTC days).
    *
@@ -660,8 +824,9 @@ export const ShipmentService: GenService<{
     output: typeof ShipmentStatisticsSchema;
   },
   /**
-   * Updates the fields named in update_mask. A change of status or current location
-   * appends exactly one history entry, in the same atomic write.
+   * shipments.edit (and shipments.track to change status or current location). Updates the
+   * fields named in update_mask. A change of status or current location appends exactly one
+   * history entry, in the same atomic write.
    * Errors: INVALID_ARGUMENT (bad field or mask path), NOT_FOUND "Shipment not found".
    *
    * @generated from rpc logistics.v1.ShipmentService.UpdateShipment
@@ -672,8 +837,8 @@ export const ShipmentService: GenService<{
     output: typeof ShipmentSchema;
   },
   /**
-   * Sets status and current location and appends one history entry with the remarks, at
-   * event_time when given.
+   * shipments.track. Sets status and current location and appends one history entry with
+   * the remarks, at event_time when given.
    * Errors: INVALID_ARGUMENT (bad field, event_time out of order), NOT_FOUND "Shipment not found".
    *
    * @generated from rpc logistics.v1.ShipmentService.UpdateShipmentTracking
@@ -684,7 +849,7 @@ export const ShipmentService: GenService<{
     output: typeof ShipmentSchema;
   },
   /**
-   * Deletes a shipment.
+   * shipments.delete. Deletes a shipment; its audit entry keeps a copy.
    * Errors: INVALID_ARGUMENT (empty id), NOT_FOUND "Shipment not found".
    *
    * @generated from rpc logistics.v1.ShipmentService.DeleteShipment
