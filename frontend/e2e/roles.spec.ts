@@ -148,3 +148,15 @@ test('a user without office access is told so', async ({ page, request, baseURL 
   await page.getByRole('button', { name: 'Login', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Administrator account required' })).toBeVisible();
 });
+
+test('a role taken away shows in the open page within seconds', async ({ page, request, baseURL }) => {
+  const email = await staffMember(request, baseURL!, Role.AGENT, 'demoted');
+  await signIn(page, email, PASSWORD);
+  await expect(adminNav(page).getByRole('link', { name: 'Shipments' })).toBeVisible();
+  const admin = await adminRpc(request, baseURL!);
+  const { users } = await admin.users.listUsers({ pageSize: 100 });
+  const agent = users.find((u) => u.email === email)!;
+  await admin.users.updateUser({ user: { id: agent.id, role: Role.USER }, updateMask: { paths: ['role'] } });
+  // The page asks every 5 s; the server refuses at once (the gateway rechecks within 2 s).
+  await expect(page.getByRole('heading', { name: 'Administrator account required' })).toBeVisible({ timeout: 8_000 });
+});

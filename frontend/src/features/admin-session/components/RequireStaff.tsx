@@ -6,7 +6,7 @@ import { Spinner } from '@/components/ui/Spinner';
 import { ADMIN_LOGIN_PATH } from '@/config/routes';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { hasOfficeAccess } from '@/config/permissions';
-import { useLogout, useSession } from '../hooks/use-session';
+import { useLogout, useSession, useSessionRefresh } from '../hooks/use-session';
 
 /**
  * The admin area's guard: a spinner while the session is restored, the login page without a
@@ -17,6 +17,7 @@ import { useLogout, useSession } from '../hooks/use-session';
 export function RequireStaff({ children }: { children: (user: User) => ReactNode }) {
   const session = useSession();
   const location = useLocation();
+  useSessionRefresh();
 
   if (session.status === 'loading') {
     return (

@@ -43,6 +43,29 @@ export function restoreSession(): void {
   );
 }
 
+/** Asks again, so a role or permissions changed by an admin show here within seconds (the
+ * server applies them at once); a session that ended signs this page out. */
+export function refreshSession(): void {
+  if (state.status !== 'signed-in') return;
+  const shown = state.user;
+  getSession().then(
+    (user) => {
+      if (state.status !== 'signed-in' || state.user !== shown) return;
+      if (!user) {
+        setState({ status: 'signed-out' });
+      } else if (
+        user.role !== shown.role ||
+        user.permissions.join() !== shown.permissions.join() ||
+        user.name !== shown.name
+      ) {
+        setState({ status: 'signed-in', user });
+      }
+    },
+    // Unauthenticated is reported by the transport (session expired); a network blip is not.
+    () => undefined,
+  );
+}
+
 export async function signIn(email: string, password: string): Promise<User | undefined> {
   const user = await createSession(email, password);
   setState(user ? { status: 'signed-in', user } : { status: 'signed-out' });

@@ -2,7 +2,10 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ADMIN_LOGIN_PATH } from '@/config/routes';
 import { toast } from '@/lib/toast';
-import { restoreSession, signOut, snapshot, subscribe, type SessionState } from './session-store';
+import { refreshSession, restoreSession, signOut, snapshot, subscribe, type SessionState } from './session-store';
+
+/** How often an open admin page asks whether the user's access changed. */
+const REFRESH_MS = 5_000;
 
 /** The sign-in state; the first use restores it from the session cookie. */
 export function useSession(): SessionState {
@@ -11,6 +14,16 @@ export function useSession(): SessionState {
     restoreSession();
   }, []);
   return state;
+}
+
+/** While this page is visible, follows changes to the signed-in user's role and permissions. */
+export function useSessionRefresh(): void {
+  useEffect(() => {
+    const timer = window.setInterval(() => {
+      if (document.visibilityState === 'visible') refreshSession();
+    }, REFRESH_MS);
+    return () => window.clearInterval(timer);
+  }, []);
 }
 
 const LOGOUT_FAILED_MESSAGE = 'Failed to log out. Please try again.';

@@ -1,6 +1,10 @@
 // The admin's shipment calls (all need an admin session; the cookie travels with them).
 import type { Shipment, ShipmentStatus } from '@/gen/logistics/v1/shipment_pb';
-import type { ListShipmentsResponse } from '@/gen/logistics/v1/shipment_service_pb';
+import type {
+  BatchUpdateShipmentTrackingResponse,
+  ListShipmentsResponse,
+  ShipmentStatistics,
+} from '@/gen/logistics/v1/shipment_service_pb';
 import type { AuditEntry } from '@/gen/logistics/v1/audit_service_pb';
 import { auditClient, shipmentClient } from '@/lib/transport';
 import type { ShipmentInit, ShipmentUpdate } from '../utils/shipment-form';
@@ -50,4 +54,55 @@ export function updateTracking(input: {
 export async function listShipmentActivity(id: string, signal?: AbortSignal): Promise<AuditEntry[]> {
   const page = await auditClient.listAuditEntries({ target: id, pageSize: 100 }, { signal, timeoutMs: TIMEOUT_MS });
   return page.entries;
+}
+
+export function getStatistics(signal?: AbortSignal): Promise<ShipmentStatistics> {
+  return shipmentClient.getShipmentStatistics({}, { signal, timeoutMs: TIMEOUT_MS });
+}
+
+/** Which shipments a list shows: also what a bulk change and an export take. */
+export type ListFilter = {
+  status: ShipmentStatus;
+  query: string;
+  /** `YYYY-MM-DD`, creation days, both included; '' for none. */
+  from: string;
+  to: string;
+  late: boolean;
+  sort: string;
+};
+
+function day(text: string): { year: number; month: number; day: number } | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  return match ? { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) } : undefined;
+}
+
+export function listRequest(filter: ListFilter) {
+  return {
+    status: filter.status,
+    query: filter.query,
+    createDateFrom: day(filter.from),
+    createDateTo: day(filter.to),
+    late: filter.late,
+    orderBy: filter.sort,
+  };
+}
+
+/** Sets one status and location, with one remark, on the given shipments or all the filter matches. */
+export function batchUpdateTracking(input: {
+  ids: string[];
+  filter?: ListFilter;
+  status: ShipmentStatus;
+  currentLocation: string;
+  remarks: string;
+}): Promise<BatchUpdateShipmentTrackingResponse> {
+  return shipmentClient.batchUpdateShipmentTracking(
+    {
+      ids: input.ids,
+      filter: input.filter && listRequest(input.filter),
+      status: input.status,
+      currentLocation: input.currentLocation,
+      remarks: input.remarks,
+    },
+    { timeoutMs: 120_000 },
+  );
 }
