@@ -8,6 +8,7 @@ export const Permission = {
   shipmentsCreate: 'shipments.create',
   shipmentsEdit: 'shipments.edit',
   shipmentsDelete: 'shipments.delete',
+  shipmentsExport: 'shipments.export',
   labelsPrint: 'labels.print',
   dashboardRead: 'dashboard.read',
   usersRead: 'users.read',

@@ -22,6 +22,7 @@ export default function AdminShipmentsPage() {
         labels: may(user, Permission.labelsPrint),
         dashboard: may(user, Permission.dashboardRead),
         activity: may(user, Permission.auditRead),
+        export: may(user, Permission.shipmentsExport),
       }}
     />
   );

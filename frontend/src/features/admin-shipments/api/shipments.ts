@@ -13,11 +13,12 @@ const TIMEOUT_MS = 15_000;
 
 export const PAGE_SIZE = 20;
 
-export type ListParams = { status: ShipmentStatus; query: string; pageToken: string };
-
-export function listShipments(params: ListParams, signal?: AbortSignal): Promise<ListShipmentsResponse> {
+export function listShipments(
+  params: ListFilter & { pageToken: string },
+  signal?: AbortSignal,
+): Promise<ListShipmentsResponse> {
   return shipmentClient.listShipments(
-    { pageSize: PAGE_SIZE, pageToken: params.pageToken, status: params.status, query: params.query },
+    { pageSize: PAGE_SIZE, pageToken: params.pageToken, ...listRequest(params) },
     { signal, timeoutMs: TIMEOUT_MS },
   );
 }

@@ -86,7 +86,7 @@ export function BulkUpdateModal({
         )}
         <div className="modal-footer">
           <button type="button" className="btn btn-primary" onClick={onClose}>
-            Close
+            Done
           </button>
         </div>
       </Modal>

@@ -1,14 +1,17 @@
 import type { ReactNode } from 'react';
 import { useRef, useState } from 'react';
-import { AlertCircle, ChevronLeft, ChevronRight, Plus, RefreshCw, Search } from 'lucide-react';
+import { AlertCircle, ChevronLeft, ChevronRight, Download, ListChecks, Plus, RefreshCw, Search } from 'lucide-react';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { Spinner } from '@/components/ui/Spinner';
 import { toast } from '@/lib/toast';
 import { STATUS_OPTIONS } from '@/utils/shipment';
 import { PAGE_SIZE, deleteShipment } from '../api/shipments';
 import { useShipmentList } from '../hooks/use-shipment-list';
+import { SORTS, exportHref } from '../utils/list-params';
+import { BulkUpdateModal, type Selection } from './BulkUpdateModal';
 import { CreateShipmentModal } from './CreateShipmentModal';
 import { CreatedShipmentPanel } from './CreatedShipmentPanel';
+import { DashboardFigures } from './DashboardFigures';
 import { EditShipmentModal } from './EditShipmentModal';
 import { ShipmentDetailsDialog } from './ShipmentDetailsDialog';
 import { ShipmentsTable } from './ShipmentsTable';
@@ -16,6 +19,8 @@ import { UpdateTrackingModal } from './UpdateTrackingModal';
 
 /** The most matches the server counts exactly (ListShipmentsResponse.total_size). */
 const MAX_COUNTED = 1_000;
+/** The most shipments one bulk change may take (BatchUpdateShipmentTracking). */
+const MAX_BATCH = 1_000;
 
 const DELETE_CONFIRM_MESSAGE = 'Are you sure you want to delete this shipment?';
 const DELETE_SUCCESS_MESSAGE = 'Shipment deleted successfully';
@@ -26,7 +31,8 @@ type Dialog =
   | { kind: 'create' }
   | { kind: 'view'; shipment: Shipment }
   | { kind: 'edit'; shipment: Shipment }
-  | { kind: 'track'; shipment: Shipment };
+  | { kind: 'track'; shipment: Shipment }
+  | { kind: 'bulk'; selection: Selection };
 
 /** What the signed-in user may do here (their permissions); the server checks each call. */
 export type ShipmentActions = {
@@ -37,6 +43,7 @@ export type ShipmentActions = {
   labels: boolean;
   dashboard: boolean;
   activity: boolean;
+  export: boolean;
 };
 
 /** The shipments part of the dashboard: search, filter, refresh, the list and its dialogs. */
@@ -47,6 +54,18 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
   const [created, setCreated] = useState<Shipment | null>(null);
   const [deletingId, setDeletingId] = useState<string | null>(null);
   const deleting = useRef(false);
+  // Rows ticked for a bulk change, and whether "all that match" was chosen instead.
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [allMatching, setAllMatching] = useState(false);
+  const [figuresKey, setFiguresKey] = useState(0);
+  const filterKey = JSON.stringify(list.filter);
+  const [selectionFor, setSelectionFor] = useState(filterKey);
+  if (selectionFor !== filterKey) {
+    // Another filter: what was ticked is no longer what is shown.
+    setSelectionFor(filterKey);
+    setSelected(new Set());
+    setAllMatching(false);
+  }
 
   const closeDialog = () => setDialog({ kind: 'none' });
 
@@ -92,6 +111,8 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
 
       {created && <CreatedShipmentPanel shipment={created} onDismiss={() => setCreated(null)} />}
 
+      {allowed.dashboard && <DashboardFigures reloadKey={figuresKey} />}
+
       <div className="admin-toolbar" role="search">
         <div className="field toolbar-search">
           <label htmlFor="shipment-search" className="field-label">
@@ -129,6 +150,56 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
             ))}
           </select>
         </div>
+        <div className="field toolbar-date">
+          <label htmlFor="shipment-from" className="field-label">
+            Created from
+          </label>
+          <input
+            id="shipment-from"
+            type="date"
+            className="input"
+            value={list.params.from}
+            onChange={(event) => list.setFilter({ from: event.target.value })}
+          />
+        </div>
+        <div className="field toolbar-date">
+          <label htmlFor="shipment-to" className="field-label">
+            Created to
+          </label>
+          <input
+            id="shipment-to"
+            type="date"
+            className="input"
+            value={list.params.to}
+            min={list.params.from || undefined}
+            onChange={(event) => list.setFilter({ to: event.target.value })}
+          />
+        </div>
+        <div className="field toolbar-sort">
+          <label htmlFor="shipment-sort" className="field-label">
+            Sort
+          </label>
+          <select
+            id="shipment-sort"
+            className="select"
+            value={list.params.sort}
+            onChange={(event) => list.setFilter({ sort: event.target.value })}
+          >
+            {SORTS.map((sort) => (
+              <option key={sort.value} value={sort.value}>
+                {sort.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <label className="checkbox-row toolbar-late">
+          <input
+            type="checkbox"
+            checked={list.params.late}
+            onChange={(event) => list.setFilter({ late: event.target.checked })}
+          />
+          Late only
+        </label>
         <button
           type="button"
           className="btn btn-outline toolbar-refresh"
@@ -139,7 +210,56 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
           <RefreshCw className={state.loading ? 'icon-spin' : undefined} aria-hidden="true" size={18} />
           Refresh
         </button>
+        {allowed.export && (
+          <a className="btn btn-outline toolbar-refresh" href={exportHref(list.params)} download>
+            <Download aria-hidden="true" size={18} />
+            Export CSV
+          </a>
+        )}
       </div>
+
+      {allowed.track && (selected.size > 0 || allMatching) && (
+        <div className="bulk-bar" role="region" aria-label="Selected shipments">
+          <p>
+            {allMatching ? `All ${totalText} matching shipments selected` : `${selected.size} selected`}
+          </p>
+          {!allMatching &&
+            selected.size === state.shipments.length &&
+            total > state.shipments.length &&
+            (total <= MAX_BATCH ? (
+              <button type="button" className="btn btn-outline btn-sm" onClick={() => setAllMatching(true)}>
+                Select all {totalText} that match
+              </button>
+            ) : (
+              <p className="muted">Narrow the filter to {MAX_BATCH.toLocaleString('en-US')} or fewer to change them all.</p>
+            ))}
+          <button
+            type="button"
+            className="btn btn-primary btn-sm"
+            onClick={() =>
+              setDialog({
+                kind: 'bulk',
+                selection: allMatching
+                  ? { kind: 'filter', filter: list.filter, count: total }
+                  : { kind: 'ids', ids: [...selected] },
+              })
+            }
+          >
+            <ListChecks aria-hidden="true" size={16} />
+            Update Status
+          </button>
+          <button
+            type="button"
+            className="btn btn-outline btn-sm"
+            onClick={() => {
+              setSelected(new Set());
+              setAllMatching(false);
+            }}
+          >
+            Clear selection
+          </button>
+        </div>
+      )}
 
       <div className="list-summary" aria-live="polite">
         <p className="muted" data-testid="shipment-count">
@@ -176,6 +296,17 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
           }
           onDelete={allowed.remove ? onDelete : undefined}
           labels={allowed.labels}
+          selection={
+            allowed.track
+              ? {
+                  selected: allMatching ? new Set(state.shipments.map((sh) => sh.id)) : selected,
+                  onChange: (next) => {
+                    setAllMatching(false);
+                    setSelected(next);
+                  },
+                }
+              : undefined
+          }
         />
       ) : (
         !state.loading &&
@@ -210,6 +341,18 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
           onClose={closeDialog}
           showActivity={allowed.activity}
           showLabels={allowed.labels}
+        />
+      )}
+      {dialog.kind === 'bulk' && (
+        <BulkUpdateModal
+          selection={dialog.selection}
+          onClose={closeDialog}
+          onDone={() => {
+            setSelected(new Set());
+            setAllMatching(false);
+            setFiguresKey((k) => k + 1);
+            list.reload();
+          }}
         />
       )}
       {dialog.kind === 'track' && (

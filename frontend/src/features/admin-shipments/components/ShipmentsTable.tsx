@@ -17,6 +17,8 @@ type ShipmentsTableProps = {
   onDelete?: (shipment: Shipment) => void;
   /** Whether to offer each row's label and waybill. */
   labels: boolean;
+  /** Rows ticked for a bulk change, when the user may make one. */
+  selection?: { selected: ReadonlySet<string>; onChange: (next: Set<string>) => void };
 };
 
 const dayFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
@@ -44,12 +46,34 @@ export function ShipmentsTable({
   onTrack,
   onDelete,
   labels,
+  selection,
 }: ShipmentsTableProps) {
+  const allTicked = selection !== undefined && shipments.length > 0 && shipments.every((s) => selection.selected.has(s.id));
+  const tick = (id: string, on: boolean) => {
+    if (!selection) return;
+    const next = new Set(selection.selected);
+    if (on) next.add(id);
+    else next.delete(id);
+    selection.onChange(next);
+  };
   return (
     <div className="table-scroll" role="region" aria-label="Shipments" tabIndex={0}>
       <table className="data-table shipments-table" aria-busy={busy}>
         <thead>
           <tr>
+            {selection && (
+              <th scope="col" className="select-cell">
+                <input
+                  type="checkbox"
+                  className="row-select"
+                  aria-label="Select every shipment on this page"
+                  checked={allTicked}
+                  onChange={(event) =>
+                    selection.onChange(event.target.checked ? new Set(shipments.map((s) => s.id)) : new Set())
+                  }
+                />
+              </th>
+            )}
             <th scope="col">Tracking Number</th>
             <th scope="col">Shipper</th>
             <th scope="col">Receiver</th>
@@ -67,6 +91,17 @@ export function ShipmentsTable({
             const date = s.expectedDeliveryDate;
             return (
               <tr key={s.id} data-tracking-number={s.trackingNumber}>
+                {selection && (
+                  <td className="select-cell">
+                    <input
+                      type="checkbox"
+                      className="row-select"
+                      aria-label={`Select shipment ${s.trackingNumber}`}
+                      checked={selection.selected.has(s.id)}
+                      onChange={(event) => tick(s.id, event.target.checked)}
+                    />
+                  </td>
+                )}
                 <th scope="row" className="mono">
                   {s.trackingNumber}
                 </th>

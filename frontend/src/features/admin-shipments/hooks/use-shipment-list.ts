@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
-import { STATUS_OPTIONS, valueOf } from '@/utils/shipment';
 import { listShipments } from '../api/shipments';
+import { filterOf, paramsFrom, paramsTo, type ListParams } from '../utils/list-params';
 
-const LOAD_SUCCESS_MESSAGE = 'Data loaded successfully';
 const LOAD_FAILURE_MESSAGE = 'Failed to load data';
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -22,25 +22,48 @@ type ShipmentListState = {
   hasPrevious: boolean;
 };
 
-type Pages = { filterKey: string; tokens: string[]; index: number };
-
 /**
- * The admin list: server-side pages of 20, newest first, filtered by status and a search text
- * (debounced, back to page 1 on change). Toasts only on the first load and on Refresh.
+ * The admin list: server-side pages of 20 filtered by status, a search text (debounced),
+ * creation days and lateness, sorted as chosen; all of it and the page live in the address
+ * (a change of filter goes back to page 1). A load that failed on the first visit or on
+ * Refresh shows a toast; a list that loaded shows none.
  */
 export function useShipmentList() {
-  const [search, setSearch] = useState('');
-  const [status, setStatus] = useState('all');
-  const query = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
-  const filterKey = `${status}\n${query}`;
-
-  // The page tokens seen so far for this filter; a new filter starts again at page 1.
-  const [pages, setPages] = useState<Pages>({ filterKey, tokens: [''], index: 0 });
-  let current = pages;
-  if (pages.filterKey !== filterKey) {
-    current = { filterKey, tokens: [''], index: 0 };
-    setPages(current);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const params = paramsFrom(searchParams);
+  // What the search box shows at once; the address follows after the debounce.
+  const [typed, setTyped] = useState(params.q);
+  // The address changed by other means (a link, Back): the box shows its text.
+  const [addressQ, setAddressQ] = useState(params.q);
+  if (addressQ !== params.q) {
+    setAddressQ(params.q);
+    if (params.q !== typed.trim()) setTyped(params.q);
   }
+  const query = useDebouncedValue(typed.trim(), SEARCH_DEBOUNCE_MS);
+  const { status, from, to, late, sort, after, page } = params;
+
+  const update = useCallback(
+    (change: Partial<ListParams>, keepPage = false) => {
+      setSearchParams(
+        (current) => {
+          const next = { ...paramsFrom(current), ...change };
+          return paramsTo(keepPage ? next : { ...next, after: '', page: 1 });
+        },
+        { replace: !keepPage },
+      );
+    },
+    [setSearchParams],
+  );
+
+  // The debounced search text reaches the address (and page 1).
+  useEffect(() => {
+    if (query !== params.q.trim()) update({ q: query });
+  }, [query, params.q, update]);
+
+  // Tokens of the pages before this one, while the filter stays the same.
+  const filterKey = `${status}\n${params.q.trim()}\n${from}\n${to}\n${late}\n${sort}`;
+  const [earlier, setEarlier] = useState<{ key: string; tokens: string[] }>({ key: filterKey, tokens: [] });
+  if (earlier.key !== filterKey) setEarlier({ key: filterKey, tokens: [] });
 
   const [reloadCount, setReloadCount] = useState(0);
   const toastNext = useRef(true);
@@ -50,22 +73,14 @@ export function useShipmentList() {
     nextPageToken: '',
   });
   const [error, setError] = useState<string | null>(null);
-
-  const pageToken = current.tokens[current.index] ?? '';
-  // Which load the data and error answer; loading until it is the latest one.
-  const requestKey = `${filterKey}\n${pageToken}\n${reloadCount}`;
+  const requestKey = `${filterKey}\n${after}\n${reloadCount}`;
   const [loadedKey, setLoadedKey] = useState<string | null>(null);
   const loading = loadedKey !== requestKey;
 
-  // A page left empty by a deletion: show the one before it.
-  if (!loading && !error && data.shipments.length === 0 && current.index > 0) {
-    current = { ...current, index: current.index - 1 };
-    setPages(current);
-  }
-
   useEffect(() => {
     const controller = new AbortController();
-    listShipments({ status: valueOf(STATUS_OPTIONS, status), query, pageToken }, controller.signal).then(
+    const filter = filterOf({ status, q: params.q, from, to, late, sort, after, page });
+    listShipments({ ...filter, pageToken: after }, controller.signal).then(
       (response) => {
         if (controller.signal.aborted) return;
         setData({
@@ -75,10 +90,7 @@ export function useShipmentList() {
         });
         setError(null);
         setLoadedKey(requestKey);
-        if (toastNext.current) {
-          toastNext.current = false;
-          if (response.shipments.length > 0) toast.success(LOAD_SUCCESS_MESSAGE, { toastId: `loaded-${Date.now()}` });
-        }
+        toastNext.current = false;
       },
       (err: unknown) => {
         if (controller.signal.aborted) return;
@@ -91,9 +103,11 @@ export function useShipmentList() {
       },
     );
     return () => controller.abort();
-  }, [status, query, pageToken, requestKey]);
+    // requestKey covers every input of the request.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [requestKey]);
 
-  /** Loads the page again, with a toast (the Refresh button). */
+  /** Loads the page again, with a toast if it fails (the Refresh button). */
   const refresh = useCallback(() => {
     toastNext.current = true;
     setReloadCount((n) => n + 1);
@@ -104,29 +118,51 @@ export function useShipmentList() {
 
   /** Back to page 1 and reload (after a creation: the newest shipment comes first). */
   const reloadFirstPage = useCallback(() => {
-    setPages((p) => ({ ...p, tokens: [''], index: 0 }));
+    update({});
     setReloadCount((n) => n + 1);
-  }, []);
+  }, [update]);
 
-  const next = useCallback(() => {
+  const next = () => {
     if (!data.nextPageToken) return;
-    const token = data.nextPageToken;
-    setPages((p) => ({ ...p, tokens: [...p.tokens.slice(0, p.index + 1), token], index: p.index + 1 }));
-  }, [data.nextPageToken]);
+    setEarlier((e) => {
+      const tokens = [...e.tokens];
+      tokens[page - 1] = after;
+      return { ...e, tokens };
+    });
+    update({ after: data.nextPageToken, page: page + 1 }, true);
+  };
 
-  const previous = useCallback(() => {
-    setPages((p) => ({ ...p, index: Math.max(0, p.index - 1) }));
-  }, []);
+  const previous = () => {
+    if (page <= 1) return;
+    // Unknown after a reload on a later page: back to the first.
+    const token = earlier.key === filterKey ? earlier.tokens[page - 2] : undefined;
+    if (token === undefined) update({});
+    else update({ after: token, page: page - 1 }, true);
+  };
 
   const state: ShipmentListState = {
     shipments: data.shipments,
     totalSize: data.totalSize,
     loading,
     error,
-    pageIndex: current.index,
+    pageIndex: page - 1,
     hasNext: !loading && data.nextPageToken !== '',
-    hasPrevious: current.index > 0,
+    hasPrevious: page > 1,
   };
 
-  return { state, search, setSearch, status, setStatus, refresh, reload, reloadFirstPage, next, previous };
+  return {
+    state,
+    params,
+    filter: filterOf(params),
+    search: typed,
+    setSearch: setTyped,
+    status,
+    setStatus: (value: string) => update({ status: value }),
+    setFilter: (change: Partial<ListParams>) => update(change),
+    refresh,
+    reload,
+    reloadFirstPage,
+    next,
+    previous,
+  };
 }

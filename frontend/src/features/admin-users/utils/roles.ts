@@ -4,7 +4,7 @@ import { Role } from '@/gen/logistics/v1/user_pb';
 export const ROLES: ReadonlyArray<{ role: Role; label: string; hint: string }> = [
   { role: Role.USER, label: 'User', hint: 'no back-office access' },
   { role: Role.AGENT, label: 'Agent', hint: 'finds shipments and updates their status' },
-  { role: Role.MANAGER, label: 'Manager', hint: 'shipments, labels, the dashboard; reads users' },
+  { role: Role.MANAGER, label: 'Manager', hint: 'shipments, export, labels, the dashboard; reads users' },
   { role: Role.ADMIN, label: 'Admin', hint: 'everything' },
 ];
 
@@ -18,6 +18,7 @@ const PERMISSION_LABELS: Record<string, string> = {
   'shipments.create': 'Create shipments',
   'shipments.edit': 'Edit shipment details',
   'shipments.delete': 'Delete shipments',
+  'shipments.export': 'Export shipments as CSV',
   'labels.print': 'Print labels and waybills',
   'dashboard.read': 'See the dashboard figures',
   'users.read': 'See users',
