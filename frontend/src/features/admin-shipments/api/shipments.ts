@@ -77,7 +77,7 @@ function day(text: string): { year: number; month: number; day: number } | undef
   return match ? { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) } : undefined;
 }
 
-export function listRequest(filter: ListFilter) {
+function listRequest(filter: ListFilter) {
   return {
     status: filter.status,
     query: filter.query,
