@@ -365,26 +365,28 @@ test.describe('shipment labels and waybills', () => {
     expect(calls).toBe(0);
   });
 
-  test('the shipments list opens a row’s label and waybill in a new tab', async ({ page, context }) => {
-    const s = demoShipments()[0];
-    await page.getByRole('searchbox', { name: 'Search' }).fill(s.trackingNumber);
-    const list = page.getByRole('region', { name: 'Shipments' });
-    const row = list.locator(`tr[data-tracking-number="${s.trackingNumber}"]`);
-    await expect(row).toBeVisible();
+  test('the shipments ticked in the list open as labels and waybills in a new tab', async ({ page, context }) => {
+    const [s, t] = demoShipments();
+    await page.getByRole('checkbox', { name: `Select shipment ${s.trackingNumber}` }).check();
+    await page.getByRole('checkbox', { name: `Select shipment ${t.trackingNumber}` }).check();
+    const bar = page.getByRole('region', { name: 'Selected shipments' });
     for (const [name, kind, format] of [
-      ['Label', 'Shipping label', 'label'],
-      ['Waybill', 'Waybill', 'waybill'],
+      ['Print labels', 'Shipping label', 'label'],
+      ['Print waybills', 'Waybill', 'waybill'],
     ] as const) {
-      const link = row.getByRole('link', { name: `${name} for shipment ${s.trackingNumber} (opens in a new tab)` });
+      const link = bar.getByRole('link', { name: `${name} (opens in a new tab)` });
       await expect(link).toHaveAttribute('target', '_blank');
       const opened = context.waitForEvent('page');
       await link.click();
       const tab = await opened;
-      await expect(tab).toHaveURL(`${siteUrl()}${labelsUrl(s.id, format)}`);
+      await expect(tab).toHaveURL(new RegExp(`labels\\?ids=(${s.id},${t.id}|${t.id},${s.id})&format=${format}$`));
       await expect(sheet(tab, kind, s)).toBeVisible();
+      await expect(sheet(tab, kind, t)).toBeVisible();
       await tab.close();
     }
 
+    const list = page.getByRole('region', { name: 'Shipments' });
+    const row = list.locator(`tr[data-tracking-number="${s.trackingNumber}"]`);
     // The View dialog links to both as well.
     await row.getByRole('button', { name: `View shipment ${s.trackingNumber}` }).click();
     const view = page.getByRole('dialog', { name: `Shipment ${s.trackingNumber}` });

@@ -1,6 +1,18 @@
 import type { ReactNode } from 'react';
 import { useRef, useState } from 'react';
-import { AlertCircle, ChevronLeft, ChevronRight, Download, ListChecks, Plus, RefreshCw, Search } from 'lucide-react';
+import {
+  AlertCircle,
+  ChevronLeft,
+  ChevronRight,
+  Download,
+  FileText,
+  ListChecks,
+  Plus,
+  RefreshCw,
+  Search,
+  Tag,
+} from 'lucide-react';
+import { labelsPath } from '@/config/routes';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { Spinner } from '@/components/ui/Spinner';
 import { toast } from '@/lib/toast';
@@ -218,12 +230,13 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
         )}
       </div>
 
-      {allowed.track && (selected.size > 0 || allMatching) && (
+      {(allowed.track || allowed.labels) && (selected.size > 0 || allMatching) && (
         <div className="bulk-bar" role="region" aria-label="Selected shipments">
           <p>
             {allMatching ? `All ${totalText} matching shipments selected` : `${selected.size} selected`}
           </p>
-          {!allMatching &&
+          {allowed.track &&
+            !allMatching &&
             selected.size === state.shipments.length &&
             total > state.shipments.length &&
             (total <= MAX_BATCH ? (
@@ -233,21 +246,37 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
             ) : (
               <p className="muted">Narrow the filter to {MAX_BATCH.toLocaleString('en-US')} or fewer to change them all.</p>
             ))}
-          <button
-            type="button"
-            className="btn btn-primary btn-sm"
-            onClick={() =>
-              setDialog({
-                kind: 'bulk',
-                selection: allMatching
-                  ? { kind: 'filter', filter: list.filter, count: total }
-                  : { kind: 'ids', ids: [...selected] },
-              })
-            }
-          >
-            <ListChecks aria-hidden="true" size={16} />
-            Update Status
-          </button>
+          {allowed.labels && !allMatching && (
+            <>
+              <a className="btn btn-outline btn-sm" href={labelsPath([...selected], 'label')} target="_blank" rel="noopener">
+                <Tag aria-hidden="true" size={16} />
+                Print labels
+                <span className="visually-hidden"> (opens in a new tab)</span>
+              </a>
+              <a className="btn btn-outline btn-sm" href={labelsPath([...selected], 'waybill')} target="_blank" rel="noopener">
+                <FileText aria-hidden="true" size={16} />
+                Print waybills
+                <span className="visually-hidden"> (opens in a new tab)</span>
+              </a>
+            </>
+          )}
+          {allowed.track && (
+            <button
+              type="button"
+              className="btn btn-primary btn-sm"
+              onClick={() =>
+                setDialog({
+                  kind: 'bulk',
+                  selection: allMatching
+                    ? { kind: 'filter', filter: list.filter, count: total }
+                    : { kind: 'ids', ids: [...selected] },
+                })
+              }
+            >
+              <ListChecks aria-hidden="true" size={16} />
+              Update Status
+            </button>
+          )}
           <button
             type="button"
             className="btn btn-outline btn-sm"
@@ -295,9 +324,8 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
             allowed.track && !allowed.edit ? (shipment) => setDialog({ kind: 'track', shipment }) : undefined
           }
           onDelete={allowed.remove ? onDelete : undefined}
-          labels={allowed.labels}
           selection={
-            allowed.track
+            allowed.track || allowed.labels
               ? {
                   selected: allMatching ? new Set(state.shipments.map((sh) => sh.id)) : selected,
                   onChange: (next) => {

@@ -1,8 +1,7 @@
-import { Eye, FileText, LoaderCircle, MapPin, Pencil, Tag, Trash2 } from 'lucide-react';
+import { Eye, LoaderCircle, MapPin, Pencil, Trash2 } from 'lucide-react';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { StatusBadge } from '@/components/shipment/StatusBadge';
-import { labelsPath } from '@/config/routes';
 import { EMPTY_VALUE, formatDateParts } from '@/utils/format';
 import { statusKey } from '@/utils/shipment';
 
@@ -15,8 +14,6 @@ type ShipmentsTableProps = {
   onEdit?: (shipment: Shipment) => void;
   onTrack?: (shipment: Shipment) => void;
   onDelete?: (shipment: Shipment) => void;
-  /** Whether to offer each row's label and waybill. */
-  labels: boolean;
   /** Rows ticked for a bulk change, when the user may make one. */
   selection?: { selected: ReadonlySet<string>; onChange: (next: Set<string>) => void };
 };
@@ -35,8 +32,8 @@ function UpdatedAt({ shipment }: { shipment: Shipment }) {
   );
 }
 
-/** One row per shipment with View, and where allowed Edit, Update Status, Delete, and its
- * label and waybill (each opens the print page in a new tab, so the list keeps its page). */
+/** One row per shipment with View, and where allowed Edit, Update Status and Delete, and a
+ * box to tick it for a bulk change or printing. */
 export function ShipmentsTable({
   shipments,
   busy,
@@ -45,7 +42,6 @@ export function ShipmentsTable({
   onEdit,
   onTrack,
   onDelete,
-  labels,
   selection,
 }: ShipmentsTableProps) {
   const allTicked = selection !== undefined && shipments.length > 0 && shipments.every((s) => selection.selected.has(s.id));
@@ -150,30 +146,6 @@ export function ShipmentsTable({
                       >
                         <MapPin aria-hidden="true" size={18} />
                       </button>
-                    )}
-                    {labels && (
-                      <>
-                        <a
-                          className="icon-button row-action"
-                          href={labelsPath([s.id], 'label')}
-                          target="_blank"
-                          rel="noopener"
-                          aria-label={`Label for shipment ${s.trackingNumber} (opens in a new tab)`}
-                          title="Label"
-                        >
-                          <Tag aria-hidden="true" size={18} />
-                        </a>
-                        <a
-                          className="icon-button row-action"
-                          href={labelsPath([s.id], 'waybill')}
-                          target="_blank"
-                          rel="noopener"
-                          aria-label={`Waybill for shipment ${s.trackingNumber} (opens in a new tab)`}
-                          title="Waybill"
-                        >
-                          <FileText aria-hidden="true" size={18} />
-                        </a>
-                      </>
                     )}
                     {onDelete && (
                       <button
