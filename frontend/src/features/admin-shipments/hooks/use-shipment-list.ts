@@ -6,7 +6,6 @@ import { toast } from '@/lib/toast';
 import { STATUS_OPTIONS, valueOf } from '@/utils/shipment';
 import { listShipments } from '../api/shipments';
 
-const LOAD_SUCCESS_MESSAGE = 'Data loaded successfully';
 const LOAD_FAILURE_MESSAGE = 'Failed to load data';
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -26,7 +25,7 @@ type Pages = { filterKey: string; tokens: string[]; index: number };
 
 /**
  * The admin list: server-side pages of 20, newest first, filtered by status and a search text
- * (debounced, back to page 1 on change). Toasts only on the first load and on Refresh.
+ * (debounced, back to page 1 on change). Toasts only when the first load or Refresh fails.
  */
 export function useShipmentList() {
   const [search, setSearch] = useState('');
@@ -75,10 +74,7 @@ export function useShipmentList() {
         });
         setError(null);
         setLoadedKey(requestKey);
-        if (toastNext.current) {
-          toastNext.current = false;
-          if (response.shipments.length > 0) toast.success(LOAD_SUCCESS_MESSAGE, { toastId: `loaded-${Date.now()}` });
-        }
+        toastNext.current = false;
       },
       (err: unknown) => {
         if (controller.signal.aborted) return;
@@ -93,7 +89,7 @@ export function useShipmentList() {
     return () => controller.abort();
   }, [status, query, pageToken, requestKey]);
 
-  /** Loads the page again, with a toast (the Refresh button). */
+  /** Loads the page again, with a toast if it fails (the Refresh button). */
   const refresh = useCallback(() => {
     toastNext.current = true;
     setReloadCount((n) => n + 1);
