@@ -75,7 +75,7 @@ for (const viewport of VIEWPORTS) {
       await expectLimitedView(page, shipment, run);
       const details = result(page).getByRole('region', { name: 'Shipment Details' });
       await expect(details).toContainText('TAP Air Cargo');
-      await expect(details).toContainText('air shipping');
+      await expect(details).toContainText('Air Shipping');
       const stored = await storedText(page);
       expect(stored).toContain(shipment.trackingNumber);
       for (const text of privateTexts(run)) expect(stored, text).not.toContain(text);
@@ -360,7 +360,7 @@ test.describe('admin Settings', () => {
     await expect(page).toHaveURL(/\/administration_and_development\/settings$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
     const rows = page.getByRole('table').locator('tbody tr');
-    await expect(rows.locator('th')).toContainText(['Created', 'In transit', 'Delayed', 'On hold', 'Delivered']);
+    await expect(rows.locator('th')).toContainText(['Created', 'In Transit', 'Delayed', 'On Hold', 'Delivered']);
     await expect(page.getByRole('checkbox', { name: 'E-mail subscribers when created' })).toHaveCount(0);
     await expect(page.getByRole('checkbox')).toHaveCount(14);
 

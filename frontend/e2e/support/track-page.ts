@@ -5,7 +5,7 @@ import {
   formatDimensionsCm,
   formatIsoDate,
   formatKg,
-  humanize,
+  titleCase,
 } from '../../src/utils/format';
 import type { DemoShipment } from './demo';
 
@@ -84,7 +84,7 @@ export async function expectShipmentShown(page: Page, s: DemoShipment, view: 'li
 
   const summary = main.locator('.result-summary');
   const badge = summary.locator('.status-badge');
-  await expect(badge).toHaveText(humanize(s.status));
+  await expect(badge).toHaveText(titleCase(s.status));
   await expect(badge).toHaveClass(new RegExp(`status-${BADGE_TONES[s.status] ?? 'grey'}`));
   await expect(definition(summary, 'Origin')).toHaveText(place(s.origin));
   await expect(definition(summary, 'Destination')).toHaveText(place(s.destination));
@@ -94,7 +94,7 @@ export async function expectShipmentShown(page: Page, s: DemoShipment, view: 'li
   const details = main.getByRole('region', { name: 'Shipment Details' });
   const totalWeight = s.packages.reduce((sum, p) => sum + p.weight * p.quantity, 0);
   await expect(definition(details, 'Carrier')).toHaveText(s.carrier);
-  await expect(definition(details, 'Shipment Mode')).toHaveText(humanize(s.shipmentMode));
+  await expect(definition(details, 'Shipment Mode')).toHaveText(titleCase(s.shipmentMode));
   await expect(definition(details, 'Shipment Mode').locator(`svg[data-icon="${MODE_ICONS[s.shipmentMode]}"]`)).toBeVisible();
   await expect(definition(details, 'Package Count')).toHaveText(String(s.packageCount));
   await expect(definition(details, 'Total Weight')).toHaveText(formatKg(Math.round((full ? totalWeight : s.weight) * 1000) / 1000));
@@ -102,7 +102,7 @@ export async function expectShipmentShown(page: Page, s: DemoShipment, view: 'li
   await expect(details).not.toContainText('_');
 
   if (full) {
-    await expect(definition(details, 'Type of Shipment')).toHaveText(humanize(s.typeOfShipment));
+    await expect(definition(details, 'Type of Shipment')).toHaveText(titleCase(s.typeOfShipment));
     await expect(definition(details, 'Payment Mode')).toHaveText(PAYMENT_LABELS[s.paymentMode] ?? s.paymentMode);
     await expect(definition(details, 'Total Freight')).toHaveText(formatCents(BigInt(s.totalFreightCents)));
     await expect(definition(details, 'Pickup Date')).toHaveText(formatIsoDate(s.pickupDate));
@@ -136,7 +136,7 @@ export async function expectShipmentShown(page: Page, s: DemoShipment, view: 'li
   await expect(items).toHaveCount(history.length);
   for (const [index, entry] of history.entries()) {
     const item = items.nth(index);
-    await expect(item.locator('.status-badge')).toHaveText(humanize(entry.status));
+    await expect(item.locator('.status-badge')).toHaveText(titleCase(entry.status));
     await expect(item.locator('xpath=ancestor::li[1]').getByRole('heading')).toHaveText(formatIsoDate(entry.date));
     await expect(item).toContainText(formatClock(entry.time));
     await expect(item.locator('.history-location')).toHaveText(place(entry.location));

@@ -7,43 +7,60 @@ import {
   type HistoryEntry,
   type Package,
 } from '@/gen/logistics/v1/shipment_pb';
-import { humanize } from '@/utils/format';
+import { titleCase } from '@/utils/format';
 
-const STATUS_KEYS: Record<number, string> = {
-  [ShipmentStatus.PENDING]: 'pending',
-  [ShipmentStatus.IN_TRANSIT]: 'in_transit',
-  [ShipmentStatus.DELIVERED]: 'delivered',
-  [ShipmentStatus.DELAYED]: 'delayed',
-  [ShipmentStatus.ON_HOLD]: 'on_hold',
-};
+/** A choice of a select: the stored key (e.g. "in_transit"), its enum value and its label. */
+export type EnumOption<E extends number> = { key: string; value: E; label: string };
 
-const TYPE_KEYS: Record<number, string> = {
-  [ShipmentType.STANDARD]: 'standard',
-  [ShipmentType.EXPRESS]: 'express',
-  [ShipmentType.ECONOMY]: 'economy',
-};
+// The one place that names each value for people: every screen shows these labels, the server gets the keys.
 
-const MODE_KEYS: Record<number, string> = {
-  [ShipmentMode.LAND_SHIPPING]: 'land_shipping',
-  [ShipmentMode.AIR_SHIPPING]: 'air_shipping',
-  [ShipmentMode.SEA_SHIPPING]: 'sea_shipping',
-};
+/** pending, in_transit, delivered, delayed, on_hold (the spec's order). */
+export const STATUS_OPTIONS: EnumOption<ShipmentStatus>[] = [
+  { key: 'pending', value: ShipmentStatus.PENDING, label: 'Pending' },
+  { key: 'in_transit', value: ShipmentStatus.IN_TRANSIT, label: 'In Transit' },
+  { key: 'delivered', value: ShipmentStatus.DELIVERED, label: 'Delivered' },
+  { key: 'delayed', value: ShipmentStatus.DELAYED, label: 'Delayed' },
+  { key: 'on_hold', value: ShipmentStatus.ON_HOLD, label: 'On Hold' },
+];
+/** standard, express, economy. */
+export const TYPE_OPTIONS: EnumOption<ShipmentType>[] = [
+  { key: 'standard', value: ShipmentType.STANDARD, label: 'Standard' },
+  { key: 'express', value: ShipmentType.EXPRESS, label: 'Express' },
+  { key: 'economy', value: ShipmentType.ECONOMY, label: 'Economy' },
+];
+/** land_shipping, air_shipping, sea_shipping. */
+export const MODE_OPTIONS: EnumOption<ShipmentMode>[] = [
+  { key: 'land_shipping', value: ShipmentMode.LAND_SHIPPING, label: 'Land Shipping' },
+  { key: 'air_shipping', value: ShipmentMode.AIR_SHIPPING, label: 'Air Shipping' },
+  { key: 'sea_shipping', value: ShipmentMode.SEA_SHIPPING, label: 'Sea Shipping' },
+];
+/** bank_transfer = Bank Transfer, credit_card = Credit Card, cash = Cash, check = Check (the spec's labels). */
+export const PAYMENT_OPTIONS: EnumOption<PaymentMode>[] = [
+  { key: 'bank_transfer', value: PaymentMode.BANK_TRANSFER, label: 'Bank Transfer' },
+  { key: 'credit_card', value: PaymentMode.CREDIT_CARD, label: 'Credit Card' },
+  { key: 'cash', value: PaymentMode.CASH, label: 'Cash' },
+  { key: 'check', value: PaymentMode.CHECK, label: 'Check' },
+];
 
-const PAYMENT_LABELS: Record<number, string> = {
-  [PaymentMode.BANK_TRANSFER]: 'Bank Transfer',
-  [PaymentMode.CREDIT_CARD]: 'Credit Card',
-  [PaymentMode.CASH]: 'Cash',
-  [PaymentMode.CHECK]: 'Check',
-};
+const NOT_SPECIFIED = 'Not specified';
+
+function labelOf<E extends number>(options: readonly EnumOption<E>[], value: E, missing: string): string {
+  return options.find((o) => o.value === value)?.label ?? missing;
+}
 
 /** ShipmentStatus.IN_TRANSIT → "in_transit" (the stored value); unknown → "unknown". */
 export function statusKey(status: ShipmentStatus): string {
-  return STATUS_KEYS[status] ?? 'unknown';
+  return STATUS_OPTIONS.find((o) => o.value === status)?.key ?? 'unknown';
 }
 
-/** ShipmentStatus.IN_TRANSIT → "in transit". */
+/** ShipmentStatus.IN_TRANSIT → "In Transit". */
 export function statusLabel(status: ShipmentStatus): string {
-  return humanize(statusKey(status));
+  return labelOf(STATUS_OPTIONS, status, 'Unknown');
+}
+
+/** "in_transit" → "In Transit"; an unknown key is title-cased. */
+export function statusLabelOfKey(key: string): string {
+  return STATUS_OPTIONS.find((o) => o.key === key)?.label ?? titleCase(key);
 }
 
 export type BadgeTone = 'green' | 'blue' | 'red' | 'yellow' | 'grey';
@@ -64,14 +81,14 @@ export function statusTone(key: string): BadgeTone {
   }
 }
 
-/** ShipmentType.EXPRESS → "express". */
+/** ShipmentType.EXPRESS → "Express". */
 export function shipmentTypeLabel(type: ShipmentType): string {
-  return humanize(TYPE_KEYS[type] ?? 'not specified');
+  return labelOf(TYPE_OPTIONS, type, NOT_SPECIFIED);
 }
 
-/** ShipmentMode.AIR_SHIPPING → "air shipping". */
+/** ShipmentMode.AIR_SHIPPING → "Air Shipping". */
 export function shipmentModeLabel(mode: ShipmentMode): string {
-  return humanize(MODE_KEYS[mode] ?? 'not specified');
+  return labelOf(MODE_OPTIONS, mode, NOT_SPECIFIED);
 }
 
 export type ModeIcon = 'sea' | 'air' | 'ground';
@@ -90,7 +107,7 @@ export function shipmentModeIcon(mode: ShipmentMode): ModeIcon {
 
 /** PaymentMode.BANK_TRANSFER → "Bank Transfer". */
 export function paymentModeLabel(mode: PaymentMode): string {
-  return PAYMENT_LABELS[mode] ?? 'Not specified';
+  return labelOf(PAYMENT_OPTIONS, mode, NOT_SPECIFIED);
 }
 
 /** Σ weight × quantity over the packages, in kg (the shipment's total actual weight). */
@@ -129,27 +146,6 @@ export function historyByDay<T extends Pick<HistoryEntry, 'time' | 'localDate'>>
   }
   return days;
 }
-
-/** A choice of a select: the stored key (e.g. "in_transit"), its enum value and its label. */
-export type EnumOption<E extends number> = { key: string; value: E; label: string };
-
-function optionsOf<E extends number>(keys: Record<number, string>, label: (key: string) => string): EnumOption<E>[] {
-  return Object.entries(keys).map(([value, key]) => ({ key, value: Number(value) as E, label: label(key) }));
-}
-
-/** pending, in_transit, delivered, delayed, on_hold (the spec's order). */
-export const STATUS_OPTIONS: EnumOption<ShipmentStatus>[] = optionsOf(STATUS_KEYS, humanize);
-/** standard, express, economy. */
-export const TYPE_OPTIONS: EnumOption<ShipmentType>[] = optionsOf(TYPE_KEYS, humanize);
-/** land_shipping, air_shipping, sea_shipping. */
-export const MODE_OPTIONS: EnumOption<ShipmentMode>[] = optionsOf(MODE_KEYS, humanize);
-/** bank_transfer = Bank Transfer, credit_card = Credit Card, cash = Cash, check = Check. */
-export const PAYMENT_OPTIONS: EnumOption<PaymentMode>[] = [
-  { key: 'bank_transfer', value: PaymentMode.BANK_TRANSFER, label: 'Bank Transfer' },
-  { key: 'credit_card', value: PaymentMode.CREDIT_CARD, label: 'Credit Card' },
-  { key: 'cash', value: PaymentMode.CASH, label: 'Cash' },
-  { key: 'check', value: PaymentMode.CHECK, label: 'Check' },
-];
 
 /** The option's key for an enum value, or "" when unset or unknown. */
 export function keyOf<E extends number>(options: readonly EnumOption<E>[], value: E): string {

@@ -1,3 +1,4 @@
+import '../ui/data-table.css';
 import './shipment.css';
 import type { Package } from '@/gen/logistics/v1/shipment_pb';
 import { formatDimensionsCm, formatKg } from '@/utils/format';

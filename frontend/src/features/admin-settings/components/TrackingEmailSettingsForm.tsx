@@ -1,5 +1,4 @@
-// The table styles (.table-scroll, .data-table) live with the shared shipment pieces.
-import '@/components/shipment/shipment.css';
+import '@/components/ui/data-table.css';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Mail } from 'lucide-react';

@@ -1,6 +1,7 @@
 // The tracking e-mail rules as the Settings form shows them: one row per event, a checkbox per
 // recipient. Pure: no React, no network.
-import { TrackingEvent, type TrackingEmailSettings } from '@/gen/logistics/v1/shipment_pb';
+import { ShipmentStatus, TrackingEvent, type TrackingEmailSettings } from '@/gen/logistics/v1/shipment_pb';
+import { statusLabel } from '@/utils/shipment';
 
 export type Recipient = 'shipper' | 'receiver' | 'subscribers';
 export type EventKey = 'created' | 'inTransit' | 'delayed' | 'onHold' | 'delivered';
@@ -18,10 +19,10 @@ export const EVENT_ROWS: readonly EventRow[] = [
     when: 'when created',
     description: 'The "Shipment Created" and "Package Incoming" e-mails.',
   },
-  { key: 'inTransit', event: TrackingEvent.IN_TRANSIT, label: 'In transit', when: 'when in transit', description: 'The status changes to in transit.' },
-  { key: 'delayed', event: TrackingEvent.DELAYED, label: 'Delayed', when: 'when delayed', description: 'The status changes to delayed.' },
-  { key: 'onHold', event: TrackingEvent.ON_HOLD, label: 'On hold', when: 'when on hold', description: 'The status changes to on hold.' },
-  { key: 'delivered', event: TrackingEvent.DELIVERED, label: 'Delivered', when: 'when delivered', description: 'The status changes to delivered.' },
+  { key: 'inTransit', event: TrackingEvent.IN_TRANSIT, label: statusLabel(ShipmentStatus.IN_TRANSIT), when: 'when in transit', description: 'The status changes to in transit.' },
+  { key: 'delayed', event: TrackingEvent.DELAYED, label: statusLabel(ShipmentStatus.DELAYED), when: 'when delayed', description: 'The status changes to delayed.' },
+  { key: 'onHold', event: TrackingEvent.ON_HOLD, label: statusLabel(ShipmentStatus.ON_HOLD), when: 'when on hold', description: 'The status changes to on hold.' },
+  { key: 'delivered', event: TrackingEvent.DELIVERED, label: statusLabel(ShipmentStatus.DELIVERED), when: 'when delivered', description: 'The status changes to delivered.' },
 ];
 
 export const RECIPIENTS: ReadonlyArray<{ key: Recipient; label: string; phrase: string }> = [

@@ -25,6 +25,7 @@ import {
   shipmentModeLabel,
   shipmentTypeLabel,
   statusKey,
+  statusLabel,
 } from '@/utils/shipment';
 import { getShipment } from '../api/shipments';
 import { ShipmentActivity } from './ShipmentActivity';
@@ -108,16 +109,14 @@ export function ShipmentDetailsDialog({
           <Detail term="Tracking Number">
             <span className="mono">{s.trackingNumber}</span>
           </Detail>
-          <Detail term="Status">{statusKey(s.status).replace(/_/g, ' ')}</Detail>
+          <Detail term="Status">{statusLabel(s.status)}</Detail>
           <Detail term="Origin">{s.origin}</Detail>
           <Detail term="Destination">{s.destination}</Detail>
           <Detail term="Current Location">{s.currentLocation}</Detail>
           <Detail term="Carrier">{s.carrier}</Detail>
-          <Detail term="Type of Shipment">
-            <span className="capitalize">{shipmentTypeLabel(s.type)}</span>
-          </Detail>
+          <Detail term="Type of Shipment">{shipmentTypeLabel(s.type)}</Detail>
           <Detail term="Shipment Mode">
-            <span className="with-icon capitalize">
+            <span className="with-icon">
               <ShipmentModeIcon kind={shipmentModeIcon(s.mode)} />
               {shipmentModeLabel(s.mode)}
             </span>

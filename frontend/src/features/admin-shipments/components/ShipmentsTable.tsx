@@ -1,5 +1,6 @@
 import { Eye, LoaderCircle, MapPin, Pencil, Trash2 } from 'lucide-react';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
+import '@/components/ui/data-table.css';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { StatusBadge } from '@/components/shipment/StatusBadge';
 import { EMPTY_VALUE, formatDateParts } from '@/utils/format';
@@ -14,7 +15,7 @@ type ShipmentsTableProps = {
   onEdit?: (shipment: Shipment) => void;
   onTrack?: (shipment: Shipment) => void;
   onDelete?: (shipment: Shipment) => void;
-  /** Rows ticked for a bulk change, when the user may make one. */
+  /** Rows ticked for a bulk change or printing, when the user may do either. */
   selection?: { selected: ReadonlySet<string>; onChange: (next: Set<string>) => void };
 };
 
@@ -32,8 +33,8 @@ function UpdatedAt({ shipment }: { shipment: Shipment }) {
   );
 }
 
-/** One row per shipment with View, and where allowed Edit, Update Status and Delete, and a
- * box to tick it for a bulk change or printing. */
+/** One row per shipment with View, and where allowed Edit, Update Status and Delete, and a box
+ * to tick it for a bulk change or printing; on a phone each row is a card (data-table.css). */
 export function ShipmentsTable({
   shipments,
   busy,
@@ -53,123 +54,132 @@ export function ShipmentsTable({
     selection.onChange(next);
   };
   return (
-    <div className="table-scroll" role="region" aria-label="Shipments" tabIndex={0}>
-      <table className="data-table shipments-table" aria-busy={busy}>
-        <thead>
-          <tr>
-            {selection && (
-              <th scope="col" className="select-cell">
-                <input
-                  type="checkbox"
-                  className="row-select"
-                  aria-label="Select every shipment on this page"
-                  checked={allTicked}
-                  onChange={(event) =>
-                    selection.onChange(event.target.checked ? new Set(shipments.map((s) => s.id)) : new Set())
-                  }
-                />
-              </th>
-            )}
-            <th scope="col">Tracking Number</th>
-            <th scope="col">Shipper</th>
-            <th scope="col">Receiver</th>
-            <th scope="col">Origin → Destination</th>
-            <th scope="col">Status</th>
-            <th scope="col">Expected Delivery</th>
-            <th scope="col">Updated</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {shipments.map((s) => {
-            const date = s.expectedDeliveryDate;
-            return (
-              <tr key={s.id} data-tracking-number={s.trackingNumber}>
-                {selection && (
-                  <td className="select-cell">
-                    <input
-                      type="checkbox"
-                      className="row-select"
-                      aria-label={`Select shipment ${s.trackingNumber}`}
-                      checked={selection.selected.has(s.id)}
-                      onChange={(event) => tick(s.id, event.target.checked)}
-                    />
-                  </td>
-                )}
-                <th scope="row" className="mono">
-                  {s.trackingNumber}
+    <div className="table-cards">
+      <div className="table-scroll" role="region" aria-label="Shipments" tabIndex={0}>
+        <table className="data-table shipments-table" aria-busy={busy}>
+          <thead>
+            <tr>
+              {selection && (
+                <th scope="col" className="select-cell">
+                  <input
+                    type="checkbox"
+                    className="row-select"
+                    aria-label="Select every shipment on this page"
+                    checked={allTicked}
+                    onChange={(event) =>
+                      selection.onChange(event.target.checked ? new Set(shipments.map((s) => s.id)) : new Set())
+                    }
+                  />
                 </th>
-                <td>{s.shipper?.name || EMPTY_VALUE}</td>
-                <td>{s.receiver?.name || EMPTY_VALUE}</td>
-                <td className="route-cell">
-                  {s.origin || EMPTY_VALUE} <span aria-hidden="true">→</span>
-                  <span className="visually-hidden">to</span> {s.destination || EMPTY_VALUE}
-                </td>
-                <td>
-                  <StatusBadge statusKey={statusKey(s.status)} />
-                </td>
-                <td>{date ? formatDateParts(date.year, date.month, date.day) : EMPTY_VALUE}</td>
-                <td className="updated-cell">
-                  <UpdatedAt shipment={s} />
-                </td>
-                <td>
-                  <div className="row-actions">
-                    <button
-                      type="button"
-                      className="icon-button row-action"
-                      aria-label={`View shipment ${s.trackingNumber}`}
-                      title="View"
-                      onClick={() => onView(s)}
-                    >
-                      <Eye aria-hidden="true" size={18} />
-                    </button>
-                    {onEdit && (
+              )}
+              <th scope="col">Tracking Number</th>
+              <th scope="col">Shipper</th>
+              <th scope="col">Receiver</th>
+              <th scope="col">Origin → Destination</th>
+              <th scope="col">Status</th>
+              <th scope="col">Expected Delivery</th>
+              <th scope="col">Updated</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {shipments.map((s) => {
+              const date = s.expectedDeliveryDate;
+              return (
+                <tr key={s.id} data-tracking-number={s.trackingNumber}>
+                  {selection && (
+                    <td className="select-cell">
+                      <input
+                        type="checkbox"
+                        className="row-select"
+                        aria-label={`Select shipment ${s.trackingNumber}`}
+                        checked={selection.selected.has(s.id)}
+                        onChange={(event) => tick(s.id, event.target.checked)}
+                      />
+                    </td>
+                  )}
+                  <th scope="row" className="mono">
+                    {s.trackingNumber}
+                  </th>
+                  <td data-label="Shipper">{s.shipper?.name || EMPTY_VALUE}</td>
+                  <td data-label="Receiver">{s.receiver?.name || EMPTY_VALUE}</td>
+                  <td className="route-cell" data-label="Route">
+                    {/* One element: the cell is a label and value grid on a phone. */}
+                    <span>
+                      {s.origin || EMPTY_VALUE} <span aria-hidden="true">→</span>
+                      <span className="visually-hidden">to</span> {s.destination || EMPTY_VALUE}
+                    </span>
+                  </td>
+                  <td className="card-aside">
+                    <StatusBadge statusKey={statusKey(s.status)} />
+                  </td>
+                  <td data-label="Expected Delivery">{date ? formatDateParts(date.year, date.month, date.day) : EMPTY_VALUE}</td>
+                  <td className="updated-cell" data-label="Updated">
+                    <UpdatedAt shipment={s} />
+                  </td>
+                  <td className="card-actions">
+                    <div className="row-actions">
                       <button
                         type="button"
                         className="icon-button row-action"
-                        aria-label={`Edit shipment ${s.trackingNumber}`}
-                        title="Edit"
-                        onClick={() => onEdit(s)}
+                        aria-label={`View shipment ${s.trackingNumber}`}
+                        title="View"
+                        onClick={() => onView(s)}
                       >
-                        <Pencil aria-hidden="true" size={18} />
+                        <Eye aria-hidden="true" size={18} />
+                        <span className="card-action-text">View</span>
                       </button>
-                    )}
-                    {onTrack && (
-                      <button
-                        type="button"
-                        className="icon-button row-action"
-                        aria-label={`Update status of shipment ${s.trackingNumber}`}
-                        title="Update Status"
-                        onClick={() => onTrack(s)}
-                      >
-                        <MapPin aria-hidden="true" size={18} />
-                      </button>
-                    )}
-                    {onDelete && (
-                      <button
-                        type="button"
-                        className="icon-button row-action row-action-danger"
-                        aria-label={`Delete shipment ${s.trackingNumber}`}
-                        title={deletingId === s.id ? 'Deleting...' : 'Delete'}
-                        aria-disabled={deletingId !== null || undefined}
-                        onClick={() => onDelete(s)}
-                      >
-                        {deletingId === s.id ? (
-                          <LoaderCircle className="icon-spin" aria-hidden="true" size={18} />
-                        ) : (
-                          <Trash2 aria-hidden="true" size={18} />
-                        )}
-                      </button>
-                    )}
-                  </div>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+                      {onEdit && (
+                        <button
+                          type="button"
+                          className="icon-button row-action"
+                          aria-label={`Edit shipment ${s.trackingNumber}`}
+                          title="Edit"
+                          onClick={() => onEdit(s)}
+                        >
+                          <Pencil aria-hidden="true" size={18} />
+                          <span className="card-action-text">Edit</span>
+                        </button>
+                      )}
+                      {onTrack && (
+                        <button
+                          type="button"
+                          className="icon-button row-action"
+                          aria-label={`Update status of shipment ${s.trackingNumber}`}
+                          title="Update Status"
+                          onClick={() => onTrack(s)}
+                        >
+                          <MapPin aria-hidden="true" size={18} />
+                          <span className="card-action-text">Update Status</span>
+                        </button>
+                      )}
+                      {onDelete && (
+                        <button
+                          type="button"
+                          className="icon-button row-action row-action-danger"
+                          aria-label={`Delete shipment ${s.trackingNumber}`}
+                          title={deletingId === s.id ? 'Deleting...' : 'Delete'}
+                          aria-disabled={deletingId !== null || undefined}
+                          onClick={() => onDelete(s)}
+                        >
+                          {deletingId === s.id ? (
+                            <LoaderCircle className="icon-spin" aria-hidden="true" size={18} />
+                          ) : (
+                            <Trash2 aria-hidden="true" size={18} />
+                          )}
+                          <span className="card-action-text">Delete</span>
+                        </button>
+                      )}
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { AlertCircle, RefreshCw } from 'lucide-react';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { User } from '@/gen/logistics/v1/user_pb';
 import { Spinner } from '@/components/ui/Spinner';
+import '@/components/ui/data-table.css';
 import { serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
 import { formatDateTime } from '@/utils/format';
@@ -12,8 +13,8 @@ import { ChangePasswordForm } from './ChangePasswordForm';
 import { CreateUserForm } from './CreateUserForm';
 import { UserAccess } from './UserAccess';
 
-/** Users: the list with each user's role and Disable/Enable, a create form (for those who
- * manage users) and the signed-in user's own password. */
+/** Users: the list with each user's role and Disable/Enable (a card per user on a phone), a
+ * create form (for those who manage users) and the signed-in user's own password. */
 export function UsersPage({ currentUserId, canManage }: { currentUserId: string; canManage: boolean }) {
   const { users, loading, error, reload, replace } = useUsers();
   const [busyId, setBusyId] = useState<string | null>(null);
@@ -53,53 +54,55 @@ export function UsersPage({ currentUserId, canManage }: { currentUserId: string;
       {loading && users.length === 0 ? (
         <Spinner label="Loading users…" />
       ) : (
-        <div className="table-scroll" role="region" aria-label="Users" tabIndex={0}>
-          <table className="data-table users-table" aria-busy={loading}>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Name</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.map((user) => (
-                <tr key={user.id} data-email={user.email}>
-                  <th scope="row">{user.email}</th>
-                  <td>{user.name}</td>
-                  <td>
-                    <UserAccess user={user} editable={canManage && user.id !== currentUserId} onChanged={replace} />
-                  </td>
-                  <td>
-                    <span className={`status-pill ${user.disabled ? 'is-off' : 'is-on'}`}>
-                      {user.disabled ? 'Disabled' : 'Active'}
-                    </span>
-                  </td>
-                  <td>{formatDateTime(user.createTime ? timestampDate(user.createTime) : undefined)}</td>
-                  <td>
-                    {user.id === currentUserId ? (
-                      <span className="muted">You</span>
-                    ) : !canManage ? null : (
-                      <button
-                        type="button"
-                        className={`btn btn-sm ${user.disabled ? 'btn-outline' : 'btn-danger'}`}
-                        aria-label={`${user.disabled ? 'Enable' : 'Disable'} user ${user.email}`}
-                        disabled={busyId !== null}
-                        onClick={() => toggle(user)}
-                      >
-                        {user.disabled ? 'Enable' : 'Disable'}
-                      </button>
-                    )}
-                  </td>
+        <div className="table-cards">
+          <div className="table-scroll" role="region" aria-label="Users" tabIndex={0}>
+            <table className="data-table users-table" aria-busy={loading}>
+              <thead>
+                <tr>
+                  <th scope="col">Email</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {users.map((user) => (
+                  <tr key={user.id} data-email={user.email}>
+                    <th scope="row">{user.email}</th>
+                    <td data-label="Name">{user.name}</td>
+                    <td data-label="Role">
+                      <UserAccess user={user} editable={canManage && user.id !== currentUserId} onChanged={replace} />
+                    </td>
+                    <td className="card-aside">
+                      <span className={`status-pill ${user.disabled ? 'is-off' : 'is-on'}`}>
+                        {user.disabled ? 'Disabled' : 'Active'}
+                      </span>
+                    </td>
+                    <td data-label="Created">{formatDateTime(user.createTime ? timestampDate(user.createTime) : undefined)}</td>
+                    <td className="card-actions">
+                      {user.id === currentUserId ? (
+                        <span className="muted">You</span>
+                      ) : !canManage ? null : (
+                        <button
+                          type="button"
+                          className={`btn btn-sm ${user.disabled ? 'btn-outline' : 'btn-danger'}`}
+                          aria-label={`${user.disabled ? 'Enable' : 'Disable'} user ${user.email}`}
+                          disabled={busyId !== null}
+                          onClick={() => toggle(user)}
+                        >
+                          {user.disabled ? 'Enable' : 'Disable'}
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </div>
       )}
 

@@ -152,12 +152,10 @@ export function TrackingResult({ shipment, offline = false, onFullView }: Tracki
             <dl className="details-list">
               <Detail term="Carrier">{shipment.carrier || EMPTY_VALUE}</Detail>
               {(!limited || shipment.type !== ShipmentType.UNSPECIFIED) && (
-                <Detail term="Type of Shipment">
-                  <span className="capitalize">{shipmentTypeLabel(shipment.type)}</span>
-                </Detail>
+                <Detail term="Type of Shipment">{shipmentTypeLabel(shipment.type)}</Detail>
               )}
               <Detail term="Shipment Mode">
-                <span className="with-icon capitalize">
+                <span className="with-icon">
                   <ShipmentModeIcon kind={modeIcon} />
                   {shipmentModeLabel(shipment.mode)}
                 </span>

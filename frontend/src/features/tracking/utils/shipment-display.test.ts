@@ -20,10 +20,10 @@ import {
 describe('status', () => {
   it('maps enum values to stored keys and labels', () => {
     expect(statusKey(ShipmentStatus.IN_TRANSIT)).toBe('in_transit');
-    expect(statusLabel(ShipmentStatus.IN_TRANSIT)).toBe('in transit');
-    expect(statusLabel(ShipmentStatus.ON_HOLD)).toBe('on hold');
-    expect(statusLabel(ShipmentStatus.PENDING)).toBe('pending');
-    expect(statusLabel(ShipmentStatus.UNSPECIFIED)).toBe('unknown');
+    expect(statusLabel(ShipmentStatus.IN_TRANSIT)).toBe('In Transit');
+    expect(statusLabel(ShipmentStatus.ON_HOLD)).toBe('On Hold');
+    expect(statusLabel(ShipmentStatus.PENDING)).toBe('Pending');
+    expect(statusLabel(ShipmentStatus.UNSPECIFIED)).toBe('Unknown');
   });
   it('colours the badge', () => {
     expect(statusTone('delivered')).toBe('green');
@@ -37,10 +37,11 @@ describe('status', () => {
 });
 
 describe('type, mode and payment', () => {
-  it('labels shipment types and modes with spaces', () => {
-    expect(shipmentTypeLabel(ShipmentType.EXPRESS)).toBe('express');
-    expect(shipmentModeLabel(ShipmentMode.AIR_SHIPPING)).toBe('air shipping');
-    expect(shipmentModeLabel(ShipmentMode.LAND_SHIPPING)).toBe('land shipping');
+  it('labels shipment types and modes in title case, with spaces', () => {
+    expect(shipmentTypeLabel(ShipmentType.EXPRESS)).toBe('Express');
+    expect(shipmentTypeLabel(ShipmentType.UNSPECIFIED)).toBe('Not specified');
+    expect(shipmentModeLabel(ShipmentMode.AIR_SHIPPING)).toBe('Air Shipping');
+    expect(shipmentModeLabel(ShipmentMode.LAND_SHIPPING)).toBe('Land Shipping');
   });
   it('picks the mode icon', () => {
     expect(shipmentModeIcon(ShipmentMode.SEA_SHIPPING)).toBe('sea');
