@@ -6,9 +6,10 @@ import { Field, FormErrors } from '@/components/ui/Field';
 import { fieldInputProps } from '@/components/ui/field-input-props';
 import { Modal } from '@/components/ui/Modal';
 import { SubmitButton } from '@/components/ui/SubmitButton';
-import { fieldViolations, serverMessage } from '@/lib/rpc-errors';
+import { serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
 import { STATUS_OPTIONS } from '@/utils/shipment';
+import { applyFieldErrors } from '../utils/server-errors';
 import { batchUpdateTracking, type ListFilter } from '../api/shipments';
 
 type Values = { status: string; currentLocation: string; remarks: string };
@@ -55,16 +56,8 @@ export function BulkUpdateModal({
       if (result.failures.length === 0) toast.success(`${result.updatedCount} shipments updated`);
       else toast.warning(`${result.updatedCount} updated, ${result.failures.length} failed`);
     } catch (error) {
-      const message = serverMessage(error, 'Failed to update the shipments');
-      toast.error(message);
-      const general: string[] = [];
-      const violations = fieldViolations(error);
-      for (const v of violations) {
-        const name = FIELDS[v.field];
-        if (name) form.setError(name, { type: 'server', message: v.description });
-        else general.push(v.description);
-      }
-      setFormErrors(violations.length === 0 ? [message] : general);
+      toast.error(serverMessage(error, 'Failed to update the shipments'));
+      setFormErrors(applyFieldErrors(form, error, FIELDS, 'Failed to update the shipments'));
     }
   });
 

@@ -5,9 +5,10 @@ import { Field, FormErrors } from '@/components/ui/Field';
 import { fieldInputProps } from '@/components/ui/field-input-props';
 import { Modal } from '@/components/ui/Modal';
 import { SubmitButton } from '@/components/ui/SubmitButton';
-import { fieldViolations, serverMessage } from '@/lib/rpc-errors';
+import { serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
 import { STATUS_OPTIONS } from '@/utils/shipment';
+import { applyFieldErrors } from '../utils/server-errors';
 import { updateTracking } from '../api/shipments';
 
 type Values = { status: string; currentLocation: string; remarks: string };
@@ -48,16 +49,8 @@ export function UpdateTrackingModal({
       toast.success('Status updated');
       onUpdated(updated);
     } catch (error) {
-      const message = serverMessage(error, 'Failed to update status');
-      toast.error(message);
-      const general: string[] = [];
-      const violations = fieldViolations(error);
-      for (const v of violations) {
-        const name = FIELDS[v.field];
-        if (name) form.setError(name, { type: 'server', message: v.description });
-        else general.push(v.description);
-      }
-      setFormErrors(violations.length === 0 ? [message] : general);
+      toast.error(serverMessage(error, 'Failed to update status'));
+      setFormErrors(applyFieldErrors(form, error, FIELDS, 'Failed to update status'));
     }
   });
 

@@ -29,3 +29,21 @@ export function applyServerErrors(
   }
   return general;
 }
+
+/** The same for a small form whose inputs the server names one to one (`FIELDS`). */
+export function applyFieldErrors<T extends Record<string, string>>(
+  form: UseFormReturn<T>,
+  error: unknown,
+  fields: Record<string, FieldPath<T>>,
+  fallback: string,
+): string[] {
+  const violations = fieldViolations(error);
+  if (violations.length === 0) return [serverMessage(error, fallback)];
+  const general: string[] = [];
+  for (const { field, description } of violations) {
+    const name = fields[field];
+    if (name) form.setError(name, { type: 'server', message: description });
+    else general.push(field ? `${field}: ${description}` : description);
+  }
+  return general;
+}
