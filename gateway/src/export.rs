@@ -40,7 +40,12 @@ pub struct Filter {
 }
 
 fn plain(status: StatusCode, message: &str) -> Response {
-    (status, [(header::CACHE_CONTROL, "no-store")], message.to_owned()).into_response()
+    (
+        status,
+        [(header::CACHE_CONTROL, "no-store")],
+        message.to_owned(),
+    )
+        .into_response()
 }
 
 fn date(text: &str) -> Option<pb::Date> {

@@ -1945,7 +1945,8 @@ async fn the_export_streams_matching_shipments_as_csv(site: &Site) {
     site.store.update(&shipment.id, formula).await.unwrap();
     let admin = signed_in(site, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     let get = |query: &str, cookie: Option<&str>| {
-        let mut request = reqwest::Client::new().get(format!("{}/exports/shipments.csv{query}", site.base));
+        let mut request =
+            reqwest::Client::new().get(format!("{}/exports/shipments.csv{query}", site.base));
         if let Some(cookie) = cookie {
             request = request.header("cookie", cookie);
         }
@@ -1980,25 +1981,35 @@ async fn the_export_streams_matching_shipments_as_csv(site: &Site) {
         .iter()
         .find(|r| &r[0] == shipment.tracking_number.as_str())
         .unwrap();
-    assert_eq!(&row[2], "'=HYPERLINK(\"http://evil.example\")", "a formula is text");
+    assert_eq!(
+        &row[2], "'=HYPERLINK(\"http://evil.example\")",
+        "a formula is text"
+    );
 
     let status = shipment.status.as_str();
-    let filtered = get(&format!("?status={status}&sort=expected_delivery_date"), Some(&admin))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let filtered = get(
+        &format!("?status={status}&sort=expected_delivery_date"),
+        Some(&admin),
+    )
+    .await
+    .unwrap()
+    .text()
+    .await
+    .unwrap();
     let filtered: Vec<csv::StringRecord> = csv::Reader::from_reader(filtered.as_bytes())
         .records()
         .map(Result::unwrap)
         .collect();
     assert!(!filtered.is_empty() && filtered.iter().all(|r| &r[1] == status));
 
-    let bad = get("?status=lost&from=yesterday", Some(&admin)).await.unwrap();
+    let bad = get("?status=lost&from=yesterday", Some(&admin))
+        .await
+        .unwrap();
     assert_eq!(bad.status(), 400);
     assert!(bad.text().await.unwrap().contains("status"));
-    let bad_day = get("?from=2026-05-02&to=2026-05-01", Some(&admin)).await.unwrap();
+    let bad_day = get("?from=2026-05-02&to=2026-05-01", Some(&admin))
+        .await
+        .unwrap();
     assert_eq!(bad_day.status(), 400);
     assert!(bad_day.text().await.unwrap().contains("create_date_to"));
     assert_eq!(get("", None).await.unwrap().status(), 401);

@@ -42,7 +42,10 @@ async fn main() -> anyhow::Result<()> {
     frame.extend_from_slice(&(sign_in.len() as u32).to_be_bytes());
     frame.extend_from_slice(&sign_in);
     let signed_in = http
-        .post(format!("{}/logistics.v1.SessionService/CreateSession", cli.url))
+        .post(format!(
+            "{}/logistics.v1.SessionService/CreateSession",
+            cli.url
+        ))
         .header("content-type", "application/grpc-web+proto")
         .header("x-grpc-web", "1")
         .body(frame)
@@ -61,7 +64,11 @@ async fn main() -> anyhow::Result<()> {
         .header("cookie", cookie)
         .send()
         .await?;
-    anyhow::ensure!(reply.status().is_success(), "export refused: {}", reply.status());
+    anyhow::ensure!(
+        reply.status().is_success(),
+        "export refused: {}",
+        reply.status()
+    );
     let (mut bytes, mut lines, mut quoted) = (0u64, 0u64, false);
     let mut body = reply.bytes_stream();
     while let Some(chunk) = body.next().await {

@@ -21,7 +21,11 @@ impl ShipmentsService {
     ) -> Result<pb::BatchUpdateShipmentTrackingResponse, ShipmentError> {
         let mut v = Violations::default();
         let status = convert::status_from_proto("status", request.status, &mut v);
-        let location = v.text("current_location", &request.current_location, TextRule::line(200));
+        let location = v.text(
+            "current_location",
+            &request.current_location,
+            TextRule::line(200),
+        );
         let remarks = v.text("remarks", &request.remarks, TextRule::line(500).optional());
         v.into_result(()).map_err(ShipmentError::Invalid)?;
         let ids = self.batch_ids(&request).await?;
@@ -50,13 +54,18 @@ impl ShipmentsService {
             }
         }
         // One entry for the batch itself, beside each shipment's own.
-        let summary = AuditEntry::new(&actor, Action::BatchUpdate, "", format!("{} shipments", ids.len()))
-            .with_summary(format!(
-                "Status: {} at {} — {updated} changed, {} failed",
-                crate::updates::status_label(status),
-                request.current_location.trim(),
-                failures.len()
-            ));
+        let summary = AuditEntry::new(
+            &actor,
+            Action::BatchUpdate,
+            "",
+            format!("{} shipments", ids.len()),
+        )
+        .with_summary(format!(
+            "Status: {} at {} — {updated} changed, {} failed",
+            crate::updates::status_label(status),
+            request.current_location.trim(),
+            failures.len()
+        ));
         self.store.record(&[summary]).await?;
         tracing::info!(updated, failed = failures.len(), "batch status change");
         Ok(pb::BatchUpdateShipmentTrackingResponse {
@@ -93,7 +102,9 @@ impl ShipmentsService {
             return Ok(ids);
         }
         let Some(filter) = &request.filter else {
-            return Err(FieldViolation::new("ids", "name at least one shipment, or give a filter").into());
+            return Err(
+                FieldViolation::new("ids", "name at least one shipment, or give a filter").into(),
+            );
         };
         let mut query = list_query(filter, "filter.")?;
         query.page_size = MAX_BATCH + 1;
@@ -118,7 +129,9 @@ fn failure_message(e: &ShipmentError) -> String {
             .map(|v| format!("{}: {}", v.field, v.description))
             .collect::<Vec<_>>()
             .join("; "),
-        ShipmentError::Unavailable(_) => "The shipment store is unavailable. Please try again.".into(),
+        ShipmentError::Unavailable(_) => {
+            "The shipment store is unavailable. Please try again.".into()
+        }
         other => other.to_string(),
     }
 }

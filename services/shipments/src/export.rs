@@ -128,11 +128,17 @@ mod tests {
 
     #[test]
     fn formulas_are_escaped_and_other_text_is_kept() {
-        assert_eq!(text_cell("=HYPERLINK(\"http://x\")"), "'=HYPERLINK(\"http://x\")");
+        assert_eq!(
+            text_cell("=HYPERLINK(\"http://x\")"),
+            "'=HYPERLINK(\"http://x\")"
+        );
         for risky in ["+1 555", "-2", "@SUM(A1)", "\tx", "\rx"] {
             assert!(text_cell(risky).starts_with('\''), "{risky:?}");
         }
-        assert_eq!(text_cell("Maria O'Neil, \"Quay\" 1"), "Maria O'Neil, \"Quay\" 1");
+        assert_eq!(
+            text_cell("Maria O'Neil, \"Quay\" 1"),
+            "Maria O'Neil, \"Quay\" 1"
+        );
     }
 
     #[test]

@@ -296,27 +296,46 @@ fn id(field: &str, value: &str) -> Result<String, ShipmentError> {
 
 /// The store's query for a list request; `prefix` names its fields inside another request
 /// (`filter.`).
-pub(crate) fn list_query(request: &pb::ListShipmentsRequest, prefix: &str) -> Result<ListQuery, ShipmentError> {
+pub(crate) fn list_query(
+    request: &pb::ListShipmentsRequest,
+    prefix: &str,
+) -> Result<ListQuery, ShipmentError> {
     let mut v = Violations::default();
     let page_size = match request.page_size {
         0 => DEFAULT_PAGE_SIZE,
         n if (1..=MAX_PAGE_SIZE).contains(&n) => n,
         _ => {
-            v.add(&format!("{prefix}page_size"), format!("must be from 1 to {MAX_PAGE_SIZE}"));
+            v.add(
+                &format!("{prefix}page_size"),
+                format!("must be from 1 to {MAX_PAGE_SIZE}"),
+            );
             DEFAULT_PAGE_SIZE
         }
     };
     let status = (request.status != 0)
         .then(|| convert::status_from_proto(&format!("{prefix}status"), request.status, &mut v));
     let text = v
-        .text(&format!("{prefix}query"), &request.query, TextRule::line(200).optional())
+        .text(
+            &format!("{prefix}query"),
+            &request.query,
+            TextRule::line(200).optional(),
+        )
         .to_lowercase();
-    let from = v.optional_date(&format!("{prefix}create_date_from"), request.create_date_from.as_ref());
-    let to = v.optional_date(&format!("{prefix}create_date_to"), request.create_date_to.as_ref());
+    let from = v.optional_date(
+        &format!("{prefix}create_date_from"),
+        request.create_date_from.as_ref(),
+    );
+    let to = v.optional_date(
+        &format!("{prefix}create_date_to"),
+        request.create_date_to.as_ref(),
+    );
     if let (Some(from), Some(to)) = (from, to)
         && to < from
     {
-        v.add(&format!("{prefix}create_date_to"), "must not be before create_date_from");
+        v.add(
+            &format!("{prefix}create_date_to"),
+            "must not be before create_date_from",
+        );
     }
     let order = match request.order_by.trim() {
         "" | "create_time desc" => Order::NewestFirst,
@@ -508,7 +527,8 @@ impl ShipmentService for ShipmentsService {
     ) -> Result<Response<pb::BatchUpdateShipmentTrackingResponse>, Status> {
         let (_, actor) = authorize(&self.tokens, &request, Permission::ShipmentsTrack)?;
         Ok(Response::new(
-            self.batch_update_tracking(request.into_inner(), actor).await?,
+            self.batch_update_tracking(request.into_inner(), actor)
+                .await?,
         ))
     }
 
@@ -521,7 +541,8 @@ impl ShipmentService for ShipmentsService {
         &self,
         request: Request<pb::ExportShipmentsRequest>,
     ) -> Result<Response<Self::ExportShipmentsStream>, Status> {
-        self.tokens.authorize(&request, Permission::ShipmentsExport)?;
+        self.tokens
+            .authorize(&request, Permission::ShipmentsExport)?;
         let filter = request.into_inner().filter.unwrap_or_default();
         let mut query = list_query(&filter, "filter.")?;
         query.page_size = EXPORT_PAGE;

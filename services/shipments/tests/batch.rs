@@ -28,40 +28,75 @@ async fn each_shipment_changes_on_its_own_and_refusals_are_reported() {
     let agent = running.key.mint(&caller("agent"), CALL_TOKEN_LIFETIME);
     let reply = running
         .client_as(&agent)
-        .batch_update_shipment_tracking(batch(vec![a.id.clone(), b.id.clone(), "no-such-shipment".into()]))
+        .batch_update_shipment_tracking(batch(vec![
+            a.id.clone(),
+            b.id.clone(),
+            "no-such-shipment".into(),
+        ]))
         .await
         .unwrap()
         .into_inner();
     assert_eq!(reply.updated_count, 2);
     assert_eq!(reply.failures.len(), 1);
     assert_eq!(
-        (reply.failures[0].id.as_str(), reply.failures[0].message.as_str()),
+        (
+            reply.failures[0].id.as_str(),
+            reply.failures[0].message.as_str()
+        ),
         ("no-such-shipment", "Shipment not found")
     );
     for s in [&a, &b] {
-        let now = admin.get_shipment(pb::GetShipmentRequest { id: s.id.clone() }).await.unwrap().into_inner();
+        let now = admin
+            .get_shipment(pb::GetShipmentRequest { id: s.id.clone() })
+            .await
+            .unwrap()
+            .into_inner();
         let last = now.history.last().unwrap();
-        assert_eq!((now.history.len(), last.remarks.as_str(), last.updated_by.as_str()), (2, "Storm at the port", "someone@example.com"));
+        assert_eq!(
+            (
+                now.history.len(),
+                last.remarks.as_str(),
+                last.updated_by.as_str()
+            ),
+            (2, "Storm at the port", "someone@example.com")
+        );
         assert_eq!(now.status(), pb::ShipmentStatus::Delayed);
     }
     let admin_token = running.key.mint(&caller("admin"), CALL_TOKEN_LIFETIME);
-    let mut audit = AuditServiceClient::with_interceptor(running.channel.clone(), Bearer::new(&admin_token));
+    let mut audit =
+        AuditServiceClient::with_interceptor(running.channel.clone(), Bearer::new(&admin_token));
     let mut count = async |action: &str| {
         audit
-            .list_audit_entries(pb::ListAuditEntriesRequest { action: action.into(), ..Default::default() })
+            .list_audit_entries(pb::ListAuditEntriesRequest {
+                action: action.into(),
+                ..Default::default()
+            })
             .await
             .unwrap()
             .into_inner()
             .entries
     };
-    assert_eq!(count("shipment.status_change").await.len(), 2, "one entry per shipment");
+    assert_eq!(
+        count("shipment.status_change").await.len(),
+        2,
+        "one entry per shipment"
+    );
     let summary = count("shipment.batch_update").await;
     assert_eq!(summary.len(), 1);
-    assert_eq!(summary[0].summary, "Status: Delayed at Hub, Accra — 2 changed, 1 failed");
+    assert_eq!(
+        summary[0].summary,
+        "Status: Delayed at Hub, Accra — 2 changed, 1 failed"
+    );
     // The configured e-mails went out per shipment (shipper and receiver of each).
     let outbox = outbox::SqliteOutbox::open(running.dir.path()).unwrap();
-    let queued = outbox::OutboxStore::list(&outbox, 100, None).await.unwrap().notifications;
-    let updates = queued.iter().filter(|n| n.template == outbox::Template::StatusUpdate).count();
+    let queued = outbox::OutboxStore::list(&outbox, 100, None)
+        .await
+        .unwrap()
+        .notifications;
+    let updates = queued
+        .iter()
+        .filter(|n| n.template == outbox::Template::StatusUpdate)
+        .count();
     assert_eq!(updates, 4);
 }
 
@@ -72,7 +107,10 @@ async fn a_filter_picks_the_shipments_and_the_batch_has_limits() {
     let a = create(&mut admin, valid_input()).await;
     let reply = admin
         .batch_update_shipment_tracking(pb::BatchUpdateShipmentTrackingRequest {
-            filter: Some(pb::ListShipmentsRequest { query: a.tracking_number.clone(), ..Default::default() }),
+            filter: Some(pb::ListShipmentsRequest {
+                query: a.tracking_number.clone(),
+                ..Default::default()
+            }),
             ..batch(Vec::new())
         })
         .await
@@ -85,30 +123,53 @@ async fn a_filter_picks_the_shipments_and_the_batch_has_limits() {
         (batch((0..1001).map(|i| format!("id{i}")).collect()), "ids"),
         (
             pb::BatchUpdateShipmentTrackingRequest {
-                filter: Some(pb::ListShipmentsRequest { query: "nobody ships this".into(), ..Default::default() }),
+                filter: Some(pb::ListShipmentsRequest {
+                    query: "nobody ships this".into(),
+                    ..Default::default()
+                }),
                 ..batch(Vec::new())
             },
             "filter",
         ),
         (
             pb::BatchUpdateShipmentTrackingRequest {
-                filter: Some(pb::ListShipmentsRequest { order_by: "price".into(), ..Default::default() }),
+                filter: Some(pb::ListShipmentsRequest {
+                    order_by: "price".into(),
+                    ..Default::default()
+                }),
                 ..batch(Vec::new())
             },
             "filter.order_by",
         ),
-        (pb::BatchUpdateShipmentTrackingRequest { current_location: String::new(), ..batch(vec![a.id.clone()]) }, "current_location"),
+        (
+            pb::BatchUpdateShipmentTrackingRequest {
+                current_location: String::new(),
+                ..batch(vec![a.id.clone()])
+            },
+            "current_location",
+        ),
     ];
     for (request, field) in cases {
-        let status = admin.batch_update_shipment_tracking(request).await.unwrap_err();
+        let status = admin
+            .batch_update_shipment_tracking(request)
+            .await
+            .unwrap_err();
         assert_eq!(status.code(), Code::InvalidArgument);
         assert_eq!(violations(&status), [field]);
     }
 
     // More than 1,000 matches: refused whole, nothing changed.
-    let store = shipments::store::SqliteShipmentStore::open(&running.dir.path().join("shipments.sqlite3")).unwrap();
+    let store =
+        shipments::store::SqliteShipmentStore::open(&running.dir.path().join("shipments.sqlite3"))
+            .unwrap();
     for _ in 0..1000 {
-        store.insert(&common::shipment("Bulk Trader", "Tema"), &Effects::default()).await.unwrap();
+        store
+            .insert(
+                &common::shipment("Bulk Trader", "Tema"),
+                &Effects::default(),
+            )
+            .await
+            .unwrap();
     }
     let all = admin
         .batch_update_shipment_tracking(pb::BatchUpdateShipmentTrackingRequest {
@@ -119,13 +180,20 @@ async fn a_filter_picks_the_shipments_and_the_batch_has_limits() {
         .unwrap_err();
     assert_eq!(violations(&all), ["filter"]);
     let delayed = admin
-        .list_shipments(pb::ListShipmentsRequest { status: pb::ShipmentStatus::Delayed.into(), ..Default::default() })
+        .list_shipments(pb::ListShipmentsRequest {
+            status: pb::ShipmentStatus::Delayed.into(),
+            ..Default::default()
+        })
         .await
         .unwrap()
         .into_inner();
     assert_eq!(delayed.total_size, 1, "only the first batch's shipment");
 
     let user = running.key.mint(&caller("user"), CALL_TOKEN_LIFETIME);
-    let denied = running.client_as(&user).batch_update_shipment_tracking(batch(vec![a.id.clone()])).await.unwrap_err();
+    let denied = running
+        .client_as(&user)
+        .batch_update_shipment_tracking(batch(vec![a.id.clone()]))
+        .await
+        .unwrap_err();
     assert_eq!(denied.code(), Code::PermissionDenied);
 }
