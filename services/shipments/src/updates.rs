@@ -68,8 +68,13 @@ impl Default for EmailRule {
 pub struct EmailRules(pub BTreeMap<Event, EmailRule>);
 
 impl EmailRules {
+    /// The rule in effect: nobody has subscribed to a shipment being created.
     pub fn rule(&self, event: Event) -> EmailRule {
-        self.0.get(&event).copied().unwrap_or_default()
+        let rule = self.0.get(&event).copied().unwrap_or_default();
+        EmailRule {
+            subscribers: rule.subscribers && event != Event::Created,
+            ..rule
+        }
     }
 }
 

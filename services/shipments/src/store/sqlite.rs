@@ -59,8 +59,7 @@ CREATE INDEX IF NOT EXISTS shipments_expected
     ON shipments (json_extract(doc, '$.expectedDeliveryDate'), seq);
 CREATE INDEX IF NOT EXISTS shipments_late
     ON shipments (status, json_extract(doc, '$.expectedDeliveryDate'));
-CREATE INDEX IF NOT EXISTS shipments_delivered
-    ON shipments (json_extract(doc, '$.deliveredAt')) WHERE status = 'delivered';
+DROP INDEX IF EXISTS shipments_delivered;
 CREATE TABLE IF NOT EXISTS shipment_counts (status TEXT PRIMARY KEY, count INTEGER NOT NULL);
 INSERT INTO shipment_counts (status, count)
     SELECT status, count(*) FROM shipments
@@ -77,6 +76,63 @@ CREATE TRIGGER IF NOT EXISTS shipments_count_update AFTER UPDATE OF status ON sh
     UPDATE shipment_counts SET count = count - 1 WHERE status = old.status;
     INSERT INTO shipment_counts (status, count) VALUES (new.status, 1)
         ON CONFLICT (status) DO UPDATE SET count = count + 1;
+END;
+CREATE TABLE IF NOT EXISTS shipment_days (
+    kind TEXT NOT NULL,
+    day TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY (kind, day)
+) WITHOUT ROWID;
+INSERT INTO shipment_days (kind, day, count)
+    SELECT kind, day, n FROM (
+        SELECT 'created' AS kind, substr(created_at, 1, 10) AS day, count(*) AS n
+            FROM shipments GROUP BY 2
+        UNION ALL
+        SELECT 'delivered', substr(json_extract(doc, '$.deliveredAt'), 1, 10), count(*)
+            FROM shipments WHERE status = 'delivered' AND json_extract(doc, '$.deliveredAt') IS NOT NULL
+            GROUP BY 2
+        UNION ALL
+        SELECT 'due', json_extract(doc, '$.expectedDeliveryDate'), count(*)
+            FROM shipments WHERE status != 'delivered' GROUP BY 2
+    ) WHERE NOT EXISTS (SELECT 1 FROM shipment_days);
+CREATE TRIGGER IF NOT EXISTS shipments_days_insert AFTER INSERT ON shipments BEGIN
+    INSERT INTO shipment_days (kind, day, count)
+        SELECT 'created', substr(new.created_at, 1, 10), 1 WHERE 1
+        ON CONFLICT (kind, day) DO UPDATE SET count = count + 1;
+    INSERT INTO shipment_days (kind, day, count)
+        SELECT 'delivered', substr(json_extract(new.doc, '$.deliveredAt'), 1, 10), 1
+        WHERE new.status = 'delivered' AND json_extract(new.doc, '$.deliveredAt') IS NOT NULL
+        ON CONFLICT (kind, day) DO UPDATE SET count = count + 1;
+    INSERT INTO shipment_days (kind, day, count)
+        SELECT 'due', json_extract(new.doc, '$.expectedDeliveryDate'), 1
+        WHERE new.status != 'delivered'
+        ON CONFLICT (kind, day) DO UPDATE SET count = count + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS shipments_days_delete AFTER DELETE ON shipments BEGIN
+    UPDATE shipment_days SET count = count - 1
+        WHERE kind = 'created' AND day = substr(old.created_at, 1, 10);
+    UPDATE shipment_days SET count = count - 1
+        WHERE kind = 'delivered' AND old.status = 'delivered'
+        AND day = substr(json_extract(old.doc, '$.deliveredAt'), 1, 10);
+    UPDATE shipment_days SET count = count - 1
+        WHERE kind = 'due' AND old.status != 'delivered'
+        AND day = json_extract(old.doc, '$.expectedDeliveryDate');
+END;
+CREATE TRIGGER IF NOT EXISTS shipments_days_update AFTER UPDATE OF doc ON shipments BEGIN
+    UPDATE shipment_days SET count = count - 1
+        WHERE kind = 'delivered' AND old.status = 'delivered'
+        AND day = substr(json_extract(old.doc, '$.deliveredAt'), 1, 10);
+    UPDATE shipment_days SET count = count - 1
+        WHERE kind = 'due' AND old.status != 'delivered'
+        AND day = json_extract(old.doc, '$.expectedDeliveryDate');
+    INSERT INTO shipment_days (kind, day, count)
+        SELECT 'delivered', substr(json_extract(new.doc, '$.deliveredAt'), 1, 10), 1
+        WHERE new.status = 'delivered' AND json_extract(new.doc, '$.deliveredAt') IS NOT NULL
+        ON CONFLICT (kind, day) DO UPDATE SET count = count + 1;
+    INSERT INTO shipment_days (kind, day, count)
+        SELECT 'due', json_extract(new.doc, '$.expectedDeliveryDate'), 1
+        WHERE new.status != 'delivered'
+        ON CONFLICT (kind, day) DO UPDATE SET count = count + 1;
 END;
 ";
 
@@ -383,26 +439,22 @@ impl ShipmentStore for SqliteShipmentStore {
                     .into_iter()
                     .filter_map(|(status, n)| Some((Status::parse(&status)?, n.max(0) as u64)))
                     .collect();
-                let open = vec!["?"; OPEN_STATUSES.len()].join(", ");
-                let mut values: Vec<Value> = OPEN_STATUSES.iter().map(|s| Value::Text(s.as_str().to_owned())).collect();
-                values.push(Value::Text(today.to_string()));
+                // Counters the triggers keep per day: a few hundred rows, whatever the total.
                 let late = counted(
-                    &format!("SELECT '', count(*) FROM shipments s INDEXED BY shipments_late WHERE s.status IN ({open}) AND {EXPECTED} < ?"),
-                    values,
+                    "SELECT '', coalesce(sum(count), 0) FROM shipment_days WHERE kind = 'due' AND day < ?",
+                    vec![Value::Text(today.to_string())],
                 )?
                 .first()
-                .map_or(0, |(_, n)| *n as u64);
+                .map_or(0, |(_, n)| (*n).max(0) as u64);
                 let first = today - chrono::Days::new(u64::from(days.max(1) - 1));
-                let since = Value::Text(first.to_string());
-                let created = counted(
-                    "SELECT substr(created_at, 1, 10) AS day, count(*) FROM shipments WHERE created_at >= ? GROUP BY day",
-                    vec![since.clone()],
-                )?;
-                let delivered = counted(
-                    "SELECT substr(json_extract(doc, '$.deliveredAt'), 1, 10) AS day, count(*) FROM shipments \
-                     WHERE status = 'delivered' AND json_extract(doc, '$.deliveredAt') >= ? GROUP BY day",
-                    vec![since],
-                )?;
+                let per_kind = |kind: &str| {
+                    counted(
+                        "SELECT day, count FROM shipment_days WHERE kind = ? AND day >= ?",
+                        vec![Value::Text(kind.to_owned()), Value::Text(first.to_string())],
+                    )
+                };
+                let created = per_kind("created")?;
+                let delivered = per_kind("delivered")?;
                 Ok(Statistics {
                     by_status,
                     late,
