@@ -306,7 +306,7 @@ pub(crate) fn list_query(
         n if (1..=MAX_PAGE_SIZE).contains(&n) => n,
         _ => {
             v.add(
-                &format!("{prefix}page_size"),
+                format!("{prefix}page_size"),
                 format!("must be from 1 to {MAX_PAGE_SIZE}"),
             );
             DEFAULT_PAGE_SIZE
@@ -333,7 +333,7 @@ pub(crate) fn list_query(
         && to < from
     {
         v.add(
-            &format!("{prefix}create_date_to"),
+            format!("{prefix}create_date_to"),
             "must not be before create_date_from",
         );
     }
@@ -344,7 +344,7 @@ pub(crate) fn list_query(
         "expected_delivery_date desc" => Order::ExpectedDeliveryLastFirst,
         _ => {
             v.add(
-                &format!("{prefix}order_by"),
+                format!("{prefix}order_by"),
                 "must be create_time or expected_delivery_date, optionally followed by desc",
             );
             Order::NewestFirst

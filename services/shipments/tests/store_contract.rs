@@ -363,16 +363,12 @@ async fn email_rules_default_to_everyone_and_round_trip(
     log: Arc<dyn AuditLog>,
 ) {
     let defaults = store.email_rules().await.unwrap();
-    assert!(
-        Event::ALL
-            .iter()
-            .all(|&e| defaults.rule(e)
-                == EmailRule {
-                    // Nobody has subscribed to a shipment being created.
-                    subscribers: e != Event::Created,
-                    ..EmailRule::default()
-                })
-    );
+    assert!(Event::ALL.iter().all(|&e| defaults.rule(e)
+        == EmailRule {
+            // Nobody has subscribed to a shipment being created.
+            subscribers: e != Event::Created,
+            ..EmailRule::default()
+        }));
     let mut rules = EmailRules::default();
     rules.0.insert(
         Event::Delivered,
