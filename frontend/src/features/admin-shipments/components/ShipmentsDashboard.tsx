@@ -302,6 +302,19 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
         </p>
         {state.loading && <Spinner size="sm" label="Loading shipments…" />}
       </div>
+      {(allowed.track || allowed.labels) && state.shipments.length > 0 && (
+        <label className="checkbox-row select-page">
+          <input
+            type="checkbox"
+            checked={allMatching || state.shipments.every((sh) => selected.has(sh.id))}
+            onChange={(event) => {
+              setAllMatching(false);
+              setSelected(event.target.checked ? new Set(state.shipments.map((sh) => sh.id)) : new Set());
+            }}
+          />
+          Select every shipment on this page
+        </label>
+      )}
 
       {state.error && (
         <div className="alert alert-error" role="alert">

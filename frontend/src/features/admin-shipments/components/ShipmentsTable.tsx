@@ -45,7 +45,6 @@ export function ShipmentsTable({
   onDelete,
   selection,
 }: ShipmentsTableProps) {
-  const allTicked = selection !== undefined && shipments.length > 0 && shipments.every((s) => selection.selected.has(s.id));
   const tick = (id: string, on: boolean) => {
     if (!selection) return;
     const next = new Set(selection.selected);
@@ -61,15 +60,7 @@ export function ShipmentsTable({
             <tr>
               {selection && (
                 <th scope="col" className="select-cell">
-                  <input
-                    type="checkbox"
-                    className="row-select"
-                    aria-label="Select every shipment on this page"
-                    checked={allTicked}
-                    onChange={(event) =>
-                      selection.onChange(event.target.checked ? new Set(shipments.map((s) => s.id)) : new Set())
-                    }
-                  />
+                  <span className="visually-hidden">Selected</span>
                 </th>
               )}
               <th scope="col">Tracking Number</th>
