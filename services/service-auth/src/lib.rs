@@ -71,7 +71,7 @@ impl Role {
         use Permission::*;
         match self {
             Self::User => &[],
-            Self::Agent => &[ShipmentsRead, ShipmentsTrack],
+            Self::Agent => &[ShipmentsRead, ShipmentsTrack, DeliveriesRecord],
             Self::Manager => &[
                 ShipmentsRead,
                 ShipmentsTrack,
@@ -79,7 +79,9 @@ impl Role {
                 ShipmentsEdit,
                 ShipmentsDelete,
                 ShipmentsExport,
+                ShipmentsImport,
                 LabelsPrint,
+                DeliveriesRecord,
                 DashboardRead,
                 UsersRead,
             ],
@@ -116,8 +118,14 @@ pub enum Permission {
     ShipmentsDelete,
     #[serde(rename = "shipments.export")]
     ShipmentsExport,
+    /// Create shipments from a CSV file.
+    #[serde(rename = "shipments.import")]
+    ShipmentsImport,
     #[serde(rename = "labels.print")]
     LabelsPrint,
+    /// Record the proof of delivery (recipient, signature, photo) of a delivered shipment.
+    #[serde(rename = "deliveries.record")]
+    DeliveriesRecord,
     #[serde(rename = "dashboard.read")]
     DashboardRead,
     #[serde(rename = "users.read")]
@@ -137,14 +145,16 @@ pub enum Permission {
 }
 
 impl Permission {
-    pub const ALL: [Permission; 14] = [
+    pub const ALL: [Permission; 16] = [
         Permission::ShipmentsRead,
         Permission::ShipmentsTrack,
         Permission::ShipmentsCreate,
         Permission::ShipmentsEdit,
         Permission::ShipmentsDelete,
         Permission::ShipmentsExport,
+        Permission::ShipmentsImport,
         Permission::LabelsPrint,
+        Permission::DeliveriesRecord,
         Permission::DashboardRead,
         Permission::UsersRead,
         Permission::UsersManage,
@@ -163,7 +173,9 @@ impl Permission {
             Self::ShipmentsEdit => "shipments.edit",
             Self::ShipmentsDelete => "shipments.delete",
             Self::ShipmentsExport => "shipments.export",
+            Self::ShipmentsImport => "shipments.import",
             Self::LabelsPrint => "labels.print",
+            Self::DeliveriesRecord => "deliveries.record",
             Self::DashboardRead => "dashboard.read",
             Self::UsersRead => "users.read",
             Self::UsersManage => "users.manage",

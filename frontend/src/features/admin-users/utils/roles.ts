@@ -3,8 +3,8 @@ import { Role } from '@/gen/logistics/v1/user_pb';
 
 export const ROLES: ReadonlyArray<{ role: Role; label: string; hint: string }> = [
   { role: Role.USER, label: 'User', hint: 'no back-office access' },
-  { role: Role.AGENT, label: 'Agent', hint: 'finds shipments and updates their status' },
-  { role: Role.MANAGER, label: 'Manager', hint: 'shipments, export, labels, the dashboard; reads users' },
+  { role: Role.AGENT, label: 'Agent', hint: 'finds shipments, updates their status, records deliveries' },
+  { role: Role.MANAGER, label: 'Manager', hint: 'shipments, import and export, labels, the dashboard; reads users' },
   { role: Role.ADMIN, label: 'Admin', hint: 'everything' },
 ];
 
@@ -19,7 +19,9 @@ const PERMISSION_LABELS: Record<string, string> = {
   'shipments.edit': 'Edit shipment details',
   'shipments.delete': 'Delete shipments',
   'shipments.export': 'Export shipments as CSV',
+  'shipments.import': 'Import shipments from CSV',
   'labels.print': 'Print labels and waybills',
+  'deliveries.record': 'Record proof of delivery',
   'dashboard.read': 'See the dashboard figures',
   'users.read': 'See users',
   'users.manage': 'Create, disable and change users',

@@ -12,7 +12,7 @@ import type { Message, UnknownEnum } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/shipment.proto.
  */
 export const file_logistics_v1_shipment: GenFile = /*@__PURE__*/
-  fileDesc("Chtsb2dpc3RpY3MvdjEvc2hpcG1lbnQucHJvdG8SDGxvZ2lzdGljcy52MSIwCgREYXRlEgwKBHllYXIYASABKAUSDQoFbW9udGgYAiABKAUSCwoDZGF5GAMgASgFIisKCVRpbWVPZkRheRINCgVob3VycxgBIAEoBRIPCgdtaW51dGVzGAIgASgFIkQKBVBhcnR5EgwKBG5hbWUYASABKAkSDwoHYWRkcmVzcxgCIAEoCRINCgVwaG9uZRgDIAEoCRINCgVlbWFpbBgEIAEoCSKPAQoHUGFja2FnZRIQCghxdWFudGl0eRgBIAEoBRISCgpwaWVjZV90eXBlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEhEKCWxlbmd0aF9jbRgEIAEoARIQCgh3aWR0aF9jbRgFIAEoARIRCgloZWlnaHRfY20YBiABKAESEQoJd2VpZ2h0X2tnGAcgASgBIsUBCgxIaXN0b3J5RW50cnkSKAoEdGltZRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKbG9jYWxfZGF0ZRgCIAEoCRISCgpsb2NhbF90aW1lGAMgASgJEhAKCGxvY2F0aW9uGAQgASgJEiwKBnN0YXR1cxgFIAEoDjIcLmxvZ2lzdGljcy52MS5TaGlwbWVudFN0YXR1cxISCgp1cGRhdGVkX2J5GAYgASgJEg8KB3JlbWFya3MYByABKAkiqAgKCFNoaXBtZW50EgoKAmlkGAEgASgJEhcKD3RyYWNraW5nX251bWJlchgCIAEoCRIsCgZzdGF0dXMYAyABKA4yHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0dXMSJAoHc2hpcHBlchgEIAEoCzITLmxvZ2lzdGljcy52MS5QYXJ0eRIlCghyZWNlaXZlchgFIAEoCzITLmxvZ2lzdGljcy52MS5QYXJ0eRIOCgZvcmlnaW4YBiABKAkSEwoLZGVzdGluYXRpb24YByABKAkSDwoHY2FycmllchgIIAEoCRIoCgR0eXBlGAkgASgOMhoubG9naXN0aWNzLnYxLlNoaXBtZW50VHlwZRIoCgRtb2RlGAogASgOMhoubG9naXN0aWNzLnYxLlNoaXBtZW50TW9kZRIVCg1wYWNrYWdlX2NvdW50GAsgASgFEg8KB3Byb2R1Y3QYDCABKAkSGAoQcHJvZHVjdF9xdWFudGl0eRgNIAEoBRIvCgxwYXltZW50X21vZGUYDiABKA4yGS5sb2dpc3RpY3MudjEuUGF5bWVudE1vZGUSGwoTdG90YWxfZnJlaWdodF9jZW50cxgPIAEoAxIRCgl3ZWlnaHRfa2cYECABKAESMgoWZXhwZWN0ZWRfZGVsaXZlcnlfZGF0ZRgRIAEoCzISLmxvZ2lzdGljcy52MS5EYXRlEi8KDmRlcGFydHVyZV90aW1lGBIgASgLMhcubG9naXN0aWNzLnYxLlRpbWVPZkRheRInCgtwaWNrdXBfZGF0ZRgTIAEoCzISLmxvZ2lzdGljcy52MS5EYXRlEiwKC3BpY2t1cF90aW1lGBQgASgLMhcubG9naXN0aWNzLnYxLlRpbWVPZkRheRInCghwYWNrYWdlcxgVIAMoCzIVLmxvZ2lzdGljcy52MS5QYWNrYWdlEhAKCGNvbW1lbnRzGBYgASgJEhgKEGN1cnJlbnRfbG9jYXRpb24YFyABKAkSKwoHaGlzdG9yeRgYIAMoCzIaLmxvZ2lzdGljcy52MS5IaXN0b3J5RW50cnkSIgoadG90YWxfdm9sdW1ldHJpY193ZWlnaHRfa2cYGSABKAESIQoZdG90YWxfdm9sdW1lX2N1YmljX21ldHJlcxgaIAEoARIeChZ0b3RhbF9hY3R1YWxfd2VpZ2h0X2tnGBsgASgBEi8KC2NyZWF0ZV90aW1lGBwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgdIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKAoEdmlldxgeIAEoDjIaLmxvZ2lzdGljcy52MS5TaGlwbWVudFZpZXcSHgoWdmVyaWZpY2F0aW9uX2F2YWlsYWJsZRgfIAEoCCI+ChRTaGlwbWVudFN1YnNjcmlwdGlvbhIXCg90cmFja2luZ19udW1iZXIYASABKAkSDQoFZW1haWwYAiABKAkidwoRVHJhY2tpbmdFbWFpbFJ1bGUSKgoFZXZlbnQYASABKA4yGy5sb2dpc3RpY3MudjEuVHJhY2tpbmdFdmVudBIPCgdzaGlwcGVyGAIgASgIEhAKCHJlY2VpdmVyGAMgASgIEhMKC3N1YnNjcmliZXJzGAQgASgIIkcKFVRyYWNraW5nRW1haWxTZXR0aW5ncxIuCgVydWxlcxgBIAMoCzIfLmxvZ2lzdGljcy52MS5UcmFja2luZ0VtYWlsUnVsZSrHAQoOU2hpcG1lbnRTdGF0dXMSHwobU0hJUE1FTlRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGwoXU0hJUE1FTlRfU1RBVFVTX1BFTkRJTkcQARIeChpTSElQTUVOVF9TVEFUVVNfSU5fVFJBTlNJVBACEh0KGVNISVBNRU5UX1NUQVRVU19ERUxJVkVSRUQQAxIbChdTSElQTUVOVF9TVEFUVVNfREVMQVlFRBAEEhsKF1NISVBNRU5UX1NUQVRVU19PTl9IT0xEEAUqYAoMU2hpcG1lbnRWaWV3Eh0KGVNISVBNRU5UX1ZJRVdfVU5TUEVDSUZJRUQQABIZChVTSElQTUVOVF9WSUVXX0xJTUlURUQQARIWChJTSElQTUVOVF9WSUVXX0ZVTEwQAip/CgxTaGlwbWVudFR5cGUSHQoZU0hJUE1FTlRfVFlQRV9VTlNQRUNJRklFRBAAEhoKFlNISVBNRU5UX1RZUEVfU1RBTkRBUkQQARIZChVTSElQTUVOVF9UWVBFX0VYUFJFU1MQAhIZChVTSElQTUVOVF9UWVBFX0VDT05PTVkQAyqOAQoMU2hpcG1lbnRNb2RlEh0KGVNISVBNRU5UX01PREVfVU5TUEVDSUZJRUQQABIfChtTSElQTUVOVF9NT0RFX0xBTkRfU0hJUFBJTkcQARIeChpTSElQTUVOVF9NT0RFX0FJUl9TSElQUElORxACEh4KGlNISVBNRU5UX01PREVfU0VBX1NISVBQSU5HEAMqmAEKC1BheW1lbnRNb2RlEhwKGFBBWU1FTlRfTU9ERV9VTlNQRUNJRklFRBAAEh4KGlBBWU1FTlRfTU9ERV9CQU5LX1RSQU5TRkVSEAESHAoYUEFZTUVOVF9NT0RFX0NSRURJVF9DQVJEEAISFQoRUEFZTUVOVF9NT0RFX0NBU0gQAxIWChJQQVlNRU5UX01PREVfQ0hFQ0sQBCrAAQoNVHJhY2tpbmdFdmVudBIeChpUUkFDS0lOR19FVkVOVF9VTlNQRUNJRklFRBAAEhoKFlRSQUNLSU5HX0VWRU5UX0NSRUFURUQQARIdChlUUkFDS0lOR19FVkVOVF9JTl9UUkFOU0lUEAISGgoWVFJBQ0tJTkdfRVZFTlRfREVMQVlFRBADEhoKFlRSQUNLSU5HX0VWRU5UX09OX0hPTEQQBBIcChhUUkFDS0lOR19FVkVOVF9ERUxJVkVSRUQQBWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("Chtsb2dpc3RpY3MvdjEvc2hpcG1lbnQucHJvdG8SDGxvZ2lzdGljcy52MSIwCgREYXRlEgwKBHllYXIYASABKAUSDQoFbW9udGgYAiABKAUSCwoDZGF5GAMgASgFIisKCVRpbWVPZkRheRINCgVob3VycxgBIAEoBRIPCgdtaW51dGVzGAIgASgFIkQKBVBhcnR5EgwKBG5hbWUYASABKAkSDwoHYWRkcmVzcxgCIAEoCRINCgVwaG9uZRgDIAEoCRINCgVlbWFpbBgEIAEoCSKPAQoHUGFja2FnZRIQCghxdWFudGl0eRgBIAEoBRISCgpwaWVjZV90eXBlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEhEKCWxlbmd0aF9jbRgEIAEoARIQCgh3aWR0aF9jbRgFIAEoARIRCgloZWlnaHRfY20YBiABKAESEQoJd2VpZ2h0X2tnGAcgASgBIsUBCgxIaXN0b3J5RW50cnkSKAoEdGltZRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEgoKbG9jYWxfZGF0ZRgCIAEoCRISCgpsb2NhbF90aW1lGAMgASgJEhAKCGxvY2F0aW9uGAQgASgJEiwKBnN0YXR1cxgFIAEoDjIcLmxvZ2lzdGljcy52MS5TaGlwbWVudFN0YXR1cxISCgp1cGRhdGVkX2J5GAYgASgJEg8KB3JlbWFya3MYByABKAki/ggKCFNoaXBtZW50EgoKAmlkGAEgASgJEhcKD3RyYWNraW5nX251bWJlchgCIAEoCRIsCgZzdGF0dXMYAyABKA4yHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0dXMSJAoHc2hpcHBlchgEIAEoCzITLmxvZ2lzdGljcy52MS5QYXJ0eRIlCghyZWNlaXZlchgFIAEoCzITLmxvZ2lzdGljcy52MS5QYXJ0eRIOCgZvcmlnaW4YBiABKAkSEwoLZGVzdGluYXRpb24YByABKAkSDwoHY2FycmllchgIIAEoCRIoCgR0eXBlGAkgASgOMhoubG9naXN0aWNzLnYxLlNoaXBtZW50VHlwZRIoCgRtb2RlGAogASgOMhoubG9naXN0aWNzLnYxLlNoaXBtZW50TW9kZRIVCg1wYWNrYWdlX2NvdW50GAsgASgFEg8KB3Byb2R1Y3QYDCABKAkSGAoQcHJvZHVjdF9xdWFudGl0eRgNIAEoBRIvCgxwYXltZW50X21vZGUYDiABKA4yGS5sb2dpc3RpY3MudjEuUGF5bWVudE1vZGUSGwoTdG90YWxfZnJlaWdodF9jZW50cxgPIAEoAxIRCgl3ZWlnaHRfa2cYECABKAESMgoWZXhwZWN0ZWRfZGVsaXZlcnlfZGF0ZRgRIAEoCzISLmxvZ2lzdGljcy52MS5EYXRlEi8KDmRlcGFydHVyZV90aW1lGBIgASgLMhcubG9naXN0aWNzLnYxLlRpbWVPZkRheRInCgtwaWNrdXBfZGF0ZRgTIAEoCzISLmxvZ2lzdGljcy52MS5EYXRlEiwKC3BpY2t1cF90aW1lGBQgASgLMhcubG9naXN0aWNzLnYxLlRpbWVPZkRheRInCghwYWNrYWdlcxgVIAMoCzIVLmxvZ2lzdGljcy52MS5QYWNrYWdlEhAKCGNvbW1lbnRzGBYgASgJEhgKEGN1cnJlbnRfbG9jYXRpb24YFyABKAkSKwoHaGlzdG9yeRgYIAMoCzIaLmxvZ2lzdGljcy52MS5IaXN0b3J5RW50cnkSIgoadG90YWxfdm9sdW1ldHJpY193ZWlnaHRfa2cYGSABKAESIQoZdG90YWxfdm9sdW1lX2N1YmljX21ldHJlcxgaIAEoARIeChZ0b3RhbF9hY3R1YWxfd2VpZ2h0X2tnGBsgASgBEi8KC2NyZWF0ZV90aW1lGBwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgdIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKAoEdmlldxgeIAEoDjIaLmxvZ2lzdGljcy52MS5TaGlwbWVudFZpZXcSHgoWdmVyaWZpY2F0aW9uX2F2YWlsYWJsZRgfIAEoCBIaChJleHRlcm5hbF9yZWZlcmVuY2UYICABKAkSOAoRcHJvb2Zfb2ZfZGVsaXZlcnkYISABKAsyHS5sb2dpc3RpY3MudjEuUHJvb2ZPZkRlbGl2ZXJ5IpkBCg9Qcm9vZk9mRGVsaXZlcnkSFgoOcmVjaXBpZW50X25hbWUYASABKAkSFQoNaGFzX3NpZ25hdHVyZRgCIAEoCBIRCgloYXNfcGhvdG8YAyABKAgSLwoLcmVjb3JkX3RpbWUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC3JlY29yZGVkX2J5GAUgASgJIj4KFFNoaXBtZW50U3Vic2NyaXB0aW9uEhcKD3RyYWNraW5nX251bWJlchgBIAEoCRINCgVlbWFpbBgCIAEoCSJ3ChFUcmFja2luZ0VtYWlsUnVsZRIqCgVldmVudBgBIAEoDjIbLmxvZ2lzdGljcy52MS5UcmFja2luZ0V2ZW50Eg8KB3NoaXBwZXIYAiABKAgSEAoIcmVjZWl2ZXIYAyABKAgSEwoLc3Vic2NyaWJlcnMYBCABKAgiRwoVVHJhY2tpbmdFbWFpbFNldHRpbmdzEi4KBXJ1bGVzGAEgAygLMh8ubG9naXN0aWNzLnYxLlRyYWNraW5nRW1haWxSdWxlKscBCg5TaGlwbWVudFN0YXR1cxIfChtTSElQTUVOVF9TVEFUVVNfVU5TUEVDSUZJRUQQABIbChdTSElQTUVOVF9TVEFUVVNfUEVORElORxABEh4KGlNISVBNRU5UX1NUQVRVU19JTl9UUkFOU0lUEAISHQoZU0hJUE1FTlRfU1RBVFVTX0RFTElWRVJFRBADEhsKF1NISVBNRU5UX1NUQVRVU19ERUxBWUVEEAQSGwoXU0hJUE1FTlRfU1RBVFVTX09OX0hPTEQQBSpgCgxTaGlwbWVudFZpZXcSHQoZU0hJUE1FTlRfVklFV19VTlNQRUNJRklFRBAAEhkKFVNISVBNRU5UX1ZJRVdfTElNSVRFRBABEhYKElNISVBNRU5UX1ZJRVdfRlVMTBACKn8KDFNoaXBtZW50VHlwZRIdChlTSElQTUVOVF9UWVBFX1VOU1BFQ0lGSUVEEAASGgoWU0hJUE1FTlRfVFlQRV9TVEFOREFSRBABEhkKFVNISVBNRU5UX1RZUEVfRVhQUkVTUxACEhkKFVNISVBNRU5UX1RZUEVfRUNPTk9NWRADKo4BCgxTaGlwbWVudE1vZGUSHQoZU0hJUE1FTlRfTU9ERV9VTlNQRUNJRklFRBAAEh8KG1NISVBNRU5UX01PREVfTEFORF9TSElQUElORxABEh4KGlNISVBNRU5UX01PREVfQUlSX1NISVBQSU5HEAISHgoaU0hJUE1FTlRfTU9ERV9TRUFfU0hJUFBJTkcQAyqYAQoLUGF5bWVudE1vZGUSHAoYUEFZTUVOVF9NT0RFX1VOU1BFQ0lGSUVEEAASHgoaUEFZTUVOVF9NT0RFX0JBTktfVFJBTlNGRVIQARIcChhQQVlNRU5UX01PREVfQ1JFRElUX0NBUkQQAhIVChFQQVlNRU5UX01PREVfQ0FTSBADEhYKElBBWU1FTlRfTU9ERV9DSEVDSxAEKpwBChhQcm9vZk9mRGVsaXZlcnlJbWFnZUtpbmQSLAooUFJPT0ZfT0ZfREVMSVZFUllfSU1BR0VfS0lORF9VTlNQRUNJRklFRBAAEioKJlBST09GX09GX0RFTElWRVJZX0lNQUdFX0tJTkRfU0lHTkFUVVJFEAESJgoiUFJPT0ZfT0ZfREVMSVZFUllfSU1BR0VfS0lORF9QSE9UTxACKsABCg1UcmFja2luZ0V2ZW50Eh4KGlRSQUNLSU5HX0VWRU5UX1VOU1BFQ0lGSUVEEAASGgoWVFJBQ0tJTkdfRVZFTlRfQ1JFQVRFRBABEh0KGVRSQUNLSU5HX0VWRU5UX0lOX1RSQU5TSVQQAhIaChZUUkFDS0lOR19FVkVOVF9ERUxBWUVEEAMSGgoWVFJBQ0tJTkdfRVZFTlRfT05fSE9MRBAEEhwKGFRSQUNLSU5HX0VWRU5UX0RFTElWRVJFRBAFYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * A calendar date with no time zone (mirrors google.type.Date).
@@ -410,6 +410,22 @@ export type Shipment = Message<"logistics.v1.Shipment"> & {
    * @generated from field: bool verification_available = 31;
    */
   verificationAvailable: boolean;
+
+  /**
+   * Another system's reference for the shipment (an order number), set at creation, up to
+   * 100 characters: unique among shipments when not empty, so an import run twice creates
+   * nothing twice.
+   *
+   * @generated from field: string external_reference = 32;
+   */
+  externalReference: string;
+
+  /**
+   * Output only. Who received the shipment, once an agent recorded it; absent in a LIMITED view.
+   *
+   * @generated from field: logistics.v1.ProofOfDelivery proof_of_delivery = 33;
+   */
+  proofOfDelivery?: ProofOfDelivery | undefined;
 };
 
 /**
@@ -418,6 +434,47 @@ export type Shipment = Message<"logistics.v1.Shipment"> & {
  */
 export const ShipmentSchema: GenMessage<Shipment> = /*@__PURE__*/
   messageDesc(file_logistics_v1_shipment, 5);
+
+/**
+ * Who received a delivered shipment. The images are read with GetProofOfDeliveryImage.
+ *
+ * @generated from message logistics.v1.ProofOfDelivery
+ */
+export type ProofOfDelivery = Message<"logistics.v1.ProofOfDelivery"> & {
+  /**
+   * @generated from field: string recipient_name = 1;
+   */
+  recipientName: string;
+
+  /**
+   * @generated from field: bool has_signature = 2;
+   */
+  hasSignature: boolean;
+
+  /**
+   * @generated from field: bool has_photo = 3;
+   */
+  hasPhoto: boolean;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp record_time = 4;
+   */
+  recordTime?: Timestamp | undefined;
+
+  /**
+   * Who recorded it (an e-mail address); empty outside the back office.
+   *
+   * @generated from field: string recorded_by = 5;
+   */
+  recordedBy: string;
+};
+
+/**
+ * Describes the message logistics.v1.ProofOfDelivery.
+ * Use `create(ProofOfDeliverySchema)` to create a new message.
+ */
+export const ProofOfDeliverySchema: GenMessage<ProofOfDelivery> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment, 6);
 
 /**
  * A visitor who follows one shipment's updates by e-mail.
@@ -441,7 +498,7 @@ export type ShipmentSubscription = Message<"logistics.v1.ShipmentSubscription"> 
  * Use `create(ShipmentSubscriptionSchema)` to create a new message.
  */
 export const ShipmentSubscriptionSchema: GenMessage<ShipmentSubscription> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment, 6);
+  messageDesc(file_logistics_v1_shipment, 7);
 
 /**
  * Who gets an e-mail when one event happens.
@@ -477,7 +534,7 @@ export type TrackingEmailRule = Message<"logistics.v1.TrackingEmailRule"> & {
  * Use `create(TrackingEmailRuleSchema)` to create a new message.
  */
 export const TrackingEmailRuleSchema: GenMessage<TrackingEmailRule> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment, 7);
+  messageDesc(file_logistics_v1_shipment, 8);
 
 /**
  * Which shipment events send e-mail to whom: one rule per event, every event listed.
@@ -496,7 +553,7 @@ export type TrackingEmailSettings = Message<"logistics.v1.TrackingEmailSettings"
  * Use `create(TrackingEmailSettingsSchema)` to create a new message.
  */
 export const TrackingEmailSettingsSchema: GenMessage<TrackingEmailSettings> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment, 8);
+  messageDesc(file_logistics_v1_shipment, 9);
 
 /**
  * Where a shipment stands. No order is enforced between the values.
@@ -716,6 +773,45 @@ export const PaymentModeSchema: GenEnum<PaymentMode> = /*@__PURE__*/
   enumDesc(file_logistics_v1_shipment, 4);
 
 /**
+ * One of the images of a proof of delivery.
+ *
+ * @generated from enum logistics.v1.ProofOfDeliveryImageKind
+ */
+export const ProofOfDeliveryImageKind = {
+  /**
+   * @generated from enum value: PROOF_OF_DELIVERY_IMAGE_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED: 0,
+
+  /**
+   * The recipient's signature, drawn on screen (PNG).
+   *
+   * @generated from enum value: PROOF_OF_DELIVERY_IMAGE_KIND_SIGNATURE = 1;
+   */
+  SIGNATURE: 1,
+
+  /**
+   * A photo of the delivered shipment (JPEG or PNG).
+   *
+   * @generated from enum value: PROOF_OF_DELIVERY_IMAGE_KIND_PHOTO = 2;
+   */
+  PHOTO: 2,
+} as const;
+
+/**
+ * One of the images of a proof of delivery.
+ *
+ * @generated from enum logistics.v1.ProofOfDeliveryImageKind
+ */
+export type ProofOfDeliveryImageKind = (typeof ProofOfDeliveryImageKind)[keyof typeof ProofOfDeliveryImageKind] | UnknownEnum;
+
+/**
+ * Describes the enum logistics.v1.ProofOfDeliveryImageKind.
+ */
+export const ProofOfDeliveryImageKindSchema: GenEnum<ProofOfDeliveryImageKind> = /*@__PURE__*/
+  enumDesc(file_logistics_v1_shipment, 5);
+
+/**
  * A shipment event that may send e-mail.
  *
  * @generated from enum logistics.v1.TrackingEvent
@@ -767,5 +863,5 @@ export type TrackingEvent = (typeof TrackingEvent)[keyof typeof TrackingEvent] |
  * Describes the enum logistics.v1.TrackingEvent.
  */
 export const TrackingEventSchema: GenEnum<TrackingEvent> = /*@__PURE__*/
-  enumDesc(file_logistics_v1_shipment, 5);
+  enumDesc(file_logistics_v1_shipment, 6);
 

@@ -2,19 +2,19 @@
 // @generated from file logistics/v1/shipment_service.proto (package logistics.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { EmptySchema, FieldMask, Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
-import type { Date, Shipment, ShipmentSchema, ShipmentStatus, ShipmentSubscriptionSchema, TrackingEmailSettings, TrackingEmailSettingsSchema } from "./shipment_pb";
+import type { Date, ProofOfDeliveryImageKind, Shipment, ShipmentSchema, ShipmentStatus, ShipmentSubscriptionSchema, TrackingEmailSettings, TrackingEmailSettingsSchema } from "./shipment_pb";
 import { file_logistics_v1_shipment } from "./shipment_pb";
-import type { Message } from "@bufbuild/protobuf";
+import type { Message, UnknownEnum } from "@bufbuild/protobuf";
 
 /**
  * Describes the file logistics/v1/shipment_service.proto.
  */
 export const file_logistics_v1_shipment_service: GenFile = /*@__PURE__*/
-  fileDesc("CiNsb2dpc3RpY3MvdjEvc2hpcG1lbnRfc2VydmljZS5wcm90bxIMbG9naXN0aWNzLnYxInIKFUNyZWF0ZVNoaXBtZW50UmVxdWVzdBIoCghzaGlwbWVudBgBIAEoCzIWLmxvZ2lzdGljcy52MS5TaGlwbWVudBIvCgtjcmVhdGVfdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiIAoSR2V0U2hpcG1lbnRSZXF1ZXN0EgoKAmlkGAEgASgJIlMKIkdldFNoaXBtZW50QnlUcmFja2luZ051bWJlclJlcXVlc3QSFwoPdHJhY2tpbmdfbnVtYmVyGAEgASgJEhQKDGFjY2Vzc190b2tlbhgCIAEoCSJGChtWZXJpZnlUcmFja2luZ0FjY2Vzc1JlcXVlc3QSFwoPdHJhY2tpbmdfbnVtYmVyGAEgASgJEg4KBmFuc3dlchgCIAEoCSJEChpTdWJzY3JpYmVUb1NoaXBtZW50UmVxdWVzdBIXCg90cmFja2luZ19udW1iZXIYASABKAkSDQoFZW1haWwYAiABKAkiHQobU3Vic2NyaWJlVG9TaGlwbWVudFJlc3BvbnNlIjMKIkNvbmZpcm1TaGlwbWVudFN1YnNjcmlwdGlvblJlcXVlc3QSDQoFdG9rZW4YASABKAkiMgohRGVsZXRlU2hpcG1lbnRTdWJzY3JpcHRpb25SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIiEKH0dldFRyYWNraW5nRW1haWxTZXR0aW5nc1JlcXVlc3QiWwoiVXBkYXRlVHJhY2tpbmdFbWFpbFNldHRpbmdzUmVxdWVzdBI1CghzZXR0aW5ncxgBIAEoCzIjLmxvZ2lzdGljcy52MS5UcmFja2luZ0VtYWlsU2V0dGluZ3Mi9AEKFExpc3RTaGlwbWVudHNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEiwKBnN0YXR1cxgDIAEoDjIcLmxvZ2lzdGljcy52MS5TaGlwbWVudFN0YXR1cxINCgVxdWVyeRgEIAEoCRIsChBjcmVhdGVfZGF0ZV9mcm9tGAUgASgLMhIubG9naXN0aWNzLnYxLkRhdGUSKgoOY3JlYXRlX2RhdGVfdG8YBiABKAsyEi5sb2dpc3RpY3MudjEuRGF0ZRIMCgRsYXRlGAcgASgIEhAKCG9yZGVyX2J5GAggASgJIm8KFUxpc3RTaGlwbWVudHNSZXNwb25zZRIpCglzaGlwbWVudHMYASADKAsyFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEhIKCnRvdGFsX3NpemUYAyABKAUivgEKIkJhdGNoVXBkYXRlU2hpcG1lbnRUcmFja2luZ1JlcXVlc3QSCwoDaWRzGAEgAygJEjIKBmZpbHRlchgCIAEoCzIiLmxvZ2lzdGljcy52MS5MaXN0U2hpcG1lbnRzUmVxdWVzdBIsCgZzdGF0dXMYAyABKA4yHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0dXMSGAoQY3VycmVudF9sb2NhdGlvbhgEIAEoCRIPCgdyZW1hcmtzGAUgASgJInAKI0JhdGNoVXBkYXRlU2hpcG1lbnRUcmFja2luZ1Jlc3BvbnNlEhUKDXVwZGF0ZWRfY291bnQYASABKAUSMgoIZmFpbHVyZXMYAiADKAsyIC5sb2dpc3RpY3MudjEuQmF0Y2hVcGRhdGVGYWlsdXJlIkoKEkJhdGNoVXBkYXRlRmFpbHVyZRIKCgJpZBgBIAEoCRIXCg90cmFja2luZ19udW1iZXIYAiABKAkSDwoHbWVzc2FnZRgDIAEoCSJMChZFeHBvcnRTaGlwbWVudHNSZXF1ZXN0EjIKBmZpbHRlchgBIAEoCzIiLmxvZ2lzdGljcy52MS5MaXN0U2hpcG1lbnRzUmVxdWVzdCImChdFeHBvcnRTaGlwbWVudHNSZXNwb25zZRILCgNjc3YYASABKAwiHgocR2V0U2hpcG1lbnRTdGF0aXN0aWNzUmVxdWVzdCKTAQoSU2hpcG1lbnRTdGF0aXN0aWNzEjAKDXN0YXR1c19jb3VudHMYASADKAsyGS5sb2dpc3RpY3MudjEuU3RhdHVzQ291bnQSDQoFdG90YWwYAiABKAMSDAoEbGF0ZRgDIAEoAxIuCgRkYXlzGAQgAygLMiAubG9naXN0aWNzLnYxLkRhaWx5U2hpcG1lbnRDb3VudCJKCgtTdGF0dXNDb3VudBIsCgZzdGF0dXMYASABKA4yHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0dXMSDQoFY291bnQYAiABKAMiWgoSRGFpbHlTaGlwbWVudENvdW50EiAKBGRhdGUYASABKAsyEi5sb2dpc3RpY3MudjEuRGF0ZRIPCgdjcmVhdGVkGAIgASgDEhEKCWRlbGl2ZXJlZBgDIAEoAyKDAQoVVXBkYXRlU2hpcG1lbnRSZXF1ZXN0EigKCHNoaXBtZW50GAEgASgLMhYubG9naXN0aWNzLnYxLlNoaXBtZW50Ei8KC3VwZGF0ZV9tYXNrGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFzaxIPCgdyZW1hcmtzGAMgASgJIrQBCh1VcGRhdGVTaGlwbWVudFRyYWNraW5nUmVxdWVzdBIKCgJpZBgBIAEoCRIsCgZzdGF0dXMYAiABKA4yHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0dXMSGAoQY3VycmVudF9sb2NhdGlvbhgDIAEoCRIPCgdyZW1hcmtzGAQgASgJEi4KCmV2ZW50X3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIiMKFURlbGV0ZVNoaXBtZW50UmVxdWVzdBIKCgJpZBgBIAEoCTLMDAoPU2hpcG1lbnRTZXJ2aWNlEk0KDkNyZWF0ZVNoaXBtZW50EiMubG9naXN0aWNzLnYxLkNyZWF0ZVNoaXBtZW50UmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJHCgtHZXRTaGlwbWVudBIgLmxvZ2lzdGljcy52MS5HZXRTaGlwbWVudFJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSZwobR2V0U2hpcG1lbnRCeVRyYWNraW5nTnVtYmVyEjAubG9naXN0aWNzLnYxLkdldFNoaXBtZW50QnlUcmFja2luZ051bWJlclJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSWQoUVmVyaWZ5VHJhY2tpbmdBY2Nlc3MSKS5sb2dpc3RpY3MudjEuVmVyaWZ5VHJhY2tpbmdBY2Nlc3NSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50EmoKE1N1YnNjcmliZVRvU2hpcG1lbnQSKC5sb2dpc3RpY3MudjEuU3Vic2NyaWJlVG9TaGlwbWVudFJlcXVlc3QaKS5sb2dpc3RpY3MudjEuU3Vic2NyaWJlVG9TaGlwbWVudFJlc3BvbnNlEnMKG0NvbmZpcm1TaGlwbWVudFN1YnNjcmlwdGlvbhIwLmxvZ2lzdGljcy52MS5Db25maXJtU2hpcG1lbnRTdWJzY3JpcHRpb25SZXF1ZXN0GiIubG9naXN0aWNzLnYxLlNoaXBtZW50U3Vic2NyaXB0aW9uEnEKGkRlbGV0ZVNoaXBtZW50U3Vic2NyaXB0aW9uEi8ubG9naXN0aWNzLnYxLkRlbGV0ZVNoaXBtZW50U3Vic2NyaXB0aW9uUmVxdWVzdBoiLmxvZ2lzdGljcy52MS5TaGlwbWVudFN1YnNjcmlwdGlvbhJuChhHZXRUcmFja2luZ0VtYWlsU2V0dGluZ3MSLS5sb2dpc3RpY3MudjEuR2V0VHJhY2tpbmdFbWFpbFNldHRpbmdzUmVxdWVzdBojLmxvZ2lzdGljcy52MS5UcmFja2luZ0VtYWlsU2V0dGluZ3MSdAobVXBkYXRlVHJhY2tpbmdFbWFpbFNldHRpbmdzEjAubG9naXN0aWNzLnYxLlVwZGF0ZVRyYWNraW5nRW1haWxTZXR0aW5nc1JlcXVlc3QaIy5sb2dpc3RpY3MudjEuVHJhY2tpbmdFbWFpbFNldHRpbmdzElgKDUxpc3RTaGlwbWVudHMSIi5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1JlcXVlc3QaIy5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1Jlc3BvbnNlEoIBChtCYXRjaFVwZGF0ZVNoaXBtZW50VHJhY2tpbmcSMC5sb2dpc3RpY3MudjEuQmF0Y2hVcGRhdGVTaGlwbWVudFRyYWNraW5nUmVxdWVzdBoxLmxvZ2lzdGljcy52MS5CYXRjaFVwZGF0ZVNoaXBtZW50VHJhY2tpbmdSZXNwb25zZRJgCg9FeHBvcnRTaGlwbWVudHMSJC5sb2dpc3RpY3MudjEuRXhwb3J0U2hpcG1lbnRzUmVxdWVzdBolLmxvZ2lzdGljcy52MS5FeHBvcnRTaGlwbWVudHNSZXNwb25zZTABEmUKFUdldFNoaXBtZW50U3RhdGlzdGljcxIqLmxvZ2lzdGljcy52MS5HZXRTaGlwbWVudFN0YXRpc3RpY3NSZXF1ZXN0GiAubG9naXN0aWNzLnYxLlNoaXBtZW50U3RhdGlzdGljcxJNCg5VcGRhdGVTaGlwbWVudBIjLmxvZ2lzdGljcy52MS5VcGRhdGVTaGlwbWVudFJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSXQoWVXBkYXRlU2hpcG1lbnRUcmFja2luZxIrLmxvZ2lzdGljcy52MS5VcGRhdGVTaGlwbWVudFRyYWNraW5nUmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJNCg5EZWxldGVTaGlwbWVudBIjLmxvZ2lzdGljcy52MS5EZWxldGVTaGlwbWVudFJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHliBnByb3RvMw", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp, file_logistics_v1_shipment]);
+  fileDesc("CiNsb2dpc3RpY3MvdjEvc2hpcG1lbnRfc2VydmljZS5wcm90bxIMbG9naXN0aWNzLnYxInIKFUNyZWF0ZVNoaXBtZW50UmVxdWVzdBIoCghzaGlwbWVudBgBIAEoCzIWLmxvZ2lzdGljcy52MS5TaGlwbWVudBIvCgtjcmVhdGVfdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiIAoSR2V0U2hpcG1lbnRSZXF1ZXN0EgoKAmlkGAEgASgJIlMKIkdldFNoaXBtZW50QnlUcmFja2luZ051bWJlclJlcXVlc3QSFwoPdHJhY2tpbmdfbnVtYmVyGAEgASgJEhQKDGFjY2Vzc190b2tlbhgCIAEoCSJGChtWZXJpZnlUcmFja2luZ0FjY2Vzc1JlcXVlc3QSFwoPdHJhY2tpbmdfbnVtYmVyGAEgASgJEg4KBmFuc3dlchgCIAEoCSJEChpTdWJzY3JpYmVUb1NoaXBtZW50UmVxdWVzdBIXCg90cmFja2luZ19udW1iZXIYASABKAkSDQoFZW1haWwYAiABKAkiHQobU3Vic2NyaWJlVG9TaGlwbWVudFJlc3BvbnNlIjMKIkNvbmZpcm1TaGlwbWVudFN1YnNjcmlwdGlvblJlcXVlc3QSDQoFdG9rZW4YASABKAkiMgohRGVsZXRlU2hpcG1lbnRTdWJzY3JpcHRpb25SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIiEKH0dldFRyYWNraW5nRW1haWxTZXR0aW5nc1JlcXVlc3QiWwoiVXBkYXRlVHJhY2tpbmdFbWFpbFNldHRpbmdzUmVxdWVzdBI1CghzZXR0aW5ncxgBIAEoCzIjLmxvZ2lzdGljcy52MS5UcmFja2luZ0VtYWlsU2V0dGluZ3Mi9AEKFExpc3RTaGlwbWVudHNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEiwKBnN0YXR1cxgDIAEoDjIcLmxvZ2lzdGljcy52MS5TaGlwbWVudFN0YXR1cxINCgVxdWVyeRgEIAEoCRIsChBjcmVhdGVfZGF0ZV9mcm9tGAUgASgLMhIubG9naXN0aWNzLnYxLkRhdGUSKgoOY3JlYXRlX2RhdGVfdG8YBiABKAsyEi5sb2dpc3RpY3MudjEuRGF0ZRIMCgRsYXRlGAcgASgIEhAKCG9yZGVyX2J5GAggASgJIm8KFUxpc3RTaGlwbWVudHNSZXNwb25zZRIpCglzaGlwbWVudHMYASADKAsyFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEhIKCnRvdGFsX3NpemUYAyABKAUivgEKIkJhdGNoVXBkYXRlU2hpcG1lbnRUcmFja2luZ1JlcXVlc3QSCwoDaWRzGAEgAygJEjIKBmZpbHRlchgCIAEoCzIiLmxvZ2lzdGljcy52MS5MaXN0U2hpcG1lbnRzUmVxdWVzdBIsCgZzdGF0dXMYAyABKA4yHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0dXMSGAoQY3VycmVudF9sb2NhdGlvbhgEIAEoCRIPCgdyZW1hcmtzGAUgASgJInAKI0JhdGNoVXBkYXRlU2hpcG1lbnRUcmFja2luZ1Jlc3BvbnNlEhUKDXVwZGF0ZWRfY291bnQYASABKAUSMgoIZmFpbHVyZXMYAiADKAsyIC5sb2dpc3RpY3MudjEuQmF0Y2hVcGRhdGVGYWlsdXJlIkoKEkJhdGNoVXBkYXRlRmFpbHVyZRIKCgJpZBgBIAEoCRIXCg90cmFja2luZ19udW1iZXIYAiABKAkSDwoHbWVzc2FnZRgDIAEoCSJMChZFeHBvcnRTaGlwbWVudHNSZXF1ZXN0EjIKBmZpbHRlchgBIAEoCzIiLmxvZ2lzdGljcy52MS5MaXN0U2hpcG1lbnRzUmVxdWVzdCImChdFeHBvcnRTaGlwbWVudHNSZXNwb25zZRILCgNjc3YYASABKAwiRAobQ3JlYXRlU2hpcG1lbnRJbXBvcnRSZXF1ZXN0EhEKCWZpbGVfbmFtZRgBIAEoCRISCgpzaXplX2J5dGVzGAIgASgDIlIKH0FwcGVuZFNoaXBtZW50SW1wb3J0RGF0YVJlcXVlc3QSEQoJaW1wb3J0X2lkGAEgASgJEg4KBm9mZnNldBgCIAEoAxIMCgRkYXRhGAMgASgMIkYKGlN0YXJ0U2hpcG1lbnRJbXBvcnRSZXF1ZXN0EhEKCWltcG9ydF9pZBgBIAEoCRIVCg12YWxpZGF0ZV9vbmx5GAIgASgIIi0KGEdldFNoaXBtZW50SW1wb3J0UmVxdWVzdBIRCglpbXBvcnRfaWQYASABKAkiQwoaTGlzdFNoaXBtZW50SW1wb3J0c1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkiZQobTGlzdFNoaXBtZW50SW1wb3J0c1Jlc3BvbnNlEi0KB2ltcG9ydHMYASADKAsyHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRJbXBvcnQSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIjoKJUV4cG9ydFNoaXBtZW50SW1wb3J0UmVqZWN0aW9uc1JlcXVlc3QSEQoJaW1wb3J0X2lkGAEgASgJIoUECg5TaGlwbWVudEltcG9ydBIKCgJpZBgBIAEoCRIRCglmaWxlX25hbWUYAiABKAkSMAoFc3RhdGUYAyABKA4yIS5sb2dpc3RpY3MudjEuU2hpcG1lbnRJbXBvcnRTdGF0ZRISCgpzaXplX2J5dGVzGAQgASgDEhYKDnVwbG9hZGVkX2J5dGVzGAUgASgDEhIKCnRvdGFsX3Jvd3MYBiABKAUSEgoKdmFsaWRfcm93cxgHIAEoBRIWCg5wcm9jZXNzZWRfcm93cxgIIAEoBRIVCg1jcmVhdGVkX2NvdW50GAkgASgFEhUKDXNraXBwZWRfY291bnQYCiABKAUSFgoOcmVqZWN0ZWRfY291bnQYCyABKAUSMAoHcHJldmlldxgMIAMoCzIfLmxvZ2lzdGljcy52MS5TaGlwbWVudEltcG9ydFJvdxI5ChByZWplY3RlZF9wcmV2aWV3GA0gAygLMh8ubG9naXN0aWNzLnYxLlNoaXBtZW50SW1wb3J0Um93Eg0KBWVycm9yGA4gASgJEhIKCmNyZWF0ZWRfYnkYDyABKAkSLwoLY3JlYXRlX3RpbWUYECABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3VwZGF0ZV90aW1lGBEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCLaAQoRU2hpcG1lbnRJbXBvcnRSb3cSCwoDcm93GAEgASgFEhcKD3RyYWNraW5nX251bWJlchgCIAEoCRIaChJleHRlcm5hbF9yZWZlcmVuY2UYAyABKAkSFAoMc2hpcHBlcl9uYW1lGAQgASgJEhUKDXJlY2VpdmVyX25hbWUYBSABKAkSDgoGb3JpZ2luGAYgASgJEhMKC2Rlc3RpbmF0aW9uGAcgASgJEjEKBmVycm9ycxgIIAMoCzIhLmxvZ2lzdGljcy52MS5TaGlwbWVudEltcG9ydEVycm9yIjYKE1NoaXBtZW50SW1wb3J0RXJyb3ISDgoGY29sdW1uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkiaAocUmVjb3JkUHJvb2ZPZkRlbGl2ZXJ5UmVxdWVzdBIKCgJpZBgBIAEoCRIWCg5yZWNpcGllbnRfbmFtZRgCIAEoCRIVCg1zaWduYXR1cmVfcG5nGAMgASgMEg0KBXBob3RvGAQgASgMIoUBCh5HZXRQcm9vZk9mRGVsaXZlcnlJbWFnZVJlcXVlc3QSFwoPdHJhY2tpbmdfbnVtYmVyGAEgASgJEjQKBGtpbmQYAiABKA4yJi5sb2dpc3RpY3MudjEuUHJvb2ZPZkRlbGl2ZXJ5SW1hZ2VLaW5kEhQKDGFjY2Vzc190b2tlbhgDIAEoCSI6ChRQcm9vZk9mRGVsaXZlcnlJbWFnZRIUCgxjb250ZW50X3R5cGUYASABKAkSDAoEZGF0YRgCIAEoDCIeChxHZXRTaGlwbWVudFN0YXRpc3RpY3NSZXF1ZXN0IpMBChJTaGlwbWVudFN0YXRpc3RpY3MSMAoNc3RhdHVzX2NvdW50cxgBIAMoCzIZLmxvZ2lzdGljcy52MS5TdGF0dXNDb3VudBINCgV0b3RhbBgCIAEoAxIMCgRsYXRlGAMgASgDEi4KBGRheXMYBCADKAsyIC5sb2dpc3RpY3MudjEuRGFpbHlTaGlwbWVudENvdW50IkoKC1N0YXR1c0NvdW50EiwKBnN0YXR1cxgBIAEoDjIcLmxvZ2lzdGljcy52MS5TaGlwbWVudFN0YXR1cxINCgVjb3VudBgCIAEoAyJaChJEYWlseVNoaXBtZW50Q291bnQSIAoEZGF0ZRgBIAEoCzISLmxvZ2lzdGljcy52MS5EYXRlEg8KB2NyZWF0ZWQYAiABKAMSEQoJZGVsaXZlcmVkGAMgASgDIoMBChVVcGRhdGVTaGlwbWVudFJlcXVlc3QSKAoIc2hpcG1lbnQYASABKAsyFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSLwoLdXBkYXRlX21hc2sYAiABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrEg8KB3JlbWFya3MYAyABKAkitAEKHVVwZGF0ZVNoaXBtZW50VHJhY2tpbmdSZXF1ZXN0EgoKAmlkGAEgASgJEiwKBnN0YXR1cxgCIAEoDjIcLmxvZ2lzdGljcy52MS5TaGlwbWVudFN0YXR1cxIYChBjdXJyZW50X2xvY2F0aW9uGAMgASgJEg8KB3JlbWFya3MYBCABKAkSLgoKZXZlbnRfdGltZRgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiIwoVRGVsZXRlU2hpcG1lbnRSZXF1ZXN0EgoKAmlkGAEgASgJKvABChNTaGlwbWVudEltcG9ydFN0YXRlEiUKIVNISVBNRU5UX0lNUE9SVF9TVEFURV9VTlNQRUNJRklFRBAAEiMKH1NISVBNRU5UX0lNUE9SVF9TVEFURV9VUExPQURJTkcQARIjCh9TSElQTUVOVF9JTVBPUlRfU1RBVEVfVkFMSURBVEVEEAISIQodU0hJUE1FTlRfSU1QT1JUX1NUQVRFX1JVTk5JTkcQAxIjCh9TSElQTUVOVF9JTVBPUlRfU1RBVEVfU1VDQ0VFREVEEAQSIAocU0hJUE1FTlRfSU1QT1JUX1NUQVRFX0ZBSUxFRBAFMoYTCg9TaGlwbWVudFNlcnZpY2USTQoOQ3JlYXRlU2hpcG1lbnQSIy5sb2dpc3RpY3MudjEuQ3JlYXRlU2hpcG1lbnRSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50EkcKC0dldFNoaXBtZW50EiAubG9naXN0aWNzLnYxLkdldFNoaXBtZW50UmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJnChtHZXRTaGlwbWVudEJ5VHJhY2tpbmdOdW1iZXISMC5sb2dpc3RpY3MudjEuR2V0U2hpcG1lbnRCeVRyYWNraW5nTnVtYmVyUmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJZChRWZXJpZnlUcmFja2luZ0FjY2VzcxIpLmxvZ2lzdGljcy52MS5WZXJpZnlUcmFja2luZ0FjY2Vzc1JlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSagoTU3Vic2NyaWJlVG9TaGlwbWVudBIoLmxvZ2lzdGljcy52MS5TdWJzY3JpYmVUb1NoaXBtZW50UmVxdWVzdBopLmxvZ2lzdGljcy52MS5TdWJzY3JpYmVUb1NoaXBtZW50UmVzcG9uc2UScwobQ29uZmlybVNoaXBtZW50U3Vic2NyaXB0aW9uEjAubG9naXN0aWNzLnYxLkNvbmZpcm1TaGlwbWVudFN1YnNjcmlwdGlvblJlcXVlc3QaIi5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdWJzY3JpcHRpb24ScQoaRGVsZXRlU2hpcG1lbnRTdWJzY3JpcHRpb24SLy5sb2dpc3RpY3MudjEuRGVsZXRlU2hpcG1lbnRTdWJzY3JpcHRpb25SZXF1ZXN0GiIubG9naXN0aWNzLnYxLlNoaXBtZW50U3Vic2NyaXB0aW9uEm4KGEdldFRyYWNraW5nRW1haWxTZXR0aW5ncxItLmxvZ2lzdGljcy52MS5HZXRUcmFja2luZ0VtYWlsU2V0dGluZ3NSZXF1ZXN0GiMubG9naXN0aWNzLnYxLlRyYWNraW5nRW1haWxTZXR0aW5ncxJ0ChtVcGRhdGVUcmFja2luZ0VtYWlsU2V0dGluZ3MSMC5sb2dpc3RpY3MudjEuVXBkYXRlVHJhY2tpbmdFbWFpbFNldHRpbmdzUmVxdWVzdBojLmxvZ2lzdGljcy52MS5UcmFja2luZ0VtYWlsU2V0dGluZ3MSWAoNTGlzdFNoaXBtZW50cxIiLmxvZ2lzdGljcy52MS5MaXN0U2hpcG1lbnRzUmVxdWVzdBojLmxvZ2lzdGljcy52MS5MaXN0U2hpcG1lbnRzUmVzcG9uc2USggEKG0JhdGNoVXBkYXRlU2hpcG1lbnRUcmFja2luZxIwLmxvZ2lzdGljcy52MS5CYXRjaFVwZGF0ZVNoaXBtZW50VHJhY2tpbmdSZXF1ZXN0GjEubG9naXN0aWNzLnYxLkJhdGNoVXBkYXRlU2hpcG1lbnRUcmFja2luZ1Jlc3BvbnNlEmAKD0V4cG9ydFNoaXBtZW50cxIkLmxvZ2lzdGljcy52MS5FeHBvcnRTaGlwbWVudHNSZXF1ZXN0GiUubG9naXN0aWNzLnYxLkV4cG9ydFNoaXBtZW50c1Jlc3BvbnNlMAESXwoUQ3JlYXRlU2hpcG1lbnRJbXBvcnQSKS5sb2dpc3RpY3MudjEuQ3JlYXRlU2hpcG1lbnRJbXBvcnRSZXF1ZXN0GhwubG9naXN0aWNzLnYxLlNoaXBtZW50SW1wb3J0EmcKGEFwcGVuZFNoaXBtZW50SW1wb3J0RGF0YRItLmxvZ2lzdGljcy52MS5BcHBlbmRTaGlwbWVudEltcG9ydERhdGFSZXF1ZXN0GhwubG9naXN0aWNzLnYxLlNoaXBtZW50SW1wb3J0El0KE1N0YXJ0U2hpcG1lbnRJbXBvcnQSKC5sb2dpc3RpY3MudjEuU3RhcnRTaGlwbWVudEltcG9ydFJlcXVlc3QaHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRJbXBvcnQSWQoRR2V0U2hpcG1lbnRJbXBvcnQSJi5sb2dpc3RpY3MudjEuR2V0U2hpcG1lbnRJbXBvcnRSZXF1ZXN0GhwubG9naXN0aWNzLnYxLlNoaXBtZW50SW1wb3J0EmoKE0xpc3RTaGlwbWVudEltcG9ydHMSKC5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50SW1wb3J0c1JlcXVlc3QaKS5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50SW1wb3J0c1Jlc3BvbnNlEn4KHkV4cG9ydFNoaXBtZW50SW1wb3J0UmVqZWN0aW9ucxIzLmxvZ2lzdGljcy52MS5FeHBvcnRTaGlwbWVudEltcG9ydFJlamVjdGlvbnNSZXF1ZXN0GiUubG9naXN0aWNzLnYxLkV4cG9ydFNoaXBtZW50c1Jlc3BvbnNlMAESWwoVUmVjb3JkUHJvb2ZPZkRlbGl2ZXJ5EioubG9naXN0aWNzLnYxLlJlY29yZFByb29mT2ZEZWxpdmVyeVJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSawoXR2V0UHJvb2ZPZkRlbGl2ZXJ5SW1hZ2USLC5sb2dpc3RpY3MudjEuR2V0UHJvb2ZPZkRlbGl2ZXJ5SW1hZ2VSZXF1ZXN0GiIubG9naXN0aWNzLnYxLlByb29mT2ZEZWxpdmVyeUltYWdlEmUKFUdldFNoaXBtZW50U3RhdGlzdGljcxIqLmxvZ2lzdGljcy52MS5HZXRTaGlwbWVudFN0YXRpc3RpY3NSZXF1ZXN0GiAubG9naXN0aWNzLnYxLlNoaXBtZW50U3RhdGlzdGljcxJNCg5VcGRhdGVTaGlwbWVudBIjLmxvZ2lzdGljcy52MS5VcGRhdGVTaGlwbWVudFJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSXQoWVXBkYXRlU2hpcG1lbnRUcmFja2luZxIrLmxvZ2lzdGljcy52MS5VcGRhdGVTaGlwbWVudFRyYWNraW5nUmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJNCg5EZWxldGVTaGlwbWVudBIjLmxvZ2lzdGljcy52MS5EZWxldGVTaGlwbWVudFJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHliBnByb3RvMw", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp, file_logistics_v1_shipment]);
 
 /**
  * @generated from message logistics.v1.CreateShipmentRequest
@@ -452,6 +452,457 @@ export const ExportShipmentsResponseSchema: GenMessage<ExportShipmentsResponse> 
   messageDesc(file_logistics_v1_shipment_service, 16);
 
 /**
+ * @generated from message logistics.v1.CreateShipmentImportRequest
+ */
+export type CreateShipmentImportRequest = Message<"logistics.v1.CreateShipmentImportRequest"> & {
+  /**
+   * The file's name as the user chose it (shown in the list of imports), up to 200 characters.
+   *
+   * @generated from field: string file_name = 1;
+   */
+  fileName: string;
+
+  /**
+   * The file's size in bytes: 1 to 100,000,000.
+   *
+   * @generated from field: int64 size_bytes = 2;
+   */
+  sizeBytes: bigint;
+};
+
+/**
+ * Describes the message logistics.v1.CreateShipmentImportRequest.
+ * Use `create(CreateShipmentImportRequestSchema)` to create a new message.
+ */
+export const CreateShipmentImportRequestSchema: GenMessage<CreateShipmentImportRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 17);
+
+/**
+ * @generated from message logistics.v1.AppendShipmentImportDataRequest
+ */
+export type AppendShipmentImportDataRequest = Message<"logistics.v1.AppendShipmentImportDataRequest"> & {
+  /**
+   * @generated from field: string import_id = 1;
+   */
+  importId: string;
+
+  /**
+   * Where this part starts in the file.
+   *
+   * @generated from field: int64 offset = 2;
+   */
+  offset: bigint;
+
+  /**
+   * At most 1 MiB.
+   *
+   * @generated from field: bytes data = 3;
+   */
+  data: Uint8Array;
+};
+
+/**
+ * Describes the message logistics.v1.AppendShipmentImportDataRequest.
+ * Use `create(AppendShipmentImportDataRequestSchema)` to create a new message.
+ */
+export const AppendShipmentImportDataRequestSchema: GenMessage<AppendShipmentImportDataRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 18);
+
+/**
+ * @generated from message logistics.v1.StartShipmentImportRequest
+ */
+export type StartShipmentImportRequest = Message<"logistics.v1.StartShipmentImportRequest"> & {
+  /**
+   * @generated from field: string import_id = 1;
+   */
+  importId: string;
+
+  /**
+   * Only check the file and preview it.
+   *
+   * @generated from field: bool validate_only = 2;
+   */
+  validateOnly: boolean;
+};
+
+/**
+ * Describes the message logistics.v1.StartShipmentImportRequest.
+ * Use `create(StartShipmentImportRequestSchema)` to create a new message.
+ */
+export const StartShipmentImportRequestSchema: GenMessage<StartShipmentImportRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 19);
+
+/**
+ * @generated from message logistics.v1.GetShipmentImportRequest
+ */
+export type GetShipmentImportRequest = Message<"logistics.v1.GetShipmentImportRequest"> & {
+  /**
+   * @generated from field: string import_id = 1;
+   */
+  importId: string;
+};
+
+/**
+ * Describes the message logistics.v1.GetShipmentImportRequest.
+ * Use `create(GetShipmentImportRequestSchema)` to create a new message.
+ */
+export const GetShipmentImportRequestSchema: GenMessage<GetShipmentImportRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 20);
+
+/**
+ * @generated from message logistics.v1.ListShipmentImportsRequest
+ */
+export type ListShipmentImportsRequest = Message<"logistics.v1.ListShipmentImportsRequest"> & {
+  /**
+   * 1..50; 0 means 10.
+   *
+   * @generated from field: int32 page_size = 1;
+   */
+  pageSize: number;
+
+  /**
+   * @generated from field: string page_token = 2;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message logistics.v1.ListShipmentImportsRequest.
+ * Use `create(ListShipmentImportsRequestSchema)` to create a new message.
+ */
+export const ListShipmentImportsRequestSchema: GenMessage<ListShipmentImportsRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 21);
+
+/**
+ * @generated from message logistics.v1.ListShipmentImportsResponse
+ */
+export type ListShipmentImportsResponse = Message<"logistics.v1.ListShipmentImportsResponse"> & {
+  /**
+   * @generated from field: repeated logistics.v1.ShipmentImport imports = 1;
+   */
+  imports: ShipmentImport[];
+
+  /**
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message logistics.v1.ListShipmentImportsResponse.
+ * Use `create(ListShipmentImportsResponseSchema)` to create a new message.
+ */
+export const ListShipmentImportsResponseSchema: GenMessage<ListShipmentImportsResponse> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 22);
+
+/**
+ * @generated from message logistics.v1.ExportShipmentImportRejectionsRequest
+ */
+export type ExportShipmentImportRejectionsRequest = Message<"logistics.v1.ExportShipmentImportRejectionsRequest"> & {
+  /**
+   * @generated from field: string import_id = 1;
+   */
+  importId: string;
+};
+
+/**
+ * Describes the message logistics.v1.ExportShipmentImportRejectionsRequest.
+ * Use `create(ExportShipmentImportRejectionsRequestSchema)` to create a new message.
+ */
+export const ExportShipmentImportRejectionsRequestSchema: GenMessage<ExportShipmentImportRejectionsRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 23);
+
+/**
+ * A CSV file of shipments being imported.
+ *
+ * @generated from message logistics.v1.ShipmentImport
+ */
+export type ShipmentImport = Message<"logistics.v1.ShipmentImport"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string file_name = 2;
+   */
+  fileName: string;
+
+  /**
+   * @generated from field: logistics.v1.ShipmentImportState state = 3;
+   */
+  state: ShipmentImportState;
+
+  /**
+   * @generated from field: int64 size_bytes = 4;
+   */
+  sizeBytes: bigint;
+
+  /**
+   * @generated from field: int64 uploaded_bytes = 5;
+   */
+  uploadedBytes: bigint;
+
+  /**
+   * Rows of shipments in the file (known once checked).
+   *
+   * @generated from field: int32 total_rows = 6;
+   */
+  totalRows: number;
+
+  /**
+   * Rows that pass every check.
+   *
+   * @generated from field: int32 valid_rows = 7;
+   */
+  validRows: number;
+
+  /**
+   * Rows handled so far while running.
+   *
+   * @generated from field: int32 processed_rows = 8;
+   */
+  processedRows: number;
+
+  /**
+   * @generated from field: int32 created_count = 9;
+   */
+  createdCount: number;
+
+  /**
+   * Rows skipped because their shipment exists (same external reference or tracking number).
+   *
+   * @generated from field: int32 skipped_count = 10;
+   */
+  skippedCount: number;
+
+  /**
+   * @generated from field: int32 rejected_count = 11;
+   */
+  rejectedCount: number;
+
+  /**
+   * The first rows of the file, with their errors.
+   *
+   * @generated from field: repeated logistics.v1.ShipmentImportRow preview = 12;
+   */
+  preview: ShipmentImportRow[];
+
+  /**
+   * The first rejected rows, with their errors.
+   *
+   * @generated from field: repeated logistics.v1.ShipmentImportRow rejected_preview = 13;
+   */
+  rejectedPreview: ShipmentImportRow[];
+
+  /**
+   * Why the import stopped, when it failed.
+   *
+   * @generated from field: string error = 14;
+   */
+  error: string;
+
+  /**
+   * Who began it (an e-mail address).
+   *
+   * @generated from field: string created_by = 15;
+   */
+  createdBy: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp create_time = 16;
+   */
+  createTime?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp update_time = 17;
+   */
+  updateTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message logistics.v1.ShipmentImport.
+ * Use `create(ShipmentImportSchema)` to create a new message.
+ */
+export const ShipmentImportSchema: GenMessage<ShipmentImport> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 24);
+
+/**
+ * One row of an import file, as a preview shows it.
+ *
+ * @generated from message logistics.v1.ShipmentImportRow
+ */
+export type ShipmentImportRow = Message<"logistics.v1.ShipmentImportRow"> & {
+  /**
+   * Its line in the file (the header is line 1).
+   *
+   * @generated from field: int32 row = 1;
+   */
+  row: number;
+
+  /**
+   * @generated from field: string tracking_number = 2;
+   */
+  trackingNumber: string;
+
+  /**
+   * @generated from field: string external_reference = 3;
+   */
+  externalReference: string;
+
+  /**
+   * @generated from field: string shipper_name = 4;
+   */
+  shipperName: string;
+
+  /**
+   * @generated from field: string receiver_name = 5;
+   */
+  receiverName: string;
+
+  /**
+   * @generated from field: string origin = 6;
+   */
+  origin: string;
+
+  /**
+   * @generated from field: string destination = 7;
+   */
+  destination: string;
+
+  /**
+   * @generated from field: repeated logistics.v1.ShipmentImportError errors = 8;
+   */
+  errors: ShipmentImportError[];
+};
+
+/**
+ * Describes the message logistics.v1.ShipmentImportRow.
+ * Use `create(ShipmentImportRowSchema)` to create a new message.
+ */
+export const ShipmentImportRowSchema: GenMessage<ShipmentImportRow> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 25);
+
+/**
+ * What is wrong with one cell of a row.
+ *
+ * @generated from message logistics.v1.ShipmentImportError
+ */
+export type ShipmentImportError = Message<"logistics.v1.ShipmentImportError"> & {
+  /**
+   * The CSV column, e.g. "shipper_email".
+   *
+   * @generated from field: string column = 1;
+   */
+  column: string;
+
+  /**
+   * @generated from field: string message = 2;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message logistics.v1.ShipmentImportError.
+ * Use `create(ShipmentImportErrorSchema)` to create a new message.
+ */
+export const ShipmentImportErrorSchema: GenMessage<ShipmentImportError> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 26);
+
+/**
+ * @generated from message logistics.v1.RecordProofOfDeliveryRequest
+ */
+export type RecordProofOfDeliveryRequest = Message<"logistics.v1.RecordProofOfDeliveryRequest"> & {
+  /**
+   * The shipment's id.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Who received it, up to 100 characters.
+   *
+   * @generated from field: string recipient_name = 2;
+   */
+  recipientName: string;
+
+  /**
+   * The signature drawn on screen, PNG, at most 512 KB; optional.
+   *
+   * @generated from field: bytes signature_png = 3;
+   */
+  signaturePng: Uint8Array;
+
+  /**
+   * A photo of the delivery, JPEG or PNG, at most 8 MB; optional.
+   *
+   * @generated from field: bytes photo = 4;
+   */
+  photo: Uint8Array;
+};
+
+/**
+ * Describes the message logistics.v1.RecordProofOfDeliveryRequest.
+ * Use `create(RecordProofOfDeliveryRequestSchema)` to create a new message.
+ */
+export const RecordProofOfDeliveryRequestSchema: GenMessage<RecordProofOfDeliveryRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 27);
+
+/**
+ * @generated from message logistics.v1.GetProofOfDeliveryImageRequest
+ */
+export type GetProofOfDeliveryImageRequest = Message<"logistics.v1.GetProofOfDeliveryImageRequest"> & {
+  /**
+   * @generated from field: string tracking_number = 1;
+   */
+  trackingNumber: string;
+
+  /**
+   * @generated from field: logistics.v1.ProofOfDeliveryImageKind kind = 2;
+   */
+  kind: ProofOfDeliveryImageKind;
+
+  /**
+   * Optional: the `access` parameter of a link in the shipment's own e-mails.
+   *
+   * @generated from field: string access_token = 3;
+   */
+  accessToken: string;
+};
+
+/**
+ * Describes the message logistics.v1.GetProofOfDeliveryImageRequest.
+ * Use `create(GetProofOfDeliveryImageRequestSchema)` to create a new message.
+ */
+export const GetProofOfDeliveryImageRequestSchema: GenMessage<GetProofOfDeliveryImageRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 28);
+
+/**
+ * @generated from message logistics.v1.ProofOfDeliveryImage
+ */
+export type ProofOfDeliveryImage = Message<"logistics.v1.ProofOfDeliveryImage"> & {
+  /**
+   * "image/png" or "image/jpeg".
+   *
+   * @generated from field: string content_type = 1;
+   */
+  contentType: string;
+
+  /**
+   * @generated from field: bytes data = 2;
+   */
+  data: Uint8Array;
+};
+
+/**
+ * Describes the message logistics.v1.ProofOfDeliveryImage.
+ * Use `create(ProofOfDeliveryImageSchema)` to create a new message.
+ */
+export const ProofOfDeliveryImageSchema: GenMessage<ProofOfDeliveryImage> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 29);
+
+/**
  * @generated from message logistics.v1.GetShipmentStatisticsRequest
  */
 export type GetShipmentStatisticsRequest = Message<"logistics.v1.GetShipmentStatisticsRequest"> & {
@@ -462,7 +913,7 @@ export type GetShipmentStatisticsRequest = Message<"logistics.v1.GetShipmentStat
  * Use `create(GetShipmentStatisticsRequestSchema)` to create a new message.
  */
 export const GetShipmentStatisticsRequestSchema: GenMessage<GetShipmentStatisticsRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 17);
+  messageDesc(file_logistics_v1_shipment_service, 30);
 
 /**
  * @generated from message logistics.v1.ShipmentStatistics
@@ -502,7 +953,7 @@ export type ShipmentStatistics = Message<"logistics.v1.ShipmentStatistics"> & {
  * Use `create(ShipmentStatisticsSchema)` to create a new message.
  */
 export const ShipmentStatisticsSchema: GenMessage<ShipmentStatistics> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 18);
+  messageDesc(file_logistics_v1_shipment_service, 31);
 
 /**
  * @generated from message logistics.v1.StatusCount
@@ -524,7 +975,7 @@ export type StatusCount = Message<"logistics.v1.StatusCount"> & {
  * Use `create(StatusCountSchema)` to create a new message.
  */
 export const StatusCountSchema: GenMessage<StatusCount> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 19);
+  messageDesc(file_logistics_v1_shipment_service, 32);
 
 /**
  * @generated from message logistics.v1.DailyShipmentCount
@@ -555,7 +1006,7 @@ export type DailyShipmentCount = Message<"logistics.v1.DailyShipmentCount"> & {
  * Use `create(DailyShipmentCountSchema)` to create a new message.
  */
 export const DailyShipmentCountSchema: GenMessage<DailyShipmentCount> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 20);
+  messageDesc(file_logistics_v1_shipment_service, 33);
 
 /**
  * @generated from message logistics.v1.UpdateShipmentRequest
@@ -589,7 +1040,7 @@ export type UpdateShipmentRequest = Message<"logistics.v1.UpdateShipmentRequest"
  * Use `create(UpdateShipmentRequestSchema)` to create a new message.
  */
 export const UpdateShipmentRequestSchema: GenMessage<UpdateShipmentRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 21);
+  messageDesc(file_logistics_v1_shipment_service, 34);
 
 /**
  * @generated from message logistics.v1.UpdateShipmentTrackingRequest
@@ -630,7 +1081,7 @@ export type UpdateShipmentTrackingRequest = Message<"logistics.v1.UpdateShipment
  * Use `create(UpdateShipmentTrackingRequestSchema)` to create a new message.
  */
 export const UpdateShipmentTrackingRequestSchema: GenMessage<UpdateShipmentTrackingRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 22);
+  messageDesc(file_logistics_v1_shipment_service, 35);
 
 /**
  * @generated from message logistics.v1.DeleteShipmentRequest
@@ -647,7 +1098,67 @@ export type DeleteShipmentRequest = Message<"logistics.v1.DeleteShipmentRequest"
  * Use `create(DeleteShipmentRequestSchema)` to create a new message.
  */
 export const DeleteShipmentRequestSchema: GenMessage<DeleteShipmentRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 23);
+  messageDesc(file_logistics_v1_shipment_service, 36);
+
+/**
+ * Where an import stands.
+ *
+ * @generated from enum logistics.v1.ShipmentImportState
+ */
+export const ShipmentImportState = {
+  /**
+   * @generated from enum value: SHIPMENT_IMPORT_STATE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED: 0,
+
+  /**
+   * The file is being sent.
+   *
+   * @generated from enum value: SHIPMENT_IMPORT_STATE_UPLOADING = 1;
+   */
+  UPLOADING: 1,
+
+  /**
+   * Sent and checked (validate_only): nothing written yet.
+   *
+   * @generated from enum value: SHIPMENT_IMPORT_STATE_VALIDATED = 2;
+   */
+  VALIDATED: 2,
+
+  /**
+   * Creating shipments.
+   *
+   * @generated from enum value: SHIPMENT_IMPORT_STATE_RUNNING = 3;
+   */
+  RUNNING: 3,
+
+  /**
+   * Every row was handled: created, skipped as already imported, or rejected.
+   *
+   * @generated from enum value: SHIPMENT_IMPORT_STATE_SUCCEEDED = 4;
+   */
+  SUCCEEDED: 4,
+
+  /**
+   * Stopped before the end (see `error`); rows created stay, running the file again skips them.
+   *
+   * @generated from enum value: SHIPMENT_IMPORT_STATE_FAILED = 5;
+   */
+  FAILED: 5,
+} as const;
+
+/**
+ * Where an import stands.
+ *
+ * @generated from enum logistics.v1.ShipmentImportState
+ */
+export type ShipmentImportState = (typeof ShipmentImportState)[keyof typeof ShipmentImportState] | UnknownEnum;
+
+/**
+ * Describes the enum logistics.v1.ShipmentImportState.
+ */
+export const ShipmentImportStateSchema: GenEnum<ShipmentImportState> = /*@__PURE__*/
+  enumDesc(file_logistics_v1_shipment_service, 0);
 
 /**
  * Shipments: the back office manages them, visitors track them by number.
@@ -811,6 +1322,108 @@ export const ShipmentService: GenService<{
     methodKind: "server_streaming";
     input: typeof ExportShipmentsRequestSchema;
     output: typeof ExportShipmentsResponseSchema;
+  },
+  /**
+   * shipments.import. Begins an import of a CSV file (the export's layout, see the README),
+   * which is then sent in parts with AppendShipmentImportData.
+   * Errors: INVALID_ARGUMENT ("file_name", "size_bytes": empty or larger than 100 MB).
+   *
+   * @generated from rpc logistics.v1.ShipmentService.CreateShipmentImport
+   */
+  createShipmentImport: {
+    methodKind: "unary";
+    input: typeof CreateShipmentImportRequestSchema;
+    output: typeof ShipmentImportSchema;
+  },
+  /**
+   * shipments.import. Appends the next part of the file, at most 1 MiB, at `offset` (the bytes
+   * sent so far; sending a part again is harmless).
+   * Errors: INVALID_ARGUMENT ("offset" out of step, "data" past the announced size),
+   * NOT_FOUND "Import not found", FAILED_PRECONDITION (the import has started).
+   *
+   * @generated from rpc logistics.v1.ShipmentService.AppendShipmentImportData
+   */
+  appendShipmentImportData: {
+    methodKind: "unary";
+    input: typeof AppendShipmentImportDataRequestSchema;
+    output: typeof ShipmentImportSchema;
+  },
+  /**
+   * shipments.import. With validate_only, checks every row and answers with the counts and a
+   * preview (nothing is written); without, starts creating the valid rows' shipments in the
+   * background (each with its e-mails and audit entry) and answers at once; GetShipmentImport
+   * follows its progress. Rows whose external reference or tracking number exists are skipped.
+   * Errors: INVALID_ARGUMENT on "file" (empty, not UTF-8, not CSV, missing or unknown
+   * columns, no rows), NOT_FOUND, FAILED_PRECONDITION (not fully uploaded, or already run).
+   *
+   * @generated from rpc logistics.v1.ShipmentService.StartShipmentImport
+   */
+  startShipmentImport: {
+    methodKind: "unary";
+    input: typeof StartShipmentImportRequestSchema;
+    output: typeof ShipmentImportSchema;
+  },
+  /**
+   * shipments.import. An import and its progress.
+   * Errors: NOT_FOUND "Import not found".
+   *
+   * @generated from rpc logistics.v1.ShipmentService.GetShipmentImport
+   */
+  getShipmentImport: {
+    methodKind: "unary";
+    input: typeof GetShipmentImportRequestSchema;
+    output: typeof ShipmentImportSchema;
+  },
+  /**
+   * shipments.import. Imports, newest first.
+   * Errors: INVALID_ARGUMENT (bad page_size or page_token).
+   *
+   * @generated from rpc logistics.v1.ShipmentService.ListShipmentImports
+   */
+  listShipmentImports: {
+    methodKind: "unary";
+    input: typeof ListShipmentImportsRequestSchema;
+    output: typeof ListShipmentImportsResponseSchema;
+  },
+  /**
+   * shipments.import. The rows a finished import rejected, as CSV: `row` (its line in the
+   * file), `errors`, then the file's own columns, so it can be fixed and imported again.
+   * Errors: NOT_FOUND, FAILED_PRECONDITION (the import has not finished).
+   *
+   * @generated from rpc logistics.v1.ShipmentService.ExportShipmentImportRejections
+   */
+  exportShipmentImportRejections: {
+    methodKind: "server_streaming";
+    input: typeof ExportShipmentImportRejectionsRequestSchema;
+    output: typeof ExportShipmentsResponseSchema;
+  },
+  /**
+   * deliveries.record. Records who received a delivered shipment: the recipient's name and,
+   * optionally, a signature (PNG, at most 512 KB) and a photo (JPEG or PNG, at most 8 MB).
+   * Images are decoded and encoded again, so nothing but their pixels is kept (no location or
+   * camera data). Recording again replaces the previous proof. Audited.
+   * Errors: INVALID_ARGUMENT ("recipient_name", "signature_png", "photo": too large, not an
+   * image of that type), NOT_FOUND, FAILED_PRECONDITION (the shipment is not delivered).
+   *
+   * @generated from rpc logistics.v1.ShipmentService.RecordProofOfDelivery
+   */
+  recordProofOfDelivery: {
+    methodKind: "unary";
+    input: typeof RecordProofOfDeliveryRequestSchema;
+    output: typeof ShipmentSchema;
+  },
+  /**
+   * An image of a shipment's proof of delivery: for staff (shipments.read), and for a visitor
+   * who may see the shipment's FULL view (as GetShipmentByTrackingNumber decides).
+   * Errors: INVALID_ARGUMENT (bad number or kind), NOT_FOUND "Shipment not found" (also when
+   * the caller may not see it, or there is no such image).
+   *
+   * @generated from rpc logistics.v1.ShipmentService.GetProofOfDeliveryImage
+   */
+  getProofOfDeliveryImage: {
+    methodKind: "unary";
+    input: typeof GetProofOfDeliveryImageRequestSchema;
+    output: typeof ProofOfDeliveryImageSchema;
   },
   /**
    * dashboard.read. The dashboard's figures: shipments per status, late shipments, and
