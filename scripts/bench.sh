@@ -14,6 +14,8 @@
 #    target/bench/ and reused (targets: dashboard p95 ≤ 50 ms);
 #  - all of them exported as CSV through the all-in-one gateway (targets: 1,000,000 rows in
 #    ≤ 60 s, gateway peak RSS ≤ 150 MB);
+#  - IMPORT_ROWS (default 100,000) shipments imported from a CSV file through the all-in-one
+#    gateway into an empty embedded store, as the Import page does (target: ≤ 60 s);
 #  - the Lighthouse performance and accessibility scores of /, /track and /services.
 # Every load is wrk with 64 connections and one thread (one core for the load, one for the
 # server), DURATION (default 10s) each. A FAIL is printed, not an exit status.
@@ -21,7 +23,7 @@
 # BENCH_SMOKE=1 (what `make test` runs): a few hundred shipments, 1 s per measurement and one
 # round, the list over a few thousand, no Lighthouse, debug binaries (those `make test` has built); it proves
 # the benchmark runs end to end and prints its numbers, and never fails on a target.
-# BIN_DIR=dir uses the gateway, shipments, seed, bench-list and bench-export binaries there and
+# BIN_DIR=dir uses the gateway, shipments, seed, bench-list, bench-export and bench-import binaries there and
 # builds nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,10 +32,12 @@ SMOKE=${BENCH_SMOKE:-}
 if [ -n "$SMOKE" ]; then
   SHIPMENTS=${SHIPMENTS:-300}
   LIST_SHIPMENTS=${LIST_SHIPMENTS:-3000}
+  IMPORT_ROWS=${IMPORT_ROWS:-500}
   DURATION=${DURATION:-1s}
 else
   SHIPMENTS=${SHIPMENTS:-100000}
   LIST_SHIPMENTS=${LIST_SHIPMENTS:-1000000}
+  IMPORT_ROWS=${IMPORT_ROWS:-100000}
   DURATION=${DURATION:-10s}
 fi
 CONNECTIONS=64
@@ -264,6 +268,18 @@ PORT=$port DATA_DIR="$list_data" STATIC_DIR="$STATIC_DIR" ADMIN_EMAIL=bench@exam
   RUST_LOG=warn METRICS_ADDR=off "$BIN/gateway" >"$work/export.log" 2>&1 & pids+=($!)
 wait_for "http://127.0.0.1:$port/healthz" "$work/export.log"
 results+=("$("$BIN/bench-export" --url "http://127.0.0.1:$port" --email bench@example.com --password "$export_password" --pid "${pids[-1]}") (SQLite)")
+stop_last
+
+# A CSV file of IMPORT_ROWS shipments imported into an empty embedded store.
+port=$(free_port)
+import_data="$work/import-data"
+PORT=$port DATA_DIR="$import_data" STATIC_DIR="$STATIC_DIR" ADMIN_EMAIL=bench@example.com ADMIN_PASSWORD="$export_password" \
+  RUST_LOG=warn METRICS_ADDR=off "$BIN/gateway" >"$work/import.log" 2>&1 & pids+=($!)
+wait_for "http://127.0.0.1:$port/healthz" "$work/import.log"
+import_line=$("$BIN/bench-import" --url "http://127.0.0.1:$port" --email bench@example.com --password "$export_password" --rows "$IMPORT_ROWS")
+results+=("$import_line (SQLite)")
+import_seconds=$(sed -E 's/.* in ([0-9.]+) s .*/\1/' <<<"$import_line")
+verdict "CSV import of $IMPORT_ROWS rows: $import_seconds s ≤ 60 s" "$(awk -v s="$import_seconds" 'BEGIN { print (s <= 60) ? 1 : 0 }')"
 stop_last
 
 # Static files: the gateway against nginx, same files, same run.

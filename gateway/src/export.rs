@@ -1,9 +1,10 @@
-//! `GET /exports/shipments.csv?…`: the shipments matching the list's filter as a CSV file.
+//! `GET /exports/shipments.csv?…`: the shipments matching the list's filter as a CSV file,
+//! and `GET /exports/imports/{id}/rejected.csv`: the rows an import rejected.
 //! A plain download, so the browser streams it to disk; the gateway passes the service's
 //! chunks on as they come and holds a page at most, however many shipments there are.
 
 use axum::body::Body;
-use axum::extract::{ConnectInfo, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::response::{IntoResponse, Response};
 use futures::StreamExt;
 use http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -93,46 +94,112 @@ pub async fn shipments_csv(
     headers: HeaderMap,
     Query(filter): Query<Filter>,
 ) -> Response {
-    let cookie = headers.get(header::COOKIE).and_then(|v| v.to_str().ok());
-    let user = match exports
-        .access
-        .signed_in(session::id_from_cookies(cookie))
+    let (user, metadata) = match exports
+        .caller(peer, &headers, Permission::ShipmentsExport)
         .await
     {
-        Ok(Some((_, user))) => user,
-        Ok(None) => return plain(StatusCode::UNAUTHORIZED, "Please sign in."),
-        Err(status) => return plain(StatusCode::SERVICE_UNAVAILABLE, status.message()),
+        Ok(caller) => caller,
+        Err(refusal) => return refusal,
     };
-    if !user.may(Permission::ShipmentsExport) {
-        return plain(StatusCode::FORBIDDEN, NOT_PERMITTED);
-    }
     let list = match filter.request() {
         Ok(list) => list,
         Err(message) => return plain(StatusCode::BAD_REQUEST, &message),
     };
-    let mut request = tonic::Request::new(pb::ExportShipmentsRequest { filter: Some(list) });
-    let token = exports.tokens.mint(&user.caller(), CALL_TOKEN_LIFETIME);
-    let metadata = request.metadata_mut();
-    metadata.insert(
-        "authorization",
-        format!("Bearer {token}").parse().expect("a JWT is ASCII"),
+    let request = tonic::Request::from_parts(
+        metadata,
+        http::Extensions::new(),
+        pb::ExportShipmentsRequest { filter: Some(list) },
     );
-    let mut extensions = http::Extensions::new();
-    extensions.insert(ConnectInfo(peer));
-    if let Some(ip) = exports.proxies.client_ip(&headers, &extensions) {
-        metadata.insert(
-            audit::CLIENT_IP_METADATA,
-            ip.to_string().parse().expect("an IP address is ASCII"),
-        );
-    }
-    let mut stream = match ShipmentServiceClient::new(exports.shipments.clone())
+    let stream = ShipmentServiceClient::new(exports.shipments.clone())
         .export_shipments(request)
+        .await;
+    tracing::info!(user = %user.email, "shipments exported");
+    let filename = format!("shipments-{}.csv", chrono::Utc::now().format("%Y-%m-%d"));
+    download(stream, &filename).await
+}
+
+pub const REJECTED_PATH: &str = "/exports/imports/{id}/rejected.csv";
+
+/// `GET /exports/imports/{id}/rejected.csv`: the rows an import rejected, with the reasons.
+pub async fn rejected_rows_csv(
+    State(exports): State<Exports>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
+    let (_, metadata) = match exports
+        .caller(peer, &headers, Permission::ShipmentsImport)
         .await
     {
+        Ok(caller) => caller,
+        Err(refusal) => return refusal,
+    };
+    let request = tonic::Request::from_parts(
+        metadata,
+        http::Extensions::new(),
+        pb::ExportShipmentImportRejectionsRequest {
+            import_id: id.clone(),
+        },
+    );
+    let stream = ShipmentServiceClient::new(exports.shipments.clone())
+        .export_shipment_import_rejections(request)
+        .await;
+    let safe: String = id
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .take(64)
+        .collect();
+    download(stream, &format!("rejected-rows-{safe}.csv")).await
+}
+
+impl Exports {
+    /// The signed-in user holding `permission`, and the metadata of a call made for them.
+    async fn caller(
+        &self,
+        peer: std::net::SocketAddr,
+        headers: &HeaderMap,
+        permission: Permission,
+    ) -> Result<(crate::access::CurrentUser, tonic::metadata::MetadataMap), Response> {
+        let cookie = headers.get(header::COOKIE).and_then(|v| v.to_str().ok());
+        let user = match self
+            .access
+            .signed_in(session::id_from_cookies(cookie))
+            .await
+        {
+            Ok(Some((_, user))) => user,
+            Ok(None) => return Err(plain(StatusCode::UNAUTHORIZED, "Please sign in.")),
+            Err(status) => return Err(plain(StatusCode::SERVICE_UNAVAILABLE, status.message())),
+        };
+        if !user.may(permission) {
+            return Err(plain(StatusCode::FORBIDDEN, NOT_PERMITTED));
+        }
+        let mut metadata = tonic::metadata::MetadataMap::new();
+        let token = self.tokens.mint(&user.caller(), CALL_TOKEN_LIFETIME);
+        metadata.insert(
+            "authorization",
+            format!("Bearer {token}").parse().expect("a JWT is ASCII"),
+        );
+        let mut extensions = http::Extensions::new();
+        extensions.insert(ConnectInfo(peer));
+        if let Some(ip) = self.proxies.client_ip(headers, &extensions) {
+            metadata.insert(
+                audit::CLIENT_IP_METADATA,
+                ip.to_string().parse().expect("an IP address is ASCII"),
+            );
+        }
+        Ok((user, metadata))
+    }
+}
+
+/// A CSV download of a streamed answer: its first chunk decides between the file and an error.
+async fn download(
+    reply: Result<tonic::Response<tonic::Streaming<pb::ExportShipmentsResponse>>, tonic::Status>,
+    filename: &str,
+) -> Response {
+    let mut stream = match reply {
         Ok(reply) => reply.into_inner(),
         Err(status) => return refused(&status),
     };
-    // The first chunk (the header row and first page) says whether the export works at all.
     let first = match stream.message().await {
         Ok(first) => first,
         Err(status) => return refused(&status),
@@ -140,11 +207,6 @@ pub async fn shipments_csv(
     let chunks = futures::stream::iter(first.map(Ok))
         .chain(stream)
         .map(|chunk| chunk.map(|c| bytes::Bytes::from(c.csv)));
-    let filename = format!(
-        "attachment; filename=\"shipments-{}.csv\"",
-        chrono::Utc::now().format("%Y-%m-%d")
-    );
-    tracing::info!(user = %user.email, "shipments exported");
     let mut response = Response::new(Body::from_stream(chunks));
     let h = response.headers_mut();
     h.insert(
@@ -153,7 +215,7 @@ pub async fn shipments_csv(
     );
     h.insert(
         header::CONTENT_DISPOSITION,
-        HeaderValue::from_str(&filename).expect("ASCII"),
+        HeaderValue::from_str(&format!("attachment; filename=\"{filename}\"")).expect("ASCII"),
     );
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
@@ -165,6 +227,8 @@ fn refused(status: &tonic::Status) -> Response {
         tonic::Code::InvalidArgument => StatusCode::BAD_REQUEST,
         tonic::Code::PermissionDenied => StatusCode::FORBIDDEN,
         tonic::Code::Unauthenticated => StatusCode::UNAUTHORIZED,
+        tonic::Code::NotFound => StatusCode::NOT_FOUND,
+        tonic::Code::FailedPrecondition => StatusCode::CONFLICT,
         _ => StatusCode::SERVICE_UNAVAILABLE,
     };
     plain(code, status.message())

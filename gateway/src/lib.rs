@@ -445,7 +445,9 @@ pub async fn app(config: &Settings, upstreams: Upstreams) -> anyhow::Result<Rout
         proxies,
     };
     let grpc_web = GrpcWebLayer::new().layer(
-        service_common::grpc_guard::GrpcGuardLayer::behind_grpc_web(MAX_RPC_BODY_BYTES).layer(rpc),
+        service_common::grpc_guard::GrpcGuardLayer::behind_grpc_web(MAX_RPC_BODY_BYTES)
+            .with_larger(service_common::grpc_guard::FILE_UPLOADS)
+            .layer(rpc),
     );
     let mut router = Router::new();
     for service in [
@@ -462,7 +464,11 @@ pub async fn app(config: &Settings, upstreams: Upstreams) -> anyhow::Result<Rout
         .route("/healthz", axum::routing::get(|| async { "ok" }))
         .route(
             export::PATH,
-            axum::routing::get(export::shipments_csv).with_state(exports),
+            axum::routing::get(export::shipments_csv).with_state(exports.clone()),
+        )
+        .route(
+            export::REJECTED_PATH,
+            axum::routing::get(export::rejected_rows_csv).with_state(exports),
         )
         .merge(web::app_files(&config.static_dir))
         .layer(middleware::from_fn(web::security_headers))

@@ -66,7 +66,10 @@ fn audience(path: &str) -> Audience {
     use Permission::*;
     let staff = |permission| Audience::Staff(permission);
     match path {
-        "/logistics.v1.ShipmentService/GetShipmentByTrackingNumber" => Audience::PublicLookup,
+        // Both show what the caller may see of one shipment: staff everything, a visitor what
+        // their full-view grants open.
+        "/logistics.v1.ShipmentService/GetShipmentByTrackingNumber"
+        | "/logistics.v1.ShipmentService/GetProofOfDeliveryImage" => Audience::PublicLookup,
         "/logistics.v1.ShipmentService/VerifyTrackingAccess" => {
             Audience::Public(PublicLimit::Verify)
         }
@@ -94,6 +97,13 @@ fn audience(path: &str) -> Audience {
         "/logistics.v1.ShipmentService/UpdateShipmentTracking"
         | "/logistics.v1.ShipmentService/BatchUpdateShipmentTracking" => staff(ShipmentsTrack),
         "/logistics.v1.ShipmentService/ExportShipments" => staff(ShipmentsExport),
+        "/logistics.v1.ShipmentService/CreateShipmentImport"
+        | "/logistics.v1.ShipmentService/AppendShipmentImportData"
+        | "/logistics.v1.ShipmentService/StartShipmentImport"
+        | "/logistics.v1.ShipmentService/GetShipmentImport"
+        | "/logistics.v1.ShipmentService/ListShipmentImports"
+        | "/logistics.v1.ShipmentService/ExportShipmentImportRejections" => staff(ShipmentsImport),
+        "/logistics.v1.ShipmentService/RecordProofOfDelivery" => staff(DeliveriesRecord),
         "/logistics.v1.ShipmentService/DeleteShipment" => staff(ShipmentsDelete),
         "/logistics.v1.ShipmentService/GetTrackingEmailSettings"
         | "/logistics.v1.ShipmentService/UpdateTrackingEmailSettings" => staff(SettingsManage),

@@ -4,8 +4,11 @@
 
 use std::time::Instant;
 
+mod bench_client;
+
 use futures::StreamExt;
-use prost::Message;
+
+use bench_client::{Browser, peak_mb};
 
 #[derive(clap::Parser)]
 #[command(about = "Times a full CSV export through a running gateway")]
@@ -21,47 +24,15 @@ struct Cli {
     pid: Option<u32>,
 }
 
-/// Peak resident memory of a process, in MB.
-fn peak_mb(pid: u32) -> Option<f64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024.0)
-}
-
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let cli = <Cli as clap::Parser>::parse();
-    let http = reqwest::Client::new();
-    let sign_in = logistics_proto::v1::CreateSessionRequest {
-        email: cli.email.clone(),
-        password: cli.password.clone(),
-    }
-    .encode_to_vec();
-    let mut frame = vec![0u8];
-    frame.extend_from_slice(&(sign_in.len() as u32).to_be_bytes());
-    frame.extend_from_slice(&sign_in);
-    let signed_in = http
-        .post(format!(
-            "{}/logistics.v1.SessionService/CreateSession",
-            cli.url
-        ))
-        .header("content-type", "application/grpc-web+proto")
-        .header("x-grpc-web", "1")
-        .body(frame)
-        .send()
-        .await?;
-    let cookie = signed_in
-        .headers()
-        .get_all("set-cookie")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find_map(|c| c.split(';').next().map(str::to_owned))
-        .ok_or_else(|| anyhow::anyhow!("no session cookie: sign-in failed"))?;
+    let browser = Browser::sign_in(&cli.url, &cli.email, &cli.password).await?;
     let started = Instant::now();
-    let reply = http
-        .get(format!("{}/exports/shipments.csv", cli.url))
-        .header("cookie", cookie)
+    let reply = browser
+        .http
+        .get(format!("{}/exports/shipments.csv", browser.url))
+        .header("cookie", &browser.cookie)
         .send()
         .await?;
     anyhow::ensure!(

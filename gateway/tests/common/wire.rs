@@ -93,8 +93,11 @@ pub fn percent_decode(text: &str) -> String {
 /// The first of the demo shipments, loaded into `store` through the service API.
 pub async fn demo_shipment(store: &Arc<dyn ShipmentStore>) -> shipments::domain::Shipment {
     let key = TokenKey::generate();
+    let blobs_dir = tempfile::tempdir().unwrap();
+    let blobs = Arc::new(shipments::blobs::FsBlobStore::open(blobs_dir.path()).unwrap());
     let server = shipments::server(
         store.clone(),
+        blobs,
         key.clone(),
         &Default::default(),
         &Default::default(),

@@ -47,6 +47,11 @@ pub enum Action {
     /// One status change of many shipments (each has its own entry too).
     #[serde(rename = "shipment.batch_update")]
     BatchUpdate,
+    /// A CSV import, begun and finished (each created shipment has its own entry too).
+    #[serde(rename = "shipment.import")]
+    ShipmentImport,
+    #[serde(rename = "shipment.proof_of_delivery")]
+    ProofOfDelivery,
     #[serde(rename = "user.create")]
     UserCreate,
     #[serde(rename = "user.disable")]
@@ -70,12 +75,14 @@ pub enum Action {
 }
 
 impl Action {
-    pub const ALL: [Action; 15] = [
+    pub const ALL: [Action; 17] = [
         Action::ShipmentCreate,
         Action::ShipmentUpdate,
         Action::ShipmentStatusChange,
         Action::ShipmentDelete,
         Action::BatchUpdate,
+        Action::ShipmentImport,
+        Action::ProofOfDelivery,
         Action::UserCreate,
         Action::UserDisable,
         Action::UserEnable,
@@ -95,6 +102,8 @@ impl Action {
             Self::ShipmentStatusChange => "shipment.status_change",
             Self::ShipmentDelete => "shipment.delete",
             Self::BatchUpdate => "shipment.batch_update",
+            Self::ShipmentImport => "shipment.import",
+            Self::ProofOfDelivery => "shipment.proof_of_delivery",
             Self::UserCreate => "user.create",
             Self::UserDisable => "user.disable",
             Self::UserEnable => "user.enable",
@@ -119,7 +128,9 @@ impl Action {
             | Self::ShipmentUpdate
             | Self::ShipmentStatusChange
             | Self::ShipmentDelete
-            | Self::BatchUpdate => "shipment",
+            | Self::BatchUpdate
+            | Self::ShipmentImport
+            | Self::ProofOfDelivery => "shipment",
             Self::EmailRetry => "email",
             Self::SettingsUpdate => "settings",
             _ => "user",

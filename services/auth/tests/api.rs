@@ -446,7 +446,10 @@ async fn admins_change_roles_and_narrow_permissions_within_the_role() {
         .await
         .unwrap()
         .into_inner();
-    assert_eq!(agent.permissions, ["shipments.read", "shipments.track"]);
+    assert_eq!(
+        agent.permissions,
+        ["shipments.read", "shipments.track", "deliveries.record"]
+    );
 
     let manager = admin
         .update_user(update(&agent.id, pb::Role::Manager, &[], &["role"]))

@@ -45,6 +45,19 @@ pub const UNREADABLE: &str = "The request body could not be read.";
 /// 5-byte frame header, so a direct caller may send whatever the service would decode.
 pub const SERVICE_MAX_BODY_BYTES: usize = 4 * 1024 * 1024 + 5;
 
+/// The calls that carry files, with their own larger limits (frame header and the rest of
+/// the message included): a proof of delivery's photo and signature, a part of an import.
+pub const FILE_UPLOADS: &[(&str, usize)] = &[
+    (
+        "/logistics.v1.ShipmentService/RecordProofOfDelivery",
+        9 * 1024 * 1024,
+    ),
+    (
+        "/logistics.v1.ShipmentService/AppendShipmentImportData",
+        1024 * 1024 + 4096,
+    ),
+];
+
 /// The gRPC frame header: a flag byte and a 4-byte big-endian length.
 const HEADER: usize = 5;
 
@@ -58,6 +71,8 @@ const GRPC_AND_GRPC_WEB_TYPES: &str = "application/grpc, application/grpc+proto,
 pub struct GrpcGuardLayer {
     max_body_bytes: usize,
     accept_post: &'static str,
+    /// Methods allowed larger bodies than `max_body_bytes`.
+    larger: &'static [(&'static str, usize)],
 }
 
 impl GrpcGuardLayer {
@@ -66,6 +81,7 @@ impl GrpcGuardLayer {
         Self {
             max_body_bytes,
             accept_post: GRPC_TYPES,
+            larger: &[],
         }
     }
 
@@ -76,7 +92,22 @@ impl GrpcGuardLayer {
         Self {
             max_body_bytes,
             accept_post: GRPC_AND_GRPC_WEB_TYPES,
+            larger: &[],
         }
+    }
+
+    /// The same, with larger limits for the methods listed (path, bytes).
+    pub fn with_larger(self, larger: &'static [(&'static str, usize)]) -> Self {
+        Self { larger, ..self }
+    }
+
+    fn max_body_for(&self, path: &str) -> usize {
+        self.larger
+            .iter()
+            .find(|(method, _)| *method == path)
+            .map_or(self.max_body_bytes, |&(_, max)| {
+                max.max(self.max_body_bytes)
+            })
     }
 }
 
@@ -175,7 +206,7 @@ where
         );
         return Err(response);
     }
-    let max = layer.max_body_bytes;
+    let max = layer.max_body_for(&path);
     let too_large = || Status::resource_exhausted(format!("{TOO_LARGE} of {max} bytes."));
     let declared = request
         .headers()

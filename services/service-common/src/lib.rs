@@ -195,7 +195,9 @@ where
     let incoming = tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
     // Every path but health and reflection goes to the service, which may be several
     // (`Services`) and answers UNIMPLEMENTED for what it does not know.
-    let service = grpc_guard::GrpcGuard::new(service, grpc_guard::SERVICE_MAX_BODY_BYTES)
+    let guard = grpc_guard::GrpcGuardLayer::new(grpc_guard::SERVICE_MAX_BODY_BYTES)
+        .with_larger(grpc_guard::FILE_UPLOADS);
+    let service = tower::Layer::layer(&guard, service)
         .map_request(|request: http::Request<axum::body::Body>| request.map(Body::new));
     let routes = tonic::service::Routes::new(grpc_guard::GrpcGuard::new(
         health,

@@ -473,6 +473,14 @@ pub fn shipment_to_proto(s: &Shipment) -> pb::Shipment {
         create_time: Some(timestamp(s.created_at)),
         update_time: Some(timestamp(s.updated_at)),
         view: pb::ShipmentView::Full.into(),
+        external_reference: s.external_reference.clone(),
+        proof_of_delivery: s.proof_of_delivery.as_ref().map(|p| pb::ProofOfDelivery {
+            recipient_name: p.recipient_name.clone(),
+            has_signature: p.signature.is_some(),
+            has_photo: p.photo.is_some(),
+            record_time: Some(timestamp(p.recorded_at)),
+            recorded_by: p.recorded_by.clone(),
+        }),
         ..details_to_proto(&s.details)
     }
 }
@@ -581,6 +589,9 @@ pub fn shipment_from_proto(s: &pb::Shipment) -> Result<Shipment, Vec<FieldViolat
         created_at: from_timestamp(s.create_time.as_ref()),
         updated_at: from_timestamp(s.update_time.as_ref()),
         subscribers: Vec::new(),
+        external_reference: s.external_reference.clone(),
+        // Its images are not part of the message.
+        proof_of_delivery: None,
         // The last delivered entry, as `apply` would have set it.
         delivered_at: (status == Status::Delivered)
             .then(|| {

@@ -273,6 +273,34 @@ pub struct Shipment {
         with = "service_common::optional_utc_micros"
     )]
     pub delivered_at: Option<DateTime<Utc>>,
+    /// Another system's reference (an order number), set at creation; unique when not empty.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub external_reference: String,
+    /// Who received it, once recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof_of_delivery: Option<ProofOfDelivery>,
+}
+
+/// Who received a delivered shipment; the images live in the blob store under these names.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProofOfDelivery {
+    pub recipient_name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<StoredImage>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub photo: Option<StoredImage>,
+    #[serde(with = "utc_micros")]
+    pub recorded_at: DateTime<Utc>,
+    pub recorded_by: String,
+}
+
+/// An image in the blob store.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredImage {
+    pub blob: String,
+    pub content_type: String,
 }
 
 /// A confirmed follower of one shipment's status changes.
@@ -317,6 +345,8 @@ impl Shipment {
             updated_at: now,
             subscribers: Vec::new(),
             delivered_at: None,
+            external_reference: String::new(),
+            proof_of_delivery: None,
         }
     }
 
@@ -453,7 +483,7 @@ impl ShipmentPatch {
     }
 }
 
-fn new_id() -> String {
+pub fn new_id() -> String {
     let bytes: [u8; 12] = rand::rng().random();
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

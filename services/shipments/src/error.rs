@@ -30,6 +30,15 @@ pub enum ShipmentError {
     /// The store refused a tracking number already taken; the caller retries with another.
     #[error("tracking number already taken")]
     DuplicateTrackingNumber,
+    /// Another shipment holds this unique name (an external reference, an import row).
+    #[error("already claimed: {0}")]
+    AlreadyClaimed(String),
+    /// The request is valid but the shipment or import is not in a state that allows it.
+    #[error("{0}")]
+    Precondition(String),
+    /// No such import.
+    #[error("Import not found")]
+    ImportNotFound,
     /// Too many attempts or subscriptions; the message says which.
     #[error("{0}")]
     Exhausted(String),
@@ -84,6 +93,16 @@ impl From<ShipmentError> for Status {
                 Status::with_error_details(Code::InvalidArgument, describe(&violations), details)
             }
             ShipmentError::NotFound => Status::not_found("Shipment not found"),
+            ShipmentError::ImportNotFound => Status::not_found("Import not found"),
+            ShipmentError::Precondition(message) => Status::failed_precondition(message),
+            ShipmentError::AlreadyClaimed(claim) => {
+                Status::already_exists(match claim.strip_prefix(crate::import::REFERENCE_CLAIM) {
+                    Some(reference) => {
+                        format!("A shipment with external reference {reference} exists")
+                    }
+                    None => "This shipment was already imported".to_owned(),
+                })
+            }
             ShipmentError::Exhausted(message) => Status::resource_exhausted(message),
             ShipmentError::Unsupported(message) => Status::failed_precondition(message),
             ShipmentError::Unavailable(cause) => {

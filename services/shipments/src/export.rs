@@ -7,7 +7,7 @@ use crate::domain::Shipment;
 
 /// The columns, in order (the README documents each). `packages` holds the packages as a
 /// JSON array of `{quantity, pieceType, description, length, width, height, weight}`.
-pub const COLUMNS: [&str; 34] = [
+pub const COLUMNS: [&str; 35] = [
     "tracking_number",
     "status",
     "shipper_name",
@@ -42,6 +42,7 @@ pub const COLUMNS: [&str; 34] = [
     "created_at",
     "updated_at",
     "id",
+    "external_reference",
 ];
 
 /// A cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, a tab or a carriage
@@ -107,6 +108,7 @@ pub fn row(s: &Shipment) -> Vec<String> {
         crate::domain::utc_micros::format(&s.created_at),
         crate::domain::utc_micros::format(&s.updated_at),
         s.id.clone(),
+        text(&s.external_reference),
     ]
 }
 

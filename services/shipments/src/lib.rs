@@ -1,12 +1,15 @@
 //! The shipments service: the shipment rules, their two stores and the gRPC server.
 
 pub mod batch;
+pub mod blobs;
 pub mod convert;
+pub mod delivery;
 pub mod demo;
 pub mod domain;
 pub mod emails;
 pub mod error;
 pub mod export;
+pub mod import;
 pub mod privacy;
 pub mod service;
 pub mod store;
@@ -24,8 +27,9 @@ use privacy::PublicDetails;
 pub use service::{PublicPolicy, ShipmentsService};
 use store::{MongoShipmentStore, ShipmentStore, SqliteShipmentStore};
 
-/// Largest request the service decodes: a shipment with 100 packages is far smaller.
-pub const MAX_MESSAGE_BYTES: usize = 1024 * 1024;
+/// Largest request the service decodes: a proof of delivery's photo and signature, with room
+/// for the rest of the message.
+pub const MAX_MESSAGE_BYTES: usize = 9 * 1024 * 1024;
 
 use logistics_proto::v1::audit_service_server::AuditServiceServer;
 use service_auth::TokenSettings;
@@ -128,8 +132,9 @@ pub async fn build(
     tokens: TokenKey,
 ) -> anyhow::Result<Built<ShipmentsServer>> {
     let store = open_store(config).await?;
+    let blobs = blobs::open(config).await?;
     let audit_log = audit::open(config).await?;
-    let routes = tonic::service::Routes::new(server(store, tokens.clone(), site, settings))
+    let routes = tonic::service::Routes::new(server(store, blobs, tokens.clone(), site, settings))
         .add_service(AuditServiceServer::new(audit::AuditApi::new(
             audit_log, tokens,
         )));
@@ -140,12 +145,14 @@ pub async fn build(
 /// shipments straight into a store, and tests).
 pub fn server(
     store: Arc<dyn ShipmentStore>,
+    blobs: Arc<dyn blobs::BlobStore>,
     tokens: TokenKey,
     site: &SiteSettings,
     settings: &Settings,
 ) -> ShipmentServiceServer<ShipmentsService> {
     ShipmentServiceServer::new(ShipmentsService::new(
         store,
+        blobs,
         tokens,
         Duration::from_millis(settings.tracking_cache_ttl_ms),
         site.public_url.clone(),

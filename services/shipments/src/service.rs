@@ -8,6 +8,7 @@ use logistics_proto::v1::{self as pb, shipment_service_server::ShipmentService};
 use service_auth::{Caller, Permission, TokenKey};
 use tonic::{Request, Response, Status};
 
+use crate::blobs::BlobStore;
 use crate::convert::{self, Violations};
 use crate::domain::{HistoryRule, Shipment, ShipmentPatch, TrackingNumber};
 use crate::error::{FieldViolation, ShipmentError};
@@ -23,7 +24,7 @@ const EXPORT_PAGE: usize = 1_000;
 const STATISTICS_DAYS: u32 = 30;
 const MAX_PAGE_SIZE: i32 = 100;
 /// Attempts at a free tracking number; with 10⁹ numbers a second collision is already rare.
-const TRACKING_NUMBER_ATTEMPTS: usize = 8;
+pub(crate) const TRACKING_NUMBER_ATTEMPTS: usize = 8;
 
 /// Recent public lookups, so a visitor refreshing a tracking page does not reach the store
 /// each time. This process's writes evict at once; another replica's show within `ttl`.
@@ -87,6 +88,10 @@ impl Default for PublicPolicy {
 #[derive(Clone)]
 pub struct ShipmentsService {
     pub(crate) store: Arc<dyn ShipmentStore>,
+    /// Proof-of-delivery images and the parts of files being imported.
+    pub(crate) blobs: Arc<dyn BlobStore>,
+    /// One change to an import at a time in this process (its parts arrive in order).
+    pub(crate) imports_lock: Arc<tokio::sync::Mutex<()>>,
     lookups: LookupCache,
     /// Verifies the service token of every method but the public ones, and signs links.
     pub(crate) tokens: TokenKey,
@@ -99,6 +104,7 @@ impl ShipmentsService {
     /// `lookup_cache_ttl` zero turns the lookup cache off.
     pub fn new(
         store: Arc<dyn ShipmentStore>,
+        blobs: Arc<dyn BlobStore>,
         tokens: TokenKey,
         lookup_cache_ttl: Duration,
         public_url: String,
@@ -106,6 +112,8 @@ impl ShipmentsService {
     ) -> Self {
         Self {
             store,
+            blobs,
+            imports_lock: Arc::default(),
             lookups: LookupCache::new(lookup_cache_ttl),
             links: Links {
                 public_url,
@@ -149,11 +157,17 @@ impl ShipmentsService {
             Ok(Effects {
                 emails,
                 audit: vec![change_entry(&actor, &before, shipment, &patch.remarks)],
+                claims: Vec::new(),
             })
         });
         let shipment = self.store.update(id, edit).await?;
         self.lookups.evict(&shipment.tracking_number);
         Ok(convert::shipment_to_proto(&shipment))
+    }
+
+    /// Drops the cached lookup of a shipment this process changed.
+    pub(crate) fn forget_lookup(&self, number: &TrackingNumber) {
+        self.lookups.evict(number);
     }
 
     /// Edits a shipment's subscribers (which no lookup shows, so nothing to evict).
@@ -191,17 +205,27 @@ impl ShipmentsService {
     pub async fn create(
         &self,
         details: crate::domain::ShipmentDetails,
+        external_reference: String,
         at: chrono::DateTime<chrono::Utc>,
         actor: &Actor,
     ) -> Result<Shipment, ShipmentError> {
         let rules = self.store.email_rules().await?;
+        let claims: Vec<String> = if external_reference.is_empty() {
+            Vec::new()
+        } else {
+            vec![format!(
+                "{}{external_reference}",
+                crate::import::REFERENCE_CLAIM
+            )]
+        };
         for _ in 0..TRACKING_NUMBER_ATTEMPTS {
-            let shipment = Shipment::create(
+            let mut shipment = Shipment::create(
                 details.clone(),
                 TrackingNumber::generate(),
                 at,
                 &actor.email,
             );
+            shipment.external_reference = external_reference.clone();
             let effects = Effects {
                 emails: crate::emails::notifications(&shipment, &self.links, &rules),
                 audit: vec![
@@ -216,6 +240,7 @@ impl ShipmentsService {
                         shipment.details.origin, shipment.details.destination
                     )),
                 ],
+                claims: claims.clone(),
             };
             match self.store.insert(&shipment, &effects).await {
                 Ok(()) => return Ok(shipment),
@@ -278,7 +303,7 @@ pub(crate) fn authorize<T>(
     Ok((caller, actor))
 }
 
-fn id(field: &str, value: &str) -> Result<String, ShipmentError> {
+pub(crate) fn id(field: &str, value: &str) -> Result<String, ShipmentError> {
     let value = value.trim();
     if value.is_empty() {
         return Err(FieldViolation::new(field, "is required").into());
@@ -396,7 +421,13 @@ impl ShipmentService for ShipmentsService {
         let now = crate::domain::now();
         let mut v = Violations::default();
         let booked = v.past_time("create_time", request.create_time.as_ref(), now);
-        let details = convert::details_from_proto(&request.shipment.unwrap_or_default());
+        let input = request.shipment.unwrap_or_default();
+        let reference = v.text(
+            "shipment.external_reference",
+            &input.external_reference,
+            service_common::text::TextRule::line(100).optional(),
+        );
+        let details = convert::details_from_proto(&input);
         let details = match (details, v.into_result(())) {
             (Ok(details), Ok(())) => details,
             (details, booked) => {
@@ -405,7 +436,9 @@ impl ShipmentService for ShipmentsService {
                 return Err(ShipmentError::Invalid(all).into());
             }
         };
-        let shipment = self.create(details, booked.unwrap_or(now), &actor).await?;
+        let shipment = self
+            .create(details, reference, booked.unwrap_or(now), &actor)
+            .await?;
         tracing::info!(tracking_number = %shipment.tracking_number, "shipment created");
         Ok(Response::new(convert::shipment_to_proto(&shipment)))
     }
@@ -578,6 +611,103 @@ impl ShipmentService for ShipmentsService {
         Ok(Response::new(Box::pin(
             tokio_stream::wrappers::ReceiverStream::new(receiver),
         )))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn create_shipment_import(
+        &self,
+        request: Request<pb::CreateShipmentImportRequest>,
+    ) -> Result<Response<pb::ShipmentImport>, Status> {
+        let (_, actor) = authorize(&self.tokens, &request, Permission::ShipmentsImport)?;
+        let record = self.create_import(request.into_inner(), &actor).await?;
+        Ok(Response::new(record.to_proto()))
+    }
+
+    #[tracing::instrument(skip_all, fields(import = %request.get_ref().import_id))]
+    async fn append_shipment_import_data(
+        &self,
+        request: Request<pb::AppendShipmentImportDataRequest>,
+    ) -> Result<Response<pb::ShipmentImport>, Status> {
+        self.tokens
+            .authorize(&request, Permission::ShipmentsImport)?;
+        let record = self.append_import_data(request.into_inner()).await?;
+        Ok(Response::new(record.to_proto()))
+    }
+
+    #[tracing::instrument(skip_all, fields(import = %request.get_ref().import_id))]
+    async fn start_shipment_import(
+        &self,
+        request: Request<pb::StartShipmentImportRequest>,
+    ) -> Result<Response<pb::ShipmentImport>, Status> {
+        let (_, actor) = authorize(&self.tokens, &request, Permission::ShipmentsImport)?;
+        let record = self.start_import(request.into_inner(), actor).await?;
+        Ok(Response::new(record.to_proto()))
+    }
+
+    #[tracing::instrument(skip_all, fields(import = %request.get_ref().import_id))]
+    async fn get_shipment_import(
+        &self,
+        request: Request<pb::GetShipmentImportRequest>,
+    ) -> Result<Response<pb::ShipmentImport>, Status> {
+        self.tokens
+            .authorize(&request, Permission::ShipmentsImport)?;
+        let record = self.get_import(&request.get_ref().import_id).await?;
+        Ok(Response::new(record.to_proto()))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_shipment_imports(
+        &self,
+        request: Request<pb::ListShipmentImportsRequest>,
+    ) -> Result<Response<pb::ListShipmentImportsResponse>, Status> {
+        self.tokens
+            .authorize(&request, Permission::ShipmentsImport)?;
+        Ok(Response::new(self.list_imports(request.get_ref()).await?))
+    }
+
+    type ExportShipmentImportRejectionsStream = Self::ExportShipmentsStream;
+
+    #[tracing::instrument(skip_all, fields(import = %request.get_ref().import_id))]
+    async fn export_shipment_import_rejections(
+        &self,
+        request: Request<pb::ExportShipmentImportRejectionsRequest>,
+    ) -> Result<Response<Self::ExportShipmentImportRejectionsStream>, Status> {
+        self.tokens
+            .authorize(&request, Permission::ShipmentsImport)?;
+        let (_, parts) = self.import_report(&request.get_ref().import_id).await?;
+        let blobs = self.blobs.clone();
+        // One part at a time: a report of 100,000 rows never sits in memory whole.
+        let stream = futures::StreamExt::then(futures::stream::iter(parts), move |part: String| {
+            let blobs = blobs.clone();
+            async move {
+                match blobs.get(&part).await {
+                    Ok(Some(csv)) => Ok(pb::ExportShipmentsResponse { csv }),
+                    Ok(None) => Err(Status::not_found("Import not found")),
+                    Err(e) => Err(Status::from(e)),
+                }
+            }
+        });
+        Ok(Response::new(Box::pin(stream)))
+    }
+
+    #[tracing::instrument(skip_all, fields(id = %request.get_ref().id))]
+    async fn record_proof_of_delivery(
+        &self,
+        request: Request<pb::RecordProofOfDeliveryRequest>,
+    ) -> Result<Response<pb::Shipment>, Status> {
+        let (_, actor) = authorize(&self.tokens, &request, Permission::DeliveriesRecord)?;
+        Ok(Response::new(
+            self.record_proof_of_delivery(request.into_inner(), actor)
+                .await?,
+        ))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn get_proof_of_delivery_image(
+        &self,
+        request: Request<pb::GetProofOfDeliveryImageRequest>,
+    ) -> Result<Response<pb::ProofOfDeliveryImage>, Status> {
+        Ok(Response::new(self.proof_of_delivery_image(request).await?))
     }
 
     #[tracing::instrument(skip_all)]

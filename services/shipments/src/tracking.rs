@@ -40,7 +40,7 @@ const BAD_CONFIRM_LINK: &str = "This confirmation link has expired or is not val
 const BAD_UNSUBSCRIBE_LINK: &str = "This unsubscribe link is not valid.";
 
 /// Why a lookup shows the full view.
-enum Full {
+pub(crate) enum Full {
     /// Staff: everything, including who wrote each history entry.
     Staff,
     /// The site's setting, or a grant the browser already holds.
@@ -54,6 +54,9 @@ enum Full {
 fn for_parties(mut shipment: pb::Shipment) -> pb::Shipment {
     for entry in &mut shipment.history {
         entry.updated_by.clear();
+    }
+    if let Some(proof) = &mut shipment.proof_of_delivery {
+        proof.recorded_by.clear();
     }
     shipment
 }
@@ -75,7 +78,7 @@ impl ShipmentsService {
         request: Request<pb::GetShipmentByTrackingNumberRequest>,
     ) -> Result<Response<pb::Shipment>, ShipmentError> {
         let number = TrackingNumber::parse(&request.get_ref().tracking_number)?;
-        let full = self.full_view(&request, &number)?;
+        let full = self.full_view(&request, &request.get_ref().access_token, &number)?;
         let shipment = self.lookup(&number).await?;
         Ok(match full {
             Some(Full::Staff) => Response::new(shipment),
@@ -89,9 +92,10 @@ impl ShipmentsService {
     }
 
     /// Whether this caller sees the whole shipment.
-    fn full_view(
+    pub(crate) fn full_view<T>(
         &self,
-        request: &Request<pb::GetShipmentByTrackingNumberRequest>,
+        request: &Request<T>,
+        access_token: &str,
         number: &TrackingNumber,
     ) -> Result<Option<Full>, ShipmentError> {
         if let Ok(caller) = self.tokens.caller(request)
@@ -110,7 +114,7 @@ impl ShipmentsService {
                 .verify_link::<AccessGrant>(ACCESS_AUDIENCE, token)
                 .is_some_and(|grant| grant.sub == number.as_str())
         };
-        let link = request.get_ref().access_token.trim();
+        let link = access_token.trim();
         if !link.is_empty() {
             return if for_this(link) {
                 Ok(Some(Full::Granted))

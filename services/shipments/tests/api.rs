@@ -219,9 +219,10 @@ async fn lookup_refuses_empty_huge_and_pattern_numbers() {
     let status = api.get_shipment_by_tracking_number(huge).await.unwrap_err();
     assert_eq!(
         status.code(),
-        Code::OutOfRange,
-        "larger than the service's message limit"
+        Code::InvalidArgument,
+        "refused, never looked up"
     );
+    assert_eq!(violations(&status), vec!["tracking_number"]);
     let unknown = pb::GetShipmentByTrackingNumberRequest {
         tracking_number: "PSE000000000".into(),
         ..Default::default()

@@ -596,6 +596,128 @@ async fn lists_sort_by_expected_delivery_and_filter_by_dates_and_lateness(
     assert_eq!(store.list(&late_and_searched).await.unwrap().total, 1);
 }
 
+async fn claims_are_unique_until_their_shipment_is_deleted(
+    store: Arc<dyn ShipmentStore>,
+    _log: Arc<dyn AuditLog>,
+) {
+    let claim = |name: &str| Effects {
+        claims: vec![format!("reference:{name}")],
+        ..Effects::default()
+    };
+    let first = shipment("Ada Shipper", "Auckland");
+    store.insert(&first, &claim("ORDER-1")).await.unwrap();
+    let second = shipment("Bo Shipper", "Busan");
+    let refused = store.insert(&second, &claim("ORDER-1")).await;
+    assert!(
+        matches!(&refused, Err(ShipmentError::AlreadyClaimed(c)) if c == "reference:ORDER-1"),
+        "{refused:?}"
+    );
+    assert!(
+        matches!(store.get(&second.id).await, Err(ShipmentError::NotFound)),
+        "a refused insert writes nothing"
+    );
+    let record: DeleteRecord =
+        Arc::new(|s| AuditEntry::new(&clerk(), Action::ShipmentDelete, &s.id, ""));
+    store.delete(&first.id, record).await.unwrap();
+    store.insert(&second, &claim("ORDER-1")).await.unwrap();
+}
+
+async fn insert_each_keeps_every_shipment_whole_on_its_own(
+    store: Arc<dyn ShipmentStore>,
+    log: Arc<dyn AuditLog>,
+) {
+    let made: Vec<_> = ["A", "B", "C"]
+        .iter()
+        .map(|name| {
+            let s = shipment(&format!("{name} Batch"), "Oslo");
+            let effects = Effects {
+                audit: vec![AuditEntry::new(
+                    &clerk(),
+                    Action::ShipmentCreate,
+                    &s.id,
+                    s.tracking_number.as_str(),
+                )],
+                // The second claims what the first claims.
+                claims: vec![if *name == "C" {
+                    "row:f:3".into()
+                } else {
+                    "row:f:1".into()
+                }],
+                ..Effects::default()
+            };
+            (s, effects)
+        })
+        .collect();
+    let outcomes = store.insert_each(&made).await.unwrap();
+    assert!(outcomes[0].is_ok() && outcomes[2].is_ok(), "{outcomes:?}");
+    assert!(matches!(outcomes[1], Err(ShipmentError::AlreadyClaimed(_))));
+    assert!(store.get(&made[0].0.id).await.is_ok());
+    assert!(matches!(
+        store.get(&made[1].0.id).await,
+        Err(ShipmentError::NotFound)
+    ));
+    assert!(store.get(&made[2].0.id).await.is_ok());
+    let targets: Vec<String> = recorded(&log, Action::ShipmentCreate)
+        .await
+        .into_iter()
+        .map(|e| e.target_id)
+        .collect();
+    assert_eq!(targets.len(), 2, "the refused one left no audit entry");
+    assert!(!targets.contains(&made[1].0.id));
+}
+
+async fn imports_are_kept_and_listed_newest_first(
+    store: Arc<dyn ShipmentStore>,
+    _log: Arc<dyn AuditLog>,
+) {
+    use shipments::import::{ImportRecord, ImportState};
+    let base = shipments::domain::now();
+    let records: Vec<ImportRecord> = (0..3)
+        .map(|i| ImportRecord {
+            id: format!("import{i}"),
+            file_name: format!("day-{i}.csv"),
+            state: ImportState::Uploading,
+            size_bytes: 10,
+            uploaded_bytes: 0,
+            parts: 0,
+            report_parts: 0,
+            total_rows: 0,
+            valid_rows: 0,
+            processed_rows: 0,
+            created: 0,
+            skipped: 0,
+            rejected: 0,
+            preview: Vec::new(),
+            rejected_preview: Vec::new(),
+            error: String::new(),
+            created_by: CLERK.into(),
+            created_at: base + chrono::TimeDelta::seconds(i),
+            updated_at: base,
+        })
+        .collect();
+    for r in &records {
+        store.save_import(r).await.unwrap();
+    }
+    let mut running = records[1].clone();
+    running.state = ImportState::Running;
+    running.processed_rows = 500;
+    store.save_import(&running).await.unwrap();
+    assert_eq!(store.get_import("import1").await.unwrap(), running);
+    assert!(matches!(
+        store.get_import("nope").await,
+        Err(ShipmentError::ImportNotFound)
+    ));
+    let ids = |list: Vec<ImportRecord>| list.into_iter().map(|r| r.id).collect::<Vec<_>>();
+    assert_eq!(
+        ids(store.list_imports(2, None).await.unwrap()),
+        ["import2", "import1"]
+    );
+    assert_eq!(
+        ids(store.list_imports(2, Some("import1")).await.unwrap()),
+        ["import0"]
+    );
+}
+
 macro_rules! contract {
     ($($case:ident),* $(,)?) => {
         mod sqlite {
@@ -634,4 +756,7 @@ contract!(
     email_rules_default_to_everyone_and_round_trip,
     statistics_count_by_status_lateness_and_day,
     lists_sort_by_expected_delivery_and_filter_by_dates_and_lateness,
+    claims_are_unique_until_their_shipment_is_deleted,
+    insert_each_keeps_every_shipment_whole_on_its_own,
+    imports_are_kept_and_listed_newest_first,
 );

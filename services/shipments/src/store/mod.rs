@@ -26,6 +26,10 @@ pub use sqlite::SqliteShipmentStore;
 pub struct Effects {
     pub emails: Vec<Notification>,
     pub audit: Vec<AuditEntry>,
+    /// Names a new shipment takes for itself, unique across shipments (its external reference,
+    /// the import row it came from): an insert claiming a taken one is refused with
+    /// `AlreadyClaimed`. A delete frees them.
+    pub claims: Vec<String>,
 }
 
 /// A change to one stored shipment, run inside the store's atomic read-modify-write; what
@@ -120,6 +124,23 @@ pub trait ShipmentStore: Send + Sync + 'static {
     /// Writes the shipment, its e-mails and audit entries in one transaction: all or none.
     /// Errors: DuplicateTrackingNumber when the number is taken, Unavailable.
     async fn insert(&self, shipment: &Shipment, effects: &Effects) -> Result<(), ShipmentError>;
+    /// Inserts each shipment as `insert` would, each on its own (all or nothing per shipment),
+    /// and answers each one's outcome in order; a store may share one commit between them.
+    async fn insert_each(
+        &self,
+        shipments: &[(Shipment, Effects)],
+    ) -> Result<Vec<Result<(), ShipmentError>>, ShipmentError> {
+        let mut outcomes = Vec::with_capacity(shipments.len());
+        for (shipment, effects) in shipments {
+            match self.insert(shipment, effects).await {
+                Err(ShipmentError::Unavailable(cause)) => {
+                    return Err(ShipmentError::Unavailable(cause));
+                }
+                outcome => outcomes.push(outcome),
+            }
+        }
+        Ok(outcomes)
+    }
     async fn get(&self, id: &str) -> Result<Shipment, ShipmentError>;
     async fn find_by_tracking_number(
         &self,
@@ -147,6 +168,16 @@ pub trait ShipmentStore: Send + Sync + 'static {
         rules: &EmailRules,
         audit: &AuditEntry,
     ) -> Result<(), ShipmentError>;
+    /// Saves an import's record, replacing the one with its id.
+    async fn save_import(&self, record: &ImportRecord) -> Result<(), ShipmentError>;
+    /// NotFound when there is none.
+    async fn get_import(&self, id: &str) -> Result<ImportRecord, ShipmentError>;
+    /// Imports created before the one with id `before` (all, when None), newest first.
+    async fn list_imports(
+        &self,
+        limit: usize,
+        before: Option<&str>,
+    ) -> Result<Vec<ImportRecord>, ShipmentError>;
     /// Counts one more hit of `key` in the current fixed window of `window` and returns the
     /// window's count so far, shared by every replica of the service.
     async fn hit(
@@ -156,6 +187,8 @@ pub trait ShipmentStore: Send + Sync + 'static {
         now: DateTime<Utc>,
     ) -> Result<u64, ShipmentError>;
 }
+
+pub use crate::import::ImportRecord;
 
 /// The start of the fixed window `now` falls in, in Unix seconds.
 pub fn window_start(window: Duration, now: DateTime<Utc>) -> i64 {

@@ -14,8 +14,8 @@ use audit::AuditEntry;
 use outbox::Notification;
 
 use super::{
-    Cursor, DeleteRecord, Edit, Effects, ListPage, ListQuery, MAX_COUNTED, OPEN_STATUSES,
-    ShipmentStore, Statistics, window_start,
+    Cursor, DeleteRecord, Edit, Effects, ImportRecord, ListPage, ListQuery, MAX_COUNTED,
+    OPEN_STATUSES, ShipmentStore, Statistics, window_start,
 };
 use crate::domain::{Shipment, Status, TrackingNumber};
 use crate::error::ShipmentError;
@@ -46,6 +46,9 @@ pub struct MongoShipmentStore {
     settings: Collection<Document>,
     /// Fixed-window counters; MongoDB deletes each after its window (`expiresAt`).
     counters: Collection<Document>,
+    /// The unique names shipments claim (`_id`), and the imports' records.
+    claims: Collection<Document>,
+    imports: Collection<Document>,
 }
 
 /// The id of the e-mail rules in the settings collection.
@@ -97,6 +100,14 @@ impl MongoShipmentStore {
         // The outbox's own indexes, so the notifications service finds what it claims fast.
         outbox::MongoOutbox::with_database(db.clone()).await?;
         audit::MongoAuditLog::with_database(db.clone()).await?;
+        let claims = db.collection::<Document>("shipment_claims");
+        claims
+            .create_index(IndexModel::builder().keys(doc! { "shipmentId": 1 }).build())
+            .await?;
+        let imports = db.collection::<Document>("shipment_imports");
+        imports
+            .create_index(IndexModel::builder().keys(doc! { "seq": -1 }).build())
+            .await?;
         let counters = db.collection::<Document>("counters");
         counters
             .create_index(
@@ -117,6 +128,8 @@ impl MongoShipmentStore {
             audit: db.collection(audit::store::mongo::COLLECTION),
             settings: db.collection("settings"),
             counters,
+            claims,
+            imports,
         })
     }
 }
@@ -264,7 +277,16 @@ impl ShipmentStore for MongoShipmentStore {
                     .write_concern(majority())
                     .await
                     .map_err(StoreFault::from)?;
+                // Claims first: a duplicate key there is a claim taken, later the number.
+                let mut claimed = 0;
                 let written = async {
+                    for claim in &effects.claims {
+                        self.claims
+                            .insert_one(doc! { "_id": claim, "shipmentId": &shipment.id })
+                            .session(&mut session)
+                            .await?;
+                        claimed += 1;
+                    }
                     self.shipments
                         .insert_one(document.clone())
                         .session(&mut session)
@@ -278,7 +300,10 @@ impl ShipmentStore for MongoShipmentStore {
                     Err(e) => {
                         let _ = session.abort_transaction().await;
                         if mongo::is_duplicate_key(&e) {
-                            return Err(ShipmentError::DuplicateTrackingNumber);
+                            return Err(match effects.claims.get(claimed) {
+                                Some(claim) => ShipmentError::AlreadyClaimed(claim.clone()),
+                                None => ShipmentError::DuplicateTrackingNumber,
+                            });
                         }
                         // Only a conflict with another transaction is worth another try; a
                         // server that cannot be reached is reported at once.
@@ -511,12 +536,75 @@ impl ShipmentStore for MongoShipmentStore {
                     Ok((shipment, _)) => shipment,
                     Err(e) => return Ok(Err(e)),
                 };
+                store
+                    .claims
+                    .delete_many(doc! { "shipmentId": &shipment.id })
+                    .session(&mut *session)
+                    .await?;
                 audit::store::mongo::insert_all(&store.audit, session, &[record(&shipment)])
                     .await?;
                 Ok(Ok(shipment))
             })
         })
         .await
+    }
+
+    async fn save_import(&self, record: &ImportRecord) -> Result<(), ShipmentError> {
+        let mut document = mongodb::bson::to_document(record)
+            .map_err(|e| ShipmentError::Internal(e.to_string()))?;
+        document.insert("_id", &record.id);
+        // Newest first by creation, then id: the creation time's microseconds order the list.
+        document.insert("seq", record.created_at.timestamp_micros());
+        self.imports
+            .replace_one(doc! { "_id": &record.id }, document)
+            .upsert(true)
+            .await
+            .map_err(StoreFault::from)?;
+        Ok(())
+    }
+
+    async fn get_import(&self, id: &str) -> Result<ImportRecord, ShipmentError> {
+        let found = self
+            .imports
+            .find_one(doc! { "_id": id })
+            .await
+            .map_err(StoreFault::from)?
+            .ok_or(ShipmentError::ImportNotFound)?;
+        import_from_document(found)
+    }
+
+    async fn list_imports(
+        &self,
+        limit: usize,
+        before: Option<&str>,
+    ) -> Result<Vec<ImportRecord>, ShipmentError> {
+        let mut filter = doc! {};
+        if let Some(before) = before {
+            let Some(anchor) = self
+                .imports
+                .find_one(doc! { "_id": before })
+                .await
+                .map_err(StoreFault::from)?
+            else {
+                return Ok(Vec::new());
+            };
+            let seq = anchor.get_i64("seq").unwrap_or(0);
+            filter = doc! { "$or": [
+                { "seq": { "$lt": seq } },
+                { "seq": seq, "_id": { "$lt": before } },
+            ] };
+        }
+        let found: Vec<Document> = self
+            .imports
+            .find(filter)
+            .sort(doc! { "seq": -1, "_id": -1 })
+            .limit(limit as i64)
+            .await
+            .map_err(StoreFault::from)?
+            .try_collect()
+            .await
+            .map_err(StoreFault::from)?;
+        found.into_iter().map(import_from_document).collect()
     }
 
     async fn record(&self, entries: &[AuditEntry]) -> Result<(), ShipmentError> {
@@ -610,4 +698,10 @@ impl ShipmentStore for MongoShipmentStore {
             .unwrap_or(1)
             .max(1) as u64)
     }
+}
+
+fn import_from_document(mut document: Document) -> Result<ImportRecord, ShipmentError> {
+    document.remove("_id");
+    document.remove("seq");
+    mongodb::bson::from_document(document).map_err(|e| ShipmentError::Internal(e.to_string()))
 }

@@ -17,8 +17,8 @@ use audit::AuditEntry;
 use outbox::Notification;
 
 use super::{
-    Cursor, DeleteRecord, Edit, Effects, ListPage, ListQuery, MAX_COUNTED, OPEN_STATUSES, Order,
-    ShipmentStore, Statistics, window_start,
+    Cursor, DeleteRecord, Edit, Effects, ImportRecord, ListPage, ListQuery, MAX_COUNTED,
+    OPEN_STATUSES, Order, ShipmentStore, Statistics, window_start,
 };
 use crate::domain::{Shipment, Status, TrackingNumber, utc_micros};
 use crate::error::ShipmentError;
@@ -55,6 +55,16 @@ CREATE TRIGGER IF NOT EXISTS shipments_search_delete AFTER DELETE ON shipments B
     DELETE FROM shipments_search WHERE rowid = old.seq;
 END;
 CREATE INDEX IF NOT EXISTS shipments_created ON shipments (created_at);
+CREATE TABLE IF NOT EXISTS shipment_claims (
+    claim TEXT PRIMARY KEY,
+    shipment_id TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS shipment_claims_shipment ON shipment_claims (shipment_id);
+CREATE TABLE IF NOT EXISTS imports (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    doc TEXT NOT NULL
+);
 CREATE INDEX IF NOT EXISTS shipments_expected
     ON shipments (json_extract(doc, '$.expectedDeliveryDate'), seq);
 CREATE INDEX IF NOT EXISTS shipments_late
@@ -308,37 +318,118 @@ fn write_effects(tx: &rusqlite::Connection, effects: &Effects) -> Result<(), Sto
     audit::store::sqlite::insert_all(tx, &effects.audit)
 }
 
+/// A shipment's insert, encoded before the write lock is taken.
+struct InsertRow {
+    id: String,
+    tracking_number: String,
+    status: &'static str,
+    created_at: String,
+    search_text: String,
+    doc: String,
+    effects: Effects,
+}
+
+impl InsertRow {
+    fn of(shipment: &Shipment, effects: &Effects) -> Result<Self, ShipmentError> {
+        Ok(Self {
+            id: shipment.id.clone(),
+            tracking_number: shipment.tracking_number.to_string(),
+            status: shipment.status.as_str(),
+            created_at: utc_micros::format(&shipment.created_at),
+            search_text: shipment.search_text(),
+            doc: encode(shipment)?,
+            effects: effects.clone(),
+        })
+    }
+
+    fn write(&self, tx: &rusqlite::Connection) -> Result<(), ShipmentError> {
+        for claim in &self.effects.claims {
+            let claimed = tx
+                .prepare_cached(
+                    "INSERT INTO shipment_claims (claim, shipment_id) VALUES (?, ?) \
+                     ON CONFLICT (claim) DO NOTHING",
+                )
+                .and_then(|mut st| st.execute(params![claim, self.id]))
+                .map_err(StoreFault::from)?;
+            if claimed == 0 {
+                return Err(ShipmentError::AlreadyClaimed(claim.clone()));
+            }
+        }
+        let inserted = tx
+            .prepare_cached(
+                "INSERT INTO shipments (id, tracking_number, status, created_at, search_text, doc) \
+                 VALUES (?, ?, ?, ?, ?, ?)",
+            )
+            .and_then(|mut st| {
+                st.execute(params![
+                    self.id,
+                    self.tracking_number,
+                    self.status,
+                    self.created_at,
+                    self.search_text,
+                    self.doc
+                ])
+            });
+        match inserted.map_err(StoreFault::from) {
+            Ok(_) => {}
+            Err(StoreFault::Duplicate(index)) if index.contains("tracking_number") => {
+                return Err(ShipmentError::DuplicateTrackingNumber);
+            }
+            Err(fault) => return Err(fault.into()),
+        }
+        write_effects(tx, &self.effects)?;
+        Ok(())
+    }
+}
+
 #[async_trait]
 impl ShipmentStore for SqliteShipmentStore {
     async fn insert(&self, shipment: &Shipment, effects: &Effects) -> Result<(), ShipmentError> {
-        let row = (
-            shipment.id.clone(),
-            shipment.tracking_number.to_string(),
-            shipment.status.as_str(),
-            utc_micros::format(&shipment.created_at),
-            shipment.search_text(),
-            encode(shipment)?,
-        );
-        let effects = effects.clone();
-        self.db.run(move |conn| {
-            // IMMEDIATE: take the write lock up front, waiting (busy_timeout) rather than failing.
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(StoreFault::from)?;
-            let inserted = tx.execute(
-                "INSERT INTO shipments (id, tracking_number, status, created_at, search_text, doc) VALUES (?, ?, ?, ?, ?, ?)",
-                params![row.0, row.1, row.2, row.3, row.4, row.5],
-            );
-            match inserted.map_err(StoreFault::from) {
-                Ok(_) => {}
-                Err(StoreFault::Duplicate(index)) if index.contains("tracking_number") => {
-                    return Err(ShipmentError::DuplicateTrackingNumber);
+        let row = InsertRow::of(shipment, effects)?;
+        self.db
+            .run(move |conn| {
+                // IMMEDIATE: take the write lock up front, waiting (busy_timeout) rather than failing.
+                let tx = conn
+                    .transaction_with_behavior(TransactionBehavior::Immediate)
+                    .map_err(StoreFault::from)?;
+                row.write(&tx)?;
+                tx.commit().map_err(StoreFault::from)?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn insert_each(
+        &self,
+        shipments: &[(Shipment, Effects)],
+    ) -> Result<Vec<Result<(), ShipmentError>>, ShipmentError> {
+        let rows = shipments
+            .iter()
+            .map(|(shipment, effects)| InsertRow::of(shipment, effects))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.db
+            .run(move |conn| {
+                // One commit for all, a savepoint each: a refused shipment leaves nothing behind.
+                let mut tx = conn
+                    .transaction_with_behavior(TransactionBehavior::Immediate)
+                    .map_err(StoreFault::from)?;
+                let mut outcomes = Vec::with_capacity(rows.len());
+                for row in &rows {
+                    let savepoint = tx.savepoint().map_err(StoreFault::from)?;
+                    let outcome = row.write(&savepoint);
+                    match outcome {
+                        Ok(()) => savepoint.commit().map_err(StoreFault::from)?,
+                        Err(ShipmentError::Unavailable(cause)) => {
+                            return Err(ShipmentError::Unavailable(cause));
+                        }
+                        Err(_) => drop(savepoint),
+                    }
+                    outcomes.push(outcome);
                 }
-                Err(fault) => return Err(fault.into()),
-            }
-            write_effects(&tx, &effects)?;
-            tx.commit().map_err(StoreFault::from)?;
-            Ok(())
-        })
-        .await
+                tx.commit().map_err(StoreFault::from)?;
+                Ok(outcomes)
+            })
+            .await
     }
 
     async fn get(&self, id: &str) -> Result<Shipment, ShipmentError> {
@@ -513,11 +604,70 @@ impl ShipmentStore for SqliteShipmentStore {
                     .optional()
                     .map_err(StoreFault::from)?;
                 let shipment = decode(doc.ok_or(ShipmentError::NotFound)?)?;
+                tx.execute(
+                    "DELETE FROM shipment_claims WHERE shipment_id = ?",
+                    [&shipment.id],
+                )
+                .map_err(StoreFault::from)?;
                 audit::store::sqlite::insert_all(&tx, &[record(&shipment)])?;
                 tx.commit().map_err(StoreFault::from)?;
                 Ok(shipment)
             })
             .await
+    }
+
+    async fn save_import(&self, record: &ImportRecord) -> Result<(), ShipmentError> {
+        let id = record.id.clone();
+        let doc = json::encode(record)?;
+        self.db
+            .run(move |conn| {
+                conn.execute(
+                    "INSERT INTO imports (id, doc) VALUES (?, ?) \
+                     ON CONFLICT (id) DO UPDATE SET doc = excluded.doc",
+                    params![id, doc],
+                )
+                .map_err(StoreFault::from)?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn get_import(&self, id: &str) -> Result<ImportRecord, ShipmentError> {
+        self.db.run_inline(|conn| {
+            let doc: Option<String> = conn
+                .query_row("SELECT doc FROM imports WHERE id = ?", [id], |r| r.get(0))
+                .optional()
+                .map_err(StoreFault::from)?;
+            Ok(json::decode(
+                "import",
+                &doc.ok_or(ShipmentError::ImportNotFound)?,
+            )?)
+        })
+    }
+
+    async fn list_imports(
+        &self,
+        limit: usize,
+        before: Option<&str>,
+    ) -> Result<Vec<ImportRecord>, ShipmentError> {
+        self.db.run_inline(|conn| {
+            let mut st = conn
+                .prepare(
+                    "SELECT doc FROM imports WHERE seq < coalesce( \
+                     (SELECT seq FROM imports WHERE id = ?1), 9223372036854775807) \
+                     ORDER BY seq DESC LIMIT ?2",
+                )
+                .map_err(StoreFault::from)?;
+            let docs = st
+                .query_map(params![before.unwrap_or(""), limit as i64], |r| {
+                    r.get::<_, String>(0)
+                })
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .map_err(StoreFault::from)?;
+            docs.iter()
+                .map(|doc| Ok(json::decode("import", doc)?))
+                .collect()
+        })
     }
 
     async fn record(&self, entries: &[AuditEntry]) -> Result<(), ShipmentError> {

@@ -1,0 +1,84 @@
+//! What the benchmark tools share: signing in at a running gateway and calling it over
+//! gRPC-web as a browser does, and reading a process's peak memory.
+// Each tool uses part of it.
+#![allow(dead_code)]
+
+use prost::Message;
+
+/// Peak resident memory of a process, in MB.
+pub fn peak_mb(pid: u32) -> Option<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+/// A signed-in browser of a running gateway.
+pub struct Browser {
+    pub http: reqwest::Client,
+    pub url: String,
+    pub cookie: String,
+}
+
+impl Browser {
+    pub async fn sign_in(url: &str, email: &str, password: &str) -> anyhow::Result<Self> {
+        let mut browser = Self {
+            http: reqwest::Client::new(),
+            url: url.trim_end_matches('/').to_owned(),
+            cookie: String::new(),
+        };
+        let request = logistics_proto::v1::CreateSessionRequest {
+            email: email.to_owned(),
+            password: password.to_owned(),
+        };
+        let reply = browser
+            .post("/logistics.v1.SessionService/CreateSession", &request)
+            .await?;
+        browser.cookie = reply
+            .headers()
+            .get_all("set-cookie")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .find_map(|c| c.split(';').next().map(str::to_owned))
+            .ok_or_else(|| anyhow::anyhow!("no session cookie: sign-in failed"))?;
+        Ok(browser)
+    }
+
+    async fn post(&self, path: &str, message: &impl Message) -> anyhow::Result<reqwest::Response> {
+        let body = message.encode_to_vec();
+        let mut frame = vec![0u8];
+        frame.extend_from_slice(&(body.len() as u32).to_be_bytes());
+        frame.extend_from_slice(&body);
+        Ok(self
+            .http
+            .post(format!("{}{path}", self.url))
+            .header("content-type", "application/grpc-web+proto")
+            .header("x-grpc-web", "1")
+            .header("cookie", &self.cookie)
+            .body(frame)
+            .send()
+            .await?)
+    }
+
+    /// A unary call: its answer, or the error the gateway gave.
+    pub async fn call<T: Message + Default>(
+        &self,
+        path: &str,
+        message: &impl Message,
+    ) -> anyhow::Result<T> {
+        let reply = self.post(path, message).await?;
+        let status = reply
+            .headers()
+            .get("grpc-status")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let bytes = reply.bytes().await?;
+        // Data frame (flag 0) then trailers frame (flag 0x80), or trailers only.
+        if bytes.len() >= 5 && bytes[0] == 0 {
+            let length = u32::from_be_bytes([bytes[1], bytes[2], bytes[3], bytes[4]]) as usize;
+            return Ok(T::decode(&bytes[5..5 + length])?);
+        }
+        let trailers = String::from_utf8_lossy(&bytes).into_owned();
+        anyhow::bail!("{path} failed: {status:?} {trailers}")
+    }
+}

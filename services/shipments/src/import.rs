@@ -1,0 +1,1251 @@
+//! Shipments from a CSV file in the export's layout: the file arrives in parts, is checked
+//! row by row (a preview, nothing written), then runs in the background, where each valid row
+//! becomes a shipment with its e-mails, audit entry and claims in one atomic write. A row
+//! already imported (same external reference, same file row, same tracking number) is skipped,
+//! so running a file twice creates nothing twice.
+
+use std::collections::HashMap;
+
+use audit::{Action, Actor, AuditEntry};
+use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, Utc};
+use logistics_proto::v1 as pb;
+use serde::{Deserialize, Serialize};
+use service_common::text::TextRule;
+use sha2::{Digest, Sha256};
+
+use crate::convert;
+use crate::domain::{Shipment, Status, TrackingNumber, utc_micros};
+use crate::error::{FieldViolation, ShipmentError};
+use crate::export::COLUMNS;
+use crate::service::ShipmentsService;
+use crate::store::Effects;
+
+/// The largest file an import takes.
+pub const MAX_FILE_BYTES: i64 = 100_000_000;
+/// The largest part of a file one call sends.
+pub const MAX_PART_BYTES: usize = 1024 * 1024;
+/// The claim of a shipment's external reference (followed by it).
+pub const REFERENCE_CLAIM: &str = "reference:";
+/// Rows a preview shows, and rejected rows it lists.
+const PREVIEW_ROWS: usize = 10;
+const REJECTED_PREVIEW_ROWS: usize = 20;
+/// Rows written per commit while running.
+const BATCH_ROWS: usize = 500;
+/// A running import whose record has not moved for this long has stopped (its process ended).
+const STALLED_AFTER: chrono::TimeDelta = chrono::TimeDelta::minutes(2);
+
+/// Columns a row may leave blank and a file may leave out.
+const OPTIONAL_COLUMNS: [&str; 5] = [
+    "tracking_number",
+    "status",
+    "current_location",
+    "created_at",
+    "external_reference",
+];
+/// Columns the export writes that an import ignores (computed, or the store's own), and the
+/// two a report of rejected rows adds in front, so a fixed report imports as it is.
+const IGNORED_COLUMNS: [&str; 7] = [
+    "total_volumetric_weight_kg",
+    "total_volume_m3",
+    "total_actual_weight_kg",
+    "updated_at",
+    "id",
+    "row",
+    "errors",
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ImportState {
+    Uploading,
+    Validated,
+    Running,
+    Succeeded,
+    Failed,
+}
+
+/// One import, as its store keeps it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportRecord {
+    pub id: String,
+    pub file_name: String,
+    pub state: ImportState,
+    pub size_bytes: i64,
+    pub uploaded_bytes: i64,
+    /// How many parts of the file are in the blob store.
+    pub parts: i64,
+    /// How many parts the report of rejected rows has.
+    pub report_parts: i64,
+    pub total_rows: i64,
+    pub valid_rows: i64,
+    pub processed_rows: i64,
+    pub created: i64,
+    pub skipped: i64,
+    pub rejected: i64,
+    pub preview: Vec<RowPreview>,
+    pub rejected_preview: Vec<RowPreview>,
+    pub error: String,
+    pub created_by: String,
+    #[serde(with = "utc_micros")]
+    pub created_at: DateTime<Utc>,
+    #[serde(with = "utc_micros")]
+    pub updated_at: DateTime<Utc>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RowPreview {
+    pub row: i64,
+    pub tracking_number: String,
+    pub external_reference: String,
+    pub shipper_name: String,
+    pub receiver_name: String,
+    pub origin: String,
+    pub destination: String,
+    pub errors: Vec<CellError>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CellError {
+    pub column: String,
+    pub message: String,
+}
+
+impl CellError {
+    fn new(column: &str, message: impl Into<String>) -> Self {
+        Self {
+            column: column.to_owned(),
+            message: message.into(),
+        }
+    }
+}
+
+fn file_error(message: impl Into<String>) -> ShipmentError {
+    FieldViolation::new("file", message).into()
+}
+
+fn part_blob(id: &str, part: i64) -> String {
+    format!("imports/{id}/part-{part:06}")
+}
+
+fn report_blob(id: &str, part: i64) -> String {
+    format!("imports/{id}/rejected-{part:06}")
+}
+
+/// The file's text, after its checks: UTF-8 (a byte-order mark is dropped), not empty.
+fn file_text(bytes: &[u8]) -> Result<&str, ShipmentError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let line = bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1;
+        file_error(format!("The file is not UTF-8 text (line {line})."))
+    })?;
+    if text.trim().is_empty() {
+        return Err(file_error("The file is empty."));
+    }
+    Ok(text)
+}
+
+/// Where each known column is in the file's header.
+struct Header {
+    names: Vec<String>,
+    index: HashMap<&'static str, usize>,
+}
+
+impl Header {
+    fn parse(record: &csv::StringRecord) -> Result<Self, ShipmentError> {
+        let names: Vec<String> = record.iter().map(|n| n.trim().to_owned()).collect();
+        let known = |name: &str| {
+            COLUMNS.contains(&name)
+                || OPTIONAL_COLUMNS.contains(&name)
+                || IGNORED_COLUMNS.contains(&name)
+        };
+        let unknown: Vec<&str> = names
+            .iter()
+            .map(String::as_str)
+            .filter(|n| !known(n))
+            .collect();
+        if !unknown.is_empty() {
+            let shown: Vec<String> = unknown.iter().take(10).map(|n| clip(n, 40)).collect();
+            return Err(file_error(format!(
+                "Unknown columns: {}. The template lists the columns.",
+                shown.join(", ")
+            )));
+        }
+        let mut index = HashMap::new();
+        for (i, name) in names.iter().enumerate() {
+            let column = COLUMNS
+                .iter()
+                .chain(OPTIONAL_COLUMNS.iter())
+                .find(|c| **c == name)
+                .copied();
+            if let Some(column) = column
+                && index.insert(column, i).is_some()
+            {
+                return Err(file_error(format!("The column {column} appears twice.")));
+            }
+        }
+        let missing: Vec<&str> = TEMPLATE_COLUMNS
+            .iter()
+            .copied()
+            .filter(|c| !OPTIONAL_COLUMNS.contains(c) && !index.contains_key(c))
+            .collect();
+        if !missing.is_empty() {
+            return Err(file_error(format!(
+                "Missing columns: {}.",
+                missing.join(", ")
+            )));
+        }
+        Ok(Self { names, index })
+    }
+
+    fn cell<'r>(&self, record: &'r csv::StringRecord, column: &str) -> &'r str {
+        self.index
+            .get(column)
+            .and_then(|&i| record.get(i))
+            .unwrap_or("")
+    }
+}
+
+/// The columns of the template, in its order: every column an import reads.
+pub const TEMPLATE_COLUMNS: [&str; 30] = [
+    "tracking_number",
+    "status",
+    "shipper_name",
+    "shipper_address",
+    "shipper_phone",
+    "shipper_email",
+    "receiver_name",
+    "receiver_address",
+    "receiver_phone",
+    "receiver_email",
+    "origin",
+    "destination",
+    "current_location",
+    "carrier",
+    "type_of_shipment",
+    "shipment_mode",
+    "package_count",
+    "product",
+    "product_quantity",
+    "payment_mode",
+    "total_freight",
+    "weight_kg",
+    "expected_delivery_date",
+    "departure_time",
+    "pickup_date",
+    "pickup_time",
+    "comments",
+    "packages",
+    "created_at",
+    "external_reference",
+];
+
+fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_owned()
+    } else {
+        format!("{}…", text.chars().take(max).collect::<String>())
+    }
+}
+
+/// A cell as typed: an apostrophe the export put before a formula-like text is dropped, and
+/// the text is otherwise kept literally (a formula is stored as text, never run).
+fn literal(cell: &str) -> &str {
+    match cell.strip_prefix('\'') {
+        Some(rest)
+            if matches!(
+                rest.chars().next(),
+                Some('=' | '+' | '-' | '@' | '\t' | '\r')
+            ) =>
+        {
+            rest
+        }
+        _ => cell,
+    }
+}
+
+/// A row that passed every check, ready to become a shipment.
+pub(crate) struct ValidRow {
+    pub row: i64,
+    details: crate::domain::ShipmentDetails,
+    tracking_number: Option<TrackingNumber>,
+    status: Status,
+    current_location: Option<String>,
+    created_at: Option<DateTime<Utc>>,
+    external_reference: String,
+}
+
+/// A proto field path of a shipment (as the create checks name it) as the CSV column.
+fn column_of(field: &str) -> String {
+    let field = field.split(['[', '.']).collect::<Vec<_>>();
+    match field.as_slice() {
+        ["shipper", rest, ..] => format!("shipper_{rest}"),
+        ["receiver", rest, ..] => format!("receiver_{rest}"),
+        ["packages", ..] => "packages".into(),
+        ["type", ..] => "type_of_shipment".into(),
+        ["mode", ..] => "shipment_mode".into(),
+        ["total_freight_cents", ..] => "total_freight".into(),
+        [first, ..] => (*first).to_owned(),
+        [] => String::new(),
+    }
+}
+
+/// One package of the `packages` cell, as the export writes it.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct PackageCell {
+    quantity: i32,
+    #[serde(default)]
+    piece_type: String,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    length: f64,
+    #[serde(default)]
+    width: f64,
+    #[serde(default)]
+    height: f64,
+    #[serde(default)]
+    weight: f64,
+}
+
+fn parse_date(text: &str) -> Option<pb::Date> {
+    let date = NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()?;
+    Some(convert::date(date))
+}
+
+fn parse_time(text: &str) -> Option<pb::TimeOfDay> {
+    let time = NaiveTime::parse_from_str(text, "%H:%M")
+        .or_else(|_| NaiveTime::parse_from_str(text, "%H:%M:%S"))
+        .ok()?;
+    use chrono::Timelike;
+    Some(pb::TimeOfDay {
+        hours: time.hour() as i32,
+        minutes: time.minute() as i32,
+    })
+}
+
+/// A decimal amount (`1250.50`) in cents, exactly.
+fn parse_cents(text: &str) -> Option<i64> {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    if whole.is_empty()
+        || fraction.len() > 2
+        || !whole.bytes().all(|b| b.is_ascii_digit())
+        || !fraction.bytes().all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let whole: i64 = whole.parse().ok()?;
+    let fraction: i64 = format!("{fraction:0<2}").parse().ok()?;
+    whole.checked_mul(100)?.checked_add(fraction)
+}
+
+fn parse_status(text: &str) -> Option<Status> {
+    Status::parse(&text.trim().to_ascii_lowercase().replace(' ', "_"))
+}
+
+/// An enum cell by the name the export writes (`air_shipping`) or the label (`Air Shipping`).
+fn enum_value(text: &str, names: &[&str]) -> Option<i32> {
+    let wanted = text.trim().to_ascii_lowercase().replace(' ', "_");
+    names
+        .iter()
+        .position(|n| *n == wanted)
+        .map(|i| i as i32 + 1)
+}
+
+/// Checks one data row; `line` is its line in the file (the header is line 1).
+fn check_row(
+    header: &Header,
+    record: &csv::StringRecord,
+    line: i64,
+    now: DateTime<Utc>,
+) -> Result<ValidRow, Vec<CellError>> {
+    let cell = |column: &str| literal(header.cell(record, column).trim()).to_owned();
+    let mut errors = Vec::new();
+    if record.len() != header.names.len() {
+        errors.push(CellError::new(
+            "row",
+            format!(
+                "has {} cells; the header has {}",
+                record.len(),
+                header.names.len()
+            ),
+        ));
+        return Err(errors);
+    }
+    let mut input = pb::Shipment {
+        shipper: Some(pb::Party {
+            name: cell("shipper_name"),
+            address: cell("shipper_address"),
+            phone: cell("shipper_phone"),
+            email: cell("shipper_email"),
+        }),
+        receiver: Some(pb::Party {
+            name: cell("receiver_name"),
+            address: cell("receiver_address"),
+            phone: cell("receiver_phone"),
+            email: cell("receiver_email"),
+        }),
+        origin: cell("origin"),
+        destination: cell("destination"),
+        carrier: cell("carrier"),
+        product: cell("product"),
+        comments: cell("comments"),
+        ..Default::default()
+    };
+    let whole = |column: &str, errors: &mut Vec<CellError>| -> i32 {
+        let text = cell(column);
+        text.parse().unwrap_or_else(|_| {
+            errors.push(CellError::new(column, "must be a whole number"));
+            1
+        })
+    };
+    input.package_count = whole("package_count", &mut errors);
+    input.product_quantity = whole("product_quantity", &mut errors);
+    let choice = |column: &str, names: &[&str], errors: &mut Vec<CellError>| -> i32 {
+        enum_value(&cell(column), names).unwrap_or_else(|| {
+            errors.push(CellError::new(
+                column,
+                format!("must be one of {}", names.join(", ")),
+            ));
+            1
+        })
+    };
+    input.r#type = choice(
+        "type_of_shipment",
+        &["standard", "express", "economy"],
+        &mut errors,
+    );
+    input.mode = choice(
+        "shipment_mode",
+        &["land_shipping", "air_shipping", "sea_shipping"],
+        &mut errors,
+    );
+    input.payment_mode = choice(
+        "payment_mode",
+        &["bank_transfer", "credit_card", "cash", "check"],
+        &mut errors,
+    );
+    match parse_cents(&cell("total_freight")) {
+        Some(cents) => input.total_freight_cents = cents,
+        None => errors.push(CellError::new(
+            "total_freight",
+            "must be an amount like 1250.50",
+        )),
+    }
+    match cell("weight_kg").parse::<f64>() {
+        Ok(weight) => input.weight_kg = weight,
+        Err(_) => errors.push(CellError::new("weight_kg", "must be a number")),
+    }
+    for (column, slot) in [
+        ("expected_delivery_date", &mut input.expected_delivery_date),
+        ("pickup_date", &mut input.pickup_date),
+    ] {
+        *slot = parse_date(&cell(column));
+        if slot.is_none() {
+            errors.push(CellError::new(column, "must be a date like 2027-03-01"));
+        }
+    }
+    for (column, slot) in [
+        ("departure_time", &mut input.departure_time),
+        ("pickup_time", &mut input.pickup_time),
+    ] {
+        *slot = parse_time(&cell(column));
+        if slot.is_none() {
+            errors.push(CellError::new(column, "must be a time like 14:30"));
+        }
+    }
+    match serde_json::from_str::<Vec<PackageCell>>(&cell("packages")) {
+        Ok(packages) => {
+            input.packages = packages
+                .into_iter()
+                .map(|p| pb::Package {
+                    quantity: p.quantity,
+                    piece_type: p.piece_type,
+                    description: p.description,
+                    length_cm: p.length,
+                    width_cm: p.width,
+                    height_cm: p.height,
+                    weight_kg: p.weight,
+                })
+                .collect()
+        }
+        Err(_) => errors.push(CellError::new(
+            "packages",
+            "must be a JSON array of packages, as in the template",
+        )),
+    }
+    let details = convert::details_from_proto(&input).map_err(|violations| {
+        violations
+            .into_iter()
+            .map(|v| CellError::new(&column_of(&v.field), v.description))
+            .collect::<Vec<_>>()
+    });
+    let details = match details {
+        Ok(details) => Some(details),
+        Err(more) => {
+            // A cell already refused above is named once.
+            for e in more {
+                if !errors.iter().any(|known| known.column == e.column) {
+                    errors.push(e);
+                }
+            }
+            None
+        }
+    };
+    let number = cell("tracking_number");
+    let tracking_number = if number.is_empty() {
+        None
+    } else {
+        match TrackingNumber::parse(&number) {
+            Ok(n) => Some(n),
+            Err(e) => {
+                errors.push(CellError::new("tracking_number", e.description));
+                None
+            }
+        }
+    };
+    let status_text = cell("status");
+    let status = if status_text.is_empty() {
+        Status::Pending
+    } else {
+        parse_status(&status_text).unwrap_or_else(|| {
+            errors.push(CellError::new(
+                "status",
+                "must be pending, in_transit, delivered, delayed or on_hold",
+            ));
+            Status::Pending
+        })
+    };
+    let location = cell("current_location");
+    let current_location = (!location.is_empty()).then(|| {
+        TextRule::line(200).check(&location).unwrap_or_else(|e| {
+            errors.push(CellError::new("current_location", e));
+            location.clone()
+        })
+    });
+    let created_text = cell("created_at");
+    let created_at = if created_text.is_empty() {
+        None
+    } else {
+        let parsed = DateTime::parse_from_rfc3339(&created_text)
+            .map(|t| t.with_timezone(&Utc))
+            .ok()
+            .or_else(|| {
+                NaiveDate::parse_from_str(&created_text, "%Y-%m-%d")
+                    .ok()
+                    .and_then(|d| d.and_hms_opt(0, 0, 0))
+                    .map(|t| t.and_utc())
+            })
+            .filter(|t| t.year() >= 2000 && *t <= now);
+        if parsed.is_none() {
+            errors.push(CellError::new(
+                "created_at",
+                "must be a time between 2000 and now, like 2026-11-02T09:30:00Z",
+            ));
+        }
+        parsed
+    };
+    let reference = cell("external_reference");
+    let external_reference = TextRule::line(100)
+        .optional()
+        .check(&reference)
+        .unwrap_or_else(|e| {
+            errors.push(CellError::new("external_reference", e));
+            reference.clone()
+        });
+    match details {
+        Some(details) if errors.is_empty() => Ok(ValidRow {
+            row: line,
+            details,
+            tracking_number,
+            status,
+            current_location,
+            created_at,
+            external_reference,
+        }),
+        _ => Err(errors),
+    }
+}
+
+fn preview_of(header: &Header, record: &csv::StringRecord, line: i64) -> RowPreview {
+    let cell = |column: &str| clip(literal(header.cell(record, column).trim()), 100);
+    RowPreview {
+        row: line,
+        tracking_number: cell("tracking_number"),
+        external_reference: cell("external_reference"),
+        shipper_name: cell("shipper_name"),
+        receiver_name: cell("receiver_name"),
+        origin: cell("origin"),
+        destination: cell("destination"),
+        errors: Vec::new(),
+    }
+}
+
+/// The file's rows, each with its line in the file.
+fn rows(text: &str) -> Result<(Header, csv::Reader<&[u8]>), ShipmentError> {
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .has_headers(true)
+        .from_reader(text.as_bytes());
+    let header = reader
+        .headers()
+        .map_err(|e| file_error(format!("The file is not CSV: {e}.")))?
+        .clone();
+    Ok((Header::parse(&header)?, reader))
+}
+
+fn line_of(record: &csv::StringRecord) -> i64 {
+    record.position().map_or(0, |p| p.line() as i64)
+}
+
+/// The counts and previews of a file's check.
+fn check_file(
+    text: &str,
+    now: DateTime<Utc>,
+    record: &mut ImportRecord,
+) -> Result<(), ShipmentError> {
+    let (header, mut reader) = rows(text)?;
+    let (mut total, mut valid) = (0, 0);
+    let mut preview = Vec::new();
+    let mut rejected_preview = Vec::new();
+    let mut row = csv::StringRecord::new();
+    loop {
+        match reader.read_record(&mut row) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => return Err(file_error(format!("The file is not CSV: {e}."))),
+        }
+        total += 1;
+        let line = line_of(&row);
+        let outcome = check_row(&header, &row, line, now);
+        let errors = outcome.as_ref().err().cloned().unwrap_or_default();
+        if errors.is_empty() {
+            valid += 1;
+        }
+        if preview.len() < PREVIEW_ROWS
+            || (!errors.is_empty() && rejected_preview.len() < REJECTED_PREVIEW_ROWS)
+        {
+            let mut shown = preview_of(&header, &row, line);
+            shown.errors = errors.clone();
+            if preview.len() < PREVIEW_ROWS {
+                preview.push(shown.clone());
+            }
+            if !errors.is_empty() && rejected_preview.len() < REJECTED_PREVIEW_ROWS {
+                rejected_preview.push(shown);
+            }
+        }
+    }
+    if total == 0 {
+        return Err(file_error("The file has a header but no rows."));
+    }
+    record.total_rows = total;
+    record.valid_rows = valid;
+    record.rejected = total - valid;
+    record.preview = preview;
+    record.rejected_preview = rejected_preview;
+    Ok(())
+}
+
+impl ImportRecord {
+    /// The record as a caller sees it: a run whose process ended shows as failed.
+    fn seen(mut self, now: DateTime<Utc>) -> Self {
+        if self.state == ImportState::Running && now - self.updated_at > STALLED_AFTER {
+            self.state = ImportState::Failed;
+            self.error = "The import stopped before the end (the service restarted). Run the \
+                          same file again: rows already imported are skipped."
+                .into();
+        }
+        self
+    }
+
+    pub fn to_proto(&self) -> pb::ShipmentImport {
+        let row = |r: &RowPreview| pb::ShipmentImportRow {
+            row: r.row as i32,
+            tracking_number: r.tracking_number.clone(),
+            external_reference: r.external_reference.clone(),
+            shipper_name: r.shipper_name.clone(),
+            receiver_name: r.receiver_name.clone(),
+            origin: r.origin.clone(),
+            destination: r.destination.clone(),
+            errors: r
+                .errors
+                .iter()
+                .map(|e| pb::ShipmentImportError {
+                    column: e.column.clone(),
+                    message: e.message.clone(),
+                })
+                .collect(),
+        };
+        let state = match self.state {
+            ImportState::Uploading => pb::ShipmentImportState::Uploading,
+            ImportState::Validated => pb::ShipmentImportState::Validated,
+            ImportState::Running => pb::ShipmentImportState::Running,
+            ImportState::Succeeded => pb::ShipmentImportState::Succeeded,
+            ImportState::Failed => pb::ShipmentImportState::Failed,
+        };
+        pb::ShipmentImport {
+            id: self.id.clone(),
+            file_name: self.file_name.clone(),
+            state: state as i32,
+            size_bytes: self.size_bytes,
+            uploaded_bytes: self.uploaded_bytes,
+            total_rows: self.total_rows as i32,
+            valid_rows: self.valid_rows as i32,
+            processed_rows: self.processed_rows as i32,
+            created_count: self.created as i32,
+            skipped_count: self.skipped as i32,
+            rejected_count: self.rejected as i32,
+            preview: self.preview.iter().map(row).collect(),
+            rejected_preview: self.rejected_preview.iter().map(row).collect(),
+            error: self.error.clone(),
+            created_by: self.created_by.clone(),
+            create_time: Some(convert::timestamp(self.created_at)),
+            update_time: Some(convert::timestamp(self.updated_at)),
+        }
+    }
+}
+
+/// An import id as a caller sends it; an id that cannot exist is not found.
+fn import_id(value: &str) -> Result<String, ShipmentError> {
+    let value = value.trim();
+    if value.is_empty() {
+        return Err(FieldViolation::new("import_id", "is required").into());
+    }
+    if value.len() > 64 || !value.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return Err(ShipmentError::ImportNotFound);
+    }
+    Ok(value.to_owned())
+}
+
+/// The claims of a row: its external reference, else its place in this very file.
+fn claims(row: &ValidRow, file_hash: &str) -> Vec<String> {
+    if row.external_reference.is_empty() {
+        vec![format!("row:{file_hash}:{}", row.row)]
+    } else {
+        vec![format!("{REFERENCE_CLAIM}{}", row.external_reference)]
+    }
+}
+
+impl ShipmentsService {
+    pub(crate) async fn create_import(
+        &self,
+        request: pb::CreateShipmentImportRequest,
+        actor: &Actor,
+    ) -> Result<ImportRecord, ShipmentError> {
+        let mut v = convert::Violations::default();
+        let file_name = v.text("file_name", &request.file_name, TextRule::line(200));
+        if request.size_bytes <= 0 {
+            v.add("size_bytes", "The file is empty.");
+        } else if request.size_bytes > MAX_FILE_BYTES {
+            v.add("size_bytes", "The file is larger than 100 MB.");
+        }
+        v.into_result(()).map_err(ShipmentError::Invalid)?;
+        let now = crate::domain::now();
+        let record = ImportRecord {
+            id: crate::domain::new_id(),
+            file_name,
+            state: ImportState::Uploading,
+            size_bytes: request.size_bytes,
+            uploaded_bytes: 0,
+            parts: 0,
+            report_parts: 0,
+            total_rows: 0,
+            valid_rows: 0,
+            processed_rows: 0,
+            created: 0,
+            skipped: 0,
+            rejected: 0,
+            preview: Vec::new(),
+            rejected_preview: Vec::new(),
+            error: String::new(),
+            created_by: actor.email.clone(),
+            created_at: now,
+            updated_at: now,
+        };
+        self.store.save_import(&record).await?;
+        Ok(record)
+    }
+
+    pub(crate) async fn append_import_data(
+        &self,
+        request: pb::AppendShipmentImportDataRequest,
+    ) -> Result<ImportRecord, ShipmentError> {
+        let id = import_id(&request.import_id)?;
+        let _one_at_a_time = self.imports_lock.lock().await;
+        let mut record = self.store.get_import(&id).await?;
+        if record.state != ImportState::Uploading {
+            return Err(ShipmentError::Precondition(
+                "This import's file is complete; begin a new import.".into(),
+            ));
+        }
+        let length = request.data.len() as i64;
+        if request.data.is_empty() || request.data.len() > MAX_PART_BYTES {
+            return Err(FieldViolation::new("data", "must be 1 byte to 1 MiB").into());
+        }
+        // The last part sent again (its answer was lost): already here.
+        if request.offset + length == record.uploaded_bytes
+            && request.offset < record.uploaded_bytes
+        {
+            return Ok(record);
+        }
+        if request.offset != record.uploaded_bytes {
+            return Err(FieldViolation::new(
+                "offset",
+                format!(
+                    "must be {} (the bytes received so far)",
+                    record.uploaded_bytes
+                ),
+            )
+            .into());
+        }
+        if record.uploaded_bytes + length > record.size_bytes {
+            return Err(FieldViolation::new(
+                "data",
+                format!("goes past the file's size of {} bytes", record.size_bytes),
+            )
+            .into());
+        }
+        self.blobs
+            .put(&part_blob(&id, record.parts), &request.data)
+            .await?;
+        record.parts += 1;
+        record.uploaded_bytes += length;
+        record.updated_at = crate::domain::now();
+        self.store.save_import(&record).await?;
+        Ok(record)
+    }
+
+    /// The whole file of an import whose upload is complete.
+    async fn import_file(&self, record: &ImportRecord) -> Result<Vec<u8>, ShipmentError> {
+        if record.uploaded_bytes != record.size_bytes {
+            return Err(ShipmentError::Precondition(format!(
+                "The file is not fully uploaded ({} of {} bytes).",
+                record.uploaded_bytes, record.size_bytes
+            )));
+        }
+        let mut file = Vec::with_capacity(record.size_bytes as usize);
+        for part in 0..record.parts {
+            let data = self
+                .blobs
+                .get(&part_blob(&record.id, part))
+                .await?
+                .ok_or_else(|| {
+                    ShipmentError::Precondition(
+                        "This import's file is no longer kept; begin a new import.".into(),
+                    )
+                })?;
+            file.extend_from_slice(&data);
+        }
+        Ok(file)
+    }
+
+    pub(crate) async fn start_import(
+        &self,
+        request: pb::StartShipmentImportRequest,
+        actor: Actor,
+    ) -> Result<ImportRecord, ShipmentError> {
+        let id = import_id(&request.import_id)?;
+        let _one_at_a_time = self.imports_lock.lock().await;
+        let mut record = self.store.get_import(&id).await?;
+        if !matches!(
+            record.state,
+            ImportState::Uploading | ImportState::Validated
+        ) {
+            return Err(ShipmentError::Precondition(
+                "This import has already run; begin a new import to run the file again.".into(),
+            ));
+        }
+        let file = self.import_file(&record).await?;
+        let now = crate::domain::now();
+        let checked = {
+            let mut checked = record.clone();
+            let file = file.clone();
+            tokio::task::spawn_blocking(move || {
+                let text = file_text(&file)?;
+                check_file(text, now, &mut checked).map(|()| checked)
+            })
+            .await
+            .map_err(|e| ShipmentError::Internal(e.to_string()))??
+        };
+        record = checked;
+        record.updated_at = now;
+        if request.validate_only {
+            record.state = ImportState::Validated;
+            self.store.save_import(&record).await?;
+            return Ok(record);
+        }
+        record.state = ImportState::Running;
+        record.rejected = 0;
+        self.store.save_import(&record).await?;
+        let begun = AuditEntry::new(&actor, Action::ShipmentImport, "", &record.file_name)
+            .with_summary(format!(
+                "Import begun: {} rows, {} valid",
+                record.total_rows, record.valid_rows
+            ));
+        self.store.record(&[begun]).await?;
+        let service = self.clone();
+        let running = record.clone();
+        tokio::spawn(async move {
+            let id = running.id.clone();
+            if let Err(e) = service.run_import(running, file, actor).await {
+                tracing::error!(import = %id, error = %e, "import failed");
+                if let Ok(mut record) = service.store.get_import(&id).await {
+                    record.state = ImportState::Failed;
+                    record.error = format!(
+                        "The import stopped: {e}. Run the same file again: rows already imported are skipped."
+                    );
+                    record.updated_at = crate::domain::now();
+                    let _ = service.store.save_import(&record).await;
+                }
+            }
+        });
+        Ok(record)
+    }
+
+    /// Creates the shipments of every valid row, a batch per commit, saving the progress and
+    /// the rejected rows' report after each.
+    async fn run_import(
+        &self,
+        mut record: ImportRecord,
+        file: Vec<u8>,
+        actor: Actor,
+    ) -> Result<(), ShipmentError> {
+        let rules = self.store.email_rules().await?;
+        let file_hash = {
+            let digest = Sha256::digest(&file);
+            digest
+                .iter()
+                .take(16)
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>()
+        };
+        let text = file_text(&file)?;
+        let (header, mut reader) = rows(text)?;
+        let mut report_header = vec!["row".to_owned(), "errors".to_owned()];
+        report_header.extend(
+            header
+                .names
+                .iter()
+                .filter(|n| *n != "row" && *n != "errors")
+                .cloned(),
+        );
+        let kept: Vec<usize> = header
+            .names
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| *n != "row" && *n != "errors")
+            .map(|(i, _)| i)
+            .collect();
+        let mut done = false;
+        while !done {
+            // Read and check one batch (no await while the reader borrows the file).
+            let now = crate::domain::now();
+            let mut batch = Vec::with_capacity(BATCH_ROWS);
+            let mut report = csv::Writer::from_writer(Vec::new());
+            if record.report_parts == 0 {
+                report
+                    .write_record(&report_header)
+                    .expect("writing to memory");
+            }
+            let mut rejected_now = 0;
+            let mut row = csv::StringRecord::new();
+            while batch.len() + (rejected_now as usize) < BATCH_ROWS {
+                match reader.read_record(&mut row) {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        done = true;
+                        break;
+                    }
+                    Err(e) => {
+                        return Err(ShipmentError::Internal(format!("reading the file: {e}")));
+                    }
+                }
+                let line = line_of(&row);
+                match check_row(&header, &row, line, now) {
+                    Ok(valid) => batch.push((valid, row.clone())),
+                    Err(errors) => {
+                        rejected_now += 1;
+                        write_rejected(&mut report, line, &errors, &row, &kept);
+                    }
+                }
+            }
+            let mut outcome = self
+                .create_rows(&batch, &rules, &file_hash, &record.file_name, &actor)
+                .await?;
+            for ((valid, raw), result) in batch.iter().zip(outcome.drain(..)) {
+                match result {
+                    Ok(()) => record.created += 1,
+                    Err(
+                        ShipmentError::AlreadyClaimed(_) | ShipmentError::DuplicateTrackingNumber,
+                    ) => record.skipped += 1,
+                    Err(e) => {
+                        rejected_now += 1;
+                        let message = match e {
+                            ShipmentError::Invalid(v) => v
+                                .into_iter()
+                                .map(|v| CellError::new(&column_of(&v.field), v.description))
+                                .collect(),
+                            other => vec![CellError::new("row", other.to_string())],
+                        };
+                        write_rejected(&mut report, valid.row, &message, raw, &kept);
+                    }
+                }
+            }
+            record.processed_rows += batch.len() as i64 + rejected_now;
+            if rejected_now > 0 {
+                let bytes = report.into_inner().expect("writing to memory");
+                self.blobs
+                    .put(&report_blob(&record.id, record.report_parts), &bytes)
+                    .await?;
+                record.report_parts += 1;
+                record.rejected += rejected_now;
+            }
+            record.updated_at = crate::domain::now();
+            if done {
+                record.state = ImportState::Succeeded;
+            }
+            self.store.save_import(&record).await?;
+        }
+        let finished = AuditEntry::new(&actor, Action::ShipmentImport, "", &record.file_name)
+            .with_summary(format!(
+                "Import finished: {} created, {} skipped, {} rejected",
+                record.created, record.skipped, record.rejected
+            ));
+        self.store.record(&[finished]).await?;
+        for part in 0..record.parts {
+            self.blobs.delete(&part_blob(&record.id, part)).await?;
+        }
+        tracing::info!(import = %record.id, created = record.created, skipped = record.skipped, rejected = record.rejected, "import finished");
+        Ok(())
+    }
+
+    /// Writes one batch of rows; a generated tracking number that is taken is drawn again.
+    async fn create_rows(
+        &self,
+        batch: &[(ValidRow, csv::StringRecord)],
+        rules: &crate::updates::EmailRules,
+        file_hash: &str,
+        file_name: &str,
+        actor: &Actor,
+    ) -> Result<Vec<Result<(), ShipmentError>>, ShipmentError> {
+        let mut outcomes: Vec<Option<Result<(), ShipmentError>>> =
+            (0..batch.len()).map(|_| None).collect();
+        let mut pending: Vec<usize> = (0..batch.len()).collect();
+        for _ in 0..crate::service::TRACKING_NUMBER_ATTEMPTS {
+            if pending.is_empty() {
+                break;
+            }
+            let writes: Vec<(Shipment, Effects)> = pending
+                .iter()
+                .map(|&i| self.imported_shipment(&batch[i].0, rules, file_hash, file_name, actor))
+                .collect();
+            let results = self.store.insert_each(&writes).await?;
+            let mut again = Vec::new();
+            for (&i, result) in pending.iter().zip(results) {
+                match result {
+                    Err(ShipmentError::DuplicateTrackingNumber)
+                        if batch[i].0.tracking_number.is_none() =>
+                    {
+                        again.push(i)
+                    }
+                    other => outcomes[i] = Some(other),
+                }
+            }
+            pending = again;
+        }
+        Ok(outcomes
+            .into_iter()
+            .map(|o| {
+                o.unwrap_or_else(|| {
+                    Err(ShipmentError::Internal(
+                        "no free tracking number found".into(),
+                    ))
+                })
+            })
+            .collect())
+    }
+
+    fn imported_shipment(
+        &self,
+        row: &ValidRow,
+        rules: &crate::updates::EmailRules,
+        file_hash: &str,
+        file_name: &str,
+        actor: &Actor,
+    ) -> (Shipment, Effects) {
+        let at = row.created_at.unwrap_or_else(crate::domain::now);
+        let number = row
+            .tracking_number
+            .clone()
+            .unwrap_or_else(TrackingNumber::generate);
+        let mut shipment = Shipment::create(row.details.clone(), number, at, &actor.email);
+        shipment.external_reference = row.external_reference.clone();
+        if let Some(location) = &row.current_location {
+            shipment.current_location = location.clone();
+        }
+        shipment.status = row.status;
+        if row.status == Status::Delivered {
+            shipment.delivered_at = Some(at);
+        }
+        if let Some(first) = shipment.shipment_history.first_mut() {
+            first.status = row.status;
+            first.location = shipment.current_location.clone();
+        }
+        let effects = Effects {
+            emails: crate::emails::notifications(&shipment, &self.links, rules),
+            audit: vec![
+                AuditEntry::new(
+                    actor,
+                    Action::ShipmentCreate,
+                    &shipment.id,
+                    shipment.tracking_number.as_str(),
+                )
+                .with_summary(format!(
+                    "Imported from {file_name}, line {}: {} → {}",
+                    row.row, shipment.details.origin, shipment.details.destination
+                )),
+            ],
+            claims: claims(row, file_hash),
+        };
+        (shipment, effects)
+    }
+
+    pub(crate) async fn get_import(&self, id: &str) -> Result<ImportRecord, ShipmentError> {
+        let id = import_id(id)?;
+        Ok(self
+            .store
+            .get_import(&id)
+            .await?
+            .seen(crate::domain::now()))
+    }
+
+    pub(crate) async fn list_imports(
+        &self,
+        request: &pb::ListShipmentImportsRequest,
+    ) -> Result<pb::ListShipmentImportsResponse, ShipmentError> {
+        let size = match request.page_size {
+            0 => 10,
+            1..=50 => request.page_size as usize,
+            _ => return Err(FieldViolation::new("page_size", "must be from 1 to 50").into()),
+        };
+        let before = if request.page_token.is_empty() {
+            None
+        } else {
+            Some(import_id(&request.page_token).map_err(|_| {
+                ShipmentError::from(FieldViolation::new(
+                    "page_token",
+                    "is not a page token of this list",
+                ))
+            })?)
+        };
+        let now = crate::domain::now();
+        let mut found = self.store.list_imports(size + 1, before.as_deref()).await?;
+        let next = if found.len() > size {
+            found.truncate(size);
+            found.last().map(|r| r.id.clone()).unwrap_or_default()
+        } else {
+            String::new()
+        };
+        Ok(pb::ListShipmentImportsResponse {
+            imports: found
+                .into_iter()
+                .map(|r| r.seen(now).to_proto())
+                .collect(),
+            next_page_token: next,
+        })
+    }
+
+    /// The parts of the report of rejected rows, in order.
+    pub(crate) async fn import_report(
+        &self,
+        id: &str,
+    ) -> Result<(ImportRecord, Vec<String>), ShipmentError> {
+        let record = self.get_import(id).await?;
+        if !matches!(record.state, ImportState::Succeeded | ImportState::Failed) {
+            return Err(ShipmentError::Precondition(
+                "The import has not finished yet.".into(),
+            ));
+        }
+        let parts = (0..record.report_parts)
+            .map(|part| report_blob(&record.id, part))
+            .collect();
+        Ok((record, parts))
+    }
+}
+
+fn write_rejected(
+    report: &mut csv::Writer<Vec<u8>>,
+    line: i64,
+    errors: &[CellError],
+    row: &csv::StringRecord,
+    kept: &[usize],
+) {
+    let reasons = errors
+        .iter()
+        .map(|e| format!("{}: {}", e.column, e.message))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let mut cells = vec![line.to_string(), reasons];
+    cells.extend(
+        kept.iter()
+            .map(|&i| crate::export::text_cell(row.get(i).unwrap_or(""))),
+    );
+    report.write_record(&cells).expect("writing to memory");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amounts_are_read_to_the_cent() {
+        assert_eq!(parse_cents("1250.50"), Some(125_050));
+        assert_eq!(parse_cents("12.5"), Some(1_250));
+        assert_eq!(parse_cents("7"), Some(700));
+        for bad in ["", "1.234", "-1", "1,50", "abc", ".5"] {
+            assert_eq!(parse_cents(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn exported_formula_escapes_are_undone_and_other_text_is_kept() {
+        assert_eq!(literal("'=HYPERLINK(\"x\")"), "=HYPERLINK(\"x\")");
+        assert_eq!(literal("=HYPERLINK(\"x\")"), "=HYPERLINK(\"x\")");
+        assert_eq!(literal("'+1 555"), "+1 555");
+        assert_eq!(literal("O'Neil"), "O'Neil");
+        assert_eq!(literal("'quoted'"), "'quoted'");
+    }
+
+    #[test]
+    fn field_paths_name_their_columns() {
+        assert_eq!(column_of("shipper.email"), "shipper_email");
+        assert_eq!(column_of("packages[2].quantity"), "packages");
+        assert_eq!(column_of("type"), "type_of_shipment");
+        assert_eq!(column_of("total_freight_cents"), "total_freight");
+        assert_eq!(column_of("origin"), "origin");
+    }
+
+    #[test]
+    fn a_file_that_is_not_utf8_names_its_line() {
+        let error = file_text(b"a,b\nok,ok\n\xff\xfe,x\n").unwrap_err();
+        assert!(error.to_string().contains("line 3"), "{error}");
+        assert!(file_text(b" \n ").is_err());
+        assert_eq!(file_text(b"\xEF\xBB\xBFa").unwrap(), "a");
+    }
+
+    #[test]
+    fn every_template_column_is_read() {
+        for column in TEMPLATE_COLUMNS {
+            assert!(
+                COLUMNS.contains(&column) || OPTIONAL_COLUMNS.contains(&column),
+                "{column}"
+            );
+        }
+    }
+}

@@ -1,0 +1,460 @@
+//! CSV import over gRPC: the file in parts, the check, the run in the background, the report
+//! of rejected rows, and a second run of the same file creating nothing.
+
+mod common;
+
+use common::service::{Running, caller, create, start, valid_input, violations};
+use logistics_proto::v1 as pb;
+use tonic::Code;
+
+const HEADER: &str = "tracking_number,status,shipper_name,shipper_address,shipper_phone,shipper_email,receiver_name,receiver_address,receiver_phone,receiver_email,origin,destination,current_location,carrier,type_of_shipment,shipment_mode,package_count,product,product_quantity,payment_mode,total_freight,weight_kg,expected_delivery_date,departure_time,pickup_date,pickup_time,comments,packages,created_at,external_reference";
+
+/// A valid row; `shipper_email` and `comments` and `reference` vary.
+fn row(shipper_email: &str, comments: &str, reference: &str) -> String {
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::new());
+    w.write_record([
+        "", "", "Ada Shipper", "1 Quay, Oslo", "+47 555 0101", shipper_email, "Bo Receiver",
+        "2 Dock, Busan", "+82 555 0102", "bo@example.com", "Oslo, Norway", "Busan, Korea", "",
+        "Maersk", "express", "sea_shipping", "1", "Salmon", "2", "bank_transfer", "120.50", "12.5",
+        "2027-03-01", "08:30", "2027-02-01", "09:15", comments,
+        r#"[{"quantity":1,"pieceType":"Box","description":"Fish","length":40,"width":30,"height":20,"weight":12.5}]"#,
+        "", reference,
+    ])
+    .unwrap();
+    String::from_utf8(w.into_inner().unwrap()).unwrap()
+}
+
+fn file(rows: &[String]) -> Vec<u8> {
+    format!("{HEADER}\n{}", rows.concat()).into_bytes()
+}
+
+/// Sends the file in parts of `part` bytes; the import's id.
+async fn upload(running: &mut Running, name: &str, bytes: &[u8], part: usize) -> String {
+    let created = running
+        .client
+        .create_shipment_import(pb::CreateShipmentImportRequest {
+            file_name: name.into(),
+            size_bytes: bytes.len() as i64,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let mut offset = 0;
+    for chunk in bytes.chunks(part) {
+        let sent = running
+            .client
+            .append_shipment_import_data(pb::AppendShipmentImportDataRequest {
+                import_id: created.id.clone(),
+                offset,
+                data: chunk.to_vec(),
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        offset += chunk.len() as i64;
+        assert_eq!(sent.uploaded_bytes, offset);
+    }
+    created.id
+}
+
+async fn check(running: &mut Running, id: &str) -> Result<pb::ShipmentImport, tonic::Status> {
+    running
+        .client
+        .start_shipment_import(pb::StartShipmentImportRequest {
+            import_id: id.into(),
+            validate_only: true,
+        })
+        .await
+        .map(|r| r.into_inner())
+}
+
+/// Runs the import and follows it until it ends.
+async fn run(running: &mut Running, id: &str) -> pb::ShipmentImport {
+    let started = running
+        .client
+        .start_shipment_import(pb::StartShipmentImportRequest {
+            import_id: id.into(),
+            validate_only: false,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(started.state(), pb::ShipmentImportState::Running);
+    for _ in 0..1200 {
+        let now = running
+            .client
+            .get_shipment_import(pb::GetShipmentImportRequest {
+                import_id: id.into(),
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        if now.state() != pb::ShipmentImportState::Running {
+            return now;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the import did not end within a minute");
+}
+
+async fn report(running: &mut Running, id: &str) -> String {
+    let mut stream = running
+        .client
+        .export_shipment_import_rejections(pb::ExportShipmentImportRejectionsRequest {
+            import_id: id.into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let mut text = Vec::new();
+    while let Some(chunk) = stream.message().await.unwrap() {
+        text.extend(chunk.csv);
+    }
+    String::from_utf8(text).unwrap()
+}
+
+async fn all_shipments(running: &mut Running) -> Vec<pb::Shipment> {
+    running
+        .client
+        .list_shipments(pb::ListShipmentsRequest {
+            page_size: 100,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .shipments
+}
+
+#[tokio::test]
+async fn a_file_is_checked_then_imported_and_a_second_run_creates_nothing() {
+    let mut running = start().await;
+    let mut rows: Vec<String> = (0..6)
+        .map(|i| row(&format!("ada{i}@example.com"), "", ""))
+        .collect();
+    rows[2] = row("not-an-address", "", "");
+    rows[4] = row(
+        "ada4@example.com",
+        r#"=HYPERLINK("http://evil.example","click")"#,
+        "",
+    );
+    let bytes = file(&rows);
+    // Parts of 300 bytes: a row spans parts.
+    let id = upload(&mut running, "bookings.csv", &bytes, 300).await;
+    let checked = check(&mut running, &id).await.unwrap();
+    assert_eq!(checked.state(), pb::ShipmentImportState::Validated);
+    assert_eq!(
+        (
+            checked.total_rows,
+            checked.valid_rows,
+            checked.rejected_count
+        ),
+        (6, 5, 1)
+    );
+    assert_eq!(checked.preview.len(), 6);
+    let bad = &checked.rejected_preview[0];
+    assert_eq!(bad.row, 4, "the header is line 1");
+    assert_eq!(bad.errors[0].column, "shipper_email");
+    assert!(
+        all_shipments(&mut running).await.is_empty(),
+        "a check writes nothing"
+    );
+
+    let done = run(&mut running, &id).await;
+    assert_eq!(
+        done.state(),
+        pb::ShipmentImportState::Succeeded,
+        "{}",
+        done.error
+    );
+    assert_eq!(
+        (done.created_count, done.skipped_count, done.rejected_count),
+        (5, 0, 1)
+    );
+    assert_eq!(done.processed_rows, 6);
+    let made = all_shipments(&mut running).await;
+    assert_eq!(made.len(), 5);
+    assert!(
+        made.iter()
+            .any(|s| s.comments == r#"=HYPERLINK("http://evil.example","click")"#),
+        "a formula is stored as the text it is"
+    );
+    assert!(
+        made.iter()
+            .all(|s| s.status() == pb::ShipmentStatus::Pending
+                && s.current_location == "Oslo, Norway")
+    );
+
+    let rejected = report(&mut running, &id).await;
+    let mut reader = csv::Reader::from_reader(rejected.as_bytes());
+    let header: Vec<String> = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(&header[..3], ["row", "errors", "tracking_number"]);
+    let lines: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(lines.len(), 1);
+    assert_eq!(&lines[0][0], "4");
+    assert!(
+        lines[0][1].starts_with("shipper_email: "),
+        "{}",
+        &lines[0][1]
+    );
+
+    // The same file again: every row is known, nothing is created twice.
+    let again = upload(&mut running, "bookings.csv", &bytes, 1024 * 1024).await;
+    let second = run(&mut running, &again).await;
+    assert_eq!(
+        (
+            second.created_count,
+            second.skipped_count,
+            second.rejected_count
+        ),
+        (0, 5, 1)
+    );
+    assert_eq!(all_shipments(&mut running).await.len(), 5);
+
+    // Its report, fixed, imports as it is (the row and errors columns are ignored).
+    let fixed = rejected.replace("not-an-address", "fixed@example.com");
+    let fix = upload(
+        &mut running,
+        "rejected-fixed.csv",
+        fixed.as_bytes(),
+        1024 * 1024,
+    )
+    .await;
+    let third = run(&mut running, &fix).await;
+    assert_eq!(
+        (third.created_count, third.rejected_count),
+        (1, 0),
+        "{:?}",
+        third.rejected_preview
+    );
+
+    // Every creation and the import itself are in the audit log.
+    let listed = running
+        .client
+        .list_shipment_imports(pb::ListShipmentImportsRequest::default())
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(listed.imports.len(), 3);
+    assert_eq!(listed.imports[0].id, fix, "newest first");
+}
+
+#[tokio::test]
+async fn external_references_are_unique_in_imports_and_creates() {
+    let mut running = start().await;
+    let bytes = file(&[
+        row("a@example.com", "", "ERP-1"),
+        row("b@example.com", "", "ERP-1"),
+        row("c@example.com", "", "ERP-2"),
+    ]);
+    let id = upload(&mut running, "erp.csv", &bytes, 1 << 20).await;
+    let done = run(&mut running, &id).await;
+    assert_eq!((done.created_count, done.skipped_count), (2, 1));
+    let input = pb::Shipment {
+        external_reference: "ERP-2".into(),
+        ..valid_input()
+    };
+    let refused = running
+        .client
+        .create_shipment(pb::CreateShipmentRequest {
+            shipment: Some(input),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::AlreadyExists);
+    assert_eq!(
+        refused.message(),
+        "A shipment with external reference ERP-2 exists"
+    );
+    let made = create(
+        &mut running.client,
+        pb::Shipment {
+            external_reference: "ERP-3".into(),
+            ..valid_input()
+        },
+    )
+    .await;
+    assert_eq!(made.external_reference, "ERP-3");
+}
+
+#[tokio::test]
+async fn files_that_cannot_be_imported_are_refused_with_the_reason() {
+    let mut running = start().await;
+    let refused = running
+        .client
+        .create_shipment_import(pb::CreateShipmentImportRequest {
+            file_name: "huge.csv".into(),
+            size_bytes: 200_000_000,
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(violations(&refused), ["size_bytes"]);
+    assert!(
+        refused
+            .message()
+            .contains("The file is larger than 100 MB.")
+    );
+    let refused = running
+        .client
+        .create_shipment_import(pb::CreateShipmentImportRequest {
+            file_name: "empty.csv".into(),
+            size_bytes: 0,
+        })
+        .await
+        .unwrap_err();
+    assert!(refused.message().contains("The file is empty."));
+
+    let missing = HEADER.replace(",shipper_email", "").replace(",origin", "");
+    let unknown = format!("{HEADER},colour");
+    let cases: [(&[u8], &str); 5] = [
+        (b"   \n\n", "The file is empty."),
+        (
+            b"tracking_number,status\n\xff\xfe\n",
+            "The file is not UTF-8 text (line 2).",
+        ),
+        (
+            missing.as_bytes(),
+            "Missing columns: shipper_email, origin.",
+        ),
+        (unknown.as_bytes(), "Unknown columns: colour."),
+        (HEADER.as_bytes(), "The file has a header but no rows."),
+    ];
+    for (bytes, message) in cases {
+        let id = upload(&mut running, "bad.csv", bytes, 1 << 20).await;
+        let refused = check(&mut running, &id).await.unwrap_err();
+        assert_eq!(refused.code(), Code::InvalidArgument);
+        assert_eq!(violations(&refused), ["file"]);
+        assert!(
+            refused.message().contains(message),
+            "{} vs {message}",
+            refused.message()
+        );
+        // Running it is refused just the same, and nothing is written.
+        let refused = running
+            .client
+            .start_shipment_import(pb::StartShipmentImportRequest {
+                import_id: id,
+                validate_only: false,
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(violations(&refused), ["file"]);
+    }
+    assert!(all_shipments(&mut running).await.is_empty());
+}
+
+#[tokio::test]
+async fn parts_out_of_step_and_unfinished_files_are_refused() {
+    let mut running = start().await;
+    let bytes = file(&[row("a@example.com", "", "")]);
+    let created = running
+        .client
+        .create_shipment_import(pb::CreateShipmentImportRequest {
+            file_name: "a.csv".into(),
+            size_bytes: bytes.len() as i64,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let append = |offset: i64, data: &[u8]| pb::AppendShipmentImportDataRequest {
+        import_id: created.id.clone(),
+        offset,
+        data: data.to_vec(),
+    };
+    let refused = running
+        .client
+        .append_shipment_import_data(append(5, &bytes[..10]))
+        .await
+        .unwrap_err();
+    assert_eq!(violations(&refused), ["offset"]);
+    running
+        .client
+        .append_shipment_import_data(append(0, &bytes[..10]))
+        .await
+        .unwrap();
+    // The same part again (a retry after a lost answer) is harmless.
+    let same = running
+        .client
+        .append_shipment_import_data(append(0, &bytes[..10]))
+        .await
+        .unwrap();
+    assert_eq!(same.into_inner().uploaded_bytes, 10);
+    let unfinished = check(&mut running, &created.id).await.unwrap_err();
+    assert_eq!(unfinished.code(), Code::FailedPrecondition);
+    let too_much = [bytes[10..].to_vec(), b"extra".to_vec()].concat();
+    let refused = running
+        .client
+        .append_shipment_import_data(append(10, &too_much))
+        .await
+        .unwrap_err();
+    assert_eq!(violations(&refused), ["data"]);
+    let missing = running
+        .client
+        .get_shipment_import(pb::GetShipmentImportRequest {
+            import_id: "nosuchimport".into(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (missing.code(), missing.message()),
+        (Code::NotFound, "Import not found")
+    );
+}
+
+#[tokio::test]
+async fn a_hundred_thousand_bad_rows_are_counted_previewed_and_reported() {
+    let mut running = start().await;
+    let mut bytes = format!("{HEADER}\n").into_bytes();
+    for i in 0..100_000 {
+        bytes.extend(format!("PSE{i:09},pending\n").as_bytes());
+    }
+    let id = upload(&mut running, "broken.csv", &bytes, 1 << 20).await;
+    let checked = check(&mut running, &id).await.unwrap();
+    assert_eq!((checked.total_rows, checked.valid_rows), (100_000, 0));
+    assert_eq!(
+        checked.rejected_preview.len(),
+        20,
+        "a preview, not the whole list"
+    );
+    assert_eq!(checked.rejected_preview[0].errors[0].column, "row");
+    let done = run(&mut running, &id).await;
+    assert_eq!((done.created_count, done.rejected_count), (0, 100_000));
+    let rejected = report(&mut running, &id).await;
+    assert_eq!(rejected.lines().count(), 100_001);
+    assert!(all_shipments(&mut running).await.is_empty());
+}
+
+#[tokio::test]
+async fn only_managers_and_admins_import() {
+    let running = start().await;
+    for role in ["agent", "user"] {
+        let token = running
+            .key
+            .mint(&caller(role), service_auth::CALL_TOKEN_LIFETIME);
+        let refused = running
+            .client_as(&token)
+            .create_shipment_import(pb::CreateShipmentImportRequest {
+                file_name: "a.csv".into(),
+                size_bytes: 10,
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(refused.code(), Code::PermissionDenied, "{role}");
+    }
+    let manager = running
+        .key
+        .mint(&caller("manager"), service_auth::CALL_TOKEN_LIFETIME);
+    running
+        .client_as(&manager)
+        .list_shipment_imports(pb::ListShipmentImportsRequest::default())
+        .await
+        .unwrap();
+}
