@@ -26,10 +26,10 @@ export function ImportRowsTable({ rows, label }: { rows: readonly ShipmentImport
               return (
                 <tr key={row.row} data-row={row.row} className={row.errors.length > 0 ? 'has-errors' : undefined}>
                   <th scope="row">
-                    <span className="card-only">Row </span>
+                    <span className="card-words">Row </span>
                     {row.row}
                   </th>
-                  <td data-label="Reference" className="import-reference">
+                  <td data-label="Reference" className="import-reference-cell">
                     {references.length === 0 ? (
                       EMPTY_VALUE
                     ) : (
@@ -42,19 +42,22 @@ export function ImportRowsTable({ rows, label }: { rows: readonly ShipmentImport
                       </span>
                     )}
                   </td>
-                  <td data-label="Shipper">{row.shipperName || EMPTY_VALUE}</td>
-                  <td data-label="Receiver">{row.receiverName || EMPTY_VALUE}</td>
-                  <td data-label="Route">
+                  <td data-label="Shipper" className="import-name-cell">{row.shipperName || EMPTY_VALUE}</td>
+                  <td data-label="Receiver" className="import-name-cell">{row.receiverName || EMPTY_VALUE}</td>
+                  <td data-label="Route" className="import-route-cell">
                     {/* One element: the cell is a label and value grid on a phone. */}
                     <span>
                       {row.origin || EMPTY_VALUE} <span aria-hidden="true">→</span>
                       <span className="visually-hidden">to</span> {row.destination || EMPTY_VALUE}
                     </span>
                   </td>
-                  <td data-label="Errors" className="import-errors-cell">
-                    {row.errors.length === 0 ? (
+                  {row.errors.length === 0 ? (
+                    // On a phone "OK" sits beside the row's title (data-table.css card-aside).
+                    <td className="card-aside">
                       <span className="status-pill tone-green">OK</span>
-                    ) : (
+                    </td>
+                  ) : (
+                    <td data-label="Errors" className="import-errors-cell">
                       <ul className="import-errors">
                         {row.errors.map((error, index) => (
                           <li key={index}>
@@ -64,8 +67,8 @@ export function ImportRowsTable({ rows, label }: { rows: readonly ShipmentImport
                           </li>
                         ))}
                       </ul>
-                    )}
-                  </td>
+                    </td>
+                  )}
                 </tr>
               );
             })}

@@ -109,7 +109,7 @@ function ImportRun({
           <dd>{imp.createdCount.toLocaleString('en-US')}</dd>
         </div>
         <div>
-          <dt>Skipped (already imported)</dt>
+          <dt>Skipped</dt>
           <dd>{imp.skippedCount.toLocaleString('en-US')}</dd>
         </div>
         <div>

@@ -16,6 +16,8 @@ type RecentImportsProps = {
   currentId: string;
 };
 
+const n = (value: number) => value.toLocaleString('en-US');
+
 function started(imp: ShipmentImport): string {
   return formatDateTime(imp.createTime ? timestampDate(imp.createTime) : undefined);
 }
@@ -24,7 +26,7 @@ function started(imp: ShipmentImport): string {
 export function RecentImports({ reloadKey, onRefresh, currentId }: RecentImportsProps) {
   const { imports, loading, error } = useRecentImports(reloadKey);
   return (
-    <section className="import-recent" aria-labelledby="recent-imports-heading">
+    <section className="import-recent">
       <div className="import-section-head">
         <h2 id="recent-imports-heading">Recent imports</h2>
         <button type="button" className="btn btn-outline btn-sm" onClick={onRefresh} disabled={loading}>
@@ -82,13 +84,14 @@ export function RecentImports({ reloadKey, onRefresh, currentId }: RecentImports
                           />
                         )}
                       </td>
-                      <td data-label="Created / Skipped / Rejected">
+                      <td data-label="Rows">
                         {counted ? (
+                          // The words are read out, and shown on a phone where no column header is.
                           <span>
-                            {imp.createdCount}
-                            <span className="visually-hidden"> created</span> / {imp.skippedCount}
-                            <span className="visually-hidden"> skipped</span> / {imp.rejectedCount}
-                            <span className="visually-hidden"> rejected</span>
+                            {n(imp.createdCount)}
+                            <span className="card-words"> created</span> / {n(imp.skippedCount)}
+                            <span className="card-words"> skipped</span> / {n(imp.rejectedCount)}
+                            <span className="card-words"> rejected</span>
                           </span>
                         ) : (
                           EMPTY_VALUE
