@@ -120,8 +120,8 @@ function parseCsv(text: string): string[][] {
 }
 
 /**
- * The suite's file: 25 rows, of which row 4 of the file has a bad e-mail and row 8 a date that
- * does not exist (both in the preview of the first 10), and row 14 a formula as its comment.
+ * The suite's file: 25 rows, of which the 3rd has a bad e-mail and the 7th a date that does not
+ * exist (both in the preview of the first 10), and the 13th a formula as its comment.
  */
 function importFile(run: string) {
   const rows = Array.from({ length: 25 }, (_, i) => validRow(run, i + 1));
@@ -201,15 +201,20 @@ test.describe('importing shipments from a CSV file', () => {
     await checkFile(page, file.name, file.buffer, `${file.total} rows: ${file.valid} ready to import, ${file.rejected} with errors`);
     const preview = page.getByRole('region', { name: 'Preview' });
     await expect(preview.locator('tbody tr')).toHaveCount(10);
-    await expect(preview.locator('tr[data-row="4"]')).toContainText('shipper_email:');
-    await expect(preview.locator('tr[data-row="8"]')).toContainText('expected_delivery_date:');
-    await expect(preview.locator('tr[data-row="2"]')).toContainText('OK');
-    await expect(preview.locator('tr[data-row="2"]')).toContainText(`${run}-001`);
-    await expect(preview.locator('tr[data-row="2"]')).toContainText('Lisbon → Accra');
+    // Rows found by their reference (their numbers are checked on their own below).
+    const previewRow = (i: number) => preview.locator('tbody tr', { hasText: `${run}-${String(i).padStart(3, '0')}` });
+    await expect(previewRow(3)).toContainText('shipper_email:');
+    await expect(previewRow(7)).toContainText('expected_delivery_date:');
+    await expect(previewRow(1)).toContainText('OK');
+    await expect(previewRow(1)).toContainText(`Shipper ${run} 1`);
+    await expect(previewRow(1).getByRole('cell', { name: 'Lisbon to Accra' })).toBeVisible();
     const rejected = page.getByRole('region', { name: 'Rows with errors' });
     await expect(rejected.locator('tbody tr')).toHaveCount(2);
+    await expect(rejected.locator('tbody tr').nth(0)).toContainText(`${run}-003`);
     await expect(rejected.locator('tbody tr').nth(0)).toContainText('shipper_email:');
+    await expect(rejected.locator('tbody tr').nth(1)).toContainText(`${run}-007`);
     await expect(rejected.locator('tbody tr').nth(1)).toContainText('expected_delivery_date:');
+    const rejectedNumbers = await rejected.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-row')));
     await expect(page.getByText('The full list, with the file’s own columns, can be downloaded after the import')).toBeVisible();
     // Nothing written by the check.
     const admin = await adminRpc(request, baseURL!);
@@ -244,7 +249,8 @@ test.describe('importing shipments from a CSV file', () => {
     const report = parseCsv(readFileSync(await (await download).path(), 'utf8')).filter((r) => r.some(Boolean));
     expect(report[0].slice(0, 2)).toEqual(['row', 'errors']);
     expect(report).toHaveLength(1 + file.rejected);
-    expect(report.slice(1).map((r) => r[0])).toEqual(['4', '8']);
+    // The report numbers the rows as the preview did.
+    expect(report.slice(1).map((r) => r[0])).toEqual(rejectedNumbers);
     expect(report[1][1]).toContain('shipper_email');
     expect(report[2][1]).toContain('expected_delivery_date');
 
@@ -316,7 +322,20 @@ test.describe('importing shipments from a CSV file', () => {
     // Unknown columns too.
     await chooseFile(page, `colour-${run}.csv`, csv([{ ...validRow(run, 2), colour: 'red' }], [...COLUMNS, 'colour']));
     await page.getByRole('button', { name: 'Check file' }).click();
-    await expect(fileError(page)).toHaveText('Unknown columns: colour.', { timeout: 20_000 });
+    await expect(fileError(page)).toHaveText('Unknown columns: colour. The template lists the columns.', { timeout: 20_000 });
+  });
+
+  test('a row is numbered by its line in the file, the header being line 1', async ({ page, request, baseURL }) => {
+    // ShipmentImportRow.row and the report's `row`: what a spreadsheet shows beside the row.
+    const run = tag();
+    const rows = [validRow(run, 1), { ...validRow(run, 2), receiver_email: 'nobody' }, validRow(run, 3)];
+    const email = await staffMember(request, baseURL!, Role.MANAGER, 'import-manager');
+    await signIn(page, email, PASSWORD);
+    await page.goto(IMPORT_PATH);
+    await checkFile(page, `lines-${run}.csv`, csv(rows), '3 rows: 2 ready to import, 1 with errors');
+    const preview = page.getByRole('region', { name: 'Preview' });
+    await expect(preview.getByRole('rowheader')).toHaveText(['Row 2', 'Row 3', 'Row 4']);
+    await expect(page.getByRole('region', { name: 'Rows with errors' }).getByRole('rowheader')).toHaveText(['Row 3']);
   });
 
   test('an agent has no Import tab and the page is not available to them', async ({ page, request, baseURL }) => {
