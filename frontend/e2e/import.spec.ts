@@ -338,6 +338,28 @@ test.describe('importing shipments from a CSV file', () => {
     await expect(page.getByRole('region', { name: 'Rows with errors' }).getByRole('rowheader')).toHaveText(['Row 3']);
   });
 
+  test('a checked import opened from Recent imports is imported from there', async ({ page, request, baseURL }) => {
+    const run = tag();
+    const rows = [validRow(run, 1), validRow(run, 2), validRow(run, 3)];
+    const email = await staffMember(request, baseURL!, Role.MANAGER, 'import-manager');
+    await signIn(page, email, PASSWORD);
+    await page.goto(IMPORT_PATH);
+    const name = `later-${run}.csv`;
+    await checkFile(page, name, csv(rows), '3 rows: 3 ready to import, 0 with errors');
+    await page.getByRole('button', { name: 'Choose another file' }).click();
+    const recent = page.getByRole('region', { name: 'Recent imports' });
+    const row = recent.locator('tbody tr', { hasText: name });
+    await expect(row).toContainText('Checked');
+    await row.getByRole('link', { name: /^Open import/ }).click();
+    await expect(page).toHaveURL(/[?&]import=/);
+    await expect(page.getByTestId('import-counts')).toHaveText('3 rows: 3 ready to import, 0 with errors');
+    await page.getByRole('button', { name: 'Import 3 shipments' }).click();
+    await expect(page.getByText('Import finished: 3 created, 0 skipped (already imported), 0 rejected.')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('link', { name: 'Download rejected rows' })).toHaveCount(0);
+    await expect(row).toContainText('Finished');
+    await expect(row).toContainText('3 created / 0 skipped / 0 rejected');
+  });
+
   test('an agent has no Import tab and the page is not available to them', async ({ page, request, baseURL }) => {
     const email = await staffMember(request, baseURL!, Role.AGENT, 'import-agent');
     await signIn(page, email, PASSWORD);

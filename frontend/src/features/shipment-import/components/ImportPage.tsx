@@ -87,7 +87,9 @@ export function ImportPage() {
 
       {importId ? (
         <ImportStatus
-          key={importId}
+          // Started from here: mounted afresh to follow it (a checked import opened by its link
+          // keeps its id when it starts).
+          key={started?.id === importId ? `${importId}:started` : importId}
           id={importId}
           initial={started?.id === importId ? started : undefined}
           starting={starting}
