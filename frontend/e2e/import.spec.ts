@@ -81,9 +81,10 @@ function cell(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-function csv(rows: Row[], columns = COLUMNS): Buffer {
+/** A CSV file of `rows`; lines end with CRLF, as spreadsheets write them, unless `eol` says otherwise. */
+function csv(rows: Row[], columns = COLUMNS, eol = '\r\n'): Buffer {
   const lines = [columns.join(','), ...rows.map((row) => columns.map((c) => cell(row[c] ?? '')).join(','))];
-  return Buffer.from(`${lines.join('\r\n')}\r\n`, 'utf8');
+  return Buffer.from(`${lines.join(eol)}${eol}`, 'utf8');
 }
 
 /** The records of a CSV text (quoted cells may hold commas, quotes and line breaks). */
@@ -325,18 +326,23 @@ test.describe('importing shipments from a CSV file', () => {
     await expect(fileError(page)).toHaveText('Unknown columns: colour. The template lists the columns.', { timeout: 20_000 });
   });
 
-  test('a row is numbered by its line in the file, the header being line 1', async ({ page, request, baseURL }) => {
-    // ShipmentImportRow.row and the report's `row`: what a spreadsheet shows beside the row.
-    const run = tag();
-    const rows = [validRow(run, 1), { ...validRow(run, 2), receiver_email: 'nobody' }, validRow(run, 3)];
-    const email = await staffMember(request, baseURL!, Role.MANAGER, 'import-manager');
-    await signIn(page, email, PASSWORD);
-    await page.goto(IMPORT_PATH);
-    await checkFile(page, `lines-${run}.csv`, csv(rows), '3 rows: 2 ready to import, 1 with errors');
-    const preview = page.getByRole('region', { name: 'Preview' });
-    await expect(preview.getByRole('rowheader')).toHaveText(['Row 2', 'Row 3', 'Row 4']);
-    await expect(page.getByRole('region', { name: 'Rows with errors' }).getByRole('rowheader')).toHaveText(['Row 3']);
-  });
+  for (const [eol, endings] of [
+    ['\n', 'LF'],
+    ['\r\n', 'CRLF'],
+  ] as const) {
+    test(`a row is numbered by its line in the file, the header being line 1 (${endings} line endings)`, async ({ page, request, baseURL }) => {
+      // ShipmentImportRow.row and the report's `row`: what a spreadsheet shows beside the row.
+      const run = tag();
+      const rows = [validRow(run, 1), { ...validRow(run, 2), receiver_email: 'nobody' }, validRow(run, 3)];
+      const email = await staffMember(request, baseURL!, Role.MANAGER, 'import-manager');
+      await signIn(page, email, PASSWORD);
+      await page.goto(IMPORT_PATH);
+      await checkFile(page, `lines-${run}.csv`, csv(rows, COLUMNS, eol), '3 rows: 2 ready to import, 1 with errors');
+      const preview = page.getByRole('region', { name: 'Preview' });
+      await expect(preview.getByRole('rowheader')).toHaveText(['Row 2', 'Row 3', 'Row 4']);
+      await expect(page.getByRole('region', { name: 'Rows with errors' }).getByRole('rowheader')).toHaveText(['Row 3']);
+    });
+  }
 
   test('a checked import opened from Recent imports is imported from there', async ({ page, request, baseURL }) => {
     const run = tag();
