@@ -18,6 +18,7 @@ const AdminEmailsPage = lazy(() => import('./routes/admin-emails'));
 const AdminSettingsPage = lazy(() => import('./routes/admin-settings'));
 const AdminAuditPage = lazy(() => import('./routes/admin-audit'));
 const AdminLabelsPage = lazy(() => import('./routes/admin-labels'));
+const AdminImportPage = lazy(() => import('./routes/admin-import'));
 const PrivacyPage = lazy(() => import('./routes/privacy'));
 const TermsPage = lazy(() => import('./routes/terms'));
 const FaqPage = lazy(() => import('./routes/faq'));
@@ -46,6 +47,7 @@ const ROUTES: RouteObject[] = [
           { path: 'settings', element: <AdminSettingsPage /> },
           { path: 'audit', element: <AdminAuditPage /> },
           { path: 'labels', element: <AdminLabelsPage /> },
+          { path: 'import', element: <AdminImportPage /> },
         ],
       },
       { path: 'login', element: <Navigate to={ADMIN_LOGIN_PATH} replace /> },

@@ -1,12 +1,13 @@
 import { useRef } from 'react';
 import { NavLink } from 'react-router-dom';
-import { History, LogOut, Mail, Package, Settings, UserCircle2, Users } from 'lucide-react';
+import { FileUp, History, LogOut, Mail, Package, Settings, UserCircle2, Users } from 'lucide-react';
 import type { User } from '@/gen/logistics/v1/user_pb';
 import { Permission, may } from '@/config/permissions';
 import {
   ADMIN_AUDIT_PATH,
   ADMIN_EMAILS_PATH,
   ADMIN_HOME_PATH,
+  ADMIN_IMPORT_PATH,
   ADMIN_SETTINGS_PATH,
   ADMIN_USERS_PATH,
 } from '@/config/routes';
@@ -32,6 +33,14 @@ export function AdminBar({ user }: { user: User }) {
                 <NavLink to={ADMIN_HOME_PATH} end className={linkClass}>
                   <Package aria-hidden="true" size={18} />
                   Shipments
+                </NavLink>
+              </li>
+            )}
+            {may(user, Permission.shipmentsImport) && (
+              <li>
+                <NavLink to={ADMIN_IMPORT_PATH} className={linkClass}>
+                  <FileUp aria-hidden="true" size={18} />
+                  Import
                 </NavLink>
               </li>
             )}

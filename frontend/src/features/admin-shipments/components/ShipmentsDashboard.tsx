@@ -6,13 +6,15 @@ import {
   ChevronRight,
   Download,
   FileText,
+  FileUp,
   ListChecks,
   Plus,
   RefreshCw,
   Search,
   Tag,
 } from 'lucide-react';
-import { labelsPath } from '@/config/routes';
+import { Link } from 'react-router-dom';
+import { ADMIN_IMPORT_PATH, labelsPath } from '@/config/routes';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { Spinner } from '@/components/ui/Spinner';
 import { toast } from '@/lib/toast';
@@ -56,6 +58,7 @@ export type ShipmentActions = {
   dashboard: boolean;
   activity: boolean;
   export: boolean;
+  import: boolean;
 };
 
 /** The shipments part of the dashboard: search, filter, refresh, the list and its dialogs. */
@@ -227,6 +230,12 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
             <Download aria-hidden="true" size={18} />
             Export CSV
           </a>
+        )}
+        {allowed.import && (
+          <Link className="btn btn-outline toolbar-refresh" to={ADMIN_IMPORT_PATH}>
+            <FileUp aria-hidden="true" size={18} />
+            Import CSV
+          </Link>
         )}
       </div>
 
