@@ -600,8 +600,37 @@ fn rows(text: &str) -> Result<(Header, csv::Reader<&[u8]>), ShipmentError> {
     Ok((Header::parse(&header)?, reader))
 }
 
-fn line_of(record: &csv::StringRecord) -> i64 {
-    record.position().map_or(0, |p| p.line() as i64)
+/// The line a record starts on, counted from its byte offset (the csv crate's own line count
+/// is off by one for CRLF files); each call moves forward from the last.
+struct Lines<'t> {
+    text: &'t [u8],
+    at: usize,
+    line: i64,
+}
+
+impl<'t> Lines<'t> {
+    fn new(text: &'t str) -> Self {
+        Self {
+            text: text.as_bytes(),
+            at: 0,
+            line: 1,
+        }
+    }
+
+    fn of(&mut self, record: &csv::StringRecord) -> i64 {
+        let start = record.position().map_or(self.at, |p| p.byte() as usize);
+        let mut start = start.clamp(self.at, self.text.len());
+        // With CRLF the record's offset can fall on the previous line's end.
+        while start < self.text.len() && matches!(self.text[start], b'\r' | b'\n') {
+            start += 1;
+        }
+        self.line += self.text[self.at..start]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count() as i64;
+        self.at = start;
+        self.line
+    }
 }
 
 /// The counts and previews of a file's check.
@@ -611,6 +640,7 @@ fn check_file(
     record: &mut ImportRecord,
 ) -> Result<(), ShipmentError> {
     let (header, mut reader) = rows(text)?;
+    let mut lines = Lines::new(text);
     let (mut total, mut valid) = (0, 0);
     let mut preview = Vec::new();
     let mut rejected_preview = Vec::new();
@@ -622,7 +652,7 @@ fn check_file(
             Err(e) => return Err(file_error(format!("The file is not CSV: {e}."))),
         }
         total += 1;
-        let line = line_of(&row);
+        let line = lines.of(&row);
         let outcome = check_row(&header, &row, line, now);
         let errors = outcome.as_ref().err().cloned().unwrap_or_default();
         if errors.is_empty() {
@@ -927,6 +957,7 @@ impl ShipmentsService {
         };
         let text = file_text(&file)?;
         let (header, mut reader) = rows(text)?;
+        let mut lines = Lines::new(text);
         let mut report_header = vec!["row".to_owned(), "errors".to_owned()];
         report_header.extend(
             header
@@ -966,7 +997,7 @@ impl ShipmentsService {
                         return Err(ShipmentError::Internal(format!("reading the file: {e}")));
                     }
                 }
-                let line = line_of(&row);
+                let line = lines.of(&row);
                 match check_row(&header, &row, line, now) {
                     Ok(valid) => batch.push((valid, row.clone())),
                     Err(errors) => {
@@ -1118,11 +1149,7 @@ impl ShipmentsService {
 
     pub(crate) async fn get_import(&self, id: &str) -> Result<ImportRecord, ShipmentError> {
         let id = import_id(id)?;
-        Ok(self
-            .store
-            .get_import(&id)
-            .await?
-            .seen(crate::domain::now()))
+        Ok(self.store.get_import(&id).await?.seen(crate::domain::now()))
     }
 
     pub(crate) async fn list_imports(
@@ -1153,10 +1180,7 @@ impl ShipmentsService {
             String::new()
         };
         Ok(pb::ListShipmentImportsResponse {
-            imports: found
-                .into_iter()
-                .map(|r| r.seen(now).to_proto())
-                .collect(),
+            imports: found.into_iter().map(|r| r.seen(now).to_proto()).collect(),
             next_page_token: next,
         })
     }
@@ -1202,6 +1226,16 @@ fn write_rejected(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_count_from_the_header_with_lf_and_crlf() {
+        for text in ["h\na\n\"b\nc\"\nd\n", "h\r\na\r\n\"b\r\nc\"\r\nd\r\n"] {
+            let mut reader = csv::Reader::from_reader(text.as_bytes());
+            let mut lines = Lines::new(text);
+            let found: Vec<i64> = reader.records().map(|r| lines.of(&r.unwrap())).collect();
+            assert_eq!(found, [2, 3, 5], "{text:?}");
+        }
+    }
 
     #[test]
     fn amounts_are_read_to_the_cent() {
