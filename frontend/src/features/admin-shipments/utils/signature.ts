@@ -6,9 +6,9 @@ export type Point = { x: number; y: number };
 export type Stroke = readonly Point[];
 
 /** The pen's width in CSS pixels. */
-export const INK_WIDTH = 2.5;
+const INK_WIDTH = 2.5;
 /** The ink: the same near-black on the pad in light and dark mode (the pad is white paper). */
-export const INK_COLOR = '#0f172a';
+const INK_COLOR = '#0f172a';
 const PAPER_COLOR = '#ffffff';
 /** Room left around the ink in the PNG, in CSS pixels. */
 const MARGIN = 8;
