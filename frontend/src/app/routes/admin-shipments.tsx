@@ -23,6 +23,7 @@ export default function AdminShipmentsPage() {
         dashboard: may(user, Permission.dashboardRead),
         activity: may(user, Permission.auditRead),
         export: may(user, Permission.shipmentsExport),
+        recordProof: may(user, Permission.deliveriesRecord),
       }}
     />
   );

@@ -56,6 +56,8 @@ export type ShipmentActions = {
   dashboard: boolean;
   activity: boolean;
   export: boolean;
+  /** Record a delivered shipment's proof of delivery. */
+  recordProof: boolean;
 };
 
 /** The shipments part of the dashboard: search, filter, refresh, the list and its dialogs. */
@@ -382,6 +384,7 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
           onClose={closeDialog}
           showActivity={allowed.activity}
           showLabels={allowed.labels}
+          canRecordProof={allowed.recordProof}
         />
       )}
       {dialog.kind === 'bulk' && (
@@ -399,6 +402,7 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
       {dialog.kind === 'track' && (
         <UpdateTrackingModal
           shipment={dialog.shipment}
+          canRecordProof={allowed.recordProof}
           onClose={closeDialog}
           onUpdated={() => {
             closeDialog();
