@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { Eraser, X } from 'lucide-react';
 import { BlobImage } from '@/components/ui/BlobImage';
 import { Field } from '@/components/ui/Field';
@@ -20,6 +20,7 @@ type ProofOfDeliveryFieldsProps = {
 export function ProofOfDeliveryFields({ proof, intro, disabled = false }: ProofOfDeliveryFieldsProps) {
   const { ids, errors } = proof;
   const photoInput = useRef<HTMLInputElement>(null);
+  useEffect(() => proof.takeFocus());
   const signatureLabel = `${ids.signature}-label`;
   const signatureHint = `${ids.signature}-hint`;
   const signatureError = `${ids.signature}-error`;

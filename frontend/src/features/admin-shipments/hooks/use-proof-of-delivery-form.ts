@@ -8,6 +8,7 @@ import {
   proofViolations,
   wantsProof,
   type ProofErrors,
+  type ProofField,
 } from '../utils/proof-of-delivery';
 import { signaturePng, type Stroke } from '../utils/signature';
 
@@ -62,9 +63,18 @@ export function useProofOfDeliveryForm({ idPrefix, required }: { idPrefix: strin
     photoCheck.current = check();
   }, []);
 
+  // The first wrong input, to be focused once the inputs are enabled again (they are disabled
+  // while the form saves): ProofOfDeliveryFields calls `takeFocus` after each render.
+  const pendingFocus = useRef<ProofField | null>(null);
   const focusFirst = (found: ProofErrors) => {
-    const first = (['recipientName', 'signature', 'photo'] as const).find((name) => found[name]);
-    if (first) document.getElementById(ids[first])?.focus();
+    pendingFocus.current = (['recipientName', 'signature', 'photo'] as const).find((name) => found[name]) ?? null;
+  };
+  const takeFocus = () => {
+    const field = pendingFocus.current;
+    const element = field && document.getElementById(ids[field]);
+    if (!element || element.matches(':disabled')) return;
+    pendingFocus.current = null;
+    element.focus();
   };
 
   /** Checks the inputs: the request to send, null when there is nothing to record, or false
@@ -115,5 +125,6 @@ export function useProofOfDeliveryForm({ idPrefix, required }: { idPrefix: strin
     errors,
     prepare,
     showServerError,
+    takeFocus,
   };
 }
