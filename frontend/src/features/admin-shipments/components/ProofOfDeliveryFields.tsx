@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Eraser, X } from 'lucide-react';
 import { BlobImage } from '@/components/ui/BlobImage';
 import { Field } from '@/components/ui/Field';
@@ -21,6 +21,10 @@ export function ProofOfDeliveryFields({ proof, intro, disabled = false }: ProofO
   const { ids, errors } = proof;
   const photoInput = useRef<HTMLInputElement>(null);
   useEffect(() => proof.takeFocus());
+  // A photo the browser cannot show (the server will say why) gets no broken preview.
+  const [unshowable, setUnshowable] = useState<File | null>(null);
+  const chosen = proof.photo?.file;
+  const onPreviewFailed = useCallback(() => setUnshowable(chosen ?? null), [chosen]);
   const signatureLabel = `${ids.signature}-label`;
   const signatureHint = `${ids.signature}-hint`;
   const signatureError = `${ids.signature}-error`;
@@ -85,9 +89,9 @@ export function ProofOfDeliveryFields({ proof, intro, disabled = false }: ProofO
           {...fieldInputProps(ids.photo, errors.photo, 'A JPEG or PNG of up to 8 MB')}
         />
       </Field>
-      {proof.photo && !proof.photo.error && (
+      {proof.photo && !proof.photo.error && proof.photo.file !== unshowable && (
         <div className="photo-preview">
-          <BlobImage blob={proof.photo.file} alt="The photo to be saved" />
+          <BlobImage blob={proof.photo.file} alt="The photo to be saved" onFailed={onPreviewFailed} />
           <button type="button" className="btn btn-outline btn-sm" onClick={removePhoto}>
             <X aria-hidden="true" size={16} />
             Remove photo

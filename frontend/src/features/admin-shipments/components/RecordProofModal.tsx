@@ -53,7 +53,7 @@ export function RecordProofModal({
         <FormErrors messages={formErrors} />
         {replacing && <p className="modal-intro">The proof recorded before is replaced by this one.</p>}
         <ProofOfDeliveryFields proof={proof} disabled={busy} />
-        <div className="modal-footer">
+        <div className="modal-footer proof-footer">
           <button type="button" className="btn btn-outline" onClick={onClose} disabled={busy}>
             Cancel
           </button>

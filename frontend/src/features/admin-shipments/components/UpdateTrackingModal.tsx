@@ -170,7 +170,7 @@ export function UpdateTrackingModal({
             }
           />
         )}
-        <div className="modal-footer field-wide">
+        <div className="modal-footer field-wide proof-footer">
           <button type="button" className="btn btn-outline" onClick={close} disabled={busy}>
             {statusSaved ? 'Close' : 'Cancel'}
           </button>
