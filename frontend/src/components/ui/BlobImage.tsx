@@ -1,5 +1,9 @@
 import { useCallback } from 'react';
 
+// Set once the page's Content-Security-Policy refused a `blob:` image: later images go straight
+// to a `data:` URL (one refusal in the console per page, not one per image).
+let blobRefused = false;
+
 type BlobImageProps = {
   blob: Blob;
   alt: string;
@@ -17,13 +21,9 @@ export function BlobImage({ blob, alt, className, onFailed }: BlobImageProps) {
   const attach = useCallback(
     (img: HTMLImageElement | null) => {
       if (!img) return;
-      const url = URL.createObjectURL(blob);
+      let url: string | null = null;
       let reader: FileReader | null = null;
-      const onError = () => {
-        if (!img.src.startsWith('blob:')) {
-          onFailed?.();
-          return;
-        }
+      const asDataUrl = () => {
         reader = new FileReader();
         reader.onload = () => {
           if (typeof reader?.result === 'string') img.src = reader.result;
@@ -31,12 +31,25 @@ export function BlobImage({ blob, alt, className, onFailed }: BlobImageProps) {
         reader.onerror = () => onFailed?.();
         reader.readAsDataURL(blob);
       };
+      const onError = () => {
+        if (!img.src.startsWith('blob:')) {
+          onFailed?.();
+          return;
+        }
+        blobRefused = true;
+        asDataUrl();
+      };
       img.addEventListener('error', onError);
-      img.src = url;
+      if (blobRefused) {
+        asDataUrl();
+      } else {
+        url = URL.createObjectURL(blob);
+        img.src = url;
+      }
       return () => {
         img.removeEventListener('error', onError);
         reader?.abort();
-        URL.revokeObjectURL(url);
+        if (url) URL.revokeObjectURL(url);
       };
     },
     [blob, onFailed],
