@@ -3,6 +3,7 @@
 // shipment's parties see it on the tracking page once verified (or through their e-mail's
 // link); nobody else sees it; a user without `deliveries.record` is not offered the inputs.
 // At 390 and 1280 px.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { ProofOfDeliveryImageKind, ShipmentStatus, type Shipment } from '../src/gen/logistics/v1/shipment_pb';
@@ -136,6 +137,18 @@ async function expectNoSideways(page: Page): Promise<void> {
   }
 }
 
+/** No serious or critical axe finding (WCAG 2.1 A and AA) inside `selector`. */
+async function expectAccessible(page: Page, selector: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page })
+    .include(selector)
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const serious = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(serious).toEqual([]);
+}
+
 for (const viewport of VIEWPORTS) {
   test.describe(`proof of delivery (${viewport.name})`, () => {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
@@ -189,6 +202,7 @@ for (const viewport of VIEWPORTS) {
       await expect(signature.getByRole('img', { name: 'Signature pad, empty' })).toBeVisible();
       await drawSignature(page, proof);
       await expectNoSideways(page);
+      await expectAccessible(page, 'dialog[open]');
       await dialog.getByRole('button', { name: 'Update Status' }).click();
       const name = proof.getByLabel('Recipient name');
       await expect(name).toHaveAccessibleDescription('Recipient name: is required');
@@ -222,6 +236,7 @@ for (const viewport of VIEWPORTS) {
       expect(await shown.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(40);
       await expect(section.getByRole('button', { name: 'Replace proof of delivery' })).toBeVisible();
       await expectNoSideways(page);
+      await expectAccessible(page, '.proof-section');
     });
 
     test('a proof the server refuses leaves the status changed, says so, and is saved on the second try; Replace from the View dialog', async ({
@@ -309,6 +324,7 @@ for (const viewport of VIEWPORTS) {
       await expectImageLoaded(card, 'Signature', `Signature of ${recipient}`);
       await expectImageLoaded(card, 'Photo', 'Photo of the delivery');
       await expectNoSideways(page);
+      await expectAccessible(page, '.proof-card');
 
       // The receiver's e-mail link, in a browser that never verified.
       const mail = await waitForEmail(
@@ -323,6 +339,32 @@ for (const viewport of VIEWPORTS) {
       await expect(linkedCard).toContainText(`Received by ${recipient}`);
       await expectImageLoaded(linkedCard, 'Photo', 'Photo of the delivery');
       await fresh.close();
+    });
+
+    test('in dark mode the proof and its inputs keep their contrast', async ({ browser }) => {
+      const run = tag();
+      const shipment = await deliveredWithProof(run, `Fay ${run}`);
+      const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height }, colorScheme: 'dark', serviceWorkers: 'block' });
+      const page = await context.newPage();
+      await page.goto(`/track/${shipment.trackingNumber}`);
+      await result(page).getByRole('textbox', { name: VERIFY_LABEL }).fill(partiesFor(run).receiver.email);
+      await result(page).getByRole('button', { name: VERIFY_BUTTON }).click();
+      const card = result(page).getByRole('region', { name: 'Proof of delivery' });
+      await expectImageLoaded(card, 'Signature', `Signature of Fay ${run}`);
+      await expectAccessible(page, '.proof-card');
+
+      await signIn(page);
+      const row = await findShipment(page, shipment.trackingNumber);
+      const view = await openView(page, row, shipment.trackingNumber);
+      const section = view.getByRole('region', { name: 'Proof of delivery' });
+      await expectImageLoaded(section, 'Photo', 'Photo of the delivery');
+      await expectAccessible(page, '.proof-section');
+      await section.getByRole('button', { name: 'Replace proof of delivery' }).click();
+      const record = page.getByRole('dialog', { name: `Replace proof of delivery: ${shipment.trackingNumber}` });
+      await record.getByRole('button', { name: 'Save proof of delivery' }).click();
+      await expect(record.getByLabel('Recipient name')).toHaveAccessibleDescription('Recipient name: is required');
+      await expectAccessible(page, 'dialog[open]:last-of-type');
+      await context.close();
     });
 
     test('without deliveries.record there is no proof to fill in, and no Record button', async ({ page }) => {
