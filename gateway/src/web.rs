@@ -26,7 +26,7 @@ use sha2::{Digest, Sha256};
 
 /// No inline script anywhere; styles may be inline (React style attributes).
 const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
-img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; \
+img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; \
 form-action 'self'; frame-ancestors 'none'; manifest-src 'self'; worker-src 'self'";
 
 /// The SPA shell (no prerendered content) that client-only routes get, written by the

@@ -1076,7 +1076,18 @@ impl ShipmentsService {
                 .iter()
                 .map(|&i| self.imported_shipment(&batch[i].0, rules, file_hash, file_name, actor))
                 .collect();
-            let results = self.store.insert_each(&writes).await?;
+            // A busy store (the outbox worker writing) is waited for: the batch is all or none,
+            // and a row written before counts as skipped through its claim.
+            let mut tries = 0;
+            let results = loop {
+                match self.store.insert_each(&writes).await {
+                    Err(ShipmentError::Unavailable(_)) if tries < 20 => {
+                        tries += 1;
+                        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+                    }
+                    other => break other?,
+                }
+            };
             let mut again = Vec::new();
             for (&i, result) in pending.iter().zip(results) {
                 match result {

@@ -24,6 +24,7 @@ export default function AdminShipmentsPage() {
         activity: may(user, Permission.auditRead),
         export: may(user, Permission.shipmentsExport),
         import: may(user, Permission.shipmentsImport),
+        recordProof: may(user, Permission.deliveriesRecord),
       }}
     />
   );

@@ -142,6 +142,7 @@ export default function TrackPage() {
               shipment={state.shipment}
               offline={state.savedAt !== undefined}
               onFullView={showShipment}
+              accessToken={state.notice ? '' : tokens.access}
             />
           </Suspense>
         )}

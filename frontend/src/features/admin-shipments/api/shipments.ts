@@ -1,8 +1,9 @@
 // The admin's shipment calls (all need an admin session; the cookie travels with them).
-import type { Shipment, ShipmentStatus } from '@/gen/logistics/v1/shipment_pb';
+import type { ProofOfDeliveryImageKind, Shipment, ShipmentStatus } from '@/gen/logistics/v1/shipment_pb';
 import type {
   BatchUpdateShipmentTrackingResponse,
   ListShipmentsResponse,
+  ProofOfDeliveryImage,
   ShipmentStatistics,
 } from '@/gen/logistics/v1/shipment_service_pb';
 import type { AuditEntry } from '@/gen/logistics/v1/audit_service_pb';
@@ -49,6 +50,33 @@ export function updateTracking(input: {
   remarks: string;
 }): Promise<Shipment> {
   return shipmentClient.updateShipmentTracking(input, { timeoutMs: TIMEOUT_MS });
+}
+
+/** What RecordProofOfDelivery takes: the recipient's name, and the signature (PNG) and photo
+ * (JPEG or PNG) bytes when given. */
+export type ProofOfDeliveryInput = { recipientName: string; signaturePng?: Uint8Array; photo?: Uint8Array };
+
+/** Records (or replaces) who received a delivered shipment. A photo of 8 MB takes a while on a
+ * phone's connection, hence the longer timeout. */
+export function recordProofOfDelivery(id: string, input: ProofOfDeliveryInput): Promise<Shipment> {
+  return shipmentClient.recordProofOfDelivery(
+    {
+      id,
+      recipientName: input.recipientName,
+      signaturePng: input.signaturePng ?? new Uint8Array(),
+      photo: input.photo ?? new Uint8Array(),
+    },
+    { timeoutMs: 120_000 },
+  );
+}
+
+/** The signature or the photo of a shipment's proof of delivery. */
+export function getProofOfDeliveryImage(
+  trackingNumber: string,
+  kind: ProofOfDeliveryImageKind,
+  signal?: AbortSignal,
+): Promise<ProofOfDeliveryImage> {
+  return shipmentClient.getProofOfDeliveryImage({ trackingNumber, kind }, { signal, timeoutMs: 60_000 });
 }
 
 /** The audit entries about one shipment, newest first (the latest 100). */

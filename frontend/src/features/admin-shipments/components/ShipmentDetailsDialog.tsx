@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { FileText, PackageCheck, Send, Tag } from 'lucide-react';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import type { Date as ProtoDate, Shipment, TimeOfDay } from '@/gen/logistics/v1/shipment_pb';
+import { ShipmentStatus, type Date as ProtoDate, type Shipment, type TimeOfDay } from '@/gen/logistics/v1/shipment_pb';
 import { HistoryTimeline } from '@/components/shipment/HistoryTimeline';
 import { PackagesTable } from '@/components/shipment/PackagesTable';
 import { PartyCard } from '@/components/shipment/PartyCard';
@@ -28,6 +28,8 @@ import {
   statusLabel,
 } from '@/utils/shipment';
 import { getShipment } from '../api/shipments';
+import { ProofOfDeliverySection } from './ProofOfDeliverySection';
+import { RecordProofModal } from './RecordProofModal';
 import { ShipmentActivity } from './ShipmentActivity';
 
 function date(d: ProtoDate | undefined): string {
@@ -49,22 +51,26 @@ function Detail({ term, children }: { term: string; children: ReactNode }) {
 
 type Tab = 'details' | 'activity';
 
-/** Every field of a shipment and its history, fetched again on open so it is current; and,
- * for those who read the audit log, an Activity tab of who changed it. */
+/** Every field of a shipment and its history, fetched again on open so it is current; a
+ * delivered shipment's proof of delivery (recorded or replaced here by whoever may record
+ * deliveries); and, for those who read the audit log, an Activity tab of who changed it. */
 export function ShipmentDetailsDialog({
   shipment: initial,
   onClose,
   showActivity = false,
   showLabels = false,
+  canRecordProof = false,
 }: {
   shipment: Shipment;
   onClose: () => void;
   showActivity?: boolean;
   showLabels?: boolean;
+  canRecordProof?: boolean;
 }) {
   const [shipment, setShipment] = useState(initial);
   const [refreshing, setRefreshing] = useState(true);
   const [tab, setTab] = useState<Tab>('details');
+  const [recording, setRecording] = useState(false);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -140,6 +146,10 @@ export function ShipmentDetailsDialog({
         </dl>
       </section>
 
+      {s.status === ShipmentStatus.DELIVERED && (
+        <ProofOfDeliverySection shipment={s} onRecord={canRecordProof ? () => setRecording(true) : undefined} />
+      )}
+
       <div className="details-parties">
         <PartyCard title="Shipper" party={s.shipper} icon={<Send aria-hidden="true" size={20} />} />
         <PartyCard title="Receiver" party={s.receiver} icon={<PackageCheck aria-hidden="true" size={20} />} />
@@ -156,19 +166,32 @@ export function ShipmentDetailsDialog({
       </section>
     </div>
   );
+  // The Record dialog is the View dialog's sibling, not its child: Escape in it must close it alone.
   return (
-    <Modal title={`Shipment ${s.trackingNumber}`} onClose={onClose} size="lg">
-      {showActivity ? (
-        <>
-          <DialogTabs tab={tab} onChange={setTab} />
-          <div role="tabpanel" id={`shipment-tab-${tab}`} aria-labelledby={`shipment-tab-${tab}-button`}>
-            {tab === 'details' ? details : <ShipmentActivity shipmentId={s.id} />}
-          </div>
-        </>
-      ) : (
-        details
+    <>
+      <Modal title={`Shipment ${s.trackingNumber}`} onClose={onClose} size="lg">
+        {showActivity ? (
+          <>
+            <DialogTabs tab={tab} onChange={setTab} />
+            <div role="tabpanel" id={`shipment-tab-${tab}`} aria-labelledby={`shipment-tab-${tab}-button`}>
+              {tab === 'details' ? details : <ShipmentActivity shipmentId={s.id} />}
+            </div>
+          </>
+        ) : (
+          details
+        )}
+      </Modal>
+      {recording && (
+        <RecordProofModal
+          shipment={s}
+          onClose={() => setRecording(false)}
+          onRecorded={(updated) => {
+            setShipment(updated);
+            setRecording(false);
+          }}
+        />
       )}
-    </Modal>
+    </>
   );
 }
 

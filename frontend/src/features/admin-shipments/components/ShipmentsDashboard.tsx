@@ -59,6 +59,8 @@ export type ShipmentActions = {
   activity: boolean;
   export: boolean;
   import: boolean;
+  /** Record a delivered shipment's proof of delivery. */
+  recordProof: boolean;
 };
 
 /** The shipments part of the dashboard: search, filter, refresh, the list and its dialogs. */
@@ -391,6 +393,7 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
           onClose={closeDialog}
           showActivity={allowed.activity}
           showLabels={allowed.labels}
+          canRecordProof={allowed.recordProof}
         />
       )}
       {dialog.kind === 'bulk' && (
@@ -408,6 +411,7 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
       {dialog.kind === 'track' && (
         <UpdateTrackingModal
           shipment={dialog.shipment}
+          canRecordProof={allowed.recordProof}
           onClose={closeDialog}
           onUpdated={() => {
             closeDialog();

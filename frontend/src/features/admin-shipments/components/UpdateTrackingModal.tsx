@@ -1,15 +1,18 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import type { Shipment, ShipmentStatus } from '@/gen/logistics/v1/shipment_pb';
+import { useForm, useWatch } from 'react-hook-form';
+import { AlertCircle } from 'lucide-react';
+import { ShipmentStatus, type Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { Field, FormErrors } from '@/components/ui/Field';
 import { fieldInputProps } from '@/components/ui/field-input-props';
 import { Modal } from '@/components/ui/Modal';
 import { SubmitButton } from '@/components/ui/SubmitButton';
 import { serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
-import { STATUS_OPTIONS } from '@/utils/shipment';
+import { STATUS_OPTIONS, statusLabel } from '@/utils/shipment';
 import { applyFieldErrors } from '../utils/server-errors';
-import { updateTracking } from '../api/shipments';
+import { recordProofOfDelivery, updateTracking } from '../api/shipments';
+import { useProofOfDeliveryForm } from '../hooks/use-proof-of-delivery-form';
+import { ProofOfDeliveryFields } from './ProofOfDeliveryFields';
 
 type Values = { status: string; currentLocation: string; remarks: string };
 
@@ -19,16 +22,23 @@ const FIELDS: Record<string, keyof Values> = {
   remarks: 'remarks',
 };
 
+const PROOF_NOT_SAVED = 'The status was updated, but the proof of delivery was not saved.';
+
 /** Update Status: the new status and location, with remarks, for whoever may move shipments
- * but not edit them (an agent). One history entry per save. */
+ * but not edit them (an agent). One history entry per save. Marking it Delivered, whoever may
+ * record deliveries (`canRecordProof`) can add the proof of delivery, saved right after the
+ * status; should that second step fail, the status stays changed and the dialog offers to
+ * save the proof again. */
 export function UpdateTrackingModal({
   shipment,
   onClose,
   onUpdated,
+  canRecordProof = false,
 }: {
   shipment: Shipment;
   onClose: () => void;
   onUpdated: (shipment: Shipment) => void;
+  canRecordProof?: boolean;
 }) {
   const form = useForm<Values>({
     defaultValues: { status: String(shipment.status), currentLocation: shipment.currentLocation, remarks: '' },
@@ -36,61 +46,136 @@ export function UpdateTrackingModal({
   const { register, formState } = form;
   const [formErrors, setFormErrors] = useState<string[]>([]);
   const err = (name: keyof Values) => formState.errors[name]?.message;
+  const proof = useProofOfDeliveryForm({ idPrefix: 'track-pod', required: false });
+  // The status change that went through while its proof of delivery did not.
+  const [statusSaved, setStatusSaved] = useState<Shipment | null>(null);
+  const [proofFailure, setProofFailure] = useState<string[] | null>(null);
+  const [preparing, setPreparing] = useState(false);
+  const busy = formState.isSubmitting || preparing;
+  const delivered = Number(useWatch({ control: form.control, name: 'status' })) === ShipmentStatus.DELIVERED;
+  const showProof = canRecordProof && (delivered || statusSaved !== null);
+
+  // Once the status is saved, closing the dialog still reports it (the list reloads).
+  const close = () => (statusSaved ? onUpdated(statusSaved) : onClose());
+
+  const saveProof = async (updated: Shipment, input: Parameters<typeof recordProofOfDelivery>[1]) => {
+    try {
+      const withProof = await recordProofOfDelivery(shipment.id, input);
+      toast.success('Proof of delivery saved');
+      onUpdated(withProof);
+    } catch (error) {
+      setStatusSaved(updated);
+      setProofFailure(proof.showServerError(error));
+      toast.error('Proof of delivery not saved');
+    }
+  };
 
   const submit = form.handleSubmit(async (values) => {
     setFormErrors([]);
-    try {
-      const updated = await updateTracking({
-        id: shipment.id,
-        status: Number(values.status) as ShipmentStatus,
-        currentLocation: values.currentLocation.trim(),
-        remarks: values.remarks.trim(),
-      });
-      toast.success('Status updated');
-      onUpdated(updated);
-    } catch (error) {
-      toast.error(serverMessage(error, 'Failed to update status'));
-      setFormErrors(applyFieldErrors(form, error, FIELDS, 'Failed to update status'));
+    setProofFailure(null);
+    let input = null;
+    if (showProof) {
+      setPreparing(true);
+      try {
+        const prepared = await proof.prepare();
+        if (prepared === false) return;
+        input = prepared;
+      } catch (error) {
+        setFormErrors([error instanceof Error ? error.message : String(error)]);
+        return;
+      } finally {
+        setPreparing(false);
+      }
     }
+    let updated = statusSaved;
+    if (!updated) {
+      try {
+        updated = await updateTracking({
+          id: shipment.id,
+          status: Number(values.status) as ShipmentStatus,
+          currentLocation: values.currentLocation.trim(),
+          remarks: values.remarks.trim(),
+        });
+        toast.success('Status updated');
+      } catch (error) {
+        toast.error(serverMessage(error, 'Failed to update status'));
+        setFormErrors(applyFieldErrors(form, error, FIELDS, 'Failed to update status'));
+        return;
+      }
+    }
+    if (input) await saveProof(updated, input);
+    else onUpdated(updated);
   });
 
   return (
-    <Modal title={`Update Status: ${shipment.trackingNumber}`} onClose={onClose} busy={formState.isSubmitting}>
+    <Modal title={`Update Status: ${shipment.trackingNumber}`} onClose={close} busy={busy}>
       <form className="form-grid" onSubmit={submit} noValidate>
         <FormErrors messages={formErrors} />
-        <Field id="track-status" label="Status" error={err('status')}>
-          <select className="select" {...fieldInputProps('track-status', err('status'))} {...register('status')}>
-            {STATUS_OPTIONS.map((option) => (
-              <option key={option.key} value={String(option.value)}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field id="track-location" label="Current Location" error={err('currentLocation')}>
-          <input
-            className="input"
-            required
-            maxLength={200}
-            {...fieldInputProps('track-location', err('currentLocation'))}
-            {...register('currentLocation', { required: 'Current location is required' })}
+        {proofFailure && (
+          <div className="alert alert-error form-errors field-wide" role="alert">
+            <AlertCircle aria-hidden="true" size={22} />
+            <div>
+              <p>{PROOF_NOT_SAVED}</p>
+              {proofFailure.map((message, index) => (
+                <p key={index} className="alert-detail">
+                  {message}
+                </p>
+              ))}
+              <p className="alert-detail">Correct it and save the proof again, or close to leave it for now.</p>
+            </div>
+          </div>
+        )}
+        {statusSaved ? (
+          <p className="modal-intro field-wide">
+            Status updated to {statusLabel(statusSaved.status)}
+            {statusSaved.currentLocation && <> at {statusSaved.currentLocation}</>}.
+          </p>
+        ) : (
+          <>
+            <Field id="track-status" label="Status" error={err('status')}>
+              <select className="select" {...fieldInputProps('track-status', err('status'))} {...register('status')}>
+                {STATUS_OPTIONS.map((option) => (
+                  <option key={option.key} value={String(option.value)}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field id="track-location" label="Current Location" error={err('currentLocation')}>
+              <input
+                className="input"
+                required
+                maxLength={200}
+                {...fieldInputProps('track-location', err('currentLocation'))}
+                {...register('currentLocation', { required: 'Current location is required' })}
+              />
+            </Field>
+            <Field id="track-remarks" label="Remarks" error={err('remarks')}>
+              <textarea
+                className="input"
+                rows={3}
+                maxLength={500}
+                {...fieldInputProps('track-remarks', err('remarks'))}
+                {...register('remarks')}
+              />
+            </Field>
+          </>
+        )}
+        {showProof && (
+          <ProofOfDeliveryFields
+            proof={proof}
+            disabled={busy}
+            intro={
+              statusSaved ? undefined : 'Optional. Nothing is recorded without the name of the person who received it.'
+            }
           />
-        </Field>
-        <Field id="track-remarks" label="Remarks" error={err('remarks')}>
-          <textarea
-            className="input"
-            rows={3}
-            maxLength={500}
-            {...fieldInputProps('track-remarks', err('remarks'))}
-            {...register('remarks')}
-          />
-        </Field>
-        <div className="modal-footer">
-          <button type="button" className="btn btn-outline" onClick={onClose} disabled={formState.isSubmitting}>
-            Cancel
+        )}
+        <div className="modal-footer field-wide proof-footer">
+          <button type="button" className="btn btn-outline" onClick={close} disabled={busy}>
+            {statusSaved ? 'Close' : 'Cancel'}
           </button>
-          <SubmitButton busy={formState.isSubmitting} busyLabel="Saving...">
-            Update Status
+          <SubmitButton busy={busy} busyLabel="Saving...">
+            {statusSaved ? 'Save proof of delivery' : 'Update Status'}
           </SubmitButton>
         </div>
       </form>

@@ -23,6 +23,7 @@ import { CopyTrackingNumberButton } from './CopyTrackingNumberButton';
 import { ExpectedDelivery } from './ExpectedDelivery';
 import { JourneyMapSection } from './JourneyMapSection';
 import { JourneyProgress } from './JourneyProgress';
+import { ProofOfDeliveryCard } from './ProofOfDeliveryCard';
 import { ShareButton } from './ShareButton';
 import { SubscribeForm } from './SubscribeForm';
 import { VERIFY_INPUT_ID, VerifyAccessForm } from './VerifyAccessForm';
@@ -55,6 +56,8 @@ type TrackingResultProps = {
   offline?: boolean;
   /** A party proved who they are: show this FULL view instead. */
   onFullView: (shipment: Shipment) => void;
+  /** The `access` token of the e-mail link that opened this view (accepted), or "". */
+  accessToken?: string;
 };
 
 /**
@@ -63,7 +66,7 @@ type TrackingResultProps = {
  * party to see the FULL view; staff, a verified party and a link from the shipment's e-mails get
  * the FULL view at once. A server that predates the views (no `view`) answers FULL.
  */
-export function TrackingResult({ shipment, offline = false, onFullView }: TrackingResultProps) {
+export function TrackingResult({ shipment, offline = false, onFullView, accessToken = '' }: TrackingResultProps) {
   const limited = shipment.view === ShipmentView.LIMITED;
   const delivered = shipment.status === ShipmentStatus.DELIVERED;
   const weight = displayWeightKg(shipment);
@@ -223,6 +226,13 @@ export function TrackingResult({ shipment, offline = false, onFullView }: Tracki
               <ShieldCheck aria-hidden="true" size={22} />
               <p>Thank you. The full details of this shipment are shown below.</p>
             </div>
+          )}
+          {delivered && shipment.proofOfDelivery && !offline && (
+            <ProofOfDeliveryCard
+              trackingNumber={shipment.trackingNumber}
+              proof={shipment.proofOfDelivery}
+              accessToken={accessToken}
+            />
           )}
           <section className="card" aria-labelledby="packages-heading">
             <h2 id="packages-heading" className="card-title">

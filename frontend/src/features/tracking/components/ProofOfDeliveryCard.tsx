@@ -1,0 +1,57 @@
+import { PenLine } from 'lucide-react';
+import { timestampDate } from '@bufbuild/protobuf/wkt';
+import { ProofOfDeliveryImageKind, type ProofOfDelivery } from '@/gen/logistics/v1/shipment_pb';
+import { ProofImage } from '@/components/shipment/ProofImage';
+import { formatDateTime } from '@/utils/format';
+import { getProofOfDeliveryImage } from '../api/proof-of-delivery';
+
+type ProofOfDeliveryCardProps = {
+  trackingNumber: string;
+  proof: ProofOfDelivery;
+  /** The `access` token of the e-mail link that opened the FULL view, or "" (a verified party's
+   * cookie travels with the call). */
+  accessToken: string;
+};
+
+/** Who received the shipment, when, their signature and a photo (the FULL view of a delivered
+ * shipment only; the images are fetched when they come into view). */
+export function ProofOfDeliveryCard({ trackingNumber, proof, accessToken }: ProofOfDeliveryCardProps) {
+  const recorded = proof.recordTime ? timestampDate(proof.recordTime) : undefined;
+  const loadKey = `${trackingNumber}:${proof.recordTime?.seconds ?? ''}:${accessToken}`;
+  const load = (kind: ProofOfDeliveryImageKind) => (signal: AbortSignal) =>
+    getProofOfDeliveryImage(trackingNumber, kind, accessToken, signal);
+  return (
+    <section className="card proof-card" aria-labelledby="proof-heading">
+      <h2 id="proof-heading" className="card-title">
+        <PenLine aria-hidden="true" size={20} />
+        Proof of delivery
+      </h2>
+      <p className="proof-received">
+        Received by <strong>{proof.recipientName}</strong>
+        {recorded && <> on {formatDateTime(recorded)}</>}
+      </p>
+      {(proof.hasSignature || proof.hasPhoto) && (
+        <div className="proof-images">
+          {proof.hasSignature && (
+            <ProofImage
+              kind="signature"
+              caption="Signature"
+              alt={`Signature of ${proof.recipientName}`}
+              loadKey={loadKey}
+              load={load(ProofOfDeliveryImageKind.SIGNATURE)}
+            />
+          )}
+          {proof.hasPhoto && (
+            <ProofImage
+              kind="photo"
+              caption="Photo"
+              alt="Photo of the delivery"
+              loadKey={loadKey}
+              load={load(ProofOfDeliveryImageKind.PHOTO)}
+            />
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
