@@ -151,6 +151,20 @@ test.describe('admin sign-in', () => {
     await page.reload();
     await expect(page.getByRole('heading', { level: 1, name: 'Shipments' })).toBeVisible();
   });
+
+  test("an admin's bar is one line at 1280 px: every section and Log out", async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await signIn(page);
+    const nav = page.getByRole('navigation', { name: 'Admin' });
+    const tabs = ['Shipments', 'Import', 'Users', 'Emails', 'Settings', 'Audit'];
+    for (const name of tabs) await expect(nav.getByRole('link', { name })).toBeVisible();
+    const logout = page.getByRole('button', { name: 'Log out' });
+    const middle = async (box: { y: number; height: number } | null) => box!.y + box!.height / 2;
+    const line = await middle(await logout.boundingBox());
+    for (const name of tabs) {
+      expect(Math.abs((await middle(await nav.getByRole('link', { name }).boundingBox())) - line), name).toBeLessThan(4);
+    }
+  });
 });
 
 test.describe('admin dashboard', () => {

@@ -78,7 +78,7 @@ impl PreferenceStore for SqlitePreferenceStore {
     async fn update(&self, user_id: &str, change: Preferences) -> Result<Preferences, StoreError> {
         let user_id = user_id.to_owned();
         self.db
-            .run(move |conn| {
+            .write(move |conn| {
                 conn.execute(
                     "INSERT INTO user_preferences (user_id, is_dark_mode) VALUES (?1, ?2)
                  ON CONFLICT (user_id) DO UPDATE SET is_dark_mode = coalesce(?2, is_dark_mode)",

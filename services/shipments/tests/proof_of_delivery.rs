@@ -332,15 +332,30 @@ async fn parties_see_it_with_the_full_view_and_nobody_else() {
         "staff names stay in the office"
     );
     let other = create(&mut running.client, valid_input()).await;
-    let wrong = visitor()
-        .get_proof_of_delivery_image(image_request(&other.tracking_number, signature, &grant))
-        .await
-        .unwrap_err();
-    assert_eq!(
-        wrong.code(),
-        Code::InvalidArgument,
-        "a link for another shipment"
+    let expired = running.key.sign_link_expiring_at(
+        shipments::privacy::ACCESS_AUDIENCE,
+        &shipments::privacy::AccessGrant {
+            sub: s.tracking_number.clone(),
+            party: shipments::privacy::Party::Receiver,
+        },
+        chrono::Utc::now().timestamp() - 60,
     );
+    for (number, bad, what) in [
+        (
+            &other.tracking_number,
+            grant.clone(),
+            "a link for another shipment",
+        ),
+        (&s.tracking_number, format!("{grant}x"), "a forged link"),
+        (&s.tracking_number, expired, "an expired link"),
+    ] {
+        let refused = visitor()
+            .get_proof_of_delivery_image(image_request(number, signature, &bad))
+            .await
+            .unwrap_err();
+        assert_eq!(refused.code(), Code::InvalidArgument, "{what}");
+        assert_eq!(violations(&refused), ["access_token"], "{what}");
+    }
 }
 
 #[tokio::test]

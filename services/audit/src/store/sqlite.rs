@@ -79,7 +79,7 @@ impl AuditLog for SqliteAuditLog {
     async fn append(&self, entries: &[AuditEntry]) -> Result<(), StoreFault> {
         let entries = entries.to_vec();
         self.db
-            .run(move |conn| {
+            .write(move |conn| {
                 let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
                 insert_all(&tx, &entries)?;
                 tx.commit()?;

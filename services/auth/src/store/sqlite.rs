@@ -47,7 +47,7 @@ impl UserStore for SqliteUserStore {
             json::encode(user)?,
         );
         self.db
-            .run(move |conn| {
+            .write(move |conn| {
                 // A taken e-mail (or id) is a Duplicate: AlreadyExists.
                 conn.execute(
                     "INSERT INTO users (id, email, created_at, doc) VALUES (?, ?, ?, ?)",
@@ -121,7 +121,7 @@ impl UserStore for SqliteUserStore {
     async fn replace(&self, user: &User) -> Result<User, AuthError> {
         let (id, doc, user) = (user.id.clone(), json::encode(user)?, user.clone());
         self.db
-            .run(move |conn| {
+            .write(move |conn| {
                 match conn
                     .execute("UPDATE users SET doc = ? WHERE id = ?", params![doc, id])
                     .map_err(StoreFault::from)?

@@ -72,7 +72,7 @@ impl OutboxStore for SqliteOutbox {
     async fn enqueue(&self, items: &[Notification]) -> Result<(), OutboxError> {
         let items = items.to_vec();
         self.db
-            .run(move |conn| {
+            .write(move |conn| {
                 let tx = conn
                     .transaction_with_behavior(TransactionBehavior::Immediate)
                     .map_err(StoreFault::from)?;
@@ -88,7 +88,7 @@ impl OutboxStore for SqliteOutbox {
         now: DateTime<Utc>,
         lease: Duration,
     ) -> Result<Option<Claimed>, OutboxError> {
-        self.db.run(move |conn| {
+        self.db.write(move |conn| {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(StoreFault::from)?;
             let now_text = utc_micros::format(&now);
             let due: Option<(i64, String)> = tx
@@ -127,7 +127,7 @@ impl OutboxStore for SqliteOutbox {
         now: DateTime<Utc>,
     ) -> Result<bool, OutboxError> {
         let (id, claim, outcome) = (id.to_owned(), claim.to_owned(), outcome.clone());
-        self.db.run(move |conn| {
+        self.db.write(move |conn| {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(StoreFault::from)?;
             let doc: Option<String> = tx
                 .query_row("SELECT doc FROM outbox WHERE id = ? AND claim = ? AND state = 'sending'", [&id, &claim], |r| r.get(0))
@@ -200,7 +200,7 @@ impl OutboxStore for SqliteOutbox {
     async fn retry(&self, id: &str, now: DateTime<Utc>) -> Result<Notification, OutboxError> {
         let id = id.to_owned();
         self.db
-            .run(move |conn| {
+            .write(move |conn| {
                 let tx = conn
                     .transaction_with_behavior(TransactionBehavior::Immediate)
                     .map_err(StoreFault::from)?;

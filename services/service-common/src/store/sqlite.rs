@@ -1,8 +1,9 @@
 //! SQLite behind an r2d2 pool, with the blocking work run off the async runtime.
 
-use std::path::Path;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, LazyLock, Mutex};
 
 use r2d2::Pool;
 use r2d2_sqlite::SqliteConnectionManager;
@@ -14,8 +15,22 @@ use super::StoreFault;
 #[derive(Clone)]
 pub struct Sqlite {
     pool: Pool<SqliteConnectionManager>,
-    /// Calls of `run` so far, when the WAL is checkpointed every so many.
+    /// Taken by every write to this file from this process, in the order they asked.
+    writes: Arc<tokio::sync::Mutex<()>>,
+    /// Calls of `write` so far, when the WAL is checkpointed every so many.
     checkpoint: Option<Arc<Checkpoint>>,
+}
+
+/// One write queue per database file, shared by every pool open on it (the shipments, outbox
+/// and audit stores share one file). SQLite's own busy wait polls and is not fair: a steady
+/// writer (an import, the outbox worker) can keep another waiting past any busy timeout.
+static WRITE_QUEUES: LazyLock<Mutex<HashMap<PathBuf, Arc<tokio::sync::Mutex<()>>>>> =
+    LazyLock::new(Mutex::default);
+
+fn write_queue(path: &Path) -> Arc<tokio::sync::Mutex<()>> {
+    let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut queues = WRITE_QUEUES.lock().unwrap_or_else(|e| e.into_inner());
+    queues.entry(key).or_default().clone()
 }
 
 struct Checkpoint {
@@ -29,11 +44,12 @@ impl Sqlite {
     pub fn open(path: &Path, max_size: u32, schema: &str) -> anyhow::Result<Self> {
         Ok(Self {
             pool: crate::sqlite_pool(path, max_size, schema)?,
+            writes: write_queue(path),
             checkpoint: None,
         })
     }
 
-    /// Truncates the WAL after every `every` calls of [`Sqlite::run`]. Under steady concurrent
+    /// Truncates the WAL after every `every` calls of [`Sqlite::write`]. Under steady concurrent
     /// writes SQLite's automatic checkpoints never get to reset the WAL, which then grows
     /// without bound.
     pub fn checkpoint_every(mut self, every: u64) -> Self {
@@ -44,8 +60,8 @@ impl Sqlite {
         self
     }
 
-    /// Runs `work` with a pooled connection on the blocking pool, off the async runtime. No
-    /// free connection in time is `StoreFault::Unavailable`.
+    /// Runs `work`, which only reads, with a pooled connection on the blocking pool, off the
+    /// async runtime. No free connection in time is `StoreFault::Unavailable`.
     pub async fn run<T, E, F>(&self, work: F) -> Result<T, E>
     where
         T: Send + 'static,
@@ -53,11 +69,30 @@ impl Sqlite {
         F: FnOnce(&mut Connection) -> Result<T, E> + Send + 'static,
     {
         let pool = self.pool.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut conn = pool.get().map_err(StoreFault::from)?;
+            work(&mut conn)
+        })
+        .await
+        .map_err(|e| E::from(StoreFault::Internal(e.to_string())))?
+    }
+
+    /// Runs `work`, which writes, as [`Sqlite::run`] does, after the writes to this file asked
+    /// for before it: writers take turns instead of racing for SQLite's lock.
+    pub async fn write<T, E, F>(&self, work: F) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<StoreFault> + Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T, E> + Send + 'static,
+    {
+        let turn = self.writes.clone().lock_owned().await;
+        let pool = self.pool.clone();
         let checkpoint = self
             .checkpoint
             .as_ref()
             .is_some_and(|c| c.calls.fetch_add(1, Ordering::Relaxed) % c.every == c.every - 1);
         tokio::task::spawn_blocking(move || {
+            let _turn = turn;
             let mut conn = pool.get().map_err(StoreFault::from)?;
             let result = work(&mut conn);
             if checkpoint {
@@ -96,7 +131,7 @@ mod tests {
         .unwrap()
         .checkpoint_every(2);
         for n in 0..5 {
-            db.run(move |conn| {
+            db.write(move |conn| {
                 conn.execute("INSERT INTO t VALUES (?)", [n])
                     .map_err(StoreFault::from)
             })
@@ -110,6 +145,47 @@ mod tests {
             })
             .unwrap();
         assert_eq!(count, 5);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[tokio::test]
+    async fn a_writer_waits_its_turn_longer_than_the_busy_timeout() {
+        let dir = std::env::temp_dir().join(format!("store-sqlite-turns-{}", std::process::id()));
+        let path = dir.join("t.sqlite3");
+        let schema = "CREATE TABLE IF NOT EXISTS t (n INTEGER);";
+        // Two stores on one file, as the shipments and outbox stores are.
+        let first = Sqlite::open(&path, 2, schema).unwrap();
+        let second = Sqlite::open(&path, 2, schema).unwrap();
+        let (started, holding) = tokio::sync::oneshot::channel();
+        let long = tokio::spawn(async move {
+            first
+                .write(move |conn| {
+                    let tx = conn.transaction().map_err(StoreFault::from)?;
+                    tx.execute("INSERT INTO t VALUES (1)", [])
+                        .map_err(StoreFault::from)?;
+                    let _ = started.send(());
+                    // Longer than the 5 s busy_timeout every connection has.
+                    std::thread::sleep(std::time::Duration::from_millis(5_500));
+                    tx.commit().map_err(StoreFault::from)
+                })
+                .await
+        });
+        holding.await.unwrap();
+        let waited: Result<usize, StoreFault> = second
+            .write(|conn| {
+                conn.execute("INSERT INTO t VALUES (2)", [])
+                    .map_err(StoreFault::from)
+            })
+            .await;
+        assert_eq!(waited.unwrap(), 1);
+        long.await.unwrap().unwrap();
+        let count: i64 = second
+            .run_inline(|conn| {
+                conn.query_row("SELECT count(*) FROM t", [], |r| r.get(0))
+                    .map_err(StoreFault::from)
+            })
+            .unwrap();
+        assert_eq!(count, 2);
         let _ = std::fs::remove_dir_all(dir);
     }
 }

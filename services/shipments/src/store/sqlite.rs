@@ -387,7 +387,7 @@ impl ShipmentStore for SqliteShipmentStore {
     async fn insert(&self, shipment: &Shipment, effects: &Effects) -> Result<(), ShipmentError> {
         let row = InsertRow::of(shipment, effects)?;
         self.db
-            .run(move |conn| {
+            .write(move |conn| {
                 // IMMEDIATE: take the write lock up front, waiting (busy_timeout) rather than failing.
                 let tx = conn
                     .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -408,7 +408,7 @@ impl ShipmentStore for SqliteShipmentStore {
             .map(|(shipment, effects)| InsertRow::of(shipment, effects))
             .collect::<Result<Vec<_>, _>>()?;
         self.db
-            .run(move |conn| {
+            .write(move |conn| {
                 // One commit for all, a savepoint each: a refused shipment leaves nothing behind.
                 let mut tx = conn
                     .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -559,7 +559,7 @@ impl ShipmentStore for SqliteShipmentStore {
     async fn update(&self, id: &str, edit: Edit) -> Result<Shipment, ShipmentError> {
         let id = id.to_owned();
         self.db
-            .run(move |conn| {
+            .write(move |conn| {
                 let tx = conn
                     .transaction_with_behavior(TransactionBehavior::Immediate)
                     .map_err(StoreFault::from)?;
@@ -591,7 +591,7 @@ impl ShipmentStore for SqliteShipmentStore {
     async fn delete(&self, id: &str, record: DeleteRecord) -> Result<Shipment, ShipmentError> {
         let id = id.to_owned();
         self.db
-            .run(move |conn| {
+            .write(move |conn| {
                 let tx = conn
                     .transaction_with_behavior(TransactionBehavior::Immediate)
                     .map_err(StoreFault::from)?;
@@ -620,7 +620,7 @@ impl ShipmentStore for SqliteShipmentStore {
         let id = record.id.clone();
         let doc = json::encode(record)?;
         self.db
-            .run(move |conn| {
+            .write(move |conn| {
                 conn.execute(
                     "INSERT INTO imports (id, doc) VALUES (?, ?) \
                      ON CONFLICT (id) DO UPDATE SET doc = excluded.doc",
@@ -673,7 +673,7 @@ impl ShipmentStore for SqliteShipmentStore {
     async fn record(&self, entries: &[AuditEntry]) -> Result<(), ShipmentError> {
         let entries = entries.to_vec();
         self.db
-            .run(move |conn| {
+            .write(move |conn| {
                 let tx = conn
                     .transaction_with_behavior(TransactionBehavior::Immediate)
                     .map_err(StoreFault::from)?;
@@ -687,7 +687,7 @@ impl ShipmentStore for SqliteShipmentStore {
     async fn enqueue(&self, emails: &[Notification]) -> Result<(), ShipmentError> {
         let emails = emails.to_vec();
         self.db
-            .run(move |conn| {
+            .write(move |conn| {
                 let tx = conn
                     .transaction_with_behavior(TransactionBehavior::Immediate)
                     .map_err(StoreFault::from)?;
@@ -719,7 +719,7 @@ impl ShipmentStore for SqliteShipmentStore {
         let doc = json::encode(rules)?;
         let entry = entry.clone();
         self.db
-            .run(move |conn| {
+            .write(move |conn| {
                 let tx = conn
                     .transaction_with_behavior(TransactionBehavior::Immediate)
                     .map_err(StoreFault::from)?;
@@ -745,7 +745,7 @@ impl ShipmentStore for SqliteShipmentStore {
         let key = key.to_owned();
         let start = window_start(window, now);
         self.db
-            .run(move |conn| {
+            .write(move |conn| {
                 // SET reads the old row: a new window starts the count again.
                 let count: i64 = conn
                     .query_row(

@@ -79,10 +79,10 @@ export function AdminBar({ user }: { user: User }) {
           </ul>
         </nav>
         <div className="admin-user">
-          <span className="admin-user-email" data-testid="admin-user-email">
+          <span className="admin-user-email" data-testid="admin-user-email" title={email}>
             <UserCircle2 aria-hidden="true" size={18} />
             <span className="visually-hidden">Signed in as </span>
-            {email}
+            <span className="admin-user-address">{email}</span>
           </span>
           <button type="button" className="btn btn-outline btn-sm" onClick={logout} disabled={loggingOut}>
             <LogOut aria-hidden="true" size={16} />
