@@ -1,6 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { AlertCircle, WifiOff } from 'lucide-react';
+import { ErrorAlert } from '@/components/ui/ErrorAlert';
 import { PageHero } from '@/components/ui/PageHero';
 import { Spinner } from '@/components/ui/Spinner';
 import { useDocumentTitle } from '@/hooks/use-document-title';
@@ -23,10 +24,7 @@ const SubscriptionLinkOutcome = lazy(() =>
   import('@/features/tracking/components/SubscriptionLinkOutcome').catch(() => ({
     default: function LinkCodeMissing() {
       return (
-        <div className="alert alert-error" role="alert">
-          <AlertCircle aria-hidden="true" size={22} />
-          <p>This link could not be opened. Please check your connection and open it again.</p>
-        </div>
+        <ErrorAlert message="This link could not be opened. Please check your connection and open it again." />
       );
     },
   })),

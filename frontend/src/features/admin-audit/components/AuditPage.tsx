@@ -1,7 +1,8 @@
 import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router-dom';
-import { AlertCircle, RefreshCw } from 'lucide-react';
+import { RefreshCw } from 'lucide-react';
 import { AuditEntryList } from '@/components/admin/AuditEntryList';
+import { ErrorAlert } from '@/components/ui/ErrorAlert';
 import { Field } from '@/components/ui/Field';
 import { Spinner } from '@/components/ui/Spinner';
 import { ACTIONS } from '@/utils/audit';
@@ -77,10 +78,7 @@ function AuditResults({ filters, filtered }: { filters: AuditFilters; filtered: 
         </button>
       </div>
       {error && (
-        <div className="alert alert-error" role="alert">
-          <AlertCircle aria-hidden="true" size={22} />
-          <p>{error}</p>
-        </div>
+        <ErrorAlert message={error} />
       )}
       {loading && entries.length === 0 ? (
         <Spinner label="Loading the audit log…" />

@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { AlertCircle, RefreshCw } from 'lucide-react';
+import { RefreshCw } from 'lucide-react';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
+import { ErrorAlert } from '@/components/ui/ErrorAlert';
 import { EmailTemplate, NotificationState, type Notification } from '@/gen/logistics/v1/notification_pb';
 import { Spinner } from '@/components/ui/Spinner';
 import { serverMessage } from '@/lib/rpc-errors';
@@ -65,10 +66,7 @@ export function EmailsPage({ canSend }: { canSend: boolean }) {
       </p>
 
       {error && (
-        <div className="alert alert-error" role="alert">
-          <AlertCircle aria-hidden="true" size={22} />
-          <p>{error}</p>
-        </div>
+        <ErrorAlert message={error} />
       )}
 
       {loading && emails.length === 0 ? (

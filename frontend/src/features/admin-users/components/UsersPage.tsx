@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { AlertCircle, RefreshCw } from 'lucide-react';
+import { RefreshCw } from 'lucide-react';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
+import { ErrorAlert } from '@/components/ui/ErrorAlert';
 import type { User } from '@/gen/logistics/v1/user_pb';
 import { Spinner } from '@/components/ui/Spinner';
 import '@/components/ui/data-table.css';
@@ -45,10 +46,7 @@ export function UsersPage({ currentUserId, canManage }: { currentUserId: string;
       </div>
 
       {error && (
-        <div className="alert alert-error" role="alert">
-          <AlertCircle aria-hidden="true" size={22} />
-          <p>{error}</p>
-        </div>
+        <ErrorAlert message={error} />
       )}
 
       {loading && users.length === 0 ? (

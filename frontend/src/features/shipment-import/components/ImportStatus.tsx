@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { AlertCircle, CheckCircle2, Download } from 'lucide-react';
+import { ErrorAlert } from '@/components/ui/ErrorAlert';
 import { ShipmentImportState, type ShipmentImport } from '@/gen/logistics/v1/shipment_service_pb';
 import { Spinner } from '@/components/ui/Spinner';
 import { useShipmentImport } from '../hooks/use-shipment-import';
@@ -35,10 +36,7 @@ export function ImportStatus({ id, initial, starting, onStart, onFinished, onClo
   if (missing) {
     return (
       <section className="card import-panel" aria-label="Import">
-        <div className="alert alert-error" role="alert">
-          <AlertCircle aria-hidden="true" size={22} />
-          <p>Import not found.</p>
-        </div>
+        <ErrorAlert message="Import not found." />
         <div className="import-actions">
           <button type="button" className="btn btn-outline" onClick={onClose}>
             Choose another file
@@ -49,10 +47,7 @@ export function ImportStatus({ id, initial, starting, onStart, onFinished, onClo
   }
   if (!imp) {
     return error ? (
-      <div className="alert alert-error" role="alert">
-        <AlertCircle aria-hidden="true" size={22} />
-        <p>{error}. Trying again…</p>
-      </div>
+      <ErrorAlert message={`${error}. Trying again…`} />
     ) : (
       <Spinner label="Loading the import…" />
     );

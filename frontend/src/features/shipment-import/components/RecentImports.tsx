@@ -1,7 +1,8 @@
 import { Link } from 'react-router-dom';
-import { AlertCircle, RefreshCw } from 'lucide-react';
+import { RefreshCw } from 'lucide-react';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import '@/components/ui/data-table.css';
+import { ErrorAlert } from '@/components/ui/ErrorAlert';
 import { ShipmentImportState, type ShipmentImport } from '@/gen/logistics/v1/shipment_service_pb';
 import { Spinner } from '@/components/ui/Spinner';
 import { EMPTY_VALUE, formatDateTime } from '@/utils/format';
@@ -35,10 +36,7 @@ export function RecentImports({ reloadKey, onRefresh, currentId }: RecentImports
         </button>
       </div>
       {error && (
-        <div className="alert alert-error" role="alert">
-          <AlertCircle aria-hidden="true" size={22} />
-          <p>{error}</p>
-        </div>
+        <ErrorAlert message={error} />
       )}
       {loading && imports.length === 0 ? (
         <Spinner label="Loading the recent imports…" />

@@ -1,6 +1,7 @@
 import './labels.css';
 import { AlertCircle, Printer } from 'lucide-react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { ErrorAlert } from '@/components/ui/ErrorAlert';
 import { ADMIN_HOME_PATH, labelsPath, type PrintFormat } from '@/config/routes';
 import { Spinner } from '@/components/ui/Spinner';
 import { useDocumentTitle } from '@/hooks/use-document-title';
@@ -31,10 +32,7 @@ export function LabelsPage() {
     return (
       <div className="labels-page">
         <h1 className="labels-title">{title}</h1>
-        <div className="alert alert-error" role="alert">
-          <AlertCircle aria-hidden="true" size={22} />
-          <p>{parsed.error}</p>
-        </div>
+        <ErrorAlert message={parsed.error} />
         <p className="labels-back">
           <Link to={ADMIN_HOME_PATH}>Back to the shipments</Link>
         </p>
