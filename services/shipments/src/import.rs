@@ -93,6 +93,39 @@ pub struct ImportRecord {
     pub updated_at: DateTime<Utc>,
 }
 
+impl ImportRecord {
+    /// A new import of a file of `size_bytes`, none of it uploaded yet.
+    pub fn new(
+        id: String,
+        file_name: String,
+        size_bytes: i64,
+        created_by: String,
+        now: DateTime<Utc>,
+    ) -> Self {
+        Self {
+            id,
+            file_name,
+            state: ImportState::Uploading,
+            size_bytes,
+            uploaded_bytes: 0,
+            parts: 0,
+            report_parts: 0,
+            total_rows: 0,
+            valid_rows: 0,
+            processed_rows: 0,
+            created: 0,
+            skipped: 0,
+            rejected: 0,
+            preview: Vec::new(),
+            rejected_preview: Vec::new(),
+            error: String::new(),
+            created_by,
+            created_at: now,
+            updated_at: now,
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RowPreview {
@@ -745,28 +778,13 @@ impl ShipmentsService {
             v.add("size_bytes", "The file is larger than 100 MB.");
         }
         v.into_result(()).map_err(ShipmentError::Invalid)?;
-        let now = crate::domain::now();
-        let record = ImportRecord {
-            id: crate::domain::new_id(),
+        let record = ImportRecord::new(
+            crate::domain::new_id(),
             file_name,
-            state: ImportState::Uploading,
-            size_bytes: request.size_bytes,
-            uploaded_bytes: 0,
-            parts: 0,
-            report_parts: 0,
-            total_rows: 0,
-            valid_rows: 0,
-            processed_rows: 0,
-            created: 0,
-            skipped: 0,
-            rejected: 0,
-            preview: Vec::new(),
-            rejected_preview: Vec::new(),
-            error: String::new(),
-            created_by: actor.email.clone(),
-            created_at: now,
-            updated_at: now,
-        };
+            request.size_bytes,
+            actor.email.clone(),
+            crate::domain::now(),
+        );
         self.store.save_import(&record).await?;
         Ok(record)
     }

@@ -5,31 +5,12 @@ use std::sync::Arc;
 use shipments::blobs::{BlobStore, FsBlobStore, GridFsBlobStore};
 
 async fn put_then_get_and_replace(store: Arc<dyn BlobStore>) {
-    assert_eq!(store.get("deliveries/s1/photo.jpg").await.unwrap(), None);
-    store
-        .put("deliveries/s1/photo.jpg", b"first")
-        .await
-        .unwrap();
-    assert_eq!(
-        store
-            .get("deliveries/s1/photo.jpg")
-            .await
-            .unwrap()
-            .as_deref(),
-        Some(&b"first"[..])
-    );
-    store
-        .put("deliveries/s1/photo.jpg", b"second, longer")
-        .await
-        .unwrap();
-    assert_eq!(
-        store
-            .get("deliveries/s1/photo.jpg")
-            .await
-            .unwrap()
-            .as_deref(),
-        Some(&b"second, longer"[..])
-    );
+    let key = "deliveries/s1/photo.jpg";
+    assert_eq!(store.get(key).await.unwrap(), None);
+    for data in [&b"first"[..], b"second, longer"] {
+        store.put(key, data).await.unwrap();
+        assert_eq!(store.get(key).await.unwrap().as_deref(), Some(data));
+    }
     assert_eq!(store.get("deliveries/s1/other.png").await.unwrap(), None);
 }
 

@@ -67,6 +67,19 @@ fn image_request(
     }
 }
 
+/// The shipment's `kind` image as staff (the running service's admin) read it.
+async fn staff_image(
+    running: &mut common::service::Running,
+    number: &str,
+    kind: pb::ProofOfDeliveryImageKind,
+) -> Result<pb::ProofOfDeliveryImage, tonic::Status> {
+    running
+        .client
+        .get_proof_of_delivery_image(image_request(number, kind, ""))
+        .await
+        .map(tonic::Response::into_inner)
+}
+
 #[tokio::test]
 async fn an_agent_records_it_and_only_pixels_are_kept() {
     let mut running = start().await;
@@ -102,16 +115,13 @@ async fn an_agent_records_it_and_only_pixels_are_kept() {
     assert!(proof.has_signature && proof.has_photo);
     assert_eq!(proof.recorded_by, "someone@example.com");
 
-    let photo = running
-        .client
-        .get_proof_of_delivery_image(image_request(
-            &s.tracking_number,
-            pb::ProofOfDeliveryImageKind::Photo,
-            "",
-        ))
-        .await
-        .unwrap()
-        .into_inner();
+    let photo = staff_image(
+        &mut running,
+        &s.tracking_number,
+        pb::ProofOfDeliveryImageKind::Photo,
+    )
+    .await
+    .unwrap();
     assert_eq!(photo.content_type, "image/jpeg");
     assert!(
         !contains(&photo.data, b"Exif") && !contains(&photo.data, b"SECRET-SPOT"),
@@ -119,16 +129,13 @@ async fn an_agent_records_it_and_only_pixels_are_kept() {
     );
     let decoded = image::load_from_memory(&photo.data).unwrap();
     assert_eq!((decoded.width(), decoded.height()), (64, 48));
-    let signature = running
-        .client
-        .get_proof_of_delivery_image(image_request(
-            &s.tracking_number,
-            pb::ProofOfDeliveryImageKind::Signature,
-            "",
-        ))
-        .await
-        .unwrap()
-        .into_inner();
+    let signature = staff_image(
+        &mut running,
+        &s.tracking_number,
+        pb::ProofOfDeliveryImageKind::Signature,
+    )
+    .await
+    .unwrap();
     assert_eq!(signature.content_type, "image/png");
     assert_eq!(
         image::load_from_memory(&signature.data).unwrap().width(),
@@ -148,15 +155,13 @@ async fn an_agent_records_it_and_only_pixels_are_kept() {
         .proof_of_delivery
         .unwrap();
     assert!(!replaced.has_photo && !replaced.has_signature);
-    let gone = running
-        .client
-        .get_proof_of_delivery_image(image_request(
-            &s.tracking_number,
-            pb::ProofOfDeliveryImageKind::Photo,
-            "",
-        ))
-        .await
-        .unwrap_err();
+    let gone = staff_image(
+        &mut running,
+        &s.tracking_number,
+        pb::ProofOfDeliveryImageKind::Photo,
+    )
+    .await
+    .unwrap_err();
     assert_eq!(gone.code(), Code::NotFound);
     let kept: Vec<_> = walk(&running.dir.path().join("blobs/deliveries"));
     assert!(kept.is_empty(), "replaced images are removed: {kept:?}");

@@ -673,26 +673,16 @@ async fn imports_are_kept_and_listed_newest_first(
     use shipments::import::{ImportRecord, ImportState};
     let base = shipments::domain::now();
     let records: Vec<ImportRecord> = (0..3)
-        .map(|i| ImportRecord {
-            id: format!("import{i}"),
-            file_name: format!("day-{i}.csv"),
-            state: ImportState::Uploading,
-            size_bytes: 10,
-            uploaded_bytes: 0,
-            parts: 0,
-            report_parts: 0,
-            total_rows: 0,
-            valid_rows: 0,
-            processed_rows: 0,
-            created: 0,
-            skipped: 0,
-            rejected: 0,
-            preview: Vec::new(),
-            rejected_preview: Vec::new(),
-            error: String::new(),
-            created_by: CLERK.into(),
-            created_at: base + chrono::TimeDelta::seconds(i),
-            updated_at: base,
+        .map(|i| {
+            let mut record = ImportRecord::new(
+                format!("import{i}"),
+                format!("day-{i}.csv"),
+                10,
+                CLERK.into(),
+                base + chrono::TimeDelta::seconds(i),
+            );
+            record.updated_at = base;
+            record
         })
         .collect();
     for r in &records {

@@ -145,6 +145,17 @@ type InTransaction<'a, T> = std::pin::Pin<
 >;
 
 impl MongoShipmentStore {
+    /// Whether a shipment with this id is stored (ids are fresh, so it is this write's).
+    async fn landed(&self, id: &str) -> Result<bool, ShipmentError> {
+        let found = self
+            .shipments
+            .find_one(doc! { "_id": id })
+            .projection(doc! { "_id": 1 })
+            .await
+            .map_err(StoreFault::from)?;
+        Ok(found.is_some())
+    }
+
     async fn write_effects(
         &self,
         session: &mut ClientSession,
@@ -300,6 +311,10 @@ impl ShipmentStore for MongoShipmentStore {
                     Err(e) => {
                         let _ = session.abort_transaction().await;
                         if mongo::is_duplicate_key(&e) {
+                            // A retried commit can meet its own earlier attempt, which did land.
+                            if attempt > 1 && self.landed(&shipment.id).await? {
+                                return Ok(());
+                            }
                             return Err(match effects.claims.get(claimed) {
                                 Some(claim) => ShipmentError::AlreadyClaimed(claim.clone()),
                                 None => ShipmentError::DuplicateTrackingNumber,
