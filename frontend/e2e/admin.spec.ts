@@ -251,8 +251,8 @@ test.describe('admin dashboard', () => {
       // The worker sends them within moments; Refresh shows the new state.
       await expect(async () => {
         await page.getByRole('button', { name: 'Refresh' }).click();
-        await expect(shipper.locator('.status-pill')).toHaveText('sent', { timeout: 1000 });
-        await expect(receiver.locator('.status-pill')).toHaveText('sent', { timeout: 1000 });
+        await expect(shipper.locator('.status-pill')).toHaveText('Sent', { timeout: 1000 });
+        await expect(receiver.locator('.status-pill')).toHaveText('Sent', { timeout: 1000 });
       }).toPass({ timeout: 10_000 });
       await receiver.getByText('Content').click();
       await expect(receiver.locator('.detail-row').filter({ hasText: 'tracking_url' })).toContainText(`/track/${trackingNumber}`);

@@ -1,6 +1,11 @@
+import { timestampMs } from '@bufbuild/protobuf/wkt';
 import { expect, test } from '@playwright/test';
-import { adminEmail, signIn } from './support/admin';
+import { NotificationState } from '../src/gen/logistics/v1/notification_pb';
+import { LOGIN_PATH, LOGIN_SUCCESS, adminEmail, adminPassword, signIn, submitLogin } from './support/admin';
+import { startGateway, type RunningGateway } from './support/gateway';
+import { adminRpc, listEmails } from './support/rpc';
 import { toastWithText } from './support/track-page';
+import { createShipment } from './support/tracking';
 
 const NOTIFICATION_SERVICE_PATH = '/logistics.v1.NotificationService/';
 const RUN = Date.now().toString(36).slice(-6);
@@ -60,7 +65,7 @@ test.describe('contact form', () => {
     const item = page.getByRole('list', { name: 'Emails' }).getByRole('listitem').filter({ hasText: subject });
     await expect(async () => {
       await page.getByRole('button', { name: 'Refresh' }).click();
-      await expect(item.locator('.status-pill')).toHaveText('sent', { timeout: 1000 });
+      await expect(item.locator('.status-pill')).toHaveText('Sent', { timeout: 1000 });
     }).toPass({ timeout: 10_000 });
     await expect(item).toContainText('Company inbox');
     await expect(item).toContainText('Content removed after delivery.');
@@ -88,6 +93,79 @@ test.describe('admin e-mail test', () => {
     await page.getByRole('button', { name: 'Run email test' }).click();
     await expect(toastWithText(page, 'Failed to send test emails.')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Run email test' })).toBeEnabled();
+  });
+});
+
+test.describe('when the e-mail API is down', () => {
+  let gateway: RunningGateway;
+
+  test.beforeAll(async () => {
+    // Nothing listens on port 9, and e-mails are not retried: each fails at its first attempt.
+    gateway = await startGateway({
+      ADMIN_EMAIL: adminEmail(),
+      ADMIN_PASSWORD: adminPassword(),
+      MAIL_TRANSPORT: 'emailjs',
+      EMAILJS_BASE_URL: 'http://127.0.0.1:9',
+      EMAILJS_PUBLIC_KEY: 'pk',
+      EMAILJS_SERVICE_ID: 'svc',
+      EMAILJS_SHIPPER_TEMPLATE_ID: 'tpl-shipper',
+      EMAILJS_RECEIVER_TEMPLATE_ID: 'tpl-receiver',
+      CONTACT_EMAILJS_PUBLIC_KEY: 'pk',
+      CONTACT_EMAILJS_SERVICE_ID: 'svc',
+      CONTACT_EMAILJS_TEMPLATE_ID: 'tpl-contact',
+      NOTIFY_RETRY_FOR_SECS: '0',
+    });
+  });
+
+  test.afterAll(async () => {
+    await gateway?.stop();
+  });
+
+  test('failed e-mails are found by state and number, and all of them are retried at once', async ({ page, request }) => {
+    const admin = await adminRpc(request, gateway.url);
+    const shipment = await createShipment(admin, RUN);
+    // How many of its e-mails have failed since `since` (ms).
+    const failed = async (since = 0) =>
+      (await listEmails(admin)).filter(
+        (e) =>
+          e.trackingNumber === shipment.trackingNumber &&
+          e.state === NotificationState.FAILED &&
+          e.updateTime !== undefined &&
+          timestampMs(e.updateTime) >= since,
+      ).length;
+    await expect.poll(() => failed(), { timeout: 10_000 }).toBe(2);
+
+    await page.goto(`${gateway.url}${LOGIN_PATH}`);
+    await submitLogin(page, adminEmail(), adminPassword());
+    await expect(toastWithText(page, LOGIN_SUCCESS)).toBeVisible();
+    await page.goto(`${gateway.url}/administration_and_development/emails`);
+    const filters = page.getByRole('form', { name: 'Filter the emails' });
+    await filters.getByLabel('State').selectOption('failed');
+    await filters.getByLabel('Recipient or tracking number').fill(shipment.trackingNumber.toLowerCase());
+    await filters.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(page).toHaveURL(new RegExp(`state=failed&q=${shipment.trackingNumber.toLowerCase()}$`));
+    const items = page.getByRole('list', { name: 'Emails' }).getByRole('listitem');
+    await expect(items).toHaveCount(2);
+    await expect(items.first()).toContainText('0 Network Error');
+    await expect(items.first()).toContainText('(gave up after 1 attempt in 0 seconds)');
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    const retriedAt = Date.now() - 1000;
+    await page.getByRole('button', { name: 'Retry all failed' }).click();
+    await expect(toastWithText(page, '2 emails queued again')).toBeVisible();
+    // Still down: both fail again, each after one fresh attempt. The filters survive a reload.
+    await expect.poll(() => failed(retriedAt), { timeout: 10_000 }).toBe(2);
+    await page.reload();
+    await expect(filters.getByLabel('State')).toHaveValue('failed');
+    await expect(items).toHaveCount(2);
+
+    await filters.getByLabel('State').selectOption('sent');
+    await filters.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(page.getByText('No emails match these filters.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Retry all failed' })).toHaveCount(0);
+    await filters.getByRole('button', { name: 'Clear filters' }).click();
+    await expect(page).toHaveURL(/\/emails$/);
+    await expect(filters.getByLabel('State')).toHaveValue('');
   });
 });
 

@@ -115,6 +115,7 @@ fn audience(path: &str) -> Audience {
         | "/logistics.v1.AuthService/UpdateUser" => staff(UsersManage),
         "/logistics.v1.NotificationService/ListNotifications" => staff(EmailsRead),
         "/logistics.v1.NotificationService/RetryNotification"
+        | "/logistics.v1.NotificationService/RetryFailedNotifications"
         | "/logistics.v1.NotificationService/SendTestEmails" => staff(EmailsSend),
         "/logistics.v1.AuditService/ListAuditEntries" => staff(AuditRead),
         // A method added to a service but not here is refused until someone decides.

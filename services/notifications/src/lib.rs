@@ -22,7 +22,7 @@ use tokio::sync::Notify;
 pub use config::MailConfig;
 pub use service::NotificationsService;
 pub use transport::Transport;
-pub use worker::{RetryPolicy, Worker};
+pub use worker::{Clock, RetryPolicy, Worker};
 
 /// The notifications service's own settings: where e-mail goes and how it is retried.
 #[derive(clap::Args, Clone, Debug)]
@@ -71,13 +71,18 @@ pub struct Settings {
     /// Template of the contact form's e-mail.
     #[arg(long, env = "CONTACT_EMAILJS_TEMPLATE_ID")]
     pub contact_emailjs_template_id: Option<String>,
-    /// Attempts before an e-mail is marked failed.
-    #[arg(long, env = "NOTIFY_MAX_ATTEMPTS", default_value_t = 6)]
-    pub notify_max_attempts: u32,
+    /// How long an e-mail is retried after its first passing failure (a 5xx, 429, timeout
+    /// or network error), in seconds, before it is marked failed.
+    #[arg(long, env = "NOTIFY_RETRY_FOR_SECS", default_value_t = 86_400)]
+    pub notify_retry_for_secs: u64,
     /// The wait after the first failure, in milliseconds; it doubles after each further one
-    /// (up to 10 minutes).
+    /// up to NOTIFY_MAX_BACKOFF_MS, plus up to a quarter more at random.
     #[arg(long, env = "NOTIFY_FIRST_BACKOFF_MS", default_value_t = 2000)]
     pub notify_first_backoff_ms: u64,
+    /// The longest wait between two attempts, in milliseconds (a server's Retry-After may ask
+    /// for longer).
+    #[arg(long, env = "NOTIFY_MAX_BACKOFF_MS", default_value_t = 3_600_000)]
+    pub notify_max_backoff_ms: u64,
     /// How long a worker holds an e-mail it is sending, in milliseconds.
     #[arg(long, env = "NOTIFY_LEASE_MS", default_value_t = 60_000)]
     pub notify_lease_ms: u64,
@@ -106,8 +111,9 @@ impl Default for Settings {
             contact_emailjs_private_key: None,
             contact_emailjs_service_id: None,
             contact_emailjs_template_id: None,
-            notify_max_attempts: policy.max_attempts,
+            notify_retry_for_secs: policy.retry_for.as_secs(),
             notify_first_backoff_ms: policy.first_backoff.as_millis() as u64,
+            notify_max_backoff_ms: policy.max_backoff.as_millis() as u64,
             notify_lease_ms: policy.lease.as_millis() as u64,
             notify_poll_ms: policy.poll.as_millis() as u64,
             email_api_timeout_ms: 10_000,
@@ -141,11 +147,11 @@ impl Settings {
 
     pub fn retry_policy(&self) -> RetryPolicy {
         RetryPolicy {
-            max_attempts: self.notify_max_attempts,
+            retry_for: Duration::from_secs(self.notify_retry_for_secs),
             first_backoff: Duration::from_millis(self.notify_first_backoff_ms),
+            max_backoff: Duration::from_millis(self.notify_max_backoff_ms),
             lease: Duration::from_millis(self.notify_lease_ms),
             poll: Duration::from_millis(self.notify_poll_ms),
-            ..RetryPolicy::default()
         }
     }
 }
@@ -238,6 +244,7 @@ pub fn service_and_worker(
             transport,
             policy,
             wake,
+            clock: worker::system_clock(),
         },
     )
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use logistics_proto::v1::{self as pb, notification_service_server::NotificationService};
 use outbox::emails::{ContactMessage, ShipmentEmail, package_line};
-use outbox::{Notification, OutboxError, OutboxStore, State, Template};
+use outbox::{Filter, Notification, OutboxError, OutboxStore, State, Template};
 use prost_types::Timestamp;
 use service_auth::{Permission, TokenKey};
 use tokio::sync::Notify;
@@ -122,6 +122,31 @@ pub fn notification_to_proto(n: &Notification) -> pb::Notification {
     }
 }
 
+/// The list's state filter; UNSPECIFIED means every state.
+fn state_filter(value: i32) -> Result<Option<State>, NotificationError> {
+    let invalid =
+        || NotificationError::Invalid(vec![("state", "is not a notification state".into())]);
+    Ok(
+        match pb::NotificationState::try_from(value).map_err(|_| invalid())? {
+            pb::NotificationState::Unspecified => None,
+            pb::NotificationState::Queued => Some(State::Queued),
+            pb::NotificationState::Sending => Some(State::Sending),
+            pb::NotificationState::Sent => Some(State::Sent),
+            pb::NotificationState::Retrying => Some(State::Retrying),
+            pb::NotificationState::Failed => Some(State::Failed),
+        },
+    )
+}
+
+/// The search text of a list or a bulk retry; blank means none.
+fn query(value: &str) -> Result<Option<String>, NotificationError> {
+    let text = TextRule::line(200)
+        .optional()
+        .check(value)
+        .map_err(|description| NotificationError::Invalid(vec![("query", description)]))?;
+    Ok(Some(text).filter(|t| !t.is_empty()))
+}
+
 /// The sample shipment of the admin's e-mail test: expected 7 days ahead (spec §9).
 pub fn sample_shipment(to_email: &str, today: chrono::NaiveDate) -> ShipmentEmail {
     ShipmentEmail {
@@ -190,11 +215,15 @@ impl NotificationService for NotificationsService {
                 .into());
             }
         };
+        let filter = Filter {
+            state: state_filter(request.state)?,
+            text: query(&request.query)?,
+        };
         let token = page_token::decode(&request.page_token)
             .map_err(|e| NotificationError::from(OutboxError::from(e)))?;
         let page = self
             .store
-            .list(page_size as usize, token.as_deref())
+            .list(&filter, page_size as usize, token.as_deref())
             .await
             .map_err(NotificationError::from)?;
         let backlog = self
@@ -243,6 +272,36 @@ impl NotificationService for NotificationsService {
             tracing::error!(error = %e, "audit entry of an e-mail retry not written");
         }
         Ok(Response::new(notification_to_proto(&retried)))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn retry_failed_notifications(
+        &self,
+        request: Request<pb::RetryFailedNotificationsRequest>,
+    ) -> Result<Response<pb::RetryFailedNotificationsResponse>, Status> {
+        let caller = self.tokens.authorize(&request, Permission::EmailsSend)?;
+        let actor = audit::Actor::of(&request, &caller);
+        let text = query(&request.get_ref().query)?;
+        let retried = self
+            .store
+            .retry_failed(text.as_deref(), service_common::now())
+            .await
+            .map_err(NotificationError::from)?;
+        self.wake.notify_one();
+        tracing::info!(retried, "failed e-mails queued again");
+        let target = text.clone().unwrap_or_default();
+        let entry = audit::AuditEntry::new(&actor, audit::Action::EmailRetry, "", &target)
+            .with_summary(format!(
+                "{retried} failed e-mails queued again{}",
+                text.map(|t| format!(" (matching \"{t}\")"))
+                    .unwrap_or_default()
+            ));
+        if let Err(e) = self.audit.append(&[entry]).await {
+            tracing::error!(error = %e, "audit entry of an e-mail retry not written");
+        }
+        Ok(Response::new(pb::RetryFailedNotificationsResponse {
+            retried_count: retried as i64,
+        }))
     }
 
     #[tracing::instrument(skip_all)]

@@ -14,9 +14,13 @@ pub const SEND_PATH: &str = "/api/v1.0/email/send";
 /// Why a send did not succeed.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum SendError {
-    /// 429, 5xx, a timeout or a network failure: worth trying again.
-    #[error("{0}")]
-    Passing(String),
+    /// 429, 5xx, a timeout or a network failure: worth trying again, not before
+    /// `retry_after` when the server said so.
+    #[error("{error}")]
+    Passing {
+        error: String,
+        retry_after: Option<Duration>,
+    },
     /// 400, 403 and the like: trying again would fail the same way.
     #[error("{0}")]
     Refused(String),
@@ -115,20 +119,26 @@ impl Transport {
             .json(&body)
             .send()
             .await
-            .map_err(|e| {
-                SendError::Passing(format!(
+            .map_err(|e| SendError::Passing {
+                error: format!(
                     "0 Network Error: {}",
                     if e.is_timeout() {
                         "timed out".to_owned()
                     } else {
                         e.to_string()
                     }
-                ))
+                ),
+                retry_after: None,
             })?;
         let status = response.status();
         if status.as_u16() == 200 {
             return Ok(());
         }
+        let retry_after = response
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| retry_after(v, chrono::Utc::now()));
         let text = response.text().await.unwrap_or_default();
         let reason = match status.as_u16() {
             451 => "Unavailable For Headless Browser",
@@ -144,9 +154,46 @@ impl Transport {
             }
         );
         if status.as_u16() == 429 || status.is_server_error() {
-            Err(SendError::Passing(said))
+            Err(SendError::Passing {
+                error: said,
+                retry_after,
+            })
         } else {
             Err(SendError::Refused(said))
         }
+    }
+}
+
+/// A `Retry-After` value, in seconds or as an HTTP date, as a wait from `now`.
+pub fn retry_after(value: &str, now: chrono::DateTime<chrono::Utc>) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(seconds) = value.parse::<u64>() {
+        return Some(Duration::from_secs(seconds));
+    }
+    let at = chrono::DateTime::parse_from_rfc2822(value).ok()?;
+    Some((at.to_utc() - now).to_std().unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_is_read_in_seconds_or_as_a_date() {
+        let now = chrono::DateTime::parse_from_rfc3339("2026-11-25T07:28:00Z")
+            .unwrap()
+            .to_utc();
+        assert_eq!(retry_after("120", now), Some(Duration::from_secs(120)));
+        assert_eq!(
+            retry_after("Wed, 25 Nov 2026 07:30:30 GMT", now),
+            Some(Duration::from_secs(150))
+        );
+        assert_eq!(
+            retry_after("Wed, 25 Nov 2026 07:00:00 GMT", now),
+            Some(Duration::ZERO),
+            "a date in the past means now"
+        );
+        assert_eq!(retry_after("soon", now), None);
+        assert_eq!(retry_after("-5", now), None);
     }
 }

@@ -1,19 +1,22 @@
 //! The outbox worker: claims due e-mails one at a time and sends them, with exponential
-//! backoff on passing failures and a dead-letter state after the last attempt.
+//! backoff and jitter on passing failures for a day by default, then a dead-letter state.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use outbox::{OutboxStore, Outcome};
+use chrono::{DateTime, Utc};
+use outbox::{Notification, OutboxStore, Outcome};
 use tokio::sync::Notify;
 
 use crate::transport::{SendError, Transport};
 
 #[derive(Clone, Debug)]
 pub struct RetryPolicy {
-    /// Attempts before an e-mail goes to the failed (dead-letter) state.
-    pub max_attempts: u32,
-    /// The wait after the first failure; doubled after each further one.
+    /// How long an e-mail is retried after its first passing failure before it goes to the
+    /// failed (dead-letter) state.
+    pub retry_for: Duration,
+    /// The wait after the first failure; doubled after each further one, plus up to a
+    /// quarter more at random, so e-mails that failed together do not all return together.
     pub first_backoff: Duration,
     pub max_backoff: Duration,
     /// How long a worker holds a claimed e-mail; longer than any one send may take.
@@ -25,9 +28,9 @@ pub struct RetryPolicy {
 impl Default for RetryPolicy {
     fn default() -> Self {
         Self {
-            max_attempts: 6,
+            retry_for: Duration::from_secs(24 * 3600),
             first_backoff: Duration::from_secs(2),
-            max_backoff: Duration::from_secs(600),
+            max_backoff: Duration::from_secs(3600),
             lease: Duration::from_secs(60),
             poll: Duration::from_millis(500),
         }
@@ -35,7 +38,7 @@ impl Default for RetryPolicy {
 }
 
 impl RetryPolicy {
-    /// The wait before attempt `attempts + 1`.
+    /// The wait before attempt `attempts + 1`, before jitter.
     pub fn backoff(&self, attempts: u32) -> Duration {
         let factor = 2u32.saturating_pow(attempts.saturating_sub(1).min(20));
         self.first_backoff
@@ -43,22 +46,79 @@ impl RetryPolicy {
             .min(self.max_backoff)
     }
 
-    fn outcome(&self, attempts: u32, result: Result<(), SendError>) -> Outcome {
-        let now = service_common::now();
+    /// The backoff with its jitter, and never sooner than the server asked.
+    fn wait(&self, attempts: u32, retry_after: Option<Duration>) -> Duration {
+        let backoff = self.backoff(attempts);
+        let jitter = backoff.mul_f64(rand::random_range(0.0..=0.25));
+        (backoff + jitter).max(retry_after.unwrap_or_default())
+    }
+
+    /// What attempt `n.attempts` of `n` came to at `now`.
+    pub fn outcome(
+        &self,
+        n: &Notification,
+        result: Result<(), SendError>,
+        now: DateTime<Utc>,
+    ) -> Outcome {
         match result {
             Ok(()) => Outcome::Sent,
-            Err(SendError::Passing(error)) if attempts < self.max_attempts => Outcome::Retry {
-                at: now + chrono::Duration::from_std(self.backoff(attempts)).unwrap_or_default(),
-                error,
-            },
-            Err(SendError::Passing(error)) => Outcome::Failed {
-                error: format!("{error} (gave up after {attempts} attempts)"),
-            },
+            Err(SendError::Passing { error, retry_after }) => {
+                let window =
+                    chrono::Duration::from_std(self.retry_for).unwrap_or(chrono::Duration::MAX);
+                let give_up_at = n
+                    .failing_since
+                    .unwrap_or(now)
+                    .checked_add_signed(window)
+                    .unwrap_or(DateTime::<Utc>::MAX_UTC);
+                if now >= give_up_at {
+                    return Outcome::Failed {
+                        error: format!(
+                            "{error} (gave up after {} in {})",
+                            count(n.attempts.into(), "attempt"),
+                            humanize(self.retry_for)
+                        ),
+                    };
+                }
+                let wait = chrono::Duration::from_std(self.wait(n.attempts, retry_after))
+                    .unwrap_or(chrono::Duration::MAX);
+                // The last try comes when the window closes, not after it.
+                let at = now
+                    .checked_add_signed(wait)
+                    .unwrap_or(give_up_at)
+                    .min(give_up_at);
+                Outcome::Retry { at, error }
+            }
             Err(SendError::Refused(error) | SendError::NotConfigured(error)) => {
                 Outcome::Failed { error }
             }
         }
     }
+}
+
+/// "24 hours", "90 minutes", "45 seconds": the retry window in an error message.
+fn humanize(d: Duration) -> String {
+    let secs = d.as_secs();
+    if secs >= 3600 && secs.is_multiple_of(3600) {
+        count(secs / 3600, "hour")
+    } else if secs >= 60 && secs.is_multiple_of(60) {
+        count(secs / 60, "minute")
+    } else if secs >= 1 || d.is_zero() {
+        count(secs, "second")
+    } else {
+        count(d.as_millis() as u64, "millisecond")
+    }
+}
+
+/// "1 attempt", "3 attempts".
+fn count(n: u64, unit: &str) -> String {
+    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
+}
+
+/// Where the worker reads the time: the system clock, or a test's.
+pub type Clock = Arc<dyn Fn() -> DateTime<Utc> + Send + Sync>;
+
+pub fn system_clock() -> Clock {
+    Arc::new(service_common::now)
 }
 
 /// How often the worker reports the outbox backlog (`outbox_backlog` gauge).
@@ -71,21 +131,18 @@ pub struct Worker {
     pub policy: RetryPolicy,
     /// Notified when an e-mail is queued, so it goes out without waiting for the next poll.
     pub wake: Arc<Notify>,
+    pub clock: Clock,
 }
 
 impl Worker {
     /// Claims and sends one due e-mail; false when none was due.
     pub async fn work_once(&self) -> Result<bool, outbox::OutboxError> {
-        let Some(claimed) = self
-            .store
-            .claim(service_common::now(), self.policy.lease)
-            .await?
-        else {
+        let Some(claimed) = self.store.claim((self.clock)(), self.policy.lease).await? else {
             return Ok(false);
         };
         let n = &claimed.notification;
         let result = self.transport.send(n).await;
-        let outcome = self.policy.outcome(n.attempts, result);
+        let outcome = self.policy.outcome(n, result, (self.clock)());
         let result_label = match &outcome {
             Outcome::Sent => "sent",
             Outcome::Retry { .. } => "retrying",
@@ -105,7 +162,7 @@ impl Worker {
         }
         if !self
             .store
-            .settle(&n.id, &claimed.claim, &outcome, service_common::now())
+            .settle(&n.id, &claimed.claim, &outcome, (self.clock)())
             .await?
         {
             tracing::warn!(id = %n.id, "lease ran out before the send finished; another worker owns the e-mail now");

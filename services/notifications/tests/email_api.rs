@@ -9,6 +9,7 @@ use std::time::Duration;
 use axum::extract::State as AxumState;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
+use chrono::{DateTime, Utc};
 use logistics_proto::v1::{self as pb, notification_service_client::NotificationServiceClient};
 use notifications::config::{Account, EmailApiConfig};
 use notifications::{MailConfig, RetryPolicy, Transport, Worker};
@@ -25,6 +26,8 @@ use tonic_types::StatusExt;
 #[derive(Clone, Copy, Debug)]
 enum Answer {
     Status(u16),
+    /// A status with a `Retry-After` header.
+    RetryAfter(u16, &'static str),
     /// Never answers: the client's timeout has to end the request.
     Hang,
 }
@@ -81,7 +84,8 @@ async fn send(
     AxumState(api): AxumState<MockApi>,
     headers: HeaderMap,
     body: String,
-) -> (StatusCode, String) {
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
     let answer = api
         .script
         .lock()
@@ -101,14 +105,14 @@ async fn send(
     let delay = *api.delay.lock().unwrap();
     tokio::time::sleep(delay).await;
     match answer {
-        Answer::Status(code) => (
+        Answer::Status(200) => (StatusCode::OK, "OK").into_response(),
+        Answer::Status(code) => (StatusCode::from_u16(code).unwrap(), "nope").into_response(),
+        Answer::RetryAfter(code, after) => (
             StatusCode::from_u16(code).unwrap(),
-            if code == 200 {
-                "OK".into()
-            } else {
-                "nope".into()
-            },
-        ),
+            [("retry-after", after)],
+            "later",
+        )
+            .into_response(),
         Answer::Hang => std::future::pending().await,
     }
 }
@@ -136,7 +140,7 @@ fn api_config(base_url: &str) -> MailConfig {
 
 fn fast_policy() -> RetryPolicy {
     RetryPolicy {
-        max_attempts: 3,
+        retry_for: Duration::from_secs(10),
         first_backoff: Duration::from_millis(40),
         max_backoff: Duration::from_secs(1),
         lease: Duration::from_millis(600),
@@ -197,6 +201,49 @@ async fn start(config: MailConfig, policy: RetryPolicy) -> Running {
         worker,
         _dir: dir,
     }
+}
+
+/// A clock the test moves by hand.
+#[derive(Clone)]
+struct ManualClock(Arc<Mutex<DateTime<Utc>>>);
+
+impl ManualClock {
+    fn at(start: DateTime<Utc>) -> Self {
+        Self(Arc::new(Mutex::new(start)))
+    }
+
+    fn now(&self) -> DateTime<Utc> {
+        *self.0.lock().unwrap()
+    }
+
+    fn clock(&self) -> notifications::Clock {
+        let time = self.0.clone();
+        Arc::new(move || *time.lock().unwrap())
+    }
+}
+
+/// Runs `worker` at each moment the e-mail falls due (calling `before` with that moment) until
+/// it is sent or failed; returns it and the time of each attempt.
+async fn run_when_due(
+    worker: &Worker,
+    clock: &ManualClock,
+    store: &Arc<dyn OutboxStore>,
+    id: &str,
+    mut before: impl FnMut(DateTime<Utc>),
+) -> (outbox::Notification, Vec<DateTime<Utc>>) {
+    let mut attempts = Vec::new();
+    for _ in 0..1000 {
+        let n = store.get(id).await.unwrap();
+        if matches!(n.state, State::Sent | State::Failed) {
+            return (n, attempts);
+        }
+        let due = n.next_attempt_at.max(clock.now());
+        *clock.0.lock().unwrap() = due;
+        before(due);
+        assert!(worker.work_once().await.unwrap(), "{id} was due at {due}");
+        attempts.push(due);
+    }
+    panic!("{id} still not settled after 1000 attempts");
 }
 
 fn spawn_worker(worker: &Worker) -> tokio::task::JoinHandle<()> {
@@ -355,14 +402,7 @@ async fn passing_failures_are_retried_with_growing_waits_until_sent() {
         Answer::Hang,
         Answer::Status(200),
     ]);
-    let running = start(
-        api_config(&url),
-        RetryPolicy {
-            max_attempts: 5,
-            ..fast_policy()
-        },
-    )
-    .await;
+    let running = start(api_config(&url), fast_policy()).await;
     let n = sample().to_receiver("https://ship.example", service_common::now());
     running
         .store
@@ -388,12 +428,7 @@ async fn passing_failures_are_retried_with_growing_waits_until_sent() {
 #[tokio::test]
 async fn refusals_fail_at_once_and_exhausted_retries_become_dead_letters_an_admin_can_retry() {
     let (api, url) = MockApi::start().await;
-    api.script(&[
-        Answer::Status(400),
-        Answer::Status(500),
-        Answer::Status(500),
-        Answer::Status(503),
-    ]);
+    api.script(&[Answer::Status(400)]);
     let mut running = start(api_config(&url), fast_policy()).await;
     let refused = sample().to_shipper("https://ship.example", service_common::now());
     running
@@ -408,18 +443,38 @@ async fn refusals_fail_at_once_and_exhausted_retries_become_dead_letters_an_admi
         (1, "400 Bad Request: nope")
     );
 
-    let exhausted = sample().to_receiver("https://ship.example", service_common::now());
+    // An hour of 503s, on a clock the test moves: waits of 10, 20 and 30 minutes (each plus up
+    // to a quarter), then the last try when the hour is up.
+    let clock = ManualClock::at(service_common::now());
+    let hourly = Worker {
+        policy: RetryPolicy {
+            retry_for: Duration::from_secs(3600),
+            first_backoff: Duration::from_secs(600),
+            max_backoff: Duration::from_secs(1800),
+            ..fast_policy()
+        },
+        clock: clock.clock(),
+        ..running.worker.clone()
+    };
+    _worker.abort();
+    api.script(&[Answer::Status(503); 10]);
+    let exhausted = sample().to_receiver("https://ship.example", clock.now());
     running
         .store
         .enqueue(std::slice::from_ref(&exhausted))
         .await
         .unwrap();
-    let dead = wait_for_state(&running.store, &exhausted.id, State::Failed).await;
-    assert_eq!(dead.attempts, 3);
+    let (dead, attempts) =
+        run_when_due(&hourly, &clock, &running.store, &exhausted.id, |_| {}).await;
+    assert_eq!(dead.state, State::Failed);
+    assert_eq!(dead.attempts, 4);
     assert_eq!(
         dead.last_error,
-        "503 Service Unavailable: nope (gave up after 3 attempts)"
+        "503 Service Unavailable: nope (gave up after 4 attempts in 1 hour)"
     );
+    assert_eq!(attempts[3] - attempts[0], chrono::Duration::hours(1));
+    api.script.lock().unwrap().clear();
+    let _worker = spawn_worker(&running.worker);
 
     // An admin queues it again; the API now accepts it.
     let retried = running
@@ -755,4 +810,243 @@ async fn update_emails_use_their_own_template_and_an_unset_one_is_named() {
         "Missing required environment variables: EMAILJS_SUBSCRIPTION_TEMPLATE_ID"
     );
     wait_for_state(&running.store, &update.id, State::Sent).await;
+}
+
+#[tokio::test]
+async fn an_email_queued_during_a_two_hour_outage_is_delivered_once_the_api_is_back() {
+    let (api, url) = MockApi::start().await;
+    let running = start(api_config(&url), fast_policy()).await;
+    let start_time = service_common::now();
+    let clock = ManualClock::at(start_time);
+    // The shipped policy: 2 s doubling up to an hour, for a day.
+    let worker = Worker {
+        policy: RetryPolicy::default(),
+        clock: clock.clock(),
+        ..running.worker.clone()
+    };
+    api.script(&[Answer::Status(503); 1000]);
+    let n = sample().to_shipper("https://ship.example", start_time);
+    running
+        .store
+        .enqueue(std::slice::from_ref(&n))
+        .await
+        .unwrap();
+    let back_at = start_time + chrono::Duration::hours(2);
+    let (sent, attempts) = run_when_due(&worker, &clock, &running.store, &n.id, |now| {
+        if now >= back_at {
+            api.script.lock().unwrap().clear();
+        }
+    })
+    .await;
+    assert_eq!(sent.state, State::Sent);
+    let delivered_at = *attempts.last().unwrap();
+    assert!(
+        delivered_at >= back_at && delivered_at <= back_at + chrono::Duration::minutes(75),
+        "delivered at the first attempt after the outage, at most an hour and a quarter later: {delivered_at}"
+    );
+    let policy = RetryPolicy::default();
+    for (i, gap) in attempts.windows(2).map(|w| w[1] - w[0]).enumerate() {
+        let backoff = chrono::Duration::from_std(policy.backoff(i as u32 + 1)).unwrap();
+        assert!(
+            gap >= backoff && gap <= backoff + backoff / 4,
+            "wait {i} was {gap}, its backoff {backoff} plus up to a quarter"
+        );
+    }
+    let oks = api
+        .received()
+        .iter()
+        .filter(|r| matches!(r.answered, Answer::Status(200)))
+        .count();
+    assert_eq!(oks, 1, "delivered exactly once");
+    assert_eq!(sent.attempts as usize, api.received().len());
+    assert_eq!(
+        sent.failing_since, None,
+        "a sent e-mail is no longer failing"
+    );
+}
+
+#[tokio::test]
+async fn the_api_is_retried_for_a_day_then_the_email_fails() {
+    let (api, url) = MockApi::start().await;
+    let running = start(api_config(&url), fast_policy()).await;
+    let clock = ManualClock::at(service_common::now());
+    let worker = Worker {
+        policy: RetryPolicy::default(),
+        clock: clock.clock(),
+        ..running.worker.clone()
+    };
+    api.script(&[Answer::Status(502); 1000]);
+    let n = sample().to_receiver("https://ship.example", clock.now());
+    running
+        .store
+        .enqueue(std::slice::from_ref(&n))
+        .await
+        .unwrap();
+    let (failed, attempts) = run_when_due(&worker, &clock, &running.store, &n.id, |_| {}).await;
+    assert_eq!(failed.state, State::Failed);
+    assert_eq!(
+        *attempts.last().unwrap() - attempts[0],
+        chrono::Duration::hours(24),
+        "the last try comes when the day is up"
+    );
+    assert_eq!(
+        failed.last_error,
+        format!(
+            "502 Bad Gateway: nope (gave up after {} attempts in 24 hours)",
+            attempts.len()
+        )
+    );
+}
+
+#[tokio::test]
+async fn retry_after_is_honoured_in_seconds_and_as_a_date() {
+    let (api, url) = MockApi::start().await;
+    let running = start(api_config(&url), fast_policy()).await;
+    let clock = ManualClock::at("2026-11-25T07:28:00Z".parse().unwrap());
+    let worker = Worker {
+        policy: RetryPolicy::default(),
+        clock: clock.clock(),
+        ..running.worker.clone()
+    };
+    // The API's date is the real one (it cannot see the test's clock), so the date is far ahead.
+    let later = (Utc::now() + chrono::Duration::minutes(30))
+        .format("%a, %d %b %Y %H:%M:%S GMT")
+        .to_string()
+        .leak();
+    api.script(&[
+        Answer::RetryAfter(429, "600"),
+        Answer::RetryAfter(503, later),
+        Answer::Status(200),
+    ]);
+    let n = sample().to_shipper("https://ship.example", clock.now());
+    running
+        .store
+        .enqueue(std::slice::from_ref(&n))
+        .await
+        .unwrap();
+    let (sent, attempts) = run_when_due(&worker, &clock, &running.store, &n.id, |_| {}).await;
+    assert_eq!(sent.state, State::Sent);
+    let gaps: Vec<_> = attempts.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(gaps[0] >= chrono::Duration::seconds(600), "{gaps:?}");
+    assert!(
+        gaps[1] >= chrono::Duration::minutes(29) && gaps[1] <= chrono::Duration::minutes(31),
+        "{gaps:?}"
+    );
+}
+
+#[tokio::test]
+async fn the_outbox_is_filtered_and_every_failed_email_of_a_filter_is_retried_at_once() {
+    let (api, url) = MockApi::start().await;
+    let mut running = start(api_config(&url), fast_policy()).await;
+    let now = service_common::now();
+    let failed_for = |tracking: &str, to: &str| {
+        let mut n = outbox::Notification::new(
+            outbox::Template::StatusUpdate,
+            to,
+            "Ada",
+            Default::default(),
+            now,
+        );
+        n.tracking_number = tracking.into();
+        n.settle(
+            &outbox::Outcome::Failed {
+                error: "503 Service Unavailable".into(),
+            },
+            now,
+        );
+        n
+    };
+    let lagos = failed_for("PSE111111111", "ada@lagos.example");
+    let accra = failed_for("PSE222222222", "kofi@accra.example");
+    let queued = sample().to_shipper("https://ship.example", now);
+    running
+        .store
+        .enqueue(&[lagos.clone(), accra.clone(), queued.clone()])
+        .await
+        .unwrap();
+
+    let list = |state: pb::NotificationState, query: &str| pb::ListNotificationsRequest {
+        state: state as i32,
+        query: query.into(),
+        ..Default::default()
+    };
+    let ids = |r: pb::ListNotificationsResponse| -> Vec<String> {
+        r.notifications.into_iter().map(|n| n.id).collect()
+    };
+    let failed = running
+        .admin
+        .list_notifications(list(pb::NotificationState::Failed, ""))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(ids(failed), [accra.id.clone(), lagos.id.clone()]);
+    let by_address = running
+        .admin
+        .list_notifications(list(pb::NotificationState::Unspecified, "LAGOS"))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(ids(by_address), [lagos.id.as_str()]);
+    let by_number = running
+        .admin
+        .list_notifications(list(pb::NotificationState::Failed, "2222"))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(ids(by_number), [accra.id.as_str()]);
+    for (request, field, description) in [
+        (
+            list(pb::NotificationState::Failed, &"x".repeat(201)),
+            "query",
+            "must be at most 200 characters",
+        ),
+        (
+            pb::ListNotificationsRequest {
+                state: 42,
+                ..Default::default()
+            },
+            "state",
+            "is not a notification state",
+        ),
+    ] {
+        let bad = running.admin.list_notifications(request).await.unwrap_err();
+        assert_eq!(
+            violations(&bad),
+            [(field.to_owned(), description.to_owned())]
+        );
+    }
+
+    let retried = running
+        .admin
+        .retry_failed_notifications(pb::RetryFailedNotificationsRequest {
+            query: "accra".into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(retried.retried_count, 1);
+    let accra_now = running.store.get(&accra.id).await.unwrap();
+    assert_eq!((accra_now.state, accra_now.attempts), (State::Queued, 0));
+    assert_eq!(
+        running.store.get(&lagos.id).await.unwrap().state,
+        State::Failed
+    );
+    let all = running
+        .admin
+        .retry_failed_notifications(pb::RetryFailedNotificationsRequest::default())
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(all.retried_count, 1, "only the one still failed");
+    let _worker = spawn_worker(&running.worker);
+    for n in [&lagos, &accra, &queued] {
+        wait_for_state(&running.store, &n.id, State::Sent).await;
+    }
+    assert_eq!(api.received().len(), 3);
+    let anonymous = running
+        .client
+        .retry_failed_notifications(pb::RetryFailedNotificationsRequest::default())
+        .await
+        .unwrap_err();
+    assert_eq!(anonymous.code(), Code::Unauthenticated);
 }

@@ -74,6 +74,9 @@ pub struct Notification {
     pub next_attempt_at: DateTime<Utc>,
     #[serde(default, with = "optional_utc_micros")]
     pub sent_at: Option<DateTime<Utc>>,
+    /// When the current run of passing failures began; the retry window counts from it.
+    #[serde(default, with = "optional_utc_micros")]
+    pub failing_since: Option<DateTime<Utc>>,
 }
 
 impl Notification {
@@ -102,6 +105,7 @@ impl Notification {
             updated_at: now,
             next_attempt_at: now,
             sent_at: None,
+            failing_since: None,
         }
     }
 
@@ -112,6 +116,7 @@ impl Notification {
             Outcome::Sent => {
                 self.state = State::Sent;
                 self.sent_at = Some(now);
+                self.failing_since = None;
                 self.last_error.clear();
                 // A visitor's message is kept no longer than its delivery needs.
                 if self.template == Template::Contact {
@@ -120,6 +125,7 @@ impl Notification {
             }
             Outcome::Retry { at, error } => {
                 self.state = State::Retrying;
+                self.failing_since.get_or_insert(now);
                 self.next_attempt_at = *at;
                 self.last_error = error.clone();
             }
@@ -129,6 +135,14 @@ impl Notification {
             }
         }
     }
+}
+
+/// Which notifications a list or a bulk retry covers.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Filter {
+    pub state: Option<State>,
+    /// Part of the recipient's address or of the tracking number, any case.
+    pub text: Option<String>,
 }
 
 /// What one send attempt came to.

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use outbox::emails::ContactMessage;
-use outbox::{Notification, OutboxError, OutboxStore, Outcome, State, Template};
+use outbox::{Filter, Notification, OutboxError, OutboxStore, Outcome, State, Template};
 
 const LEASE: Duration = Duration::from_secs(30);
 
@@ -121,6 +121,7 @@ async fn a_retry_waits_until_it_is_due_and_a_failure_can_be_requeued(store: Arc<
         (retrying.state, retrying.last_error.as_str()),
         (State::Retrying, "503 Service Unavailable")
     );
+    let failing_since = retrying.failing_since.expect("the retry window starts");
     assert!(
         store.claim(now(), LEASE).await.unwrap().is_none(),
         "not before it is due"
@@ -142,14 +143,21 @@ async fn a_retry_waits_until_it_is_due_and_a_failure_can_be_requeued(store: Arc<
         )
         .await
         .unwrap();
-    assert_eq!(store.get(&e.id).await.unwrap().state, State::Failed);
+    let failed = store.get(&e.id).await.unwrap();
+    assert_eq!(
+        (failed.state, failed.failing_since),
+        (State::Failed, Some(failing_since))
+    );
     assert!(
         store.claim(later, LEASE).await.unwrap().is_none(),
         "dead letters wait for an admin"
     );
 
     let requeued = store.retry(&e.id, later).await.unwrap();
-    assert_eq!((requeued.state, requeued.attempts), (State::Queued, 0));
+    assert_eq!(
+        (requeued.state, requeued.attempts, requeued.failing_since),
+        (State::Queued, 0, None)
+    );
     assert!(matches!(
         store.retry(&e.id, later).await,
         Err(OutboxError::NotFailed)
@@ -203,7 +211,10 @@ async fn the_list_is_newest_first_and_pages_cover_everything_once(store: Arc<dyn
     let mut seen = Vec::new();
     let mut token = None;
     loop {
-        let page = store.list(2, token.as_deref()).await.unwrap();
+        let page = store
+            .list(&Filter::default(), 2, token.as_deref())
+            .await
+            .unwrap();
         seen.extend(page.notifications.into_iter().map(|n| n.id));
         match page.next {
             Some(next) => token = Some(next),
@@ -212,9 +223,107 @@ async fn the_list_is_newest_first_and_pages_cover_everything_once(store: Arc<dyn
     }
     assert_eq!(seen, ids);
     assert!(matches!(
-        store.list(2, Some("nonsense")).await,
+        store.list(&Filter::default(), 2, Some("nonsense")).await,
         Err(OutboxError::BadPageToken)
     ));
+}
+
+/// An e-mail to `to` about shipment `tracking`, failed for good.
+fn failed(to: &str, tracking: &str) -> Notification {
+    let mut n = email(to);
+    n.tracking_number = tracking.into();
+    n.settle(
+        &Outcome::Failed {
+            error: "503 Service Unavailable".into(),
+        },
+        now(),
+    );
+    n
+}
+
+async fn lists_filter_by_state_and_text_and_failed_ones_are_requeued_together(
+    store: Arc<dyn OutboxStore>,
+) {
+    let lagos = failed("Ada@Lagos.example", "PSE111111111");
+    let accra = failed("kofi@accra.example", "PSE222222222");
+    let queued = email("ama@accra.example");
+    for n in [&lagos, &accra, &queued] {
+        store.enqueue(std::slice::from_ref(n)).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    let ids = |filter: Filter| {
+        let store = store.clone();
+        async move {
+            let page = store.list(&filter, 10, None).await.unwrap();
+            page.notifications
+                .into_iter()
+                .map(|n| n.id)
+                .collect::<Vec<_>>()
+        }
+    };
+    let text = |t: &str| Some(t.to_owned());
+    assert_eq!(
+        ids(Filter {
+            state: Some(State::Failed),
+            text: None
+        })
+        .await,
+        [accra.id.clone(), lagos.id.clone()]
+    );
+    assert_eq!(
+        ids(Filter {
+            state: None,
+            text: text("ACCRA")
+        })
+        .await,
+        [queued.id.clone(), accra.id.clone()]
+    );
+    assert_eq!(
+        ids(Filter {
+            state: None,
+            text: text("ada@lagos")
+        })
+        .await,
+        [lagos.id.as_str()],
+        "any case"
+    );
+    assert_eq!(
+        ids(Filter {
+            state: Some(State::Failed),
+            text: text("1111")
+        })
+        .await,
+        [lagos.id.as_str()],
+        "by tracking number"
+    );
+    assert!(
+        ids(Filter {
+            state: None,
+            text: text("%")
+        })
+        .await
+        .is_empty(),
+        "text is literal"
+    );
+
+    let later = now() + chrono::Duration::seconds(5);
+    assert_eq!(store.retry_failed(Some("accra"), later).await.unwrap(), 1);
+    let requeued = store.get(&accra.id).await.unwrap();
+    assert_eq!(
+        (
+            requeued.state,
+            requeued.attempts,
+            requeued.next_attempt_at,
+            requeued.failing_since
+        ),
+        (State::Queued, 0, later, None)
+    );
+    assert_eq!(store.get(&lagos.id).await.unwrap().state, State::Failed);
+    assert_eq!(store.retry_failed(None, later).await.unwrap(), 1);
+    assert_eq!(store.retry_failed(None, later).await.unwrap(), 0);
+    assert_eq!(store.backlog().await.unwrap(), 3);
+    let c = store.claim(later, LEASE).await.unwrap().unwrap();
+    assert_eq!(c.notification.attempts, 1, "fresh attempts");
 }
 
 macro_rules! contract {
@@ -246,4 +355,5 @@ contract!(
     a_retry_waits_until_it_is_due_and_a_failure_can_be_requeued,
     a_contact_message_is_kept_no_longer_than_its_delivery,
     the_list_is_newest_first_and_pages_cover_everything_once,
+    lists_filter_by_state_and_text_and_failed_ones_are_requeued_together,
 );

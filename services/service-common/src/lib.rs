@@ -376,10 +376,14 @@ pub fn test_mongodb() -> Option<(String, String)> {
         _ if std::env::var("SKIP_MONGO_TESTS").as_deref() == Ok("1") => return None,
         _ => panic!("TEST_MONGODB_URI is not set: run `make test`, or set SKIP_MONGO_TESTS=1"),
     };
+    // Tests run in parallel threads and a coarse clock can give two of them the same instant:
+    // the counter keeps every test's database its own.
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let database = format!(
-        "test_{:x}_{:x}",
+        "test_{:x}_{:x}_{}",
         std::process::id(),
-        chrono::Utc::now().timestamp_nanos_opt().unwrap_or_default()
+        chrono::Utc::now().timestamp_nanos_opt().unwrap_or_default(),
+        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     );
     Some((uri, database))
 }

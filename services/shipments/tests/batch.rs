@@ -89,7 +89,7 @@ async fn each_shipment_changes_on_its_own_and_refusals_are_reported() {
     );
     // The configured e-mails went out per shipment (shipper and receiver of each).
     let outbox = outbox::SqliteOutbox::open(running.dir.path()).unwrap();
-    let queued = outbox::OutboxStore::list(&outbox, 100, None)
+    let queued = outbox::OutboxStore::list(&outbox, &Default::default(), 100, None)
         .await
         .unwrap()
         .notifications;

@@ -35,7 +35,11 @@ async fn shipment_and_emails_are_written_together(
         )
         .await
         .unwrap();
-    let queued = outbox.list(10, None).await.unwrap().notifications;
+    let queued = outbox
+        .list(&Default::default(), 10, None)
+        .await
+        .unwrap()
+        .notifications;
     assert_eq!(queued.len(), 2);
     let shipper = queued
         .iter()
@@ -86,7 +90,12 @@ async fn shipment_and_emails_are_written_together(
         Err(ShipmentError::DuplicateTrackingNumber)
     ));
     assert_eq!(
-        outbox.list(10, None).await.unwrap().notifications.len(),
+        outbox
+            .list(&Default::default(), 10, None)
+            .await
+            .unwrap()
+            .notifications
+            .len(),
         2,
         "nothing half-written"
     );
@@ -132,7 +141,7 @@ async fn rules_pick_the_creation_emails(
         .await
         .unwrap();
     let mine: Vec<_> = outbox
-        .list(100, None)
+        .list(&Default::default(), 100, None)
         .await
         .unwrap()
         .notifications
@@ -178,7 +187,7 @@ async fn an_edit_writes_its_emails_with_the_change_or_not_at_all(
     });
     assert!(store.update(&s.id, refused).await.is_err());
     let mine: Vec<_> = outbox
-        .list(100, None)
+        .list(&Default::default(), 100, None)
         .await
         .unwrap()
         .notifications

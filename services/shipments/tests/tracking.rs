@@ -58,7 +58,11 @@ fn violation(status: &tonic::Status) -> (String, String) {
 /// Every e-mail in the outbox for one shipment, oldest first.
 async fn outbox_of(running: &Running, number: &str) -> Vec<outbox::Notification> {
     let outbox = outbox::SqliteOutbox::open(running.dir.path()).unwrap();
-    let mut all = outbox.list(100, None).await.unwrap().notifications;
+    let mut all = outbox
+        .list(&Default::default(), 100, None)
+        .await
+        .unwrap()
+        .notifications;
     all.retain(|n| n.tracking_number == number);
     all.reverse();
     all

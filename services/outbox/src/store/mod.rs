@@ -5,7 +5,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
-use crate::{Notification, Outcome};
+use crate::{Filter, Notification, Outcome};
 
 pub mod mongo;
 pub mod sqlite;
@@ -81,13 +81,26 @@ pub trait OutboxStore: Send + Sync + 'static {
         now: DateTime<Utc>,
     ) -> Result<bool, OutboxError>;
 
-    /// Newest first, `page_size` at a time.
-    async fn list(&self, page_size: usize, page_token: Option<&str>) -> Result<Page, OutboxError>;
+    /// Those `filter` covers, newest first, `page_size` at a time.
+    async fn list(
+        &self,
+        filter: &Filter,
+        page_size: usize,
+        page_token: Option<&str>,
+    ) -> Result<Page, OutboxError>;
 
     async fn get(&self, id: &str) -> Result<Notification, OutboxError>;
 
     /// Queues a failed notification again with fresh attempts; NotFailed otherwise.
     async fn retry(&self, id: &str, now: DateTime<Utc>) -> Result<Notification, OutboxError>;
+
+    /// Queues again, with fresh attempts, every failed notification that `text` matches (as in
+    /// `Filter::text`); returns how many.
+    async fn retry_failed(
+        &self,
+        text: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<u64, OutboxError>;
 
     /// How many are still to go out: queued, sending and retrying.
     async fn backlog(&self) -> Result<u64, OutboxError>;

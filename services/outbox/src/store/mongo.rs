@@ -14,7 +14,7 @@ use service_common::store::{StoreFault, mongo};
 use service_common::utc_micros;
 
 use super::{Claimed, OutboxError, OutboxStore, Page, lease_end, new_claim};
-use crate::{Notification, Outcome, State};
+use crate::{Filter, Notification, Outcome, State};
 
 pub const COLLECTION: &str = "outbox";
 
@@ -32,6 +32,28 @@ fn from_document(mut d: Document) -> Result<Notification, OutboxError> {
         d.remove(internal);
     }
     Ok(mongo::from_document("notification", d)?)
+}
+
+/// Part of the recipient's address or of the tracking number, any case; everything when unset.
+fn text_matches(text: Option<&str>) -> Document {
+    match text {
+        None => Document::new(),
+        Some(text) => {
+            let pattern = mongo::regex_literal(text);
+            doc! { "$or": [
+                { "toEmail": { "$regex": &pattern, "$options": "i" } },
+                { "trackingNumber": { "$regex": &pattern, "$options": "i" } },
+            ] }
+        }
+    }
+}
+
+/// A failed notification queued again, due at `now`, with fresh attempts.
+fn requeue(now: &str) -> Document {
+    doc! {
+        "$set": { "state": State::Queued.as_str(), "attempts": 0, "nextAttemptAt": now, "updatedAt": now },
+        "$unset": { "failingSince": "" },
+    }
 }
 
 /// Writes notifications inside the caller's transaction (the shipment store's insert).
@@ -166,18 +188,26 @@ impl OutboxStore for MongoOutbox {
         Ok(result.modified_count == 1)
     }
 
-    async fn list(&self, page_size: usize, page_token: Option<&str>) -> Result<Page, OutboxError> {
-        let mut filter = Document::new();
+    async fn list(
+        &self,
+        filter: &Filter,
+        page_size: usize,
+        page_token: Option<&str>,
+    ) -> Result<Page, OutboxError> {
+        let mut query = vec![text_matches(filter.text.as_deref())];
+        if let Some(state) = filter.state {
+            query.push(doc! { "state": state.as_str() });
+        }
         if let Some(token) = page_token {
             let (created, id) = token.split_once('|').ok_or(OutboxError::BadPageToken)?;
-            filter = doc! { "$or": [
+            query.push(doc! { "$or": [
                 { "createdAt": { "$lt": created } },
                 { "createdAt": created, "_id": { "$lt": id } },
-            ] };
+            ] });
         }
         let docs: Vec<Document> = self
             .outbox
-            .find(filter)
+            .find(doc! { "$and": query })
             .sort(doc! { "createdAt": -1, "_id": -1 })
             .limit(page_size as i64 + 1)
             .await
@@ -214,7 +244,7 @@ impl OutboxStore for MongoOutbox {
             .outbox
             .find_one_and_update(
                 doc! { "_id": id, "state": State::Failed.as_str() },
-                doc! { "$set": { "state": State::Queued.as_str(), "attempts": 0, "nextAttemptAt": &now_text, "updatedAt": &now_text } },
+                requeue(&now_text),
             )
             .return_document(ReturnDocument::After)
             .await
@@ -228,6 +258,20 @@ impl OutboxStore for MongoOutbox {
                 .map(|_| OutboxError::NotFailed)
                 .unwrap_or_else(|e| e)),
         }
+    }
+
+    async fn retry_failed(
+        &self,
+        text: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<u64, OutboxError> {
+        let failed = doc! { "$and": [{ "state": State::Failed.as_str() }, text_matches(text)] };
+        let result = self
+            .outbox
+            .update_many(failed, requeue(&utc_micros::format(&now)))
+            .await
+            .map_err(StoreFault::from)?;
+        Ok(result.modified_count)
     }
 
     async fn backlog(&self) -> Result<u64, OutboxError> {

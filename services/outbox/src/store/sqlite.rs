@@ -11,7 +11,7 @@ use service_common::store::{Sqlite, StoreFault, json};
 use service_common::utc_micros;
 
 use super::{Claimed, OutboxError, OutboxStore, Page, lease_end, new_claim};
-use crate::{Notification, Outcome, State};
+use crate::{Filter, Notification, Outcome, State};
 
 /// The file the outbox shares with the shipments.
 pub const FILE: &str = "shipments.sqlite3";
@@ -28,6 +28,11 @@ CREATE TABLE IF NOT EXISTS outbox (
 );
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox (state, next_attempt_at);
 ";
+
+/// `?3`, when set, is part of the recipient's address or of the tracking number, any case.
+const TEXT_MATCHES: &str = "(?3 IS NULL \
+     OR instr(lower(json_extract(doc, '$.toEmail')), lower(?3)) > 0 \
+     OR instr(lower(json_extract(doc, '$.trackingNumber')), lower(?3)) > 0)";
 
 #[derive(Clone)]
 pub struct SqliteOutbox {
@@ -147,20 +152,28 @@ impl OutboxStore for SqliteOutbox {
         .await
     }
 
-    async fn list(&self, page_size: usize, page_token: Option<&str>) -> Result<Page, OutboxError> {
+    async fn list(
+        &self,
+        filter: &Filter,
+        page_size: usize,
+        page_token: Option<&str>,
+    ) -> Result<Page, OutboxError> {
         let before: i64 = match page_token {
             Some(t) => t.parse().map_err(|_| OutboxError::BadPageToken)?,
             None => i64::MAX,
         };
+        let state = filter.state.map(State::as_str);
+        let text = filter.text.clone();
         self.db
             .run(move |conn| {
                 let mut st = conn
-                    .prepare_cached(
-                        "SELECT seq, doc FROM outbox WHERE seq < ? ORDER BY seq DESC LIMIT ?",
-                    )
+                    .prepare_cached(&format!(
+                        "SELECT seq, doc FROM outbox WHERE seq < ?1 AND (?2 IS NULL OR state = ?2) \
+                         AND {TEXT_MATCHES} ORDER BY seq DESC LIMIT ?4"
+                    ))
                     .map_err(StoreFault::from)?;
                 let mut rows = st
-                    .query_map(params![before, page_size as i64 + 1], |r| {
+                    .query_map(params![before, state, text, page_size as i64 + 1], |r| {
                         Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
                     })
                     .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
@@ -214,6 +227,7 @@ impl OutboxStore for SqliteOutbox {
                 }
                 notification.state = State::Queued;
                 notification.attempts = 0;
+                notification.failing_since = None;
                 notification.next_attempt_at = now;
                 notification.updated_at = now;
                 tx.execute(
@@ -223,6 +237,30 @@ impl OutboxStore for SqliteOutbox {
                 .map_err(StoreFault::from)?;
                 tx.commit().map_err(StoreFault::from)?;
                 Ok(notification)
+            })
+            .await
+    }
+
+    async fn retry_failed(
+        &self,
+        text: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<u64, OutboxError> {
+        let (text, now) = (text.map(str::to_owned), utc_micros::format(&now));
+        self.db
+            .write(move |conn| {
+                let queued = conn
+                    .execute(
+                        &format!(
+                            "UPDATE outbox SET state = 'queued', next_attempt_at = ?1, \
+                             doc = json_remove(json_set(doc, '$.state', 'queued', '$.attempts', 0, \
+                             '$.nextAttemptAt', ?1, '$.updatedAt', ?1), '$.failingSince') \
+                             WHERE state = 'failed' AND {TEXT_MATCHES}"
+                        ),
+                        params![now, Option::<String>::None, text],
+                    )
+                    .map_err(StoreFault::from)?;
+                Ok(queued as u64)
             })
             .await
     }

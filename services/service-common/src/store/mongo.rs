@@ -42,6 +42,18 @@ pub fn is_duplicate_key(e: &Error) -> bool {
     }
 }
 
+/// Escapes every ASCII punctuation character, so the search text is matched literally.
+pub fn regex_literal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 2);
+    for c in text.chars() {
+        if c.is_ascii_punctuation() || c == ' ' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use mongodb::bson::doc;

@@ -216,18 +216,6 @@ fn from_document(mut d: Document) -> Result<(Shipment, i64), ShipmentError> {
     Ok((mongo::from_document("shipment", d)?, revision))
 }
 
-/// Escapes every ASCII punctuation character, so the search text is matched literally.
-pub fn regex_literal(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() * 2);
-    for c in text.chars() {
-        if c.is_ascii_punctuation() || c == ' ' {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
 fn filter(query: &ListQuery) -> Document {
     let mut filter = Document::new();
     if let Some(status) = query.status {
@@ -255,7 +243,7 @@ fn filter(query: &ListQuery) -> Document {
         filter.insert("expectedDeliveryDate", doc! { "$lt": today.to_string() });
     }
     if let Some(text) = &query.text {
-        let pattern = regex_literal(text);
+        let pattern = mongo::regex_literal(text);
         let mut any: Vec<Document> = SEARCH_FIELDS
             .iter()
             .map(|f| doc! { *f: { "$regex": &pattern, "$options": "i" } })

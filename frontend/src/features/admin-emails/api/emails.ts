@@ -1,16 +1,26 @@
-// The admin's e-mail calls: the outbox, retrying a failed e-mail, and the e-mail test.
+// The admin's e-mail calls: the outbox, retrying failed e-mails, and the e-mail test.
 import type { Notification } from '@/gen/logistics/v1/notification_pb';
 import type { ListNotificationsResponse } from '@/gen/logistics/v1/notification_service_pb';
 import { notificationClient } from '@/lib/transport';
+import { type EmailFilters, stateOf } from '../utils/filters';
 
 const TIMEOUT_MS = 15_000;
 
-export function listEmails(pageToken = '', signal?: AbortSignal): Promise<ListNotificationsResponse> {
-  return notificationClient.listNotifications({ pageSize: 50, pageToken }, { signal, timeoutMs: TIMEOUT_MS });
+export function listEmails(filters: EmailFilters, pageToken = '', signal?: AbortSignal): Promise<ListNotificationsResponse> {
+  return notificationClient.listNotifications(
+    { pageSize: 50, pageToken, state: stateOf(filters), query: filters.query },
+    { signal, timeoutMs: TIMEOUT_MS },
+  );
 }
 
 export function retryEmail(id: string): Promise<Notification> {
   return notificationClient.retryNotification({ id }, { timeoutMs: TIMEOUT_MS });
+}
+
+/** Queues every failed e-mail the query matches again; resolves to how many. */
+export async function retryFailedEmails(query: string): Promise<number> {
+  const response = await notificationClient.retryFailedNotifications({ query }, { timeoutMs: TIMEOUT_MS });
+  return Number(response.retriedCount);
 }
 
 /** Sends the sample shipper and receiver e-mails to the signed-in admin; resolves to the address. */

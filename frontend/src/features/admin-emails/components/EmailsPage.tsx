@@ -1,23 +1,29 @@
 import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useSearchParams } from 'react-router-dom';
 import { RefreshCw } from 'lucide-react';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { ErrorAlert } from '@/components/ui/ErrorAlert';
+import { Field } from '@/components/ui/Field';
 import { EmailTemplate, NotificationState, type Notification } from '@/gen/logistics/v1/notification_pb';
 import { Spinner } from '@/components/ui/Spinner';
 import { serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
 import { formatDateTime } from '@/utils/format';
-import { retryEmail } from '../api/emails';
+import { retryEmail, retryFailedEmails } from '../api/emails';
 import { useEmails } from '../hooks/use-emails';
+import { type EmailFilters, NO_FILTERS, STATES, filtersFromParams, filtersToParams } from '../utils/filters';
 import { EmailTestButton } from './EmailTestButton';
 
-const STATE_NAMES: Record<number, { label: string; tone: string }> = {
-  [NotificationState.QUEUED]: { label: 'queued', tone: 'grey' },
-  [NotificationState.SENDING]: { label: 'sending', tone: 'blue' },
-  [NotificationState.SENT]: { label: 'sent', tone: 'green' },
-  [NotificationState.RETRYING]: { label: 'retrying', tone: 'yellow' },
-  [NotificationState.FAILED]: { label: 'failed', tone: 'red' },
+const STATE_TONES: Record<number, string> = {
+  [NotificationState.QUEUED]: 'grey',
+  [NotificationState.SENDING]: 'blue',
+  [NotificationState.SENT]: 'green',
+  [NotificationState.RETRYING]: 'yellow',
+  [NotificationState.FAILED]: 'red',
 };
+
+const RETRY_ALL_CONFIRM = 'Queue every failed email that matches these filters again?';
 
 const TEMPLATE_NAMES: Record<number, string> = {
   [EmailTemplate.SHIPPER]: 'Shipper',
@@ -30,10 +36,55 @@ function recipient(email: Notification): string {
   return email.toName ? `${email.toName} <${email.toEmail}>` : email.toEmail;
 }
 
-/** The e-mail outbox: every e-mail with its state, its content, and Retry for failed ones. */
+/** The e-mail outbox: filters kept in the address, then the e-mails they match. */
 export function EmailsPage({ canSend }: { canSend: boolean }) {
-  const { emails, backlog, loading, error, hasMore, reload, loadMore, replace } = useEmails();
+  const [params, setParams] = useSearchParams();
+  const filters = filtersFromParams(params);
+  const form = useForm<EmailFilters>({ values: filters });
+  const apply = form.handleSubmit((values) => setParams(filtersToParams(values)));
+  const filtered = filters.state !== '' || filters.query !== '';
+
+  return (
+    <div className="admin-emails">
+      <div className="admin-page-head">
+        <h1>Emails</h1>
+        <div className="admin-page-actions">{canSend && <EmailTestButton />}</div>
+      </div>
+      <form className="card email-filters" onSubmit={apply} aria-label="Filter the emails">
+        <Field id="email-state" label="State">
+          <select id="email-state" className="input" {...form.register('state')}>
+            <option value="">All states</option>
+            {STATES.map((state) => (
+              <option key={state.value} value={state.value}>
+                {state.label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id="email-query" label="Recipient or tracking number">
+          <input id="email-query" type="search" className="input" maxLength={200} {...form.register('query')} />
+        </Field>
+        <div className="email-filter-actions">
+          <button type="submit" className="btn btn-primary">
+            Apply filters
+          </button>
+          {filtered && (
+            <button type="button" className="btn btn-outline" onClick={() => setParams(filtersToParams(NO_FILTERS))}>
+              Clear filters
+            </button>
+          )}
+        </div>
+      </form>
+      <EmailResults key={filtersToParams(filters).toString()} filters={filters} filtered={filtered} canSend={canSend} />
+    </div>
+  );
+}
+
+/** The e-mails of one set of filters, with Refresh, Retry, Retry all failed and Load more. */
+function EmailResults({ filters, filtered, canSend }: { filters: EmailFilters; filtered: boolean; canSend: boolean }) {
+  const { emails, backlog, loading, error, hasMore, reload, loadMore, replace } = useEmails(filters);
   const [retrying, setRetrying] = useState<string | null>(null);
+  const showsFailed = filters.state === 'failed' && emails.length > 0;
 
   const retry = async (email: Notification) => {
     if (retrying) return;
@@ -48,35 +99,51 @@ export function EmailsPage({ canSend }: { canSend: boolean }) {
     }
   };
 
-  return (
-    <div className="admin-emails">
-      <div className="admin-page-head">
-        <h1>Emails</h1>
-        <div className="admin-page-actions">
-          {canSend && <EmailTestButton />}
-          <button type="button" className="btn btn-outline" onClick={reload} disabled={loading}>
-            <RefreshCw className={loading ? 'icon-spin' : undefined} aria-hidden="true" size={18} />
-            Refresh
-          </button>
-        </div>
-      </div>
-      <p className="muted">
-        Shipment e-mails and contact messages on their way out.{' '}
-        <span data-testid="email-backlog">{backlog === 0 ? 'Nothing waiting.' : `${backlog} waiting to be sent.`}</span>
-      </p>
+  const retryAll = async () => {
+    if (retrying || !window.confirm(RETRY_ALL_CONFIRM)) return;
+    setRetrying('all');
+    try {
+      const count = await retryFailedEmails(filters.query);
+      toast.success(count === 1 ? '1 email queued again' : `${count} emails queued again`);
+      void reload();
+    } catch (err) {
+      toast.error(serverMessage(err, 'Failed to retry emails'));
+    } finally {
+      setRetrying(null);
+    }
+  };
 
-      {error && (
-        <ErrorAlert message={error} />
-      )}
+  return (
+    <>
+      <div className="admin-page-actions email-results-head">
+        <p className="muted">
+          Shipment e-mails and contact messages on their way out.{' '}
+          <span data-testid="email-backlog">{backlog === 0 ? 'Nothing waiting.' : `${backlog} waiting to be sent.`}</span>
+        </p>
+        {canSend && showsFailed && (
+          <button type="button" className="btn btn-outline" onClick={retryAll} disabled={retrying !== null}>
+            Retry all failed
+          </button>
+        )}
+        <button type="button" className="btn btn-outline" onClick={reload} disabled={loading}>
+          <RefreshCw className={loading ? 'icon-spin' : undefined} aria-hidden="true" size={18} />
+          Refresh
+        </button>
+      </div>
+
+      {error && <ErrorAlert message={error} />}
 
       {loading && emails.length === 0 ? (
         <Spinner label="Loading emails…" />
       ) : emails.length === 0 ? (
-        <p className="empty-state">No emails yet.</p>
+        !error && <p className="empty-state">{filtered ? 'No emails match these filters.' : 'No emails yet.'}</p>
       ) : (
         <ul className="email-list" aria-label="Emails" aria-busy={loading}>
           {emails.map((email) => {
-            const state = STATE_NAMES[email.state] ?? { label: 'unknown', tone: 'grey' };
+            const state = {
+              label: STATES.find((s) => s.state === email.state)?.label ?? 'Unknown',
+              tone: STATE_TONES[email.state] ?? 'grey',
+            };
             const params = Object.entries(email.templateParams).sort(([a], [b]) => a.localeCompare(b));
             return (
               <li key={email.id} className="card email-item" data-email-id={email.id}>
@@ -99,6 +166,12 @@ export function EmailsPage({ canSend }: { canSend: boolean }) {
                     <dt>Attempts</dt>
                     <dd>{email.attempts}</dd>
                   </div>
+                  {(email.state === NotificationState.QUEUED || email.state === NotificationState.RETRYING) && (
+                    <div>
+                      <dt>Next attempt</dt>
+                      <dd>{formatDateTime(email.nextAttemptTime ? timestampDate(email.nextAttemptTime) : undefined)}</dd>
+                    </div>
+                  )}
                   {email.lastError && (
                     <div>
                       <dt>Last error</dt>
@@ -142,6 +215,6 @@ export function EmailsPage({ canSend }: { canSend: boolean }) {
           Load more
         </button>
       )}
-    </div>
+    </>
   );
 }

@@ -2,11 +2,12 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Notification } from '@/gen/logistics/v1/notification_pb';
 import { serverMessage } from '@/lib/rpc-errors';
 import { listEmails } from '../api/emails';
+import type { EmailFilters } from '../utils/filters';
 
 const LOAD_FAILED = 'Failed to load emails';
 
-/** The outbox, newest first: the first page, more on request, and a reload. */
-export function useEmails() {
+/** The outbox under `filters`, newest first: the first page, more on request, and a reload. */
+export function useEmails({ state, query }: EmailFilters) {
   const [emails, setEmails] = useState<Notification[]>([]);
   const [backlog, setBacklog] = useState(0);
   const [nextPageToken, setNextPageToken] = useState('');
@@ -19,7 +20,7 @@ export function useEmails() {
     current.current?.abort();
     const controller = new AbortController();
     current.current = controller;
-    return listEmails(pageToken, controller.signal)
+    return listEmails({ state, query }, pageToken, controller.signal)
       .then(
         (page) => {
           setEmails((shown) => (pageToken ? [...shown, ...page.notifications] : page.notifications));
@@ -33,7 +34,7 @@ export function useEmails() {
       .finally(() => {
         if (current.current === controller) setLoading(false);
       });
-  }, []);
+  }, [state, query]);
 
   const load = (pageToken: string) => {
     setLoading(true);

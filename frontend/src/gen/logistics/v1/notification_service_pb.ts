@@ -4,7 +4,7 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { Notification, NotificationSchema } from "./notification_pb";
+import type { Notification, NotificationSchema, NotificationState } from "./notification_pb";
 import { file_logistics_v1_notification } from "./notification_pb";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/notification_service.proto.
  */
 export const file_logistics_v1_notification_service: GenFile = /*@__PURE__*/
-  fileDesc("Cidsb2dpc3RpY3MvdjEvbm90aWZpY2F0aW9uX3NlcnZpY2UucHJvdG8SDGxvZ2lzdGljcy52MSJrChlTZW5kQ29udGFjdE1lc3NhZ2VSZXF1ZXN0EgwKBG5hbWUYASABKAkSDQoFZW1haWwYAiABKAkSDwoHc3ViamVjdBgDIAEoCRIPCgdtZXNzYWdlGAQgASgJEg8KB3dlYnNpdGUYBSABKAkiHAoaU2VuZENvbnRhY3RNZXNzYWdlUmVzcG9uc2UiQQoYTGlzdE5vdGlmaWNhdGlvbnNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJIngKGUxpc3ROb3RpZmljYXRpb25zUmVzcG9uc2USMQoNbm90aWZpY2F0aW9ucxgBIAMoCzIaLmxvZ2lzdGljcy52MS5Ob3RpZmljYXRpb24SFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEg8KB2JhY2tsb2cYAyABKAUiJgoYUmV0cnlOb3RpZmljYXRpb25SZXF1ZXN0EgoKAmlkGAEgASgJIhcKFVNlbmRUZXN0RW1haWxzUmVxdWVzdCIqChZTZW5kVGVzdEVtYWlsc1Jlc3BvbnNlEhAKCHRvX2VtYWlsGAEgASgJMpoDChNOb3RpZmljYXRpb25TZXJ2aWNlEmcKElNlbmRDb250YWN0TWVzc2FnZRInLmxvZ2lzdGljcy52MS5TZW5kQ29udGFjdE1lc3NhZ2VSZXF1ZXN0GigubG9naXN0aWNzLnYxLlNlbmRDb250YWN0TWVzc2FnZVJlc3BvbnNlEmQKEUxpc3ROb3RpZmljYXRpb25zEiYubG9naXN0aWNzLnYxLkxpc3ROb3RpZmljYXRpb25zUmVxdWVzdBonLmxvZ2lzdGljcy52MS5MaXN0Tm90aWZpY2F0aW9uc1Jlc3BvbnNlElcKEVJldHJ5Tm90aWZpY2F0aW9uEiYubG9naXN0aWNzLnYxLlJldHJ5Tm90aWZpY2F0aW9uUmVxdWVzdBoaLmxvZ2lzdGljcy52MS5Ob3RpZmljYXRpb24SWwoOU2VuZFRlc3RFbWFpbHMSIy5sb2dpc3RpY3MudjEuU2VuZFRlc3RFbWFpbHNSZXF1ZXN0GiQubG9naXN0aWNzLnYxLlNlbmRUZXN0RW1haWxzUmVzcG9uc2ViBnByb3RvMw", [file_logistics_v1_notification]);
+  fileDesc("Cidsb2dpc3RpY3MvdjEvbm90aWZpY2F0aW9uX3NlcnZpY2UucHJvdG8SDGxvZ2lzdGljcy52MSJrChlTZW5kQ29udGFjdE1lc3NhZ2VSZXF1ZXN0EgwKBG5hbWUYASABKAkSDQoFZW1haWwYAiABKAkSDwoHc3ViamVjdBgDIAEoCRIPCgdtZXNzYWdlGAQgASgJEg8KB3dlYnNpdGUYBSABKAkiHAoaU2VuZENvbnRhY3RNZXNzYWdlUmVzcG9uc2UigAEKGExpc3ROb3RpZmljYXRpb25zUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIuCgVzdGF0ZRgDIAEoDjIfLmxvZ2lzdGljcy52MS5Ob3RpZmljYXRpb25TdGF0ZRINCgVxdWVyeRgEIAEoCSJ4ChlMaXN0Tm90aWZpY2F0aW9uc1Jlc3BvbnNlEjEKDW5vdGlmaWNhdGlvbnMYASADKAsyGi5sb2dpc3RpY3MudjEuTm90aWZpY2F0aW9uEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCRIPCgdiYWNrbG9nGAMgASgFIiYKGFJldHJ5Tm90aWZpY2F0aW9uUmVxdWVzdBIKCgJpZBgBIAEoCSIwCh9SZXRyeUZhaWxlZE5vdGlmaWNhdGlvbnNSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJIjkKIFJldHJ5RmFpbGVkTm90aWZpY2F0aW9uc1Jlc3BvbnNlEhUKDXJldHJpZWRfY291bnQYASABKAMiFwoVU2VuZFRlc3RFbWFpbHNSZXF1ZXN0IioKFlNlbmRUZXN0RW1haWxzUmVzcG9uc2USEAoIdG9fZW1haWwYASABKAkylQQKE05vdGlmaWNhdGlvblNlcnZpY2USZwoSU2VuZENvbnRhY3RNZXNzYWdlEicubG9naXN0aWNzLnYxLlNlbmRDb250YWN0TWVzc2FnZVJlcXVlc3QaKC5sb2dpc3RpY3MudjEuU2VuZENvbnRhY3RNZXNzYWdlUmVzcG9uc2USZAoRTGlzdE5vdGlmaWNhdGlvbnMSJi5sb2dpc3RpY3MudjEuTGlzdE5vdGlmaWNhdGlvbnNSZXF1ZXN0GicubG9naXN0aWNzLnYxLkxpc3ROb3RpZmljYXRpb25zUmVzcG9uc2USVwoRUmV0cnlOb3RpZmljYXRpb24SJi5sb2dpc3RpY3MudjEuUmV0cnlOb3RpZmljYXRpb25SZXF1ZXN0GhoubG9naXN0aWNzLnYxLk5vdGlmaWNhdGlvbhJ5ChhSZXRyeUZhaWxlZE5vdGlmaWNhdGlvbnMSLS5sb2dpc3RpY3MudjEuUmV0cnlGYWlsZWROb3RpZmljYXRpb25zUmVxdWVzdBouLmxvZ2lzdGljcy52MS5SZXRyeUZhaWxlZE5vdGlmaWNhdGlvbnNSZXNwb25zZRJbCg5TZW5kVGVzdEVtYWlscxIjLmxvZ2lzdGljcy52MS5TZW5kVGVzdEVtYWlsc1JlcXVlc3QaJC5sb2dpc3RpY3MudjEuU2VuZFRlc3RFbWFpbHNSZXNwb25zZWIGcHJvdG8z", [file_logistics_v1_notification]);
 
 /**
  * @generated from message logistics.v1.SendContactMessageRequest
@@ -89,6 +89,21 @@ export type ListNotificationsRequest = Message<"logistics.v1.ListNotificationsRe
    * @generated from field: string page_token = 2;
    */
   pageToken: string;
+
+  /**
+   * Only notifications in this state; UNSPECIFIED means all.
+   *
+   * @generated from field: logistics.v1.NotificationState state = 3;
+   */
+  state: NotificationState;
+
+  /**
+   * Case-insensitive part of the recipient's address or of the tracking number.
+   * At most 200 characters.
+   *
+   * @generated from field: string query = 4;
+   */
+  query: string;
 };
 
 /**
@@ -147,6 +162,44 @@ export const RetryNotificationRequestSchema: GenMessage<RetryNotificationRequest
   messageDesc(file_logistics_v1_notification_service, 4);
 
 /**
+ * @generated from message logistics.v1.RetryFailedNotificationsRequest
+ */
+export type RetryFailedNotificationsRequest = Message<"logistics.v1.RetryFailedNotificationsRequest"> & {
+  /**
+   * As in ListNotificationsRequest.query; empty means every failed notification.
+   *
+   * @generated from field: string query = 1;
+   */
+  query: string;
+};
+
+/**
+ * Describes the message logistics.v1.RetryFailedNotificationsRequest.
+ * Use `create(RetryFailedNotificationsRequestSchema)` to create a new message.
+ */
+export const RetryFailedNotificationsRequestSchema: GenMessage<RetryFailedNotificationsRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_notification_service, 5);
+
+/**
+ * @generated from message logistics.v1.RetryFailedNotificationsResponse
+ */
+export type RetryFailedNotificationsResponse = Message<"logistics.v1.RetryFailedNotificationsResponse"> & {
+  /**
+   * How many were queued again.
+   *
+   * @generated from field: int64 retried_count = 1;
+   */
+  retriedCount: bigint;
+};
+
+/**
+ * Describes the message logistics.v1.RetryFailedNotificationsResponse.
+ * Use `create(RetryFailedNotificationsResponseSchema)` to create a new message.
+ */
+export const RetryFailedNotificationsResponseSchema: GenMessage<RetryFailedNotificationsResponse> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_notification_service, 6);
+
+/**
  * @generated from message logistics.v1.SendTestEmailsRequest
  */
 export type SendTestEmailsRequest = Message<"logistics.v1.SendTestEmailsRequest"> & {
@@ -157,7 +210,7 @@ export type SendTestEmailsRequest = Message<"logistics.v1.SendTestEmailsRequest"
  * Use `create(SendTestEmailsRequestSchema)` to create a new message.
  */
 export const SendTestEmailsRequestSchema: GenMessage<SendTestEmailsRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_notification_service, 5);
+  messageDesc(file_logistics_v1_notification_service, 7);
 
 /**
  * @generated from message logistics.v1.SendTestEmailsResponse
@@ -176,7 +229,7 @@ export type SendTestEmailsResponse = Message<"logistics.v1.SendTestEmailsRespons
  * Use `create(SendTestEmailsResponseSchema)` to create a new message.
  */
 export const SendTestEmailsResponseSchema: GenMessage<SendTestEmailsResponse> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_notification_service, 6);
+  messageDesc(file_logistics_v1_notification_service, 8);
 
 /**
  * E-mail: the contact form, the admin's outbox and e-mail test. Shipment e-mails are written
@@ -202,7 +255,8 @@ export const NotificationService: GenService<{
     output: typeof SendContactMessageResponseSchema;
   },
   /**
-   * admin. The outbox, newest first. Errors: INVALID_ARGUMENT (bad page_size or page_token).
+   * admin. The outbox, newest first, optionally by state and query.
+   * Errors: INVALID_ARGUMENT naming the field (page_size, page_token, state, query).
    *
    * @generated from rpc logistics.v1.NotificationService.ListNotifications
    */
@@ -221,6 +275,18 @@ export const NotificationService: GenService<{
     methodKind: "unary";
     input: typeof RetryNotificationRequestSchema;
     output: typeof NotificationSchema;
+  },
+  /**
+   * admin. Queues again, with fresh attempts, every failed notification the query matches
+   * (all failed ones when it is empty), and says how many.
+   * Errors: INVALID_ARGUMENT naming query (over 200 characters).
+   *
+   * @generated from rpc logistics.v1.NotificationService.RetryFailedNotifications
+   */
+  retryFailedNotifications: {
+    methodKind: "unary";
+    input: typeof RetryFailedNotificationsRequestSchema;
+    output: typeof RetryFailedNotificationsResponseSchema;
   },
   /**
    * admin. Sends a sample shipper and a sample receiver e-mail to the caller's address now,
