@@ -1,5 +1,8 @@
 //! Where e-mail goes: the EmailJS-compatible API of spec §7 (two accounts: shipment e-mails
-//! and the contact form), or the local outbox the admin reads when no API is configured.
+//! and the contact form), the company's SMTP server, or the local outbox the admin reads when
+//! neither is configured.
+
+use lettre::message::Mailbox;
 
 /// One account of the e-mail API.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,14 +28,41 @@ pub struct EmailApiConfig {
     pub contact_template: String,
 }
 
+/// How the connection to the SMTP server is secured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SmtpTls {
+    /// Plain connection upgraded with STARTTLS, which the server must offer (port 587).
+    Starttls,
+    /// TLS from the first byte (port 465).
+    Implicit,
+    /// No TLS: only for a relay on the same host or network.
+    None,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SmtpConfig {
+    pub host: String,
+    pub port: u16,
+    pub tls: SmtpTls,
+    pub username: Option<String>,
+    pub password: Option<String>,
+    /// The From of every e-mail, e.g. `Northwind Freight <no-reply@northwind.example>`.
+    pub from: Mailbox,
+    /// Where contact-form messages go; the brand's support address when unset.
+    pub contact_inbox: Option<Mailbox>,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)] // built once per process
 pub enum MailConfig {
     /// Delivered into the outbox the admin reads: the all-in-one default.
     LocalOutbox,
     EmailApi(EmailApiConfig),
-    /// The API was asked for but these variables are unset.
+    Smtp(SmtpConfig),
+    /// A transport was asked for but these variables are unset.
     Missing(Vec<&'static str>),
+    /// A variable is set to something unusable; the message names it.
+    Invalid(String),
 }
 
 pub const DEFAULT_BASE_URL: &str = "https://api.emailjs.com";
@@ -49,12 +79,18 @@ const REQUIRED: [&str; 7] = [
 ];
 
 impl MailConfig {
-    /// By variable name: `MAIL_TRANSPORT` is `emailjs` or `local`; unset, the API is used
-    /// as soon as any of its variables is set.
+    /// By variable name: `MAIL_TRANSPORT` is `local`, `emailjs` or `smtp`; unset, the API is
+    /// used as soon as any of its variables is set.
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Self {
         let wants_api = match var("MAIL_TRANSPORT").as_deref() {
             Some("local") => false,
-            Some(_) => true,
+            Some("emailjs") => true,
+            Some("smtp") => return Self::smtp_from_vars(var),
+            Some(_) => {
+                return MailConfig::Invalid(
+                    "MAIL_TRANSPORT must be local, emailjs or smtp".into(),
+                );
+            }
             None => REQUIRED
                 .iter()
                 .chain(["EMAILJS_PRIVATE_KEY", "CONTACT_EMAILJS_PRIVATE_KEY"].iter())
@@ -89,13 +125,72 @@ impl MailConfig {
         })
     }
 
-    /// `Missing required environment variables: A, B` when sending is impossible.
+    fn smtp_from_vars(var: impl Fn(&str) -> Option<String>) -> Self {
+        let missing: Vec<&'static str> = ["SMTP_HOST", "MAIL_FROM"]
+            .into_iter()
+            .filter(|n| var(n).is_none())
+            .collect();
+        if !missing.is_empty() {
+            return MailConfig::Missing(missing);
+        }
+        match Self::smtp(&var) {
+            Ok(config) => MailConfig::Smtp(config),
+            Err(problem) => MailConfig::Invalid(problem),
+        }
+    }
+
+    fn smtp(var: &impl Fn(&str) -> Option<String>) -> Result<SmtpConfig, String> {
+        let tls = match var("SMTP_TLS").as_deref() {
+            None | Some("starttls") => SmtpTls::Starttls,
+            Some("implicit") => SmtpTls::Implicit,
+            Some("none") => SmtpTls::None,
+            Some(_) => return Err("SMTP_TLS must be starttls, implicit or none".into()),
+        };
+        let port = match var("SMTP_PORT") {
+            None => match tls {
+                SmtpTls::Starttls => 587,
+                SmtpTls::Implicit => 465,
+                SmtpTls::None => 25,
+            },
+            Some(port) => port
+                .parse::<u16>()
+                .ok()
+                .filter(|p| *p > 0)
+                .ok_or("SMTP_PORT must be a port number (1-65535)")?,
+        };
+        let mailbox = |name: &str| {
+            var(name)
+                .map(|value| {
+                    value
+                        .parse::<Mailbox>()
+                        .map_err(|_| format!("{name} must be an address like Name <mail@example.com>"))
+                })
+                .transpose()
+        };
+        let (username, password) = (var("SMTP_USERNAME"), var("SMTP_PASSWORD"));
+        if username.is_some() != password.is_some() {
+            return Err("SMTP_USERNAME and SMTP_PASSWORD must be set together".into());
+        }
+        Ok(SmtpConfig {
+            host: var("SMTP_HOST").unwrap_or_default(),
+            port,
+            tls,
+            username,
+            password,
+            from: mailbox("MAIL_FROM")?.unwrap_or_else(|| unreachable!("checked above")),
+            contact_inbox: mailbox("CONTACT_INBOX")?,
+        })
+    }
+
+    /// Why sending is impossible: `Missing required environment variables: A, B`, or the
+    /// variable that is set wrong.
     pub fn problem(&self) -> Option<String> {
         match self {
             MailConfig::Missing(names) => Some(format!(
                 "Missing required environment variables: {}",
                 names.join(", ")
             )),
+            MailConfig::Invalid(problem) => Some(problem.clone()),
             _ => None,
         }
     }
@@ -136,5 +231,44 @@ mod tests {
         );
         let asked = MailConfig::from_vars(vars(&[("MAIL_TRANSPORT", "emailjs")]));
         assert_eq!(asked, MailConfig::Missing(REQUIRED.to_vec()));
+    }
+
+    #[test]
+    fn smtp_takes_its_port_from_the_tls_mode_and_names_what_is_wrong() {
+        let config = MailConfig::from_vars(vars(&[
+            ("MAIL_TRANSPORT", "smtp"),
+            ("SMTP_HOST", "mail.example"),
+            ("MAIL_FROM", "Northwind <no-reply@northwind.example>"),
+            ("SMTP_TLS", "implicit"),
+        ]));
+        let MailConfig::Smtp(smtp) = config else {
+            panic!("{config:?}")
+        };
+        assert_eq!((smtp.port, smtp.tls), (465, SmtpTls::Implicit));
+        assert_eq!(smtp.from.name.as_deref(), Some("Northwind"));
+        assert_eq!(
+            MailConfig::from_vars(vars(&[("MAIL_TRANSPORT", "smtp")])).problem().unwrap(),
+            "Missing required environment variables: SMTP_HOST, MAIL_FROM"
+        );
+        for (name, value, problem) in [
+            ("SMTP_TLS", "ssl", "SMTP_TLS must be starttls, implicit or none"),
+            ("SMTP_PORT", "0", "SMTP_PORT must be a port number (1-65535)"),
+            ("SMTP_PORT", "smtp", "SMTP_PORT must be a port number (1-65535)"),
+            ("MAIL_FROM", "nobody", "MAIL_FROM must be an address like Name <mail@example.com>"),
+            ("SMTP_USERNAME", "ada", "SMTP_USERNAME and SMTP_PASSWORD must be set together"),
+        ] {
+            let config = MailConfig::from_vars(|n| match n {
+                _ if n == name => Some(value.to_owned()),
+                "MAIL_TRANSPORT" => Some("smtp".into()),
+                "SMTP_HOST" => Some("mail.example".into()),
+                "MAIL_FROM" => Some("no-reply@northwind.example".into()),
+                _ => None,
+            });
+            assert_eq!(config.problem().as_deref(), Some(problem), "{name}={value}");
+        }
+        assert_eq!(
+            MailConfig::from_vars(vars(&[("MAIL_TRANSPORT", "sendgrid")])).problem().unwrap(),
+            "MAIL_TRANSPORT must be local, emailjs or smtp"
+        );
     }
 }

@@ -1,9 +1,12 @@
 //! The notifications service: the outbox worker that sends e-mail, the contact form and the
 //! admin's outbox view and e-mail test.
 
+pub mod brand;
 pub mod config;
 pub mod error;
+pub mod render;
 pub mod service;
+pub mod smtp;
 pub mod transport;
 pub mod worker;
 
@@ -29,10 +32,38 @@ pub use worker::{Clock, RetryPolicy, Worker};
 #[group(id = "notifications")]
 #[command(next_help_heading = "Notifications service: e-mail")]
 pub struct Settings {
-    /// `local` (e-mails go to the outbox the admin reads under Emails) or `emailjs` (the
-    /// e-mail API); unset, the API is used as soon as any EMAILJS_* variable is set.
+    /// `local` (e-mails go to the outbox the admin reads under Emails), `emailjs` (the e-mail
+    /// API) or `smtp` (the company's mail server, with the product's own templates); unset, the
+    /// API is used as soon as any EMAILJS_* variable is set.
     #[arg(long, env = "MAIL_TRANSPORT")]
     pub mail_transport: Option<String>,
+    /// The SMTP server's host name (MAIL_TRANSPORT=smtp).
+    #[arg(long, env = "SMTP_HOST")]
+    pub smtp_host: Option<String>,
+    /// The SMTP server's port; unset, 587 (starttls), 465 (implicit) or 25 (none).
+    #[arg(long, env = "SMTP_PORT")]
+    pub smtp_port: Option<String>,
+    /// `starttls` (the default: the server must offer it), `implicit` (TLS from the first
+    /// byte) or `none` (only for a relay on the same host or network).
+    #[arg(long, env = "SMTP_TLS")]
+    pub smtp_tls: Option<String>,
+    /// The SMTP account's user name, if the server requires authentication.
+    #[arg(long, env = "SMTP_USERNAME")]
+    pub smtp_username: Option<String>,
+    /// The SMTP account's password (with SMTP_USERNAME).
+    #[arg(long, env = "SMTP_PASSWORD", hide_env_values = true)]
+    pub smtp_password: Option<String>,
+    /// The From of every e-mail sent over SMTP, e.g. `Northwind Freight <no-reply@northwind.example>`.
+    #[arg(long, env = "MAIL_FROM")]
+    pub mail_from: Option<String>,
+    /// Where contact-form messages go over SMTP; unset, the brand's support address.
+    #[arg(long, env = "CONTACT_INBOX")]
+    pub contact_inbox: Option<String>,
+    /// The white-label file (brand.json, as the web app is built with) whose name, support
+    /// address, postal address, logo and colours the e-mails the product writes itself carry;
+    /// unset, the spec's company.
+    #[arg(long, env = "BRAND_FILE")]
+    pub brand_file: Option<std::path::PathBuf>,
     /// The EmailJS-compatible API (POST /api/v1.0/email/send); default https://api.emailjs.com.
     #[arg(long, env = "EMAILJS_BASE_URL")]
     pub emailjs_base_url: Option<String>,
@@ -89,7 +120,7 @@ pub struct Settings {
     /// How often an idle worker looks for due e-mails, in milliseconds.
     #[arg(long, env = "NOTIFY_POLL_MS", default_value_t = 500)]
     pub notify_poll_ms: u64,
-    /// Longest one request to the e-mail API may take, in milliseconds.
+    /// Longest one request to the e-mail API, or one SMTP command, may take, in milliseconds.
     #[arg(long, env = "EMAIL_API_TIMEOUT_MS", default_value_t = 10_000)]
     pub email_api_timeout_ms: u64,
 }
@@ -99,6 +130,14 @@ impl Default for Settings {
         let policy = RetryPolicy::default();
         Self {
             mail_transport: None,
+            smtp_host: None,
+            smtp_port: None,
+            smtp_tls: None,
+            smtp_username: None,
+            smtp_password: None,
+            mail_from: None,
+            contact_inbox: None,
+            brand_file: None,
             emailjs_base_url: None,
             emailjs_public_key: None,
             emailjs_private_key: None,
@@ -127,6 +166,13 @@ impl Settings {
         MailConfig::from_vars(|name| {
             let value = match name {
                 "MAIL_TRANSPORT" => &self.mail_transport,
+                "SMTP_HOST" => &self.smtp_host,
+                "SMTP_PORT" => &self.smtp_port,
+                "SMTP_TLS" => &self.smtp_tls,
+                "SMTP_USERNAME" => &self.smtp_username,
+                "SMTP_PASSWORD" => &self.smtp_password,
+                "MAIL_FROM" => &self.mail_from,
+                "CONTACT_INBOX" => &self.contact_inbox,
                 "EMAILJS_BASE_URL" => &self.emailjs_base_url,
                 "EMAILJS_PUBLIC_KEY" => &self.emailjs_public_key,
                 "EMAILJS_PRIVATE_KEY" => &self.emailjs_private_key,
@@ -192,7 +238,13 @@ pub async fn build(
     if mail == MailConfig::LocalOutbox {
         tracing::info!("no e-mail API configured: e-mails go to the local outbox (Admin > Emails)");
     }
-    let transport = Transport::new(&mail, Duration::from_millis(settings.email_api_timeout_ms))?;
+    let brand = brand::Brand::load(settings.brand_file.as_deref(), &site.public_url)?;
+    let renderer = Arc::new(render::Renderer::new(brand)?);
+    let transport = Transport::new(
+        &mail,
+        Duration::from_millis(settings.email_api_timeout_ms),
+        renderer,
+    )?;
     let (service, worker) = service_and_worker(
         open_store(store).await?,
         audit::open(store).await?,

@@ -1,11 +1,15 @@
-//! Sends one notification: through the e-mail API (reqwest), or into the local outbox.
+//! Sends one notification: through the e-mail API (reqwest), the company's SMTP server, or
+//! into the local outbox.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use outbox::{Notification, Template};
 use serde_json::json;
 
 use crate::config::{EmailApiConfig, MailConfig};
+use crate::render::Renderer;
+use crate::smtp::SmtpSender;
 
 /// The version of the EmailJS browser library whose request the API expects.
 pub const LIB_VERSION: &str = "4.4.1";
@@ -37,16 +41,25 @@ pub enum Transport {
         config: EmailApiConfig,
         http: reqwest::Client,
     },
+    Smtp(Arc<SmtpSender>),
     NotConfigured(String),
 }
 
 impl Transport {
-    /// `timeout` bounds each API request.
-    pub fn new(config: &MailConfig, timeout: Duration) -> anyhow::Result<Self> {
+    /// `timeout` bounds each API request or SMTP command; SMTP e-mails are written by
+    /// `renderer`.
+    pub fn new(
+        config: &MailConfig,
+        timeout: Duration,
+        renderer: Arc<Renderer>,
+    ) -> anyhow::Result<Self> {
         Ok(match config {
             MailConfig::LocalOutbox => Transport::LocalOutbox,
-            MailConfig::Missing(_) => {
+            MailConfig::Missing(_) | MailConfig::Invalid(_) => {
                 Transport::NotConfigured(config.problem().unwrap_or_default())
+            }
+            MailConfig::Smtp(smtp) => {
+                Transport::Smtp(Arc::new(SmtpSender::new(smtp, renderer, timeout)?))
             }
             MailConfig::EmailApi(api) => Transport::EmailApi {
                 config: api.clone(),
@@ -77,6 +90,7 @@ impl Transport {
             Transport::NotConfigured(problem) => {
                 return Err(SendError::NotConfigured(problem.clone()));
             }
+            Transport::Smtp(smtp) => return smtp.send(n).await,
             Transport::EmailApi { config, http } => (config, http),
         };
         let optional = |template: &Option<String>, variable: &str| {

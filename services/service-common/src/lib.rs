@@ -5,6 +5,7 @@ pub mod grpc_guard;
 pub mod settings;
 pub mod store;
 pub mod telemetry;
+pub mod test_smtp;
 pub mod text;
 
 use std::convert::Infallible;

@@ -1,0 +1,237 @@
+//! The e-mails the product writes itself (SMTP, and the local outbox's preview): a text part
+//! and an HTML part per template, from `templates/`, branded from the white-label file.
+
+use std::collections::BTreeMap;
+
+use anyhow::Context as _;
+use minijinja::{AutoEscape, Environment, Output, State, UndefinedBehavior, Value};
+use outbox::Template;
+use outbox::emails::{ContactMessage, StatusUpdate, UpdateRecipient, subscription_confirmation};
+
+use crate::brand::Brand;
+
+/// The templates, compiled into the binary so a running product never lacks one.
+const SOURCES: &[(&str, &str)] = &[
+    ("layout.html", include_str!("../templates/layout.html")),
+    ("macros.html", include_str!("../templates/macros.html")),
+    ("shipper.html", include_str!("../templates/shipper.html")),
+    ("shipper.txt", include_str!("../templates/shipper.txt")),
+    ("receiver.html", include_str!("../templates/receiver.html")),
+    ("receiver.txt", include_str!("../templates/receiver.txt")),
+    ("status_update.html", include_str!("../templates/status_update.html")),
+    ("status_update.txt", include_str!("../templates/status_update.txt")),
+    (
+        "subscription_confirmation.html",
+        include_str!("../templates/subscription_confirmation.html"),
+    ),
+    (
+        "subscription_confirmation.txt",
+        include_str!("../templates/subscription_confirmation.txt"),
+    ),
+    ("contact.html", include_str!("../templates/contact.html")),
+    ("contact.txt", include_str!("../templates/contact.txt")),
+];
+
+/// One e-mail, ready to send.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rendered {
+    /// One line: line breaks and other control characters become spaces.
+    pub subject: String,
+    pub text: String,
+    pub html: String,
+}
+
+pub struct Renderer {
+    env: Environment<'static>,
+    brand: Brand,
+}
+
+impl std::fmt::Debug for Renderer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Renderer").field("brand", &self.brand).finish()
+    }
+}
+
+fn stem(template: Template) -> &'static str {
+    match template {
+        Template::Shipper => "shipper",
+        Template::Receiver => "receiver",
+        Template::Contact => "contact",
+        Template::StatusUpdate => "status_update",
+        Template::SubscriptionConfirmation => "subscription_confirmation",
+    }
+}
+
+/// Escapes what HTML needs escaped (`& < > " '`) and leaves `/` as it is, so links read as
+/// links in the source too; everything else as minijinja does.
+fn html_formatter(out: &mut Output, state: &State, value: &Value) -> Result<(), minijinja::Error> {
+    if let (AutoEscape::Html, false, Some(text)) =
+        (state.auto_escape(), value.is_safe(), value.as_str())
+    {
+        let mut escaped = String::with_capacity(text.len());
+        for c in text.chars() {
+            match c {
+                '&' => escaped.push_str("&amp;"),
+                '<' => escaped.push_str("&lt;"),
+                '>' => escaped.push_str("&gt;"),
+                '"' => escaped.push_str("&quot;"),
+                '\'' => escaped.push_str("&#39;"),
+                c => escaped.push(c),
+            }
+        }
+        return out.write_str(&escaped).map_err(minijinja::Error::from);
+    }
+    minijinja::escape_formatter(out, state, value)
+}
+
+/// `value` as one header line: control characters (CR, LF, tabs, NUL) become spaces.
+pub fn one_line(value: &str) -> String {
+    let spaced: String = value
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    spaced.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+impl Renderer {
+    /// Compiles every template and renders each with a sample of its e-mail, so a template
+    /// that names a variable its e-mail lacks stops the start instead of sending blanks.
+    pub fn new(brand: Brand) -> anyhow::Result<Self> {
+        let mut env = Environment::new();
+        env.set_undefined_behavior(UndefinedBehavior::Strict);
+        env.set_formatter(html_formatter);
+        for (name, source) in SOURCES {
+            env.add_template(name, source)
+                .with_context(|| format!("e-mail template {name}"))?;
+        }
+        let renderer = Self { env, brand };
+        for (template, params) in samples() {
+            renderer
+                .render(template, &params)
+                .with_context(|| format!("e-mail template {}", stem(template)))?;
+        }
+        Ok(renderer)
+    }
+
+    pub fn brand(&self) -> &Brand {
+        &self.brand
+    }
+
+    /// The subject of `template`'s e-mail with these parameters.
+    pub fn subject(template: Template, params: &BTreeMap<String, String>) -> String {
+        let given = params.get("subject").map(String::as_str).unwrap_or_default();
+        one_line(&match template {
+            Template::Contact => format!("Contact form: {given}"),
+            _ => given.to_owned(),
+        })
+    }
+
+    /// Both parts of one e-mail; an error names the template and the missing variable.
+    pub fn render(
+        &self,
+        template: Template,
+        params: &BTreeMap<String, String>,
+    ) -> Result<Rendered, minijinja::Error> {
+        let subject = Self::subject(template, params);
+        let mut context: BTreeMap<&str, Value> = params
+            .iter()
+            .map(|(name, value)| (name.as_str(), Value::from(value.as_str())))
+            .collect();
+        context.insert("brand", Value::from_serialize(&self.brand));
+        context.insert("email_subject", Value::from(subject.as_str()));
+        let part = |extension: &str| {
+            self.env
+                .get_template(&format!("{}.{extension}", stem(template)))?
+                .render(&context)
+        };
+        Ok(Rendered {
+            text: part("txt")?,
+            html: part("html")?,
+            subject,
+        })
+    }
+}
+
+/// One e-mail of each kind, as the product writes them (with and without optional links).
+fn samples() -> Vec<(Template, BTreeMap<String, String>)> {
+    let now = service_common::now();
+    let shipment = crate::service::sample_shipment("ada@example.com", now.date_naive());
+    let update = StatusUpdate {
+        tracking_number: "PSE000000000".into(),
+        status: "In Transit".into(),
+        location: "Rotterdam, Netherlands".into(),
+        remarks: "Left the port".into(),
+        time: "2026-11-25 09:30".into(),
+    };
+    let party = UpdateRecipient {
+        email: "ada@example.com".into(),
+        name: "Ada".into(),
+        tracking_url: "https://ship.example/track/PSE000000000".into(),
+        unsubscribe_url: None,
+    };
+    let subscriber = UpdateRecipient {
+        unsubscribe_url: Some("https://ship.example/unsubscribe?token=t".into()),
+        name: String::new(),
+        ..party.clone()
+    };
+    let contact = ContactMessage {
+        name: "Vee".into(),
+        email: "vee@example.com".into(),
+        subject: "Rates".into(),
+        message: "How much?".into(),
+    };
+    [
+        shipment.to_shipper("https://ship.example", now),
+        shipment.to_receiver("https://ship.example", now),
+        update.to(&party, now),
+        update.to(&subscriber, now),
+        subscription_confirmation(
+            "PSE000000000",
+            "ada@example.com",
+            "https://ship.example/confirm?token=t",
+            now,
+        ),
+        contact.notification(now),
+    ]
+    .into_iter()
+    .map(|n| (n.template, n.params))
+    .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_template_renders_both_parts_with_the_brand() {
+        let renderer = Renderer::new(Brand::spec_default()).unwrap();
+        for (template, params) in samples() {
+            let rendered = renderer.render(template, &params).unwrap();
+            assert!(rendered.html.contains("Parcel Shipping Express"), "{template:?}");
+            assert!(rendered.text.contains("Parcel Shipping Express") || template == Template::Contact);
+            assert!(!rendered.subject.is_empty());
+        }
+    }
+
+    #[test]
+    fn a_missing_variable_is_an_error_naming_it_never_a_blank() {
+        let renderer = Renderer::new(Brand::spec_default()).unwrap();
+        let (template, mut params) = samples().remove(0);
+        params.remove("tracking");
+        let error = renderer.render(template, &params).unwrap_err().to_string();
+        assert!(error.contains("undefined"), "{error}");
+    }
+
+    #[test]
+    fn variables_are_escaped_in_html_and_subjects_stay_one_line() {
+        let renderer = Renderer::new(Brand::spec_default()).unwrap();
+        let (template, mut params) = samples().remove(5);
+        params.insert("message".into(), "<script>alert(1)</script> & more".into());
+        params.insert("subject".into(), "Hi\r\nBcc: victim@example.com".into());
+        let rendered = renderer.render(template, &params).unwrap();
+        assert!(rendered.html.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; more"));
+        assert!(!rendered.html.contains("<script>"));
+        assert!(rendered.text.contains("<script>alert(1)</script> & more"), "text is text");
+        assert_eq!(rendered.subject, "Contact form: Hi Bcc: victim@example.com");
+    }
+}

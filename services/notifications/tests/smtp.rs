@@ -1,0 +1,233 @@
+//! E-mail over SMTP against a real SMTP server (aiosmtpd, `service_common::test_smtp`) started
+//! by each test: what arrives is parsed and checked, and a server that refuses, greylists, drops
+//! the connection or requires authentication gets the outcome the retry policy expects.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use notifications::brand::Brand;
+use notifications::config::{MailConfig, SmtpConfig, SmtpTls};
+use notifications::render::Renderer;
+use notifications::transport::SendError;
+use notifications::{RetryPolicy, Transport};
+use outbox::emails::{ContactMessage, StatusUpdate, UpdateRecipient};
+use outbox::{Notification, Outcome};
+use serde_json::Value;
+use service_common::test_smtp::TestSmtpServer;
+
+struct SmtpServer(TestSmtpServer);
+
+impl SmtpServer {
+    fn start(mode: &str) -> Self {
+        Self(TestSmtpServer::start(mode))
+    }
+
+    fn received(&self) -> Vec<Value> {
+        self.0.received()
+    }
+
+    fn transport(&self, credentials: Option<(&str, &str)>) -> Transport {
+        let config = MailConfig::Smtp(SmtpConfig {
+            host: "127.0.0.1".into(),
+            port: self.0.port,
+            tls: SmtpTls::None,
+            username: credentials.map(|c| c.0.to_owned()),
+            password: credentials.map(|c| c.1.to_owned()),
+            from: "Northwind Freight <no-reply@northwind.example>"
+                .parse()
+                .unwrap(),
+            contact_inbox: Some("Sales desk <sales@northwind.example>".parse().unwrap()),
+        });
+        Transport::new(&config, Duration::from_secs(5), renderer()).unwrap()
+    }
+}
+
+fn renderer() -> Arc<Renderer> {
+    Arc::new(
+        Renderer::new(Brand {
+            name: "Northwind Freight".into(),
+            support_email: "help@northwind.example".into(),
+            address: "1 Harbour Road, Rotterdam".into(),
+            logo_url: Some("https://ship.example/brand/logo.png".into()),
+            primary_color: "#0f766e".into(),
+        })
+        .unwrap(),
+    )
+}
+
+fn header<'a>(message: &'a Value, name: &str) -> Vec<&'a str> {
+    message["headers"][name]
+        .as_array()
+        .map(|values| values.iter().map(|v| v.as_str().unwrap()).collect())
+        .unwrap_or_default()
+}
+
+fn shipper_email(to_name: &str) -> Notification {
+    let mut shipment =
+        notifications::service::sample_shipment("ada@example.com", chrono::NaiveDate::MIN);
+    shipment.shipper_name = to_name.into();
+    shipment.packages = vec!["2 x Box - <b>Tiles</b> & grout (50 x 40 x 30 cm, 12.5 kg)".into()];
+    shipment.to_shipper("https://ship.example", service_common::now())
+}
+
+#[tokio::test]
+async fn each_email_arrives_as_text_and_html_with_the_brand_and_its_headers() {
+    let server = SmtpServer::start("accept");
+    let transport = server.transport(None);
+    let shipper = shipper_email("Ada Lovelace");
+    transport.send(&shipper).await.unwrap();
+    let contact = ContactMessage {
+        name: "Vee Visitor".into(),
+        email: "vee@example.com".into(),
+        subject: "Rates to Lagos".into(),
+        message: "How much for <2> pallets?".into(),
+    }
+    .notification(service_common::now());
+    transport.send(&contact).await.unwrap();
+    let update = StatusUpdate {
+        tracking_number: "PSE000000000".into(),
+        status: "In Transit".into(),
+        location: "Rotterdam, Netherlands".into(),
+        remarks: String::new(),
+        time: "2026-11-25 09:30".into(),
+    }
+    .to(
+        &UpdateRecipient {
+            email: "sub@example.com".into(),
+            name: String::new(),
+            tracking_url: "https://ship.example/track/PSE000000000".into(),
+            unsubscribe_url: Some("https://ship.example/unsubscribe?token=abc".into()),
+        },
+        service_common::now(),
+    );
+    transport.send(&update).await.unwrap();
+
+    let received = server.received();
+    assert_eq!(received.len(), 3);
+    let [shipped, asked, moved] = [&received[0], &received[1], &received[2]];
+
+    assert_eq!(shipped["rcpt_tos"], serde_json::json!(["ada@example.com"]));
+    assert_eq!(header(shipped, "from"), ["Northwind Freight <no-reply@northwind.example>"]);
+    assert_eq!(header(shipped, "to"), ["Ada Lovelace <ada@example.com>"]);
+    assert_eq!(header(shipped, "subject"), ["Shipment Created"]);
+    assert_eq!(
+        header(shipped, "message-id"),
+        [format!("<{}@northwind.example>", shipper.id).as_str()]
+    );
+    assert_eq!(shipped["content_type"], "multipart/alternative");
+    let text = shipped["text"].as_str().unwrap();
+    let html = shipped["html"].as_str().unwrap();
+    assert!(text.contains("Your shipment PSE000000000 has been created."), "{text}");
+    assert!(text.contains("Track your shipment: https://ship.example/track/PSE000000000"));
+    assert!(text.contains("2 x Box - <b>Tiles</b> & grout"), "text is not escaped");
+    assert!(text.contains("Northwind Freight, 1 Harbour Road, Rotterdam"));
+    assert!(html.contains(r#"<a href="https://ship.example/track/PSE000000000""#), "{html}");
+    assert!(html.contains("2 x Box - &lt;b&gt;Tiles&lt;/b&gt; &amp; grout"), "{html}");
+    assert!(html.contains(r#"<img src="https://ship.example/brand/logo.png""#));
+    assert!(html.contains("#0f766e"));
+    assert!(html.contains("mailto:help@northwind.example"));
+    assert!(header(shipped, "list-unsubscribe").is_empty());
+
+    assert_eq!(header(asked, "to"), ["Sales desk <sales@northwind.example>"]);
+    assert_eq!(header(asked, "reply-to"), ["Vee Visitor <vee@example.com>"]);
+    assert_eq!(header(asked, "subject"), ["Contact form: Rates to Lagos"]);
+    assert!(asked["text"].as_str().unwrap().contains("How much for <2> pallets?"));
+    assert!(asked["html"].as_str().unwrap().contains("How much for &lt;2&gt; pallets?"));
+
+    assert_eq!(header(moved, "to"), ["sub@example.com"]);
+    assert_eq!(
+        header(moved, "list-unsubscribe"),
+        ["<https://ship.example/unsubscribe?token=abc>"]
+    );
+    assert_eq!(moved["text"].as_str().unwrap().lines().next(), Some("Hello,"));
+    assert!(moved["html"].as_str().unwrap().contains("Stop these updates"));
+}
+
+#[tokio::test]
+async fn line_breaks_in_names_never_become_headers() {
+    let server = SmtpServer::start("accept");
+    let transport = server.transport(None);
+    transport
+        .send(&shipper_email("Eve\r\nBcc: victim@example.com"))
+        .await
+        .unwrap();
+    let received = server.received();
+    assert_eq!(received[0]["rcpt_tos"], serde_json::json!(["ada@example.com"]));
+    assert!(header(&received[0], "bcc").is_empty());
+    assert_eq!(header(&received[0], "to"), ["\"Eve Bcc: victim@example.com\" <ada@example.com>"]);
+}
+
+/// What the retry policy makes of one attempt's result.
+fn outcome(n: &Notification, result: Result<(), SendError>) -> Outcome {
+    let mut attempted = n.clone();
+    attempted.attempts = 1;
+    RetryPolicy::default().outcome(&attempted, result, service_common::now())
+}
+
+#[tokio::test]
+async fn a_refusal_fails_at_once_and_greylisting_is_tried_again() {
+    let refusing = SmtpServer::start("refuse");
+    let n = shipper_email("Ada");
+    let refused = refusing.transport(None).send(&n).await;
+    assert!(
+        matches!(&refused, Err(SendError::Refused(e)) if e.contains("550")),
+        "{refused:?}"
+    );
+    assert!(matches!(outcome(&n, refused), Outcome::Failed { .. }));
+
+    let greylisting = SmtpServer::start("greylist");
+    let transport = greylisting.transport(None);
+    let first = transport.send(&n).await;
+    assert!(
+        matches!(&first, Err(SendError::Passing { error, .. }) if error.contains("451")),
+        "{first:?}"
+    );
+    assert!(matches!(outcome(&n, first), Outcome::Retry { .. }));
+    transport.send(&n).await.unwrap();
+    assert_eq!(greylisting.received().len(), 1);
+}
+
+#[tokio::test]
+async fn a_dropped_connection_or_no_server_is_tried_again() {
+    let dropping = SmtpServer::start("drop");
+    let n = shipper_email("Ada");
+    let dropped = dropping.transport(None).send(&n).await;
+    assert!(matches!(dropped, Err(SendError::Passing { .. })), "{dropped:?}");
+
+    let port = dropping.0.port;
+    drop(dropping);
+    let config = MailConfig::Smtp(SmtpConfig {
+        host: "127.0.0.1".into(),
+        port,
+        tls: SmtpTls::None,
+        username: None,
+        password: None,
+        from: "no-reply@northwind.example".parse().unwrap(),
+        contact_inbox: None,
+    });
+    let nobody = Transport::new(&config, Duration::from_secs(2), renderer()).unwrap();
+    let unreachable = nobody.send(&n).await;
+    assert!(
+        matches!(unreachable, Err(SendError::Passing { .. })),
+        "{unreachable:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_server_that_requires_authentication_takes_the_right_account_only() {
+    let server = SmtpServer::start("auth");
+    let n = shipper_email("Ada");
+    let anonymous = server.transport(None).send(&n).await;
+    assert!(anonymous.is_err(), "{anonymous:?}");
+    let wrong = server.transport(Some(("ada", "wrong"))).send(&n).await;
+    assert!(
+        matches!(&wrong, Err(SendError::Refused(e)) if e.contains("535")),
+        "{wrong:?}"
+    );
+    server
+        .transport(Some(("ada", "s3cret")))
+        .send(&n)
+        .await
+        .unwrap();
+    assert_eq!(server.received().len(), 1);
+}
