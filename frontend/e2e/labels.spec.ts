@@ -13,7 +13,7 @@ import { ADMIN_PATH, signIn } from './support/admin';
 import { demoShipments, type DemoShipment } from './support/demo';
 import { siteUrl } from './support/env';
 import { adminRpc } from './support/rpc';
-import { createShipment } from './support/tracking';
+import { createShipment, partiesFor } from './support/tracking';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', 'test-results', 'screenshots');
 const LABELS_PATH = `${ADMIN_PATH}/labels`;
@@ -375,8 +375,10 @@ test.describe('shipment labels and waybills', () => {
     // Two shipments of this test's own, found by search: other tests' shipments may fill page 1.
     const run = `lb${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
     const admin = await adminRpc(request, baseURL!);
-    const s = await createShipment(admin, run);
-    const t = await createShipment(admin, run);
+    // The list searches parties' names (not products), so the run tag goes in the shipper's.
+    const shipper = { ...partiesFor(run).shipper, name: `Maria ${run}` };
+    const s = await createShipment(admin, run, { shipper });
+    const t = await createShipment(admin, run, { shipper });
     await page.getByLabel('Search').fill(run);
     await expect(page.getByTestId('shipment-count')).toHaveText('2 shipments');
     await page.getByRole('checkbox', { name: `Select shipment ${s.trackingNumber}` }).check();

@@ -10,8 +10,11 @@ use prost::Message;
 use service_auth::TokenKey;
 use tokio::net::TcpListener;
 
+use service_common::test_smtp::TestSmtpServer;
+
 use common::site::{
-    ADMIN_EMAIL, ADMIN_PASSWORD, CLERK_EMAIL, Site, all_in_one_with, distributed, static_dir,
+    ADMIN_EMAIL, ADMIN_PASSWORD, CLERK_EMAIL, Site, all_in_one_with, all_in_one_with_services,
+    distributed, distributed_with_services, static_dir,
 };
 use common::wire::{Reply, demo_shipment, frame, read_reply};
 
@@ -723,6 +726,94 @@ async fn all_in_one_contact_messages_and_the_outbox() {
 #[tokio::test]
 async fn distributed_contact_messages_and_the_outbox() {
     contact_messages_and_the_outbox(&distributed().await).await;
+}
+
+/// The services' settings for e-mail over SMTP to `port` on this host.
+fn over_smtp(port: u16) -> impl FnOnce(&mut gateway::HostedServices) {
+    move |services| {
+        let mail = &mut services.notifications;
+        mail.mail_transport = Some("smtp".into());
+        mail.smtp_host = Some("127.0.0.1".into());
+        mail.smtp_port = Some(port.to_string());
+        mail.smtp_tls = Some("none".into());
+        mail.mail_from = Some("Parcel Shipping Express <no-reply@pse.example>".into());
+    }
+}
+
+/// A new shipment's two e-mails and a contact message reach a real SMTP server, written by the
+/// product itself, and the outbox says they were sent.
+async fn emails_go_out_over_smtp(site: &Site, server: &TestSmtpServer) {
+    let message = pb::SendContactMessageRequest {
+        name: "Vee".into(),
+        email: "vee@example.com".into(),
+        subject: "Rates".into(),
+        message: "How much to Lagos?".into(),
+        website: String::new(),
+    };
+    assert_eq!(
+        send_contact(&site.base, &message, &[]).await.grpc_status,
+        Some(OK)
+    );
+    let created = demo_shipment(&site.store).await;
+    let number = created.tracking_number.as_str();
+    let subject = |m: &serde_json::Value| m["headers"]["subject"][0].as_str().unwrap().to_owned();
+    // The demo's shipments send their own e-mails too: these are the ones of this test.
+    let ours = || {
+        let mut ours: Vec<serde_json::Value> = server
+            .received()
+            .into_iter()
+            .filter(|m| {
+                subject(m) == "Contact form: Rates" || m["text"].as_str().unwrap().contains(number)
+            })
+            .collect();
+        ours.sort_by_key(subject);
+        ours
+    };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while ours().len() < 3 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let received = ours();
+    let subjects: Vec<String> = received.iter().map(subject).collect();
+    assert_eq!(
+        subjects,
+        [
+            "Contact form: Rates",
+            "Package Incoming",
+            "Shipment Created"
+        ]
+    );
+    assert!(
+        received[2]["text"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("/track/{number}?access=")),
+        "the shipper's link opens the full view: {}",
+        received[2]
+    );
+    let contact = received
+        .iter()
+        .find(|m| subject(m) == "Contact form: Rates")
+        .unwrap();
+    assert_eq!(contact["headers"]["reply-to"][0], "Vee <vee@example.com>");
+    assert_eq!(
+        contact["rcpt_tos"][0], "support@parcelshippingexpress.com",
+        "the brand's support address, CONTACT_INBOX being unset"
+    );
+}
+
+#[tokio::test]
+async fn all_in_one_sends_emails_over_smtp() {
+    let server = TestSmtpServer::start("accept");
+    let site = all_in_one_with_services(|_| {}, over_smtp(server.port)).await;
+    emails_go_out_over_smtp(&site, &server).await;
+}
+
+#[tokio::test]
+async fn distributed_sends_emails_over_smtp() {
+    let server = TestSmtpServer::start("accept");
+    let site = distributed_with_services(|_| {}, over_smtp(server.port)).await;
+    emails_go_out_over_smtp(&site, &server).await;
 }
 
 async fn dark_mode(base: &str, headers: &[(&str, &str)], set: Option<bool>) -> Reply {

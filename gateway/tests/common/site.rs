@@ -120,13 +120,23 @@ async fn stores(data: &Path) -> (Arc<dyn ShipmentStore>, Arc<dyn auth::store::Us
 
 /// The all-in-one, with the gateway's settings adjusted by `adjust`.
 pub async fn all_in_one_with(adjust: impl FnOnce(&mut Settings)) -> Site {
+    all_in_one_with_services(adjust, |_| {}).await
+}
+
+/// The all-in-one, with the gateway's and the services' settings adjusted.
+pub async fn all_in_one_with_services(
+    adjust: impl FnOnce(&mut Settings),
+    adjust_services: impl FnOnce(&mut HostedServices),
+) -> Site {
     let data = tempfile::tempdir().unwrap();
     let files = static_dir();
     let mut settings = settings(files.path());
     adjust(&mut settings);
+    let mut hosted = hosted(data.path());
+    adjust_services(&mut hosted);
     let tokens = TokenKey::generate();
     let (stop, stopping) = Stopping::channel();
-    let upstreams = Upstreams::build(&settings, &hosted(data.path()), tokens.clone(), &stopping)
+    let upstreams = Upstreams::build(&settings, &hosted, tokens.clone(), &stopping)
         .await
         .unwrap();
     let (store, users) = stores(data.path()).await;
@@ -176,8 +186,17 @@ where
 /// Distributed: each service on its own port, reached over gRPC by URL, sessions and rate
 /// limits in a real Redis.
 pub async fn distributed_with(adjust: impl FnOnce(&mut Settings)) -> Site {
+    distributed_with_services(adjust, |_| {}).await
+}
+
+/// Distributed, with the gateway's and the services' settings adjusted.
+pub async fn distributed_with_services(
+    adjust: impl FnOnce(&mut Settings),
+    adjust_services: impl FnOnce(&mut HostedServices),
+) -> Site {
     let data = tempfile::tempdir().unwrap();
-    let hosted = hosted(data.path());
+    let mut hosted = hosted(data.path());
+    adjust_services(&mut hosted);
     let store = hosted.store.config();
     let tokens = TokenKey::generate();
     let (stop, stopping) = Stopping::channel();
