@@ -58,7 +58,8 @@ impl Brand {
         };
         let text = std::fs::read_to_string(file)
             .map_err(|e| anyhow::anyhow!("BRAND_FILE {}: {e}", file.display()))?;
-        Self::parse(&text, public_url).map_err(|e| anyhow::anyhow!("BRAND_FILE {}: {e}", file.display()))
+        Self::parse(&text, public_url)
+            .map_err(|e| anyhow::anyhow!("BRAND_FILE {}: {e}", file.display()))
     }
 
     fn parse(text: &str, public_url: &str) -> anyhow::Result<Self> {
@@ -94,7 +95,9 @@ impl Brand {
             Some(src) if src.starts_with('/') && !src.starts_with("//") => {
                 Some(format!("{}{src}", public_url.trim_end_matches('/')))
             }
-            Some(_) => anyhow::bail!("logo.src must be a path on the site (/brand/logo.png) or an http(s) URL"),
+            Some(_) => anyhow::bail!(
+                "logo.src must be a path on the site (/brand/logo.png) or an http(s) URL"
+            ),
         };
         Ok(Self {
             name: one_line("name", file.name, default.name)?,
@@ -122,21 +125,35 @@ mod tests {
         assert_eq!(brand.name, "Northwind Freight");
         assert_eq!(brand.support_email, "help@northwind.example");
         assert_eq!(brand.address, Brand::spec_default().address);
-        assert_eq!(brand.logo_url.as_deref(), Some("https://ship.example/brand/logo.png"));
+        assert_eq!(
+            brand.logo_url.as_deref(),
+            Some("https://ship.example/brand/logo.png")
+        );
         assert_eq!(brand.primary_color, "#0f766e");
-        assert_eq!(Brand::parse("{}", "https://ship.example").unwrap(), Brand::spec_default());
+        assert_eq!(
+            Brand::parse("{}", "https://ship.example").unwrap(),
+            Brand::spec_default()
+        );
     }
 
     #[test]
     fn values_that_would_break_an_email_are_refused_by_name() {
         for (file, problem) in [
-            (r#"{"colors": {"primary": "red;background:url(x)"}}"#, "colors.primary"),
+            (
+                r#"{"colors": {"primary": "red;background:url(x)"}}"#,
+                "colors.primary",
+            ),
             (r#"{"supportEmail": "nobody"}"#, "supportEmail"),
             (r#"{"name": "Evil\r\nBcc: x@example.com"}"#, "name"),
             (r#"{"logo": {"src": "javascript:alert(1)"}}"#, "logo.src"),
-            (r#"{"logo": {"src": "//elsewhere.example/logo.png"}}"#, "logo.src"),
+            (
+                r#"{"logo": {"src": "//elsewhere.example/logo.png"}}"#,
+                "logo.src",
+            ),
         ] {
-            let error = Brand::parse(file, "https://ship.example").unwrap_err().to_string();
+            let error = Brand::parse(file, "https://ship.example")
+                .unwrap_err()
+                .to_string();
             assert!(error.starts_with(problem), "{file}: {error}");
         }
     }

@@ -87,9 +87,7 @@ impl MailConfig {
             Some("emailjs") => true,
             Some("smtp") => return Self::smtp_from_vars(var),
             Some(_) => {
-                return MailConfig::Invalid(
-                    "MAIL_TRANSPORT must be local, emailjs or smtp".into(),
-                );
+                return MailConfig::Invalid("MAIL_TRANSPORT must be local, emailjs or smtp".into());
             }
             None => REQUIRED
                 .iter()
@@ -161,9 +159,9 @@ impl MailConfig {
         let mailbox = |name: &str| {
             var(name)
                 .map(|value| {
-                    value
-                        .parse::<Mailbox>()
-                        .map_err(|_| format!("{name} must be an address like Name <mail@example.com>"))
+                    value.parse::<Mailbox>().map_err(|_| {
+                        format!("{name} must be an address like Name <mail@example.com>")
+                    })
                 })
                 .transpose()
         };
@@ -247,15 +245,37 @@ mod tests {
         assert_eq!((smtp.port, smtp.tls), (465, SmtpTls::Implicit));
         assert_eq!(smtp.from.name.as_deref(), Some("Northwind"));
         assert_eq!(
-            MailConfig::from_vars(vars(&[("MAIL_TRANSPORT", "smtp")])).problem().unwrap(),
+            MailConfig::from_vars(vars(&[("MAIL_TRANSPORT", "smtp")]))
+                .problem()
+                .unwrap(),
             "Missing required environment variables: SMTP_HOST, MAIL_FROM"
         );
         for (name, value, problem) in [
-            ("SMTP_TLS", "ssl", "SMTP_TLS must be starttls, implicit or none"),
-            ("SMTP_PORT", "0", "SMTP_PORT must be a port number (1-65535)"),
-            ("SMTP_PORT", "smtp", "SMTP_PORT must be a port number (1-65535)"),
-            ("MAIL_FROM", "nobody", "MAIL_FROM must be an address like Name <mail@example.com>"),
-            ("SMTP_USERNAME", "ada", "SMTP_USERNAME and SMTP_PASSWORD must be set together"),
+            (
+                "SMTP_TLS",
+                "ssl",
+                "SMTP_TLS must be starttls, implicit or none",
+            ),
+            (
+                "SMTP_PORT",
+                "0",
+                "SMTP_PORT must be a port number (1-65535)",
+            ),
+            (
+                "SMTP_PORT",
+                "smtp",
+                "SMTP_PORT must be a port number (1-65535)",
+            ),
+            (
+                "MAIL_FROM",
+                "nobody",
+                "MAIL_FROM must be an address like Name <mail@example.com>",
+            ),
+            (
+                "SMTP_USERNAME",
+                "ada",
+                "SMTP_USERNAME and SMTP_PASSWORD must be set together",
+            ),
         ] {
             let config = MailConfig::from_vars(|n| match n {
                 _ if n == name => Some(value.to_owned()),
@@ -267,7 +287,9 @@ mod tests {
             assert_eq!(config.problem().as_deref(), Some(problem), "{name}={value}");
         }
         assert_eq!(
-            MailConfig::from_vars(vars(&[("MAIL_TRANSPORT", "sendgrid")])).problem().unwrap(),
+            MailConfig::from_vars(vars(&[("MAIL_TRANSPORT", "sendgrid")]))
+                .problem()
+                .unwrap(),
             "MAIL_TRANSPORT must be local, emailjs or smtp"
         );
     }

@@ -18,8 +18,14 @@ const SOURCES: &[(&str, &str)] = &[
     ("shipper.txt", include_str!("../templates/shipper.txt")),
     ("receiver.html", include_str!("../templates/receiver.html")),
     ("receiver.txt", include_str!("../templates/receiver.txt")),
-    ("status_update.html", include_str!("../templates/status_update.html")),
-    ("status_update.txt", include_str!("../templates/status_update.txt")),
+    (
+        "status_update.html",
+        include_str!("../templates/status_update.html"),
+    ),
+    (
+        "status_update.txt",
+        include_str!("../templates/status_update.txt"),
+    ),
     (
         "subscription_confirmation.html",
         include_str!("../templates/subscription_confirmation.html"),
@@ -48,7 +54,9 @@ pub struct Renderer {
 
 impl std::fmt::Debug for Renderer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Renderer").field("brand", &self.brand).finish()
+        f.debug_struct("Renderer")
+            .field("brand", &self.brand)
+            .finish()
     }
 }
 
@@ -119,7 +127,10 @@ impl Renderer {
 
     /// The subject of `template`'s e-mail with these parameters.
     pub fn subject(template: Template, params: &BTreeMap<String, String>) -> String {
-        let given = params.get("subject").map(String::as_str).unwrap_or_default();
+        let given = params
+            .get("subject")
+            .map(String::as_str)
+            .unwrap_or_default();
         one_line(&match template {
             Template::Contact => format!("Contact form: {given}"),
             _ => given.to_owned(),
@@ -207,8 +218,13 @@ mod tests {
         let renderer = Renderer::new(Brand::spec_default()).unwrap();
         for (template, params) in samples() {
             let rendered = renderer.render(template, &params).unwrap();
-            assert!(rendered.html.contains("Parcel Shipping Express"), "{template:?}");
-            assert!(rendered.text.contains("Parcel Shipping Express") || template == Template::Contact);
+            assert!(
+                rendered.html.contains("Parcel Shipping Express"),
+                "{template:?}"
+            );
+            assert!(
+                rendered.text.contains("Parcel Shipping Express") || template == Template::Contact
+            );
             assert!(!rendered.subject.is_empty());
         }
     }
@@ -229,9 +245,16 @@ mod tests {
         params.insert("message".into(), "<script>alert(1)</script> & more".into());
         params.insert("subject".into(), "Hi\r\nBcc: victim@example.com".into());
         let rendered = renderer.render(template, &params).unwrap();
-        assert!(rendered.html.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; more"));
+        assert!(
+            rendered
+                .html
+                .contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; more")
+        );
         assert!(!rendered.html.contains("<script>"));
-        assert!(rendered.text.contains("<script>alert(1)</script> & more"), "text is text");
+        assert!(
+            rendered.text.contains("<script>alert(1)</script> & more"),
+            "text is text"
+        );
         assert_eq!(rendered.subject, "Contact form: Hi Bcc: victim@example.com");
     }
 }

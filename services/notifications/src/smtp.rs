@@ -41,7 +41,9 @@ pub struct SmtpSender {
 
 impl std::fmt::Debug for SmtpSender {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SmtpSender").field("from", &self.from).finish()
+        f.debug_struct("SmtpSender")
+            .field("from", &self.from)
+            .finish()
     }
 }
 
@@ -104,9 +106,11 @@ impl SmtpSender {
             .message_id(Some(format!("<{}@{domain}>", n.id)));
         if n.template == Template::Contact {
             let param = |name: &str| n.params.get(name).map(String::as_str).unwrap_or_default();
-            builder = builder
-                .to(self.contact_inbox.clone())
-                .reply_to(mailbox(param("from_name"), param("reply_to"), "reply-to")?);
+            builder = builder.to(self.contact_inbox.clone()).reply_to(mailbox(
+                param("from_name"),
+                param("reply_to"),
+                "reply-to",
+            )?);
         } else {
             builder = builder.to(mailbox(&n.to_name, &n.to_email, "recipient")?);
         }

@@ -107,7 +107,10 @@ async fn each_email_arrives_as_text_and_html_with_the_brand_and_its_headers() {
     let [shipped, asked, moved] = [&received[0], &received[1], &received[2]];
 
     assert_eq!(shipped["rcpt_tos"], serde_json::json!(["ada@example.com"]));
-    assert_eq!(header(shipped, "from"), ["Northwind Freight <no-reply@northwind.example>"]);
+    assert_eq!(
+        header(shipped, "from"),
+        ["Northwind Freight <no-reply@northwind.example>"]
+    );
     assert_eq!(header(shipped, "to"), ["Ada Lovelace <ada@example.com>"]);
     assert_eq!(header(shipped, "subject"), ["Shipment Created"]);
     assert_eq!(
@@ -117,30 +120,63 @@ async fn each_email_arrives_as_text_and_html_with_the_brand_and_its_headers() {
     assert_eq!(shipped["content_type"], "multipart/alternative");
     let text = shipped["text"].as_str().unwrap();
     let html = shipped["html"].as_str().unwrap();
-    assert!(text.contains("Your shipment PSE000000000 has been created."), "{text}");
+    assert!(
+        text.contains("Your shipment PSE000000000 has been created."),
+        "{text}"
+    );
     assert!(text.contains("Track your shipment: https://ship.example/track/PSE000000000"));
-    assert!(text.contains("2 x Box - <b>Tiles</b> & grout"), "text is not escaped");
+    assert!(
+        text.contains("2 x Box - <b>Tiles</b> & grout"),
+        "text is not escaped"
+    );
     assert!(text.contains("Northwind Freight, 1 Harbour Road, Rotterdam"));
-    assert!(html.contains(r#"<a href="https://ship.example/track/PSE000000000""#), "{html}");
-    assert!(html.contains("2 x Box - &lt;b&gt;Tiles&lt;/b&gt; &amp; grout"), "{html}");
+    assert!(
+        html.contains(r#"<a href="https://ship.example/track/PSE000000000""#),
+        "{html}"
+    );
+    assert!(
+        html.contains("2 x Box - &lt;b&gt;Tiles&lt;/b&gt; &amp; grout"),
+        "{html}"
+    );
     assert!(html.contains(r#"<img src="https://ship.example/brand/logo.png""#));
     assert!(html.contains("#0f766e"));
     assert!(html.contains("mailto:help@northwind.example"));
     assert!(header(shipped, "list-unsubscribe").is_empty());
 
-    assert_eq!(header(asked, "to"), ["Sales desk <sales@northwind.example>"]);
+    assert_eq!(
+        header(asked, "to"),
+        ["Sales desk <sales@northwind.example>"]
+    );
     assert_eq!(header(asked, "reply-to"), ["Vee Visitor <vee@example.com>"]);
     assert_eq!(header(asked, "subject"), ["Contact form: Rates to Lagos"]);
-    assert!(asked["text"].as_str().unwrap().contains("How much for <2> pallets?"));
-    assert!(asked["html"].as_str().unwrap().contains("How much for &lt;2&gt; pallets?"));
+    assert!(
+        asked["text"]
+            .as_str()
+            .unwrap()
+            .contains("How much for <2> pallets?")
+    );
+    assert!(
+        asked["html"]
+            .as_str()
+            .unwrap()
+            .contains("How much for &lt;2&gt; pallets?")
+    );
 
     assert_eq!(header(moved, "to"), ["sub@example.com"]);
     assert_eq!(
         header(moved, "list-unsubscribe"),
         ["<https://ship.example/unsubscribe?token=abc>"]
     );
-    assert_eq!(moved["text"].as_str().unwrap().lines().next(), Some("Hello,"));
-    assert!(moved["html"].as_str().unwrap().contains("Stop these updates"));
+    assert_eq!(
+        moved["text"].as_str().unwrap().lines().next(),
+        Some("Hello,")
+    );
+    assert!(
+        moved["html"]
+            .as_str()
+            .unwrap()
+            .contains("Stop these updates")
+    );
 }
 
 #[tokio::test]
@@ -152,9 +188,15 @@ async fn line_breaks_in_names_never_become_headers() {
         .await
         .unwrap();
     let received = server.received();
-    assert_eq!(received[0]["rcpt_tos"], serde_json::json!(["ada@example.com"]));
+    assert_eq!(
+        received[0]["rcpt_tos"],
+        serde_json::json!(["ada@example.com"])
+    );
     assert!(header(&received[0], "bcc").is_empty());
-    assert_eq!(header(&received[0], "to"), ["\"Eve Bcc: victim@example.com\" <ada@example.com>"]);
+    assert_eq!(
+        header(&received[0], "to"),
+        ["\"Eve Bcc: victim@example.com\" <ada@example.com>"]
+    );
 }
 
 /// What the retry policy makes of one attempt's result.
@@ -192,7 +234,10 @@ async fn a_dropped_connection_or_no_server_is_tried_again() {
     let dropping = SmtpServer::start("drop");
     let n = shipper_email("Ada");
     let dropped = dropping.transport(None).send(&n).await;
-    assert!(matches!(dropped, Err(SendError::Passing { .. })), "{dropped:?}");
+    assert!(
+        matches!(dropped, Err(SendError::Passing { .. })),
+        "{dropped:?}"
+    );
 
     let port = dropping.0.port;
     drop(dropping);

@@ -31,7 +31,10 @@ impl TestSmtpServer {
         let dir = std::env::temp_dir().join(format!("smtp-{}-{port}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("a folder for the received messages");
         let mut child = Command::new(python())
-            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/test-support/smtp_server.py"))
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/test-support/smtp_server.py"
+            ))
             .arg(port.to_string())
             .arg(mode)
             .arg(&dir)
