@@ -11,14 +11,17 @@ BUF = .tools/buf/node_modules/.bin/buf
 .PHONY: run run-distributed demo test system-packages lint lint-rust lint-frontend test-rust test-frontend test-e2e test-e2e-distributed check-deploy fault-test bench bench-smoke bench-packages tools buf frontend clean
 
 ## run: build everything and start the all-in-one product on http://localhost:$(PORT)
+# E-mails written over SMTP carry the site's brand: frontend/brand.json, or BRAND_FILE (absolute).
+BRAND_FOR_SERVICES = $(or $(BRAND_FILE),$(wildcard $(CURDIR)/frontend/brand.json))
+
 run: frontend
 	cargo build --release -p gateway
-	./target/release/gateway
+	$(if $(BRAND_FOR_SERVICES),BRAND_FILE=$(BRAND_FOR_SERVICES)) ./target/release/gateway
 
 ## run-distributed: every service its own process, with Redis and SecantusDB (MongoDB), gateway in front
 run-distributed: frontend tools
 	cargo build --release -p gateway -p shipments -p auth -p notifications -p preferences
-	BIN_DIR=target/release scripts/run-distributed.sh
+	$(if $(BRAND_FOR_SERVICES),BRAND_FILE=$(BRAND_FOR_SERVICES)) BIN_DIR=target/release scripts/run-distributed.sh
 
 ## demo: load a dozen demo shipments (run it while `make run` is up, or before)
 demo:

@@ -82,6 +82,10 @@ test.describe('admin e-mail test', () => {
     await expect(samples.filter({ hasText: 'Shipment Created' }).first()).toContainText(`Test Shipper <${adminEmail()}>`);
     await expect(samples.filter({ hasText: 'Package Incoming' }).first()).toContainText(`Test Receiver <${adminEmail()}>`);
     const receiver = samples.filter({ hasText: 'Package Incoming' }).first();
+    // The local outbox shows the e-mail as the product writes it for SMTP.
+    await receiver.getByText('Message', { exact: true }).click();
+    await expect(receiver.locator('.email-body')).toContainText('A package is on its way to you: PSE000000000.');
+    await expect(receiver.locator('.email-body')).toContainText('Questions? support@parcelshippingexpress.com');
     await receiver.getByText('Content').click();
     const inAWeek = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
     await expect(receiver.locator('.detail-row').filter({ hasText: 'expected_delivery_date' })).toContainText(inAWeek);

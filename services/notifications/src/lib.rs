@@ -243,9 +243,9 @@ pub async fn build(
     let transport = Transport::new(
         &mail,
         Duration::from_millis(settings.email_api_timeout_ms),
-        renderer,
+        renderer.clone(),
     )?;
-    let (service, worker) = service_and_worker(
+    let (mut service, worker) = service_and_worker(
         open_store(store).await?,
         audit::open(store).await?,
         transport,
@@ -253,6 +253,9 @@ pub async fn build(
         settings.retry_policy(),
         site.public_url.clone(),
     );
+    if matches!(mail, MailConfig::LocalOutbox | MailConfig::Smtp(_)) {
+        service.renderer = Some(renderer);
+    }
     let mut built = Built::new(server(service));
     built.problem = worker.transport.problem().map(str::to_owned);
     built.tasks.push(Box::new(move |stopping| {
@@ -288,6 +291,7 @@ pub fn service_and_worker(
         wake: wake.clone(),
         public_url,
         audit,
+        renderer: None,
     };
     (
         service,

@@ -13,6 +13,7 @@ use tokio::sync::Notify;
 use tonic::{Request, Response, Status};
 
 use crate::error::NotificationError;
+use crate::render::Renderer;
 use crate::transport::Transport;
 
 const DEFAULT_PAGE_SIZE: i32 = 50;
@@ -29,6 +30,8 @@ pub struct NotificationsService {
     pub public_url: String,
     /// Where retries are recorded.
     pub audit: Arc<dyn audit::AuditLog>,
+    /// Writes the text part shown in the outbox, when the product writes its e-mails itself.
+    pub renderer: Option<Arc<Renderer>>,
 }
 
 /// Checks one contact field by the services' one text rule.
@@ -119,6 +122,7 @@ pub fn notification_to_proto(n: &Notification) -> pb::Notification {
         update_time: timestamp(&n.updated_at),
         next_attempt_time: timestamp(&n.next_attempt_at),
         send_time: n.sent_at.as_ref().and_then(timestamp),
+        text_body: String::new(),
     }
 }
 
@@ -169,6 +173,21 @@ pub fn sample_shipment(to_email: &str, today: chrono::NaiveDate) -> ShipmentEmai
             [30.0, 20.0, 10.0],
             2.0,
         )],
+    }
+}
+
+impl NotificationsService {
+    /// `n` for the outbox view, with the text the product writes for it, if it writes one.
+    fn with_text_body(&self, n: &Notification) -> pb::Notification {
+        let mut shown = notification_to_proto(n);
+        if let Some(renderer) = &self.renderer {
+            // A contact message whose content was removed has nothing left to render.
+            shown.text_body = renderer
+                .render(n.template, &n.params)
+                .map(|r| r.text)
+                .unwrap_or_default();
+        }
+        shown
     }
 }
 
@@ -235,7 +254,7 @@ impl NotificationService for NotificationsService {
             notifications: page
                 .notifications
                 .iter()
-                .map(notification_to_proto)
+                .map(|n| self.with_text_body(n))
                 .collect(),
             next_page_token: page
                 .next
@@ -271,7 +290,7 @@ impl NotificationService for NotificationsService {
         if let Err(e) = self.audit.append(&[entry]).await {
             tracing::error!(error = %e, "audit entry of an e-mail retry not written");
         }
-        Ok(Response::new(notification_to_proto(&retried)))
+        Ok(Response::new(self.with_text_body(&retried)))
     }
 
     #[tracing::instrument(skip_all)]

@@ -179,6 +179,12 @@ function EmailResults({ filters, filtered, canSend }: { filters: EmailFilters; f
                     </div>
                   )}
                 </dl>
+                {email.textBody && (
+                  <details className="email-content">
+                    <summary>Message</summary>
+                    <pre className="email-body">{email.textBody}</pre>
+                  </details>
+                )}
                 {params.length > 0 ? (
                   <details className="email-content">
                     <summary>Content</summary>
