@@ -95,7 +95,8 @@ SECRETS = {"logistics-mongodb": {"uri"}, "logistics-redis": {"url"}, "logistics-
            "logistics-admin": {"email", "password"},
            "logistics-emailjs": {"public-key", "private-key", "service-id", "shipper-template-id",
                                  "receiver-template-id", "contact-public-key", "contact-private-key",
-                                 "contact-service-id", "contact-template-id"}}
+                                 "contact-service-id", "contact-template-id"},
+           "logistics-smtp": {"host", "from", "username", "password", "contact-inbox"}}
 GRPC_PORTS = {"shipments": 50051, "auth": 50052, "notifications": 50053, "preferences": 50054}
 EXPECTED = {"gateway", *GRPC_PORTS}
 for d in by_kind.get("Secret", []):
