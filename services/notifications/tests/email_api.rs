@@ -228,6 +228,21 @@ impl ManualClock {
     }
 }
 
+/// `worker` with `policy`, reading the time from a clock the test moves, starting at `start`.
+fn on_a_manual_clock(
+    worker: &Worker,
+    start: DateTime<Utc>,
+    policy: RetryPolicy,
+) -> (Worker, ManualClock) {
+    let clock = ManualClock::at(start);
+    let worker = Worker {
+        policy,
+        clock: clock.clock(),
+        ..worker.clone()
+    };
+    (worker, clock)
+}
+
 /// Runs `worker` at each moment the e-mail falls due (calling `before` with that moment) until
 /// it is sent or failed; returns it and the time of each attempt.
 async fn run_when_due(
@@ -451,17 +466,16 @@ async fn refusals_fail_at_once_and_exhausted_retries_become_dead_letters_an_admi
 
     // An hour of 503s, on a clock the test moves: waits of 10, 20 and 30 minutes (each plus up
     // to a quarter), then the last try when the hour is up.
-    let clock = ManualClock::at(service_common::now());
-    let hourly = Worker {
-        policy: RetryPolicy {
+    let (hourly, clock) = on_a_manual_clock(
+        &running.worker,
+        service_common::now(),
+        RetryPolicy {
             retry_for: Duration::from_secs(3600),
             first_backoff: Duration::from_secs(600),
             max_backoff: Duration::from_secs(1800),
             ..fast_policy()
         },
-        clock: clock.clock(),
-        ..running.worker.clone()
-    };
+    );
     _worker.abort();
     api.script(&[Answer::Status(503); 10]);
     let exhausted = sample().to_receiver("https://ship.example", clock.now());
@@ -823,13 +837,8 @@ async fn an_email_queued_during_a_two_hour_outage_is_delivered_once_the_api_is_b
     let (api, url) = MockApi::start().await;
     let running = start(api_config(&url), fast_policy()).await;
     let start_time = service_common::now();
-    let clock = ManualClock::at(start_time);
     // The shipped policy: 2 s doubling up to an hour, for a day.
-    let worker = Worker {
-        policy: RetryPolicy::default(),
-        clock: clock.clock(),
-        ..running.worker.clone()
-    };
+    let (worker, clock) = on_a_manual_clock(&running.worker, start_time, RetryPolicy::default());
     api.script(&[Answer::Status(503); 1000]);
     let n = sample().to_shipper("https://ship.example", start_time);
     running
@@ -875,12 +884,11 @@ async fn an_email_queued_during_a_two_hour_outage_is_delivered_once_the_api_is_b
 async fn the_api_is_retried_for_a_day_then_the_email_fails() {
     let (api, url) = MockApi::start().await;
     let running = start(api_config(&url), fast_policy()).await;
-    let clock = ManualClock::at(service_common::now());
-    let worker = Worker {
-        policy: RetryPolicy::default(),
-        clock: clock.clock(),
-        ..running.worker.clone()
-    };
+    let (worker, clock) = on_a_manual_clock(
+        &running.worker,
+        service_common::now(),
+        RetryPolicy::default(),
+    );
     api.script(&[Answer::Status(502); 1000]);
     let n = sample().to_receiver("https://ship.example", clock.now());
     running
@@ -908,12 +916,11 @@ async fn the_api_is_retried_for_a_day_then_the_email_fails() {
 async fn retry_after_is_honoured_in_seconds_and_as_a_date() {
     let (api, url) = MockApi::start().await;
     let running = start(api_config(&url), fast_policy()).await;
-    let clock = ManualClock::at("2026-11-25T07:28:00Z".parse().unwrap());
-    let worker = Worker {
-        policy: RetryPolicy::default(),
-        clock: clock.clock(),
-        ..running.worker.clone()
-    };
+    let (worker, clock) = on_a_manual_clock(
+        &running.worker,
+        "2026-11-25T07:28:00Z".parse().unwrap(),
+        RetryPolicy::default(),
+    );
     // The API's date is the real one (it cannot see the test's clock), so the date is far ahead.
     let later = (Utc::now() + chrono::Duration::minutes(30))
         .format("%a, %d %b %Y %H:%M:%S GMT")

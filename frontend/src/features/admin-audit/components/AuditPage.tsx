@@ -2,6 +2,7 @@ import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router-dom';
 import { RefreshCw } from 'lucide-react';
 import { AuditEntryList } from '@/components/admin/AuditEntryList';
+import { FilterActions } from '@/components/admin/FilterActions';
 import { ErrorAlert } from '@/components/ui/ErrorAlert';
 import { Field } from '@/components/ui/Field';
 import { Spinner } from '@/components/ui/Spinner';
@@ -26,7 +27,7 @@ export function AuditPage() {
       </div>
       <p className="muted">Who changed what, when and from where. Entries cannot be edited or deleted.</p>
 
-      <form className="card audit-filters" onSubmit={apply} aria-label="Filter the audit log">
+      <form className="card filter-form" onSubmit={apply} aria-label="Filter the audit log">
         <Field id="audit-user" label="User">
           <input id="audit-user" className="input" placeholder="E-mail or id" {...form.register('user')} />
         </Field>
@@ -49,16 +50,7 @@ export function AuditPage() {
         <Field id="audit-to" label="To">
           <input id="audit-to" type="date" className="input" {...form.register('to')} />
         </Field>
-        <div className="audit-filter-actions">
-          <button type="submit" className="btn btn-primary">
-            Apply filters
-          </button>
-          {filtered && (
-            <button type="button" className="btn btn-outline" onClick={() => setParams(filtersToParams(NO_FILTERS))}>
-              Clear filters
-            </button>
-          )}
-        </div>
+        <FilterActions filtered={filtered} onClear={() => setParams(filtersToParams(NO_FILTERS))} />
       </form>
 
       <AuditResults key={filtersToParams(filters).toString()} filters={filters} filtered={filtered} />

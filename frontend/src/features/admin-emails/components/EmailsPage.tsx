@@ -3,6 +3,7 @@ import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router-dom';
 import { RefreshCw } from 'lucide-react';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
+import { FilterActions } from '@/components/admin/FilterActions';
 import { ErrorAlert } from '@/components/ui/ErrorAlert';
 import { Field } from '@/components/ui/Field';
 import { EmailTemplate, NotificationState, type Notification } from '@/gen/logistics/v1/notification_pb';
@@ -50,7 +51,7 @@ export function EmailsPage({ canSend }: { canSend: boolean }) {
         <h1>Emails</h1>
         <div className="admin-page-actions">{canSend && <EmailTestButton />}</div>
       </div>
-      <form className="card email-filters" onSubmit={apply} aria-label="Filter the emails">
+      <form className="card filter-form" onSubmit={apply} aria-label="Filter the emails">
         <Field id="email-state" label="State">
           <select id="email-state" className="input" {...form.register('state')}>
             <option value="">All states</option>
@@ -64,16 +65,7 @@ export function EmailsPage({ canSend }: { canSend: boolean }) {
         <Field id="email-query" label="Recipient or tracking number">
           <input id="email-query" type="search" className="input" maxLength={200} {...form.register('query')} />
         </Field>
-        <div className="email-filter-actions">
-          <button type="submit" className="btn btn-primary">
-            Apply filters
-          </button>
-          {filtered && (
-            <button type="button" className="btn btn-outline" onClick={() => setParams(filtersToParams(NO_FILTERS))}>
-              Clear filters
-            </button>
-          )}
-        </div>
+        <FilterActions filtered={filtered} onClear={() => setParams(filtersToParams(NO_FILTERS))} />
       </form>
       <EmailResults key={filtersToParams(filters).toString()} filters={filters} filtered={filtered} canSend={canSend} />
     </div>
