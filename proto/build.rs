@@ -13,6 +13,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "logistics/v1/notification_service.proto",
         "logistics/v1/preference_service.proto",
         "logistics/v1/audit_service.proto",
+        "logistics/v1/webhook_service.proto",
     ];
     let fds = protox::compile(files, ["."])?;
     let out_dir = PathBuf::from(env::var("OUT_DIR")?);

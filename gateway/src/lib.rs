@@ -455,6 +455,7 @@ pub async fn app(config: &Settings, upstreams: Upstreams) -> anyhow::Result<Rout
         rpc::AUTH_SERVICE,
         rpc::SESSION_SERVICE,
         rpc::NOTIFICATION_SERVICE,
+        rpc::WEBHOOK_SERVICE,
         rpc::PREFERENCE_SERVICE,
         rpc::AUDIT_SERVICE,
     ] {

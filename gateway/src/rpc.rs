@@ -24,6 +24,7 @@ pub const SHIPMENT_SERVICE: &str = "/logistics.v1.ShipmentService/";
 pub const AUTH_SERVICE: &str = "/logistics.v1.AuthService/";
 pub const SESSION_SERVICE: &str = "/logistics.v1.SessionService/";
 pub const NOTIFICATION_SERVICE: &str = "/logistics.v1.NotificationService/";
+pub const WEBHOOK_SERVICE: &str = "/logistics.v1.WebhookService/";
 pub const PREFERENCE_SERVICE: &str = "/logistics.v1.PreferenceService/";
 pub const AUDIT_SERVICE: &str = "/logistics.v1.AuditService/";
 const CHANGE_PASSWORD: &str = "/logistics.v1.AuthService/ChangePassword";
@@ -118,6 +119,14 @@ fn audience(path: &str) -> Audience {
         | "/logistics.v1.NotificationService/RetryFailedNotifications"
         | "/logistics.v1.NotificationService/SendTestEmails" => staff(EmailsSend),
         "/logistics.v1.AuditService/ListAuditEntries" => staff(AuditRead),
+        "/logistics.v1.WebhookService/CreateWebhookEndpoint"
+        | "/logistics.v1.WebhookService/ListWebhookEndpoints"
+        | "/logistics.v1.WebhookService/UpdateWebhookEndpoint"
+        | "/logistics.v1.WebhookService/DeleteWebhookEndpoint"
+        | "/logistics.v1.WebhookService/RotateWebhookEndpointSecret"
+        | "/logistics.v1.WebhookService/SendTestWebhookEvent"
+        | "/logistics.v1.WebhookService/ListWebhookDeliveries"
+        | "/logistics.v1.WebhookService/ResendWebhookDelivery" => staff(WebhooksManage),
         // A method added to a service but not here is refused until someone decides.
         _ => Audience::Nobody,
     }
@@ -230,10 +239,10 @@ fn refuse(status: tonic::Status) -> Result<Response<Body>, Infallible> {
 
 impl RpcGateway {
     fn upstream_of(&self, path: &str) -> &Upstream {
-        // The audit log is served beside the shipments.
+        // The audit log is served beside the shipments, the webhooks beside the e-mail.
         if path.starts_with(AUTH_SERVICE) {
             &self.auth
-        } else if path.starts_with(NOTIFICATION_SERVICE) {
+        } else if path.starts_with(NOTIFICATION_SERVICE) || path.starts_with(WEBHOOK_SERVICE) {
             &self.notifications
         } else if path.starts_with(PREFERENCE_SERVICE) {
             &self.preferences

@@ -19,6 +19,7 @@ export const Permission = {
   emailsSend: 'emails.send',
   settingsManage: 'settings.manage',
   auditRead: 'audit.read',
+  webhooksManage: 'webhooks.manage',
 } as const;
 
 export type Permission = (typeof Permission)[keyof typeof Permission];

@@ -23,6 +23,8 @@ pub struct EmailApiConfig {
     pub receiver_template: String,
     /// Optional: status updates fail, naming the variable, until it is set.
     pub update_template: Option<String>,
+    /// The admins' alerts (a webhook endpoint disabled); unset, those e-mails fail naming it.
+    pub alert_template: Option<String>,
     pub subscription_template: Option<String>,
     pub contact: Account,
     pub contact_template: String,
@@ -113,6 +115,7 @@ impl MailConfig {
             shipper_template: get("EMAILJS_SHIPPER_TEMPLATE_ID"),
             receiver_template: get("EMAILJS_RECEIVER_TEMPLATE_ID"),
             update_template: var("EMAILJS_UPDATE_TEMPLATE_ID"),
+            alert_template: var("EMAILJS_ALERT_TEMPLATE_ID"),
             subscription_template: var("EMAILJS_SUBSCRIPTION_TEMPLATE_ID"),
             contact: Account {
                 public_key: get("CONTACT_EMAILJS_PUBLIC_KEY"),

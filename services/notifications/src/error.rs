@@ -15,6 +15,9 @@ pub enum NotificationError {
     /// The e-mail API refused a test e-mail or could not be reached.
     #[error("{0}")]
     SendFailed(String),
+    /// The call cannot be done in the current state (a test event to a disabled endpoint).
+    #[error("{0}")]
+    Precondition(String),
     #[error(transparent)]
     Outbox(#[from] OutboxError),
 }
@@ -35,11 +38,18 @@ impl From<NotificationError> for Status {
             }
             NotificationError::NotConfigured(problem) => Status::failed_precondition(problem),
             NotificationError::SendFailed(problem) => Status::unavailable(problem),
+            NotificationError::Precondition(problem) => Status::failed_precondition(problem),
             NotificationError::Outbox(OutboxError::NotFound) => {
                 Status::not_found("Notification not found")
             }
-            NotificationError::Outbox(e @ OutboxError::NotFailed) => {
-                Status::failed_precondition(e.to_string())
+            NotificationError::Outbox(
+                e @ (OutboxError::EndpointNotFound | OutboxError::DeliveryNotFound),
+            ) => Status::not_found(e.to_string()),
+            NotificationError::Outbox(
+                e @ (OutboxError::NotFailed | OutboxError::StillOnItsWay),
+            ) => Status::failed_precondition(e.to_string()),
+            NotificationError::Outbox(e @ OutboxError::TooManyEndpoints) => {
+                Status::resource_exhausted(e.to_string())
             }
             NotificationError::Outbox(e @ OutboxError::BadPageToken) => {
                 let mut details = ErrorDetails::new();

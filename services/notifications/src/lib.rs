@@ -8,6 +8,7 @@ pub mod render;
 pub mod service;
 pub mod smtp;
 pub mod transport;
+pub mod webhooks;
 pub mod worker;
 
 use std::net::SocketAddr;
@@ -15,11 +16,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use logistics_proto::v1::notification_service_server::NotificationServiceServer;
+use logistics_proto::v1::webhook_service_server::WebhookServiceServer;
+use outbox::webhooks::{MongoWebhooks, SqliteWebhooks, WebhookStore};
 use outbox::{MongoOutbox, OutboxStore, SqliteOutbox};
 use service_auth::TokenKey;
 use service_auth::TokenSettings;
-use service_common::Built;
 use service_common::settings::{SiteSettings, StoreConfig, StoreSettings, TelemetrySettings};
+use service_common::{Built, Services};
 use tokio::sync::Notify;
 
 pub use config::MailConfig;
@@ -90,6 +93,11 @@ pub struct Settings {
     /// those e-mails fail with a message naming this variable.
     #[arg(long, env = "EMAILJS_SUBSCRIPTION_TEMPLATE_ID")]
     pub emailjs_subscription_template_id: Option<String>,
+    /// Template of the admins' alerts (a webhook endpoint disabled; parameters `to_email`,
+    /// `subject`, `endpoint_url`, `description`, `failing_since`, `url`); unset, those
+    /// e-mails fail with a message naming this variable.
+    #[arg(long, env = "EMAILJS_ALERT_TEMPLATE_ID")]
+    pub emailjs_alert_template_id: Option<String>,
     /// The contact form's own account: public key (`user_id`).
     #[arg(long, env = "CONTACT_EMAILJS_PUBLIC_KEY")]
     pub contact_emailjs_public_key: Option<String>,
@@ -123,6 +131,17 @@ pub struct Settings {
     /// Longest one request to the e-mail API, or one SMTP command, may take, in milliseconds.
     #[arg(long, env = "EMAIL_API_TIMEOUT_MS", default_value_t = 10_000)]
     pub email_api_timeout_ms: u64,
+    /// Let webhook endpoints be on loopback, link-local and private networks (an on-premises
+    /// ERP); off, such URLs are refused and no delivery connects to such an address.
+    #[arg(long, env = "WEBHOOK_ALLOW_PRIVATE_NETWORKS", default_value_t = false, action = clap::ArgAction::Set)]
+    pub webhook_allow_private_networks: bool,
+    /// Longest one webhook delivery may take, answer included, in milliseconds.
+    #[arg(long, env = "WEBHOOK_TIMEOUT_MS", default_value_t = 10_000)]
+    pub webhook_timeout_ms: u64,
+    /// Who is told by e-mail when a webhook endpoint is disabled (comma-separated addresses);
+    /// unset, the brand's support address.
+    #[arg(long, env = "ALERT_EMAILS")]
+    pub alert_emails: Option<String>,
 }
 
 impl Default for Settings {
@@ -146,6 +165,7 @@ impl Default for Settings {
             emailjs_receiver_template_id: None,
             emailjs_update_template_id: None,
             emailjs_subscription_template_id: None,
+            emailjs_alert_template_id: None,
             contact_emailjs_public_key: None,
             contact_emailjs_private_key: None,
             contact_emailjs_service_id: None,
@@ -156,6 +176,9 @@ impl Default for Settings {
             notify_lease_ms: policy.lease.as_millis() as u64,
             notify_poll_ms: policy.poll.as_millis() as u64,
             email_api_timeout_ms: 10_000,
+            webhook_allow_private_networks: false,
+            webhook_timeout_ms: 10_000,
+            alert_emails: None,
         }
     }
 }
@@ -181,6 +204,7 @@ impl Settings {
                 "EMAILJS_RECEIVER_TEMPLATE_ID" => &self.emailjs_receiver_template_id,
                 "EMAILJS_UPDATE_TEMPLATE_ID" => &self.emailjs_update_template_id,
                 "EMAILJS_SUBSCRIPTION_TEMPLATE_ID" => &self.emailjs_subscription_template_id,
+                "EMAILJS_ALERT_TEMPLATE_ID" => &self.emailjs_alert_template_id,
                 "CONTACT_EMAILJS_PUBLIC_KEY" => &self.contact_emailjs_public_key,
                 "CONTACT_EMAILJS_PRIVATE_KEY" => &self.contact_emailjs_private_key,
                 "CONTACT_EMAILJS_SERVICE_ID" => &self.contact_emailjs_service_id,
@@ -189,6 +213,30 @@ impl Settings {
             };
             value.clone().filter(|v| !v.trim().is_empty())
         })
+    }
+
+    pub fn address_policy(&self) -> webhooks::AddressPolicy {
+        webhooks::AddressPolicy {
+            allow_private: self.webhook_allow_private_networks,
+        }
+    }
+
+    /// The alert recipients; `support` when none is set.
+    pub fn alert_to(&self, support: &str) -> Vec<String> {
+        let listed: Vec<String> = self
+            .alert_emails
+            .as_deref()
+            .unwrap_or_default()
+            .split(',')
+            .map(str::trim)
+            .filter(|a| !a.is_empty())
+            .map(str::to_owned)
+            .collect();
+        if listed.is_empty() {
+            vec![support.to_owned()]
+        } else {
+            listed
+        }
     }
 
     pub fn retry_policy(&self) -> RetryPolicy {
@@ -225,15 +273,18 @@ pub struct Cli {
     pub notifications: Settings,
 }
 
-/// The service with its outbox worker as a background task, whoever starts it: its binary,
-/// the all-in-one gateway and the tests. An incomplete e-mail configuration is its
-/// `problem`: the service then never becomes ready, and says why.
+/// What the notifications process serves: e-mail, and the webhooks beside it.
+pub type NotificationsServer = Services<NotificationServiceServer<NotificationsService>>;
+
+/// The service with its outbox and webhook workers as background tasks, whoever starts it:
+/// its binary, the all-in-one gateway and the tests. An incomplete e-mail configuration is
+/// its `problem`: the service then never becomes ready, and says why.
 pub async fn build(
     store: &StoreConfig,
     site: &SiteSettings,
     settings: &Settings,
     tokens: TokenKey,
-) -> anyhow::Result<Built<NotificationServiceServer<NotificationsService>>> {
+) -> anyhow::Result<Built<NotificationsServer>> {
     let mail = settings.mail();
     if mail == MailConfig::LocalOutbox {
         tracing::info!("no e-mail API configured: e-mails go to the local outbox (Admin > Emails)");
@@ -245,23 +296,67 @@ pub async fn build(
         Duration::from_millis(settings.email_api_timeout_ms),
         renderer.clone(),
     )?;
+    let audit_log = audit::open(store).await?;
+    let outbox = open_store(store).await?;
     let (mut service, worker) = service_and_worker(
-        open_store(store).await?,
-        audit::open(store).await?,
+        outbox.clone(),
+        audit_log.clone(),
         transport,
-        tokens,
+        tokens.clone(),
         settings.retry_policy(),
         site.public_url.clone(),
     );
+    let company = renderer.brand().name.clone();
+    let alert_to = settings.alert_to(&renderer.brand().support_email);
     if matches!(mail, MailConfig::LocalOutbox | MailConfig::Smtp(_)) {
         service.renderer = Some(renderer);
     }
-    let mut built = Built::new(server(service));
+    let webhook_store = open_webhooks(store).await?;
+    let policy = settings.address_policy();
+    let wake = Arc::new(Notify::new());
+    let webhooks = webhooks::WebhooksService {
+        store: webhook_store.clone(),
+        tokens,
+        policy,
+        wake: wake.clone(),
+        audit: audit_log,
+    };
+    let webhook_worker = webhooks::WebhookWorker {
+        webhooks: webhook_store,
+        outbox,
+        sender: webhooks::WebhookSender::new(
+            policy,
+            Duration::from_millis(settings.webhook_timeout_ms),
+            &company,
+        )?,
+        policy: settings.retry_policy(),
+        wake,
+        email_wake: worker.wake.clone(),
+        clock: worker::system_clock(),
+        alert_to,
+        admin_url: format!("{}/admin/webhooks", site.public_url.trim_end_matches('/')),
+    };
+    let routes = tonic::service::Routes::new(server(service))
+        .add_service(WebhookServiceServer::new(webhooks));
+    let mut built = Built::new(Services::new(routes));
     built.problem = worker.transport.problem().map(str::to_owned);
     built.tasks.push(Box::new(move |stopping| {
         Box::pin(worker.run(stopping.wait()))
     }));
+    built.tasks.push(Box::new(move |stopping| {
+        Box::pin(webhook_worker.run(stopping.wait()))
+    }));
     Ok(built)
+}
+
+/// Opens the webhook endpoints and deliveries (beside the shipments, like the outbox).
+pub async fn open_webhooks(config: &StoreConfig) -> anyhow::Result<Arc<dyn WebhookStore>> {
+    Ok(match config {
+        StoreConfig::Embedded { data_dir } => Arc::new(SqliteWebhooks::open(data_dir)?),
+        StoreConfig::Mongo { uri, database } => {
+            Arc::new(MongoWebhooks::connect(uri, database).await?)
+        }
+    })
 }
 
 /// Opens the outbox the configuration names (the shipments' database).

@@ -36,6 +36,8 @@ const SOURCES: &[(&str, &str)] = &[
     ),
     ("contact.html", include_str!("../templates/contact.html")),
     ("contact.txt", include_str!("../templates/contact.txt")),
+    ("alert.html", include_str!("../templates/alert.html")),
+    ("alert.txt", include_str!("../templates/alert.txt")),
 ];
 
 /// One e-mail, ready to send.
@@ -67,6 +69,7 @@ fn stem(template: Template) -> &'static str {
         Template::Contact => "contact",
         Template::StatusUpdate => "status_update",
         Template::SubscriptionConfirmation => "subscription_confirmation",
+        Template::Alert => "alert",
     }
 }
 
@@ -203,6 +206,14 @@ fn samples() -> Vec<(Template, BTreeMap<String, String>)> {
             now,
         ),
         contact.notification(now),
+        outbox::emails::endpoint_disabled(
+            "ops@example.com",
+            "https://erp.example.com/hooks",
+            "ERP",
+            "2026-11-24 09:30 UTC",
+            "https://ship.example/admin/webhooks",
+            now,
+        ),
     ]
     .into_iter()
     .map(|n| (n.template, n.params))

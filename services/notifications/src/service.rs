@@ -103,6 +103,7 @@ pub fn notification_to_proto(n: &Notification) -> pb::Notification {
             Template::Contact => pb::EmailTemplate::Contact,
             Template::StatusUpdate => pb::EmailTemplate::StatusUpdate,
             Template::SubscriptionConfirmation => pb::EmailTemplate::SubscriptionConfirmation,
+            Template::Alert => pb::EmailTemplate::Alert,
         } as i32,
         to_email: n.to_email.clone(),
         to_name: n.to_name.clone(),

@@ -115,6 +115,10 @@ impl Transport {
                 )?,
             ),
             Template::Contact => (&config.contact, config.contact_template.clone()),
+            Template::Alert => (
+                &config.shipments,
+                optional(&config.alert_template, "EMAILJS_ALERT_TEMPLATE_ID")?,
+            ),
         };
         let mut body = json!({
             "lib_version": LIB_VERSION,

@@ -60,13 +60,24 @@ impl RetryPolicy {
         result: Result<(), SendError>,
         now: DateTime<Utc>,
     ) -> Outcome {
+        self.decide(n.attempts, n.failing_since, result, now)
+    }
+
+    /// What attempt number `attempts` came to at `now`, for something failing since
+    /// `failing_since` (an e-mail or a webhook delivery).
+    pub fn decide(
+        &self,
+        attempts: u32,
+        failing_since: Option<DateTime<Utc>>,
+        result: Result<(), SendError>,
+        now: DateTime<Utc>,
+    ) -> Outcome {
         match result {
             Ok(()) => Outcome::Sent,
             Err(SendError::Passing { error, retry_after }) => {
                 let window =
                     chrono::Duration::from_std(self.retry_for).unwrap_or(chrono::Duration::MAX);
-                let give_up_at = n
-                    .failing_since
+                let give_up_at = failing_since
                     .unwrap_or(now)
                     .checked_add_signed(window)
                     .unwrap_or(DateTime::<Utc>::MAX_UTC);
@@ -74,12 +85,12 @@ impl RetryPolicy {
                     return Outcome::Failed {
                         error: format!(
                             "{error} (gave up after {} in {})",
-                            count(n.attempts.into(), "attempt"),
+                            count(attempts.into(), "attempt"),
                             humanize(self.retry_for)
                         ),
                     };
                 }
-                let wait = chrono::Duration::from_std(self.wait(n.attempts, retry_after))
+                let wait = chrono::Duration::from_std(self.wait(attempts, retry_after))
                     .unwrap_or(chrono::Duration::MAX);
                 // The last try comes when the window closes, not after it.
                 let at = now
@@ -209,7 +220,7 @@ impl Worker {
 }
 
 /// Whether `shutdown` has already resolved, without waiting for it.
-async fn futures_ready(
+pub(crate) async fn futures_ready(
     shutdown: &mut std::pin::Pin<&mut impl std::future::Future<Output = ()>>,
 ) -> bool {
     tokio::select! {

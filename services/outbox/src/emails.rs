@@ -187,6 +187,27 @@ pub fn subscription_confirmation(
     n
 }
 
+/// Tells an admin that a webhook endpoint failed for the whole retry window and was disabled.
+pub fn endpoint_disabled(
+    to: &str,
+    endpoint_url: &str,
+    description: &str,
+    failing_since: &str,
+    webhooks_page: &str,
+    now: DateTime<Utc>,
+) -> Notification {
+    let subject = format!("Webhook endpoint disabled: {endpoint_url}");
+    let p = params([
+        ("to_email", to),
+        ("subject", &subject),
+        ("endpoint_url", endpoint_url),
+        ("description", description),
+        ("failing_since", failing_since),
+        ("url", webhooks_page),
+    ]);
+    Notification::new(Template::Alert, to, "", p, now)
+}
+
 /// A visitor's message from the contact form, already validated.
 #[derive(Clone, Debug)]
 pub struct ContactMessage {

@@ -5,6 +5,7 @@
 
 pub mod emails;
 pub mod store;
+pub mod webhooks;
 
 use std::collections::BTreeMap;
 
@@ -26,6 +27,8 @@ pub enum Template {
     StatusUpdate,
     /// The double opt-in link of a new subscription.
     SubscriptionConfirmation,
+    /// Something an admin must act on (a webhook endpoint disabled).
+    Alert,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -142,10 +142,13 @@ pub enum Permission {
     SettingsManage,
     #[serde(rename = "audit.read")]
     AuditRead,
+    /// Register, change and remove webhook endpoints; read and resend their deliveries.
+    #[serde(rename = "webhooks.manage")]
+    WebhooksManage,
 }
 
 impl Permission {
-    pub const ALL: [Permission; 16] = [
+    pub const ALL: [Permission; 17] = [
         Permission::ShipmentsRead,
         Permission::ShipmentsTrack,
         Permission::ShipmentsCreate,
@@ -162,6 +165,7 @@ impl Permission {
         Permission::EmailsSend,
         Permission::SettingsManage,
         Permission::AuditRead,
+        Permission::WebhooksManage,
     ];
 
     /// Its name in the API and the stores, e.g. `shipments.read`.
@@ -183,6 +187,7 @@ impl Permission {
             Self::EmailsSend => "emails.send",
             Self::SettingsManage => "settings.manage",
             Self::AuditRead => "audit.read",
+            Self::WebhooksManage => "webhooks.manage",
         }
     }
 

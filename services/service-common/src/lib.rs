@@ -6,6 +6,7 @@ pub mod settings;
 pub mod store;
 pub mod telemetry;
 pub mod test_smtp;
+pub mod test_webhooks;
 pub mod text;
 
 use std::convert::Infallible;

@@ -191,6 +191,7 @@ impl ShipmentsService {
                 if shipment.status != Status::Delivered {
                     return Err(ShipmentError::Precondition(NOT_DELIVERED.into()));
                 }
+                let unchanged = shipment.clone();
                 let before = shipment.proof_of_delivery.replace(proof.clone());
                 let parts: Vec<&str> = [
                     proof.signature.as_ref().map(|_| "signature"),
@@ -210,6 +211,12 @@ impl ShipmentsService {
                 };
                 *replaced.lock().expect("not poisoned") = before;
                 Ok(Effects {
+                    events: crate::webhooks::changed(
+                        &unchanged,
+                        shipment,
+                        "",
+                        crate::domain::now(),
+                    ),
                     audit: vec![
                         AuditEntry::new(
                             &actor,

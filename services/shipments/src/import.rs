@@ -1117,6 +1117,7 @@ impl ShipmentsService {
         }
         let effects = Effects {
             emails: crate::emails::notifications(&shipment, &self.links, rules),
+            events: crate::webhooks::created(&shipment, crate::domain::now()),
             audit: vec![
                 AuditEntry::new(
                     actor,

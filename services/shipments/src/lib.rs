@@ -15,6 +15,7 @@ pub mod service;
 pub mod store;
 pub mod tracking;
 pub mod updates;
+pub mod webhooks;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -156,6 +156,7 @@ impl ShipmentsService {
                 crate::updates::status_change_emails(before.status, shipment, &rules, &links, at);
             Ok(Effects {
                 emails,
+                events: crate::webhooks::changed(&before, shipment, &patch.remarks, now),
                 audit: vec![change_entry(&actor, &before, shipment, &patch.remarks)],
                 claims: Vec::new(),
             })
@@ -228,6 +229,7 @@ impl ShipmentsService {
             shipment.external_reference = external_reference.clone();
             let effects = Effects {
                 emails: crate::emails::notifications(&shipment, &self.links, &rules),
+                events: crate::webhooks::created(&shipment, crate::domain::now()),
                 audit: vec![
                     AuditEntry::new(
                         actor,
@@ -803,18 +805,22 @@ impl ShipmentService for ShipmentsService {
     ) -> Result<Response<()>, Status> {
         let (_, actor) = authorize(&self.tokens, &request, Permission::ShipmentsDelete)?;
         let id = id("id", &request.get_ref().id)?;
-        let record: crate::store::DeleteRecord = Arc::new(move |shipment: &Shipment| {
-            AuditEntry::new(
-                &actor,
-                Action::ShipmentDelete,
-                &shipment.id,
-                shipment.tracking_number.as_str(),
-            )
-            .with_summary(format!(
-                "{} → {}",
-                shipment.details.origin, shipment.details.destination
-            ))
-            .with_snapshot(shipment)
+        let record: crate::store::DeleteRecord = Arc::new(move |shipment: &Shipment| Effects {
+            audit: vec![
+                AuditEntry::new(
+                    &actor,
+                    Action::ShipmentDelete,
+                    &shipment.id,
+                    shipment.tracking_number.as_str(),
+                )
+                .with_summary(format!(
+                    "{} → {}",
+                    shipment.details.origin, shipment.details.destination
+                ))
+                .with_snapshot(shipment),
+            ],
+            events: crate::webhooks::deleted(shipment, crate::domain::now()),
+            ..Effects::default()
         });
         let deleted = self.store.delete(&id, record).await?;
         self.lookups.evict(&deleted.tracking_number);

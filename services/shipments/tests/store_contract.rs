@@ -24,6 +24,14 @@ fn clerk() -> Actor {
     }
 }
 
+/// A delete's effects: its audit entry alone.
+fn audited(entry: AuditEntry) -> Effects {
+    Effects {
+        audit: vec![entry],
+        ..Effects::default()
+    }
+}
+
 /// The audit entries with `action`, newest first.
 async fn recorded(log: &Arc<dyn AuditLog>, action: Action) -> Vec<AuditEntry> {
     let query = AuditQuery {
@@ -302,13 +310,15 @@ async fn delete_removes_records_a_snapshot_and_reports_missing(
     let s = shipment("Ada", "Accra");
     store.insert(&s, &Effects::default()).await.unwrap();
     let record: DeleteRecord = Arc::new(|s| {
-        AuditEntry::new(
-            &clerk(),
-            Action::ShipmentDelete,
-            &s.id,
-            s.tracking_number.as_str(),
+        audited(
+            AuditEntry::new(
+                &clerk(),
+                Action::ShipmentDelete,
+                &s.id,
+                s.tracking_number.as_str(),
+            )
+            .with_snapshot(s),
         )
-        .with_snapshot(s)
     });
     assert_eq!(
         store.delete(&s.id, record.clone()).await.unwrap(),
@@ -469,12 +479,12 @@ async fn statistics_count_by_status_lateness_and_day(
     });
     store.update(&late.id, deliver).await.unwrap();
     let record: DeleteRecord = Arc::new(|s| {
-        AuditEntry::new(
+        audited(AuditEntry::new(
             &clerk(),
             Action::ShipmentDelete,
             &s.id,
             s.tracking_number.as_str(),
-        )
+        ))
     });
     store.delete(&on_time.id, record).await.unwrap();
     let stats = store.statistics(today, 30).await.unwrap();
@@ -617,7 +627,7 @@ async fn claims_are_unique_until_their_shipment_is_deleted(
         "a refused insert writes nothing"
     );
     let record: DeleteRecord =
-        Arc::new(|s| AuditEntry::new(&clerk(), Action::ShipmentDelete, &s.id, ""));
+        Arc::new(|s| audited(AuditEntry::new(&clerk(), Action::ShipmentDelete, &s.id, "")));
     store.delete(&first.id, record).await.unwrap();
     store.insert(&second, &claim("ORDER-1")).await.unwrap();
 }

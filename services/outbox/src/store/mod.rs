@@ -22,6 +22,17 @@ pub enum OutboxError {
     NotFound,
     #[error("Only a failed notification can be retried")]
     NotFailed,
+    #[error("Webhook endpoint not found")]
+    EndpointNotFound,
+    #[error("Webhook delivery not found")]
+    DeliveryNotFound,
+    #[error("This delivery is still on its way; it can be sent again once it is sent or failed")]
+    StillOnItsWay,
+    #[error(
+        "There are already {} webhook endpoints; delete one first",
+        crate::webhooks::MAX_ENDPOINTS
+    )]
+    TooManyEndpoints,
     #[error("page_token is not a token from a previous page")]
     BadPageToken,
     #[error("outbox store unavailable: {0}")]

@@ -20,11 +20,12 @@ pub mod sqlite;
 pub use mongo::MongoShipmentStore;
 pub use sqlite::SqliteShipmentStore;
 
-/// What a change writes beside the shipment, in the same transaction: its e-mails to the
-/// outbox and its entries to the audit log.
+/// What a change writes beside the shipment, in the same transaction: its e-mails and
+/// webhook events to the outbox and its entries to the audit log.
 #[derive(Clone, Debug, Default)]
 pub struct Effects {
     pub emails: Vec<Notification>,
+    pub events: Vec<outbox::webhooks::Event>,
     pub audit: Vec<AuditEntry>,
     /// Names a new shipment takes for itself, unique across shipments (its external reference,
     /// the import row it came from): an insert claiming a taken one is refused with
@@ -37,8 +38,8 @@ pub struct Effects {
 /// `Fn`, not `FnOnce`: an optimistic store may run it again after a conflicting write.
 pub type Edit = Arc<dyn Fn(&mut Shipment) -> Result<Effects, ShipmentError> + Send + Sync>;
 
-/// The audit entry of a delete, made from the shipment as it was.
-pub type DeleteRecord = Arc<dyn Fn(&Shipment) -> AuditEntry + Send + Sync>;
+/// What a delete writes beside it (its audit entry, its event), made from the shipment as it was.
+pub type DeleteRecord = Arc<dyn Fn(&Shipment) -> Effects + Send + Sync>;
 
 /// The position after the last shipment of a page, in newest-first order; each store
 /// writes and reads its own form.
@@ -153,7 +154,7 @@ pub trait ShipmentStore: Send + Sync + 'static {
     async fn statistics(&self, today: NaiveDate, days: u32) -> Result<Statistics, ShipmentError>;
     /// Reads, edits and writes one shipment atomically; NotFound when it is missing.
     async fn update(&self, id: &str, edit: Edit) -> Result<Shipment, ShipmentError>;
-    /// Deletes and returns the shipment, writing `record`'s audit entry in the same
+    /// Deletes and returns the shipment, writing `record`'s effects in the same
     /// transaction; NotFound when it is missing.
     async fn delete(&self, id: &str, record: DeleteRecord) -> Result<Shipment, ShipmentError>;
     /// Writes audit entries that belong to no single change (a batch's own entry).

@@ -42,6 +42,8 @@ pub struct MongoShipmentStore {
     shipments: Collection<Document>,
     /// The e-mail outbox and the audit log, written in the same transaction as a change.
     outbox: Collection<Document>,
+    /// Where a change's webhook events go, in the same transaction.
+    webhooks: outbox::webhooks::MongoWebhooks,
     audit: Collection<Document>,
     settings: Collection<Document>,
     /// Fixed-window counters; MongoDB deletes each after its window (`expiresAt`).
@@ -100,6 +102,7 @@ impl MongoShipmentStore {
         // The outbox's own indexes, so the notifications service finds what it claims fast.
         outbox::MongoOutbox::with_database(db.clone()).await?;
         audit::MongoAuditLog::with_database(db.clone()).await?;
+        let webhooks = outbox::webhooks::MongoWebhooks::with_database(db.clone()).await?;
         let claims = db.collection::<Document>("shipment_claims");
         claims
             .create_index(IndexModel::builder().keys(doc! { "shipmentId": 1 }).build())
@@ -125,6 +128,7 @@ impl MongoShipmentStore {
             client: db.client().clone(),
             shipments,
             outbox: db.collection(outbox::store::mongo::COLLECTION),
+            webhooks,
             audit: db.collection(audit::store::mongo::COLLECTION),
             settings: db.collection("settings"),
             counters,
@@ -162,6 +166,7 @@ impl MongoShipmentStore {
         effects: &Effects,
     ) -> Result<(), mongodb::error::Error> {
         outbox::store::mongo::insert_all(&self.outbox, session, &effects.emails).await?;
+        self.webhooks.publish_in(session, &effects.events).await?;
         audit::store::mongo::insert_all(&self.audit, session, &effects.audit).await
     }
 
@@ -544,8 +549,7 @@ impl ShipmentStore for MongoShipmentStore {
                     .delete_many(doc! { "shipmentId": &shipment.id })
                     .session(&mut *session)
                     .await?;
-                audit::store::mongo::insert_all(&store.audit, session, &[record(&shipment)])
-                    .await?;
+                store.write_effects(session, &record(&shipment)).await?;
                 Ok(Ok(shipment))
             })
         })

@@ -173,8 +173,9 @@ impl SqliteShipmentStore {
                 path,
                 8,
                 &format!(
-                    "{SCHEMA}{}{}",
+                    "{SCHEMA}{}{}{}",
                     outbox::store::sqlite::SCHEMA,
+                    outbox::webhooks::sqlite::SCHEMA,
                     audit::store::sqlite::SCHEMA
                 ),
             )?
@@ -315,6 +316,7 @@ pub(crate) fn per_day(first: NaiveDate, days: u32, counts: &[(String, i64)]) -> 
 /// Writes a change's e-mails and audit entries inside its transaction.
 fn write_effects(tx: &rusqlite::Connection, effects: &Effects) -> Result<(), StoreFault> {
     outbox::store::sqlite::insert_all(tx, &effects.emails)?;
+    outbox::webhooks::sqlite::publish(tx, &effects.events)?;
     audit::store::sqlite::insert_all(tx, &effects.audit)
 }
 
@@ -609,7 +611,7 @@ impl ShipmentStore for SqliteShipmentStore {
                     [&shipment.id],
                 )
                 .map_err(StoreFault::from)?;
-                audit::store::sqlite::insert_all(&tx, &[record(&shipment)])?;
+                write_effects(&tx, &record(&shipment))?;
                 tx.commit().map_err(StoreFault::from)?;
                 Ok(shipment)
             })

@@ -29,6 +29,7 @@ const PERMISSION_LABELS: Record<string, string> = {
   'emails.send': 'Retry e-mails and send the e-mail test',
   'settings.manage': 'Change settings',
   'audit.read': 'Read the audit log',
+  'webhooks.manage': 'Manage webhooks',
 };
 
 export function permissionLabel(permission: string): string {

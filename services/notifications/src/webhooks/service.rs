@@ -1,0 +1,548 @@
+//! The `logistics.v1.WebhookService` RPC handlers: the admins' Webhooks screen.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use logistics_proto::v1::{self as pb, webhook_service_server::WebhookService};
+use outbox::State;
+use outbox::webhooks::{Delivery, Endpoint, Event, EventType, WebhookStore};
+use prost_types::Timestamp;
+use service_auth::{Permission, TokenKey};
+use service_common::store::page_token;
+use service_common::text::TextRule;
+use tokio::sync::Notify;
+use tonic::{Request, Response, Status};
+
+use super::address::AddressPolicy;
+use crate::error::NotificationError;
+
+const DEFAULT_ENDPOINT_PAGE: i32 = 50;
+const DEFAULT_DELIVERY_PAGE: i32 = 20;
+const MAX_PAGE_SIZE: i32 = 100;
+/// The longest a rotated-out secret keeps signing.
+const MAX_OVERLAP_SECS: i64 = 7 * 24 * 3600;
+
+#[derive(Clone)]
+pub struct WebhooksService {
+    pub store: Arc<dyn WebhookStore>,
+    pub tokens: TokenKey,
+    pub policy: AddressPolicy,
+    /// Wakes the webhook worker when a delivery is queued here.
+    pub wake: Arc<Notify>,
+    pub audit: Arc<dyn audit::AuditLog>,
+}
+
+fn timestamp(t: &chrono::DateTime<chrono::Utc>) -> Option<Timestamp> {
+    Some(Timestamp {
+        seconds: t.timestamp(),
+        nanos: t.timestamp_subsec_nanos() as i32,
+    })
+}
+
+fn event_to_proto(t: EventType) -> pb::WebhookEventType {
+    match t {
+        EventType::ShipmentCreated => pb::WebhookEventType::ShipmentCreated,
+        EventType::ShipmentStatusChanged => pb::WebhookEventType::ShipmentStatusChanged,
+        EventType::ShipmentDelivered => pb::WebhookEventType::ShipmentDelivered,
+        EventType::ShipmentUpdated => pb::WebhookEventType::ShipmentUpdated,
+        EventType::ShipmentDeleted => pb::WebhookEventType::ShipmentDeleted,
+        EventType::Test => pb::WebhookEventType::Test,
+    }
+}
+
+fn state_to_proto(s: State) -> pb::WebhookDeliveryState {
+    match s {
+        State::Queued => pb::WebhookDeliveryState::Queued,
+        State::Sending => pb::WebhookDeliveryState::Sending,
+        State::Sent => pb::WebhookDeliveryState::Sent,
+        State::Retrying => pb::WebhookDeliveryState::Retrying,
+        State::Failed => pb::WebhookDeliveryState::Failed,
+    }
+}
+
+pub fn endpoint_to_proto(e: &Endpoint) -> pb::WebhookEndpoint {
+    let now = service_common::now();
+    pb::WebhookEndpoint {
+        id: e.id.clone(),
+        url: e.url.clone(),
+        events: e.events.iter().map(|&t| event_to_proto(t) as i32).collect(),
+        description: e.description.clone(),
+        enabled: e.enabled,
+        disabled_reason: e.disabled_reason.clone(),
+        failing_since: e.failing_since.as_ref().and_then(timestamp),
+        active_secrets: e.signing_keys(now).len() as i32,
+        previous_secret_expire_time: e
+            .previous_secret_expires_at(now)
+            .as_ref()
+            .and_then(timestamp),
+        create_time: timestamp(&e.created_at),
+        update_time: timestamp(&e.updated_at),
+    }
+}
+
+pub fn delivery_to_proto(d: &Delivery) -> pb::WebhookDelivery {
+    pb::WebhookDelivery {
+        id: d.id.clone(),
+        endpoint_id: d.endpoint_id.clone(),
+        event_id: d.event_id.clone(),
+        event_type: event_to_proto(d.event_type) as i32,
+        tracking_number: d.tracking_number.clone(),
+        state: state_to_proto(d.state) as i32,
+        attempts: d.attempts as i32,
+        last_error: d.last_error.clone(),
+        create_time: timestamp(&d.created_at),
+        next_attempt_time: matches!(d.state, State::Queued | State::Retrying)
+            .then(|| timestamp(&d.next_attempt_at))
+            .flatten(),
+        payload: d.payload.clone(),
+        attempt_log: d
+            .log
+            .iter()
+            .map(|a| pb::WebhookAttempt {
+                attempt_time: timestamp(&a.at),
+                status_code: i32::from(a.status_code),
+                response_excerpt: a.excerpt.clone(),
+                error: a.error.clone(),
+                duration_ms: a.duration_ms.min(i32::MAX as u32) as i32,
+            })
+            .collect(),
+    }
+}
+
+/// The event types a request names: one or more subscribable ones, each once.
+fn events(
+    violations: &mut Vec<(&'static str, String)>,
+    field: &'static str,
+    values: &[i32],
+) -> Vec<EventType> {
+    let mut out = Vec::new();
+    for &value in values {
+        let parsed = match pb::WebhookEventType::try_from(value) {
+            Ok(pb::WebhookEventType::ShipmentCreated) => EventType::ShipmentCreated,
+            Ok(pb::WebhookEventType::ShipmentStatusChanged) => EventType::ShipmentStatusChanged,
+            Ok(pb::WebhookEventType::ShipmentDelivered) => EventType::ShipmentDelivered,
+            Ok(pb::WebhookEventType::ShipmentUpdated) => EventType::ShipmentUpdated,
+            Ok(pb::WebhookEventType::ShipmentDeleted) => EventType::ShipmentDeleted,
+            _ => {
+                violations.push((
+                    field,
+                    format!("{value} is not an event an endpoint can subscribe to"),
+                ));
+                return Vec::new();
+            }
+        };
+        if !out.contains(&parsed) {
+            out.push(parsed);
+        }
+    }
+    if out.is_empty() && !violations.iter().any(|(f, _)| *f == field) {
+        violations.push((field, "must name at least one event".into()));
+    }
+    // Shown in one order whatever order they were ticked in.
+    out.sort_by_key(|t| EventType::SUBSCRIBABLE.iter().position(|s| s == t));
+    out
+}
+
+fn url(
+    violations: &mut Vec<(&'static str, String)>,
+    policy: &AddressPolicy,
+    value: &str,
+) -> String {
+    match policy.check_url(value) {
+        Ok(url) => url.to_string(),
+        Err(reason) => {
+            violations.push(("url", reason));
+            String::new()
+        }
+    }
+}
+
+fn description(violations: &mut Vec<(&'static str, String)>, value: &str) -> String {
+    if value.trim().is_empty() {
+        return String::new();
+    }
+    TextRule::line(200).check(value).unwrap_or_else(|reason| {
+        violations.push(("description", reason));
+        String::new()
+    })
+}
+
+fn invalid(violations: Vec<(&'static str, String)>) -> Result<(), NotificationError> {
+    if violations.is_empty() {
+        Ok(())
+    } else {
+        Err(NotificationError::Invalid(violations))
+    }
+}
+
+/// An id from a request: our ids are short and plain, anything else cannot exist.
+fn id(value: &str, missing: NotificationError) -> Result<String, NotificationError> {
+    let value = value.trim();
+    if value.is_empty()
+        || value.len() > 64
+        || !value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    {
+        return Err(missing);
+    }
+    Ok(value.to_owned())
+}
+
+fn endpoint_id(value: &str) -> Result<String, NotificationError> {
+    id(value, outbox::OutboxError::EndpointNotFound.into())
+}
+
+fn page_size(value: i32, default: i32) -> Result<usize, NotificationError> {
+    match value {
+        0 => Ok(default as usize),
+        1..=MAX_PAGE_SIZE => Ok(value as usize),
+        _ => Err(NotificationError::Invalid(vec![(
+            "page_size",
+            format!("must be between 1 and {MAX_PAGE_SIZE}"),
+        )])),
+    }
+}
+
+impl WebhooksService {
+    /// Records a change of the webhook settings; a lost entry is logged loudly, the change stays.
+    async fn audit<T>(
+        &self,
+        request: &Request<T>,
+        caller: &service_auth::Caller,
+        target: &str,
+        summary: String,
+    ) {
+        let actor = audit::Actor::of(request, caller);
+        let entry = audit::AuditEntry::new(&actor, audit::Action::SettingsUpdate, "", target)
+            .with_summary(summary);
+        if let Err(e) = self.audit.append(&[entry]).await {
+            tracing::error!(error = %e, "audit entry of a webhook change not written");
+        }
+    }
+}
+
+#[tonic::async_trait]
+impl WebhookService for WebhooksService {
+    #[tracing::instrument(skip_all)]
+    async fn create_webhook_endpoint(
+        &self,
+        request: Request<pb::CreateWebhookEndpointRequest>,
+    ) -> Result<Response<pb::CreateWebhookEndpointResponse>, Status> {
+        let caller = self
+            .tokens
+            .authorize(&request, Permission::WebhooksManage)?;
+        let r = request.get_ref();
+        let mut violations = Vec::new();
+        let url = url(&mut violations, &self.policy, &r.url);
+        let events = events(&mut violations, "events", &r.events);
+        let description = description(&mut violations, &r.description);
+        invalid(violations)?;
+        let (endpoint, secret) = Endpoint::new(&url, events, &description, service_common::now());
+        self.store
+            .create_endpoint(&endpoint)
+            .await
+            .map_err(NotificationError::from)?;
+        tracing::info!(endpoint = %endpoint.id, %url, "webhook endpoint added");
+        self.audit(
+            &request,
+            &caller,
+            &endpoint.url,
+            format!("Webhook endpoint added: {url}"),
+        )
+        .await;
+        Ok(Response::new(pb::CreateWebhookEndpointResponse {
+            endpoint: Some(endpoint_to_proto(&endpoint)),
+            secret,
+        }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_webhook_endpoints(
+        &self,
+        request: Request<pb::ListWebhookEndpointsRequest>,
+    ) -> Result<Response<pb::ListWebhookEndpointsResponse>, Status> {
+        self.tokens
+            .authorize(&request, Permission::WebhooksManage)?;
+        let r = request.get_ref();
+        let size = page_size(r.page_size, DEFAULT_ENDPOINT_PAGE)?;
+        // A small, bounded list: the token is the position after the last one handed out.
+        let start: usize = match page_token::decode(&r.page_token) {
+            Ok(None) => 0,
+            Ok(Some(cursor)) => cursor
+                .parse()
+                .map_err(|_| NotificationError::from(outbox::OutboxError::BadPageToken))?,
+            Err(_) => return Err(NotificationError::from(outbox::OutboxError::BadPageToken).into()),
+        };
+        let all = self
+            .store
+            .endpoints()
+            .await
+            .map_err(NotificationError::from)?;
+        let end = (start + size).min(all.len());
+        let endpoints = all.get(start..end).unwrap_or_default();
+        Ok(Response::new(pb::ListWebhookEndpointsResponse {
+            endpoints: endpoints.iter().map(endpoint_to_proto).collect(),
+            next_page_token: if end < all.len() {
+                page_token::encode(&end.to_string())
+            } else {
+                String::new()
+            },
+        }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn update_webhook_endpoint(
+        &self,
+        request: Request<pb::UpdateWebhookEndpointRequest>,
+    ) -> Result<Response<pb::WebhookEndpoint>, Status> {
+        let caller = self
+            .tokens
+            .authorize(&request, Permission::WebhooksManage)?;
+        let r = request.get_ref();
+        let given = r.endpoint.clone().unwrap_or_default();
+        let paths = r.update_mask.clone().unwrap_or_default().paths;
+        let mut violations = Vec::new();
+        if paths.is_empty() {
+            violations.push(("update_mask", "must name at least one field".to_owned()));
+        }
+        for path in &paths {
+            if !matches!(path.as_str(), "url" | "events" | "description" | "enabled") {
+                violations.push((
+                    "update_mask",
+                    format!("{path} cannot be changed (url, events, description, enabled)"),
+                ));
+            }
+        }
+        let wants = |field: &str| paths.iter().any(|p| p == field);
+        let url = wants("url").then(|| url(&mut violations, &self.policy, &given.url));
+        let events =
+            wants("events").then(|| events(&mut violations, "endpoint.events", &given.events));
+        let description =
+            wants("description").then(|| description(&mut violations, &given.description));
+        let enabled = wants("enabled").then_some(given.enabled);
+        invalid(violations)?;
+        let id = endpoint_id(&given.id)?;
+        let now = service_common::now();
+        let updated = self
+            .store
+            .update_endpoint(
+                &id,
+                Arc::new(move |e: &mut Endpoint| {
+                    if let Some(url) = &url {
+                        e.url = url.clone();
+                    }
+                    if let Some(events) = &events {
+                        e.events = events.clone();
+                    }
+                    if let Some(description) = &description {
+                        e.description = description.clone();
+                    }
+                    if let Some(enabled) = enabled {
+                        if enabled && !e.enabled {
+                            // A fresh start: the old failures do not count against it.
+                            e.failing_since = None;
+                            e.disabled_reason.clear();
+                        } else if !enabled && e.enabled {
+                            e.disabled_reason = "Disabled by an admin".into();
+                        }
+                        e.enabled = enabled;
+                    }
+                    e.updated_at = now;
+                    Ok(())
+                }),
+            )
+            .await
+            .map_err(NotificationError::from)?;
+        self.wake.notify_one();
+        self.audit(
+            &request,
+            &caller,
+            &updated.url,
+            format!(
+                "Webhook endpoint changed ({}): {}",
+                paths.join(", "),
+                updated.url
+            ),
+        )
+        .await;
+        Ok(Response::new(endpoint_to_proto(&updated)))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn delete_webhook_endpoint(
+        &self,
+        request: Request<pb::DeleteWebhookEndpointRequest>,
+    ) -> Result<Response<pb::DeleteWebhookEndpointResponse>, Status> {
+        let caller = self
+            .tokens
+            .authorize(&request, Permission::WebhooksManage)?;
+        let id = endpoint_id(&request.get_ref().id)?;
+        let endpoint = self
+            .store
+            .endpoint(&id)
+            .await
+            .map_err(NotificationError::from)?;
+        self.store
+            .delete_endpoint(&id)
+            .await
+            .map_err(NotificationError::from)?;
+        self.audit(
+            &request,
+            &caller,
+            &endpoint.url,
+            format!("Webhook endpoint removed: {}", endpoint.url),
+        )
+        .await;
+        Ok(Response::new(pb::DeleteWebhookEndpointResponse {}))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn rotate_webhook_endpoint_secret(
+        &self,
+        request: Request<pb::RotateWebhookEndpointSecretRequest>,
+    ) -> Result<Response<pb::RotateWebhookEndpointSecretResponse>, Status> {
+        let caller = self
+            .tokens
+            .authorize(&request, Permission::WebhooksManage)?;
+        let r = request.get_ref();
+        if !(0..=MAX_OVERLAP_SECS).contains(&r.overlap_seconds) {
+            return Err(NotificationError::Invalid(vec![(
+                "overlap_seconds",
+                format!("must be between 0 and {MAX_OVERLAP_SECS} (7 days)"),
+            )])
+            .into());
+        }
+        let id = endpoint_id(&r.id)?;
+        let overlap = Duration::from_secs(r.overlap_seconds as u64);
+        let now = service_common::now();
+        let secret = Arc::new(std::sync::Mutex::new(String::new()));
+        let kept = secret.clone();
+        let updated = self
+            .store
+            .update_endpoint(
+                &id,
+                Arc::new(move |e: &mut Endpoint| {
+                    *kept.lock().expect("not poisoned") = e.rotate(overlap, now);
+                    Ok(())
+                }),
+            )
+            .await
+            .map_err(NotificationError::from)?;
+        let secret = secret.lock().expect("not poisoned").clone();
+        self.audit(
+            &request,
+            &caller,
+            &updated.url,
+            format!(
+                "Webhook secret rotated ({} s overlap): {}",
+                r.overlap_seconds, updated.url
+            ),
+        )
+        .await;
+        Ok(Response::new(pb::RotateWebhookEndpointSecretResponse {
+            endpoint: Some(endpoint_to_proto(&updated)),
+            secret,
+        }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn send_test_webhook_event(
+        &self,
+        request: Request<pb::SendTestWebhookEventRequest>,
+    ) -> Result<Response<pb::WebhookDelivery>, Status> {
+        let caller = self
+            .tokens
+            .authorize(&request, Permission::WebhooksManage)?;
+        let id = endpoint_id(&request.get_ref().endpoint_id)?;
+        let endpoint = self
+            .store
+            .endpoint(&id)
+            .await
+            .map_err(NotificationError::from)?;
+        if !endpoint.enabled {
+            return Err(NotificationError::Precondition(
+                "This endpoint is disabled; enable it first.".into(),
+            )
+            .into());
+        }
+        let event = Event::new(
+            EventType::Test,
+            "",
+            "",
+            serde_json::json!({ "message": "A test event from the Webhooks screen.", "requestedBy": caller.email }),
+            service_common::now(),
+        );
+        let delivery = Delivery::new(&endpoint.id, &event);
+        self.store
+            .enqueue(std::slice::from_ref(&delivery))
+            .await
+            .map_err(NotificationError::from)?;
+        self.wake.notify_one();
+        Ok(Response::new(delivery_to_proto(&delivery)))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_webhook_deliveries(
+        &self,
+        request: Request<pb::ListWebhookDeliveriesRequest>,
+    ) -> Result<Response<pb::ListWebhookDeliveriesResponse>, Status> {
+        self.tokens
+            .authorize(&request, Permission::WebhooksManage)?;
+        let r = request.get_ref();
+        let size = page_size(r.page_size, DEFAULT_DELIVERY_PAGE)?;
+        let id = endpoint_id(&r.endpoint_id)?;
+        let token = page_token::decode(&r.page_token)
+            .map_err(|e| NotificationError::from(outbox::OutboxError::from(e)))?;
+        // Says NOT_FOUND for an endpoint that does not exist rather than an empty list.
+        self.store
+            .endpoint(&id)
+            .await
+            .map_err(NotificationError::from)?;
+        let page = self
+            .store
+            .deliveries(&id, size, token.as_deref())
+            .await
+            .map_err(NotificationError::from)?;
+        Ok(Response::new(pb::ListWebhookDeliveriesResponse {
+            deliveries: page.deliveries.iter().map(delivery_to_proto).collect(),
+            next_page_token: page
+                .next
+                .as_deref()
+                .map(page_token::encode)
+                .unwrap_or_default(),
+        }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn resend_webhook_delivery(
+        &self,
+        request: Request<pb::ResendWebhookDeliveryRequest>,
+    ) -> Result<Response<pb::WebhookDelivery>, Status> {
+        let caller = self
+            .tokens
+            .authorize(&request, Permission::WebhooksManage)?;
+        let id = id(
+            &request.get_ref().id,
+            outbox::OutboxError::DeliveryNotFound.into(),
+        )?;
+        let delivery = self
+            .store
+            .resend(&id, service_common::now())
+            .await
+            .map_err(NotificationError::from)?;
+        self.wake.notify_one();
+        self.audit(
+            &request,
+            &caller,
+            &delivery.event_id,
+            format!(
+                "Webhook delivery sent again: {} {}",
+                delivery.event_type.as_str(),
+                delivery.tracking_number
+            ),
+        )
+        .await;
+        Ok(Response::new(delivery_to_proto(&delivery)))
+    }
+}

@@ -1,0 +1,161 @@
+//! The webhook worker: claims due deliveries one at a time and sends them, retried like
+//! e-mail; an endpoint that keeps failing for the whole retry window is disabled and the
+//! admins are told by e-mail.
+
+use std::sync::Arc;
+
+use outbox::webhooks::{Endpoint, WebhookStore};
+use outbox::{Notification, OutboxStore, Outcome};
+use tokio::sync::Notify;
+
+use super::send::WebhookSender;
+use crate::worker::{Clock, RetryPolicy, futures_ready};
+
+#[derive(Clone)]
+pub struct WebhookWorker {
+    pub webhooks: Arc<dyn WebhookStore>,
+    /// Where the alert e-mails go.
+    pub outbox: Arc<dyn OutboxStore>,
+    pub sender: WebhookSender,
+    pub policy: RetryPolicy,
+    /// Notified when a delivery is queued here (a test event, a resend).
+    pub wake: Arc<Notify>,
+    /// Notified when an alert e-mail is queued.
+    pub email_wake: Arc<Notify>,
+    pub clock: Clock,
+    /// Who is told when an endpoint is disabled.
+    pub alert_to: Vec<String>,
+    /// The Webhooks screen, linked from the alert.
+    pub admin_url: String,
+}
+
+impl WebhookWorker {
+    /// Claims and sends one due delivery; false when none was due.
+    pub async fn work_once(&self) -> Result<bool, outbox::OutboxError> {
+        let Some(claimed) = self
+            .webhooks
+            .claim((self.clock)(), self.policy.lease)
+            .await?
+        else {
+            return Ok(false);
+        };
+        let d = &claimed.delivery;
+        let endpoint = match self.webhooks.endpoint(&d.endpoint_id).await {
+            Ok(endpoint) => endpoint,
+            // Deleted meanwhile: its deliveries went with it.
+            Err(outbox::OutboxError::EndpointNotFound) => return Ok(true),
+            Err(e) => return Err(e),
+        };
+        let (attempt, result) = self.sender.send(&endpoint, d, (self.clock)()).await;
+        let ok = result.is_ok();
+        let now = (self.clock)();
+        let outcome = self.policy.decide(d.attempts, d.failing_since, result, now);
+        let label = match &outcome {
+            Outcome::Sent => "sent",
+            Outcome::Retry { .. } => "retrying",
+            Outcome::Failed { .. } => "failed",
+        };
+        metrics::counter!("webhooks_total", "outcome" => label).increment(1);
+        match &outcome {
+            Outcome::Sent => {
+                tracing::info!(id = %d.id, event = d.event_type.as_str(), endpoint = %endpoint.id, "webhook delivered")
+            }
+            Outcome::Retry { at, error } => {
+                tracing::warn!(id = %d.id, endpoint = %endpoint.id, %error, retry_at = %at, "webhook failed; will retry")
+            }
+            Outcome::Failed { error } => {
+                tracing::error!(id = %d.id, endpoint = %endpoint.id, %error, "webhook failed for good")
+            }
+        }
+        if !self
+            .webhooks
+            .settle(&d.id, &claimed.claim, &outcome, attempt, now)
+            .await?
+        {
+            tracing::warn!(id = %d.id, "lease ran out before the webhook was sent; another worker owns it now");
+        }
+        self.record_result(&endpoint.id, ok, now).await?;
+        Ok(true)
+    }
+
+    /// Counts the endpoint's run of failures; disables it and alerts the admins once the
+    /// run has lasted the retry window.
+    async fn record_result(
+        &self,
+        endpoint_id: &str,
+        ok: bool,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(), outbox::OutboxError> {
+        let window = self.policy.retry_for;
+        let disabled = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = disabled.clone();
+        let updated = self
+            .webhooks
+            .update_endpoint(
+                endpoint_id,
+                Arc::new(move |e: &mut Endpoint| {
+                    flag.store(
+                        e.record_result(ok, window, now),
+                        std::sync::atomic::Ordering::Relaxed,
+                    );
+                    Ok(())
+                }),
+            )
+            .await;
+        let endpoint = match updated {
+            Ok(endpoint) => endpoint,
+            Err(outbox::OutboxError::EndpointNotFound) => return Ok(()),
+            Err(e) => return Err(e),
+        };
+        if disabled.load(std::sync::atomic::Ordering::Relaxed) {
+            tracing::error!(endpoint = %endpoint.id, url = %endpoint.url, "webhook endpoint disabled after failing for the whole retry window");
+            self.outbox.enqueue(&self.alerts(&endpoint, now)).await?;
+            self.email_wake.notify_one();
+        }
+        Ok(())
+    }
+
+    fn alerts(&self, endpoint: &Endpoint, now: chrono::DateTime<chrono::Utc>) -> Vec<Notification> {
+        let since = endpoint
+            .failing_since
+            .map(|t| t.format("%Y-%m-%d %H:%M UTC").to_string())
+            .unwrap_or_default();
+        self.alert_to
+            .iter()
+            .map(|to| {
+                outbox::emails::endpoint_disabled(
+                    to,
+                    &endpoint.url,
+                    &endpoint.description,
+                    &since,
+                    &self.admin_url,
+                    now,
+                )
+            })
+            .collect()
+    }
+
+    /// Sends due deliveries until `shutdown` resolves.
+    pub async fn run(self, shutdown: impl std::future::Future<Output = ()>) {
+        tokio::pin!(shutdown);
+        loop {
+            let idle = match self.work_once().await {
+                Ok(true) => false,
+                Ok(false) => true,
+                Err(e) => {
+                    tracing::warn!(error = %e, "webhook outbox unavailable");
+                    true
+                }
+            };
+            if idle {
+                tokio::select! {
+                    _ = &mut shutdown => return,
+                    _ = self.wake.notified() => {}
+                    _ = tokio::time::sleep(self.policy.poll) => {}
+                }
+            } else if futures_ready(&mut shutdown).await {
+                return;
+            }
+        }
+    }
+}

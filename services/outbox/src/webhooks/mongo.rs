@@ -1,0 +1,428 @@
+//! Webhooks in MongoDB, beside the shipments, so a change and its events share one
+//! transaction. A claim is one conditional findOneAndUpdate.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use futures::TryStreamExt;
+use mongodb::bson::{Document, doc};
+use mongodb::error::Error as MongoError;
+use mongodb::options::ReturnDocument;
+use mongodb::{ClientSession, Collection, Database, IndexModel};
+use service_common::store::{StoreFault, mongo};
+use service_common::utc_micros;
+
+use super::{
+    Attempt, ClaimedDelivery, Delivery, DeliveryPage, Endpoint, EndpointEdit, Event, MAX_ENDPOINTS,
+    WebhookStore, fan_out, resendable,
+};
+use crate::store::{lease_end, new_claim};
+use crate::{OutboxError, Outcome, State};
+
+pub const ENDPOINTS: &str = "webhook_endpoints";
+pub const DELIVERIES: &str = "webhook_deliveries";
+
+const ON_ITS_WAY: [&str; 3] = ["queued", "sending", "retrying"];
+
+/// Both collections: what a shipment store needs to publish inside its transactions.
+#[derive(Clone)]
+pub struct MongoWebhooks {
+    endpoints: Collection<Document>,
+    deliveries: Collection<Document>,
+}
+
+fn to_document<T: serde::Serialize>(value: &T) -> Result<Document, OutboxError> {
+    Ok(mongo::to_document(value)?)
+}
+
+fn endpoint_of(d: Document) -> Result<Endpoint, OutboxError> {
+    Ok(mongo::from_document("endpoint", d)?)
+}
+
+fn delivery_of(mut d: Document) -> Result<Delivery, OutboxError> {
+    for internal in ["claim", "leaseUntil"] {
+        d.remove(internal);
+    }
+    Ok(mongo::from_document("delivery", d)?)
+}
+
+fn internal(e: OutboxError) -> MongoError {
+    MongoError::custom(e.to_string())
+}
+
+impl MongoWebhooks {
+    pub async fn connect(uri: &str, database: &str) -> anyhow::Result<Self> {
+        let client = service_common::mongo_client(uri).await?;
+        Self::with_database(client.database(database)).await
+    }
+
+    pub async fn with_database(db: Database) -> anyhow::Result<Self> {
+        let deliveries = db.collection::<Document>(DELIVERIES);
+        deliveries
+            .create_indexes([
+                IndexModel::builder()
+                    .keys(doc! { "state": 1, "nextAttemptAt": 1 })
+                    .build(),
+                IndexModel::builder()
+                    .keys(doc! { "endpointId": 1, "shipmentId": 1, "order": 1 })
+                    .build(),
+                IndexModel::builder()
+                    .keys(doc! { "endpointId": 1, "createdAt": -1, "_id": -1 })
+                    .build(),
+            ])
+            .await?;
+        Ok(Self {
+            endpoints: db.collection(ENDPOINTS),
+            deliveries,
+        })
+    }
+
+    /// Writes `events`' deliveries, to the endpoints enabled now, inside the caller's
+    /// transaction (the shipment store's change).
+    pub async fn publish_in(
+        &self,
+        session: &mut ClientSession,
+        events: &[Event],
+    ) -> Result<(), MongoError> {
+        if events.is_empty() {
+            return Ok(());
+        }
+        let endpoints: Vec<Endpoint> = self
+            .endpoints
+            .find(doc! { "enabled": true })
+            .session(&mut *session)
+            .await?
+            .stream(&mut *session)
+            .try_collect::<Vec<_>>()
+            .await?
+            .into_iter()
+            .map(endpoint_of)
+            .collect::<Result<_, _>>()
+            .map_err(internal)?;
+        let docs = fan_out(&endpoints, events)
+            .iter()
+            .map(to_document)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(internal)?;
+        if !docs.is_empty() {
+            self.deliveries.insert_many(docs).session(session).await?;
+        }
+        Ok(())
+    }
+
+    async fn enabled_ids(&self) -> Result<Vec<String>, OutboxError> {
+        let docs: Vec<Document> = self
+            .endpoints
+            .find(doc! { "enabled": true })
+            .projection(doc! { "_id": 1 })
+            .await
+            .map_err(StoreFault::from)?
+            .try_collect()
+            .await
+            .map_err(StoreFault::from)?;
+        Ok(docs
+            .iter()
+            .filter_map(|d| d.get_str("_id").ok().map(str::to_owned))
+            .collect())
+    }
+
+    /// Whether an earlier delivery of the same shipment to the same endpoint is on its way.
+    async fn waits_its_turn(&self, d: &Delivery) -> Result<bool, OutboxError> {
+        if d.shipment_id.is_empty() {
+            return Ok(false);
+        }
+        let earlier = self
+            .deliveries
+            .find_one(doc! {
+                "endpointId": &d.endpoint_id,
+                "shipmentId": &d.shipment_id,
+                "order": { "$lt": d.order },
+                "state": { "$in": ON_ITS_WAY.to_vec() },
+            })
+            .projection(doc! { "_id": 1 })
+            .await
+            .map_err(StoreFault::from)?;
+        Ok(earlier.is_some())
+    }
+}
+
+#[async_trait]
+impl WebhookStore for MongoWebhooks {
+    async fn create_endpoint(&self, endpoint: &Endpoint) -> Result<(), OutboxError> {
+        let count = self
+            .endpoints
+            .count_documents(doc! {})
+            .await
+            .map_err(StoreFault::from)?;
+        if count as usize >= MAX_ENDPOINTS {
+            return Err(OutboxError::TooManyEndpoints);
+        }
+        let mut document = to_document(endpoint)?;
+        document.insert("seq", endpoint.created_at.timestamp_micros());
+        self.endpoints
+            .insert_one(document)
+            .await
+            .map_err(StoreFault::from)?;
+        Ok(())
+    }
+
+    async fn endpoints(&self) -> Result<Vec<Endpoint>, OutboxError> {
+        let docs: Vec<Document> = self
+            .endpoints
+            .find(doc! {})
+            .sort(doc! { "seq": 1, "_id": 1 })
+            .await
+            .map_err(StoreFault::from)?
+            .try_collect()
+            .await
+            .map_err(StoreFault::from)?;
+        docs.into_iter()
+            .map(|mut d| {
+                d.remove("seq");
+                endpoint_of(d)
+            })
+            .collect()
+    }
+
+    async fn endpoint(&self, id: &str) -> Result<Endpoint, OutboxError> {
+        let found = self
+            .endpoints
+            .find_one(doc! { "_id": id })
+            .projection(doc! { "seq": 0 })
+            .await
+            .map_err(StoreFault::from)?;
+        endpoint_of(found.ok_or(OutboxError::EndpointNotFound)?)
+    }
+
+    async fn update_endpoint(&self, id: &str, edit: EndpointEdit) -> Result<Endpoint, OutboxError> {
+        // Optimistic: written only over the very version read, tried again after a conflict.
+        for _ in 0..5 {
+            let mut endpoint = self.endpoint(id).await?;
+            let before = to_document(&endpoint)?;
+            edit(&mut endpoint)?;
+            let mut after = to_document(&endpoint)?;
+            after.remove("_id");
+            let written = self
+                .endpoints
+                .update_one(before, doc! { "$set": after })
+                .await
+                .map_err(StoreFault::from)?;
+            if written.matched_count == 1 {
+                return Ok(endpoint);
+            }
+        }
+        Err(OutboxError::Unavailable(
+            "the endpoint kept changing; try again".into(),
+        ))
+    }
+
+    async fn delete_endpoint(&self, id: &str) -> Result<(), OutboxError> {
+        let deleted = self
+            .endpoints
+            .delete_one(doc! { "_id": id })
+            .await
+            .map_err(StoreFault::from)?;
+        if deleted.deleted_count == 0 {
+            return Err(OutboxError::EndpointNotFound);
+        }
+        self.deliveries
+            .delete_many(doc! { "endpointId": id })
+            .await
+            .map_err(StoreFault::from)?;
+        Ok(())
+    }
+
+    async fn publish(&self, events: &[Event]) -> Result<(), OutboxError> {
+        let endpoints: Vec<Endpoint> = self
+            .endpoints()
+            .await?
+            .into_iter()
+            .filter(|e| e.enabled)
+            .collect();
+        self.enqueue(&fan_out(&endpoints, events)).await
+    }
+
+    async fn enqueue(&self, deliveries: &[Delivery]) -> Result<(), OutboxError> {
+        let docs = deliveries
+            .iter()
+            .map(to_document)
+            .collect::<Result<Vec<_>, _>>()?;
+        if !docs.is_empty() {
+            self.deliveries
+                .insert_many(docs)
+                .await
+                .map_err(StoreFault::from)?;
+        }
+        Ok(())
+    }
+
+    async fn claim(
+        &self,
+        now: DateTime<Utc>,
+        lease: Duration,
+    ) -> Result<Option<ClaimedDelivery>, OutboxError> {
+        let enabled = self.enabled_ids().await?;
+        if enabled.is_empty() {
+            return Ok(None);
+        }
+        let now_text = utc_micros::format(&now);
+        let due = doc! {
+            "endpointId": { "$in": &enabled },
+            "$or": [
+                { "state": { "$in": [State::Queued.as_str(), State::Retrying.as_str()] }, "nextAttemptAt": { "$lte": &now_text } },
+                { "state": State::Sending.as_str(), "leaseUntil": { "$lte": &now_text } },
+            ],
+        };
+        let candidates: Vec<Document> = self
+            .deliveries
+            .find(due)
+            .sort(doc! { "nextAttemptAt": 1 })
+            .limit(50)
+            .await
+            .map_err(StoreFault::from)?
+            .try_collect()
+            .await
+            .map_err(StoreFault::from)?;
+        for candidate in candidates {
+            let seen = (
+                candidate.get("updatedAt").cloned(),
+                candidate.get("state").cloned(),
+            );
+            let delivery = delivery_of(candidate)?;
+            if self.waits_its_turn(&delivery).await? {
+                continue;
+            }
+            let claim = new_claim();
+            let taken = self
+                .deliveries
+                .find_one_and_update(
+                    doc! { "_id": &delivery.id, "updatedAt": seen.0, "state": seen.1 },
+                    doc! {
+                        "$set": {
+                            "state": State::Sending.as_str(),
+                            "claim": &claim,
+                            "leaseUntil": utc_micros::format(&lease_end(now, lease)),
+                            "updatedAt": &now_text,
+                        },
+                        "$inc": { "attempts": 1 },
+                    },
+                )
+                .return_document(ReturnDocument::After)
+                .await
+                .map_err(StoreFault::from)?;
+            if let Some(taken) = taken {
+                return Ok(Some(ClaimedDelivery {
+                    delivery: delivery_of(taken)?,
+                    claim,
+                }));
+            }
+        }
+        Ok(None)
+    }
+
+    async fn settle(
+        &self,
+        id: &str,
+        claim: &str,
+        outcome: &Outcome,
+        attempt: Attempt,
+        now: DateTime<Utc>,
+    ) -> Result<bool, OutboxError> {
+        let held = doc! { "_id": id, "claim": claim, "state": State::Sending.as_str() };
+        let Some(current) = self
+            .deliveries
+            .find_one(held.clone())
+            .await
+            .map_err(StoreFault::from)?
+        else {
+            return Ok(false);
+        };
+        let mut delivery = delivery_of(current)?;
+        delivery.settle(outcome, attempt, now);
+        let mut settled = to_document(&delivery)?;
+        settled.remove("_id");
+        let result = self
+            .deliveries
+            .update_one(
+                held,
+                doc! { "$set": settled, "$unset": { "claim": "", "leaseUntil": "" } },
+            )
+            .await
+            .map_err(StoreFault::from)?;
+        Ok(result.modified_count == 1)
+    }
+
+    async fn deliveries(
+        &self,
+        endpoint_id: &str,
+        page_size: usize,
+        page_token: Option<&str>,
+    ) -> Result<DeliveryPage, OutboxError> {
+        let mut query = vec![doc! { "endpointId": endpoint_id }];
+        if let Some(token) = page_token {
+            let (created, id) = token.split_once('|').ok_or(OutboxError::BadPageToken)?;
+            query.push(doc! { "$or": [
+                { "createdAt": { "$lt": created } },
+                { "createdAt": created, "_id": { "$lt": id } },
+            ] });
+        }
+        let docs: Vec<Document> = self
+            .deliveries
+            .find(doc! { "$and": query })
+            .sort(doc! { "createdAt": -1, "_id": -1 })
+            .limit(page_size as i64 + 1)
+            .await
+            .map_err(StoreFault::from)?
+            .try_collect()
+            .await
+            .map_err(StoreFault::from)?;
+        let mut deliveries = docs
+            .into_iter()
+            .map(delivery_of)
+            .collect::<Result<Vec<_>, _>>()?;
+        let more = deliveries.len() > page_size;
+        deliveries.truncate(page_size);
+        let next = more
+            .then(|| {
+                deliveries
+                    .last()
+                    .map(|d| format!("{}|{}", utc_micros::format(&d.created_at), d.id))
+            })
+            .flatten();
+        Ok(DeliveryPage { deliveries, next })
+    }
+
+    async fn delivery(&self, id: &str) -> Result<Delivery, OutboxError> {
+        let found = self
+            .deliveries
+            .find_one(doc! { "_id": id })
+            .await
+            .map_err(StoreFault::from)?;
+        delivery_of(found.ok_or(OutboxError::DeliveryNotFound)?)
+    }
+
+    async fn resend(&self, id: &str, now: DateTime<Utc>) -> Result<Delivery, OutboxError> {
+        let mut delivery = self.delivery(id).await?;
+        resendable(&delivery)?;
+        let seen = (
+            delivery.state.as_str(),
+            utc_micros::format(&delivery.updated_at),
+        );
+        delivery.requeue(now);
+        let mut requeued = to_document(&delivery)?;
+        requeued.remove("_id");
+        let written = self
+            .deliveries
+            .update_one(
+                doc! { "_id": id, "state": seen.0, "updatedAt": seen.1 },
+                doc! { "$set": requeued },
+            )
+            .await
+            .map_err(StoreFault::from)?;
+        if written.matched_count == 0 {
+            return Err(OutboxError::StillOnItsWay);
+        }
+        Ok(delivery)
+    }
+}

@@ -1,0 +1,412 @@
+//! One contract for the webhook endpoints and deliveries of both stores: SQLite and MongoDB.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use outbox::webhooks::{Attempt, Endpoint, Event, EventType, MAX_ENDPOINTS, WebhookStore};
+use outbox::{OutboxError, Outcome, State};
+
+const LEASE: Duration = Duration::from_secs(30);
+
+fn now() -> DateTime<Utc> {
+    service_common::now()
+}
+
+fn endpoint(url: &str, events: &[EventType]) -> Endpoint {
+    Endpoint::new(url, events.to_vec(), "", now()).0
+}
+
+fn event(kind: EventType, shipment: &str) -> Event {
+    Event::new(
+        kind,
+        shipment,
+        "PSE000000001",
+        serde_json::json!({ "shipment": { "id": shipment } }),
+        now(),
+    )
+}
+
+fn answered(code: u16) -> Attempt {
+    Attempt {
+        at: now(),
+        status_code: code,
+        excerpt: "ok".into(),
+        error: String::new(),
+        duration_ms: 3,
+    }
+}
+
+async fn events_reach_only_the_enabled_endpoints_that_want_them(store: Arc<dyn WebhookStore>) {
+    let erp = endpoint("https://erp.example.com/in", &[EventType::ShipmentCreated]);
+    let shop = endpoint("https://shop.example.com/in", &[EventType::ShipmentDeleted]);
+    let mut off = endpoint("https://off.example.com/in", &[EventType::ShipmentCreated]);
+    off.enabled = false;
+    for e in [&erp, &shop, &off] {
+        store.create_endpoint(e).await.unwrap();
+    }
+    store
+        .publish(&[event(EventType::ShipmentCreated, "s1")])
+        .await
+        .unwrap();
+    let count = |id: &str| {
+        let store = store.clone();
+        let id = id.to_owned();
+        async move {
+            store
+                .deliveries(&id, 50, None)
+                .await
+                .unwrap()
+                .deliveries
+                .len()
+        }
+    };
+    assert_eq!(
+        (
+            count(&erp.id).await,
+            count(&shop.id).await,
+            count(&off.id).await
+        ),
+        (1, 0, 0)
+    );
+    let listed: Vec<String> = store
+        .endpoints()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|e| e.id)
+        .collect();
+    assert_eq!(listed, [erp.id, shop.id, off.id], "oldest first");
+}
+
+async fn deliveries_of_one_shipment_go_out_in_order(store: Arc<dyn WebhookStore>) {
+    let all = EventType::SUBSCRIBABLE;
+    let erp = endpoint("https://erp.example.com/in", &all);
+    store.create_endpoint(&erp).await.unwrap();
+    let first = event(EventType::ShipmentCreated, "a");
+    let second = event(EventType::ShipmentStatusChanged, "a");
+    let other = event(EventType::ShipmentCreated, "b");
+    store.publish(&[first.clone()]).await.unwrap();
+    store.publish(&[second.clone()]).await.unwrap();
+    store.publish(&[other.clone()]).await.unwrap();
+
+    let a1 = store.claim(now(), LEASE).await.unwrap().unwrap();
+    assert_eq!(a1.delivery.event_id, first.id);
+    let b1 = store.claim(now(), LEASE).await.unwrap().unwrap();
+    assert_eq!(
+        b1.delivery.event_id, other.id,
+        "another shipment's event need not wait"
+    );
+    store
+        .settle(
+            &b1.delivery.id,
+            &b1.claim,
+            &Outcome::Sent,
+            answered(204),
+            now(),
+        )
+        .await
+        .unwrap();
+    assert!(
+        store.claim(now(), LEASE).await.unwrap().is_none(),
+        "a's second event waits while its first is on its way"
+    );
+    let later = now() + chrono::Duration::seconds(60);
+    let retry = Outcome::Retry {
+        at: later,
+        error: "HTTP 503".into(),
+    };
+    assert!(
+        store
+            .settle(&a1.delivery.id, &a1.claim, &retry, answered(503), now())
+            .await
+            .unwrap()
+    );
+    assert!(
+        store.claim(now(), LEASE).await.unwrap().is_none(),
+        "still waiting: the first is retrying"
+    );
+    let again = store.claim(later, LEASE).await.unwrap().unwrap();
+    assert_eq!(
+        (again.delivery.event_id.as_str(), again.delivery.attempts),
+        (first.id.as_str(), 2)
+    );
+    store
+        .settle(
+            &again.delivery.id,
+            &again.claim,
+            &Outcome::Sent,
+            answered(200),
+            later,
+        )
+        .await
+        .unwrap();
+    let a2 = store.claim(later, LEASE).await.unwrap().unwrap();
+    assert_eq!(a2.delivery.event_id, second.id, "then the second");
+
+    let sent = store.delivery(&again.delivery.id).await.unwrap();
+    assert_eq!(sent.state, State::Sent);
+    assert_eq!(
+        sent.log.iter().map(|a| a.status_code).collect::<Vec<_>>(),
+        [200, 503],
+        "every attempt is kept, the latest first"
+    );
+}
+
+async fn each_delivery_is_claimed_by_exactly_one_of_many_claimers(store: Arc<dyn WebhookStore>) {
+    let erp = endpoint("https://erp.example.com/in", &[EventType::ShipmentCreated]);
+    store.create_endpoint(&erp).await.unwrap();
+    let events: Vec<Event> = (0..20)
+        .map(|i| event(EventType::ShipmentCreated, &format!("s{i}")))
+        .collect();
+    store.publish(&events).await.unwrap();
+    let claimers = (0..5).map(|_| {
+        let store = store.clone();
+        tokio::spawn(async move {
+            let mut mine = Vec::new();
+            while let Some(c) = store.claim(now(), LEASE).await.unwrap() {
+                mine.push(c.delivery.id);
+            }
+            mine
+        })
+    });
+    let mut all = Vec::new();
+    for c in claimers.collect::<Vec<_>>() {
+        all.extend(c.await.unwrap());
+    }
+    let distinct: HashSet<_> = all.iter().collect();
+    assert_eq!((all.len(), distinct.len()), (20, 20));
+}
+
+async fn a_disabled_endpoint_gets_nothing_new_and_its_queue_waits(store: Arc<dyn WebhookStore>) {
+    let erp = endpoint("https://erp.example.com/in", &[EventType::ShipmentCreated]);
+    store.create_endpoint(&erp).await.unwrap();
+    store
+        .publish(&[event(EventType::ShipmentCreated, "s1")])
+        .await
+        .unwrap();
+    let window = Duration::from_secs(24 * 3600);
+    let start = now();
+    let disable = |at: DateTime<Utc>| {
+        Arc::new(move |e: &mut Endpoint| {
+            e.record_result(false, window, at);
+            Ok(())
+        })
+    };
+    let e = store
+        .update_endpoint(&erp.id, disable(start))
+        .await
+        .unwrap();
+    assert!(e.enabled, "a first failure starts the count");
+    let e = store
+        .update_endpoint(&erp.id, disable(start + chrono::Duration::hours(24)))
+        .await
+        .unwrap();
+    assert!(!e.enabled, "a day of failures disables it");
+    assert!(e.disabled_reason.starts_with("Disabled on"));
+    assert!(
+        store.claim(now(), LEASE).await.unwrap().is_none(),
+        "its queue waits"
+    );
+    store
+        .publish(&[event(EventType::ShipmentCreated, "s2")])
+        .await
+        .unwrap();
+    assert_eq!(
+        store
+            .deliveries(&erp.id, 50, None)
+            .await
+            .unwrap()
+            .deliveries
+            .len(),
+        1,
+        "nothing new is queued for it"
+    );
+    store
+        .update_endpoint(
+            &erp.id,
+            Arc::new(|e: &mut Endpoint| {
+                e.enabled = true;
+                Ok(())
+            }),
+        )
+        .await
+        .unwrap();
+    assert!(
+        store.claim(now(), LEASE).await.unwrap().is_some(),
+        "enabled again, the queue goes out"
+    );
+}
+
+async fn a_settled_delivery_can_be_resent_with_the_same_event_id(store: Arc<dyn WebhookStore>) {
+    let erp = endpoint("https://erp.example.com/in", &[EventType::ShipmentCreated]);
+    store.create_endpoint(&erp).await.unwrap();
+    let e = event(EventType::ShipmentCreated, "s1");
+    store.publish(&[e.clone()]).await.unwrap();
+    let c = store.claim(now(), LEASE).await.unwrap().unwrap();
+    assert!(matches!(
+        store.resend(&c.delivery.id, now()).await,
+        Err(OutboxError::StillOnItsWay)
+    ));
+    let failed = Outcome::Failed {
+        error: "HTTP 410 Gone".into(),
+    };
+    store
+        .settle(&c.delivery.id, &c.claim, &failed, answered(410), now())
+        .await
+        .unwrap();
+    assert!(
+        !store
+            .settle(
+                &c.delivery.id,
+                &c.claim,
+                &Outcome::Sent,
+                answered(200),
+                now()
+            )
+            .await
+            .unwrap(),
+        "a settled claim cannot settle again"
+    );
+    let resent = store.resend(&c.delivery.id, now()).await.unwrap();
+    assert_eq!(
+        (resent.state, resent.attempts, resent.event_id.as_str()),
+        (State::Queued, 0, e.id.as_str())
+    );
+    let again = store.claim(now(), LEASE).await.unwrap().unwrap();
+    assert_eq!(
+        again.delivery.log.len(),
+        1,
+        "the earlier attempt stays in the log"
+    );
+    assert!(matches!(
+        store.resend("dlv_missing", now()).await,
+        Err(OutboxError::DeliveryNotFound)
+    ));
+}
+
+async fn deleting_an_endpoint_removes_its_deliveries(store: Arc<dyn WebhookStore>) {
+    let erp = endpoint("https://erp.example.com/in", &[EventType::ShipmentCreated]);
+    store.create_endpoint(&erp).await.unwrap();
+    store
+        .publish(&[event(EventType::ShipmentCreated, "s1")])
+        .await
+        .unwrap();
+    store.delete_endpoint(&erp.id).await.unwrap();
+    assert!(matches!(
+        store.endpoint(&erp.id).await,
+        Err(OutboxError::EndpointNotFound)
+    ));
+    assert!(store.claim(now(), LEASE).await.unwrap().is_none());
+    assert!(matches!(
+        store.delete_endpoint(&erp.id).await,
+        Err(OutboxError::EndpointNotFound)
+    ));
+}
+
+async fn deliveries_page_newest_first_and_endpoints_are_capped(store: Arc<dyn WebhookStore>) {
+    let erp = endpoint("https://erp.example.com/in", &[EventType::ShipmentCreated]);
+    store.create_endpoint(&erp).await.unwrap();
+    for i in 0..5 {
+        store
+            .publish(&[event(EventType::ShipmentCreated, &format!("s{i}"))])
+            .await
+            .unwrap();
+    }
+    let first = store.deliveries(&erp.id, 3, None).await.unwrap();
+    let second = store
+        .deliveries(&erp.id, 3, first.next.as_deref())
+        .await
+        .unwrap();
+    assert!(second.next.is_none());
+    let shipments: Vec<String> = first
+        .deliveries
+        .iter()
+        .chain(&second.deliveries)
+        .map(|d| d.shipment_id.clone())
+        .collect();
+    assert_eq!(shipments, ["s4", "s3", "s2", "s1", "s0"]);
+    assert!(matches!(
+        store.deliveries(&erp.id, 3, Some("nonsense")).await,
+        Err(OutboxError::BadPageToken)
+    ));
+    for i in 1..MAX_ENDPOINTS {
+        store
+            .create_endpoint(&endpoint(
+                &format!("https://e{i}.example.com/"),
+                &[EventType::ShipmentCreated],
+            ))
+            .await
+            .unwrap();
+    }
+    assert!(matches!(
+        store
+            .create_endpoint(&endpoint(
+                "https://one-more.example.com/",
+                &[EventType::ShipmentCreated]
+            ))
+            .await,
+        Err(OutboxError::TooManyEndpoints)
+    ));
+}
+
+#[test]
+fn a_rotated_secret_keeps_signing_for_the_overlap_only() {
+    let start = now();
+    let (mut e, first) = Endpoint::new(
+        "https://erp.example.com/",
+        vec![EventType::ShipmentCreated],
+        "",
+        start,
+    );
+    assert!(first.starts_with("whsec_") && first.len() > 40);
+    let second = e.rotate(Duration::from_secs(3600), start);
+    assert_ne!(first, second);
+    assert_eq!(e.signing_keys(start), [first.as_str(), second.as_str()]);
+    assert_eq!(
+        e.previous_secret_expires_at(start),
+        Some(start + chrono::Duration::hours(1))
+    );
+    let after = start + chrono::Duration::hours(1);
+    assert_eq!(e.signing_keys(after), [second.as_str()]);
+    let third = e.rotate(Duration::ZERO, after);
+    assert_eq!(
+        e.signing_keys(after),
+        [third.as_str()],
+        "no overlap: the old key stops at once"
+    );
+}
+
+macro_rules! contract {
+    ($($case:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread")]
+                async fn $case() {
+                    let dir = tempfile::tempdir().unwrap();
+                    super::$case(std::sync::Arc::new(outbox::webhooks::SqliteWebhooks::open(dir.path()).unwrap())).await;
+                }
+            )*
+        }
+        mod mongo {
+            $(
+                #[tokio::test(flavor = "multi_thread")]
+                async fn $case() {
+                    let Some((uri, database)) = service_common::test_mongodb() else { return };
+                    super::$case(std::sync::Arc::new(outbox::webhooks::MongoWebhooks::connect(&uri, &database).await.unwrap())).await;
+                }
+            )*
+        }
+    };
+}
+
+contract!(
+    events_reach_only_the_enabled_endpoints_that_want_them,
+    deliveries_of_one_shipment_go_out_in_order,
+    each_delivery_is_claimed_by_exactly_one_of_many_claimers,
+    a_disabled_endpoint_gets_nothing_new_and_its_queue_waits,
+    a_settled_delivery_can_be_resent_with_the_same_event_id,
+    deleting_an_endpoint_removes_its_deliveries,
+    deliveries_page_newest_first_and_endpoints_are_capped,
+);
