@@ -267,6 +267,7 @@ for (const viewport of [PHONE, DESKTOP]) {
       const answered = page.waitForResponse((r) => r.url().includes(`${SHIPMENT_SERVICE_PATH}ListShipments`));
       await status.selectOption('in_transit');
       await answered;
+      await expect(page).toHaveURL(/status=in_transit/);
       await expect(shipmentsRegion(page).getByRole('table')).toHaveAttribute('aria-busy', 'false');
       await expect(badges.first()).toHaveText('In Transit');
       for (const text of await badges.allTextContents()) expect(text).toBe('In Transit');
