@@ -17,6 +17,7 @@ const AdminUsersPage = lazy(() => import('./routes/admin-users'));
 const AdminEmailsPage = lazy(() => import('./routes/admin-emails'));
 const AdminSettingsPage = lazy(() => import('./routes/admin-settings'));
 const AdminAuditPage = lazy(() => import('./routes/admin-audit'));
+const AdminWebhooksPage = lazy(() => import('./routes/admin-webhooks'));
 const AdminLabelsPage = lazy(() => import('./routes/admin-labels'));
 const AdminImportPage = lazy(() => import('./routes/admin-import'));
 const PrivacyPage = lazy(() => import('./routes/privacy'));
@@ -46,6 +47,7 @@ const ROUTES: RouteObject[] = [
           { path: 'emails', element: <AdminEmailsPage /> },
           { path: 'settings', element: <AdminSettingsPage /> },
           { path: 'audit', element: <AdminAuditPage /> },
+          { path: 'webhooks', element: <AdminWebhooksPage /> },
           { path: 'labels', element: <AdminLabelsPage /> },
           { path: 'import', element: <AdminImportPage /> },
         ],

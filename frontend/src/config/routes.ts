@@ -5,6 +5,7 @@ export const ADMIN_USERS_PATH = '/administration_and_development/users';
 export const ADMIN_EMAILS_PATH = '/administration_and_development/emails';
 export const ADMIN_SETTINGS_PATH = '/administration_and_development/settings';
 export const ADMIN_AUDIT_PATH = '/administration_and_development/audit';
+export const ADMIN_WEBHOOKS_PATH = '/administration_and_development/webhooks';
 export const ADMIN_IMPORT_PATH = '/administration_and_development/import';
 const ADMIN_LABELS_PATH = '/administration_and_development/labels';
 

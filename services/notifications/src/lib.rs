@@ -334,7 +334,10 @@ pub async fn build(
         email_wake: worker.wake.clone(),
         clock: worker::system_clock(),
         alert_to,
-        admin_url: format!("{}/admin/webhooks", site.public_url.trim_end_matches('/')),
+        admin_url: format!(
+            "{}/administration_and_development/webhooks",
+            site.public_url.trim_end_matches('/')
+        ),
     };
     let routes = tonic::service::Routes::new(server(service))
         .add_service(WebhookServiceServer::new(webhooks));

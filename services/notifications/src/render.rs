@@ -211,7 +211,7 @@ fn samples() -> Vec<(Template, BTreeMap<String, String>)> {
             "https://erp.example.com/hooks",
             "ERP",
             "2026-11-24 09:30 UTC",
-            "https://ship.example/admin/webhooks",
+            "https://ship.example/administration_and_development/webhooks",
             now,
         ),
     ]

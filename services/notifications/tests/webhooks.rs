@@ -413,7 +413,7 @@ async fn an_endpoint_failing_for_the_retry_window_is_disabled_and_the_admins_are
     assert!(
         alert
             .text_body
-            .contains("http://localhost:8080/admin/webhooks"),
+            .contains("http://localhost:8080/administration_and_development/webhooks"),
         "{}",
         alert.text_body
     );

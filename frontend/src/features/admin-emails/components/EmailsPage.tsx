@@ -30,6 +30,7 @@ const TEMPLATE_NAMES: Record<number, string> = {
   [EmailTemplate.SHIPPER]: 'Shipper',
   [EmailTemplate.RECEIVER]: 'Receiver',
   [EmailTemplate.CONTACT]: 'Contact form',
+  [EmailTemplate.ALERT]: 'Alert',
 };
 
 function recipient(email: Notification): string {

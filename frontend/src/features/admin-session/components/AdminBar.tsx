@@ -1,10 +1,11 @@
 import { useRef } from 'react';
 import { NavLink } from 'react-router-dom';
-import { FileUp, History, LogOut, Mail, Package, Settings, UserCircle2, Users } from 'lucide-react';
+import { FileUp, History, LogOut, Mail, Package, Settings, UserCircle2, Users, Webhook } from 'lucide-react';
 import type { User } from '@/gen/logistics/v1/user_pb';
 import { Permission, may } from '@/config/permissions';
 import {
   ADMIN_AUDIT_PATH,
+  ADMIN_WEBHOOKS_PATH,
   ADMIN_EMAILS_PATH,
   ADMIN_HOME_PATH,
   ADMIN_IMPORT_PATH,
@@ -73,6 +74,14 @@ export function AdminBar({ user }: { user: User }) {
                 <NavLink to={ADMIN_AUDIT_PATH} className={linkClass}>
                   <History aria-hidden="true" size={18} />
                   Audit
+                </NavLink>
+              </li>
+            )}
+            {may(user, Permission.webhooksManage) && (
+              <li>
+                <NavLink to={ADMIN_WEBHOOKS_PATH} className={linkClass}>
+                  <Webhook aria-hidden="true" size={18} />
+                  Webhooks
                 </NavLink>
               </li>
             )}

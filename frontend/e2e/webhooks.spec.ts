@@ -1,0 +1,136 @@
+// The Webhooks screen against a gateway that may reach loopback receivers, and a receiver here
+// that records what arrives and checks its signature as the README tells receivers to.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { expect, test } from '@playwright/test';
+import { LOGIN_PATH, LOGIN_SUCCESS, adminEmail, adminPassword, submitLogin } from './support/admin';
+import { freePort, startGateway, type RunningGateway } from './support/gateway';
+import { toastWithText } from './support/track-page';
+
+type Delivery = { path: string; headers: IncomingHttpHeaders; body: string };
+
+/** Whether one of the `v1,` signatures is HMAC-SHA256 of "id.timestamp.body" under `secret`. */
+function verify(secret: string, headers: IncomingHttpHeaders, body: string): boolean {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const signed = `${String(headers['webhook-id'])}.${String(headers['webhook-timestamp'])}.${body}`;
+  const expected = createHmac('sha256', key).update(signed).digest();
+  return String(headers['webhook-signature'])
+    .split(' ')
+    .filter((s) => s.startsWith('v1,'))
+    .some((s) => {
+      const given = Buffer.from(s.slice(3), 'base64');
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    });
+}
+
+let gateway: RunningGateway;
+let receiver: Server;
+let receiverUrl = '';
+const received: Delivery[] = [];
+
+test.beforeAll(async () => {
+  const port = await freePort();
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received.push({ path: request.url ?? '', headers: request.headers, body });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((listening) => receiver.listen(port, '127.0.0.1', listening));
+  receiverUrl = `http://127.0.0.1:${port}`;
+  gateway = await startGateway({
+    ADMIN_EMAIL: adminEmail(),
+    ADMIN_PASSWORD: adminPassword(),
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    NOTIFY_POLL_MS: '50',
+  });
+});
+
+test.afterAll(async () => {
+  await gateway?.stop();
+  await new Promise((closed) => receiver?.close(closed));
+});
+
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+]) {
+  test.describe(`Webhooks at ${viewport.width} px`, () => {
+    test.use({ viewport });
+
+    test('an admin adds an endpoint, sees its secret once, tests, rotates, disables and deletes it', async ({ page }) => {
+      const name = `ERP ${viewport.width}`;
+      const path = `/hooks/${viewport.width}`;
+      await page.goto(`${gateway.url}${LOGIN_PATH}`);
+      await submitLogin(page, adminEmail(), adminPassword());
+      await expect(toastWithText(page, LOGIN_SUCCESS)).toBeVisible();
+      await page.goto(`${gateway.url}/administration_and_development/webhooks`);
+      await expect(page.getByRole('heading', { level: 1, name: 'Webhooks' })).toBeVisible();
+      await expect(page).toHaveTitle(/Webhooks/);
+
+      const form = page.getByRole('form', { name: 'Add an endpoint' });
+      const url = form.getByLabel('URL');
+      await url.fill('file:///etc/passwd');
+      await form.getByRole('button', { name: 'Add endpoint' }).click();
+      await expect(form.getByText('must start with https:// or http://')).toBeVisible();
+      await expect(url).toHaveAttribute('aria-invalid', 'true');
+
+      await url.fill(`${receiverUrl}${path}`);
+      await form.getByRole('group', { name: 'Events' }).getByLabel('Shipment updated').uncheck();
+      await form.getByLabel('Description (optional)').fill(name);
+      await form.getByRole('button', { name: 'Add endpoint' }).click();
+      await expect(toastWithText(page, 'Webhook endpoint added')).toBeVisible();
+      const secret = (await page.getByTestId('webhook-secret').textContent()) ?? '';
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      await page.getByRole('button', { name: 'Done' }).click();
+      await expect(page.getByTestId('webhook-secret')).toBeHidden();
+
+      const card = page.locator('.webhook-item', { hasText: name });
+      await expect(card.getByText('Enabled', { exact: true })).toBeVisible();
+      await expect(card).toContainText('Shipment created, Status changed, Delivered, Shipment deleted');
+
+      await card.getByRole('button', { name: `Send test event to ${name}` }).click();
+      await expect(toastWithText(page, 'Test event queued')).toBeVisible();
+      const deliveries = card.getByRole('region', { name: `Deliveries to ${receiverUrl}${path}` });
+      await expect(async () => {
+        await deliveries.getByRole('button', { name: 'Refresh deliveries' }).click();
+        await expect(deliveries.locator('.webhook-delivery').first()).toContainText('Sent', { timeout: 1000 });
+      }).toPass({ timeout: 15_000 });
+      await expect(deliveries.locator('.webhook-delivery').first()).toContainText('Test event');
+      const arrived = received.filter((d) => d.path === path);
+      expect(arrived).toHaveLength(1);
+      expect(JSON.parse(arrived[0].body)).toMatchObject({ type: 'webhook.test' });
+      expect(verify(secret, arrived[0].headers, arrived[0].body)).toBe(true);
+
+      await deliveries.getByRole('button', { name: 'Resend Test event' }).click();
+      await expect(toastWithText(page, 'Delivery queued again')).toBeVisible();
+      await expect.poll(() => received.filter((d) => d.path === path).length, { timeout: 15_000 }).toBe(2);
+      const again = received.filter((d) => d.path === path)[1];
+      expect(again.headers['webhook-id']).toBe(arrived[0].headers['webhook-id']);
+
+      page.once('dialog', (dialog) => void dialog.accept());
+      await card.getByRole('button', { name: `Rotate secret of ${name}` }).click();
+      const rotated = (await page.getByTestId('webhook-secret').textContent()) ?? '';
+      expect(rotated).toMatch(/^whsec_/);
+      expect(rotated).not.toBe(secret);
+      await expect(card).toContainText('Previous secret signs until');
+
+      await card.getByRole('button', { name: `Disable ${name}` }).click();
+      await expect(card.getByText('Disabled', { exact: true })).toBeVisible();
+      await expect(card).toContainText('Disabled by an admin');
+      await expect(card.getByRole('button', { name: `Send test event to ${name}` })).toBeDisabled();
+      await card.getByRole('button', { name: `Enable ${name}` }).click();
+      await expect(card.getByText('Enabled', { exact: true })).toBeVisible();
+
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+
+      page.once('dialog', (dialog) => void dialog.accept());
+      await card.getByRole('button', { name: `Delete ${name}` }).click();
+      await expect(toastWithText(page, 'Endpoint deleted')).toBeVisible();
+      await expect(card).toBeHidden();
+    });
+  });
+}
