@@ -128,6 +128,7 @@ fn api_config(base_url: &str) -> MailConfig {
         shipper_template: "tpl-shipper".into(),
         update_template: Some("tpl-update".into()),
         subscription_template: None,
+        alert_template: None,
         receiver_template: "tpl-receiver".into(),
         contact: Account {
             public_key: "pk-contact".into(),

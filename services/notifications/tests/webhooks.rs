@@ -147,8 +147,16 @@ async fn shipment_events_arrive_signed_in_order_and_pass_the_readme_check() {
     receiver.trust(&[&secret]);
     let created = shipment_event(EventType::ShipmentCreated, "s1", "pending");
     let moved = shipment_event(EventType::ShipmentStatusChanged, "s1", "in_transit");
-    running.store.publish(&[created.clone()]).await.unwrap();
-    running.store.publish(&[moved.clone()]).await.unwrap();
+    running
+        .store
+        .publish(std::slice::from_ref(&created))
+        .await
+        .unwrap();
+    running
+        .store
+        .publish(std::slice::from_ref(&moved))
+        .await
+        .unwrap();
 
     let received = receiver.wait_for(2).await;
     assert_eq!(received.len(), 2);

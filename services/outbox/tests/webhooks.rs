@@ -87,9 +87,9 @@ async fn deliveries_of_one_shipment_go_out_in_order(store: Arc<dyn WebhookStore>
     let first = event(EventType::ShipmentCreated, "a");
     let second = event(EventType::ShipmentStatusChanged, "a");
     let other = event(EventType::ShipmentCreated, "b");
-    store.publish(&[first.clone()]).await.unwrap();
-    store.publish(&[second.clone()]).await.unwrap();
-    store.publish(&[other.clone()]).await.unwrap();
+    store.publish(std::slice::from_ref(&first)).await.unwrap();
+    store.publish(std::slice::from_ref(&second)).await.unwrap();
+    store.publish(std::slice::from_ref(&other)).await.unwrap();
 
     let a1 = store.claim(now(), LEASE).await.unwrap().unwrap();
     assert_eq!(a1.delivery.event_id, first.id);
@@ -243,7 +243,7 @@ async fn a_settled_delivery_can_be_resent_with_the_same_event_id(store: Arc<dyn 
     let erp = endpoint("https://erp.example.com/in", &[EventType::ShipmentCreated]);
     store.create_endpoint(&erp).await.unwrap();
     let e = event(EventType::ShipmentCreated, "s1");
-    store.publish(&[e.clone()]).await.unwrap();
+    store.publish(std::slice::from_ref(&e)).await.unwrap();
     let c = store.claim(now(), LEASE).await.unwrap().unwrap();
     assert!(matches!(
         store.resend(&c.delivery.id, now()).await,
