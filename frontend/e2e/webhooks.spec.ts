@@ -84,6 +84,8 @@ for (const viewport of [
       await expect(toastWithText(page, 'Webhook endpoint added')).toBeVisible();
       const secret = (await page.getByTestId('webhook-secret').textContent()) ?? '';
       expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      const overflowWithSecret = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflowWithSecret, 'the secret and its URL wrap inside the page').toBeLessThanOrEqual(0);
       await page.getByRole('button', { name: 'Done' }).click();
       await expect(page.getByTestId('webhook-secret')).toBeHidden();
 

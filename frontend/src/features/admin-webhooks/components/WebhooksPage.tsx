@@ -485,7 +485,7 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
                     <ol className="webhook-attempts">
                       {d.attemptLog.map((a, i) => (
                         <li key={i}>
-                          <span className="mono">{a.statusCode === 0 ? 'No answer' : `HTTP ${a.statusCode}`}</span>{' '}
+                          <span className="mono">{a.statusCode === 0 ? 'No answer' : `HTTP ${a.statusCode}`}</span> ·{' '}
                           {formatDateTime(a.attemptTime ? timestampDate(a.attemptTime) : undefined)} · {a.durationMs} ms
                           {a.error && <span className="field-error"> · {a.error}</span>}
                           {a.responseExcerpt && <pre className="email-body">{a.responseExcerpt}</pre>}
