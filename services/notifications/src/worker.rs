@@ -189,38 +189,60 @@ impl Worker {
             shutdown.await;
             return;
         }
-        tokio::pin!(shutdown);
         let mut backlog_measured = std::time::Instant::now() - BACKLOG_EVERY;
-        loop {
-            if backlog_measured.elapsed() >= BACKLOG_EVERY {
+        work_until(shutdown, &self.wake, self.policy.poll, "outbox", || {
+            let measure = backlog_measured.elapsed() >= BACKLOG_EVERY;
+            if measure {
                 backlog_measured = std::time::Instant::now();
-                if let Ok(backlog) = self.store.backlog().await {
+            }
+            let worker = self.clone();
+            async move {
+                if measure && let Ok(backlog) = worker.store.backlog().await {
                     metrics::gauge!("outbox_backlog").set(backlog as f64);
                 }
+                worker.work_once().await
             }
-            let idle = match self.work_once().await {
-                Ok(true) => false,
-                Ok(false) => true,
-                Err(e) => {
-                    tracing::warn!(error = %e, "outbox unavailable");
-                    true
-                }
-            };
-            if idle {
-                tokio::select! {
-                    _ = &mut shutdown => return,
-                    _ = self.wake.notified() => {}
-                    _ = tokio::time::sleep(self.policy.poll) => {}
-                }
-            } else if futures_ready(&mut shutdown).await {
-                return;
+        })
+        .await;
+    }
+}
+
+/// Runs `step` (one claim and send; true when something was due) until `shutdown` resolves,
+/// waiting for `wake` or `poll` whenever nothing was due or the store failed.
+pub(crate) async fn work_until<F, Fut>(
+    shutdown: impl std::future::Future<Output = ()>,
+    wake: &Notify,
+    poll: Duration,
+    store: &str,
+    mut step: F,
+) where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<bool, outbox::OutboxError>>,
+{
+    tokio::pin!(shutdown);
+    loop {
+        let idle = match step().await {
+            Ok(true) => false,
+            Ok(false) => true,
+            Err(e) => {
+                tracing::warn!(error = %e, "{store} unavailable");
+                true
             }
+        };
+        if idle {
+            tokio::select! {
+                _ = &mut shutdown => return,
+                _ = wake.notified() => {}
+                _ = tokio::time::sleep(poll) => {}
+            }
+        } else if futures_ready(&mut shutdown).await {
+            return;
         }
     }
 }
 
 /// Whether `shutdown` has already resolved, without waiting for it.
-pub(crate) async fn futures_ready(
+async fn futures_ready(
     shutdown: &mut std::pin::Pin<&mut impl std::future::Future<Output = ()>>,
 ) -> bool {
     tokio::select! {

@@ -9,7 +9,7 @@ use outbox::{Notification, OutboxStore, Outcome};
 use tokio::sync::Notify;
 
 use super::send::WebhookSender;
-use crate::worker::{Clock, RetryPolicy, futures_ready};
+use crate::worker::{Clock, RetryPolicy, work_until};
 
 #[derive(Clone)]
 pub struct WebhookWorker {
@@ -137,25 +137,13 @@ impl WebhookWorker {
 
     /// Sends due deliveries until `shutdown` resolves.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()>) {
-        tokio::pin!(shutdown);
-        loop {
-            let idle = match self.work_once().await {
-                Ok(true) => false,
-                Ok(false) => true,
-                Err(e) => {
-                    tracing::warn!(error = %e, "webhook outbox unavailable");
-                    true
-                }
-            };
-            if idle {
-                tokio::select! {
-                    _ = &mut shutdown => return,
-                    _ = self.wake.notified() => {}
-                    _ = tokio::time::sleep(self.policy.poll) => {}
-                }
-            } else if futures_ready(&mut shutdown).await {
-                return;
-            }
-        }
+        work_until(
+            shutdown,
+            &self.wake,
+            self.policy.poll,
+            "webhook outbox",
+            || self.work_once(),
+        )
+        .await;
     }
 }
