@@ -508,6 +508,39 @@ async fn hostile_endpoints_are_refused_naming_the_field() {
             .is_empty(),
         "nothing was saved"
     );
+    let receiver = TestWebhookReceiver::start();
+    let mut open = start(|_| {}).await;
+    let (endpoint, _) = register(&mut open, &receiver.url("/in")).await;
+    for (paths, url, field) in [
+        (vec!["url"], "file:///etc/passwd", "endpoint.url"),
+        (vec!["secrets"], "", "update_mask"),
+        (vec![], "", "update_mask"),
+    ] {
+        let status = open
+            .webhooks
+            .update_webhook_endpoint(pb::UpdateWebhookEndpointRequest {
+                endpoint: Some(pb::WebhookEndpoint {
+                    id: endpoint.id.clone(),
+                    url: url.into(),
+                    ..Default::default()
+                }),
+                update_mask: Some(prost_types::FieldMask {
+                    paths: paths.iter().map(|p| p.to_string()).collect(),
+                }),
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(status.code(), Code::InvalidArgument);
+        let fields: Vec<String> = status
+            .get_details_bad_request()
+            .unwrap()
+            .field_violations
+            .into_iter()
+            .map(|v| v.field)
+            .collect();
+        assert_eq!(fields, [field], "{paths:?}");
+    }
+    let _ = open.stop.send(());
     let missing = running
         .webhooks
         .list_webhook_deliveries(pb::ListWebhookDeliveriesRequest {

@@ -145,24 +145,29 @@ fn events(
 
 fn url(
     violations: &mut Vec<(&'static str, String)>,
+    field: &'static str,
     policy: &AddressPolicy,
     value: &str,
 ) -> String {
     match policy.check_url(value) {
         Ok(url) => url.to_string(),
         Err(reason) => {
-            violations.push(("url", reason));
+            violations.push((field, reason));
             String::new()
         }
     }
 }
 
-fn description(violations: &mut Vec<(&'static str, String)>, value: &str) -> String {
+fn description(
+    violations: &mut Vec<(&'static str, String)>,
+    field: &'static str,
+    value: &str,
+) -> String {
     if value.trim().is_empty() {
         return String::new();
     }
     TextRule::line(200).check(value).unwrap_or_else(|reason| {
-        violations.push(("description", reason));
+        violations.push((field, reason));
         String::new()
     })
 }
@@ -234,9 +239,9 @@ impl WebhookService for WebhooksService {
             .authorize(&request, Permission::WebhooksManage)?;
         let r = request.get_ref();
         let mut violations = Vec::new();
-        let url = url(&mut violations, &self.policy, &r.url);
+        let url = url(&mut violations, "url", &self.policy, &r.url);
         let events = events(&mut violations, "events", &r.events);
-        let description = description(&mut violations, &r.description);
+        let description = description(&mut violations, "description", &r.description);
         invalid(violations)?;
         let (endpoint, secret) = Endpoint::new(&url, events, &description, service_common::now());
         self.store
@@ -315,11 +320,12 @@ impl WebhookService for WebhooksService {
             }
         }
         let wants = |field: &str| paths.iter().any(|p| p == field);
-        let url = wants("url").then(|| url(&mut violations, &self.policy, &given.url));
+        let url =
+            wants("url").then(|| url(&mut violations, "endpoint.url", &self.policy, &given.url));
         let events =
             wants("events").then(|| events(&mut violations, "endpoint.events", &given.events));
-        let description =
-            wants("description").then(|| description(&mut violations, &given.description));
+        let description = wants("description")
+            .then(|| description(&mut violations, "endpoint.description", &given.description));
         let enabled = wants("enabled").then_some(given.enabled);
         invalid(violations)?;
         let id = endpoint_id(&given.id)?;
