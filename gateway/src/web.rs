@@ -522,28 +522,52 @@ fn decompress(coding: Coding, bytes: &[u8]) -> Option<Vec<u8>> {
     done.ok().map(|_| out)
 }
 
+/// The public pages' language prefixes (English has none): `/es/track/…` is `/track/…` in Spanish.
+const LANGUAGE_PREFIXES: [&str; 3] = ["/es", "/fr", "/ar"];
+
 /// The web app's routes (frontend/src/app/routes.tsx); any other page is its 404 page.
 fn is_app_route(path: &str) -> bool {
     let path = path.trim_end_matches('/');
-    let mut segments = path.split('/').skip(1);
-    let first = segments.next();
-    let second = segments.next();
-    if segments.next().is_some() {
-        return false;
+    for prefix in LANGUAGE_PREFIXES {
+        if let Some(rest) = path.strip_prefix(prefix) {
+            if rest.is_empty() {
+                return true;
+            }
+            if rest.starts_with('/') {
+                return is_public_route(rest);
+            }
+        }
     }
-    match (first, second) {
-        (None, _) => true,
+    is_public_route(path) || is_admin_route(path)
+}
+
+/// A public page (the same in every language).
+fn is_public_route(path: &str) -> bool {
+    let mut segments = path.split('/').skip(1);
+    match (segments.next(), segments.next(), segments.next()) {
+        (None, _, _) => true,
         (
-            Some(
-                "about" | "services" | "contact" | "track" | "login" | "privacy" | "terms" | "faq",
-            ),
+            Some("about" | "services" | "contact" | "track" | "privacy" | "terms" | "faq"),
             None,
+            _,
         ) => true,
-        (Some("track"), Some(number)) => !number.is_empty(),
-        (Some("administration_and_development"), None) => true,
+        (Some("track"), Some(number), None) => !number.is_empty(),
+        _ => false,
+    }
+}
+
+/// The back office, in English only.
+fn is_admin_route(path: &str) -> bool {
+    let mut segments = path.split('/').skip(1);
+    match (segments.next(), segments.next(), segments.next()) {
+        (Some("login" | "administration_and_development"), None, _) => true,
         (
             Some("administration_and_development"),
-            Some("login" | "users" | "emails" | "settings" | "audit" | "labels"),
+            Some(
+                "login" | "users" | "emails" | "settings" | "audit" | "labels" | "webhooks"
+                | "import",
+            ),
+            None,
         ) => true,
         _ => false,
     }
@@ -624,6 +648,13 @@ mod tests {
             "/administration_and_development/labels",
             "/administration_and_development/settings",
             "/administration_and_development/audit",
+            "/administration_and_development/webhooks",
+            "/administration_and_development/import",
+            "/es",
+            "/fr/",
+            "/ar/about",
+            "/es/track",
+            "/fr/track/PSE123456789",
         ] {
             assert!(is_app_route(path), "{path}");
         }
@@ -632,6 +663,11 @@ mod tests {
             "/track/PSE1/x",
             "/about/team",
             "/administration_and_development/x",
+            "/es/nope",
+            "/esp/about",
+            "/de/about",
+            "/es/administration_and_development",
+            "/fr/track/PSE1/x",
         ] {
             assert!(!is_app_route(path), "{path}");
         }

@@ -1,7 +1,10 @@
 //! Who the e-mails the product renders itself come from: the white-label file the web app is
 //! built with (`brand.json`, see the README), read once at start.
 
+use std::collections::BTreeMap;
 use std::path::Path;
+
+use outbox::language::{Language, placeholders};
 
 use serde::{Deserialize, Serialize};
 
@@ -15,6 +18,9 @@ pub struct Brand {
     pub logo_url: Option<String>,
     /// `#rrggbb`: headings, links and the button.
     pub primary_color: String,
+    /// The company's own wording of e-mail messages, by language and message id.
+    #[serde(skip)]
+    pub messages: BTreeMap<Language, BTreeMap<String, String>>,
 }
 
 /// The keys of `brand.json` that e-mails use; the web app reads the rest.
@@ -26,6 +32,9 @@ struct BrandFile {
     address: Option<String>,
     logo: Option<Logo>,
     colors: Option<Colors>,
+    /// Message overrides by language code; the web app's ids are not ours and are skipped.
+    #[serde(default)]
+    messages: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -47,7 +56,13 @@ impl Brand {
             address: "350 Fifth Avenue, New York, NY 10118, USA".into(),
             logo_url: None,
             primary_color: "#1d4ed8".into(),
+            messages: BTreeMap::new(),
         }
+    }
+
+    /// The company's wording of e-mail message `key` in `language`, if it has one.
+    pub fn message(&self, language: Language, key: &str) -> Option<&str> {
+        self.messages.get(&language)?.get(key).map(String::as_str)
     }
 
     /// The brand of `file` (the defaults without one); a relative logo path is served by the
@@ -99,7 +114,9 @@ impl Brand {
                 "logo.src must be a path on the site (/brand/logo.png) or an http(s) URL"
             ),
         };
+        let messages = e_mail_messages(file.messages)?;
         Ok(Self {
+            messages,
             name: one_line("name", file.name, default.name)?,
             support_email,
             address: one_line("address", file.address, default.address)?,
@@ -107,6 +124,39 @@ impl Brand {
             primary_color,
         })
     }
+}
+
+/// The overrides of e-mail messages (ids starting `email.` or `status.`), each checked against
+/// the catalogue: a known id, one line, and the placeholders of the catalogue's English.
+fn e_mail_messages(
+    file: BTreeMap<String, BTreeMap<String, String>>,
+) -> anyhow::Result<BTreeMap<Language, BTreeMap<String, String>>> {
+    let known: std::collections::BTreeSet<&str> = outbox::language::keys().collect();
+    let mut out = BTreeMap::new();
+    for (code, messages) in file {
+        let language = Language::parse(&code)
+            .map_err(|problem| anyhow::anyhow!("messages.{code}: the language {problem}"))?;
+        for (key, text) in messages {
+            if !(key.starts_with("email.") || key.starts_with("status.")) {
+                continue;
+            }
+            let at = format!("messages.{code}.{key}");
+            if !known.contains(key.as_str()) {
+                anyhow::bail!("{at}: no e-mail message has this id");
+            }
+            if text.trim().is_empty() || text.chars().any(char::is_control) {
+                anyhow::bail!("{at} must be one line of text");
+            }
+            let english = outbox::language::message(Language::En, &key);
+            if placeholders(&text) != placeholders(english) {
+                anyhow::bail!("{at} must use the placeholders of \"{english}\"");
+            }
+            out.entry(language)
+                .or_insert_with(BTreeMap::new)
+                .insert(key, text);
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -134,6 +184,44 @@ mod tests {
             Brand::parse("{}", "https://ship.example").unwrap(),
             Brand::spec_default()
         );
+    }
+
+    #[test]
+    fn the_file_rewords_e_mail_messages_and_a_bad_override_is_refused_by_name() {
+        let brand = Brand::parse(
+            r#"{"messages": {"fr": {"email.shipper.subject": "Votre envoi est enregistré",
+                "home.hero.title": "La page d'accueil (le site, pas les e-mails)"}}}"#,
+            "https://ship.example",
+        )
+        .unwrap();
+        assert_eq!(
+            brand.message(Language::Fr, "email.shipper.subject"),
+            Some("Votre envoi est enregistré")
+        );
+        assert_eq!(brand.message(Language::Es, "email.shipper.subject"), None);
+        for (file, problem) in [
+            (
+                r#"{"messages": {"de": {"email.hello": "Hallo"}}}"#,
+                "messages.de",
+            ),
+            (
+                r#"{"messages": {"es": {"email.nope": "x"}}}"#,
+                "messages.es.email.nope",
+            ),
+            (
+                r#"{"messages": {"es": {"email.update.intro": "Envío {tracking}"}}}"#,
+                "messages.es.email.update.intro",
+            ),
+            (
+                r#"{"messages": {"es": {"email.hello": "Hola\r\nBcc: x@example.com"}}}"#,
+                "messages.es.email.hello",
+            ),
+        ] {
+            let error = Brand::parse(file, "https://ship.example")
+                .unwrap_err()
+                .to_string();
+            assert!(error.starts_with(problem), "{file}: {error}");
+        }
     }
 
     #[test]

@@ -4,9 +4,11 @@
 use std::collections::BTreeMap;
 
 use anyhow::Context as _;
+use minijinja::value::Kwargs;
 use minijinja::{AutoEscape, Environment, Output, State, UndefinedBehavior, Value};
 use outbox::Template;
 use outbox::emails::{ContactMessage, StatusUpdate, UpdateRecipient, subscription_confirmation};
+use outbox::language::{Language, interpolate};
 
 use crate::brand::Brand;
 
@@ -73,26 +75,123 @@ fn stem(template: Template) -> &'static str {
     }
 }
 
-/// Escapes what HTML needs escaped (`& < > " '`) and leaves `/` as it is, so links read as
-/// links in the source too; everything else as minijinja does.
+/// `text` with what HTML needs escaped (`& < > " '`) escaped, and `/` left as it is.
+fn escape_html(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' => escaped.push_str("&quot;"),
+            '\'' => escaped.push_str("&#39;"),
+            c => escaped.push(c),
+        }
+    }
+    escaped
+}
+
+/// Escapes what HTML needs escaped and leaves `/` as it is, so links read as links in the
+/// source too; everything else as minijinja does.
 fn html_formatter(out: &mut Output, state: &State, value: &Value) -> Result<(), minijinja::Error> {
     if let (AutoEscape::Html, false, Some(text)) =
         (state.auto_escape(), value.is_safe(), value.as_str())
     {
-        let mut escaped = String::with_capacity(text.len());
-        for c in text.chars() {
-            match c {
-                '&' => escaped.push_str("&amp;"),
-                '<' => escaped.push_str("&lt;"),
-                '>' => escaped.push_str("&gt;"),
-                '"' => escaped.push_str("&quot;"),
-                '\'' => escaped.push_str("&#39;"),
-                c => escaped.push(c),
-            }
-        }
-        return out.write_str(&escaped).map_err(minijinja::Error::from);
+        return out
+            .write_str(&escape_html(text))
+            .map_err(minijinja::Error::from);
     }
     minijinja::escape_formatter(out, state, value)
+}
+
+/// The language an e-mail is written in: its `language` parameter, English without one.
+fn language_of(params: &BTreeMap<String, String>) -> Language {
+    params
+        .get("language")
+        .and_then(|code| Language::parse(code).ok())
+        .unwrap_or_default()
+}
+
+/// The message id of each template's subject, for the company's own wording of it.
+fn subject_key(template: Template) -> Option<&'static str> {
+    match template {
+        Template::Shipper => Some("email.shipper.subject"),
+        Template::Receiver => Some("email.receiver.subject"),
+        Template::StatusUpdate => Some("email.update.subject"),
+        Template::SubscriptionConfirmation => Some("email.confirm.subject"),
+        Template::Contact | Template::Alert => None,
+    }
+}
+
+/// `value|strong`: the value in bold, escaped; an undefined value is an error, not a blank.
+fn strong(value: Value) -> Result<Value, minijinja::Error> {
+    if value.is_undefined() {
+        return Err(minijinja::Error::new(
+            minijinja::ErrorKind::UndefinedError,
+            "strong: undefined value",
+        ));
+    }
+    Ok(Value::from_safe_string(format!(
+        "<strong>{}</strong>",
+        escape_html(&value.to_string())
+    )))
+}
+
+/// `t("id", name=value, …)` in a template: the message in the e-mail's language (the brand's
+/// wording first), its `{name}`s filled; in HTML the message is escaped and a value passed
+/// through `|safe` (markup the template made) is kept as it is.
+fn translate(
+    brand: &Brand,
+    state: &State,
+    key: &str,
+    values: Kwargs,
+) -> Result<Value, minijinja::Error> {
+    let language = state
+        .lookup("language")
+        .and_then(|code| code.as_str().and_then(|c| Language::parse(c).ok()))
+        .unwrap_or_default();
+    let text = brand
+        .message(language, key)
+        .unwrap_or_else(|| outbox::language::message(language, key));
+    if text == key {
+        return Err(minijinja::Error::new(
+            minijinja::ErrorKind::UndefinedError,
+            format!("no e-mail message {key}"),
+        ));
+    }
+    let html = matches!(state.auto_escape(), AutoEscape::Html);
+    let mut missing = None;
+    let filled = interpolate(
+        &if html {
+            escape_html(text)
+        } else {
+            text.to_owned()
+        },
+        |name| match values.get::<Value>(name) {
+            Ok(value) if value.is_undefined() => {
+                missing = Some(name.to_owned());
+                None
+            }
+            Ok(value) if html && !value.is_safe() => Some(escape_html(&value.to_string())),
+            Ok(value) => Some(value.to_string()),
+            Err(_) => {
+                missing = Some(name.to_owned());
+                None
+            }
+        },
+    );
+    if let Some(name) = missing {
+        return Err(minijinja::Error::new(
+            minijinja::ErrorKind::UndefinedError,
+            format!("message {key} needs {name}"),
+        ));
+    }
+    values.assert_all_used()?;
+    Ok(if html {
+        Value::from_safe_string(filled)
+    } else {
+        Value::from(filled)
+    })
 }
 
 /// `value` as one header line: control characters (CR, LF, tabs, NUL) become spaces.
@@ -111,6 +210,11 @@ impl Renderer {
         let mut env = Environment::new();
         env.set_undefined_behavior(UndefinedBehavior::Strict);
         env.set_formatter(html_formatter);
+        let messages = brand.clone();
+        env.add_function("t", move |state: &State, key: &str, values: Kwargs| {
+            translate(&messages, state, key, values)
+        });
+        env.add_filter("strong", strong);
         for (name, source) in SOURCES {
             env.add_template(name, source)
                 .with_context(|| format!("e-mail template {name}"))?;
@@ -128,15 +232,28 @@ impl Renderer {
         &self.brand
     }
 
-    /// The subject of `template`'s e-mail with these parameters.
-    pub fn subject(template: Template, params: &BTreeMap<String, String>) -> String {
+    /// The subject of `template`'s e-mail with these parameters: the one written with it, or
+    /// the company's own wording of it in the e-mail's language.
+    pub fn subject(&self, template: Template, params: &BTreeMap<String, String>) -> String {
         let given = params
             .get("subject")
             .map(String::as_str)
             .unwrap_or_default();
-        one_line(&match template {
-            Template::Contact => format!("Contact form: {given}"),
-            _ => given.to_owned(),
+        let branded = subject_key(template)
+            .and_then(|key| self.brand.message(language_of(params), key))
+            .map(|text| {
+                interpolate(text, |name| match name {
+                    "tracking" => params
+                        .get("tracking_number")
+                        .or_else(|| params.get("tracking"))
+                        .cloned(),
+                    other => params.get(other).cloned(),
+                })
+            });
+        one_line(&match (template, branded) {
+            (_, Some(text)) => text,
+            (Template::Contact, None) => format!("Contact form: {given}"),
+            (_, None) => given.to_owned(),
         })
     }
 
@@ -146,11 +263,14 @@ impl Renderer {
         template: Template,
         params: &BTreeMap<String, String>,
     ) -> Result<Rendered, minijinja::Error> {
-        let subject = Self::subject(template, params);
+        let subject = self.subject(template, params);
+        let language = language_of(params);
         let mut context: BTreeMap<&str, Value> = params
             .iter()
             .map(|(name, value)| (name.as_str(), Value::from(value.as_str())))
             .collect();
+        context.insert("language", Value::from(language.code()));
+        context.insert("dir", Value::from(language.direction()));
         context.insert("brand", Value::from_serialize(&self.brand));
         context.insert("email_subject", Value::from(subject.as_str()));
         let part = |extension: &str| {
@@ -172,7 +292,7 @@ fn samples() -> Vec<(Template, BTreeMap<String, String>)> {
     let shipment = crate::service::sample_shipment("ada@example.com", now.date_naive());
     let update = StatusUpdate {
         tracking_number: "PSE000000000".into(),
-        status: "In Transit".into(),
+        status: "in_transit".into(),
         location: "Rotterdam, Netherlands".into(),
         remarks: "Left the port".into(),
         time: "2026-11-25 09:30".into(),
@@ -182,6 +302,7 @@ fn samples() -> Vec<(Template, BTreeMap<String, String>)> {
         name: "Ada".into(),
         tracking_url: "https://ship.example/track/PSE000000000".into(),
         unsubscribe_url: None,
+        language: Language::En,
     };
     let subscriber = UpdateRecipient {
         unsubscribe_url: Some("https://ship.example/unsubscribe?token=t".into()),
@@ -203,6 +324,7 @@ fn samples() -> Vec<(Template, BTreeMap<String, String>)> {
             "PSE000000000",
             "ada@example.com",
             "https://ship.example/confirm?token=t",
+            Language::En,
             now,
         ),
         contact.notification(now),

@@ -167,6 +167,7 @@ pub fn sample_shipment(to_email: &str, today: chrono::NaiveDate) -> ShipmentEmai
         shipper_email: to_email.into(),
         receiver_name: "Test Receiver".into(),
         receiver_email: to_email.into(),
+        language: Default::default(),
         packages: vec![package_line(
             1,
             "Box",

@@ -294,6 +294,7 @@ fn sample() -> ShipmentEmail {
         shipper_email: "ada@example.com".into(),
         receiver_name: "Rita Receiver".into(),
         receiver_email: "rita@example.com".into(),
+        language: Default::default(),
         packages: vec![
             "2 x Bale - Merino wool (100 x 50 x 50 cm, 5 kg)".into(),
             "1 x Box - Socks (30 x 20 x 10 cm, 1 kg)".into(),
@@ -799,6 +800,7 @@ async fn update_emails_use_their_own_template_and_an_unset_one_is_named() {
         name: String::new(),
         tracking_url: "https://ship.example/track/PSE123456789".into(),
         unsubscribe_url: Some("https://ship.example/track/PSE123456789?unsubscribe=t".into()),
+        language: Default::default(),
     };
     let now = service_common::now();
     let update = update.to(&recipient, now);
@@ -807,6 +809,7 @@ async fn update_emails_use_their_own_template_and_an_unset_one_is_named() {
         "PSE123456789",
         "fan@example.com",
         "https://ship.example/track/PSE123456789?confirm=t",
+        Default::default(),
         now,
     );
     running

@@ -11,6 +11,7 @@ use notifications::render::Renderer;
 use notifications::transport::SendError;
 use notifications::{RetryPolicy, Transport};
 use outbox::emails::{ContactMessage, StatusUpdate, UpdateRecipient};
+use outbox::language::Language;
 use outbox::{Notification, Outcome};
 use serde_json::Value;
 use service_common::test_smtp::TestSmtpServer;
@@ -27,6 +28,14 @@ impl SmtpServer {
     }
 
     fn transport(&self, credentials: Option<(&str, &str)>) -> Transport {
+        self.transport_with(renderer(), credentials)
+    }
+
+    fn transport_with(
+        &self,
+        renderer: Arc<Renderer>,
+        credentials: Option<(&str, &str)>,
+    ) -> Transport {
         let config = MailConfig::Smtp(SmtpConfig {
             host: "127.0.0.1".into(),
             port: self.0.port,
@@ -38,21 +47,23 @@ impl SmtpServer {
                 .unwrap(),
             contact_inbox: Some("Sales desk <sales@northwind.example>".parse().unwrap()),
         });
-        Transport::new(&config, Duration::from_secs(5), renderer()).unwrap()
+        Transport::new(&config, Duration::from_secs(5), renderer).unwrap()
+    }
+}
+
+fn brand() -> Brand {
+    Brand {
+        name: "Northwind Freight".into(),
+        support_email: "help@northwind.example".into(),
+        address: "1 Harbour Road, Rotterdam".into(),
+        logo_url: Some("https://ship.example/brand/logo.png".into()),
+        primary_color: "#0f766e".into(),
+        messages: Default::default(),
     }
 }
 
 fn renderer() -> Arc<Renderer> {
-    Arc::new(
-        Renderer::new(Brand {
-            name: "Northwind Freight".into(),
-            support_email: "help@northwind.example".into(),
-            address: "1 Harbour Road, Rotterdam".into(),
-            logo_url: Some("https://ship.example/brand/logo.png".into()),
-            primary_color: "#0f766e".into(),
-        })
-        .unwrap(),
-    )
+    Arc::new(Renderer::new(brand()).unwrap())
 }
 
 fn header<'a>(message: &'a Value, name: &str) -> Vec<&'a str> {
@@ -97,6 +108,7 @@ async fn each_email_arrives_as_text_and_html_with_the_brand_and_its_headers() {
             name: String::new(),
             tracking_url: "https://ship.example/track/PSE000000000".into(),
             unsubscribe_url: Some("https://ship.example/unsubscribe?token=abc".into()),
+            language: Default::default(),
         },
         service_common::now(),
     );
@@ -177,6 +189,76 @@ async fn each_email_arrives_as_text_and_html_with_the_brand_and_its_headers() {
             .unwrap()
             .contains("Stop these updates")
     );
+}
+
+#[tokio::test]
+async fn each_email_is_written_in_its_recipients_language_with_the_companys_own_wording() {
+    let server = SmtpServer::start("accept");
+    let mut brand = brand();
+    brand.messages.insert(
+        Language::Es,
+        [(
+            "email.update.action".to_owned(),
+            "Vea su envío en Northwind".to_owned(),
+        )]
+        .into(),
+    );
+    let transport = server.transport_with(Arc::new(Renderer::new(brand).unwrap()), None);
+    let now = service_common::now();
+    let update = StatusUpdate {
+        tracking_number: "PSE000000000".into(),
+        status: "in_transit".into(),
+        location: "Rotterdam, Netherlands".into(),
+        remarks: String::new(),
+        time: "2026-11-25 09:30".into(),
+    }
+    .to(
+        &UpdateRecipient {
+            email: "sub@example.com".into(),
+            name: String::new(),
+            tracking_url: "https://ship.example/es/track/PSE000000000".into(),
+            unsubscribe_url: Some(
+                "https://ship.example/es/track/PSE000000000?unsubscribe=t".into(),
+            ),
+            language: Language::Es,
+        },
+        now,
+    );
+    let mut shipment =
+        notifications::service::sample_shipment("ada@example.com", chrono::NaiveDate::MIN);
+    shipment.language = Language::Ar;
+    let shipper = shipment.to_shipper("https://ship.example", now);
+    transport.send(&update).await.unwrap();
+    transport.send(&shipper).await.unwrap();
+
+    let received = server.received();
+    let (spanish, arabic) = (&received[0], &received[1]);
+    assert_eq!(
+        header(spanish, "subject"),
+        ["Envío PSE000000000: En tránsito"]
+    );
+    let text = spanish["text"].as_str().unwrap();
+    assert_eq!(text.lines().next(), Some("Hola:"));
+    assert!(
+        text.contains("El estado del envío PSE000000000 es ahora: En tránsito."),
+        "{text}"
+    );
+    assert!(text.contains("Vea su envío en Northwind: https://ship.example/es/track/PSE000000000"));
+    let html = spanish["html"].as_str().unwrap();
+    assert!(html.contains(r#"<html lang="es" dir="ltr">"#), "{html}");
+    assert!(html.contains("Dejar de recibir estas novedades"), "{html}");
+
+    assert_eq!(header(arabic, "subject"), ["تم إنشاء الشحنة"]);
+    let text = arabic["text"].as_str().unwrap();
+    assert!(text.contains("تم إنشاء شحنتك PSE000000000."), "{text}");
+    assert!(
+        text.contains("https://ship.example/ar/track/PSE000000000"),
+        "{text}"
+    );
+    assert!(text.contains("الحالة: قيد الانتظار"), "{text}");
+    let html = arabic["html"].as_str().unwrap();
+    assert!(html.contains(r#"<html lang="ar" dir="rtl">"#), "{html}");
+    assert!(html.contains("<strong>PSE000000000</strong>"), "{html}");
 }
 
 #[tokio::test]

@@ -4,10 +4,8 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 
+use crate::language::{Language, format, message};
 use crate::{Notification, Template};
-
-pub const SHIPPER_SUBJECT: &str = "Shipment Created";
-pub const RECEIVER_SUBJECT: &str = "Package Incoming";
 
 /// What the shipper and receiver e-mails say about a new shipment.
 #[derive(Clone, Debug)]
@@ -26,14 +24,28 @@ pub struct ShipmentEmail {
     pub receiver_email: String,
     /// One line per package, e.g. `2 x Carton - Books (30 x 20 x 10 cm, 4 kg)`.
     pub packages: Vec<String>,
+    /// The language both e-mails are written in.
+    pub language: Language,
 }
 
-/// The public tracking page of a shipment: the site's public URL + `/track/{number}`.
-pub fn tracking_url(public_url: &str, tracking_number: &str) -> String {
+/// The public tracking page of a shipment in `language`: the site's public URL, the
+/// language's prefix (none for English) and `/track/{number}`.
+pub fn tracking_url(public_url: &str, language: Language, tracking_number: &str) -> String {
     format!(
-        "{}/track/{tracking_number}",
-        public_url.trim_end_matches('/')
+        "{}{}/track/{tracking_number}",
+        public_url.trim_end_matches('/'),
+        language.path_prefix()
     )
+}
+
+/// A status as people read it in `language`: `in_transit` → "In Transit", "En tránsito", …;
+/// a status the catalogue does not know is shown as given.
+pub fn status_label(language: Language, status: &str) -> String {
+    let key = format!("status.{status}");
+    match message(language, &key) {
+        text if text == key => status.to_owned(),
+        text => text.to_owned(),
+    }
 }
 
 fn params<const N: usize>(pairs: [(&str, &str); N]) -> BTreeMap<String, String> {
@@ -46,17 +58,23 @@ fn params<const N: usize>(pairs: [(&str, &str); N]) -> BTreeMap<String, String> 
 impl ShipmentEmail {
     /// "Shipment Created", to the shipper.
     pub fn to_shipper(&self, public_url: &str, now: DateTime<Utc>) -> Notification {
-        let url = tracking_url(public_url, &self.tracking_number);
+        let url = tracking_url(public_url, self.language, &self.tracking_number);
         let status = if self.status.is_empty() {
             "pending"
         } else {
             &self.status
         };
+        // English keeps the spec's parameter (the status value); other languages read a label.
+        let status = if self.language.is_english() {
+            status.to_owned()
+        } else {
+            status_label(self.language, status)
+        };
         let packages = self.packages.join("\n");
         let p = params([
             ("to_name", &self.shipper_name),
             ("tracking", &self.tracking_number),
-            ("status", status),
+            ("status", &status),
             ("location", &self.current_location),
             ("origin", &self.origin),
             ("destination", &self.destination),
@@ -66,7 +84,8 @@ impl ShipmentEmail {
             ("packages", &packages),
             ("url", &url),
             ("to_email", &self.shipper_email),
-            ("subject", SHIPPER_SUBJECT),
+            ("subject", message(self.language, "email.shipper.subject")),
+            ("language", self.language.code()),
         ]);
         let mut n = Notification::new(
             Template::Shipper,
@@ -81,7 +100,7 @@ impl ShipmentEmail {
 
     /// "Package Incoming", to the receiver.
     pub fn to_receiver(&self, public_url: &str, now: DateTime<Utc>) -> Notification {
-        let url = tracking_url(public_url, &self.tracking_number);
+        let url = tracking_url(public_url, self.language, &self.tracking_number);
         let p = params([
             ("to_name", &self.receiver_name),
             ("tracking_number", &self.tracking_number),
@@ -90,7 +109,8 @@ impl ShipmentEmail {
             ("expected_delivery_date", &self.expected_delivery_date),
             ("tracking_url", &url),
             ("to_email", &self.receiver_email),
-            ("subject", RECEIVER_SUBJECT),
+            ("subject", message(self.language, "email.receiver.subject")),
+            ("language", self.language.code()),
         ]);
         let mut n = Notification::new(
             Template::Receiver,
@@ -116,7 +136,7 @@ impl ShipmentEmail {
 #[derive(Clone, Debug)]
 pub struct StatusUpdate {
     pub tracking_number: String,
-    /// The status as people read it, e.g. `In Transit`.
+    /// The status value, e.g. `in_transit`; each e-mail reads it in its recipient's language.
     pub status: String,
     pub location: String,
     pub remarks: String,
@@ -133,21 +153,33 @@ pub struct UpdateRecipient {
     pub tracking_url: String,
     /// Subscribers only: the one-click unsubscribe page.
     pub unsubscribe_url: Option<String>,
+    /// The language of this recipient's e-mail.
+    pub language: Language,
 }
 
 impl StatusUpdate {
-    pub fn subject(&self) -> String {
-        format!("Shipment {}: {}", self.tracking_number, self.status)
+    pub fn subject(&self, language: Language) -> String {
+        format(
+            language,
+            "email.update.subject",
+            &[
+                ("tracking", &self.tracking_number),
+                ("status", &status_label(language, &self.status)),
+            ],
+        )
     }
 
     pub fn to(&self, recipient: &UpdateRecipient, now: DateTime<Utc>) -> Notification {
-        let subject = self.subject();
+        let language = recipient.language;
+        let subject = self.subject(language);
+        let status = status_label(language, &self.status);
         let mut p = params([
             ("to_name", &recipient.name),
             ("to_email", &recipient.email),
             ("subject", &subject),
+            ("language", language.code()),
             ("tracking_number", &self.tracking_number),
-            ("status", &self.status),
+            ("status", &status),
             ("location", &self.location),
             ("remarks", &self.remarks),
             ("time", &self.time),
@@ -173,12 +205,18 @@ pub fn subscription_confirmation(
     tracking_number: &str,
     email: &str,
     confirm_url: &str,
+    language: Language,
     now: DateTime<Utc>,
 ) -> Notification {
-    let subject = format!("Confirm updates for shipment {tracking_number}");
+    let subject = format(
+        language,
+        "email.confirm.subject",
+        &[("tracking", tracking_number)],
+    );
     let p = params([
         ("to_email", email),
         ("subject", &subject),
+        ("language", language.code()),
         ("tracking_number", tracking_number),
         ("confirm_url", confirm_url),
     ]);

@@ -4,6 +4,7 @@
 //! lost, and two workers never send the same one.
 
 pub mod emails;
+pub mod language;
 pub mod store;
 pub mod webhooks;
 

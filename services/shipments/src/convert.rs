@@ -10,6 +10,7 @@ use crate::domain::{
 };
 use crate::error::FieldViolation;
 use crate::updates::{EmailRule, EmailRules, Event};
+use outbox::language::Language;
 use service_common::text::TextRule;
 
 /// Collects every violation of one request, so the admin sees all bad fields at once.
@@ -213,7 +214,7 @@ fn payment_from_proto(value: i32, violations: &mut Violations) -> PaymentMode {
 }
 
 /// Every field of a shipment's details, by its update-mask path.
-const DETAIL_PATHS: [&str; 19] = [
+const DETAIL_PATHS: [&str; 20] = [
     "shipper",
     "receiver",
     "origin",
@@ -233,6 +234,7 @@ const DETAIL_PATHS: [&str; 19] = [
     "pickup_time",
     "packages",
     "comments",
+    "language_code",
 ];
 
 /// Validates everything an admin types about a new shipment.
@@ -273,6 +275,7 @@ pub fn details_from_proto(s: &pb::Shipment) -> Result<ShipmentDetails, Vec<Field
         pickup_time: named(patch.pickup_time),
         packages: named(patch.packages),
         comments: named(patch.comments),
+        language: named(patch.language),
     })
 }
 
@@ -374,6 +377,12 @@ fn parse_field(
                 &s.comments,
                 TextRule::paragraph(2000).optional(),
             ))
+        }
+        "language_code" => {
+            patch.language = Some(Language::parse(&s.language_code).unwrap_or_else(|problem| {
+                v.add("language_code", problem);
+                Language::En
+            }))
         }
         _ => return false,
     }
@@ -545,6 +554,7 @@ pub fn details_to_proto(d: &ShipmentDetails) -> pb::Shipment {
             })
             .collect(),
         comments: d.comments.clone(),
+        language_code: d.language.code().to_owned(),
         ..Default::default()
     }
 }

@@ -11,7 +11,7 @@ use tonic::codegen::{Body, Bytes, StdError};
 
 use crate::convert;
 use crate::domain::{
-    Package, PaymentMode, Shipment, ShipmentDetails, ShipmentMode, ShipmentType, Status,
+    Language, Package, PaymentMode, Shipment, ShipmentDetails, ShipmentMode, ShipmentType, Status,
 };
 
 /// One demo shipment as `demo.json` describes it.
@@ -40,6 +40,9 @@ struct Demo {
     expected_in_days: i64,
     /// Tracking updates after the booking, oldest first.
     journey: Vec<Step>,
+    /// The language of its e-mails (English when absent).
+    #[serde(default)]
+    language: Language,
 }
 
 #[derive(Debug, Deserialize)]
@@ -138,6 +141,7 @@ fn details(i: usize, demo: &Demo, now: DateTime<Utc>) -> ShipmentDetails {
             .and_then(|t| t.with_nanosecond(0))
             .unwrap_or_default(),
         packages: demo.packages.clone(),
+        language: demo.language,
         comments: format!("Handle with care. Reference DEMO-{:03}.", i + 1),
     }
 }

@@ -5,6 +5,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::error::FieldViolation;
+pub use outbox::language::Language;
 
 /// Most packages one shipment may carry.
 pub const MAX_PACKAGES: usize = 100;
@@ -209,6 +210,9 @@ pub struct ShipmentDetails {
     pub pickup_time: NaiveTime,
     pub packages: Vec<Package>,
     pub comments: String,
+    /// The language of the shipment's e-mails and of the tracking links in them.
+    #[serde(default, skip_serializing_if = "Language::is_english")]
+    pub language: Language,
 }
 
 /// Totals computed from the packages (spec §9).
@@ -309,6 +313,9 @@ pub struct StoredImage {
 pub struct Subscriber {
     /// Lower case, as confirmed.
     pub email: String,
+    /// The language of the page they subscribed from: their updates are written in it.
+    #[serde(default, skip_serializing_if = "Language::is_english")]
+    pub language: Language,
     #[serde(with = "utc_micros")]
     pub since: DateTime<Utc>,
 }
@@ -440,6 +447,7 @@ pub struct ShipmentPatch {
     pub pickup_time: Option<NaiveTime>,
     pub packages: Option<Vec<Package>>,
     pub comments: Option<String>,
+    pub language: Option<Language>,
     /// The history entry's remarks, when the save appends one.
     pub remarks: String,
     pub history: HistoryRule,
@@ -480,6 +488,7 @@ impl ShipmentPatch {
         set(&mut d.pickup_time, &self.pickup_time);
         set(&mut d.packages, &self.packages);
         set(&mut d.comments, &self.comments);
+        set(&mut d.language, &self.language);
     }
 }
 

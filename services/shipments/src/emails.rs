@@ -20,6 +20,7 @@ pub fn shipment_email(s: &Shipment) -> ShipmentEmail {
         shipper_email: d.shipper_email.clone(),
         receiver_name: d.receiver_name.clone(),
         receiver_email: d.receiver_email.clone(),
+        language: d.language,
         packages: d
             .packages
             .iter()
@@ -44,15 +45,17 @@ pub fn notifications(s: &Shipment, links: &Links, rules: &EmailRules) -> Vec<Not
     let mut out = Vec::new();
     if rule.shipper {
         let mut n = email.to_shipper(&links.public_url, s.created_at);
-        n.params
-            .insert("url".into(), links.full_view(number, Party::Shipper));
+        n.params.insert(
+            "url".into(),
+            links.full_view(number, s.details.language, Party::Shipper),
+        );
         out.push(n);
     }
     if rule.receiver {
         let mut n = email.to_receiver(&links.public_url, s.created_at);
         n.params.insert(
             "tracking_url".into(),
-            links.full_view(number, Party::Receiver),
+            links.full_view(number, s.details.language, Party::Receiver),
         );
         out.push(n);
     }

@@ -9,7 +9,7 @@ use tokio::time::Instant;
 use tonic::metadata::MetadataValue;
 use tonic::{Request, Response};
 
-use crate::domain::{Subscriber, TrackingNumber};
+use crate::domain::{Language, Subscriber, TrackingNumber};
 use crate::error::{FieldViolation, ShipmentError};
 use crate::privacy::{
     ACCESS_AUDIENCE, ANSWER_FIELD, AccessGrant, Answer, NO_MATCH, PublicDetails, limited,
@@ -198,6 +198,8 @@ impl ShipmentsService {
     ) -> Result<(), ShipmentError> {
         let number = TrackingNumber::parse(&request.tracking_number)?;
         let email = email("email", &request.email)?;
+        let language = Language::parse(&request.language_code)
+            .map_err(|problem| FieldViolation::new("language_code", problem))?;
         let now = crate::domain::now();
         let sent = self
             .store
@@ -218,9 +220,13 @@ impl ShipmentsService {
         if shipment.subscribers.len() >= self.policy.subscribers_per_shipment {
             return Err(ShipmentError::Exhausted(SHIPMENT_FULL.into()));
         }
-        let url = self.links.confirm(number.as_str(), &email);
+        let url = self.links.confirm(&SubscriptionClaim {
+            sub: number.to_string(),
+            email: email.clone(),
+            lang: language,
+        });
         let confirmation =
-            outbox::emails::subscription_confirmation(number.as_str(), &email, &url, now);
+            outbox::emails::subscription_confirmation(number.as_str(), &email, &url, language, now);
         self.store.enqueue(&[confirmation]).await
     }
 
@@ -245,6 +251,7 @@ impl ShipmentsService {
         let shipment = self.store.find_by_tracking_number(&number).await?;
         let limit = self.policy.subscribers_per_shipment;
         let email = claim.email.clone();
+        let language = claim.lang;
         self.edit_subscribers(&shipment.id, move |subscribers| {
             if subscribers.iter().any(|s| s.email == email) {
                 return Ok(());
@@ -254,6 +261,7 @@ impl ShipmentsService {
             }
             subscribers.push(Subscriber {
                 email: email.clone(),
+                language,
                 since: crate::domain::now(),
             });
             Ok(())

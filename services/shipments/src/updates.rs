@@ -10,7 +10,7 @@ use outbox::emails::{StatusUpdate, UpdateRecipient, tracking_url};
 use serde::{Deserialize, Serialize};
 use service_auth::TokenKey;
 
-use crate::domain::{Shipment, Status};
+use crate::domain::{Language, Shipment, Status};
 use crate::privacy::{ACCESS_AUDIENCE, AccessGrant, Party, city_level};
 
 /// A shipment event that may send e-mail.
@@ -94,6 +94,9 @@ pub struct SubscriptionClaim {
     /// The tracking number.
     pub sub: String,
     pub email: String,
+    /// The language of the page the visitor subscribed from.
+    #[serde(default, skip_serializing_if = "Language::is_english")]
+    pub lang: Language,
 }
 
 /// Makes the signed links of the shipment e-mails.
@@ -104,12 +107,15 @@ pub struct Links {
 }
 
 impl Links {
-    fn page(&self, number: &str, param: &str, token: &str) -> String {
-        format!("{}?{param}={token}", tracking_url(&self.public_url, number))
+    fn page(&self, number: &str, language: Language, param: &str, token: &str) -> String {
+        format!(
+            "{}?{param}={token}",
+            tracking_url(&self.public_url, language, number)
+        )
     }
 
-    /// The tracking page with the full view open for `party`.
-    pub fn full_view(&self, number: &str, party: Party) -> String {
+    /// The tracking page in `language` with the full view open for `party`.
+    pub fn full_view(&self, number: &str, language: Language, party: Party) -> String {
         let grant = AccessGrant {
             sub: number.to_owned(),
             party,
@@ -117,30 +123,26 @@ impl Links {
         let token = self
             .tokens
             .sign_link(ACCESS_AUDIENCE, &grant, ACCESS_LINK_LIFETIME);
-        self.page(number, "access", &token)
+        self.page(number, language, "access", &token)
     }
 
-    fn subscription(&self, audience: &str, number: &str, email: &str, life: Duration) -> String {
-        let claim = SubscriptionClaim {
-            sub: number.to_owned(),
-            email: email.to_owned(),
+    fn subscription(&self, audience: &str, claim: &SubscriptionClaim, life: Duration) -> String {
+        let token = self.tokens.sign_link(audience, claim, life);
+        let param = if audience == CONFIRM_AUDIENCE {
+            "confirm"
+        } else {
+            "unsubscribe"
         };
-        self.tokens.sign_link(audience, &claim, life)
+        self.page(&claim.sub, claim.lang, param, &token)
     }
 
-    pub fn confirm(&self, number: &str, email: &str) -> String {
-        let token = self.subscription(CONFIRM_AUDIENCE, number, email, CONFIRM_LINK_LIFETIME);
-        self.page(number, "confirm", &token)
+    /// The confirmation link of a new subscription, on the page in the visitor's language.
+    pub fn confirm(&self, claim: &SubscriptionClaim) -> String {
+        self.subscription(CONFIRM_AUDIENCE, claim, CONFIRM_LINK_LIFETIME)
     }
 
-    pub fn unsubscribe(&self, number: &str, email: &str) -> String {
-        let token = self.subscription(
-            UNSUBSCRIBE_AUDIENCE,
-            number,
-            email,
-            UNSUBSCRIBE_LINK_LIFETIME,
-        );
-        self.page(number, "unsubscribe", &token)
+    pub fn unsubscribe(&self, claim: &SubscriptionClaim) -> String {
+        self.subscription(UNSUBSCRIBE_AUDIENCE, claim, UNSUBSCRIBE_LINK_LIFETIME)
     }
 }
 
@@ -175,7 +177,7 @@ pub fn status_change_emails(
     let last = after.shipment_history.last();
     let update = StatusUpdate {
         tracking_number: number.to_owned(),
-        status: status_label(after.status).to_owned(),
+        status: after.status.as_str().to_owned(),
         location: after.current_location.clone(),
         remarks: last.map(|h| h.remarks.clone()).unwrap_or_default(),
         time: now
@@ -203,8 +205,9 @@ pub fn status_change_emails(
             let recipient = UpdateRecipient {
                 email: email.clone(),
                 name: name.clone(),
-                tracking_url: links.full_view(number, party),
+                tracking_url: links.full_view(number, d.language, party),
                 unsubscribe_url: None,
+                language: d.language,
             };
             emails.push(update.to(&recipient, now));
         }
@@ -216,11 +219,17 @@ pub fn status_change_emails(
             ..update.clone()
         };
         for subscriber in &after.subscribers {
+            let claim = SubscriptionClaim {
+                sub: number.to_owned(),
+                email: subscriber.email.clone(),
+                lang: subscriber.language,
+            };
             let recipient = UpdateRecipient {
                 email: subscriber.email.clone(),
                 name: String::new(),
-                tracking_url: tracking_url(&links.public_url, number),
-                unsubscribe_url: Some(links.unsubscribe(number, &subscriber.email)),
+                tracking_url: tracking_url(&links.public_url, subscriber.language, number),
+                unsubscribe_url: Some(links.unsubscribe(&claim)),
+                language: subscriber.language,
             };
             emails.push(public.to(&recipient, now));
         }

@@ -353,6 +353,7 @@ async fn subscribe_confirm_update_and_unsubscribe_from_email_to_email() {
     let subscribe = |email: &str| pb::SubscribeToShipmentRequest {
         tracking_number: number.clone(),
         email: email.into(),
+        language_code: String::new(),
     };
 
     api.subscribe_to_shipment(subscribe(" Fan@Example.com "))
@@ -474,6 +475,7 @@ async fn subscriptions_reveal_nothing_and_have_limits() {
     let subscribe = |number: &str, email: &str| pb::SubscribeToShipmentRequest {
         tracking_number: number.into(),
         email: email.into(),
+        language_code: String::new(),
     };
     // An unknown number gets the same answer, and no e-mail goes anywhere.
     api.subscribe_to_shipment(subscribe("PSE000000000", "fan@example.com"))
@@ -526,7 +528,12 @@ async fn subscriptions_reveal_nothing_and_have_limits() {
             public_url: String::new(),
             tokens: running.key.clone(),
         };
-        param(&links.confirm(&s.tracking_number, email), "confirm")
+        let claim = shipments::updates::SubscriptionClaim {
+            sub: s.tracking_number.clone(),
+            email: email.into(),
+            lang: Default::default(),
+        };
+        param(&links.confirm(&claim), "confirm")
     };
     for email in ["a@example.com", "b@example.com"] {
         api.confirm_shipment_subscription(pb::ConfirmShipmentSubscriptionRequest {
@@ -658,4 +665,128 @@ async fn the_admins_rules_decide_who_hears_of_each_event() {
         .await
         .unwrap_err();
     assert_eq!(anonymous.code(), Code::Unauthenticated);
+}
+
+#[tokio::test]
+async fn each_email_speaks_the_language_of_its_shipment_or_its_subscriber() {
+    let running = start(PublicDetails::Verified).await;
+    let mut admin = running.client.clone();
+
+    // A language the site does not speak is refused by name, and nothing is created.
+    let refused = admin
+        .create_shipment(pb::CreateShipmentRequest {
+            shipment: Some(pb::Shipment {
+                language_code: "de".into(),
+                ..valid_input()
+            }),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(violations(&refused), vec!["language_code".to_owned()]);
+
+    let s = create(
+        &mut admin,
+        pb::Shipment {
+            language_code: "FR".into(),
+            ..valid_input()
+        },
+    )
+    .await;
+    assert_eq!(s.language_code, "fr");
+    let number = s.tracking_number.clone();
+    let created = outbox_of(&running, &number).await;
+    let shipper = created
+        .iter()
+        .find(|n| n.template == Template::Shipper)
+        .unwrap();
+    assert_eq!(shipper.subject, "Envoi créé");
+    assert_eq!(shipper.params["language"], "fr");
+    assert_eq!(shipper.params["status"], "En attente");
+    assert!(
+        shipper.params["url"].contains(&format!("/fr/track/{number}?access=")),
+        "{}",
+        shipper.params["url"]
+    );
+
+    // A visitor on the Spanish page subscribes: confirmation and updates in Spanish.
+    let mut api = visitor(&running);
+    api.subscribe_to_shipment(pb::SubscribeToShipmentRequest {
+        tracking_number: number.clone(),
+        email: "fan@example.com".into(),
+        language_code: "es".into(),
+    })
+    .await
+    .unwrap();
+    let confirmation = outbox_of(&running, &number).await.pop().unwrap();
+    assert_eq!(
+        confirmation.subject,
+        format!("Confirme las novedades del envío {number}")
+    );
+    let confirm_url = &confirmation.params["confirm_url"];
+    assert!(confirm_url.contains(&format!("/es/track/{number}?confirm=")));
+    api.confirm_shipment_subscription(pb::ConfirmShipmentSubscriptionRequest {
+        token: param(confirm_url, "confirm"),
+    })
+    .await
+    .unwrap();
+
+    track(
+        &mut admin,
+        &s.id,
+        pb::ShipmentStatus::InTransit,
+        "Lyon, France",
+    )
+    .await;
+    let to_fan = updates_to(&running, &number, "fan@example.com").await;
+    assert_eq!(to_fan[0].subject, format!("Envío {number}: En tránsito"));
+    assert_eq!(to_fan[0].params["language"], "es");
+    assert!(to_fan[0].params["unsubscribe_url"].contains(&format!("/es/track/{number}?")));
+    let to_shipper = updates_to(&running, &number, "amara@example.com").await;
+    assert_eq!(
+        to_shipper[0].subject,
+        format!("Envoi {number} : En transit")
+    );
+    assert!(
+        to_shipper[0].params["tracking_url"].contains(&format!("/fr/track/{number}?access="))
+    );
+
+    // A subscriber's language in a forged request is refused by name.
+    let refused = api
+        .subscribe_to_shipment(pb::SubscribeToShipmentRequest {
+            tracking_number: number.clone(),
+            email: "other@example.com".into(),
+            language_code: "fr\"><script>".into(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(violations(&refused), vec!["language_code".to_owned()]);
+
+    // The admin changes the shipment's language; its next e-mails follow.
+    admin
+        .update_shipment(pb::UpdateShipmentRequest {
+            shipment: Some(pb::Shipment {
+                id: s.id.clone(),
+                language_code: "ar".into(),
+                ..Default::default()
+            }),
+            update_mask: Some(prost_types::FieldMask {
+                paths: vec!["language_code".into()],
+            }),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    track(
+        &mut admin,
+        &s.id,
+        pb::ShipmentStatus::Delivered,
+        "Lyon, France",
+    )
+    .await;
+    let to_shipper = updates_to(&running, &number, "amara@example.com").await;
+    assert_eq!(to_shipper.len(), 2);
+    assert_eq!(to_shipper[1].params["language"], "ar");
+    assert_eq!(to_shipper[1].params["status"], "تم التسليم");
+    assert!(to_shipper[1].params["tracking_url"].contains(&format!("/ar/track/{number}?")));
 }

@@ -46,6 +46,7 @@ pub fn details(shipper: &str, origin: &str) -> ShipmentDetails {
             weight: 5.0,
         }],
         comments: String::new(),
+        language: Default::default(),
     }
 }
 

@@ -1,0 +1,247 @@
+//! The languages the product writes to the public in, and the catalogue of what its e-mails
+//! say: one JSON file per language in `locales/`, English holding the spec's wording.
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Serialize};
+
+/// A language of the public site and of the e-mails to shippers, receivers and subscribers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    #[default]
+    En,
+    Es,
+    Fr,
+    Ar,
+}
+
+/// What a language code that is none of ours gets back.
+pub const UNKNOWN_LANGUAGE: &str = "must be one of en, es, fr, ar";
+
+impl Language {
+    pub const ALL: [Language; 4] = [Language::En, Language::Es, Language::Fr, Language::Ar];
+
+    /// `en`, `es`, `fr` or `ar`, any case; empty means English.
+    pub fn parse(code: &str) -> Result<Self, &'static str> {
+        match code.trim().to_ascii_lowercase().as_str() {
+            "" | "en" => Ok(Language::En),
+            "es" => Ok(Language::Es),
+            "fr" => Ok(Language::Fr),
+            "ar" => Ok(Language::Ar),
+            _ => Err(UNKNOWN_LANGUAGE),
+        }
+    }
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Language::En => "en",
+            Language::Es => "es",
+            Language::Fr => "fr",
+            Language::Ar => "ar",
+        }
+    }
+
+    pub fn is_english(&self) -> bool {
+        *self == Language::En
+    }
+
+    /// `rtl` for Arabic, `ltr` otherwise (the `dir` of an HTML e-mail).
+    pub fn direction(self) -> &'static str {
+        match self {
+            Language::Ar => "rtl",
+            _ => "ltr",
+        }
+    }
+
+    /// The site's pages in this language live under this prefix: `` for English, `/es`, ….
+    pub fn path_prefix(self) -> &'static str {
+        match self {
+            Language::En => "",
+            Language::Es => "/es",
+            Language::Fr => "/fr",
+            Language::Ar => "/ar",
+        }
+    }
+
+    fn source(self) -> &'static str {
+        match self {
+            Language::En => include_str!("../locales/en.json"),
+            Language::Es => include_str!("../locales/es.json"),
+            Language::Fr => include_str!("../locales/fr.json"),
+            Language::Ar => include_str!("../locales/ar.json"),
+        }
+    }
+}
+
+impl std::fmt::Display for Language {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+type Messages = BTreeMap<String, String>;
+
+static CATALOGUES: LazyLock<BTreeMap<Language, Messages>> = LazyLock::new(|| {
+    Language::ALL
+        .into_iter()
+        .map(|language| {
+            let messages: Messages = serde_json::from_str(language.source())
+                .unwrap_or_else(|e| panic!("locales/{language}.json: {e}"));
+            (language, messages)
+        })
+        .collect()
+});
+
+impl PartialOrd for Language {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Language {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.code().cmp(other.code())
+    }
+}
+
+/// The catalogue's text of `key` in `language`, English where that language lacks it, and the
+/// key itself for a key no catalogue has (a test keeps every key in every language).
+pub fn message<'a>(language: Language, key: &'a str) -> &'a str {
+    let find = |language: Language| CATALOGUES[&language].get(key).map(String::as_str);
+    find(language).or_else(|| find(Language::En)).unwrap_or(key)
+}
+
+/// `text` with each `{name}` replaced by `value(name)`; an unknown name stays as it is.
+pub fn interpolate(text: &str, mut value: impl FnMut(&str) -> Option<String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find('{') {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 1..];
+        match after.find('}') {
+            Some(end) if is_name(&after[..end]) => {
+                let name = &after[..end];
+                match value(name) {
+                    Some(v) => out.push_str(&v),
+                    None => {
+                        out.push('{');
+                        out.push_str(name);
+                        out.push('}');
+                    }
+                }
+                rest = &after[end + 1..];
+            }
+            _ => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn is_name(text: &str) -> bool {
+    !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The catalogue's text of `key` in `language` with its `{name}`s filled from `values`.
+pub fn format(language: Language, key: &str, values: &[(&str, &str)]) -> String {
+    interpolate(message(language, key), |name| {
+        values
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| (*v).to_owned())
+    })
+}
+
+/// The placeholders of a message, e.g. `{tracking}` → `tracking`.
+pub fn placeholders(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    interpolate(text, |name| {
+        names.push(name.to_owned());
+        Some(String::new())
+    });
+    names.sort();
+    names
+}
+
+/// Every key of the English catalogue.
+pub fn keys() -> impl Iterator<Item = &'static str> {
+    CATALOGUES[&Language::En].keys().map(String::as_str)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_language_has_exactly_the_english_keys_with_the_same_placeholders() {
+        let english = &CATALOGUES[&Language::En];
+        for language in Language::ALL {
+            let messages = &CATALOGUES[&language];
+            let missing: Vec<_> = english
+                .keys()
+                .filter(|k| !messages.contains_key(*k))
+                .collect();
+            let extra: Vec<_> = messages
+                .keys()
+                .filter(|k| !english.contains_key(*k))
+                .collect();
+            assert!(
+                missing.is_empty(),
+                "locales/{language}.json lacks {missing:?}"
+            );
+            assert!(
+                extra.is_empty(),
+                "locales/{language}.json has unknown keys {extra:?}"
+            );
+            for (key, text) in messages {
+                assert!(
+                    !text.trim().is_empty(),
+                    "locales/{language}.json: {key} is empty"
+                );
+                assert_eq!(
+                    placeholders(text),
+                    placeholders(&english[key]),
+                    "locales/{language}.json: {key} must use the placeholders of English"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn codes_parse_in_any_case_and_empty_is_english() {
+        assert_eq!(Language::parse(""), Ok(Language::En));
+        assert_eq!(Language::parse(" ES "), Ok(Language::Es));
+        assert_eq!(Language::parse("ar"), Ok(Language::Ar));
+        assert_eq!(Language::parse("de"), Err(UNKNOWN_LANGUAGE));
+        assert_eq!(Language::parse("fr\n<script>"), Err(UNKNOWN_LANGUAGE));
+    }
+
+    #[test]
+    fn messages_are_filled_and_english_keeps_the_spec_wording() {
+        assert_eq!(
+            message(Language::En, "email.shipper.subject"),
+            "Shipment Created"
+        );
+        assert_eq!(
+            message(Language::En, "email.receiver.subject"),
+            "Package Incoming"
+        );
+        assert_eq!(
+            format(
+                Language::Fr,
+                "email.update.subject",
+                &[("tracking", "PSE123456789"), ("status", "Livré")]
+            ),
+            "Envoi PSE123456789 : Livré"
+        );
+        assert_eq!(
+            interpolate("{a} {b} {", |n| (n == "a").then(|| "x".into())),
+            "x {b} {"
+        );
+    }
+}
