@@ -7,7 +7,7 @@ use crate::domain::Shipment;
 
 /// The columns, in order (the README documents each). `packages` holds the packages as a
 /// JSON array of `{quantity, pieceType, description, length, width, height, weight}`.
-pub const COLUMNS: [&str; 35] = [
+pub const COLUMNS: [&str; 36] = [
     "tracking_number",
     "status",
     "shipper_name",
@@ -43,6 +43,7 @@ pub const COLUMNS: [&str; 35] = [
     "updated_at",
     "id",
     "external_reference",
+    "language_code",
 ];
 
 /// A cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, a tab or a carriage
@@ -109,6 +110,7 @@ pub fn row(s: &Shipment) -> Vec<String> {
         crate::domain::utc_micros::format(&s.updated_at),
         s.id.clone(),
         text(&s.external_reference),
+        d.language.code().to_owned(),
     ]
 }
 

@@ -35,12 +35,13 @@ const BATCH_ROWS: usize = 500;
 const STALLED_AFTER: chrono::TimeDelta = chrono::TimeDelta::minutes(2);
 
 /// Columns a row may leave blank and a file may leave out.
-const OPTIONAL_COLUMNS: [&str; 5] = [
+const OPTIONAL_COLUMNS: [&str; 6] = [
     "tracking_number",
     "status",
     "current_location",
     "created_at",
     "external_reference",
+    "language_code",
 ];
 /// Columns the export writes that an import ignores (computed, or the store's own), and the
 /// two a report of rejected rows adds in front, so a fixed report imports as it is.
@@ -398,6 +399,7 @@ fn check_row(
         carrier: cell("carrier"),
         product: cell("product"),
         comments: cell("comments"),
+        language_code: cell("language_code"),
         ..Default::default()
     };
     let whole = |column: &str, errors: &mut Vec<CellError>| -> i32 {

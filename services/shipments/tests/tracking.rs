@@ -747,9 +747,7 @@ async fn each_email_speaks_the_language_of_its_shipment_or_its_subscriber() {
         to_shipper[0].subject,
         format!("Envoi {number} : En transit")
     );
-    assert!(
-        to_shipper[0].params["tracking_url"].contains(&format!("/fr/track/{number}?access="))
-    );
+    assert!(to_shipper[0].params["tracking_url"].contains(&format!("/fr/track/{number}?access=")));
 
     // A subscriber's language in a forged request is refused by name.
     let refused = api
