@@ -452,7 +452,7 @@ for pr in by_kind.get("PrometheusRule", []):
                 for key in ("summary", "description", "runbook"):
                     if not str(rule.get("annotations", {}).get(key, "")).strip():
                         problems.append(f"{where}: no {key} annotation")
-                if f"`{a}`" not in readme:
+                if f"\n| `{a}` |" not in readme:
                     problems.append(f"{where}: not in deploy/README.md's table of alerts")
             elif "record" not in rule:
                 problems.append(f"{where}: neither alert nor record")
@@ -481,6 +481,8 @@ for cm in by_kind.get("ConfigMap", []):
             q = q.get("query", "") if isinstance(q, dict) else q or ""
             inner = re.fullmatch(r"\s*label_values\((.+),\s*\w+\)\s*", q)
             if var.get("type") == "query":
+                if var.get("datasource", {}).get("uid") != "${datasource}":
+                    problems.append(f"{where} variable {var['name']}: datasource is not the ${{datasource}} variable")
                 check_promql(f"{where} variable {var['name']}", grafana_expr(inner.group(1) if inner else q))
         panels = []
         for p in dash.get("panels", []):
@@ -494,8 +496,8 @@ for cm in by_kind.get("ConfigMap", []):
                 problems.append(f"{pw}: no gridPos")
             if p.get("type") == "row":
                 continue
-            if p.get("datasource", {}).get("uid") != "${datasource}":
-                problems.append(f"{pw}: datasource is not the ${{datasource}} variable")
+            if any(x.get("datasource", {}).get("uid") != "${datasource}" for x in [p] + p.get("targets", [])):
+                problems.append(f"{pw}: datasource is not the ${{datasource}} variable (a uid is one Grafana's own)")
             targets = p.get("targets", [])
             if not targets or not all(t.get("expr") for t in targets):
                 problems.append(f"{pw}: a panel without a query")
