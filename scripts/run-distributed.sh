@@ -8,7 +8,8 @@
 # LOG_FORMAT, MAIL_TRANSPORT, EMAILJS_*, is inherited by every process as it is):
 #   PORT            the website (gateway), default 8080
 #   BIN_DIR         where the binaries are, default target/debug (`make run-distributed`: target/release)
-#   DATA_ROOT       SecantusDB's files and the JWT key, default data/distributed (kept across runs)
+#   DATA_ROOT       SecantusDB's files, Redis's append-only file (DATA_ROOT/redis) and the JWT
+#                   key, default data/distributed (kept across runs)
 #   STATIC_DIR      the built web app, default frontend/dist
 #   ADMIN_EMAIL, ADMIN_PASSWORD   the first admin, created on the first start (no users yet);
 #                   without ADMIN_PASSWORD the auth service prints a generated password once
@@ -168,7 +169,12 @@ wait_for() { # wait_for WHAT COMMAND...
 
 if [ -z "${REDIS_URL:-}" ]; then
   command -v "$REDIS_SERVER" >/dev/null || die "redis-server is missing: apt-get install -y redis-server (or set REDIS_URL)"
-  start redis "$REDIS_SERVER" --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no
+  # Append-only persistence into DATA_ROOT/redis (fsync once a second, at most a second lost):
+  # sessions and rate-limit counters survive a restart of Redis, as they should in production.
+  mkdir -p "$DATA_ROOT/redis"
+  start redis "$REDIS_SERVER" --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$DATA_ROOT/redis" \
+    --appendonly yes --appendfsync everysec --save ''
+  # (--save '' turns off the RDB snapshots: the append-only file alone is the copy.)
   REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
 fi
 if [ -z "${MONGODB_URI:-}" ]; then
