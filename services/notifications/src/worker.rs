@@ -184,11 +184,15 @@ impl Worker {
     /// Sends due e-mails until `shutdown` resolves. Sending stops while the configuration is
     /// incomplete: nothing is lost, the e-mails wait in the outbox.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()>) {
+        // 0 while the mail settings are incomplete: nothing is sent, so no other e-mail metric moves.
+        let ready = metrics::gauge!("mail_transport_ready");
         if let Some(problem) = self.transport.problem() {
+            ready.set(0.0);
             tracing::error!("{problem}; e-mails wait in the outbox until it is fixed");
             shutdown.await;
             return;
         }
+        ready.set(1.0);
         let mut backlog_measured = std::time::Instant::now() - BACKLOG_EVERY;
         work_until(shutdown, &self.wake, self.policy.poll, "outbox", || {
             let measure = backlog_measured.elapsed() >= BACKLOG_EVERY;
