@@ -559,18 +559,24 @@ fn is_public_route(path: &str) -> bool {
 /// The back office, in English only.
 fn is_admin_route(path: &str) -> bool {
     let mut segments = path.split('/').skip(1);
-    match (segments.next(), segments.next(), segments.next()) {
-        (Some("login" | "administration_and_development"), None, _) => true,
-        (
-            Some("administration_and_development"),
-            Some(
-                "login" | "users" | "emails" | "settings" | "audit" | "labels" | "webhooks"
-                | "import",
-            ),
-            None,
-        ) => true,
-        _ => false,
-    }
+    matches!(
+        (segments.next(), segments.next(), segments.next()),
+        (Some("login" | "administration_and_development"), None, _)
+            | (
+                Some("administration_and_development"),
+                Some(
+                    "login"
+                        | "users"
+                        | "emails"
+                        | "settings"
+                        | "audit"
+                        | "labels"
+                        | "webhooks"
+                        | "import",
+                ),
+                None,
+            )
+    )
 }
 
 /// Headers every response carries.

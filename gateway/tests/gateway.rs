@@ -1783,6 +1783,7 @@ async fn verification_and_subscription_calls_are_rate_limited_per_client() {
     let subscribe = pb::SubscribeToShipmentRequest {
         tracking_number: number.clone(),
         email: "fan@example.com".into(),
+        ..Default::default()
     }
     .encode_to_vec();
     let mut replies = Vec::new();
@@ -1824,6 +1825,7 @@ async fn hostile_input_to_the_public_tracking_methods_is_refused_cleanly() {
         pb::SubscribeToShipmentRequest {
             tracking_number: n.into(),
             email: e.into(),
+            ..Default::default()
         }
         .encode_to_vec()
     };

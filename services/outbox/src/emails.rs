@@ -48,11 +48,20 @@ pub fn status_label(language: Language, status: &str) -> String {
     }
 }
 
-fn params<const N: usize>(pairs: [(&str, &str); N]) -> BTreeMap<String, String> {
-    pairs
+/// An e-mail's parameters, with `language` when it is not English: an English e-mail carries
+/// exactly the parameters the EmailJS templates were written for.
+fn params<const N: usize>(
+    language: Language,
+    pairs: [(&str, &str); N],
+) -> BTreeMap<String, String> {
+    let mut p: BTreeMap<String, String> = pairs
         .into_iter()
         .map(|(k, v)| (k.to_owned(), v.to_owned()))
-        .collect()
+        .collect();
+    if !language.is_english() {
+        p.insert("language".into(), language.code().into());
+    }
+    p
 }
 
 impl ShipmentEmail {
@@ -71,22 +80,24 @@ impl ShipmentEmail {
             status_label(self.language, status)
         };
         let packages = self.packages.join("\n");
-        let p = params([
-            ("to_name", &self.shipper_name),
-            ("tracking", &self.tracking_number),
-            ("status", &status),
-            ("location", &self.current_location),
-            ("origin", &self.origin),
-            ("destination", &self.destination),
-            ("delivery", &self.expected_delivery_date),
-            ("receiver", &self.receiver_name),
-            ("receiver_email", &self.receiver_email),
-            ("packages", &packages),
-            ("url", &url),
-            ("to_email", &self.shipper_email),
-            ("subject", message(self.language, "email.shipper.subject")),
-            ("language", self.language.code()),
-        ]);
+        let p = params(
+            self.language,
+            [
+                ("to_name", &self.shipper_name),
+                ("tracking", &self.tracking_number),
+                ("status", &status),
+                ("location", &self.current_location),
+                ("origin", &self.origin),
+                ("destination", &self.destination),
+                ("delivery", &self.expected_delivery_date),
+                ("receiver", &self.receiver_name),
+                ("receiver_email", &self.receiver_email),
+                ("packages", &packages),
+                ("url", &url),
+                ("to_email", &self.shipper_email),
+                ("subject", message(self.language, "email.shipper.subject")),
+            ],
+        );
         let mut n = Notification::new(
             Template::Shipper,
             &self.shipper_email,
@@ -101,17 +112,19 @@ impl ShipmentEmail {
     /// "Package Incoming", to the receiver.
     pub fn to_receiver(&self, public_url: &str, now: DateTime<Utc>) -> Notification {
         let url = tracking_url(public_url, self.language, &self.tracking_number);
-        let p = params([
-            ("to_name", &self.receiver_name),
-            ("tracking_number", &self.tracking_number),
-            ("origin", &self.origin),
-            ("destination", &self.destination),
-            ("expected_delivery_date", &self.expected_delivery_date),
-            ("tracking_url", &url),
-            ("to_email", &self.receiver_email),
-            ("subject", message(self.language, "email.receiver.subject")),
-            ("language", self.language.code()),
-        ]);
+        let p = params(
+            self.language,
+            [
+                ("to_name", &self.receiver_name),
+                ("tracking_number", &self.tracking_number),
+                ("origin", &self.origin),
+                ("destination", &self.destination),
+                ("expected_delivery_date", &self.expected_delivery_date),
+                ("tracking_url", &url),
+                ("to_email", &self.receiver_email),
+                ("subject", message(self.language, "email.receiver.subject")),
+            ],
+        );
         let mut n = Notification::new(
             Template::Receiver,
             &self.receiver_email,
@@ -173,18 +186,20 @@ impl StatusUpdate {
         let language = recipient.language;
         let subject = self.subject(language);
         let status = status_label(language, &self.status);
-        let mut p = params([
-            ("to_name", &recipient.name),
-            ("to_email", &recipient.email),
-            ("subject", &subject),
-            ("language", language.code()),
-            ("tracking_number", &self.tracking_number),
-            ("status", &status),
-            ("location", &self.location),
-            ("remarks", &self.remarks),
-            ("time", &self.time),
-            ("tracking_url", &recipient.tracking_url),
-        ]);
+        let mut p = params(
+            language,
+            [
+                ("to_name", &recipient.name),
+                ("to_email", &recipient.email),
+                ("subject", &subject),
+                ("tracking_number", &self.tracking_number),
+                ("status", &status),
+                ("location", &self.location),
+                ("remarks", &self.remarks),
+                ("time", &self.time),
+                ("tracking_url", &recipient.tracking_url),
+            ],
+        );
         if let Some(url) = &recipient.unsubscribe_url {
             p.insert("unsubscribe_url".into(), url.clone());
         }
@@ -213,13 +228,15 @@ pub fn subscription_confirmation(
         "email.confirm.subject",
         &[("tracking", tracking_number)],
     );
-    let p = params([
-        ("to_email", email),
-        ("subject", &subject),
-        ("language", language.code()),
-        ("tracking_number", tracking_number),
-        ("confirm_url", confirm_url),
-    ]);
+    let p = params(
+        language,
+        [
+            ("to_email", email),
+            ("subject", &subject),
+            ("tracking_number", tracking_number),
+            ("confirm_url", confirm_url),
+        ],
+    );
     let mut n = Notification::new(Template::SubscriptionConfirmation, email, "", p, now);
     n.tracking_number = tracking_number.to_owned();
     n
@@ -235,14 +252,17 @@ pub fn endpoint_disabled(
     now: DateTime<Utc>,
 ) -> Notification {
     let subject = format!("Webhook endpoint disabled: {endpoint_url}");
-    let p = params([
-        ("to_email", to),
-        ("subject", &subject),
-        ("endpoint_url", endpoint_url),
-        ("description", description),
-        ("failing_since", failing_since),
-        ("url", webhooks_page),
-    ]);
+    let p = params(
+        Language::En,
+        [
+            ("to_email", to),
+            ("subject", &subject),
+            ("endpoint_url", endpoint_url),
+            ("description", description),
+            ("failing_since", failing_since),
+            ("url", webhooks_page),
+        ],
+    );
     Notification::new(Template::Alert, to, "", p, now)
 }
 
@@ -258,13 +278,16 @@ pub struct ContactMessage {
 impl ContactMessage {
     /// To the company's contact account; replies go to the visitor.
     pub fn notification(&self, now: DateTime<Utc>) -> Notification {
-        let p = params([
-            ("from_name", &self.name),
-            ("from_email", &self.email),
-            ("subject", &self.subject),
-            ("message", &self.message),
-            ("reply_to", &self.email),
-        ]);
+        let p = params(
+            Language::En,
+            [
+                ("from_name", &self.name),
+                ("from_email", &self.email),
+                ("subject", &self.subject),
+                ("message", &self.message),
+                ("reply_to", &self.email),
+            ],
+        );
         Notification::new(Template::Contact, "", &self.name, p, now)
     }
 }

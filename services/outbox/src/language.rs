@@ -108,7 +108,7 @@ impl Ord for Language {
 
 /// The catalogue's text of `key` in `language`, English where that language lacks it, and the
 /// key itself for a key no catalogue has (a test keeps every key in every language).
-pub fn message<'a>(language: Language, key: &'a str) -> &'a str {
+pub fn message(language: Language, key: &str) -> &str {
     let find = |language: Language| CATALOGUES[&language].get(key).map(String::as_str);
     find(language).or_else(|| find(Language::En)).unwrap_or(key)
 }
