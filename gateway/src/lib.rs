@@ -255,6 +255,8 @@ pub enum Command {
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=60))]
         minutes: u64,
     },
+    #[command(flatten)]
+    Data(service_common::backup::DataCommand),
 }
 
 /// The services the gateway forwards to, and the key that signs their tokens.

@@ -32,6 +32,9 @@ async fn main() -> anyhow::Result<()> {
             );
             Ok(())
         }
+        Some(Command::Data(command)) => {
+            service_common::backup::run(command, &cli.hosted.store.config())
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 use http::HeaderValue;
 use rand::Rng;
-use service_common::telemetry::REQUEST_ID;
+use service_common::telemetry::{self, REQUEST_ID};
 use tracing::Instrument;
 
 fn new_request_id() -> HeaderValue {
@@ -53,7 +53,12 @@ pub async fn request_id_and_metrics(mut request: Request, next: Next) -> Respons
         .map_or(Cow::Borrowed(STATIC_FILES), |p| {
             Cow::Owned(p.as_str().to_owned())
         });
-    let span = tracing::info_span!("request", request_id = %id, method = %request.method(), path = %request.uri().path());
+    let span = tracing::info_span!("request", request_id = %id, method = %request.method(), path = %request.uri().path(), trace_id = tracing::field::Empty);
+    // A caller's trace context (a proxy's, a client's) is continued; the services get ours.
+    let trace_id = telemetry::continue_trace(&span, request.headers()).unwrap_or_default();
+    for name in telemetry::TRACE_HEADERS {
+        request.headers_mut().remove(name);
+    }
     let started = Instant::now();
     let mut response = next.run(request).instrument(span).await;
     let elapsed = started.elapsed();
@@ -69,9 +74,9 @@ pub async fn request_id_and_metrics(mut request: Request, next: Next) -> Respons
         .and_then(|v| v.to_str().ok())
         .unwrap_or("-");
     if route == STATIC_FILES {
-        tracing::debug!(request_id = %id, %route, %status, elapsed_ms = elapsed.as_secs_f64() * 1e3, "request done");
+        tracing::debug!(request_id = %id, trace_id, %route, %status, elapsed_ms = elapsed.as_secs_f64() * 1e3, "request done");
     } else {
-        tracing::info!(request_id = %id, %route, %status, grpc_status, elapsed_ms = elapsed.as_secs_f64() * 1e3, "request done");
+        tracing::info!(request_id = %id, trace_id, %route, %status, grpc_status, elapsed_ms = elapsed.as_secs_f64() * 1e3, "request done");
     }
     // The gRPC status of trailers-only answers (RPC errors), "-" otherwise (a success, whose
     // status follows in the body, or no RPC): alerts on INTERNAL look at grpc_status="13".

@@ -27,7 +27,8 @@ pub(crate) fn is_idempotent(path: &str) -> bool {
     method.starts_with("Get") || method.starts_with("List")
 }
 
-/// A service hosted in this process (its generated server), called without a socket.
+/// A service hosted in this process (its generated server), called without a socket but
+/// observed as a remote one is: a span per call, continuing the gateway's trace, and metrics.
 pub fn in_process<S>(server: S) -> Upstream
 where
     S: tower::Service<Request<Body>, Response = Response<Body>, Error = Infallible>
@@ -37,7 +38,26 @@ where
         + 'static,
     S::Future: Send + 'static,
 {
-    BoxCloneSyncService::new(server)
+    with_trace_context(tower::Layer::layer(
+        &service_common::telemetry::RpcTelemetryLayer,
+        server,
+    ))
+}
+
+/// Every call carries the trace context of the gateway's request span.
+fn with_trace_context<S>(service: S) -> Upstream
+where
+    S: tower::Service<Request<Body>, Response = Response<Body>, Error = Infallible>
+        + Clone
+        + Send
+        + Sync
+        + 'static,
+    S::Future: Send + 'static,
+{
+    BoxCloneSyncService::new(service.map_request(|mut request: Request<Body>| {
+        service_common::telemetry::inject_trace_context(request.headers_mut());
+        request
+    }))
 }
 
 /// A service at `url` (for example `http://shipments:50051`), connected lazily.
@@ -46,7 +66,7 @@ pub fn remote(name: &'static str, url: &str) -> anyhow::Result<Upstream> {
         .connect_timeout(CONNECT_TIMEOUT)
         .timeout(CALL_TIMEOUT)
         .connect_lazy();
-    Ok(BoxCloneSyncService::new(Remote { name, channel }))
+    Ok(with_trace_context(Remote { name, channel }))
 }
 
 /// A channel whose transport errors (readiness included) become UNAVAILABLE responses.

@@ -105,17 +105,29 @@ async fn stores(data: &Path) -> (Arc<dyn ShipmentStore>, Arc<dyn auth::store::Us
     let users: Arc<dyn auth::store::UserStore> =
         Arc::new(auth::store::SqliteUserStore::open(&data.join("users.sqlite3")).unwrap());
     let clerk = auth::domain::Email::parse(CLERK_EMAIL).unwrap();
-    let audit_log = Arc::new(audit::SqliteAuditLog::open(data).unwrap());
-    auth::AuthApi::new(users.clone(), TokenKey::generate(), audit_log)
-        .create(
-            clerk,
-            "Clerk",
-            auth::domain::Role::User,
-            auth::domain::NewPassword::parse("password", ADMIN_PASSWORD).unwrap(),
-        )
-        .await
-        .unwrap();
+    if users.find_by_email(&clerk).await.unwrap().is_none() {
+        let audit_log = Arc::new(audit::SqliteAuditLog::open(data).unwrap());
+        auth::AuthApi::new(users.clone(), TokenKey::generate(), audit_log)
+            .create(
+                clerk,
+                "Clerk",
+                auth::domain::Role::User,
+                auth::domain::NewPassword::parse("password", ADMIN_PASSWORD).unwrap(),
+            )
+            .await
+            .unwrap();
+    }
     (store, users)
+}
+
+/// Opens every embedded store of `data`, as the services do at start (which migrates them).
+pub async fn open_stores(data: &Path) {
+    SqliteShipmentStore::open(&data.join(outbox::store::sqlite::FILE)).unwrap();
+    outbox::SqliteOutbox::open(data).unwrap();
+    outbox::webhooks::SqliteWebhooks::open(data).unwrap();
+    audit::SqliteAuditLog::open(data).unwrap();
+    auth::store::SqliteUserStore::open(&data.join("users.sqlite3")).unwrap();
+    preferences::store::SqlitePreferenceStore::open(&data.join("preferences.sqlite3")).unwrap();
 }
 
 /// The all-in-one, with the gateway's settings adjusted by `adjust`.
@@ -129,28 +141,43 @@ pub async fn all_in_one_with_services(
     adjust_services: impl FnOnce(&mut HostedServices),
 ) -> Site {
     let data = tempfile::tempdir().unwrap();
+    let mut site = all_in_one_in(data.path(), adjust, adjust_services).await;
+    site._dirs.push(data);
+    site
+}
+
+/// The all-in-one over the embedded stores in `data`, which stays when the site is dropped.
+pub async fn all_in_one_on(data: &Path) -> Site {
+    all_in_one_in(data, |_| {}, |_| {}).await
+}
+
+async fn all_in_one_in(
+    data: &Path,
+    adjust: impl FnOnce(&mut Settings),
+    adjust_services: impl FnOnce(&mut HostedServices),
+) -> Site {
     let files = static_dir();
     let mut settings = settings(files.path());
     adjust(&mut settings);
-    let mut hosted = hosted(data.path());
+    let mut hosted = hosted(data);
     adjust_services(&mut hosted);
     let tokens = TokenKey::generate();
     let (stop, stopping) = Stopping::channel();
     let upstreams = Upstreams::build(&settings, &hosted, tokens.clone(), &stopping)
         .await
         .unwrap();
-    let (store, users) = stores(data.path()).await;
+    let (store, users) = stores(data).await;
     let base = listen(&settings, upstreams).await;
     Site {
         base,
-        data: data.path().to_path_buf(),
+        data: data.to_path_buf(),
         store,
         users,
         shipments_url: None,
         auth_url: None,
         tokens,
         _stop: stop,
-        _dirs: vec![data, files],
+        _dirs: vec![files],
         _redis: None,
     }
 }

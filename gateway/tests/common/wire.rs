@@ -26,6 +26,24 @@ pub fn frame(message: &[u8]) -> Vec<u8> {
     out
 }
 
+/// A gRPC-web call of `path` (service/method, under `logistics.v1.`) as the browser makes it;
+/// the reply and the `Set-Cookie` header.
+pub async fn call(base: &str, path: &str, message: impl prost::Message) -> (Reply, Option<String>) {
+    let response = reqwest::Client::new()
+        .post(format!("{base}/logistics.v1.{path}"))
+        .header("content-type", "application/grpc-web+proto")
+        .header("x-grpc-web", "1")
+        .body(frame(&message.encode_to_vec()))
+        .send()
+        .await
+        .unwrap();
+    let (reply, headers) = read_reply(response).await;
+    let cookie = headers
+        .get("set-cookie")
+        .map(|v| v.to_str().unwrap().to_owned());
+    (reply, cookie)
+}
+
 /// The answer of a gRPC or gRPC-web call, and its headers.
 pub async fn read_reply(response: reqwest::Response) -> (Reply, reqwest::header::HeaderMap) {
     let http = response.status().as_u16();
@@ -92,6 +110,11 @@ pub fn percent_decode(text: &str) -> String {
 
 /// The first of the demo shipments, loaded into `store` through the service API.
 pub async fn demo_shipment(store: &Arc<dyn ShipmentStore>) -> shipments::domain::Shipment {
+    demo_shipments(store).await.remove(0)
+}
+
+/// The demo shipments, loaded into `store` through the service API.
+pub async fn demo_shipments(store: &Arc<dyn ShipmentStore>) -> Vec<shipments::domain::Shipment> {
     let key = TokenKey::generate();
     let blobs_dir = tempfile::tempdir().unwrap();
     let blobs = Arc::new(shipments::blobs::FsBlobStore::open(blobs_dir.path()).unwrap());
@@ -106,5 +129,5 @@ pub async fn demo_shipment(store: &Arc<dyn ShipmentStore>) -> shipments::domain:
         server,
         service_auth::Bearer::new(&service_auth::tool_token(&key)),
     );
-    shipments::demo::load(&mut client).await.unwrap().remove(0)
+    shipments::demo::load(&mut client).await.unwrap()
 }

@@ -67,6 +67,8 @@ pub enum Command {
         #[arg(long)]
         email: String,
     },
+    #[command(flatten)]
+    Data(service_common::backup::DataCommand),
 }
 
 /// The service, whoever starts it: its binary, the all-in-one gateway and the tests. On an

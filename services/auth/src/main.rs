@@ -1,5 +1,6 @@
 //! The auth service on its own (distributed mode); `auth create-admin --email E` creates an
-//! admin, reading the password from ADMIN_PASSWORD or standard input.
+//! admin, reading the password from ADMIN_PASSWORD or standard input; `backup --to FILE` and
+//! `restore --from FILE` copy the embedded stores.
 
 use tokio::net::TcpListener;
 
@@ -12,6 +13,9 @@ async fn main() -> anyhow::Result<()> {
         let store = auth::open_store(&config).await?;
         let password = auth::admin_password_or_stdin(&cli.auth)?;
         return auth::create_admin(store, audit::open(&config).await?, email, &password).await;
+    }
+    if let Some(auth::Command::Data(command)) = &cli.command {
+        return service_common::backup::run(command, &cli.store.config());
     }
     let tokens = cli.tokens.key(false)?;
     let built = auth::build(&cli.store.config(), &cli.auth, tokens).await?;

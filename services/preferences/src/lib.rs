@@ -126,4 +126,6 @@ pub struct Cli {
     pub tokens: TokenSettings,
     #[command(flatten)]
     pub telemetry: TelemetrySettings,
+    #[command(subcommand)]
+    pub command: Option<service_common::backup::DataCommand>,
 }

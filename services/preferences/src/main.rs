@@ -1,4 +1,5 @@
-//! The preferences service on its own (distributed mode).
+//! The preferences service on its own (distributed mode); `backup --to FILE` and
+//! `restore --from FILE` copy its embedded stores.
 
 use tokio::net::TcpListener;
 
@@ -6,6 +7,9 @@ use tokio::net::TcpListener;
 async fn main() -> anyhow::Result<()> {
     let cli: preferences::Cli = service_common::settings::parse();
     let _telemetry = service_common::telemetry::init("preferences", &cli.telemetry);
+    if let Some(command) = &cli.command {
+        return service_common::backup::run(command, &cli.store.config());
+    }
     let tokens = cli.tokens.key(false)?;
     let built = preferences::build(&cli.store.config(), tokens).await?;
     let listener = TcpListener::bind(cli.addr).await?;

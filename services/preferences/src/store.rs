@@ -3,9 +3,11 @@
 use std::path::Path;
 
 use async_trait::async_trait;
+use futures::future::BoxFuture;
 use mongodb::bson::{Document, doc};
 use mongodb::options::ReturnDocument;
 use r2d2_sqlite::rusqlite::{OptionalExtension, params};
+use service_common::store::migrate::{self, MongoStep, Schema, Step};
 use service_common::store::{Sqlite, StoreFault};
 
 /// A user's preferences; None is "never chosen".
@@ -31,12 +33,18 @@ pub trait PreferenceStore: Send + Sync + 'static {
     async fn update(&self, user_id: &str, change: Preferences) -> Result<Preferences, StoreError>;
 }
 
-const SCHEMA: &str = "
+const SCHEMA: Schema = Schema {
+    store: "preferences",
+    steps: &[Step {
+        name: "initial",
+        sql: "
 CREATE TABLE IF NOT EXISTS user_preferences (
     user_id TEXT PRIMARY KEY,
     is_dark_mode INTEGER
 );
-";
+",
+    }],
+};
 
 #[derive(Clone)]
 pub struct SqlitePreferenceStore {
@@ -46,7 +54,7 @@ pub struct SqlitePreferenceStore {
 impl SqlitePreferenceStore {
     pub fn open(path: &Path) -> anyhow::Result<Self> {
         Ok(Self {
-            db: Sqlite::open(path, 4, SCHEMA)?,
+            db: Sqlite::open(path, 4, &[&SCHEMA])?,
         })
     }
 }
@@ -98,11 +106,23 @@ pub struct MongoPreferenceStore {
 
 impl MongoPreferenceStore {
     pub async fn connect(uri: &str, database: &str) -> anyhow::Result<Self> {
-        let client = service_common::mongo_client(uri).await?;
+        let db = service_common::mongo_client(uri).await?.database(database);
+        migrate::mongo(&db, "preferences", &MIGRATIONS).await?;
         Ok(Self {
-            preferences: client.database(database).collection("userPreferences"),
+            preferences: db.collection("userPreferences"),
         })
     }
+}
+
+/// The preferences' schema versions, oldest first; a released step is never edited.
+const MIGRATIONS: [MongoStep; 1] = [MongoStep {
+    name: "initial",
+    apply: initial,
+}];
+
+/// Documents keyed by user id need no index: version 1 is the base later steps build on.
+fn initial(_db: mongodb::Database) -> BoxFuture<'static, mongodb::error::Result<()>> {
+    Box::pin(async { Ok(()) })
 }
 
 fn from_document(d: Option<Document>) -> Preferences {

@@ -1,6 +1,7 @@
 //! What every service shares: where its store is and the store plumbing, the gRPC server with
 //! health and reflection, timestamp encoding and e-mail syntax.
 
+pub mod backup;
 pub mod grpc_guard;
 pub mod settings;
 pub mod store;
@@ -20,11 +21,12 @@ use tower::ServiceExt;
 
 pub use settings::StoreConfig;
 
-/// A pool of SQLite connections to `path`, in WAL mode, with `schema` applied.
+/// A pool of SQLite connections to `path`, in WAL mode, with each of `schemas` migrated to its
+/// latest version.
 pub fn sqlite_pool(
     path: &std::path::Path,
     max_size: u32,
-    schema: &str,
+    schemas: &[&store::migrate::Schema],
 ) -> anyhow::Result<r2d2::Pool<r2d2_sqlite::SqliteConnectionManager>> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
@@ -40,7 +42,11 @@ pub fn sqlite_pool(
         .max_size(max_size)
         .test_on_check_out(false)
         .build(manager)?;
-    pool.get()?.execute_batch(schema)?;
+    let mut conn = pool.get()?;
+    for schema in schemas {
+        store::migrate::sqlite(&mut conn, path, schema)?;
+    }
+    drop(conn);
     Ok(pool)
 }
 

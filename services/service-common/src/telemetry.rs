@@ -3,15 +3,20 @@
 //! - metrics: a Prometheus endpoint at `METRICS_ADDR` (`/metrics`), per process;
 //! - traces: exported over OTLP/HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` is set.
 //!
-//! Every RPC runs in a span carrying its `request_id` (the gateway's `x-request-id`), so one
-//! call can be followed from the gateway through the services in the logs.
+//! Every RPC runs in a span carrying its `request_id` (the gateway's `x-request-id`) and its
+//! `trace_id`: the W3C trace context (`traceparent`) goes from the gateway with every call to
+//! a service, in process or over the network, so one browser request is one trace, and every
+//! log line written while serving it names that trace.
 
 use std::task::{Context, Poll};
 use std::time::Instant;
 
-use opentelemetry::trace::TracerProvider as _;
+use opentelemetry::propagation::{Extractor, Injector, TextMapPropagator};
+use opentelemetry::trace::{TraceContextExt, TraceId, TracerProvider as _};
+use opentelemetry_sdk::propagation::TraceContextPropagator;
 use opentelemetry_sdk::trace::SdkTracerProvider;
 use tracing::Instrument;
+use tracing_opentelemetry::OpenTelemetrySpanExt;
 
 use crate::settings::{LogFormat, TelemetrySettings};
 use tracing_subscriber::layer::SubscriberExt;
@@ -51,7 +56,8 @@ pub fn init(service: &'static str, settings: &TelemetrySettings) -> Telemetry {
             .with_writer(std::io::stderr)
             .json()
             .with_current_span(true)
-            .with_span_list(false)
+            // The whole list: the request's span, which holds `trace_id`, is an outer one.
+            .with_span_list(true)
             .with_filter(filter())
             .boxed()
     } else {
@@ -62,46 +68,91 @@ pub fn init(service: &'static str, settings: &TelemetrySettings) -> Telemetry {
             .with_filter(filter())
             .boxed()
     };
-    let traces = settings
-        .otlp_endpoint
-        .as_deref()
-        .filter(|e| !e.is_empty())
-        .and_then(|endpoint| {
-            use opentelemetry_otlp::WithExportConfig;
-            match opentelemetry_otlp::SpanExporter::builder()
-                .with_http()
-                .with_endpoint(format!("{}/v1/traces", endpoint.trim_end_matches('/')))
-                .build()
-            {
-                Ok(exporter) => Some(
-                    SdkTracerProvider::builder()
-                        .with_batch_exporter(exporter)
-                        .with_resource(
-                            opentelemetry_sdk::Resource::builder()
-                                .with_service_name(service)
-                                .build(),
-                        )
-                        .build(),
-                ),
-                Err(e) => {
-                    eprintln!("traces are not exported: {e}");
-                    None
-                }
-            }
-        });
-    let otel = traces.as_ref().map(|p| {
-        tracing_opentelemetry::layer()
-            .with_tracer(p.tracer(service))
-            .with_filter(filter())
-    });
+    // Spans get trace ids whether or not they are exported, so the logs always carry them.
+    let mut traces = SdkTracerProvider::builder().with_resource(
+        opentelemetry_sdk::Resource::builder()
+            .with_service_name(service)
+            .build(),
+    );
+    let endpoint = settings.otlp_endpoint.as_deref().filter(|e| !e.is_empty());
+    if let Some(endpoint) = endpoint {
+        use opentelemetry_otlp::WithExportConfig;
+        match opentelemetry_otlp::SpanExporter::builder()
+            .with_http()
+            .with_endpoint(format!("{}/v1/traces", endpoint.trim_end_matches('/')))
+            .build()
+        {
+            Ok(exporter) => traces = traces.with_batch_exporter(exporter),
+            Err(e) => eprintln!("traces are not exported: {e}"),
+        }
+    }
+    let traces = traces.build();
+    let otel = tracing_opentelemetry::layer()
+        .with_tracer(traces.tracer(service))
+        .with_filter(filter());
     let _ = tracing_subscriber::registry()
         .with(logs)
         .with(otel)
         .try_init();
-    if traces.is_some() {
+    if endpoint.is_some() {
         tracing::info!("exporting traces to OTEL_EXPORTER_OTLP_ENDPOINT");
     }
-    Telemetry { traces }
+    Telemetry {
+        traces: Some(traces),
+    }
+}
+
+struct HeaderInjector<'a>(&'a mut http::HeaderMap);
+
+impl Injector for HeaderInjector<'_> {
+    fn set(&mut self, key: &str, value: String) {
+        if let (Ok(name), Ok(value)) = (
+            http::HeaderName::from_bytes(key.as_bytes()),
+            http::HeaderValue::from_str(&value),
+        ) {
+            self.0.insert(name, value);
+        }
+    }
+}
+
+struct HeaderExtractor<'a>(&'a http::HeaderMap);
+
+impl Extractor for HeaderExtractor<'_> {
+    fn get(&self, key: &str) -> Option<&str> {
+        self.0.get(key).and_then(|v| v.to_str().ok())
+    }
+
+    fn keys(&self) -> Vec<&str> {
+        self.0.keys().map(http::HeaderName::as_str).collect()
+    }
+}
+
+/// The headers of the W3C trace context.
+pub const TRACE_HEADERS: [&str; 2] = ["traceparent", "tracestate"];
+
+/// Writes the current span's trace context into the headers of an outgoing call.
+pub fn inject_trace_context(headers: &mut http::HeaderMap) {
+    for name in TRACE_HEADERS {
+        headers.remove(name);
+    }
+    let context = tracing::Span::current().context();
+    TraceContextPropagator::new().inject_context(&context, &mut HeaderInjector(headers));
+}
+
+/// Makes `span` (not entered yet, with an empty `trace_id` field) a child of the caller's trace
+/// context in `headers`, if they carry a valid one, and records the trace id in the span, so
+/// every log line written inside it names the trace. The trace id, when there is one.
+pub fn continue_trace(span: &tracing::Span, headers: &http::HeaderMap) -> Option<String> {
+    let parent = TraceContextPropagator::new().extract(&HeaderExtractor(headers));
+    if parent.span().span_context().is_valid() {
+        let _ = span.set_parent(parent);
+    }
+    let trace_id = span.context().span().span_context().trace_id();
+    (trace_id != TraceId::INVALID).then(|| {
+        let id = trace_id.to_string();
+        span.record("trace_id", id.as_str());
+        id
+    })
 }
 
 /// Serves this process's Prometheus metrics at `METRICS_ADDR` (default `default_addr`)
@@ -191,7 +242,8 @@ where
             .and_then(|v| v.to_str().ok())
             .unwrap_or_default()
             .to_owned();
-        let span = tracing::info_span!("rpc", rpc.service = %service, rpc.method = %method, request_id = %request_id);
+        let span = tracing::info_span!("rpc", rpc.service = %service, rpc.method = %method, request_id = %request_id, trace_id = tracing::field::Empty);
+        continue_trace(&span, request.headers());
         let started = Instant::now();
         let future = self.inner.call(request);
         Box::pin(

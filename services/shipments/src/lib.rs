@@ -108,6 +108,8 @@ pub struct Cli {
     pub telemetry: TelemetrySettings,
     #[command(flatten)]
     pub shipments: Settings,
+    #[command(subcommand)]
+    pub command: Option<service_common::backup::DataCommand>,
 }
 
 /// Opens the shipment store the configuration names.

@@ -3,9 +3,11 @@
 
 use async_trait::async_trait;
 use futures::TryStreamExt;
+use futures::future::BoxFuture;
 use mongodb::bson::{Document, doc};
 use mongodb::error::Error as MongoError;
 use mongodb::{ClientSession, Collection, Database, IndexModel};
+use service_common::store::migrate::{self, MongoStep};
 use service_common::store::{StoreFault, mongo};
 use service_common::utc_micros;
 
@@ -61,8 +63,22 @@ impl MongoAuditLog {
     }
 
     pub async fn with_database(db: Database) -> anyhow::Result<Self> {
-        let audit = db.collection::<Document>(COLLECTION);
-        audit
+        migrate::mongo(&db, "audit", &MIGRATIONS).await?;
+        Ok(Self {
+            audit: db.collection(COLLECTION),
+        })
+    }
+}
+
+/// The audit log's schema versions, oldest first; a released step is never edited.
+const MIGRATIONS: [MongoStep; 1] = [MongoStep {
+    name: "initial",
+    apply: initial,
+}];
+
+fn initial(db: Database) -> BoxFuture<'static, mongodb::error::Result<()>> {
+    Box::pin(async move {
+        db.collection::<Document>(COLLECTION)
             .create_indexes([
                 IndexModel::builder()
                     .keys(doc! { "time": -1, "_id": -1 })
@@ -77,9 +93,9 @@ impl MongoAuditLog {
                     .keys(doc! { "action": 1, "time": -1 })
                     .build(),
             ])
-            .await?;
-        Ok(Self { audit })
-    }
+            .await
+            .map(drop)
+    })
 }
 
 #[async_trait]

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use async_trait::async_trait;
 use r2d2_sqlite::rusqlite::{self, TransactionBehavior, params, params_from_iter, types::Value};
+use service_common::store::migrate::{Schema, Step};
 use service_common::store::{Sqlite, StoreFault, json};
 use service_common::utc_micros;
 
@@ -14,7 +15,11 @@ use crate::AuditEntry;
 /// The file the audit log shares with the shipments and the outbox.
 pub const FILE: &str = "shipments.sqlite3";
 
-pub const SCHEMA: &str = "
+pub const SCHEMA: Schema = Schema {
+    store: "audit",
+    steps: &[Step {
+        name: "initial",
+        sql: "
 CREATE TABLE IF NOT EXISTS audit (
     seq INTEGER PRIMARY KEY,
     id TEXT NOT NULL UNIQUE,
@@ -36,7 +41,9 @@ CREATE TRIGGER IF NOT EXISTS audit_no_update BEFORE UPDATE ON audit
 BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS audit_no_delete BEFORE DELETE ON audit
 BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
-";
+",
+    }],
+};
 
 /// Writes entries inside the caller's transaction (a shipment change).
 pub fn insert_all(conn: &rusqlite::Connection, entries: &[AuditEntry]) -> Result<(), StoreFault> {
@@ -69,7 +76,7 @@ impl SqliteAuditLog {
     /// Opens the log in `data_dir`'s shared file.
     pub fn open(data_dir: &Path) -> anyhow::Result<Self> {
         Ok(Self {
-            db: Sqlite::open(&data_dir.join(FILE), 4, SCHEMA)?,
+            db: Sqlite::open(&data_dir.join(FILE), 4, &[&SCHEMA])?,
         })
     }
 }

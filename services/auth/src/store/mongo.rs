@@ -2,13 +2,15 @@
 
 use async_trait::async_trait;
 use futures::TryStreamExt;
+use futures::future::BoxFuture;
 use mongodb::bson::{Document, doc};
 use mongodb::options::IndexOptions;
-use mongodb::{Collection, IndexModel};
+use mongodb::{Collection, Database, IndexModel};
 
 use super::{UserPage, UserStore, cursor, parse_cursor};
 use crate::domain::{Email, User};
 use crate::error::AuthError;
+use service_common::store::migrate::{self, MongoStep};
 use service_common::store::{StoreFault, mongo};
 
 #[derive(Clone)]
@@ -19,12 +21,26 @@ pub struct MongoUserStore {
 impl MongoUserStore {
     pub async fn connect(uri: &str, database: &str) -> anyhow::Result<Self> {
         let db = service_common::mongo_client(uri).await?.database(database);
-        let users = db.collection::<Document>("users");
+        migrate::mongo(&db, "users", &MIGRATIONS).await?;
+        Ok(Self {
+            users: db.collection("users"),
+        })
+    }
+}
+
+/// The users' schema versions, oldest first; a released step is never edited.
+const MIGRATIONS: [MongoStep; 1] = [MongoStep {
+    name: "initial",
+    apply: initial,
+}];
+
+fn initial(db: Database) -> BoxFuture<'static, mongodb::error::Result<()>> {
+    Box::pin(async move {
         let unique = IndexOptions::builder()
             .unique(true)
             .name("email_unique".to_owned())
             .build();
-        users
+        db.collection::<Document>("users")
             .create_indexes([
                 IndexModel::builder()
                     .keys(doc! { "email": 1 })
@@ -34,9 +50,9 @@ impl MongoUserStore {
                     .keys(doc! { "createdAt": 1, "_id": 1 })
                     .build(),
             ])
-            .await?;
-        Ok(Self { users })
-    }
+            .await
+            .map(drop)
+    })
 }
 
 fn to_document(user: &User) -> Result<Document, AuthError> {

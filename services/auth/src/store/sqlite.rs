@@ -4,13 +4,18 @@ use std::path::Path;
 
 use async_trait::async_trait;
 use r2d2_sqlite::rusqlite::{OptionalExtension, params};
+use service_common::store::migrate::{Schema, Step};
 use service_common::store::{Sqlite, StoreFault, json};
 
 use super::{UserPage, UserStore, cursor, parse_cursor};
 use crate::domain::{Email, User, utc_micros};
 use crate::error::AuthError;
 
-const SCHEMA: &str = "
+const SCHEMA: Schema = Schema {
+    store: "users",
+    steps: &[Step {
+        name: "initial",
+        sql: "
 CREATE TABLE IF NOT EXISTS users (
     id TEXT PRIMARY KEY,
     email TEXT NOT NULL UNIQUE,
@@ -18,7 +23,9 @@ CREATE TABLE IF NOT EXISTS users (
     doc TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS users_oldest ON users (created_at, id);
-";
+",
+    }],
+};
 
 #[derive(Clone)]
 pub struct SqliteUserStore {
@@ -28,7 +35,7 @@ pub struct SqliteUserStore {
 impl SqliteUserStore {
     pub fn open(path: &Path) -> anyhow::Result<Self> {
         Ok(Self {
-            db: Sqlite::open(path, 4, SCHEMA)?,
+            db: Sqlite::open(path, 4, &[&SCHEMA])?,
         })
     }
 }

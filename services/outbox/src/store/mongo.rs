@@ -6,10 +6,12 @@ use std::time::Duration;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use futures::TryStreamExt;
+use futures::future::BoxFuture;
 use mongodb::bson::{Document, doc};
 use mongodb::error::Error as MongoError;
 use mongodb::options::ReturnDocument;
 use mongodb::{ClientSession, Collection, Database, IndexModel};
+use service_common::store::migrate::{self, MongoStep};
 use service_common::store::{StoreFault, mongo};
 use service_common::utc_micros;
 
@@ -73,15 +75,15 @@ pub async fn insert_all(
     Ok(())
 }
 
-impl MongoOutbox {
-    pub async fn connect(uri: &str, database: &str) -> anyhow::Result<Self> {
-        let client = service_common::mongo_client(uri).await?;
-        Self::with_database(client.database(database)).await
-    }
+/// The outbox's schema versions, oldest first; a released step is never edited.
+const MIGRATIONS: [MongoStep; 1] = [MongoStep {
+    name: "initial",
+    apply: initial,
+}];
 
-    pub async fn with_database(db: Database) -> anyhow::Result<Self> {
-        let outbox = db.collection::<Document>(COLLECTION);
-        outbox
+fn initial(db: Database) -> BoxFuture<'static, mongodb::error::Result<()>> {
+    Box::pin(async move {
+        db.collection::<Document>(COLLECTION)
             .create_indexes([
                 IndexModel::builder()
                     .keys(doc! { "state": 1, "nextAttemptAt": 1 })
@@ -90,8 +92,22 @@ impl MongoOutbox {
                     .keys(doc! { "createdAt": -1, "_id": -1 })
                     .build(),
             ])
-            .await?;
-        Ok(Self { outbox })
+            .await
+            .map(drop)
+    })
+}
+
+impl MongoOutbox {
+    pub async fn connect(uri: &str, database: &str) -> anyhow::Result<Self> {
+        let client = service_common::mongo_client(uri).await?;
+        Self::with_database(client.database(database)).await
+    }
+
+    pub async fn with_database(db: Database) -> anyhow::Result<Self> {
+        migrate::mongo(&db, "outbox", &MIGRATIONS).await?;
+        Ok(Self {
+            outbox: db.collection(COLLECTION),
+        })
     }
 
     async fn find(&self, id: &str) -> Result<Notification, OutboxError> {

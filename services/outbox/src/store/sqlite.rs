@@ -7,6 +7,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use r2d2_sqlite::rusqlite::{self, OptionalExtension, TransactionBehavior, params};
+use service_common::store::migrate::{Schema, Step};
 use service_common::store::{Sqlite, StoreFault, json};
 use service_common::utc_micros;
 
@@ -16,7 +17,11 @@ use crate::{Filter, Notification, Outcome, State};
 /// The file the outbox shares with the shipments.
 pub const FILE: &str = "shipments.sqlite3";
 
-pub const SCHEMA: &str = "
+pub const SCHEMA: Schema = Schema {
+    store: "outbox",
+    steps: &[Step {
+        name: "initial",
+        sql: "
 CREATE TABLE IF NOT EXISTS outbox (
     seq INTEGER PRIMARY KEY,
     id TEXT NOT NULL UNIQUE,
@@ -27,7 +32,9 @@ CREATE TABLE IF NOT EXISTS outbox (
     doc TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox (state, next_attempt_at);
-";
+",
+    }],
+};
 
 /// `?3`, when set, is part of the recipient's address or of the tracking number, any case.
 const TEXT_MATCHES: &str = "(?3 IS NULL \
@@ -67,7 +74,7 @@ impl SqliteOutbox {
     /// Opens the outbox in `data_dir`'s shared file.
     pub fn open(data_dir: &Path) -> anyhow::Result<Self> {
         Ok(Self {
-            db: Sqlite::open(&data_dir.join(FILE), 4, SCHEMA)?,
+            db: Sqlite::open(&data_dir.join(FILE), 4, &[&SCHEMA])?,
         })
     }
 }

@@ -6,10 +6,12 @@ use std::time::Duration;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use futures::TryStreamExt;
+use futures::future::BoxFuture;
 use mongodb::bson::{Document, doc};
 use mongodb::error::Error as MongoError;
 use mongodb::options::ReturnDocument;
 use mongodb::{ClientSession, Collection, Database, IndexModel};
+use service_common::store::migrate::{self, MongoStep};
 use service_common::store::{StoreFault, mongo};
 use service_common::utc_micros;
 
@@ -51,15 +53,15 @@ fn internal(e: OutboxError) -> MongoError {
     MongoError::custom(e.to_string())
 }
 
-impl MongoWebhooks {
-    pub async fn connect(uri: &str, database: &str) -> anyhow::Result<Self> {
-        let client = service_common::mongo_client(uri).await?;
-        Self::with_database(client.database(database)).await
-    }
+/// The webhooks' schema versions, oldest first; a released step is never edited.
+const MIGRATIONS: [MongoStep; 1] = [MongoStep {
+    name: "initial",
+    apply: initial,
+}];
 
-    pub async fn with_database(db: Database) -> anyhow::Result<Self> {
-        let deliveries = db.collection::<Document>(DELIVERIES);
-        deliveries
+fn initial(db: Database) -> BoxFuture<'static, Result<(), MongoError>> {
+    Box::pin(async move {
+        db.collection::<Document>(DELIVERIES)
             .create_indexes([
                 IndexModel::builder()
                     .keys(doc! { "state": 1, "nextAttemptAt": 1 })
@@ -71,10 +73,22 @@ impl MongoWebhooks {
                     .keys(doc! { "endpointId": 1, "createdAt": -1, "_id": -1 })
                     .build(),
             ])
-            .await?;
+            .await
+            .map(drop)
+    })
+}
+
+impl MongoWebhooks {
+    pub async fn connect(uri: &str, database: &str) -> anyhow::Result<Self> {
+        let client = service_common::mongo_client(uri).await?;
+        Self::with_database(client.database(database)).await
+    }
+
+    pub async fn with_database(db: Database) -> anyhow::Result<Self> {
+        migrate::mongo(&db, "webhooks", &MIGRATIONS).await?;
         Ok(Self {
             endpoints: db.collection(ENDPOINTS),
-            deliveries,
+            deliveries: db.collection(DELIVERIES),
         })
     }
 

@@ -6,6 +6,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use r2d2_sqlite::rusqlite::{self, OptionalExtension, TransactionBehavior, params};
+use service_common::store::migrate::{Schema, Step};
 use service_common::store::{Sqlite, StoreFault, json};
 use service_common::utc_micros;
 
@@ -16,7 +17,11 @@ use super::{
 use crate::store::{lease_end, new_claim};
 use crate::{OutboxError, Outcome, State};
 
-pub const SCHEMA: &str = "
+pub const SCHEMA: Schema = Schema {
+    store: "webhooks",
+    steps: &[Step {
+        name: "initial",
+        sql: "
 CREATE TABLE IF NOT EXISTS webhook_endpoints (
     seq INTEGER PRIMARY KEY,
     id TEXT NOT NULL UNIQUE,
@@ -38,7 +43,9 @@ CREATE TABLE IF NOT EXISTS webhook_deliveries (
 CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (state, next_attempt_at);
 CREATE INDEX IF NOT EXISTS webhook_deliveries_order ON webhook_deliveries (endpoint_id, shipment_id, ord);
 CREATE INDEX IF NOT EXISTS webhook_deliveries_list ON webhook_deliveries (endpoint_id, seq);
-";
+",
+    }],
+};
 
 #[derive(Clone)]
 pub struct SqliteWebhooks {
@@ -120,7 +127,7 @@ impl SqliteWebhooks {
     /// Opens the webhooks in `data_dir`'s shared file.
     pub fn open(data_dir: &Path) -> anyhow::Result<Self> {
         Ok(Self {
-            db: Sqlite::open(&data_dir.join(crate::store::sqlite::FILE), 4, SCHEMA)?,
+            db: Sqlite::open(&data_dir.join(crate::store::sqlite::FILE), 4, &[&SCHEMA])?,
         })
     }
 }

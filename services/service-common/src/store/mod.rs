@@ -3,6 +3,7 @@
 //! and opaque page tokens. Each service converts a [`StoreFault`] into its own error type once.
 
 pub mod json;
+pub mod migrate;
 pub mod mongo;
 pub mod page_token;
 pub mod sqlite;

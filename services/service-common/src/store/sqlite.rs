@@ -10,6 +10,7 @@ use r2d2_sqlite::SqliteConnectionManager;
 use r2d2_sqlite::rusqlite::Connection;
 
 use super::StoreFault;
+use super::migrate::Schema;
 
 /// A pool of connections to one SQLite file, in WAL mode.
 #[derive(Clone)]
@@ -40,10 +41,10 @@ struct Checkpoint {
 
 impl Sqlite {
     /// Opens (or creates) the file at `path` with up to `max_size` connections, in WAL mode,
-    /// with `schema` applied.
-    pub fn open(path: &Path, max_size: u32, schema: &str) -> anyhow::Result<Self> {
+    /// with each of `schemas` migrated to its latest version.
+    pub fn open(path: &Path, max_size: u32, schemas: &[&Schema]) -> anyhow::Result<Self> {
         Ok(Self {
-            pool: crate::sqlite_pool(path, max_size, schema)?,
+            pool: crate::sqlite_pool(path, max_size, schemas)?,
             writes: write_queue(path),
             checkpoint: None,
         })
@@ -119,17 +120,22 @@ impl Sqlite {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::migrate::Step;
+
+    const SCHEMA: Schema = Schema {
+        store: "t",
+        steps: &[Step {
+            name: "numbers",
+            sql: "CREATE TABLE t (n INTEGER);",
+        }],
+    };
 
     #[tokio::test]
     async fn runs_work_and_checkpoints() {
         let dir = std::env::temp_dir().join(format!("store-sqlite-{}", std::process::id()));
-        let db = Sqlite::open(
-            &dir.join("t.sqlite3"),
-            2,
-            "CREATE TABLE IF NOT EXISTS t (n INTEGER);",
-        )
-        .unwrap()
-        .checkpoint_every(2);
+        let db = Sqlite::open(&dir.join("t.sqlite3"), 2, &[&SCHEMA])
+            .unwrap()
+            .checkpoint_every(2);
         for n in 0..5 {
             db.write(move |conn| {
                 conn.execute("INSERT INTO t VALUES (?)", [n])
@@ -152,10 +158,9 @@ mod tests {
     async fn a_writer_waits_its_turn_longer_than_the_busy_timeout() {
         let dir = std::env::temp_dir().join(format!("store-sqlite-turns-{}", std::process::id()));
         let path = dir.join("t.sqlite3");
-        let schema = "CREATE TABLE IF NOT EXISTS t (n INTEGER);";
         // Two stores on one file, as the shipments and outbox stores are.
-        let first = Sqlite::open(&path, 2, schema).unwrap();
-        let second = Sqlite::open(&path, 2, schema).unwrap();
+        let first = Sqlite::open(&path, 2, &[&SCHEMA]).unwrap();
+        let second = Sqlite::open(&path, 2, &[&SCHEMA]).unwrap();
         let (started, holding) = tokio::sync::oneshot::channel();
         let long = tokio::spawn(async move {
             first

@@ -4,6 +4,7 @@
 use async_trait::async_trait;
 use chrono::NaiveDate;
 use futures::TryStreamExt;
+use futures::future::BoxFuture;
 use mongodb::bson::{Document, doc};
 use mongodb::options::IndexOptions;
 use mongodb::{Client, ClientSession, Collection, IndexModel};
@@ -20,6 +21,7 @@ use super::{
 use crate::domain::{Shipment, Status, TrackingNumber};
 use crate::error::ShipmentError;
 use crate::updates::EmailRules;
+use service_common::store::migrate::{self, MongoStep};
 use service_common::store::page_token::BadPageToken;
 use service_common::store::{StoreFault, mongo};
 
@@ -63,20 +65,19 @@ fn majority() -> mongodb::options::WriteConcern {
         .build()
 }
 
-impl MongoShipmentStore {
-    /// Connects to `uri`, using `database`, and creates the indexes.
-    pub async fn connect(uri: &str, database: &str) -> anyhow::Result<Self> {
-        let client = service_common::mongo_client(uri).await?;
-        Self::with_database(client.database(database)).await
-    }
+/// The shipments' schema versions, oldest first; a released step is never edited.
+const MIGRATIONS: [MongoStep; 1] = [MongoStep {
+    name: "initial",
+    apply: initial,
+}];
 
-    pub async fn with_database(db: mongodb::Database) -> anyhow::Result<Self> {
-        let shipments = db.collection::<Document>("shipments");
+fn initial(db: mongodb::Database) -> BoxFuture<'static, mongodb::error::Result<()>> {
+    Box::pin(async move {
         let unique = IndexOptions::builder()
             .unique(true)
             .name("trackingNumber_unique".to_owned())
             .build();
-        shipments
+        db.collection::<Document>("shipments")
             .create_indexes([
                 IndexModel::builder()
                     .keys(doc! { "trackingNumber": 1 })
@@ -99,20 +100,13 @@ impl MongoShipmentStore {
                     .build(),
             ])
             .await?;
-        // The outbox's own indexes, so the notifications service finds what it claims fast.
-        outbox::MongoOutbox::with_database(db.clone()).await?;
-        audit::MongoAuditLog::with_database(db.clone()).await?;
-        let webhooks = outbox::webhooks::MongoWebhooks::with_database(db.clone()).await?;
-        let claims = db.collection::<Document>("shipment_claims");
-        claims
+        db.collection::<Document>("shipment_claims")
             .create_index(IndexModel::builder().keys(doc! { "shipmentId": 1 }).build())
             .await?;
-        let imports = db.collection::<Document>("shipment_imports");
-        imports
+        db.collection::<Document>("shipment_imports")
             .create_index(IndexModel::builder().keys(doc! { "seq": -1 }).build())
             .await?;
-        let counters = db.collection::<Document>("counters");
-        counters
+        db.collection::<Document>("counters")
             .create_index(
                 IndexModel::builder()
                     .keys(doc! { "expiresAt": 1 })
@@ -123,7 +117,28 @@ impl MongoShipmentStore {
                     )
                     .build(),
             )
-            .await?;
+            .await
+            .map(drop)
+    })
+}
+
+impl MongoShipmentStore {
+    /// Connects to `uri`, using `database`, and creates the indexes.
+    pub async fn connect(uri: &str, database: &str) -> anyhow::Result<Self> {
+        let client = service_common::mongo_client(uri).await?;
+        Self::with_database(client.database(database)).await
+    }
+
+    pub async fn with_database(db: mongodb::Database) -> anyhow::Result<Self> {
+        migrate::mongo(&db, "shipments", &MIGRATIONS).await?;
+        // The stores written in the shipments' transactions, migrated by whoever opens first.
+        outbox::MongoOutbox::with_database(db.clone()).await?;
+        audit::MongoAuditLog::with_database(db.clone()).await?;
+        let webhooks = outbox::webhooks::MongoWebhooks::with_database(db.clone()).await?;
+        let shipments = db.collection::<Document>("shipments");
+        let claims = db.collection::<Document>("shipment_claims");
+        let imports = db.collection::<Document>("shipment_imports");
+        let counters = db.collection::<Document>("counters");
         Ok(Self {
             client: db.client().clone(),
             shipments,

@@ -10,6 +10,7 @@ use async_trait::async_trait;
 use r2d2_sqlite::rusqlite::{
     self, OptionalExtension, TransactionBehavior, params, params_from_iter, types::Value,
 };
+use service_common::store::migrate::{Schema, Step};
 use service_common::store::page_token::BadPageToken;
 use service_common::store::{Sqlite, StoreFault, json};
 
@@ -26,7 +27,11 @@ use crate::updates::EmailRules;
 
 /// `shipments_search` is a trigram full-text index of `search_text`, so the admin's
 /// substring search does not scan every row; triggers keep it in step in the same transaction.
-const SCHEMA: &str = "
+const SCHEMA: Schema = Schema {
+    store: "shipments",
+    steps: &[Step {
+        name: "initial",
+        sql: "
 CREATE TABLE IF NOT EXISTS shipments (
     seq INTEGER PRIMARY KEY,
     id TEXT NOT NULL UNIQUE,
@@ -144,7 +149,9 @@ CREATE TRIGGER IF NOT EXISTS shipments_days_update AFTER UPDATE OF doc ON shipme
         WHERE new.status != 'delivered'
         ON CONFLICT (kind, day) DO UPDATE SET count = count + 1;
 END;
-";
+",
+    }],
+};
 
 /// The expected delivery date inside a stored shipment (`YYYY-MM-DD`), as its indexes name it.
 const EXPECTED: &str = "json_extract(s.doc, '$.expectedDeliveryDate')";
@@ -172,12 +179,13 @@ impl SqliteShipmentStore {
             db: Sqlite::open(
                 path,
                 8,
-                &format!(
-                    "{SCHEMA}{}{}{}",
-                    outbox::store::sqlite::SCHEMA,
-                    outbox::webhooks::sqlite::SCHEMA,
-                    audit::store::sqlite::SCHEMA
-                ),
+                // The outbox, webhooks and audit tables are written in the shipments' transactions.
+                &[
+                    &SCHEMA,
+                    &outbox::store::sqlite::SCHEMA,
+                    &outbox::webhooks::sqlite::SCHEMA,
+                    &audit::store::sqlite::SCHEMA,
+                ],
             )?
             .checkpoint_every(CHECKPOINT_EVERY),
         })
