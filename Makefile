@@ -8,7 +8,7 @@ CHROMIUM ?= /usr/bin/chromium
 BUF_VERSION = 1.75.0
 BUF = .tools/buf/node_modules/.bin/buf
 
-.PHONY: run run-distributed demo test system-packages lint lint-rust lint-frontend test-rust test-frontend test-e2e test-e2e-distributed check-deploy fault-test bench bench-smoke bench-packages tools buf frontend clean
+.PHONY: run run-distributed demo test system-packages lint lint-rust lint-frontend test-rust test-frontend test-e2e test-e2e-distributed check-deploy test-faults fault-test bench bench-smoke bench-packages tools buf frontend clean
 
 ## run: build everything and start the all-in-one product on http://localhost:$(PORT)
 # E-mails written over SMTP carry the site's brand: frontend/brand.json, or BRAND_FILE (absolute).
@@ -37,7 +37,7 @@ frontend: frontend/node_modules/.package-lock.json
 ## test: installs the missing system packages, then lint, Rust tests (SQLite and MongoDB stores),
 ## front-end unit tests and JS budget, Playwright e2e in both modes, deploy checks, and a tiny
 ## run of the benchmark (so it cannot rot)
-test: system-packages lint test-rust test-frontend test-e2e test-e2e-distributed check-deploy bench-smoke
+test: system-packages lint test-rust test-frontend test-e2e test-e2e-distributed test-faults check-deploy bench-smoke
 
 ## system-packages: Chromium, redis-server and python3-venv, installed with apt-get when missing
 ## (as root or with sudo), or the command to run
@@ -79,7 +79,12 @@ test-e2e-distributed: system-packages test-e2e tools
 	cargo build -p shipments -p auth -p notifications -p preferences
 	cd frontend && CI=1 E2E_MODE=distributed npm run e2e
 
-## fault-test: kill and restart shipments, Redis and SecantusDB under load; prints what it measured
+## test-faults: the fault test on the debug binaries the distributed e2e run built
+test-faults: test-e2e-distributed
+	BIN_DIR=target/debug scripts/fault-test.py
+
+## fault-test: kill and restart shipments, auth, notifications, a gateway replica, Redis and
+## SecantusDB under load, on release binaries; prints what it measured
 fault-test: frontend tools
 	cargo build --release -p gateway -p shipments -p auth -p notifications -p preferences
 	BIN_DIR=target/release scripts/fault-test.py

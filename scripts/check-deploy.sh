@@ -506,6 +506,9 @@ for cm in by_kind.get("ConfigMap", []):
 for s in by_kind.get("Service", []):
     if s["spec"].get("type", "ClusterIP") != "ClusterIP":
         bad(s, "only ClusterIP Services: the Ingress or HTTPRoute is the way in")
+    # The gateway balances over the addresses a service's name resolves to: one per ready pod.
+    if s["metadata"]["name"] in CALLERS and s["spec"].get("clusterIP") != "None":
+        bad(s, "not headless (clusterIP: None): the gateway would reach one pod per connection")
 
 if problems:
     print("\n".join(f"  {p}" for p in problems), file=sys.stderr)

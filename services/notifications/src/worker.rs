@@ -132,6 +132,10 @@ pub fn system_clock() -> Clock {
     Arc::new(service_common::now)
 }
 
+/// The waits between tries to record an e-mail's outcome while the store is away.
+const SETTLE_FIRST_WAIT: Duration = Duration::from_millis(100);
+const SETTLE_MAX_WAIT: Duration = Duration::from_secs(2);
+
 /// How often the worker reports the outbox backlog (`outbox_backlog` gauge).
 const BACKLOG_EVERY: Duration = Duration::from_secs(5);
 
@@ -171,14 +175,35 @@ impl Worker {
                 tracing::error!(id = %n.id, %error, "e-mail failed for good")
             }
         }
-        if !self
-            .store
-            .settle(&n.id, &claimed.claim, &outcome, (self.clock)())
-            .await?
-        {
+        if !self.settle(&claimed, &outcome).await? {
             tracing::warn!(id = %n.id, "lease ran out before the send finished; another worker owns the e-mail now");
         }
         Ok(true)
+    }
+
+    /// Records what became of a claimed e-mail, waiting out an outage of the store: an e-mail
+    /// that went out but stayed unrecorded would be sent again once its lease ran out.
+    async fn settle(
+        &self,
+        claimed: &outbox::Claimed,
+        outcome: &Outcome,
+    ) -> Result<bool, outbox::OutboxError> {
+        let id = &claimed.notification.id;
+        let mut wait = SETTLE_FIRST_WAIT;
+        loop {
+            match self
+                .store
+                .settle(id, &claimed.claim, outcome, (self.clock)())
+                .await
+            {
+                Err(outbox::OutboxError::Unavailable(error)) => {
+                    tracing::warn!(%id, %error, "cannot record the e-mail's outcome yet; trying again");
+                    tokio::time::sleep(wait).await;
+                    wait = (wait * 2).min(SETTLE_MAX_WAIT);
+                }
+                settled => return settled,
+            }
+        }
     }
 
     /// Sends due e-mails until `shutdown` resolves. Sending stops while the configuration is

@@ -150,7 +150,7 @@ pub fn continue_trace(span: &tracing::Span, headers: &http::HeaderMap) -> Option
     let trace_id = span.context().span().span_context().trace_id();
     (trace_id != TraceId::INVALID).then(|| {
         let id = trace_id.to_string();
-        span.record("trace_id", id.as_str());
+        span.record("trace_id", tracing::field::display(&id));
         id
     })
 }
