@@ -6,8 +6,7 @@ mod common;
 use std::sync::{Arc, Mutex};
 
 use common::site::{self, ADMIN_EMAIL, ADMIN_PASSWORD};
-use common::wire::{call, demo_shipments};
-use logistics_proto::v1 as pb;
+use common::wire::{demo_shipments, sign_in, track};
 use service_common::backup;
 use shipments::blobs::BlobStore;
 
@@ -60,26 +59,10 @@ async fn a_backup_under_writes_restores_every_acknowledged_write_and_the_product
     backup::restore(&file, &restored).unwrap();
     let copy = site::all_in_one_on(&restored).await;
     for number in &before {
-        let (reply, _) = call(
-            &copy.base,
-            "ShipmentService/GetShipmentByTrackingNumber",
-            pb::GetShipmentByTrackingNumberRequest {
-                tracking_number: number.clone(),
-                ..Default::default()
-            },
-        )
-        .await;
+        let reply = track(&copy.base, number).await;
         assert_eq!(reply.grpc_status, Some(0), "{number}: {}", reply.message);
     }
-    let (reply, cookie) = call(
-        &copy.base,
-        "SessionService/CreateSession",
-        pb::CreateSessionRequest {
-            email: ADMIN_EMAIL.into(),
-            password: ADMIN_PASSWORD.into(),
-        },
-    )
-    .await;
+    let (reply, cookie) = sign_in(&copy.base, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     assert_eq!(reply.grpc_status, Some(0), "{}", reply.message);
     assert!(cookie.is_some(), "the restored users sign in");
     let restored_blobs = shipments::blobs::FsBlobStore::open(&restored.join("blobs")).unwrap();

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use common::site::{self, ADMIN_EMAIL, ADMIN_PASSWORD};
-use common::wire::call;
+use common::wire::{sign_in, track};
 use logistics_proto::v1 as pb;
 use prost::Message;
 use r2d2_sqlite::rusqlite::{Connection, types::ValueRef};
@@ -129,28 +129,12 @@ async fn data_written_before_schema_versions_is_migrated_with_every_record_intac
     let shipments = tracking_numbers(data.path());
     let site = site::all_in_one_on(data.path()).await;
     for (number, history) in shipments {
-        let (reply, _) = call(
-            &site.base,
-            "ShipmentService/GetShipmentByTrackingNumber",
-            pb::GetShipmentByTrackingNumberRequest {
-                tracking_number: number.clone(),
-                ..Default::default()
-            },
-        )
-        .await;
+        let reply = track(&site.base, &number).await;
         assert_eq!(reply.grpc_status, Some(0), "{number}: {}", reply.message);
         let found = pb::Shipment::decode(reply.body.unwrap()).unwrap();
         assert_eq!(found.history.len() as i64, history, "{number}");
     }
-    let (reply, cookie) = call(
-        &site.base,
-        "SessionService/CreateSession",
-        pb::CreateSessionRequest {
-            email: ADMIN_EMAIL.into(),
-            password: ADMIN_PASSWORD.into(),
-        },
-    )
-    .await;
+    let (reply, cookie) = sign_in(&site.base, ADMIN_EMAIL, ADMIN_PASSWORD).await;
     assert_eq!(reply.grpc_status, Some(0), "{}", reply.message);
     assert!(cookie.is_some(), "the fixture's admin signs in");
 }

@@ -44,6 +44,26 @@ pub async fn call(base: &str, path: &str, message: impl prost::Message) -> (Repl
     (reply, cookie)
 }
 
+/// A visitor's tracking lookup of `number`.
+pub async fn track(base: &str, number: &str) -> Reply {
+    let request = logistics_proto::v1::GetShipmentByTrackingNumberRequest {
+        tracking_number: number.to_owned(),
+        ..Default::default()
+    };
+    call(base, "ShipmentService/GetShipmentByTrackingNumber", request)
+        .await
+        .0
+}
+
+/// Signs in; the reply and the session cookie it set, if any.
+pub async fn sign_in(base: &str, email: &str, password: &str) -> (Reply, Option<String>) {
+    let request = logistics_proto::v1::CreateSessionRequest {
+        email: email.into(),
+        password: password.into(),
+    };
+    call(base, "SessionService/CreateSession", request).await
+}
+
 /// The answer of a gRPC or gRPC-web call, and its headers.
 pub async fn read_reply(response: reqwest::Response) -> (Reply, reqwest::header::HeaderMap) {
     let http = response.status().as_u16();
