@@ -14,6 +14,9 @@ import {
   submitLogin,
 } from './support/admin';
 import { definition, toastWithText } from './support/track-page';
+import { siteUrl } from './support/env';
+import { adminRpc } from './support/rpc';
+import { waitForEmail } from './support/tracking';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', 'test-results', 'screenshots');
 const RUN = Date.now().toString(36).slice(-6);
@@ -415,6 +418,27 @@ test.describe('admin dashboard', () => {
     await first.getByRole('button', { name: /^Delete shipment / }).click();
     await expect(shipmentRow(page, number!)).toBeVisible();
     await expect(toastWithText(page, 'Shipment deleted successfully')).toHaveCount(0);
+  });
+
+  test("the form sets the language of the shipment's e-mails and of their tracking links", async ({ page, request }) => {
+    await signIn(page);
+    await page.getByRole('button', { name: 'Create Shipment' }).click();
+    const modal = dialog(page, 'Create Shipment');
+    await fillCreateForm(modal);
+    const language = group(modal, 'Shipment').getByLabel('Language of e-mails');
+    await expect(language).toHaveValue('en');
+    await expect(language.locator('option')).toHaveText(['English', 'Español', 'Français', 'العربية']);
+    await language.selectOption('es');
+    await modal.getByRole('button', { name: 'Create', exact: true }).click();
+    await expect(toastWithText(page, 'Shipment created successfully')).toBeVisible();
+    const panel = page.getByRole('status').filter({ hasText: 'Shipment created' });
+    const number = (await definition(panel, 'Tracking Number').textContent())?.trim() ?? '';
+    expect(number).toMatch(/^PSE\d{9}$/);
+
+    const admin = await adminRpc(request, siteUrl());
+    const incoming = await waitForEmail(admin, (e) => e.trackingNumber === number && !!e.templateParams.tracking_url, "the receiver's e-mail");
+    expect(incoming.templateParams.language).toBe('es');
+    expect(incoming.templateParams.tracking_url).toContain(`/es/track/${number}`);
   });
 
   test("the server's field messages are shown next to their inputs", async ({ page }) => {

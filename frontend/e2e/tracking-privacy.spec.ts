@@ -414,6 +414,27 @@ test.describe('admin Settings', () => {
   });
 });
 
+test("a Spanish e-mail's tracking link opens the page, and a subscription from it is in Spanish", async ({ page }) => {
+  test.setTimeout(60_000);
+  const run = tag();
+  const shipment = await createShipment(admin, run);
+  const follower = `seguidor.${run}@example.com`;
+
+  await page.goto(`/es/track/${shipment.trackingNumber}`);
+  await expect(result(page).getByRole('heading', { level: 2, name: shipment.trackingNumber })).toBeVisible();
+  const form = result(page).getByRole('region', { name: 'Get Updates by E-mail' });
+  await form.getByRole('textbox', { name: 'Your e-mail address' }).fill(follower);
+  await form.getByRole('button', { name: 'Subscribe' }).click();
+  await expect(form.getByRole('status')).toHaveText(SUBSCRIBE_SENT);
+
+  const confirmation = await waitForEmail(admin, (e) => e.toEmail === follower && !!e.templateParams.confirm_url, 'the confirmation');
+  expect(confirmation.templateParams.language).toBe('es');
+  expect(confirmation.templateParams.confirm_url).toContain(`/es/track/${shipment.trackingNumber}?confirm=`);
+  await page.goto(sitePath(confirmation.templateParams.confirm_url));
+  await expect(page.getByTestId('subscription-link-outcome')).toHaveText(CONFIRMED);
+  await expect(page).toHaveURL(new RegExp(`/es/track/${shipment.trackingNumber}$`));
+});
+
 test('JavaScript of /track before and after a lookup (gzip)', async ({ page }) => {
   const loaded = new Set<string>();
   page.on('response', (response) => {

@@ -1,5 +1,6 @@
 import { lazy } from 'react';
 import { Navigate, useRoutes, type RouteObject } from 'react-router-dom';
+import { LANGUAGE_PREFIXES } from '@/config/languages';
 import { ADMIN_LOGIN_PATH } from '@/config/routes';
 import { RootLayout } from './root-layout';
 import HomePage from './routes/home';
@@ -27,15 +28,25 @@ const NotFoundPage = lazy(() => import('./routes/not-found'));
 
 /** The route table (spec §2). A plain <BrowserRouter>, not the data router: it is ~17 KB gzip
  * lighter and no route needs loaders or actions. */
+/** The visitor's pages: at `/`, and under each language's prefix, where the e-mails of a
+ * shipment in that language link (`/es/track/…`). */
+const PUBLIC_PAGES: RouteObject[] = [
+  { index: true, element: <HomePage /> },
+  { path: 'about', element: <AboutPage /> },
+  { path: 'services', element: <ServicesPage /> },
+  { path: 'contact', element: <ContactPage /> },
+  { path: 'track/:trackingNumber?', element: <TrackPage /> },
+  { path: 'privacy', element: <PrivacyPage /> },
+  { path: 'terms', element: <TermsPage /> },
+  { path: 'faq', element: <FaqPage /> },
+];
+
 const ROUTES: RouteObject[] = [
   {
     element: <RootLayout />,
     children: [
-      { index: true, element: <HomePage /> },
-      { path: 'about', element: <AboutPage /> },
-      { path: 'services', element: <ServicesPage /> },
-      { path: 'contact', element: <ContactPage /> },
-      { path: 'track/:trackingNumber?', element: <TrackPage /> },
+      ...PUBLIC_PAGES,
+      ...LANGUAGE_PREFIXES.map((prefix) => ({ path: prefix, children: PUBLIC_PAGES })),
       { path: 'administration_and_development/login', element: <AdminLoginPage /> },
       {
         // The guard (in the layout) sends visitors without a staff session to the login.
@@ -53,9 +64,6 @@ const ROUTES: RouteObject[] = [
         ],
       },
       { path: 'login', element: <Navigate to={ADMIN_LOGIN_PATH} replace /> },
-      { path: 'privacy', element: <PrivacyPage /> },
-      { path: 'terms', element: <TermsPage /> },
-      { path: 'faq', element: <FaqPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

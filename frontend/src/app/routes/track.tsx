@@ -1,8 +1,9 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { AlertCircle, WifiOff } from 'lucide-react';
 import { ErrorAlert } from '@/components/ui/ErrorAlert';
 import { PageHero } from '@/components/ui/PageHero';
+import { languageOfPath } from '@/config/languages';
 import { Spinner } from '@/components/ui/Spinner';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { toast } from '@/lib/toast';
@@ -42,6 +43,7 @@ export default function TrackPage() {
   const { trackingNumber: param } = useParams();
   const trackingNumber = param ? trimTrackingNumber(param) : '';
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const tokens = useLinkTokens(trackingNumber);
   const { state, retry, showShipment } = useTrackShipment(trackingNumber || undefined, tokens.access);
   const subscriptionLink = tokens.confirm
@@ -78,7 +80,9 @@ export default function TrackPage() {
     if (value === trackingNumber) {
       retry();
     } else {
-      navigate(`/track/${encodeURIComponent(value)}`);
+      // A search keeps the page's language (the prefix of a link from a Spanish e-mail).
+      const language = languageOfPath(pathname);
+      navigate(`${language === 'en' ? '' : `/${language}`}/track/${encodeURIComponent(value)}`);
     }
   };
 

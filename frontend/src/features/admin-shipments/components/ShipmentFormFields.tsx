@@ -3,6 +3,7 @@ import { useFieldArray, type FieldPath, type UseFormReturn } from 'react-hook-fo
 import { Plus, Trash2 } from 'lucide-react';
 import { Field } from '@/components/ui/Field';
 import { fieldInputProps } from '@/components/ui/field-input-props';
+import { LANGUAGES } from '@/config/languages';
 import { MODE_OPTIONS, PAYMENT_OPTIONS, STATUS_OPTIONS, TYPE_OPTIONS, type EnumOption } from '@/utils/shipment';
 import { parseDollarsToCents } from '../utils/money';
 import { blankPackage, type ShipmentFormValues } from '../utils/shipment-form';
@@ -156,6 +157,19 @@ export function ShipmentFormFields({ form, mode, idPrefix }: FormFieldsProps) {
               value.trim() === '' || parseDollarsToCents(value) !== null ? true : FREIGHT_FORMAT_MESSAGE,
           })}
           {decimal('weight', 'Weight (kg)')}
+          <Field id={idFor('languageCode')} label="Language of e-mails" error={errorOf('languageCode')}>
+            <select
+              className="select"
+              {...fieldInputProps(idFor('languageCode'), errorOf('languageCode'))}
+              {...register('languageCode')}
+            >
+              {LANGUAGES.map((language) => (
+                <option key={language.code} value={language.code} lang={language.code}>
+                  {language.name}
+                </option>
+              ))}
+            </select>
+          </Field>
         </div>
       </fieldset>
 

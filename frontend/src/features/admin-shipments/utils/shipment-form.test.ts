@@ -180,6 +180,13 @@ describe('buildShipmentUpdate', () => {
     expect(update.paths).toEqual([]);
   });
 
+  it('sends a new language of e-mails, and none when it stays English', () => {
+    const update = buildShipmentUpdate(storedShipment(), edited((v) => (v.languageCode = 'fr')));
+    expect(update.paths).toEqual(['language_code']);
+    expect(update.shipment.languageCode).toBe('fr');
+    expect(buildShipmentUpdate(storedShipment(), edited((v) => (v.languageCode = 'en'))).paths).toEqual([]);
+  });
+
   it('treats the same amount written differently as unchanged', () => {
     const update = buildShipmentUpdate(storedShipment(), edited((v) => (v.totalFreight = '1250.5')));
     expect(update.paths).toEqual([]);

@@ -59,6 +59,8 @@ export type ShipmentFormValues = {
   departureTime: string;
   pickupTime: string;
   comments: string;
+  /** The language of the shipper's and receiver's e-mails: "en", "es", "fr" or "ar". */
+  languageCode: string;
   packages: PackageFormValues[];
 };
 
@@ -100,6 +102,7 @@ export function defaultShipmentFormValues(): ShipmentFormValues {
     departureTime: '',
     pickupTime: '',
     comments: '',
+    languageCode: 'en',
     packages: [blankPackage()],
   };
 }
@@ -208,6 +211,7 @@ export function shipmentToFormValues(s: Shipment): ShipmentFormValues {
     departureTime: timeInputValue(s.departureTime),
     pickupTime: timeInputValue(s.pickupTime),
     comments: s.comments,
+    languageCode: s.languageCode || 'en',
     packages: s.packages.length > 0 ? s.packages.map(packageValues) : [blankPackage()],
   };
 }
@@ -262,6 +266,7 @@ export function formValuesToNewShipment(v: ShipmentFormValues): ShipmentInit {
     departureTime: parseTimeInput(v.departureTime) ?? undefined,
     pickupTime: parseTimeInput(v.pickupTime) ?? undefined,
     comments: v.comments.trim(),
+    languageCode: v.languageCode,
     packages: v.packages.map((p) => packageInit(p)),
   };
 }
@@ -379,6 +384,10 @@ export function buildShipmentUpdate(stored: Shipment, v: ShipmentFormValues): Sh
   }
 
   text('comments', v.comments, stored.comments, (x) => (shipment.comments = x));
+  if (v.languageCode !== (stored.languageCode || 'en')) {
+    shipment.languageCode = v.languageCode;
+    paths.push('language_code');
+  }
 
   return { shipment, paths, remarks: v.remarks.trim() };
 }
@@ -405,6 +414,7 @@ const TOP_LEVEL_FIELDS = new Set([
   'departureTime',
   'pickupTime',
   'comments',
+  'languageCode',
   'packages',
 ]);
 const PACKAGE_FIELDS = new Set(['quantity', 'pieceType', 'description', 'length', 'width', 'height', 'weight']);

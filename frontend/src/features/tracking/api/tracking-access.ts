@@ -12,7 +12,8 @@ export function verifyTrackingAccess(trackingNumber: string, answer: string): Pr
   return shipmentClient.verifyTrackingAccess({ trackingNumber, answer }, { timeoutMs: TIMEOUT_MS });
 }
 
-/** Sends a confirmation link to `email` (double opt-in). */
-export async function subscribeToShipment(trackingNumber: string, email: string): Promise<void> {
-  await shipmentClient.subscribeToShipment({ trackingNumber, email }, { timeoutMs: TIMEOUT_MS });
+/** Sends a confirmation link to `email` (double opt-in); the confirmation and the updates are
+ * written in `languageCode`, the language of the page they subscribed from. */
+export async function subscribeToShipment(trackingNumber: string, email: string, languageCode: string): Promise<void> {
+  await shipmentClient.subscribeToShipment({ trackingNumber, email, languageCode }, { timeoutMs: TIMEOUT_MS });
 }

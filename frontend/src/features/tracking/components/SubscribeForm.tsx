@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
+import { useLocation } from 'react-router-dom';
 import { BellRing, CheckCircle2, LoaderCircle } from 'lucide-react';
 import { Field } from '@/components/ui/Field';
 import { fieldInputProps } from '@/components/ui/field-input-props';
+import { languageOfPath } from '@/config/languages';
 import { singleFieldError } from '@/lib/rpc-errors';
 import { subscribeToShipment } from '../api/tracking-access';
 
@@ -16,6 +18,7 @@ export function SubscribeForm({ trackingNumber }: { trackingNumber: string }) {
   const [error, setError] = useState<string | undefined>();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const { pathname } = useLocation();
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -29,7 +32,7 @@ export function SubscribeForm({ trackingNumber }: { trackingNumber: string }) {
     setError(undefined);
     setSentTo(null);
     try {
-      await subscribeToShipment(trackingNumber, value);
+      await subscribeToShipment(trackingNumber, value, languageOfPath(pathname));
       setSentTo(value);
     } catch (err) {
       setError(singleFieldError(err, SUBSCRIBE_FAILED));
