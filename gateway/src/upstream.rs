@@ -115,10 +115,14 @@ pub fn remote_with(
         .trim_start_matches('[')
         .trim_end_matches(']')
         .to_owned();
-    let port = uri.port_u16().unwrap_or(80);
+    let scheme = uri.scheme_str().unwrap_or("http").to_owned();
+    let port = uri
+        .port_u16()
+        .unwrap_or(if scheme == "https" { 443 } else { 80 });
     let replicas = Arc::new(Replicas {
         name,
         url: url.to_owned(),
+        scheme,
         host,
         port,
         resolver,
@@ -169,6 +173,8 @@ struct Replicas {
     name: &'static str,
     /// As configured: the connection URL when the name does not resolve.
     url: String,
+    /// `http` (h2c, inside a cluster) or `https`, as the URL says.
+    scheme: String,
     host: String,
     port: u16,
     resolver: Arc<dyn Resolve>,
@@ -222,7 +228,7 @@ impl Replicas {
             if members.iter().any(|m| m.addr == addr) {
                 continue;
             }
-            let Ok(endpoint) = Endpoint::from_shared(format!("http://{addr}")) else {
+            let Ok(endpoint) = Endpoint::from_shared(format!("{}://{addr}", self.scheme)) else {
                 continue;
             };
             members.push(Arc::new(Member {

@@ -210,6 +210,12 @@ fn page_size(value: i32, default: i32) -> Result<usize, NotificationError> {
 }
 
 impl WebhooksService {
+    /// The stored endpoint of the id a request names (NOT_FOUND for a malformed or unknown one).
+    async fn endpoint(&self, id: &str) -> Result<Endpoint, NotificationError> {
+        let id = endpoint_id(id)?;
+        Ok(self.store.endpoint(&id).await?)
+    }
+
     /// Records a change of the webhook settings; a lost entry is logged loudly, the change stays.
     async fn audit<T>(
         &self,
@@ -383,14 +389,9 @@ impl WebhookService for WebhooksService {
         let caller = self
             .tokens
             .authorize(&request, Permission::WebhooksManage)?;
-        let id = endpoint_id(&request.get_ref().id)?;
-        let endpoint = self
-            .store
-            .endpoint(&id)
-            .await
-            .map_err(NotificationError::from)?;
+        let endpoint = self.endpoint(&request.get_ref().id).await?;
         self.store
-            .delete_endpoint(&id)
+            .delete_endpoint(&endpoint.id)
             .await
             .map_err(NotificationError::from)?;
         self.audit(
@@ -460,12 +461,7 @@ impl WebhookService for WebhooksService {
         let caller = self
             .tokens
             .authorize(&request, Permission::WebhooksManage)?;
-        let id = endpoint_id(&request.get_ref().endpoint_id)?;
-        let endpoint = self
-            .store
-            .endpoint(&id)
-            .await
-            .map_err(NotificationError::from)?;
+        let endpoint = self.endpoint(&request.get_ref().endpoint_id).await?;
         if !endpoint.enabled {
             return Err(NotificationError::Precondition(
                 "This endpoint is disabled; enable it first.".into(),
@@ -497,17 +493,13 @@ impl WebhookService for WebhooksService {
             .authorize(&request, Permission::WebhooksManage)?;
         let r = request.get_ref();
         let size = page_size(r.page_size, DEFAULT_DELIVERY_PAGE)?;
-        let id = endpoint_id(&r.endpoint_id)?;
         let token = page_token::decode(&r.page_token)
             .map_err(|e| NotificationError::from(outbox::OutboxError::from(e)))?;
         // Says NOT_FOUND for an endpoint that does not exist rather than an empty list.
-        self.store
-            .endpoint(&id)
-            .await
-            .map_err(NotificationError::from)?;
+        let endpoint = self.endpoint(&r.endpoint_id).await?;
         let page = self
             .store
-            .deliveries(&id, size, token.as_deref())
+            .deliveries(&endpoint.id, size, token.as_deref())
             .await
             .map_err(NotificationError::from)?;
         Ok(Response::new(pb::ListWebhookDeliveriesResponse {
