@@ -74,9 +74,9 @@ pub async fn request_id_and_metrics(mut request: Request, next: Next) -> Respons
         .and_then(|v| v.to_str().ok())
         .unwrap_or("-");
     if route == STATIC_FILES {
-        tracing::debug!(request_id = %id, trace_id, %route, %status, elapsed_ms = elapsed.as_secs_f64() * 1e3, "request done");
+        tracing::debug!(request_id = %id, %trace_id, %route, %status, elapsed_ms = elapsed.as_secs_f64() * 1e3, "request done");
     } else {
-        tracing::info!(request_id = %id, trace_id, %route, %status, grpc_status, elapsed_ms = elapsed.as_secs_f64() * 1e3, "request done");
+        tracing::info!(request_id = %id, %trace_id, %route, %status, grpc_status, elapsed_ms = elapsed.as_secs_f64() * 1e3, "request done");
     }
     // The gRPC status of trailers-only answers (RPC errors), "-" otherwise (a success, whose
     // status follows in the body, or no RPC): alerts on INTERNAL look at grpc_status="13".
