@@ -274,6 +274,12 @@ for (const viewport of [PHONE, DESKTOP]) {
       await expect(badges.first()).toHaveText('In Transit');
       for (const text of await badges.allTextContents()) expect(text).toBe('In Transit');
 
+      // At 1280 px the sign-in toast lies over the page's top-right buttons until it closes:
+      // close it first, as a user would.
+      for (const close of await page.locator('.Toastify__toast').getByRole('button', { name: 'close' }).all()) {
+        await close.click().catch(() => undefined);
+      }
+      await expect(page.locator('.Toastify__toast')).toHaveCount(0);
       await page.getByRole('button', { name: 'Create Shipment' }).click();
       const create = page.getByRole('dialog', { name: 'Create Shipment' });
       const details = create.getByRole('group', { name: 'Shipment', exact: true });
