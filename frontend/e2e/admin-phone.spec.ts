@@ -275,11 +275,16 @@ for (const viewport of [PHONE, DESKTOP]) {
       for (const text of await badges.allTextContents()) expect(text).toBe('In Transit');
 
       // At 1280 px the sign-in toast lies over the page's top-right buttons until it closes:
-      // close it first, as a user would.
-      for (const close of await page.locator('.Toastify__toast').getByRole('button', { name: 'close' }).all()) {
-        await close.click().catch(() => undefined);
-      }
-      await expect(page.locator('.Toastify__toast')).toHaveCount(0);
+      // close every toast first, as a user would, and take the pointer off them (a toast under
+      // the pointer stays open).
+      const toasts = page.locator('.Toastify__toast');
+      await expect(async () => {
+        for (const close of await toasts.getByRole('button', { name: 'close' }).all()) {
+          await close.click({ timeout: 1_000 }).catch(() => undefined);
+        }
+        await page.mouse.move(0, 450);
+        await expect(toasts).toHaveCount(0, { timeout: 2_000 });
+      }).toPass({ timeout: 15_000 });
       await page.getByRole('button', { name: 'Create Shipment' }).click();
       const create = page.getByRole('dialog', { name: 'Create Shipment' });
       const details = create.getByRole('group', { name: 'Shipment', exact: true });

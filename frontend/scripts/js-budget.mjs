@@ -1,5 +1,6 @@
 // The JavaScript budget of the first load of `/`: every script and modulepreload of
-// dist/index.html (the prerendered Home page lists all it loads), gzip-compressed and summed.
+// dist/index.html (the prerendered Home page lists all it loads), and the message catalogues it
+// preloads (JSON the scripts read), gzip-compressed and summed.
 // Exits 1 above the budget. Usage: node scripts/js-budget.mjs [dist] [budget KB]
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,13 +10,13 @@ import { fileURLToPath } from 'node:url';
 const dist = process.argv[2] ?? fileURLToPath(new URL('../dist', import.meta.url));
 const budgetKb = Number(process.argv[3] ?? 100);
 
-/** The same-origin .js files an HTML page loads at once (never the .br/.gz copies that
+/** The same-origin .js files (and .json catalogues) an HTML page loads at once (never the .br/.gz copies that
  * scripts/precompress.mjs writes beside them: no page names those). */
 function scriptsOf(html) {
   const urls = new Set();
   for (const tag of html.match(/<(script|link)\b[^>]*>/g) ?? []) {
     const isScript = tag.startsWith('<script') && /\bsrc="/.test(tag);
-    const isPreload = tag.startsWith('<link') && /\brel="modulepreload"/.test(tag);
+    const isPreload = tag.startsWith('<link') && (/\brel="modulepreload"/.test(tag) || /\bas="fetch"/.test(tag));
     const url = /\b(?:src|href)="([^"]+)"/.exec(tag)?.[1];
     if ((isScript || isPreload) && url && url.startsWith('/')) urls.add(url);
   }
@@ -30,5 +31,5 @@ for (const url of scriptsOf(html)) {
   console.log(`${(size / 1024).toFixed(1).padStart(7)} KB  ${url}`);
 }
 const ok = total <= budgetKb * 1024;
-console.log(`${(total / 1024).toFixed(1).padStart(7)} KB  JavaScript of / (gzip), budget ${budgetKb} KB: ${ok ? 'ok' : 'OVER'}`);
+console.log(`${(total / 1024).toFixed(1).padStart(7)} KB  JavaScript and messages of / (gzip), budget ${budgetKb} KB: ${ok ? 'ok' : 'OVER'}`);
 if (!ok) process.exitCode = 1;

@@ -1,11 +1,20 @@
 // Server entry of the build-time prerender (scripts/build-site.mjs): a route's HTML as the
 // browser would first draw it, which main.tsx then hydrates.
 import { StrictMode } from 'react';
+import type { Messages } from '@lingui/core';
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router-dom';
 import { AppRoutes } from '@/app/routes';
 import { company } from '@/config/company';
+import { LANGUAGES, languageOfPath, type LanguageCode } from '@/config/languages';
+import { addCatalogue, i18n, type Page } from '@/lib/i18n';
 import { DocumentTitleContext } from '@/hooks/use-document-title';
+
+
+for (const [file, module] of Object.entries(import.meta.glob<{ default: Messages }>('./locales/*/*.json', { eager: true }))) {
+  const [, language, page] = /\/locales\/(\w+)\/(\w+)\.json$/.exec(file)!;
+  addCatalogue(language as LanguageCode, page as Page, module.default);
+}
 
 export type PrerenderedPage = { html: string; title: string };
 
@@ -25,6 +34,7 @@ async function render(path: string, onTitle: (title: string) => void): Promise<s
 }
 
 export async function renderPage(path: string): Promise<PrerenderedPage> {
+  i18n.activate(languageOfPath(path));
   let title = company.name;
   // The first pass loads the lazily imported page; the second finds it loaded and so renders
   // without suspending, which would add inline scripts (the CSP forbids them).
@@ -32,3 +42,6 @@ export async function renderPage(path: string): Promise<PrerenderedPage> {
   const html = await render(path, (value) => (title = value));
   return { html, title };
 }
+
+/** The languages as the build script writes their pages (it checks its own list against this). */
+export const SITE_LANGUAGES = LANGUAGES.map(({ code, dir }) => ({ code, dir }));

@@ -22,5 +22,7 @@ interface ImportMeta {
 
 /** brand.json, read at build time (vite.config.ts). */
 declare const __BRAND__: unknown;
+/** Where the catalogues are served: `${__MESSAGES_PATH__}/<language>/<page>.json` (vite.config.ts). */
+declare const __MESSAGES_PATH__: string;
 /** The prerender's date, "YYYY-MM-DD" (vite.config.ts). */
 declare const __BUILD_DATE__: string;

@@ -1,16 +1,27 @@
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { Footer } from '@/components/layout/Footer';
 import { Header } from '@/components/layout/Header';
 import { ThemeToggle } from '@/components/layout/ThemeToggle';
 import { ToastHost } from '@/components/layout/ToastHost';
 import { PageSpinner } from '@/components/ui/Spinner';
+import { ADMIN_HOME_PATH } from '@/config/routes';
 import { useScrollToHash } from '@/hooks/use-scroll-to-hash';
 import { useScrollToTopOnNavigate } from '@/hooks/use-scroll-to-top-on-navigate';
+import { useHydrated } from '@/hooks/use-hydrated';
+import { useLanguage } from '@/hooks/use-language';
+import { useMessages } from '@/lib/i18n';
+import { offersAnotherLanguage } from '@/lib/language-choice';
 import { RouteErrorBoundary } from './route-error-boundary';
+
+// Shown only after hydration and to few visitors: not part of the first download.
+const LanguageSuggestion = lazy(() => import('@/components/layout/LanguageSuggestion'));
 
 /** Header, page, footer, the floating theme switch and the top-right toasts. */
 export function RootLayout() {
+  const t = useMessages('common');
+  const { language } = useLanguage();
+  const hydrated = useHydrated();
   const { pathname } = useLocation();
   useScrollToTopOnNavigate();
   // In the layout, not the page: it runs while a lazily loaded page is still on its way.
@@ -18,8 +29,13 @@ export function RootLayout() {
   return (
     <div className="app-shell">
       <a className="skip-link" href="#main-content">
-        Skip to content
+        {t('common.skip_to_content')}
       </a>
+      {!pathname.startsWith(ADMIN_HOME_PATH) && hydrated && offersAnotherLanguage(language.code) && (
+        <Suspense fallback={null}>
+          <LanguageSuggestion />
+        </Suspense>
+      )}
       <Header />
       <main id="main-content" className="site-main" tabIndex={-1}>
         <RouteErrorBoundary locationKey={pathname}>

@@ -1,5 +1,7 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { languageOfPath, pathInLanguage } from '@/config/languages';
+import { i18n } from '@/lib/i18n';
 
 type Props = { children: ReactNode; /** A new location clears the error. */ locationKey: string };
 type State = { error: unknown; locationKey: string };
@@ -22,16 +24,17 @@ export class RouteErrorBoundary extends Component<Props, State> {
 
   render() {
     if (!this.state.error) return this.props.children;
+    // A class component has no hooks: the messages come from the active language (common).
     return (
       <section className="container error-page" role="alert">
-        <h1>Something went wrong</h1>
-        <p>This page could not be displayed. Please reload the page or try again later.</p>
+        <h1>{i18n._('common.error.title')}</h1>
+        <p>{i18n._('common.error.text')}</p>
         <p>
           <a className="btn btn-primary" href={window.location.href}>
-            Reload
+            {i18n._('common.error.reload')}
           </a>{' '}
-          <Link className="btn btn-outline" to="/">
-            Return Home
+          <Link className="btn btn-outline" to={pathInLanguage('/', languageOfPath(window.location.pathname))}>
+            {i18n._('common.return_home')}
           </Link>
         </p>
       </section>

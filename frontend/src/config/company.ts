@@ -10,6 +10,8 @@ const DEFAULTS = {
   name: 'Parcel Shipping Express',
   shortName: 'PSE',
   tagline: 'Global Shipping & Logistics Solutions',
+  /** The ISO 4217 code amounts are shown in (freight on the tracking page and the waybill). */
+  currency: 'USD',
   /** An SVG or modern image under public/ (e.g. "/brand/logo.svg"); empty: the built-in mark. */
   logo: { src: '', width: 36, height: 36 },
   supportEmail: 'support@parcelshippingexpress.com',
@@ -17,19 +19,16 @@ const DEFAULTS = {
   copyrightYear: '2020',
   foundedYear: '2004',
   firstOffice: 'New York',
-  footerBlurb:
-    'Your trusted partner in global logistics and transportation, delivering shipping solutions since 2020.',
+  /** Empty: the site's own wording in the visitor's language. */
+  footerBlurb: '',
   social: {
     facebook: 'https://facebook.com/',
     twitter: 'https://twitter.com/',
     instagram: 'https://instagram.com/',
     linkedin: 'https://linkedin.com/',
   },
-  businessHours: [
-    { days: 'Mon-Fri', hours: '9:00 AM-6:00 PM' },
-    { days: 'Sat', hours: '9:00 AM-1:00 PM' },
-    { days: 'Sun', hours: 'Closed' },
-  ],
+  /** Empty: the site's own wording in the visitor's language (src/hooks/use-business-hours.ts). */
+  businessHours: [] as { days: string; hours: string }[],
   figures: {
     countries: '150+',
     years: '19+',
@@ -41,48 +40,10 @@ const DEFAULTS = {
     rating: '4.8',
     reviews: '1,482',
   },
-  /** Home page: "What Our Clients Say". */
-  testimonials: [
-    {
-      name: 'Sarah Johnson',
-      role: 'Operations Manager, Northwind Retail',
-      quote: 'Our international orders arrive on time, every time. Tracking is clear enough that our customers stopped calling us.',
-      rating: 5,
-    },
-    {
-      name: 'Michael Chen',
-      role: 'Founder, Harbor Electronics',
-      quote: 'Sea freight from Shenzhen used to be a headache. Their team handles customs and keeps us updated at every port.',
-      rating: 4.5,
-    },
-    {
-      name: 'Amara Okafor',
-      role: 'Supply Chain Lead, Lagos Textiles',
-      quote: 'Fast quotes, honest prices and a support line that actually answers at 2 AM. We moved all our exports to them.',
-      rating: 5,
-    },
-  ] as Testimonial[],
-  /** Our Story page: the testimonial carousel. */
-  storyTestimonials: [
-    {
-      name: 'David Miller',
-      role: 'Owner, Miller Auto Parts',
-      quote: 'Fifteen years of shipping with them and not one lost pallet. They grew with our business.',
-      rating: 5,
-    },
-    {
-      name: 'Elena Rossi',
-      role: 'E-commerce Director, Casa Bella',
-      quote: 'Their warehousing and pick-and-pack let us open three new markets without hiring a logistics team.',
-      rating: 5,
-    },
-    {
-      name: 'Kenji Tanaka',
-      role: 'Procurement Manager, Tanaka Foods',
-      quote: 'Temperature-sensitive cargo across the Pacific, handled with care and always documented.',
-      rating: 4.5,
-    },
-  ] as Testimonial[],
+  /** Home page: "What Our Clients Say"; empty: the site's own, in the visitor's language. */
+  testimonials: [] as Testimonial[],
+  /** Our Story page: the testimonial carousel; empty: the site's own. */
+  storyTestimonials: [] as Testimonial[],
 };
 
 export type Company = typeof DEFAULTS;
@@ -110,6 +71,7 @@ const fromEnv: DeepPartial<Company> = JSON.parse(
     name: setting(env.VITE_COMPANY_NAME),
     shortName: setting(env.VITE_COMPANY_SHORT_NAME),
     tagline: setting(env.VITE_COMPANY_TAGLINE),
+    currency: setting(env.VITE_CURRENCY),
     supportEmail: setting(env.VITE_SUPPORT_EMAIL),
     address: setting(env.VITE_COMPANY_ADDRESS),
     copyrightYear: setting(env.VITE_COPYRIGHT_YEAR),

@@ -2,9 +2,12 @@
  * inline script. Development builds go without it so Vite's live reload is never cached. */
 export function registerServiceWorker(): void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
-  window.addEventListener('load', () => {
+  const register = () => {
     navigator.serviceWorker.register('/sw.js').catch((error: unknown) => {
       console.warn('The offline service worker could not be registered', error);
     });
-  });
+  };
+  // After the page's own downloads; the app may start after `load` (its messages come first).
+  if (document.readyState === 'complete') register();
+  else window.addEventListener('load', register, { once: true });
 }

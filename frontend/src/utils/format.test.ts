@@ -3,6 +3,7 @@ import {
   EMPTY_VALUE,
   formatCents,
   formatClock,
+  formatLongDate,
   formatDateParts,
   formatDecimal,
   formatDateTime,
@@ -87,5 +88,12 @@ describe('formatDateTime', () => {
     expect(formatDateTime(new Date(Date.UTC(2026, 10, 23, 12, 0)))).toMatch(/^Nov 2[234], 2026, \d{1,2}:\d{2}\s?[AP]M$/);
     expect(formatDateTime(undefined)).toBe(EMPTY_VALUE);
     expect(formatDateTime(new Date(Number.NaN))).toBe(EMPTY_VALUE);
+  });
+});
+
+describe('formatLongDate', () => {
+  it('shows a day the same in every time zone', () => {
+    expect(formatLongDate('2026-11-23')).toBe('November 23, 2026');
+    expect(formatLongDate('2026-01-01')).toBe('January 1, 2026');
   });
 });

@@ -1,20 +1,41 @@
-// Pure formatting helpers shared by every feature. No React, no network.
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+// Pure formatting helpers shared by every feature, in the page's language (Intl). No React, no
+// network.
+import { i18n } from '@lingui/core';
+import { DEFAULT_LANGUAGE, languageByCode, type LanguageCode } from '@/config/languages';
 
 /** Shown where a value is missing. */
 export const EMPTY_VALUE = '—';
 
-const groupDigits = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0, useGrouping: true });
+/** The Intl locale of the page's language (US English in the admin area and tests). */
+function intlLocale(): string {
+  return languageByCode((i18n.locale || DEFAULT_LANGUAGE) as LanguageCode).locale;
+}
 
-/** 125000n → "$1,250.00". Exact for any int64: never goes through a binary float. */
-export function formatCents(cents: bigint | number): string {
+const numberFormats = new Map<string, Intl.NumberFormat>();
+function numberFormat(options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${intlLocale()} ${JSON.stringify(options)}`;
+  let format = numberFormats.get(key);
+  if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(intlLocale(), options)));
+  return format;
+}
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+function dateFormat(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${intlLocale()} ${JSON.stringify(options)}`;
+  let format = dateFormats.get(key);
+  if (!format) dateFormats.set(key, (format = new Intl.DateTimeFormat(intlLocale(), options)));
+  return format;
+}
+
+/** 125000n → "$1,250.00" in `currency` (ISO 4217; the company's is `company.currency`). Exact
+ * for any int64: the amount reaches Intl as a decimal string, never as a binary float. */
+export function formatCents(cents: bigint | number, currency = 'USD'): string {
   const value = typeof cents === 'bigint' ? cents : BigInt(Math.trunc(cents));
   const negative = value < 0n;
   const abs = negative ? -value : value;
-  const dollars = abs / 100n;
-  const rest = (abs % 100n).toString().padStart(2, '0');
-  return `${negative ? '-' : ''}$${groupDigits.format(dollars)}.${rest}`;
+  const decimal = `${negative ? '-' : ''}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
+  // Intl formats a decimal string exactly; the DOM typings only know numbers.
+  return numberFormat({ style: 'currency', currency }).format(decimal as unknown as number);
 }
 
 /** "in_transit" → "in transit": underscores are shown as spaces. */
@@ -37,7 +58,7 @@ export function trimTrackingNumber(raw: string): string {
 /** (2026, 12, 1) → "Dec 1, 2026"; an unset date (zeros) → "—". */
 export function formatDateParts(year: number, month: number, day: number): string {
   if (!year || month < 1 || month > 12 || !day) return EMPTY_VALUE;
-  return `${MONTHS[month - 1]} ${day}, ${year}`;
+  return dateFormat({ year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(Date.UTC(year, month - 1, day));
 }
 
 /** "2026-11-20" → "Nov 20, 2026"; anything else is returned unchanged ("—" when empty). */
@@ -60,15 +81,16 @@ export function formatClock(value: string): string {
   return formatTimeOfDay(Number(match[1]), Number(match[2]));
 }
 
-/** 12.5 → "12.5", 1234.5678 → "1,234.57". */
-export function formatDecimal(value: number, maxFractionDigits = 2): string {
+/** 12.5 → "12.5", 1234.5678 → "1,234.57"; (4, 1, 1) → "4.0". */
+export function formatDecimal(value: number, maxFractionDigits = 2, minFractionDigits = 0): string {
   if (!Number.isFinite(value)) return EMPTY_VALUE;
-  return new Intl.NumberFormat('en-US', { maximumFractionDigits: maxFractionDigits }).format(value);
+  return numberFormat({ maximumFractionDigits: maxFractionDigits, minimumFractionDigits: minFractionDigits }).format(value);
 }
 
 /** 12.5 → "12.5 kg". */
 export function formatKg(value: number): string {
-  return `${formatDecimal(value)} kg`;
+  if (!Number.isFinite(value)) return EMPTY_VALUE;
+  return numberFormat({ style: 'unit', unit: 'kilogram', maximumFractionDigits: 2 }).format(value);
 }
 
 /** (50, 40, 30) → "50 × 40 × 30 cm". */
@@ -76,9 +98,14 @@ export function formatDimensionsCm(length: number, width: number, height: number
   return `${formatDecimal(length)} × ${formatDecimal(width)} × ${formatDecimal(height)} cm`;
 }
 
-const dateTimeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-
 /** A moment in the viewer's time zone, e.g. "Nov 23, 2026, 9:05 AM"; "—" when missing. */
 export function formatDateTime(date: Date | undefined): string {
-  return date && !Number.isNaN(date.getTime()) ? dateTimeFormat.format(date) : EMPTY_VALUE;
+  return date && !Number.isNaN(date.getTime()) ? dateFormat({ dateStyle: 'medium', timeStyle: 'short' }).format(date) : EMPTY_VALUE;
+}
+
+/** A "YYYY-MM-DD" day in full, e.g. "November 22, 2026". */
+export function formatLongDate(isoDay: string): string {
+  const date = new Date(`${isoDay}T00:00:00Z`);
+  if (Number.isNaN(date.getTime())) return isoDay;
+  return dateFormat({ year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(date);
 }

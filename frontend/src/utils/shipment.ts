@@ -9,43 +9,50 @@ import {
 } from '@/gen/logistics/v1/shipment_pb';
 import { titleCase } from '@/utils/format';
 
-/** A choice of a select: the stored key (e.g. "in_transit"), its enum value and its label. */
-export type EnumOption<E extends number> = { key: string; value: E; label: string };
+/** A choice of a select: the stored key (e.g. "in_transit"), its enum value, its label and the
+ * 'track' catalogue's id of that label (the visitor's pages translate it; the admin area shows
+ * `label`). */
+export type EnumOption<E extends number> = { key: string; value: E; label: string; labelId: string };
 
 // The one place that names each value for people: every screen shows these labels, the server gets the keys.
 
 /** pending, in_transit, delivered, delayed, on_hold (the spec's order). */
 export const STATUS_OPTIONS: EnumOption<ShipmentStatus>[] = [
-  { key: 'pending', value: ShipmentStatus.PENDING, label: 'Pending' },
-  { key: 'in_transit', value: ShipmentStatus.IN_TRANSIT, label: 'In Transit' },
-  { key: 'delivered', value: ShipmentStatus.DELIVERED, label: 'Delivered' },
-  { key: 'delayed', value: ShipmentStatus.DELAYED, label: 'Delayed' },
-  { key: 'on_hold', value: ShipmentStatus.ON_HOLD, label: 'On Hold' },
+  { key: 'pending', value: ShipmentStatus.PENDING, label: 'Pending', labelId: 'track.status.pending' },
+  { key: 'in_transit', value: ShipmentStatus.IN_TRANSIT, label: 'In Transit', labelId: 'track.status.in_transit' },
+  { key: 'delivered', value: ShipmentStatus.DELIVERED, label: 'Delivered', labelId: 'track.status.delivered' },
+  { key: 'delayed', value: ShipmentStatus.DELAYED, label: 'Delayed', labelId: 'track.status.delayed' },
+  { key: 'on_hold', value: ShipmentStatus.ON_HOLD, label: 'On Hold', labelId: 'track.status.on_hold' },
 ];
 /** standard, express, economy. */
 export const TYPE_OPTIONS: EnumOption<ShipmentType>[] = [
-  { key: 'standard', value: ShipmentType.STANDARD, label: 'Standard' },
-  { key: 'express', value: ShipmentType.EXPRESS, label: 'Express' },
-  { key: 'economy', value: ShipmentType.ECONOMY, label: 'Economy' },
+  { key: 'standard', value: ShipmentType.STANDARD, label: 'Standard', labelId: 'track.type.standard' },
+  { key: 'express', value: ShipmentType.EXPRESS, label: 'Express', labelId: 'track.type.express' },
+  { key: 'economy', value: ShipmentType.ECONOMY, label: 'Economy', labelId: 'track.type.economy' },
 ];
 /** land_shipping, air_shipping, sea_shipping. */
 export const MODE_OPTIONS: EnumOption<ShipmentMode>[] = [
-  { key: 'land_shipping', value: ShipmentMode.LAND_SHIPPING, label: 'Land Shipping' },
-  { key: 'air_shipping', value: ShipmentMode.AIR_SHIPPING, label: 'Air Shipping' },
-  { key: 'sea_shipping', value: ShipmentMode.SEA_SHIPPING, label: 'Sea Shipping' },
+  { key: 'land_shipping', value: ShipmentMode.LAND_SHIPPING, label: 'Land Shipping', labelId: 'track.mode.land_shipping' },
+  { key: 'air_shipping', value: ShipmentMode.AIR_SHIPPING, label: 'Air Shipping', labelId: 'track.mode.air_shipping' },
+  { key: 'sea_shipping', value: ShipmentMode.SEA_SHIPPING, label: 'Sea Shipping', labelId: 'track.mode.sea_shipping' },
 ];
 /** bank_transfer = Bank Transfer, credit_card = Credit Card, cash = Cash, check = Check (the spec's labels). */
 export const PAYMENT_OPTIONS: EnumOption<PaymentMode>[] = [
-  { key: 'bank_transfer', value: PaymentMode.BANK_TRANSFER, label: 'Bank Transfer' },
-  { key: 'credit_card', value: PaymentMode.CREDIT_CARD, label: 'Credit Card' },
-  { key: 'cash', value: PaymentMode.CASH, label: 'Cash' },
-  { key: 'check', value: PaymentMode.CHECK, label: 'Check' },
+  { key: 'bank_transfer', value: PaymentMode.BANK_TRANSFER, label: 'Bank Transfer', labelId: 'track.payment.bank_transfer' },
+  { key: 'credit_card', value: PaymentMode.CREDIT_CARD, label: 'Credit Card', labelId: 'track.payment.credit_card' },
+  { key: 'cash', value: PaymentMode.CASH, label: 'Cash', labelId: 'track.payment.cash' },
+  { key: 'check', value: PaymentMode.CHECK, label: 'Check', labelId: 'track.payment.check' },
 ];
 
 const NOT_SPECIFIED = 'Not specified';
 
 function labelOf<E extends number>(options: readonly EnumOption<E>[], value: E, missing: string): string {
   return options.find((o) => o.value === value)?.label ?? missing;
+}
+
+/** The 'track' catalogue's id of the value's label ("Not specified" when unset or unknown). */
+export function labelIdOf<E extends number>(options: readonly EnumOption<E>[], value: E): string {
+  return options.find((o) => o.value === value)?.labelId ?? 'track.label.not_specified';
 }
 
 /** ShipmentStatus.IN_TRANSIT → "in_transit" (the stored value); unknown → "unknown". */
@@ -61,6 +68,12 @@ export function statusLabel(status: ShipmentStatus): string {
 /** "in_transit" → "In Transit"; an unknown key is title-cased. */
 export function statusLabelOfKey(key: string): string {
   return STATUS_OPTIONS.find((o) => o.key === key)?.label ?? titleCase(key);
+}
+
+/** The 'track' catalogue's id of a status key's label (statusKey's "unknown" included); undefined
+ * for another key, which is shown title-cased. */
+export function statusLabelIdOfKey(key: string): string | undefined {
+  return key === 'unknown' ? 'track.status.unknown' : STATUS_OPTIONS.find((o) => o.key === key)?.labelId;
 }
 
 export type BadgeTone = 'green' | 'blue' | 'red' | 'yellow' | 'grey';

@@ -10,55 +10,75 @@ import { StatList } from '@/components/ui/StatList';
 import { TestimonialCard } from '@/components/ui/TestimonialCard';
 import { company } from '@/config/company';
 import { useDocumentTitle } from '@/hooks/use-document-title';
+import { useLanguage } from '@/hooks/use-language';
+import { useMessages } from '@/lib/i18n';
 
-const FIGURES = [
-  { label: 'Happy Clients', value: company.figures.clients },
-  { label: 'On-time Delivery', value: company.figures.onTime },
-  { label: 'Customer Support', value: company.figures.support },
-];
-
-const JOURNEY = [
-  { year: company.foundedYear, title: 'The first office', text: `We open our doors in ${company.firstOffice} with two vans and a promise: every parcel on time.` },
-  { year: '2009', title: 'Across the Atlantic', text: 'Air freight partnerships connect our customers to Europe and Africa.' },
-  { year: '2014', title: 'Ocean and warehousing', text: 'Sea freight and our first bonded warehouses open on the major trade lanes.' },
-  { year: '2020', title: 'Shipping solutions, worldwide', text: 'Online quotes and real-time tracking reach customers in more than 150 countries.' },
-  { year: 'Today', title: 'A trusted global partner', text: `${company.figures.clients} clients rely on us for air, sea and ground freight.` },
-];
-
-const VALUES = [
-  { Icon: ShieldCheck, title: 'Reliability', text: 'We do what we promise: on time, intact and documented at every hand-over.' },
-  { Icon: Handshake, title: 'Trust', text: 'Clear prices, honest delivery dates and your data kept safe.' },
-  { Icon: HeartHandshake, title: 'Customer Focus', text: 'A real person who knows your shipment answers, day and night.' },
-];
-
-const ACHIEVEMENTS = [
-  { Icon: Trophy, title: 'Logistics Provider of the Year', text: 'Regional logistics awards, three years running.' },
-  { Icon: Globe2, title: '150+ countries', text: 'A delivery network that reaches every continent.' },
-  { Icon: Target, title: 'ISO 9001:2015', text: 'Certified quality management across all our hubs.' },
-];
-
+// Brand names, the same in every language; `title` is a message id.
 const PARTNERSHIPS = [
-  { title: 'Carriers', names: ['DHL', 'FedEx', 'UPS', 'USPS', 'Maersk', 'DB Schenker'] },
-  { title: 'Tracking technology', names: ['project44', 'FourKites', 'AfterShip', 'Descartes'] },
-  { title: 'Asian carriers', names: ['SF Express', 'Yamato Transport', 'China Post', 'Japan Post', 'Korea Post'] },
+  { title: 'about.partners.carriers', names: ['DHL', 'FedEx', 'UPS', 'USPS', 'Maersk', 'DB Schenker'] },
+  { title: 'about.partners.tech', names: ['project44', 'FourKites', 'AfterShip', 'Descartes'] },
+  { title: 'about.partners.asia', names: ['SF Express', 'Yamato Transport', 'China Post', 'Japan Post', 'Korea Post'] },
 ];
 
 export default function AboutPage() {
-  useDocumentTitle('Our Story');
+  const t = useMessages('about');
+  const { path } = useLanguage();
+  useDocumentTitle(t('about.title'));
+
+  const figures = [
+    { label: t('about.fig.clients'), value: company.figures.clients },
+    { label: t('about.fig.on_time'), value: company.figures.onTime },
+    { label: t('about.fig.support'), value: company.figures.support },
+  ];
+  const journey = [
+    {
+      year: company.foundedYear,
+      title: t('about.journey.first'),
+      text: t('about.journey.first_text', { office: company.firstOffice }),
+    },
+    { year: '2009', title: t('about.journey.atlantic'), text: t('about.journey.atlantic_text') },
+    { year: '2014', title: t('about.journey.ocean'), text: t('about.journey.ocean_text') },
+    { year: '2020', title: t('about.journey.online'), text: t('about.journey.online_text') },
+    {
+      year: t('about.journey.today'),
+      title: t('about.journey.partner'),
+      text: t('about.journey.partner_text', { clients: company.figures.clients }),
+    },
+  ];
+  const values = [
+    { Icon: ShieldCheck, title: t('about.values.reliability'), text: t('about.values.reliability_text') },
+    { Icon: Handshake, title: t('about.values.trust'), text: t('about.values.trust_text') },
+    { Icon: HeartHandshake, title: t('about.values.focus'), text: t('about.values.focus_text') },
+  ];
+  const achievements = [
+    { Icon: Trophy, title: t('about.awards.award'), text: t('about.awards.award_text') },
+    { Icon: Globe2, title: t('about.awards.countries'), text: t('about.awards.countries_text') },
+    { Icon: Target, title: 'ISO 9001:2015', text: t('about.awards.iso_text') },
+  ];
+  // A brand's own testimonials are shown as written; otherwise the site's, in the visitor's language.
+  const testimonials =
+    company.storyTestimonials.length > 0
+      ? company.storyTestimonials
+      : [
+          { name: 'David Miller', role: t('about.reviews.david_role'), quote: t('about.reviews.david_quote'), rating: 5 },
+          { name: 'Elena Rossi', role: t('about.reviews.elena_role'), quote: t('about.reviews.elena_quote'), rating: 5 },
+          { name: 'Kenji Tanaka', role: t('about.reviews.kenji_role'), quote: t('about.reviews.kenji_quote'), rating: 4.5 },
+        ];
+
   return (
     <>
       <PageHero
-        eyebrow="About us"
-        title="Our Story"
-        intro={`Founded in ${company.foundedYear} with our first office in ${company.firstOffice}, ${company.name} has grown into a global logistics partner trusted by businesses and families alike.`}
+        eyebrow={t('about.eyebrow')}
+        title={t('about.title')}
+        intro={t('about.intro', { year: company.foundedYear, office: company.firstOffice, company: company.name })}
       />
-      <Section label="At a glance">
-        <StatList stats={FIGURES} />
+      <Section label={t('about.glance')}>
+        <StatList stats={figures} />
       </Section>
 
-      <Section titleId="journey-title" title="Our Journey" alt>
+      <Section titleId="journey-title" title={t('about.journey.title')} alt>
         <ol className="journey">
-          {JOURNEY.map(({ year, title, text }, index) => (
+          {journey.map(({ year, title, text }, index) => (
             <li key={year} {...motion('slide', index * 100, 'journey-item')}>
               <span className="journey-year">{year}</span>
               <div>
@@ -70,23 +90,23 @@ export default function AboutPage() {
         </ol>
       </Section>
 
-      <Section titleId="values-title" title="Our Values">
-        <FeatureCardGrid items={VALUES} columns={3} />
+      <Section titleId="values-title" title={t('about.values.title')}>
+        <FeatureCardGrid items={values} columns={3} />
       </Section>
 
-      <Section titleId="achievements-title" title="Our Achievements" alt>
-        <FeatureCardGrid items={ACHIEVEMENTS} columns={3} />
+      <Section titleId="achievements-title" title={t('about.awards.title')} alt>
+        <FeatureCardGrid items={achievements} columns={3} />
       </Section>
 
-      <Section titleId="story-testimonials-title" title="What Our Clients Say">
+      <Section titleId="story-testimonials-title" title={t('about.reviews.title')}>
         <Carousel
           className="only-small"
-          label="Client testimonials"
-          items={company.storyTestimonials}
+          label={t('about.reviews.label')}
+          items={testimonials}
           renderSlide={(testimonial) => <TestimonialCard testimonial={testimonial} />}
         />
         <ul className="card-grid card-grid-3 only-large">
-          {company.storyTestimonials.map((testimonial) => (
+          {testimonials.map((testimonial) => (
             <li key={testimonial.name}>
               <TestimonialCard testimonial={testimonial} />
             </li>
@@ -94,11 +114,11 @@ export default function AboutPage() {
         </ul>
       </Section>
 
-      <Section titleId="partners-title" title="Our Partnerships" alt>
+      <Section titleId="partners-title" title={t('about.partners.title')} alt>
         <div className="card-grid card-grid-3">
           {PARTNERSHIPS.map(({ title, names }) => (
-            <section key={title} className="card partner-group" aria-label={title}>
-              <h3>{title}</h3>
+            <section key={title} className="card partner-group" aria-label={t(title)}>
+              <h3>{t(title)}</h3>
               <ul className="chip-list">
                 {names.map((name) => (
                   <li key={name}>{name}</li>
@@ -109,9 +129,9 @@ export default function AboutPage() {
         </div>
       </Section>
 
-      <CallToAction titleId="about-cta" title="Ship With a Partner You Can Trust" text="Tell us about your shipment and we will take it from there.">
-        <Link to="/contact" className="btn btn-accent btn-lg">
-          Contact Us
+      <CallToAction titleId="about-cta" title={t('about.cta.title')} text={t('about.cta.text')}>
+        <Link to={path('/contact')} className="btn btn-accent btn-lg">
+          {t('about.cta.contact')}
         </Link>
       </CallToAction>
     </>

@@ -2,27 +2,31 @@ import { Clock, Mail, MapPin } from 'lucide-react';
 import { PageHero } from '@/components/ui/PageHero';
 import { company } from '@/config/company';
 import { ContactForm } from '@/features/contact/components/ContactForm';
+import { useBusinessHours } from '@/hooks/use-business-hours';
 import { useDocumentTitle } from '@/hooks/use-document-title';
+import { useMessages } from '@/lib/i18n';
 
 export default function ContactPage() {
-  useDocumentTitle('Contact');
+  const t = useMessages('contact');
+  const businessHours = useBusinessHours();
+  useDocumentTitle(t('contact.title'));
   return (
     <>
       <PageHero
-        eyebrow="Get in touch"
-        title="Contact Us"
-        intro="Questions about a shipment, a quote or our services? Our team is happy to help."
+        eyebrow={t('contact.hero.eyebrow')}
+        title={t('contact.hero.title')}
+        intro={t('contact.hero.intro')}
       />
       <div className="container section contact-layout">
         <section className="card contact-form-card" aria-labelledby="contact-form-title">
-          <h2 id="contact-form-title">Send Us a Message</h2>
+          <h2 id="contact-form-title">{t('contact.form.title')}</h2>
           <ContactForm labelledBy="contact-form-title" />
         </section>
-        <aside className="contact-details" aria-label="Contact details">
+        <aside className="contact-details" aria-label={t('contact.details.label')}>
           <div className="card">
             <h2 className="card-title">
               <Mail aria-hidden="true" size={20} />
-              Email
+              {t('contact.details.email')}
             </h2>
             <p>
               <a href={`mailto:${company.supportEmail}`}>{company.supportEmail}</a>
@@ -31,17 +35,17 @@ export default function ContactPage() {
           <div className="card">
             <h2 className="card-title">
               <MapPin aria-hidden="true" size={20} />
-              Address
+              {t('contact.details.address')}
             </h2>
             <p>{company.address}</p>
           </div>
           <div className="card">
             <h2 className="card-title">
               <Clock aria-hidden="true" size={20} />
-              Business Hours
+              {t('contact.details.hours')}
             </h2>
             <dl className="hours-list">
-              {company.businessHours.map((slot) => (
+              {businessHours.map((slot) => (
                 <div key={slot.days} className="detail-row">
                   <dt>{slot.days}</dt>
                   <dd>{slot.hours}</dd>

@@ -16,7 +16,7 @@ import {
   Users,
 } from 'lucide-react';
 import { CallToAction } from '@/components/ui/CallToAction';
-import { CORE_SERVICES } from '@/components/ui/core-services';
+import { useCoreServices } from '@/components/ui/core-services';
 import { FeatureCardGrid } from '@/components/ui/FeatureCardGrid';
 import { Marquee } from '@/components/ui/Marquee';
 import { motion } from '@/components/ui/motion';
@@ -26,65 +26,72 @@ import { StatList } from '@/components/ui/StatList';
 import { TestimonialCard } from '@/components/ui/TestimonialCard';
 import { company } from '@/config/company';
 import { useDocumentTitle } from '@/hooks/use-document-title';
-
-const STATS = [
-  { value: company.figures.countries, label: 'Countries Served' },
-  { value: company.figures.years, label: 'Years of Experience' },
-  { value: company.figures.packages, label: 'Packages Delivered' },
-  { value: company.figures.satisfaction, label: 'Customer Satisfaction' },
-];
-
-const HIGHLIGHTS = [
-  { Icon: Globe2, title: 'Global Network', text: 'Partners and hubs on every continent move your goods without gaps.' },
-  { Icon: Award, title: 'Quality Assurance', text: 'Certified processes and careful handling at every hand-over.' },
-  { Icon: Headphones, title: 'Full-Service Support', text: 'One team for quotes, customs paperwork and delivery questions, 24/7.' },
-  { Icon: Users, title: 'Expert Team', text: 'Logistics specialists who plan the best route for every shipment.' },
-];
-
-const WHY = [
-  { Icon: Globe2, title: 'Global Network' },
-  { Icon: ShieldCheck, title: 'Secure Shipping' },
-  { Icon: Clock, title: '24/7 Support' },
-  { Icon: PackageSearch, title: 'Real-time Tracking' },
-];
-
-const PROMOTIONS = ['20% off international shipping', 'Real-time tracking on every parcel', '24/7 customer support'];
-
-const STEPS = [
-  { Icon: FileText, title: 'Request Quote', text: 'Tell us what you ship and where; get a price within one business day.' },
-  { Icon: CalendarCheck, title: 'Book Shipment', text: 'Confirm the quote and choose a pickup date that suits you.' },
-  { Icon: Truck, title: 'Package Pickup', text: 'Our driver collects your goods and you get a tracking number.' },
-  { Icon: PackageCheck, title: 'Fast Delivery', text: 'Follow every step online until the package is delivered.' },
-];
-
-const CERTIFICATIONS = [
-  { Icon: BadgeCheck, title: 'ISO 9001:2015', text: 'Quality Management System' },
-  { Icon: Plane, title: 'IATA Member', text: 'International Air Transport Association' },
-  { Icon: ShieldCheck, title: 'C-TPAT Certified', text: 'Customs-Trade Partnership Against Terrorism' },
-  { Icon: Award, title: 'AEO Certified', text: 'Authorised Economic Operator' },
-];
+import { useLanguage } from '@/hooks/use-language';
+import { useMessages } from '@/lib/i18n';
 
 export default function HomePage() {
+  const t = useMessages('home');
+  const { path } = useLanguage();
+  const services = useCoreServices();
   useDocumentTitle('');
+
+  const stats = [
+    { value: company.figures.countries, label: t('home.stat.countries') },
+    { value: company.figures.years, label: t('home.stat.years') },
+    { value: company.figures.packages, label: t('home.stat.packages') },
+    { value: company.figures.satisfaction, label: t('home.stat.satisfaction') },
+  ];
+  const highlights = [
+    { Icon: Globe2, title: t('home.hl.network'), text: t('home.hl.network_text') },
+    { Icon: Award, title: t('home.hl.quality'), text: t('home.hl.quality_text') },
+    { Icon: Headphones, title: t('home.hl.support'), text: t('home.hl.support_text') },
+    { Icon: Users, title: t('home.hl.team'), text: t('home.hl.team_text') },
+  ];
+  const why = [
+    { Icon: Globe2, title: t('home.hl.network') },
+    { Icon: ShieldCheck, title: t('home.why.secure') },
+    { Icon: Clock, title: t('home.why.support') },
+    { Icon: PackageSearch, title: t('home.why.tracking') },
+  ];
+  const promotions = [t('home.offer.discount'), t('home.offer.tracking'), t('home.offer.support')];
+  const steps = [
+    { Icon: FileText, title: t('home.how.quote'), text: t('home.how.quote_text') },
+    { Icon: CalendarCheck, title: t('home.how.book'), text: t('home.how.book_text') },
+    { Icon: Truck, title: t('home.how.pickup'), text: t('home.how.pickup_text') },
+    { Icon: PackageCheck, title: t('home.how.delivery'), text: t('home.how.delivery_text') },
+  ];
+  const certifications = [
+    { Icon: BadgeCheck, title: 'ISO 9001:2015', text: t('home.cert.iso') },
+    { Icon: Plane, title: t('home.cert.iata'), text: t('home.cert.iata_text') },
+    { Icon: ShieldCheck, title: t('home.cert.ctpat'), text: t('home.cert.ctpat_text') },
+    { Icon: Award, title: t('home.cert.aeo'), text: t('home.cert.aeo_text') },
+  ];
+  // A brand's own testimonials are shown as written; otherwise the site's, in the visitor's language.
+  const testimonials =
+    company.testimonials.length > 0
+      ? company.testimonials
+      : [
+          { name: 'Sarah Johnson', role: t('home.reviews.sarah_role'), quote: t('home.reviews.sarah_quote'), rating: 5 },
+          { name: 'Michael Chen', role: t('home.reviews.michael_role'), quote: t('home.reviews.michael_quote'), rating: 4.5 },
+          { name: 'Amara Okafor', role: t('home.reviews.amara_role'), quote: t('home.reviews.amara_quote'), rating: 5 },
+        ];
+
   return (
     <>
       <section className="hero" aria-labelledby="hero-title">
         <div className="container hero-inner">
           <div className="hero-copy">
             <p className="eyebrow eyebrow-light">{company.name}</p>
-            <h1 id="hero-title">Global Shipping &amp; Logistics Solutions</h1>
-            <p className="hero-lead">
-              Air, sea and ground freight with warehousing and real-time tracking — delivered on time to more than
-              150 countries.
-            </p>
+            <h1 id="hero-title">{t('home.hero.title')}</h1>
+            <p className="hero-lead">{t('home.hero.lead')}</p>
             <div className="button-row">
-              <Link to="/track" className="btn btn-accent btn-lg">
+              <Link to={path('/track')} className="btn btn-accent btn-lg">
                 <PackageSearch aria-hidden="true" size={20} />
-                Track Package
+                {t('home.track')}
               </Link>
-              <Link to="/contact" className="btn btn-ghost-light btn-lg">
-                Get a Quote
-                <ArrowRight aria-hidden="true" size={20} />
+              <Link to={path('/contact')} className="btn btn-ghost-light btn-lg">
+                {t('home.quote')}
+                <ArrowRight className="flip-rtl" aria-hidden="true" size={20} />
               </Link>
             </div>
           </div>
@@ -111,38 +118,39 @@ export default function HomePage() {
         </div>
       </section>
 
-      <section className="promo-banner" aria-label="Current offers">
-        <Marquee label="Current offers" items={PROMOTIONS} />
+      <section className="promo-banner" aria-label={t('home.offers')}>
+        <Marquee label={t('home.offers')} items={promotions} />
       </section>
 
-      <Section label="Key figures" className="stats-section">
-        <StatList stats={STATS} />
+      <Section label={t('home.figures')} className="stats-section">
+        <StatList stats={stats} />
       </Section>
 
-      <Section titleId="highlights-title" title="Why Businesses Ship With Us" alt>
-        <FeatureCardGrid items={HIGHLIGHTS} />
+      <Section titleId="highlights-title" title={t('home.hl.title')} alt>
+        <FeatureCardGrid items={highlights} />
       </Section>
 
       <Section
         titleId="services-title"
-        title="Our Services"
-        intro="Whatever you ship and wherever it goes, we have the right way to move it."
+        title={t('home.svc.title')}
+        intro={t('home.svc.intro')}
       >
         <FeatureCardGrid
-          items={CORE_SERVICES}
+          items={services}
           variant="service"
           renderFooter={({ title }) => (
-            <Link to="/services" className="card-link">
-              Learn More<span className="visually-hidden"> about {title}</span>
-              <ArrowRight aria-hidden="true" size={16} />
+            <Link to={path('/services')} className="card-link">
+              {t('home.more')}
+              <span className="visually-hidden">{t('home.more_about', { title })}</span>
+              <ArrowRight className="flip-rtl" aria-hidden="true" size={16} />
             </Link>
           )}
         />
       </Section>
 
-      <Section titleId="why-title" title="Why Choose Us" alt>
+      <Section titleId="why-title" title={t('home.why.title')} alt>
         <ul className="why-list">
-          {WHY.map(({ Icon, title }) => (
+          {why.map(({ Icon, title }) => (
             <li key={title}>
               <Icon aria-hidden="true" size={22} />
               {title}
@@ -151,15 +159,15 @@ export default function HomePage() {
         </ul>
       </Section>
 
-      <Section titleId="how-title" title="How It Works" intro="From quote to doorstep in four simple steps.">
+      <Section titleId="how-title" title={t('home.how.title')} intro={t('home.how.intro')}>
         <ol className="timeline">
-          {STEPS.map(({ Icon, title, text }, index) => (
+          {steps.map(({ Icon, title, text }, index) => (
             <li key={title} {...motion('slide', index * 100, 'timeline-step')}>
               <span className="timeline-marker" aria-hidden="true">
                 <Icon size={24} />
               </span>
               <h3>
-                <span className="visually-hidden">Step {index + 1}: </span>
+                <span className="visually-hidden">{t('home.how.step', { n: index + 1 })}</span>
                 {title}
               </h3>
               <p>{text}</p>
@@ -168,9 +176,9 @@ export default function HomePage() {
         </ol>
       </Section>
 
-      <Section titleId="certifications-title" title="Our Certifications & Achievements" alt>
+      <Section titleId="certifications-title" title={t('home.cert.title')} alt>
         <ul className="card-grid card-grid-4 certifications">
-          {CERTIFICATIONS.map(({ Icon, title, text }, index) => (
+          {certifications.map(({ Icon, title, text }, index) => (
             <li key={title} {...motion('scale', index * 100, 'card certification hover-lift')}>
               <Icon className="certification-icon" aria-hidden="true" size={36} />
               <h3>{title}</h3>
@@ -180,9 +188,9 @@ export default function HomePage() {
         </ul>
       </Section>
 
-      <Section titleId="testimonials-title" title="What Our Clients Say">
+      <Section titleId="testimonials-title" title={t('home.reviews.title')}>
         <ul className="card-grid card-grid-3 testimonials">
-          {company.testimonials.map((testimonial, index) => (
+          {testimonials.map((testimonial, index) => (
             <li key={testimonial.name} {...motion('fade', index * 100)}>
               <TestimonialCard testimonial={testimonial} />
             </li>
@@ -191,20 +199,20 @@ export default function HomePage() {
         <div className="overall-rating">
           <p className="overall-rating-score">{company.figures.rating}</p>
           <StarRating rating={Number(company.figures.rating)} hideValue />
-          <p className="muted">Based on {company.figures.reviews} reviews</p>
+          <p className="muted">{t('home.reviews.count', { reviews: company.figures.reviews })}</p>
         </div>
       </Section>
 
       <CallToAction
         titleId="cta-title"
-        title="Ready to Ship with Us?"
-        text="Tell us what you are shipping and where, and we will send you a quote within one business day."
+        title={t('home.cta.title')}
+        text={t('home.cta.text')}
       >
-        <Link to="/contact" className="btn btn-accent btn-lg">
-          Get Started
+        <Link to={path('/contact')} className="btn btn-accent btn-lg">
+          {t('home.cta.start')}
         </Link>
-        <Link to="/services" className="btn btn-ghost-light btn-lg">
-          Learn More
+        <Link to={path('/services')} className="btn btn-ghost-light btn-lg">
+          {t('home.more')}
         </Link>
       </CallToAction>
     </>

@@ -2,44 +2,46 @@ import { Link, useLocation } from 'react-router-dom';
 import { ArrowRight, Boxes, Check, Clock, FileCheck2, Globe2, Headphones, Package, PackageSearch, ShieldCheck, Umbrella, Zap } from 'lucide-react';
 import { CallToAction } from '@/components/ui/CallToAction';
 import { Carousel } from '@/components/ui/Carousel';
-import { CORE_SERVICES } from '@/components/ui/core-services';
-import { FeatureCardGrid } from '@/components/ui/FeatureCardGrid';
+import { useCoreServices, type CoreService } from '@/components/ui/core-services';
+import { FeatureCardGrid, type FeatureCardItem } from '@/components/ui/FeatureCardGrid';
 import { Marquee } from '@/components/ui/Marquee';
 import { PageHero } from '@/components/ui/PageHero';
 import { Section } from '@/components/ui/Section';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { useHydrated } from '@/hooks/use-hydrated';
+import { useLanguage } from '@/hooks/use-language';
 import { SCROLL_TARGET_ATTRIBUTE } from '@/hooks/use-scroll-to-hash';
+import { useMessages } from '@/lib/i18n';
 
-type Offering = (typeof CORE_SERVICES)[number];
-
-const FEATURES: Record<Offering['id'], readonly string[]> = {
-  'freight-mode-air-freight': ['Express and deferred options', 'Charter for urgent cargo', 'Airport-to-door delivery'],
-  'freight-mode-sea-freight': ['Full (FCL) and shared (LCL) containers', 'Port-to-port or door-to-door', 'Customs clearance included'],
-  'freight-mode-land-freight': ['Full and part truckloads', 'Cross-border road freight', 'Same-day regional delivery'],
-  'freight-mode-warehousing': ['Bonded and secure storage', 'Pick, pack and dispatch', 'Live inventory reports'],
+const FEATURES: Record<CoreService['id'], readonly string[]> = {
+  'freight-mode-air-freight': ['services.features.air.express', 'services.features.air.charter', 'services.features.air.delivery'],
+  'freight-mode-sea-freight': ['services.features.sea.containers', 'services.features.sea.routes', 'services.features.sea.customs'],
+  'freight-mode-land-freight': ['services.features.land.loads', 'services.features.land.cross_border', 'services.features.land.same_day'],
+  'freight-mode-warehousing': ['services.features.warehousing.storage', 'services.features.warehousing.fulfilment', 'services.features.warehousing.reports'],
 };
 
-const ADDITIONAL = [
-  { Icon: FileCheck2, title: 'Customs Clearance', text: 'Licensed brokers prepare your paperwork and clear goods without delay.' },
-  { Icon: Umbrella, title: 'Cargo Insurance', text: 'Cover for the full value of your shipment, door to door.' },
-  { Icon: Package, title: 'Packaging', text: 'Crating and protective packing for fragile and oversized goods.' },
-  { Icon: Zap, title: 'Express Delivery', text: 'Next-flight-out and same-day services when every hour counts.' },
-  { Icon: Boxes, title: 'Freight Consolidation', text: 'Combine smaller loads into one shipment and pay less.' },
-  { Icon: Globe2, title: 'Supply Chain Consulting', text: 'Route, mode and stock planning from our logistics experts.' },
+// Titles and texts are message ids, translated when the page renders.
+const ADDITIONAL: readonly FeatureCardItem[] = [
+  { Icon: FileCheck2, title: 'services.additional.customs.title', text: 'services.additional.customs.text' },
+  { Icon: Umbrella, title: 'services.additional.insurance.title', text: 'services.additional.insurance.text' },
+  { Icon: Package, title: 'services.additional.packaging.title', text: 'services.additional.packaging.text' },
+  { Icon: Zap, title: 'services.additional.express.title', text: 'services.additional.express.text' },
+  { Icon: Boxes, title: 'services.additional.consolidation.title', text: 'services.additional.consolidation.text' },
+  { Icon: Globe2, title: 'services.additional.consulting.title', text: 'services.additional.consulting.text' },
 ];
 
-const WHY = [
-  { Icon: Clock, title: 'On-time Delivery', text: '99% of shipments arrive on or before the promised day.' },
-  { Icon: ShieldCheck, title: 'Secure Handling', text: 'Sealed, scanned and insured at every hand-over.' },
-  { Icon: PackageSearch, title: 'Real-time Tracking', text: 'One tracking number from pickup to delivery.' },
-  { Icon: Headphones, title: '24/7 Support', text: 'A logistics expert on the line at any hour.' },
+const WHY: readonly FeatureCardItem[] = [
+  { Icon: Clock, title: 'services.why.on_time.title', text: 'services.why.on_time.text' },
+  { Icon: ShieldCheck, title: 'services.why.secure.title', text: 'services.why.secure.text' },
+  { Icon: PackageSearch, title: 'services.why.tracking.title', text: 'services.why.tracking.text' },
+  { Icon: Headphones, title: 'services.why.support.title', text: 'services.why.support.text' },
 ];
 
 const CARRIERS = ['DHL', 'FedEx', 'UPS', 'Maersk', 'USPS', 'DB Schenker', 'SF Express', 'CMA CGM'];
 
 /** One offering card; the small-screen copy carries the `-mobile` id suffix. */
-function OfferingCard({ offering, mobile = false }: { offering: Offering; mobile?: boolean }) {
+function OfferingCard({ offering, mobile = false }: { offering: CoreService; mobile?: boolean }) {
+  const t = useMessages('services');
   const { id, Icon, title, text } = offering;
   return (
     <article
@@ -60,7 +62,7 @@ function OfferingCard({ offering, mobile = false }: { offering: Offering; mobile
         {FEATURES[id].map((feature) => (
           <li key={feature}>
             <Check aria-hidden="true" size={16} />
-            {feature}
+            {t(feature)}
           </li>
         ))}
       </ul>
@@ -69,30 +71,34 @@ function OfferingCard({ offering, mobile = false }: { offering: Offering; mobile
 }
 
 export default function ServicesPage() {
-  useDocumentTitle('Our Services');
+  const t = useMessages('services');
+  const { path } = useLanguage();
+  const services = useCoreServices();
+  const translated = (items: readonly FeatureCardItem[]) => items.map((item) => ({ ...item, title: t(item.title), text: t(item.text) }));
+  useDocumentTitle(t('services.title'));
   const { hash } = useLocation();
   // The carousel opens on the offering the URL names (after hydration: the HTML shows the first).
   const hydrated = useHydrated();
-  const named = hydrated ? CORE_SERVICES.findIndex(({ id }) => hash.replace(/^#/, '').replace(/-mobile$/, '') === id) : -1;
+  const named = hydrated ? services.findIndex(({ id }) => hash.replace(/^#/, '').replace(/-mobile$/, '') === id) : -1;
   return (
     <>
       <PageHero
-        eyebrow="What we do"
-        title="Our Services"
-        intro="Air, sea and ground freight plus warehousing: one partner for every leg of your supply chain."
+        eyebrow={t('services.hero.eyebrow')}
+        title={t('services.title')}
+        intro={t('services.hero.intro')}
       />
-      <Section label="Freight modes">
+      <Section label={t('services.modes.label')}>
         {/* Each card is the target of a footer link (/services#freight-mode-…). */}
         <Carousel
           key={named}
           className="only-small"
-          label="Our services"
-          items={CORE_SERVICES}
+          label={t('services.modes.carousel')}
+          items={services}
           initialIndex={Math.max(named, 0)}
           renderSlide={(offering) => <OfferingCard offering={offering} mobile />}
         />
         <ul className="card-grid card-grid-4 offering-grid only-large">
-          {CORE_SERVICES.map((offering) => (
+          {services.map((offering) => (
             <li key={offering.id}>
               <OfferingCard offering={offering} />
             </li>
@@ -100,26 +106,26 @@ export default function ServicesPage() {
         </ul>
       </Section>
 
-      <Section titleId="additional-title" title="Additional Services" alt>
-        <FeatureCardGrid items={ADDITIONAL} columns={3} />
+      <Section titleId="additional-title" title={t('services.additional.title')} alt>
+        <FeatureCardGrid items={translated(ADDITIONAL)} columns={3} />
       </Section>
 
-      <Section titleId="services-why-title" title="Why Choose Us">
-        <FeatureCardGrid items={WHY} />
+      <Section titleId="services-why-title" title={t('services.why.title')}>
+        <FeatureCardGrid items={translated(WHY)} />
       </Section>
 
-      <Section titleId="carriers-title" title="Our Carrier Network" alt>
-        <Marquee label="Carrier partners" className="carrier-strip" items={CARRIERS.map((name) => <span className="carrier-logo">{name}</span>)} />
+      <Section titleId="carriers-title" title={t('services.carriers.title')} alt>
+        <Marquee label={t('services.carriers.label')} className="carrier-strip" items={CARRIERS.map((name) => <span className="carrier-logo">{name}</span>)} />
       </Section>
 
       <CallToAction
         titleId="services-cta"
-        title="Ready to Ship?"
-        text="Tell us about your cargo and we will recommend the best way to move it."
+        title={t('services.cta.title')}
+        text={t('services.cta.text')}
       >
-        <Link to="/contact" className="btn btn-accent btn-lg">
-          Get Started
-          <ArrowRight aria-hidden="true" size={20} />
+        <Link to={path('/contact')} className="btn btn-accent btn-lg">
+          {t('services.cta.button')}
+          <ArrowRight aria-hidden="true" size={20} className="flip-rtl" />
         </Link>
       </CallToAction>
     </>

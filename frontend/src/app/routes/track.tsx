@@ -1,18 +1,18 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import { useLocation, useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'react-router-dom';
 import { AlertCircle, WifiOff } from 'lucide-react';
 import { ErrorAlert } from '@/components/ui/ErrorAlert';
 import { PageHero } from '@/components/ui/PageHero';
-import { languageOfPath } from '@/config/languages';
 import { Spinner } from '@/components/ui/Spinner';
 import { useDocumentTitle } from '@/hooks/use-document-title';
+import { useLanguage } from '@/hooks/use-language';
+import { useMessages } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
-import { trimTrackingNumber } from '@/utils/format';
+import { formatDateTime, trimTrackingNumber } from '@/utils/format';
 import { TrackIntro } from '@/features/tracking/components/TrackIntro';
 import { TrackSearchForm } from '@/features/tracking/components/TrackSearchForm';
 import { useLinkTokens } from '@/features/tracking/hooks/use-link-tokens';
 import { useTrackShipment } from '@/features/tracking/hooks/use-track-shipment';
-import { EMPTY_INPUT_MESSAGE, NOT_FOUND_MESSAGE } from '@/features/tracking/utils/messages';
 import '@/features/tracking/components/tracking.css';
 
 // The result's code (and the protobuf code it needs) loads with the first result.
@@ -24,9 +24,8 @@ const TrackingResult = lazy(() =>
 const SubscriptionLinkOutcome = lazy(() =>
   import('@/features/tracking/components/SubscriptionLinkOutcome').catch(() => ({
     default: function LinkCodeMissing() {
-      return (
-        <ErrorAlert message="This link could not be opened. Please check your connection and open it again." />
-      );
+      const t = useMessages('track');
+      return <ErrorAlert message={t('track.link.not_loaded')} />;
     },
   })),
 );
@@ -42,8 +41,9 @@ function isDotSegment(value: string): boolean {
 export default function TrackPage() {
   const { trackingNumber: param } = useParams();
   const trackingNumber = param ? trimTrackingNumber(param) : '';
+  const t = useMessages('track');
+  const { path } = useLanguage();
   const navigate = useNavigate();
-  const { pathname } = useLocation();
   const tokens = useLinkTokens(trackingNumber);
   const { state, retry, showShipment } = useTrackShipment(trackingNumber || undefined, tokens.access);
   const subscriptionLink = tokens.confirm
@@ -63,17 +63,17 @@ export default function TrackPage() {
   const [localError, setLocalError] = useState<{ forNumber: string } | null>(null);
   const shownLocalError = localError && localError.forNumber === trackingNumber ? localError : null;
 
-  useDocumentTitle(trackingNumber ? `Tracking ${trackingNumber}` : 'Track Package');
+  useDocumentTitle(trackingNumber ? t('track.title_number', { trackingNumber }) : t('track.title'));
 
   const onSearch = (raw: string) => {
     const value = trimTrackingNumber(raw);
     if (!value) {
-      toast.error(EMPTY_INPUT_MESSAGE, { toastId: 'tracking-number-empty' });
+      toast.error(t('track.error.empty'), { toastId: 'tracking-number-empty' });
       return;
     }
     if (isDotSegment(value)) {
       setLocalError({ forNumber: trackingNumber });
-      toast.error(NOT_FOUND_MESSAGE, { toastId: 'tracking-not-found-local' });
+      toast.error(t('track.error.not_found'), { toastId: 'tracking-not-found-local' });
       return;
     }
     setLocalError(null);
@@ -81,21 +81,16 @@ export default function TrackPage() {
       retry();
     } else {
       // A search keeps the page's language (the prefix of a link from a Spanish e-mail).
-      const language = languageOfPath(pathname);
-      navigate(`${language === 'en' ? '' : `/${language}`}/track/${encodeURIComponent(value)}`);
+      navigate(path(`/track/${encodeURIComponent(value)}`));
     }
   };
 
   const loading = state.status === 'loading';
-  const errorMessage = shownLocalError ? NOT_FOUND_MESSAGE : state.status === 'error' ? state.message : null;
+  const errorMessage = shownLocalError ? t('track.error.not_found') : state.status === 'error' ? state.message : null;
 
   return (
     <>
-      <PageHero
-        eyebrow="Track Package"
-        title="Track Your Shipment"
-        intro="Enter your tracking number to see where your package is, its full journey and when it will arrive."
-      >
+      <PageHero eyebrow={t('track.hero.eyebrow')} title={t('track.hero.title')} intro={t('track.hero.intro')}>
         <TrackSearchForm key={trackingNumber} initialValue={trackingNumber} loading={loading} onSearch={onSearch} />
       </PageHero>
 
@@ -112,8 +107,8 @@ export default function TrackPage() {
         )}
         {loading && !shownLocalError && (
           <div className="track-loading">
-            <Spinner size="lg" label="Looking up your shipment…" />
-            <p aria-hidden="true">Looking up your shipment…</p>
+            <Spinner size="lg" label={t('track.loading')} />
+            <p aria-hidden="true">{t('track.loading')}</p>
           </div>
         )}
         {errorMessage && (
@@ -131,14 +126,11 @@ export default function TrackPage() {
         {state.status === 'success' && !shownLocalError && state.savedAt && (
           <div className="alert alert-info" role="status" data-testid="track-offline">
             <WifiOff aria-hidden="true" size={22} />
-            <p>
-              You are offline. This is the result saved on{' '}
-              {new Date(state.savedAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}.
-            </p>
+            <p>{t('track.offline', { date: formatDateTime(new Date(state.savedAt)) })}</p>
           </div>
         )}
         {state.status === 'success' && !shownLocalError && (
-          <Suspense fallback={<Spinner size="lg" label="Looking up your shipment…" />}>
+          <Suspense fallback={<Spinner size="lg" label={t('track.loading')} />}>
             <TrackingResult
               key={state.trackingNumber}
               shipment={state.shipment}

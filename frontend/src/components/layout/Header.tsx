@@ -1,6 +1,11 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { Menu, X } from 'lucide-react';
+import { ADMIN_HOME_PATH } from '@/config/routes';
+import { useDismiss } from '@/hooks/use-dismiss';
+import { useLanguage } from '@/hooks/use-language';
+import { useMessages } from '@/lib/i18n';
+import { LanguageMenu } from './LanguageMenu';
 import { Logo } from './Logo';
 import { NAV_ITEMS } from './nav-links';
 
@@ -8,7 +13,11 @@ const NAV_ID = 'primary-navigation';
 
 /** Sticky site header. On small screens the links collapse behind a menu button. */
 export function Header() {
+  const t = useMessages('common');
+  const { path } = useLanguage();
   const location = useLocation();
+  // The admin area is in English only.
+  const isPublic = !location.pathname.startsWith(ADMIN_HOME_PATH);
   // The location the menu was opened at: it closes on a route change.
   const [openAt, setOpenAt] = useState<string | null>(null);
   const open = openAt === location.key;
@@ -16,30 +25,12 @@ export function Header() {
   const headerRef = useRef<HTMLElement>(null);
   const toggleRef = useRef<HTMLButtonElement>(null);
 
-  // Close on a click or tap outside the header, and on Escape.
-  useEffect(() => {
-    if (!open) return;
-    const onPointerDown = (event: PointerEvent) => {
-      if (headerRef.current && !headerRef.current.contains(event.target as Node)) setOpen(false);
-    };
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        setOpen(false);
-        toggleRef.current?.focus();
-      }
-    };
-    document.addEventListener('pointerdown', onPointerDown);
-    document.addEventListener('keydown', onKeyDown);
-    return () => {
-      document.removeEventListener('pointerdown', onPointerDown);
-      document.removeEventListener('keydown', onKeyDown);
-    };
-  }, [open, setOpen]);
+  useDismiss(open, headerRef, toggleRef, () => setOpen(false));
 
   return (
     <header className="site-header" ref={headerRef}>
       <div className="container header-inner">
-        <Link to="/" className="brand-link" aria-label="Home">
+        <Link to={path('/')} className="brand-link" aria-label={t('common.nav.home')}>
           <Logo />
         </Link>
         <button
@@ -48,17 +39,17 @@ export function Header() {
           className="menu-toggle"
           aria-expanded={open}
           aria-controls={NAV_ID}
-          aria-label={open ? 'Close menu' : 'Open menu'}
+          aria-label={open ? t('common.menu.close') : t('common.menu.open')}
           onClick={() => setOpen(!open)}
         >
           {open ? <X aria-hidden="true" size={24} /> : <Menu aria-hidden="true" size={24} />}
         </button>
-        <nav id={NAV_ID} className={`primary-nav${open ? ' is-open' : ''}`} aria-label="Main">
+        <nav id={NAV_ID} className={`primary-nav${open ? ' is-open' : ''}`} aria-label={t('common.nav.label')}>
           <ul>
             {NAV_ITEMS.map((item) => (
               <li key={item.to}>
                 <NavLink
-                  to={item.to}
+                  to={path(item.to)}
                   end={item.to === '/'}
                   className={({ isActive }) =>
                     ['nav-link', item.primary ? 'nav-link-primary' : '', isActive ? 'active' : '']
@@ -67,11 +58,12 @@ export function Header() {
                   }
                   onClick={() => setOpen(false)}
                 >
-                  {item.label}
+                  {t(item.label)}
                 </NavLink>
               </li>
             ))}
           </ul>
+          {isPublic && <LanguageMenu />}
         </nav>
       </div>
     </header>

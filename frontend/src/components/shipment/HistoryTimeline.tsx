@@ -1,6 +1,7 @@
 import './shipment.css';
 import { MapPin } from 'lucide-react';
 import type { HistoryEntry } from '@/gen/logistics/v1/shipment_pb';
+import { useMessages } from '@/lib/i18n';
 import { formatClock, formatIsoDate } from '@/utils/format';
 import { historyByDay, statusKey } from '@/utils/shipment';
 import { StatusBadge } from './StatusBadge';
@@ -14,8 +15,9 @@ type HistoryTimelineProps = {
 /** The shipment's journey as a vertical timeline, grouped by day (in the company's time zone),
  * newest day and newest entry first; each entry with its local time, status, place and remarks. */
 export function HistoryTimeline({ history, dayHeading: DayHeading = 'h3' }: HistoryTimelineProps) {
+  const t = useMessages('track');
   if (history.length === 0) {
-    return <p className="muted">No tracking events yet.</p>;
+    return <p className="muted">{t('track.history.empty')}</p>;
   }
   return (
     <ol className="history-days">

@@ -1,34 +1,37 @@
 import '../ui/data-table.css';
 import './shipment.css';
 import type { Package } from '@/gen/logistics/v1/shipment_pb';
+import { useMessages } from '@/lib/i18n';
 import { formatDimensionsCm, formatKg } from '@/utils/format';
 
 type PackagesTableProps = { packages: readonly Package[]; totalWeightKg: number };
 
+// Each column's header is an id of the 'track' catalogue.
 const COLUMNS: ReadonlyArray<{ label: string; value: (p: Package) => string | number }> = [
-  { label: 'Quantity', value: (p) => p.quantity },
-  { label: 'Piece Type', value: (p) => p.pieceType },
-  { label: 'Description', value: (p) => p.description },
-  { label: 'Dimensions (L×W×H)', value: (p) => formatDimensionsCm(p.lengthCm, p.widthCm, p.heightCm) },
-  { label: 'Weight', value: (p) => formatKg(p.weightKg) },
+  { label: 'track.packages.quantity', value: (p) => p.quantity },
+  { label: 'track.packages.piece_type', value: (p) => p.pieceType },
+  { label: 'track.packages.description', value: (p) => p.description },
+  { label: 'track.packages.dimensions', value: (p) => formatDimensionsCm(p.lengthCm, p.widthCm, p.heightCm) },
+  { label: 'track.packages.weight', value: (p) => formatKg(p.weightKg) },
 ];
 
 /** One row per package line: quantity, piece type, description, L×W×H in cm, weight in kg.
  * Where it has less than about 700 px (a phone, a narrow dialog) each package becomes a card of
  * label and value pairs (shipment.css), so no column is ever off-screen. */
 export function PackagesTable({ packages, totalWeightKg }: PackagesTableProps) {
+  const t = useMessages('track');
   if (packages.length === 0) {
-    return <p className="muted">No package details were recorded for this shipment.</p>;
+    return <p className="muted">{t('track.packages.empty')}</p>;
   }
   return (
-    <div className="table-scroll packages" role="region" aria-label="Packages table" tabIndex={0}>
+    <div className="table-scroll packages" role="region" aria-label={t('track.packages.table')} tabIndex={0}>
       <table className="data-table packages-table">
-        <caption className="visually-hidden">Packages in this shipment</caption>
+        <caption className="visually-hidden">{t('track.packages.caption')}</caption>
         <thead>
           <tr>
             {COLUMNS.map(({ label }) => (
               <th key={label} scope="col">
-                {label}
+                {t(label)}
               </th>
             ))}
           </tr>
@@ -37,7 +40,7 @@ export function PackagesTable({ packages, totalWeightKg }: PackagesTableProps) {
           {packages.map((p, index) => (
             <tr key={index}>
               {COLUMNS.map(({ label, value }) => (
-                <td key={label} data-label={label}>
+                <td key={label} data-label={t(label)}>
                   {value(p)}
                 </td>
               ))}
@@ -47,7 +50,7 @@ export function PackagesTable({ packages, totalWeightKg }: PackagesTableProps) {
         <tfoot>
           <tr>
             <th scope="row" colSpan={COLUMNS.length - 1}>
-              Total weight
+              {t('track.packages.total_weight')}
             </th>
             <td>{formatKg(totalWeightKg)}</td>
           </tr>

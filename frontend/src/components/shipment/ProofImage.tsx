@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ImageOff } from 'lucide-react';
 import { BlobImage } from '@/components/ui/BlobImage';
+import { useMessages } from '@/lib/i18n';
 import './proof-of-delivery.css';
 
 /** The bytes of an image as the API answers them (ProofOfDeliveryImage). */
@@ -18,9 +19,15 @@ type ProofImageProps = {
 
 type Loaded = { key: string; blob?: Blob; failed?: boolean };
 
+const FAILED: Record<ProofImageProps['kind'], string> = {
+  signature: 'track.proof.signature_failed',
+  photo: 'track.proof.photo_failed',
+};
+
 /** One image of a proof of delivery (signature or photo), with its caption: fetched only when
  * it comes near the screen, with Try again when that fails. */
 export function ProofImage({ load, loadKey, alt, caption, kind }: ProofImageProps) {
+  const t = useMessages('track');
   const figure = useRef<HTMLElement>(null);
   const latestLoad = useRef(load);
   useEffect(() => {
@@ -71,13 +78,13 @@ export function ProofImage({ load, loadKey, alt, caption, kind }: ProofImageProp
     <figure ref={figure} className={`proof-image proof-image-${kind}`} aria-busy={!current}>
       <div className="proof-image-frame">
         {current?.blob && <BlobImage blob={current.blob} alt={alt} onFailed={onFailed} />}
-        {!current && <span className="proof-image-wait">Loading…</span>}
+        {!current && <span className="proof-image-wait">{t('track.proof.loading')}</span>}
         {current?.failed && (
           <div className="proof-image-failed">
             <ImageOff aria-hidden="true" size={20} />
-            <span>The {kind} could not be loaded.</span>
+            <span>{t(FAILED[kind])}</span>
             <button type="button" className="btn btn-outline proof-image-retry" onClick={() => setAttempt((n) => n + 1)}>
-              Try again
+              {t('track.proof.retry')}
             </button>
           </div>
         )}

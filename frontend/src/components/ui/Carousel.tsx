@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
+import { useMessages } from '@/lib/i18n';
 
 type CarouselProps<T> = {
   items: readonly T[];
@@ -16,19 +17,20 @@ type CarouselProps<T> = {
  * ends. Hand-written (about 1 KB): carousel libraries cost 10-40 KB of the 100 KB budget.
  */
 export function Carousel<T>({ items, label, renderSlide, initialIndex = 0, className }: CarouselProps<T>) {
+  const t = useMessages('common');
   const [index, setIndex] = useState(initialIndex);
   const count = items.length;
   const go = (next: number) => setIndex(((next % count) + count) % count);
   return (
-    <div className={`carousel${className ? ` ${className}` : ''}`} role="region" aria-roledescription="carousel" aria-label={label}>
+    <div className={`carousel${className ? ` ${className}` : ''}`} role="region" aria-roledescription={t('common.carousel.role')} aria-label={label}>
       <div className="carousel-viewport" aria-live="polite">
         {items.map((item, i) => (
           <div
             key={i}
             className="carousel-slide"
             role="group"
-            aria-roledescription="slide"
-            aria-label={`${i + 1} of ${count}`}
+            aria-roledescription={t('common.carousel.slide_role')}
+            aria-label={t('common.carousel.slide', { number: i + 1, count })}
             hidden={i !== index}
           >
             {renderSlide(item, i)}
@@ -36,8 +38,8 @@ export function Carousel<T>({ items, label, renderSlide, initialIndex = 0, class
         ))}
       </div>
       <div className="carousel-controls">
-        <button type="button" className="icon-button carousel-arrow" aria-label="Previous slide" onClick={() => go(index - 1)}>
-          <ChevronLeft aria-hidden="true" size={22} />
+        <button type="button" className="icon-button carousel-arrow" aria-label={t('common.carousel.previous')} onClick={() => go(index - 1)}>
+          <ChevronLeft className="flip-rtl" aria-hidden="true" size={22} />
         </button>
         <div className="carousel-dots">
           {items.map((_, i) => (
@@ -45,14 +47,14 @@ export function Carousel<T>({ items, label, renderSlide, initialIndex = 0, class
               key={i}
               type="button"
               className="carousel-dot"
-              aria-label={`Show slide ${i + 1} of ${count}`}
+              aria-label={t('common.carousel.show', { number: i + 1, count })}
               aria-current={i === index ? 'true' : undefined}
               onClick={() => go(i)}
             />
           ))}
         </div>
-        <button type="button" className="icon-button carousel-arrow" aria-label="Next slide" onClick={() => go(index + 1)}>
-          <ChevronRight aria-hidden="true" size={22} />
+        <button type="button" className="icon-button carousel-arrow" aria-label={t('common.carousel.next')} onClick={() => go(index + 1)}>
+          <ChevronRight className="flip-rtl" aria-hidden="true" size={22} />
         </button>
       </div>
     </div>

@@ -1,7 +1,11 @@
+import { useMessages } from '@/lib/i18n';
+
 type SpinnerProps = { label?: string; size?: 'sm' | 'md' | 'lg' };
 
 /** An accessible loading indicator. */
-export function Spinner({ label = 'Loading…', size = 'md' }: SpinnerProps) {
+export function Spinner({ label, size = 'md' }: SpinnerProps) {
+  const t = useMessages('common');
+  label ??= t('common.loading');
   return (
     <span className={`spinner spinner-${size}`} role="status">
       <span className="spinner-circle" aria-hidden="true" />
@@ -12,9 +16,10 @@ export function Spinner({ label = 'Loading…', size = 'md' }: SpinnerProps) {
 
 /** Centred spinner shown while a route's code loads. */
 export function PageSpinner() {
+  const t = useMessages('common');
   return (
     <div className="page-spinner">
-      <Spinner size="lg" label="Loading page…" />
+      <Spinner size="lg" label={t('common.loading_page')} />
     </div>
   );
 }

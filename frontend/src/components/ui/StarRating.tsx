@@ -1,3 +1,6 @@
+import { useMessages } from '@/lib/i18n';
+import { i18n } from '@/lib/i18n';
+
 const STAR = 'M12 2.5l2.9 6 6.6.9-4.8 4.6 1.2 6.5L12 17.4l-5.9 3.1 1.2-6.5-4.8-4.6 6.6-.9z';
 
 function Stars({ filled }: { filled: boolean }) {
@@ -15,8 +18,10 @@ function Stars({ filled }: { filled: boolean }) {
 /** Five stars filled to `rating` (halves included), read out as "Rated 4.5 out of 5", and the
  * figure beside them unless `hideValue` (when it is shown larger nearby). */
 export function StarRating({ rating, hideValue = false }: { rating: number; hideValue?: boolean }) {
+  const t = useMessages('common');
+  const value = i18n.number(rating, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
   return (
-    <span className="star-rating" role="img" aria-label={`Rated ${rating.toFixed(1)} out of 5`}>
+    <span className="star-rating" role="img" aria-label={t('common.rating', { rating: value })}>
       <span className="star-rating-stars">
         <Stars filled={false} />
         {/* The filled row, cut to the rating's share of the width. */}
@@ -26,7 +31,7 @@ export function StarRating({ rating, hideValue = false }: { rating: number; hide
       </span>
       {!hideValue && (
         <span className="star-rating-value" aria-hidden="true">
-          {rating.toFixed(1)}
+          {value}
         </span>
       )}
     </span>

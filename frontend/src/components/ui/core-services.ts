@@ -1,29 +1,37 @@
 import { Plane, Ship, Truck, Warehouse } from 'lucide-react';
+import { useMessages } from '@/lib/i18n';
 
-/** The four core services, their icons and the Services page anchors. */
-export const CORE_SERVICES = [
+const SERVICES = [
   {
     id: 'freight-mode-air-freight',
-    title: 'Air Freight',
+    title: 'common.service.air.title',
     Icon: Plane,
-    text: 'Time-critical cargo on scheduled and charter flights, door to door in 1–3 business days.',
+    text: 'common.service.air.text',
   },
   {
     id: 'freight-mode-sea-freight',
-    title: 'Sea Freight',
+    title: 'common.service.sea.title',
     Icon: Ship,
-    text: 'Full and shared container loads on the major trade lanes, the economical choice for volume.',
+    text: 'common.service.sea.text',
   },
   {
     id: 'freight-mode-land-freight',
-    title: 'Ground Transport',
+    title: 'common.service.land.title',
     Icon: Truck,
-    text: 'Full and part truckloads with a dense regional network and delivery in 2–5 business days.',
+    text: 'common.service.land.text',
   },
   {
     id: 'freight-mode-warehousing',
-    title: 'Warehousing',
+    title: 'common.service.warehousing.title',
     Icon: Warehouse,
-    text: 'Secure storage, pick and pack, and inventory management close to your customers.',
+    text: 'common.service.warehousing.text',
   },
 ] as const;
+
+export type CoreService = { id: (typeof SERVICES)[number]['id']; title: string; Icon: (typeof SERVICES)[number]['Icon']; text: string };
+
+/** The four core services in the visitor's language, their icons and the Services page anchors. */
+export function useCoreServices(): CoreService[] {
+  const t = useMessages('common');
+  return SERVICES.map((service) => ({ ...service, title: t(service.title), text: t(service.text) }));
+}

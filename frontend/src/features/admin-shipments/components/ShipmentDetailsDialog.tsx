@@ -1,3 +1,4 @@
+import { company } from '@/config/company';
 import { useEffect, useState, type ReactNode } from 'react';
 import { FileText, PackageCheck, Send, Tag } from 'lucide-react';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
@@ -131,7 +132,7 @@ export function ShipmentDetailsDialog({
           <Detail term="Product">{s.product}</Detail>
           <Detail term="Product Quantity">{s.productQuantity}</Detail>
           <Detail term="Payment Mode">{paymentModeLabel(s.paymentMode)}</Detail>
-          <Detail term="Total Freight">{formatCents(s.totalFreightCents)}</Detail>
+          <Detail term="Total Freight">{formatCents(s.totalFreightCents, company.currency)}</Detail>
           <Detail term="Weight">{formatKg(s.weightKg)}</Detail>
           <Detail term="Expected Delivery">{date(s.expectedDeliveryDate)}</Detail>
           <Detail term="Departure Time">{time(s.departureTime)}</Detail>

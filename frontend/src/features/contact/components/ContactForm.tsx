@@ -4,18 +4,27 @@ import { Send } from 'lucide-react';
 import { Field, FormErrors } from '@/components/ui/Field';
 import { fieldInputProps } from '@/components/ui/field-input-props';
 import { SubmitButton } from '@/components/ui/SubmitButton';
+import { useLanguage } from '@/hooks/use-language';
+import { useMessages } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { sendContactMessage, type ContactMessage } from '../api/contact';
-
-const CONTACT_SUCCESS_MESSAGE = 'Message sent successfully!';
-const CONTACT_FAILURE_MESSAGE = 'Failed to send message. Please try again.';
 
 const DEFAULTS: ContactMessage = { name: '', email: '', subject: '', message: '', website: '' };
 const FIELDS = ['name', 'email', 'subject', 'message'] as const;
 
+// The server explains a bad field in English; other languages show their own sentence.
+const FIELD_ERRORS: Record<(typeof FIELDS)[number], string> = {
+  name: 'contact.error.name_invalid',
+  email: 'contact.error.email_invalid',
+  subject: 'contact.error.subject_invalid',
+  message: 'contact.error.message_invalid',
+};
+
 /** The contact form: Name, Email, Subject, Message and Send Message (spec §2 Contact); the
  * page gives it its heading (`labelledBy`). */
 export function ContactForm({ labelledBy }: { labelledBy: string }) {
+  const t = useMessages('contact');
+  const english = useLanguage().language.code === 'en';
   const form = useForm<ContactMessage>({ defaultValues: DEFAULTS });
   const { register, formState } = form;
   const [formErrors, setFormErrors] = useState<string[]>([]);
@@ -25,18 +34,28 @@ export function ContactForm({ labelledBy }: { labelledBy: string }) {
     setFormErrors([]);
     try {
       await sendContactMessage(values);
-      toast.success(CONTACT_SUCCESS_MESSAGE);
+      toast.success(t('contact.toast.success'));
       form.reset(DEFAULTS);
     } catch (error) {
-      toast.error(CONTACT_FAILURE_MESSAGE);
+      const failure = t('contact.error.failed');
+      toast.error(failure);
       // Loaded only now, with the client, so the page's first load stays small.
-      const { fieldViolations, serverMessage } = await import('@/lib/rpc-errors');
+      const [{ fieldViolations, serverMessage }, { Code, ConnectError }] = await Promise.all([
+        import('@/lib/rpc-errors'),
+        import('@connectrpc/connect'),
+      ]);
       const violations = fieldViolations(error);
       for (const v of violations) {
         const name = FIELDS.find((f) => f === v.field);
-        if (name) form.setError(name, { type: 'server', message: `${name[0].toUpperCase()}${name.slice(1)} ${v.description}.` });
+        if (!name) continue;
+        const message = english ? `${name[0].toUpperCase()}${name.slice(1)} ${v.description}.` : t(FIELD_ERRORS[name]);
+        form.setError(name, { type: 'server', message });
       }
-      if (violations.length === 0) setFormErrors([serverMessage(error, CONTACT_FAILURE_MESSAGE)]);
+      if (violations.length === 0) {
+        // Other languages: the rate limit has its own sentence, any other failure the generic one.
+        const rateLimited = ConnectError.from(error).code === Code.ResourceExhausted;
+        setFormErrors([english ? serverMessage(error, failure) : rateLimited ? t('contact.error.rate_limited') : failure]);
+      }
     }
   });
 
@@ -45,27 +64,27 @@ export function ContactForm({ labelledBy }: { labelledBy: string }) {
   return (
     <form className="contact-form" onSubmit={submit} aria-labelledby={labelledBy} aria-busy={sending}>
       <FormErrors messages={formErrors} />
-      <Field id="contact-name" label="Name" error={err('name')}>
+      <Field id="contact-name" label={t('contact.form.name')} error={err('name')}>
         <input className="input" type="text" required maxLength={100} autoComplete="name" {...fieldInputProps('contact-name', err('name'))} {...register('name')} />
       </Field>
-      <Field id="contact-email" label="Email" error={err('email')}>
+      <Field id="contact-email" label={t('contact.form.email')} error={err('email')}>
         <input className="input" type="email" required maxLength={254} autoComplete="email" {...fieldInputProps('contact-email', err('email'))} {...register('email')} />
       </Field>
-      <Field id="contact-subject" label="Subject" error={err('subject')}>
+      <Field id="contact-subject" label={t('contact.form.subject')} error={err('subject')}>
         <input className="input" type="text" required maxLength={200} {...fieldInputProps('contact-subject', err('subject'))} {...register('subject')} />
       </Field>
-      <Field id="contact-message" label="Message" error={err('message')}>
+      <Field id="contact-message" label={t('contact.form.message')} error={err('message')}>
         <textarea className="input" rows={4} required maxLength={5000} {...fieldInputProps('contact-message', err('message'))} {...register('message')} />
       </Field>
       {/* A field people never see or reach; robots fill it, and the server drops their message. */}
       <div className="contact-website" aria-hidden="true">
-        <label htmlFor="contact-website">Website</label>
+        <label htmlFor="contact-website">{t('contact.form.website')}</label>
         <input id="contact-website" type="text" tabIndex={-1} autoComplete="off" {...register('website')} />
       </div>
       <div className="form-actions">
-        <SubmitButton busy={sending} busyLabel="Sending...">
-          <Send aria-hidden="true" size={18} />
-          Send Message
+        <SubmitButton busy={sending} busyLabel={t('contact.form.sending')}>
+          <Send aria-hidden="true" size={18} className="flip-rtl" />
+          {t('contact.form.submit')}
         </SubmitButton>
       </div>
     </form>

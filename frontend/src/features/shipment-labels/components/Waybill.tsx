@@ -103,7 +103,7 @@ export function Waybill({ shipment: s, trackingLink }: { shipment: Shipment; tra
           <Detail term="Product quantity">{s.productQuantity}</Detail>
           <Detail term="Package count">{s.packageCount}</Detail>
           <Detail term="Payment mode">{paymentModeLabel(s.paymentMode)}</Detail>
-          <Detail term="Total freight">{formatCents(s.totalFreightCents)}</Detail>
+          <Detail term="Total freight">{formatCents(s.totalFreightCents, company.currency)}</Detail>
           <Detail term="Pickup">
             {date(s.pickupDate)} {time(s.pickupTime)}
           </Detail>

@@ -1,13 +1,8 @@
 // The links in subscription e-mails (confirm, unsubscribe). Loaded on demand by
-// hooks/use-subscription-link.ts, only when the address carries such a link's token.
-import { singleFieldError } from '@/lib/rpc-errors';
+// components/SubscriptionLinkOutcome.tsx, only when the address carries such a link's token.
+import { i18n } from '@/lib/i18n';
 import { shipmentClient } from '@/lib/transport';
-import {
-  CONFIRMED_MESSAGE,
-  CONFIRM_FAILED_MESSAGE,
-  UNSUBSCRIBE_FAILED_MESSAGE,
-  unsubscribedMessage,
-} from '../utils/messages';
+import { callErrorMessage, CONFIRM_ERRORS, UNSUBSCRIBE_ERRORS } from '../utils/errors';
 
 const TIMEOUT_MS = 15_000;
 
@@ -22,11 +17,11 @@ export async function followSubscriptionLink(
   try {
     if (kind === 'confirm') {
       await shipmentClient.confirmShipmentSubscription({ token }, { timeoutMs: TIMEOUT_MS });
-      return { ok: true, message: CONFIRMED_MESSAGE };
+      return { ok: true, message: i18n._('track.link.confirmed') };
     }
     const ended = await shipmentClient.deleteShipmentSubscription({ token }, { timeoutMs: TIMEOUT_MS });
-    return { ok: true, message: unsubscribedMessage(ended.trackingNumber || trackingNumber) };
+    return { ok: true, message: i18n._('track.link.unsubscribed', { trackingNumber: ended.trackingNumber || trackingNumber }) };
   } catch (error) {
-    return { ok: false, message: singleFieldError(error, kind === 'confirm' ? CONFIRM_FAILED_MESSAGE : UNSUBSCRIBE_FAILED_MESSAGE) };
+    return { ok: false, message: callErrorMessage(error, kind === 'confirm' ? CONFIRM_ERRORS : UNSUBSCRIBE_ERRORS) };
   }
 }

@@ -1,22 +1,15 @@
-import { fieldViolations } from '@/lib/rpc-errors';
 import { shipmentClient } from '@/lib/transport';
+import { refusedLinkMessage, trackingErrorMessage } from '../utils/errors';
 import { loadLastResult, saveLastResult } from '../utils/last-result';
-import { trackingErrorMessage } from '../utils/shipment-display';
 import type { TrackOutcome } from './track-shipment';
 
 /** A lookup that has not answered by then is treated as failed rather than left hanging. */
 const TRACKING_TIMEOUT_MS = 15_000;
 
-/** The server's sentence when the `access` token of an e-mail link is refused (expired, or for
- * another shipment); null for any other failure. */
-function refusedLink(error: unknown): string | null {
-  return fieldViolations(error).find((v) => v.field === 'access_token')?.description ?? null;
-}
-
 /** The public lookup (NotFound if there is no such shipment), with the `access` token of an
  * e-mail link if there is one. A refused link still shows the shipment (the view anyone gets,
- * with the server's sentence as `notice`). A success is kept for offline use (its LIMITED
- * view); offline, the kept result for this number answers instead of the failure. */
+ * with why as `notice`). A success is kept for offline use (its LIMITED view);
+ * offline, the kept result for this number answers instead of the failure. */
 export async function callTrackShipment(
   trackingNumber: string,
   accessToken: string,
@@ -33,7 +26,7 @@ export async function callTrackShipment(
     try {
       shipment = await lookup(accessToken);
     } catch (error) {
-      const refused = accessToken ? refusedLink(error) : null;
+      const refused = accessToken ? refusedLinkMessage(error) : null;
       if (refused === null) throw error;
       notice = refused;
       shipment = await lookup('');

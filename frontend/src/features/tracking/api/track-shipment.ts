@@ -1,5 +1,5 @@
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
-import { NOT_FOUND_MESSAGE } from '../utils/messages';
+import { i18n } from '@/lib/i18n';
 
 /** A shipment (with `savedAt` when it is the copy kept offline, `notice` when the e-mail link's
  * token was refused), or the sentence to show. */
@@ -21,6 +21,6 @@ export async function trackShipment(
   } catch (error) {
     // The lookup's code could not load (offline before any lookup) or the lookup was cancelled.
     console.warn('Tracking lookup failed', error);
-    return { failure: NOT_FOUND_MESSAGE };
+    return { failure: i18n._('track.error.not_found') };
   }
 }

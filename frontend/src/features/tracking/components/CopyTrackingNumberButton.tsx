@@ -1,13 +1,14 @@
 import { useEffect, useState } from 'react';
 import { Check, Copy } from 'lucide-react';
+import { useMessages } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { copyText } from '../utils/copy-text';
-import { COPIED_MESSAGE } from '../utils/messages';
 
 const CHECK_VISIBLE_MS = 2000;
 
 /** Copies the tracking number; shows a check for 2 s and a toast. */
 export function CopyTrackingNumberButton({ trackingNumber }: { trackingNumber: string }) {
+  const t = useMessages('track');
   const [copied, setCopied] = useState(false);
 
   useEffect(() => {
@@ -20,9 +21,9 @@ export function CopyTrackingNumberButton({ trackingNumber }: { trackingNumber: s
     try {
       await copyText(trackingNumber);
       setCopied(true);
-      toast.success(COPIED_MESSAGE, { toastId: 'tracking-number-copied' });
+      toast.success(t('track.copy.done'), { toastId: 'tracking-number-copied' });
     } catch {
-      toast.error('Could not copy the tracking number. Please select it and copy it by hand.');
+      toast.error(t('track.copy.failed'));
     }
   };
 
@@ -30,8 +31,8 @@ export function CopyTrackingNumberButton({ trackingNumber }: { trackingNumber: s
     <button
       type="button"
       className={`icon-button copy-button${copied ? ' is-copied' : ''}`}
-      aria-label="Copy tracking number"
-      title="Copy tracking number"
+      aria-label={t('track.copy.label')}
+      title={t('track.copy.label')}
       data-copied={copied}
       onClick={onClick}
     >
@@ -41,7 +42,7 @@ export function CopyTrackingNumberButton({ trackingNumber }: { trackingNumber: s
         <Copy aria-hidden="true" size={18} data-icon="copy" />
       )}
       <span className="visually-hidden" aria-live="polite">
-        {copied ? 'Copied' : ''}
+        {copied ? t('track.copy.copied') : ''}
       </span>
     </button>
   );

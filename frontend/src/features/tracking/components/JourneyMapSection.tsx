@@ -1,14 +1,16 @@
 import { Map as MapIcon } from 'lucide-react';
+import { useMessages } from '@/lib/i18n';
 import { JourneyMap } from './journey-map';
 
 /** The journey on a map: the places of the history, oldest first (the map's code loads with it,
  * and the page goes on without it when that code cannot load). */
 export function JourneyMapSection({ locations }: { locations: string[] }) {
+  const t = useMessages('track');
   return (
     <section className="card map-card" aria-labelledby="map-heading">
       <h2 id="map-heading" className="card-title">
         <MapIcon aria-hidden="true" size={20} />
-        Journey Map
+        {t('track.map.title')}
       </h2>
       <JourneyMap locations={locations} />
     </section>

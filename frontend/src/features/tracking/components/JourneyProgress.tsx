@@ -1,20 +1,35 @@
 import { Check, CircleAlert } from 'lucide-react';
+import { useMessages } from '@/lib/i18n';
 import { formatIsoDate } from '@/utils/format';
 import type { ProgressStep } from '../utils/progress';
 
-const STATE_TEXT: Record<ProgressStep['state'], string> = {
-  done: 'completed',
-  current: 'current step',
-  upcoming: 'not reached yet',
+const STEP_NAME: Record<ProgressStep['name'], string> = {
+  Created: 'track.progress.created',
+  'Picked up': 'track.progress.picked_up',
+  'In transit': 'track.progress.in_transit',
+  'Out for delivery': 'track.progress.out_for_delivery',
+  Delivered: 'track.progress.delivered',
+};
+
+// Read after the step's name by screen readers only (the current step's is shown).
+const STATE_TEXT: Record<Exclude<ProgressStep['state'], 'current'>, string> = {
+  done: 'track.progress.state_done',
+  upcoming: 'track.progress.state_upcoming',
+};
+
+const MARKER: Record<ProgressStep['markers'][number]['status'], string> = {
+  delayed: 'track.progress.delayed',
+  on_hold: 'track.progress.on_hold',
 };
 
 /** The five steps of the journey as an ordered list; the current one is marked with
  * aria-current="step" and says so in words, a delay or hold is named on its step. */
 export function JourneyProgress({ steps }: { steps: readonly ProgressStep[] }) {
+  const t = useMessages('track');
   return (
     <section className="card progress-card" aria-labelledby="progress-heading">
       <h2 id="progress-heading" className="card-title">
-        Progress
+        {t('track.progress.title')}
       </h2>
       <ol className="progress-steps">
         {steps.map((step, index) => (
@@ -27,14 +42,14 @@ export function JourneyProgress({ steps }: { steps: readonly ProgressStep[] }) {
               {step.state === 'done' ? <Check size={16} strokeWidth={3} /> : index + 1}
             </span>
             <span className="progress-text">
-              <span className="progress-name">{step.name}</span>
+              <span className="progress-name">{t(STEP_NAME[step.name])}</span>
               <span className={step.state === 'current' ? 'progress-state' : 'visually-hidden'}>
-                {step.state === 'current' ? 'Current step' : `, ${STATE_TEXT[step.state]}`}
+                {step.state === 'current' ? t('track.progress.state_current') : t(STATE_TEXT[step.state])}
               </span>
               {step.markers.map((marker) => (
                 <span key={marker.status} className={`progress-marker is-${marker.status}`}>
                   <CircleAlert aria-hidden="true" size={14} />
-                  {marker.label} <time dateTime={marker.localDate}>{formatIsoDate(marker.localDate)}</time>
+                  {t(MARKER[marker.status])} <time dateTime={marker.localDate}>{formatIsoDate(marker.localDate)}</time>
                 </span>
               ))}
             </span>

@@ -1,7 +1,9 @@
 import { PenLine } from 'lucide-react';
+import { Trans } from '@/lib/trans';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { ProofOfDeliveryImageKind, type ProofOfDelivery } from '@/gen/logistics/v1/shipment_pb';
 import { ProofImage } from '@/components/shipment/ProofImage';
+import { useMessages } from '@/lib/i18n';
 import { formatDateTime } from '@/utils/format';
 import { getProofOfDeliveryImage } from '../api/proof-of-delivery';
 
@@ -16,6 +18,9 @@ type ProofOfDeliveryCardProps = {
 /** Who received the shipment, when, their signature and a photo (the FULL view of a delivered
  * shipment only; the images are fetched when they come into view). */
 export function ProofOfDeliveryCard({ trackingNumber, proof, accessToken }: ProofOfDeliveryCardProps) {
+  const t = useMessages('track');
+  // An element, not a string: Trans would read tags in a string value.
+  const name = <>{proof.recipientName}</>;
   const recorded = proof.recordTime ? timestampDate(proof.recordTime) : undefined;
   const loadKey = `${trackingNumber}:${proof.recordTime?.seconds ?? ''}:${accessToken}`;
   const load = (kind: ProofOfDeliveryImageKind) => (signal: AbortSignal) =>
@@ -24,19 +29,26 @@ export function ProofOfDeliveryCard({ trackingNumber, proof, accessToken }: Proo
     <section className="card proof-card" aria-labelledby="proof-heading">
       <h2 id="proof-heading" className="card-title">
         <PenLine aria-hidden="true" size={20} />
-        Proof of delivery
+        {t('track.proof.title')}
       </h2>
       <p className="proof-received">
-        Received by <strong>{proof.recipientName}</strong>
-        {recorded && <> on {formatDateTime(recorded)}</>}
+        {recorded ? (
+          <Trans
+            id="track.proof.received_on"
+            values={{ name, date: formatDateTime(recorded) }}
+            components={{ b: <strong /> }}
+          />
+        ) : (
+          <Trans id="track.proof.received" values={{ name }} components={{ b: <strong /> }} />
+        )}
       </p>
       {(proof.hasSignature || proof.hasPhoto) && (
         <div className="proof-images">
           {proof.hasSignature && (
             <ProofImage
               kind="signature"
-              caption="Signature"
-              alt={`Signature of ${proof.recipientName}`}
+              caption={t('track.proof.signature')}
+              alt={t('track.proof.signature_alt', { name: proof.recipientName })}
               loadKey={loadKey}
               load={load(ProofOfDeliveryImageKind.SIGNATURE)}
             />
@@ -44,8 +56,8 @@ export function ProofOfDeliveryCard({ trackingNumber, proof, accessToken }: Proo
           {proof.hasPhoto && (
             <ProofImage
               kind="photo"
-              caption="Photo"
-              alt="Photo of the delivery"
+              caption={t('track.proof.photo')}
+              alt={t('track.proof.photo_alt')}
               loadKey={loadKey}
               load={load(ProofOfDeliveryImageKind.PHOTO)}
             />

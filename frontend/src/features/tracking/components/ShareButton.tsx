@@ -1,39 +1,46 @@
 import { Link2, Share2 } from 'lucide-react';
+import { useLanguage } from '@/hooks/use-language';
+import { useMessages } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 import { copyText } from '../utils/copy-text';
 
-const LINK_COPIED_MESSAGE = 'Link copied to clipboard!';
-
 /** Shares the result's address (the Web Share API where the browser has it, else the link is
- * copied). The address is the plain /track/{number}: never a token from the visitor's own link. */
+ * copied). The address is the plain /track/{number} in the page's language: never a token from
+ * the visitor's own link. */
 export function ShareButton({ trackingNumber }: { trackingNumber: string }) {
+  const t = useMessages('track');
+  const { path } = useLanguage();
   const canShare = typeof navigator.share === 'function';
-  const url = `${window.location.origin}/track/${encodeURIComponent(trackingNumber)}`;
+  const url = `${window.location.origin}${path(`/track/${encodeURIComponent(trackingNumber)}`)}`;
 
   const onClick = async () => {
     if (canShare) {
       try {
-        await navigator.share({ title: `Shipment ${trackingNumber}`, text: `Track shipment ${trackingNumber}`, url });
+        await navigator.share({
+          title: t('track.share.title', { trackingNumber }),
+          text: t('track.share.text', { trackingNumber }),
+          url,
+        });
       } catch (error) {
         // Closing the share sheet is not a failure.
         if (!(error instanceof DOMException && error.name === 'AbortError')) {
-          toast.error('Could not share the link.');
+          toast.error(t('track.share.failed'));
         }
       }
       return;
     }
     try {
       await copyText(url);
-      toast.success(LINK_COPIED_MESSAGE, { toastId: 'tracking-link-copied' });
+      toast.success(t('track.share.copied'), { toastId: 'tracking-link-copied' });
     } catch {
-      toast.error('Could not copy the link. Please copy it from the address bar.');
+      toast.error(t('track.share.copy_failed'));
     }
   };
 
   return (
     <button type="button" className="btn btn-outline result-action" onClick={onClick}>
       {canShare ? <Share2 aria-hidden="true" size={16} /> : <Link2 aria-hidden="true" size={16} />}
-      {canShare ? 'Share' : 'Copy link'}
+      {canShare ? t('track.share.share') : t('track.share.copy_link')}
     </button>
   );
 }

@@ -4,16 +4,14 @@ import { BellRing, CheckCircle2, LoaderCircle } from 'lucide-react';
 import { Field } from '@/components/ui/Field';
 import { fieldInputProps } from '@/components/ui/field-input-props';
 import { languageOfPath } from '@/config/languages';
-import { singleFieldError } from '@/lib/rpc-errors';
+import { useMessages } from '@/lib/i18n';
 import { subscribeToShipment } from '../api/tracking-access';
-
-const SUBSCRIBE_SENT_MESSAGE = 'Check your inbox: we sent you a link to confirm.';
-const SUBSCRIBE_FAILED = 'We could not send the confirmation e-mail. Please try again.';
-const EMPTY_EMAIL = 'Enter your e-mail address.';
+import { callErrorMessage, SUBSCRIBE_ERRORS } from '../utils/errors';
 
 /** Any visitor follows the shipment by e-mail: a confirmation link is sent first (double
  * opt-in), and every update e-mail has a one-click unsubscribe link. */
 export function SubscribeForm({ trackingNumber }: { trackingNumber: string }) {
+  const t = useMessages('track');
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [sentTo, setSentTo] = useState<string | null>(null);
@@ -25,7 +23,7 @@ export function SubscribeForm({ trackingNumber }: { trackingNumber: string }) {
     if (busy) return;
     const value = email.trim();
     if (!value) {
-      setError(EMPTY_EMAIL);
+      setError(t('track.subscribe.empty'));
       return;
     }
     setBusy(true);
@@ -35,7 +33,7 @@ export function SubscribeForm({ trackingNumber }: { trackingNumber: string }) {
       await subscribeToShipment(trackingNumber, value, languageOfPath(pathname));
       setSentTo(value);
     } catch (err) {
-      setError(singleFieldError(err, SUBSCRIBE_FAILED));
+      setError(callErrorMessage(err, SUBSCRIBE_ERRORS));
     } finally {
       setBusy(false);
     }
@@ -45,13 +43,11 @@ export function SubscribeForm({ trackingNumber }: { trackingNumber: string }) {
     <section className="card subscribe-card no-print" aria-labelledby="subscribe-heading">
       <h2 id="subscribe-heading" className="card-title">
         <BellRing aria-hidden="true" size={20} />
-        Get Updates by E-mail
+        {t('track.subscribe.title')}
       </h2>
-      <p className="card-intro">
-        We will e-mail you whenever this shipment&apos;s status changes. Every e-mail has a link to stop at once.
-      </p>
+      <p className="card-intro">{t('track.subscribe.intro')}</p>
       <form className="inline-form" onSubmit={submit} noValidate aria-busy={busy}>
-        <Field id="subscribe-email" label="Your e-mail address" error={error}>
+        <Field id="subscribe-email" label={t('track.subscribe.label')} error={error}>
           <div className="inline-form-row">
             <input
               className="input"
@@ -65,7 +61,7 @@ export function SubscribeForm({ trackingNumber }: { trackingNumber: string }) {
             />
             <button type="submit" className="btn btn-primary" disabled={busy}>
               {busy && <LoaderCircle className="icon-spin" aria-hidden="true" size={18} />}
-              Subscribe
+              {t('track.subscribe.submit')}
             </button>
           </div>
         </Field>
@@ -73,7 +69,7 @@ export function SubscribeForm({ trackingNumber }: { trackingNumber: string }) {
           {sentTo && (
             <>
               <CheckCircle2 aria-hidden="true" size={18} />
-              {SUBSCRIBE_SENT_MESSAGE}
+              {t('track.subscribe.sent')}
             </>
           )}
         </p>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { AlertCircle, CheckCircle2 } from 'lucide-react';
 import { Spinner } from '@/components/ui/Spinner';
+import { useMessages } from '@/lib/i18n';
 import {
   followSubscriptionLink,
   type SubscriptionLink,
@@ -21,6 +22,7 @@ type Props = {
 /** Follows the confirmation or unsubscribe link the visitor opened (once) and says how it went,
  * above the tracking result. Loaded only when the address carries such a link. */
 export default function SubscriptionLinkOutcome({ link, trackingNumber, onDone }: Props) {
+  const t = useMessages('track');
   const { kind, token } = link;
   const [result, setResult] = useState<SubscriptionLinkResult | null>(null);
 
@@ -45,7 +47,7 @@ export default function SubscriptionLinkOutcome({ link, trackingNumber, onDone }
   if (!result) {
     return (
       <div className="link-notice-working">
-        <Spinner size="sm" label={kind === 'confirm' ? 'Confirming your subscription…' : 'Ending your subscription…'} />
+        <Spinner size="sm" label={kind === 'confirm' ? t('track.link.confirming') : t('track.link.unsubscribing')} />
       </div>
     );
   }

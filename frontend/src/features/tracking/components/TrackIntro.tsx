@@ -2,46 +2,46 @@ import { BellRing, Clock, Globe2, Handshake, PackageSearch, Search, ShieldCheck,
 import { FeatureCardGrid } from '@/components/ui/FeatureCardGrid';
 import { Section } from '@/components/ui/Section';
 import { StepList } from '@/components/ui/StepList';
+import { useMessages } from '@/lib/i18n';
 
+// Titles and texts are ids of the 'track' catalogue.
 const REASONS = [
-  { Icon: Clock, title: 'Real-time Updates', text: 'Every scan and hand-over appears in your shipment history as soon as it happens.' },
-  { Icon: Globe2, title: 'Worldwide Coverage', text: 'Follow parcels across more than 150 countries with one tracking number.' },
-  { Icon: ShieldCheck, title: 'Secure & Reliable', text: 'Anyone with the number sees where a shipment is; addresses and contact details only the shipper and the receiver.' },
-  { Icon: Smartphone, title: 'Any Device', text: 'Track from your phone, tablet or desktop — no account or app needed.' },
+  { Icon: Clock, title: 'track.why.realtime.title', text: 'track.why.realtime.text' },
+  { Icon: Globe2, title: 'track.why.worldwide.title', text: 'track.why.worldwide.text' },
+  { Icon: ShieldCheck, title: 'track.why.secure.title', text: 'track.why.secure.text' },
+  { Icon: Smartphone, title: 'track.why.device.title', text: 'track.why.device.text' },
 ];
 
 const STEPS = [
-  { Icon: Search, title: 'Enter your number', text: 'Type the tracking number from your confirmation e-mail, starting with PSE.' },
-  { Icon: PackageSearch, title: 'See where it is', text: 'Get the current status, location and the full journey of your shipment.' },
-  { Icon: BellRing, title: 'Plan the delivery', text: 'Check the expected delivery date and be ready when your package arrives.' },
+  { Icon: Search, title: 'track.how.enter.title', text: 'track.how.enter.text' },
+  { Icon: PackageSearch, title: 'track.how.see.title', text: 'track.how.see.text' },
+  { Icon: BellRing, title: 'track.how.plan.title', text: 'track.how.plan.text' },
 ];
 
 const PARTNERS = ['DHL', 'FedEx', 'UPS', 'Maersk', 'USPS', 'DB Schenker'];
 
 /** What the Track page shows before a search. */
 export function TrackIntro() {
+  const t = useMessages('track');
+  const translated = (items: typeof REASONS) => items.map(({ Icon, title, text }) => ({ Icon, title: t(title), text: t(text) }));
   return (
     <>
-      <Section
-        titleId="why-tracking"
-        title="Why Choose Our Tracking Service"
-        intro="Know where your shipment is at every step, from pickup to delivery."
-      >
-        <FeatureCardGrid items={REASONS} />
+      <Section titleId="why-tracking" title={t('track.why.title')} intro={t('track.why.intro')}>
+        <FeatureCardGrid items={translated(REASONS)} />
       </Section>
 
-      <Section titleId="how-tracking-works" title="How It Works" alt>
-        <StepList steps={STEPS} />
+      <Section titleId="how-tracking-works" title={t('track.how.title')} alt>
+        <StepList steps={translated(STEPS)} />
       </Section>
 
       <Section
         titleId="tracking-partners"
-        title="Your Trusted Partner in Global Shipping"
-        intro="We hand over and track shipments with leading carriers worldwide, so one number covers the whole journey."
+        title={t('track.partners.title')}
+        intro={t('track.partners.intro')}
         icon={<Handshake className="partners-icon" aria-hidden="true" size={36} />}
         containerClassName="partners"
       >
-        <ul className="partner-list" aria-label="Carrier partners">
+        <ul className="partner-list" aria-label={t('track.partners.label')}>
           {PARTNERS.map((name) => (
             <li key={name}>{name}</li>
           ))}

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { LoaderCircle, Search } from 'lucide-react';
+import { useMessages } from '@/lib/i18n';
 
 type TrackSearchFormProps = {
   /** Pre-filled value (the number in the URL). */
@@ -12,6 +13,7 @@ type TrackSearchFormProps = {
 
 /** The tracking-number search box and its Track button. */
 export function TrackSearchForm({ initialValue, loading, onSearch }: TrackSearchFormProps) {
+  const t = useMessages('track');
   const [value, setValue] = useState(initialValue);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -22,7 +24,7 @@ export function TrackSearchForm({ initialValue, loading, onSearch }: TrackSearch
   return (
     <form className="track-form" role="search" aria-busy={loading} onSubmit={submit} noValidate>
       <label htmlFor="tracking-number" className="track-form-label">
-        Tracking number
+        {t('track.search.label')}
       </label>
       <div className="track-form-row">
         <div className="track-input-wrap">
@@ -32,7 +34,7 @@ export function TrackSearchForm({ initialValue, loading, onSearch }: TrackSearch
             name="trackingNumber"
             type="text"
             className="track-input"
-            placeholder="e.g. PSE123456789"
+            placeholder={t('track.search.placeholder')}
             autoComplete="off"
             autoCapitalize="characters"
             spellCheck={false}
@@ -44,11 +46,11 @@ export function TrackSearchForm({ initialValue, loading, onSearch }: TrackSearch
         </div>
         <button type="submit" className="btn btn-primary btn-lg track-submit" disabled={loading}>
           {loading && <LoaderCircle className="icon-spin" aria-hidden="true" size={20} />}
-          Track
+          {t('track.search.submit')}
         </button>
       </div>
       <p id="tracking-number-hint" className="track-form-hint">
-        Your tracking number starts with PSE and is in your shipment confirmation e-mail.
+        {t('track.search.hint')}
       </p>
     </form>
   );

@@ -8,15 +8,17 @@ import {
   type Shipment,
   type TimeOfDay,
 } from '@/gen/logistics/v1/shipment_pb';
+import { useMessages } from '@/lib/i18n';
 import { EMPTY_VALUE, formatCents, formatDateParts, formatKg, formatTimeOfDay } from '@/utils/format';
 import {
   displayWeightKg,
   historyNewestFirst,
-  paymentModeLabel,
+  labelIdOf,
+  MODE_OPTIONS,
+  PAYMENT_OPTIONS,
   shipmentModeIcon,
-  shipmentModeLabel,
-  shipmentTypeLabel,
   statusKey,
+  TYPE_OPTIONS,
 } from '../utils/shipment-display';
 import { shipmentProgress } from '../utils/progress';
 import { CopyTrackingNumberButton } from './CopyTrackingNumberButton';
@@ -67,6 +69,7 @@ type TrackingResultProps = {
  * the FULL view at once. A server that predates the views (no `view`) answers FULL.
  */
 export function TrackingResult({ shipment, offline = false, onFullView, accessToken = '' }: TrackingResultProps) {
+  const t = useMessages('track');
   const limited = shipment.view === ShipmentView.LIMITED;
   const delivered = shipment.status === ShipmentStatus.DELIVERED;
   const weight = displayWeightKg(shipment);
@@ -94,7 +97,7 @@ export function TrackingResult({ shipment, offline = false, onFullView, accessTo
       <section className="card result-summary" aria-labelledby="result-heading">
         <div className="result-summary-top">
           <div>
-            <p className="eyebrow">Tracking Number</p>
+            <p className="eyebrow">{t('track.result.tracking_number')}</p>
             <div className="tracking-number-line">
               <h2 id="result-heading" className="tracking-number">
                 {shipment.trackingNumber}
@@ -103,23 +106,23 @@ export function TrackingResult({ shipment, offline = false, onFullView, accessTo
             </div>
           </div>
           <div className="result-status">
-            <span className="muted">Status</span>
+            <span className="muted">{t('track.result.status')}</span>
             <StatusBadge statusKey={statusKey(shipment.status)} />
           </div>
         </div>
         <dl className="route-line">
           <div className="route-point">
-            <dt>Origin</dt>
+            <dt>{t('track.result.origin')}</dt>
             <dd>{shipment.origin || EMPTY_VALUE}</dd>
           </div>
           <div className="route-point route-point-end">
-            <dt>Destination</dt>
+            <dt>{t('track.result.destination')}</dt>
             <dd>{shipment.destination || EMPTY_VALUE}</dd>
           </div>
         </dl>
         <dl className="summary-facts">
-          <Detail term="Current Location">{shipment.currentLocation || EMPTY_VALUE}</Detail>
-          <Detail term="Expected Delivery">
+          <Detail term={t('track.result.current_location')}>{shipment.currentLocation || EMPTY_VALUE}</Detail>
+          <Detail term={t('track.result.expected_delivery')}>
             <ExpectedDelivery date={shipment.expectedDeliveryDate} delivered={delivered} />
           </Detail>
         </dl>
@@ -127,16 +130,16 @@ export function TrackingResult({ shipment, offline = false, onFullView, accessTo
           <ShareButton trackingNumber={shipment.trackingNumber} />
           <button type="button" className="btn btn-outline result-action" onClick={() => window.print()}>
             <Printer aria-hidden="true" size={16} />
-            Print
+            {t('track.result.print')}
           </button>
         </div>
         {canVerify && (
           <p className="limited-note no-print">
             <Lock aria-hidden="true" size={16} />
             <span>
-              Addresses and contact details are hidden.{' '}
+              {t('track.result.hidden')}{' '}
               <button type="button" className="link-button" onClick={() => document.getElementById(VERIFY_INPUT_ID)?.focus()}>
-                Are you the shipper or the receiver?
+                {t('track.verify.title')}
               </button>
             </span>
           </p>
@@ -150,31 +153,31 @@ export function TrackingResult({ shipment, offline = false, onFullView, accessTo
           <section className="card" aria-labelledby="details-heading">
             <h2 id="details-heading" className="card-title">
               <ClipboardList aria-hidden="true" size={20} />
-              Shipment Details
+              {t('track.details.title')}
             </h2>
             <dl className="details-list">
-              <Detail term="Carrier">{shipment.carrier || EMPTY_VALUE}</Detail>
+              <Detail term={t('track.details.carrier')}>{shipment.carrier || EMPTY_VALUE}</Detail>
               {(!limited || shipment.type !== ShipmentType.UNSPECIFIED) && (
-                <Detail term="Type of Shipment">{shipmentTypeLabel(shipment.type)}</Detail>
+                <Detail term={t('track.details.type')}>{t(labelIdOf(TYPE_OPTIONS, shipment.type))}</Detail>
               )}
-              <Detail term="Shipment Mode">
+              <Detail term={t('track.details.mode')}>
                 <span className="with-icon">
                   <ShipmentModeIcon kind={modeIcon} />
-                  {shipmentModeLabel(shipment.mode)}
+                  {t(labelIdOf(MODE_OPTIONS, shipment.mode))}
                 </span>
               </Detail>
-              <Detail term="Package Count">{shipment.packageCount}</Detail>
-              <Detail term="Total Weight">{formatKg(weight)}</Detail>
+              <Detail term={t('track.details.package_count')}>{shipment.packageCount}</Detail>
+              <Detail term={t('track.details.total_weight')}>{formatKg(weight)}</Detail>
               {!limited && (
                 <>
-                  {shipment.product && <Detail term="Product">{shipment.product}</Detail>}
-                  {shipment.productQuantity > 0 && <Detail term="Product Quantity">{shipment.productQuantity}</Detail>}
-                  <Detail term="Payment Mode">{paymentModeLabel(shipment.paymentMode)}</Detail>
-                  <Detail term="Total Freight">{formatCents(shipment.totalFreightCents)}</Detail>
-                  <Detail term="Pickup Date">{formatDate(shipment.pickupDate)}</Detail>
-                  <Detail term="Pickup Time">{formatTime(shipment.pickupTime)}</Detail>
-                  <Detail term="Departure Time">{formatTime(shipment.departureTime)}</Detail>
-                  {shipment.comments && <Detail term="Comments">{shipment.comments}</Detail>}
+                  {shipment.product && <Detail term={t('track.details.product')}>{shipment.product}</Detail>}
+                  {shipment.productQuantity > 0 && <Detail term={t('track.details.product_quantity')}>{shipment.productQuantity}</Detail>}
+                  <Detail term={t('track.details.payment_mode')}>{t(labelIdOf(PAYMENT_OPTIONS, shipment.paymentMode))}</Detail>
+                  <Detail term={t('track.details.total_freight')}>{formatCents(shipment.totalFreightCents)}</Detail>
+                  <Detail term={t('track.details.pickup_date')}>{formatDate(shipment.pickupDate)}</Detail>
+                  <Detail term={t('track.details.pickup_time')}>{formatTime(shipment.pickupTime)}</Detail>
+                  <Detail term={t('track.details.departure_time')}>{formatTime(shipment.departureTime)}</Detail>
+                  {shipment.comments && <Detail term={t('track.details.comments')}>{shipment.comments}</Detail>}
                 </>
               )}
             </dl>
@@ -186,7 +189,7 @@ export function TrackingResult({ shipment, offline = false, onFullView, accessTo
         <section className="card" aria-labelledby="history-heading">
           <h2 id="history-heading" className="card-title">
             <History aria-hidden="true" size={20} />
-            Shipment History
+            {t('track.history.title')}
           </h2>
           <HistoryTimeline history={shipment.history} />
         </section>
@@ -197,22 +200,19 @@ export function TrackingResult({ shipment, offline = false, onFullView, accessTo
           <section className="card parties-limited" aria-labelledby="parties-heading">
             <h2 id="parties-heading" className="card-title">
               <Users aria-hidden="true" size={20} />
-              Shipper and Receiver
+              {t('track.parties.title')}
             </h2>
             <dl className="details-list">
-              <Detail term="Shipper">{shipment.shipper?.name || EMPTY_VALUE}</Detail>
-              <Detail term="Receiver">{shipment.receiver?.name || EMPTY_VALUE}</Detail>
+              <Detail term={t('track.party.shipper')}>{shipment.shipper?.name || EMPTY_VALUE}</Detail>
+              <Detail term={t('track.party.receiver')}>{shipment.receiver?.name || EMPTY_VALUE}</Detail>
             </dl>
             {canVerify && (
               <div className="verify-block no-print">
                 <h3 className="verify-title">
                   <ShieldCheck aria-hidden="true" size={18} />
-                  Are you the shipper or the receiver?
+                  {t('track.verify.title')}
                 </h3>
-                <p className="card-intro">
-                  Addresses, phone numbers, packages and price are shown only to the people on the shipment. Enter the
-                  shipper&apos;s or the receiver&apos;s e-mail address, or the last 4 digits of either phone number.
-                </p>
+                <p className="card-intro">{t('track.verify.intro')}</p>
                 <VerifyAccessForm trackingNumber={shipment.trackingNumber} onVerified={onVerified} />
               </div>
             )}
@@ -224,7 +224,7 @@ export function TrackingResult({ shipment, offline = false, onFullView, accessTo
           {justVerified && (
             <div ref={verifiedNotice} tabIndex={-1} className="alert alert-success no-print" role="status">
               <ShieldCheck aria-hidden="true" size={22} />
-              <p>Thank you. The full details of this shipment are shown below.</p>
+              <p>{t('track.verify.done')}</p>
             </div>
           )}
           {delivered && shipment.proofOfDelivery && !offline && (
@@ -237,14 +237,24 @@ export function TrackingResult({ shipment, offline = false, onFullView, accessTo
           <section className="card" aria-labelledby="packages-heading">
             <h2 id="packages-heading" className="card-title">
               <Boxes aria-hidden="true" size={20} />
-              Packages
+              {t('track.packages.title')}
             </h2>
             <PackagesTable packages={shipment.packages} totalWeightKg={weight} />
           </section>
 
           <div className="result-parties">
-            <PartyCard title="Shipper" party={shipment.shipper} icon={<Send aria-hidden="true" size={20} />} />
-            <PartyCard title="Receiver" party={shipment.receiver} icon={<PackageCheck aria-hidden="true" size={20} />} />
+            <PartyCard
+              title={t('track.party.shipper')}
+              headingId="party-shipper"
+              party={shipment.shipper}
+              icon={<Send className="flip-rtl" aria-hidden="true" size={20} />}
+            />
+            <PartyCard
+              title={t('track.party.receiver')}
+              headingId="party-receiver"
+              party={shipment.receiver}
+              icon={<PackageCheck aria-hidden="true" size={20} />}
+            />
           </div>
           {subscribe}
         </>

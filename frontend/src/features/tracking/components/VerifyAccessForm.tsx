@@ -3,12 +3,11 @@ import { LoaderCircle } from 'lucide-react';
 import { Field } from '@/components/ui/Field';
 import { fieldInputProps } from '@/components/ui/field-input-props';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
-import { singleFieldError } from '@/lib/rpc-errors';
+import { useMessages } from '@/lib/i18n';
 import { verifyTrackingAccess } from '../api/tracking-access';
+import { callErrorMessage, VERIFY_ERRORS } from '../utils/errors';
 
 export const VERIFY_INPUT_ID = 'verify-answer';
-const VERIFY_FAILED = 'Your details could not be checked. Please try again.';
-const EMPTY_ANSWER = 'Enter an e-mail address or the last 4 digits of a phone number.';
 
 /** A party proves who they are (the shipper's or the receiver's e-mail address, or the last 4
  * digits of either phone); `onVerified` gets the FULL view. The server's message (a wrong
@@ -20,6 +19,7 @@ export function VerifyAccessForm({
   trackingNumber: string;
   onVerified: (shipment: Shipment) => void;
 }) {
+  const t = useMessages('track');
   const [answer, setAnswer] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
@@ -29,7 +29,7 @@ export function VerifyAccessForm({
     if (busy) return;
     const value = answer.trim();
     if (!value) {
-      setError(EMPTY_ANSWER);
+      setError(t('track.verify.empty'));
       return;
     }
     setBusy(true);
@@ -38,16 +38,16 @@ export function VerifyAccessForm({
       const shipment = await verifyTrackingAccess(trackingNumber, value);
       onVerified(shipment);
     } catch (err) {
-      setError(singleFieldError(err, VERIFY_FAILED));
+      setError(callErrorMessage(err, VERIFY_ERRORS));
     } finally {
       setBusy(false);
     }
   };
 
-  const hint = 'For example jane@example.com or 4821.';
+  const hint = t('track.verify.hint');
   return (
     <form className="inline-form" onSubmit={submit} noValidate aria-busy={busy}>
-      <Field id={VERIFY_INPUT_ID} label="E-mail address or last 4 digits of a phone number" error={error} hint={hint}>
+      <Field id={VERIFY_INPUT_ID} label={t('track.verify.label')} error={error} hint={hint}>
         <div className="inline-form-row">
           <input
             className="input"
@@ -63,7 +63,7 @@ export function VerifyAccessForm({
           />
           <button type="submit" className="btn btn-primary" disabled={busy}>
             {busy && <LoaderCircle className="icon-spin" aria-hidden="true" size={18} />}
-            Show full details
+            {t('track.verify.submit')}
           </button>
         </div>
       </Field>

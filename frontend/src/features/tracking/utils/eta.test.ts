@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { create } from '@bufbuild/protobuf';
+import { i18n, type Messages } from '@lingui/core';
 import { DateSchema } from '@/gen/logistics/v1/shipment_pb';
+import english from '@/locales/en/track.json';
+import { compileCatalogue } from '../../../../scripts/catalogues.mjs';
 import { etaLabel, etaStatus } from './eta';
+
+i18n.loadAndActivate({ locale: 'en', messages: compileCatalogue(english) as Messages });
 
 const day = (year: number, month: number, dayOfMonth: number) => create(DateSchema, { year, month, day: dayOfMonth });
 

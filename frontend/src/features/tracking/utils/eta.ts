@@ -1,5 +1,7 @@
-// Where a shipment stands against its expected delivery date. Pure: no React, no network.
+// Where a shipment stands against its expected delivery date, in the page's language. No React,
+// no network.
 import type { Date as ProtoDate } from '@/gen/logistics/v1/shipment_pb';
+import { i18n } from '@/lib/i18n';
 
 export type Eta =
   /** No expected delivery date was recorded. */
@@ -35,13 +37,13 @@ export function etaStatus(expected: ProtoDate | undefined, today: string, delive
 export function etaLabel(eta: Eta): string {
   switch (eta.kind) {
     case 'on-time':
-      return 'on time';
+      return i18n._('track.eta.on_time');
     case 'today':
-      return 'today';
+      return i18n._('track.eta.today');
     case 'late':
-      return `late by ${eta.days} ${eta.days === 1 ? 'day' : 'days'}`;
+      return i18n._('track.eta.late', { days: eta.days });
     case 'delivered':
-      return 'delivered';
+      return i18n._('track.eta.delivered');
     default:
       return '';
   }

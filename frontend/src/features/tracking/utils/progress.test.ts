@@ -157,9 +157,9 @@ describe('shipmentProgress', () => {
     );
     expect(steps.map((s) => s.markers)).toEqual([
       [],
-      [{ status: 'on_hold', label: 'On hold', localDate: '2026-11-02' }],
+      [{ status: 'on_hold', localDate: '2026-11-02' }],
       // The latest of two delays on one step.
-      [{ status: 'delayed', label: 'Delayed', localDate: '2026-11-05' }],
+      [{ status: 'delayed', localDate: '2026-11-05' }],
       [],
       [],
     ]);
@@ -174,6 +174,6 @@ describe('shipmentProgress', () => {
     // The delay happened first, before pickup was recorded: still the step it reached then.
     input.history[1].time = timestampFromMs(1);
     const steps = shipmentProgress(input);
-    expect(steps[1].markers).toEqual([{ status: 'delayed', label: 'Delayed', localDate: '2026-11-02' }]);
+    expect(steps[1].markers).toEqual([{ status: 'delayed', localDate: '2026-11-02' }]);
   });
 });

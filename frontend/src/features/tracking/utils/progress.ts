@@ -12,7 +12,7 @@ const OUT_FOR_DELIVERY = 3;
 const DELIVERED = 4;
 
 /** A delay or hold, shown on the step the shipment had reached when it happened. */
-type ProgressMarker = { status: 'delayed' | 'on_hold'; label: string; localDate: string };
+type ProgressMarker = { status: 'delayed' | 'on_hold'; localDate: string };
 
 export type ProgressStep = {
   name: ProgressStepName;
@@ -72,7 +72,7 @@ export function shipmentProgress(shipment: ProgressInput): ProgressStep[] {
     if (isHeld(entry.status)) {
       const status = entry.status === ShipmentStatus.DELAYED ? 'delayed' : 'on_hold';
       const onStep = markers[reached].filter((m) => m.status !== status);
-      markers[reached] = [...onStep, { status, label: status === 'delayed' ? 'Delayed' : 'On hold', localDate: entry.localDate }];
+      markers[reached] = [...onStep, { status, localDate: entry.localDate }];
     }
   }
   if (shipment.status !== ShipmentStatus.PENDING && shipment.status !== ShipmentStatus.UNSPECIFIED) {

@@ -1,20 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { Code, ConnectError } from '@connectrpc/connect';
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import { PaymentMode, ShipmentMode, ShipmentStatus, ShipmentType } from '@/gen/logistics/v1/shipment_pb';
-import { NOT_FOUND_MESSAGE } from './messages';
+import english from '@/locales/en/track.json';
+import {
+  paymentModeLabel,
+  shipmentModeLabel,
+  shipmentTypeLabel,
+  STATUS_OPTIONS,
+  statusLabel,
+  statusLabelIdOfKey,
+  statusTone,
+  totalWeightKg,
+} from '@/utils/shipment';
 import {
   displayWeightKg,
   historyNewestFirst,
-  paymentModeLabel,
+  labelIdOf,
+  MODE_OPTIONS,
+  PAYMENT_OPTIONS,
   shipmentModeIcon,
-  shipmentModeLabel,
-  shipmentTypeLabel,
   statusKey,
-  statusLabel,
-  statusTone,
-  totalWeightKg,
-  trackingErrorMessage,
+  TYPE_OPTIONS,
 } from './shipment-display';
 
 describe('status', () => {
@@ -54,6 +60,15 @@ describe('type, mode and payment', () => {
     expect(paymentModeLabel(PaymentMode.CASH)).toBe('Cash');
     expect(paymentModeLabel(PaymentMode.CHECK)).toBe('Check');
     expect(paymentModeLabel(PaymentMode.UNSPECIFIED)).toBe('Not specified');
+  });
+  it('reads the same in English on the visitor\'s pages as in the admin area', () => {
+    const messages: Record<string, string> = english;
+    for (const option of [...STATUS_OPTIONS, ...TYPE_OPTIONS, ...MODE_OPTIONS, ...PAYMENT_OPTIONS]) {
+      expect(messages[option.labelId]).toBe(option.label);
+    }
+    expect(messages[statusLabelIdOfKey(statusKey(ShipmentStatus.UNSPECIFIED))!]).toBe('Unknown');
+    expect(messages[labelIdOf(TYPE_OPTIONS, ShipmentType.UNSPECIFIED)]).toBe('Not specified');
+    expect(statusLabelIdOfKey('lost_at_sea')).toBeUndefined();
   });
 });
 
@@ -102,18 +117,5 @@ describe('historyNewestFirst', () => {
       { id: 'b', time: undefined },
     ];
     expect(historyNewestFirst(entries).map((e) => e.id)).toEqual(['b', 'a']);
-  });
-});
-
-describe('trackingErrorMessage', () => {
-  it('shows the not-found sentence for every failure', () => {
-    expect(trackingErrorMessage(new ConnectError('Shipment not found', Code.NotFound))).toBe(NOT_FOUND_MESSAGE);
-    expect(trackingErrorMessage(new ConnectError('bad', Code.InvalidArgument))).toBe(NOT_FOUND_MESSAGE);
-    expect(trackingErrorMessage(new ConnectError('down', Code.Unavailable))).toBe(NOT_FOUND_MESSAGE);
-    expect(trackingErrorMessage(new TypeError('Failed to fetch'))).toBe(NOT_FOUND_MESSAGE);
-  });
-  it("shows the server's sentence for a rate limit", () => {
-    const msg = 'Too many tracking lookups. Please try again in a minute.';
-    expect(trackingErrorMessage(new ConnectError(msg, Code.ResourceExhausted))).toBe(msg);
   });
 });

@@ -1,5 +1,6 @@
 import './journey-map.css';
 import { useId, useMemo, type CSSProperties } from 'react';
+import { useMessages } from '@/lib/i18n';
 import { bundledGazetteer, type Gazetteer, type Place } from './gazetteer';
 import { centerFor, project, routePath, viewOf, type Point, type View } from './project';
 import { OUTLINES } from './world-outline';
@@ -27,11 +28,11 @@ function placeName(gazetteer: Gazetteer, place: Place): string {
   return country === place.name ? place.name : `${place.name}, ${country}`;
 }
 
-function summaryOf(gazetteer: Gazetteer, stops: readonly Place[]): string {
-  if (stops.length === 0) return 'World map. None of the shipment’s places could be shown on it.';
+function summaryOf(gazetteer: Gazetteer, stops: readonly Place[], t: ReturnType<typeof useMessages>): string {
+  if (stops.length === 0) return t('track.map.summary_none');
   const names = stops.map((stop) => placeName(gazetteer, stop));
-  if (names.length === 1) return `Map of the shipment’s place: ${names[0]}.`;
-  return `Map of the shipment’s journey: ${names.join(' → ')} (latest).`;
+  if (names.length === 1) return t('track.map.summary_place', { place: names[0] });
+  return t('track.map.summary_journey', { places: names.join(' → ') });
 }
 
 /** Where a point is in the view, in percent, for the HTML labels laid over the SVG. */
@@ -62,6 +63,7 @@ function Dot({ point, className }: { point: Point; className: string }) {
  * as written, oldest first ("Shanghai, China", "Port of Rotterdam, NL"); the last is highlighted.
  */
 export default function JourneyMap({ locations }: { locations: readonly string[] }) {
+  const t = useMessages('track');
   const titleId = useId();
   const gazetteer = bundledGazetteer();
   const { stops, unknown } = useMemo(() => placesOf(gazetteer, locations), [gazetteer, locations]);
@@ -87,7 +89,7 @@ export default function JourneyMap({ locations }: { locations: readonly string[]
           role="img"
           aria-labelledby={titleId}
         >
-          <title id={titleId}>{summaryOf(gazetteer, stops)}</title>
+          <title id={titleId}>{summaryOf(gazetteer, stops, t)}</title>
           <rect className="journey-map-sea" x={view.x} y={view.y} width={view.width} height={view.height} />
           <path className="journey-map-land" d={outline.land} />
           {stops.length > 1 && (
@@ -122,7 +124,7 @@ export default function JourneyMap({ locations }: { locations: readonly string[]
         )}
       </div>
       {unknown.length > 0 && (
-        <figcaption className="journey-map-note">Not shown on the map: {unknown.join('; ')}.</figcaption>
+        <figcaption className="journey-map-note">{t('track.map.not_shown', { places: unknown.join('; ') })}</figcaption>
       )}
     </figure>
   );
