@@ -57,6 +57,19 @@ for (const width of [390, 1280]) {
   });
 }
 
+test('the header keeps its links on one row just above the menu breakpoint, in every language', async ({ page }) => {
+  await page.setViewportSize({ width: 1081, height: 800 });
+  for (const language of LANGUAGES) {
+    await page.goto(pathIn(language.prefix, '/services'));
+    await settle(page);
+    await expect(page.getByRole('button', { name: /menu|menú|القائمة/i })).toBeHidden();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, language.code).toBeLessThanOrEqual(0);
+    const links = await page.getByRole('banner').getByRole('navigation').getByRole('link').evaluateAll((all) => all.map((a) => a.getBoundingClientRect().top));
+    expect(new Set(links.map(Math.round)).size, `${language.code}: one row`).toBe(1);
+  }
+});
+
 test('each marketing page is prerendered in each language with its lang, dir and alternates', async ({ request }) => {
   for (const language of LANGUAGES) {
     for (const route of PRERENDERED) {
