@@ -26,14 +26,6 @@ const PRERENDERED_ROUTES = [
   { path: '/track', module: 'src/app/routes/track.tsx', page: 'track' },
 ];
 
-/** The site's languages (src/config/languages.ts), English at `/`, the others under their code. */
-const LANGUAGES = [
-  { code: 'en', dir: 'ltr' },
-  { code: 'es', dir: 'ltr' },
-  { code: 'fr', dir: 'ltr' },
-  { code: 'ar', dir: 'rtl' },
-];
-const pathIn = (path, code) => (code === 'en' ? path : path === '/' ? `/${code}` : `/${code}${path}`);
 
 // One date for both builds, so the legal pages hydrate without a mismatch.
 process.env.BUILD_DATE ??= new Date().toLocaleDateString('en-CA');
@@ -60,10 +52,9 @@ await build({
 
 const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8'));
 const template = readFileSync(join(dist, 'index.html'), 'utf8');
-const { renderPage, SITE_LANGUAGES } = await import(pathToFileURL(join(ssrOut, 'entry-prerender.js')).href);
-if (JSON.stringify(SITE_LANGUAGES) !== JSON.stringify(LANGUAGES)) {
-  throw new Error(`scripts/build-site.mjs: LANGUAGES differ from src/config/languages.ts: ${JSON.stringify(SITE_LANGUAGES)}`);
-}
+// The languages and their paths come from src/config/languages.ts, through the prerender's entry.
+const { renderPage, site } = await import(pathToFileURL(join(ssrOut, 'entry-prerender.js')).href);
+const { languages: LANGUAGES, pathInLanguage: pathIn } = site;
 
 /** The JS files a manifest entry loads at once (itself and its static imports), and their CSS. */
 function closure(key, seen = new Set()) {

@@ -6,7 +6,7 @@ import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router-dom';
 import { AppRoutes } from '@/app/routes';
 import { company } from '@/config/company';
-import { LANGUAGES, languageOfPath, type LanguageCode } from '@/config/languages';
+import { LANGUAGES, languageOfPath, pathInLanguage, type LanguageCode } from '@/config/languages';
 import { addCatalogue, i18n, type Page } from '@/lib/i18n';
 import { DocumentTitleContext } from '@/hooks/use-document-title';
 
@@ -43,5 +43,5 @@ export async function renderPage(path: string): Promise<PrerenderedPage> {
   return { html, title };
 }
 
-/** The languages as the build script writes their pages (it checks its own list against this). */
-export const SITE_LANGUAGES = LANGUAGES.map(({ code, dir }) => ({ code, dir }));
+/** For the build script, which writes every page in every language. */
+export const site = { languages: LANGUAGES, pathInLanguage };

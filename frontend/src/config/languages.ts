@@ -1,7 +1,7 @@
 // The languages of the site, the shipment e-mails and the tracking links in them. English is
 // served at `/`, the others under their code (`/es/track/…`); a new language is one entry here
-// (TypeScript then asks for its offer line and scripts/build-site.mjs checks its list) and one
-// folder of catalogues in src/locales.
+// (TypeScript then asks for its offer line; the build prerenders it) and one folder of
+// catalogues in src/locales.
 
 export type LanguageCode = 'en' | 'es' | 'fr' | 'ar';
 
