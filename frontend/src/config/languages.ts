@@ -36,11 +36,12 @@ export function languageOfPath(pathname: string): LanguageCode {
   return (LANGUAGE_PREFIXES as readonly string[]).includes(first) ? (first as LanguageCode) : DEFAULT_LANGUAGE;
 }
 
-/** The path without its language prefix: "/es/track/PSE1" → "/track/PSE1", "/fr" → "/". */
+/** The path without its language prefix: "/es/track/PSE1" → "/track/PSE1", "/fr" → "/". One
+ * leading slash, so a crafted "/es//evil.example" never becomes a link to another host. */
 export function pathWithoutLanguage(pathname: string): string {
   const language = languageOfPath(pathname);
-  if (language === DEFAULT_LANGUAGE) return pathname;
-  return pathname.slice(language.length + 1) || '/';
+  const rest = language === DEFAULT_LANGUAGE ? pathname : pathname.slice(language.length + 1);
+  return `/${rest.replace(/^\/+/, '')}`;
 }
 
 /** An English path as served in `language`: ("/about", "fr") → "/fr/about", ("/", "es") → "/es". */
