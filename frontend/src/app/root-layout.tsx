@@ -20,8 +20,6 @@ const LanguageSuggestion = lazy(() => import('@/components/layout/LanguageSugges
 /** Header, page, footer, the floating theme switch and the top-right toasts. */
 export function RootLayout() {
   const t = useMessages('common');
-  const { language } = useLanguage();
-  const hydrated = useHydrated();
   const { pathname } = useLocation();
   useScrollToTopOnNavigate();
   // In the layout, not the page: it runs while a lazily loaded page is still on its way.
@@ -31,11 +29,7 @@ export function RootLayout() {
       <a className="skip-link" href="#main-content">
         {t('common.skip_to_content')}
       </a>
-      {!pathname.startsWith(ADMIN_HOME_PATH) && hydrated && offersAnotherLanguage(language.code) && (
-        <Suspense fallback={null}>
-          <LanguageSuggestion />
-        </Suspense>
-      )}
+      {!pathname.startsWith(ADMIN_HOME_PATH) && <LanguageOffer />}
       <Header />
       <main id="main-content" className="site-main" tabIndex={-1}>
         <RouteErrorBoundary locationKey={pathname}>
@@ -48,5 +42,19 @@ export function RootLayout() {
       <ThemeToggle />
       <ToastHost />
     </div>
+  );
+}
+
+/** The offer of the browser's language, once the page has hydrated. Its own component: the
+ * re-render after hydration stays here, away from a page still hydrating (which would then be
+ * thrown away and drawn again). */
+function LanguageOffer() {
+  const { language } = useLanguage();
+  const hydrated = useHydrated();
+  if (!hydrated || !offersAnotherLanguage(language.code)) return null;
+  return (
+    <Suspense fallback={null}>
+      <LanguageSuggestion />
+    </Suspense>
   );
 }
