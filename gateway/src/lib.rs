@@ -168,7 +168,7 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// Whether every service runs in this process (then a random token key will do).
+    /// Whether every service runs in this process (then its token keys may live in DATA_DIR).
     pub fn all_in_one(&self) -> bool {
         self.shipments_url.is_none()
             && self.auth_url.is_none()
@@ -255,8 +255,29 @@ pub enum Command {
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=60))]
         minutes: u64,
     },
+    /// All-in-one without JWT_SIGNING_KEY: a new key in DATA_DIR/signing-keys.json signs from
+    /// the next start on; the one before keeps verifying links for two years.
+    RotateSigningKey {
+        /// Also stop accepting everything the previous keys signed (after a leak).
+        #[arg(long)]
+        forget_retired: bool,
+    },
     #[command(flatten)]
     Data(service_common::backup::DataCommand),
+}
+
+/// The keys of the gateway and the services it hosts: JWT_SIGNING_KEY (and the previous ones)
+/// where set; else, all-in-one, those kept in DATA_DIR, made at the first start.
+pub fn token_key(
+    settings: &Settings,
+    hosted: &HostedServices,
+    tokens: &TokenSettings,
+) -> anyhow::Result<TokenKey> {
+    tokens.key(
+        settings
+            .all_in_one()
+            .then_some(hosted.store.data_dir.as_path()),
+    )
 }
 
 /// The services the gateway forwards to, and the key that signs their tokens.

@@ -24,11 +24,27 @@ async fn main() -> anyhow::Result<()> {
             email,
             minutes,
         }) => {
-            let key = cli.tokens.key(false)?;
+            let key = cli.tokens.key(None)?;
             let caller = service_auth::Caller::with_role(format!("tool:{email}"), email, *role);
             println!(
                 "{}",
                 key.mint(&caller, std::time::Duration::from_secs(minutes * 60))
+            );
+            Ok(())
+        }
+        Some(Command::RotateSigningKey { forget_retired }) => {
+            let data_dir = &cli.hosted.store.data_dir;
+            let done = service_auth::keyfile::rotate(data_dir, *forget_retired)?;
+            println!(
+                "key {} signs from the next start on (restart the gateway); retired keys that \
+                 still verify: {}; keys that stopped verifying: {}",
+                done.signing,
+                if done.retired.is_empty() {
+                    "none".to_owned()
+                } else {
+                    done.retired.join(", ")
+                },
+                done.dropped
             );
             Ok(())
         }
@@ -41,7 +57,7 @@ async fn main() -> anyhow::Result<()> {
 async fn run(cli: &Cli) -> anyhow::Result<()> {
     let settings = &cli.gateway;
     service_common::telemetry::serve_metrics(&cli.telemetry, "127.0.0.1:9090");
-    let tokens = cli.tokens.key(settings.all_in_one())?;
+    let tokens = gateway::token_key(settings, &cli.hosted, &cli.tokens)?;
     let (stop, stopping) = service_common::Stopping::channel();
     let upstreams = gateway::Upstreams::build(settings, &cli.hosted, tokens, &stopping).await?;
     let listener = TcpListener::bind(("0.0.0.0", settings.port)).await?;
@@ -66,7 +82,7 @@ async fn demo(cli: &Cli, json: bool) -> anyhow::Result<()> {
     let hosted = &cli.hosted;
     let loaded = match &cli.gateway.shipments_url {
         Some(url) => {
-            let key = cli.tokens.key(false)?;
+            let key = cli.tokens.key(None)?;
             let channel = tonic::transport::Endpoint::from_shared(url.clone())?
                 .connect()
                 .await?;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use gateway::{HostedServices, Settings, Upstreams};
-use service_auth::TokenKey;
+use service_auth::{TokenKey, TokenSettings};
 use service_common::settings::{SiteSettings, StoreSettings};
 use service_common::{Built, Stopping};
 use shipments::store::{ShipmentStore, SqliteShipmentStore};
@@ -141,18 +141,25 @@ pub async fn all_in_one_with_services(
     adjust_services: impl FnOnce(&mut HostedServices),
 ) -> Site {
     let data = tempfile::tempdir().unwrap();
-    let mut site = all_in_one_in(data.path(), adjust, adjust_services).await;
+    let mut site = all_in_one_in(data.path(), None, adjust, adjust_services).await;
     site._dirs.push(data);
     site
 }
 
 /// The all-in-one over the embedded stores in `data`, which stays when the site is dropped.
 pub async fn all_in_one_on(data: &Path) -> Site {
-    all_in_one_in(data, |_| {}, |_| {}).await
+    all_in_one_in(data, None, |_| {}, |_| {}).await
+}
+
+/// The all-in-one over `data` with its keys picked as the binary picks them: those `keys`
+/// names, else the ones kept in `data`.
+pub async fn all_in_one_keyed(data: &Path, keys: &TokenSettings) -> Site {
+    all_in_one_in(data, Some(keys), |_| {}, |_| {}).await
 }
 
 async fn all_in_one_in(
     data: &Path,
+    keys: Option<&TokenSettings>,
     adjust: impl FnOnce(&mut Settings),
     adjust_services: impl FnOnce(&mut HostedServices),
 ) -> Site {
@@ -161,7 +168,10 @@ async fn all_in_one_in(
     adjust(&mut settings);
     let mut hosted = hosted(data);
     adjust_services(&mut hosted);
-    let tokens = TokenKey::generate();
+    let tokens = match keys {
+        Some(keys) => gateway::token_key(&settings, &hosted, keys).unwrap(),
+        None => TokenKey::generate(),
+    };
     let (stop, stopping) = Stopping::channel();
     let upstreams = Upstreams::build(&settings, &hosted, tokens.clone(), &stopping)
         .await
@@ -222,37 +232,52 @@ pub async fn distributed_with_services(
     adjust_services: impl FnOnce(&mut HostedServices),
 ) -> Site {
     let data = tempfile::tempdir().unwrap();
-    let mut hosted = hosted(data.path());
+    let mut site = distributed_in(data.path(), None, adjust, adjust_services).await;
+    site._dirs.push(data);
+    site
+}
+
+/// Distributed over `data`, every service and the gateway with the keys `keys` names.
+pub async fn distributed_keyed(data: &Path, keys: &TokenSettings) -> Site {
+    distributed_in(data, Some(keys), |_| {}, |_| {}).await
+}
+
+async fn distributed_in(
+    data: &Path,
+    keys: Option<&TokenSettings>,
+    adjust: impl FnOnce(&mut Settings),
+    adjust_services: impl FnOnce(&mut HostedServices),
+) -> Site {
+    let mut hosted = hosted(data);
     adjust_services(&mut hosted);
     let store = hosted.store.config();
     let tokens = TokenKey::generate();
+    // Each service reads the key settings by itself, as its binary does.
+    let key = || match keys {
+        Some(keys) => keys.key(None).unwrap(),
+        None => tokens.clone(),
+    };
     let (stop, stopping) = Stopping::channel();
     let shipments_url = serve(
-        shipments::build(&store, &hosted.site, &hosted.shipments, tokens.clone())
+        shipments::build(&store, &hosted.site, &hosted.shipments, key())
             .await
             .unwrap(),
         &stopping,
     )
     .await;
     let auth_url = serve(
-        auth::build(&store, &hosted.auth, tokens.clone())
-            .await
-            .unwrap(),
+        auth::build(&store, &hosted.auth, key()).await.unwrap(),
         &stopping,
     )
     .await;
     let notifications_url = serve(
-        notifications::build(&store, &hosted.site, &hosted.notifications, tokens.clone())
+        notifications::build(&store, &hosted.site, &hosted.notifications, key())
             .await
             .unwrap(),
         &stopping,
     )
     .await;
-    let preferences_url = serve(
-        preferences::build(&store, tokens.clone()).await.unwrap(),
-        &stopping,
-    )
-    .await;
+    let preferences_url = serve(preferences::build(&store, key()).await.unwrap(), &stopping).await;
     let redis = RedisServer::start().await;
     let files = static_dir();
     let mut settings = Settings {
@@ -264,21 +289,25 @@ pub async fn distributed_with_services(
         ..settings(files.path())
     };
     adjust(&mut settings);
+    let tokens = match keys {
+        Some(keys) => gateway::token_key(&settings, &hosted, keys).unwrap(),
+        None => tokens,
+    };
     let upstreams = Upstreams::build(&settings, &hosted, tokens.clone(), &stopping)
         .await
         .unwrap();
-    let (store, users) = stores(data.path()).await;
+    let (store, users) = stores(data).await;
     let base = listen(&settings, upstreams).await;
     Site {
         base,
-        data: data.path().to_path_buf(),
+        data: data.to_path_buf(),
         store,
         users,
         shipments_url: Some(shipments_url),
         auth_url: Some(auth_url),
         tokens,
         _stop: stop,
-        _dirs: vec![data, files],
+        _dirs: vec![files],
         _redis: Some(redis),
     }
 }

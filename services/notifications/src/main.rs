@@ -6,7 +6,7 @@ use tokio::net::TcpListener;
 async fn main() -> anyhow::Result<()> {
     let cli: notifications::Cli = service_common::settings::parse();
     let _telemetry = service_common::telemetry::init("notifications", &cli.telemetry);
-    let tokens = cli.tokens.key(false)?;
+    let tokens = cli.tokens.key(None)?;
     let built =
         notifications::build(&cli.store.config(), &cli.site, &cli.notifications, tokens).await?;
     let listener = TcpListener::bind(cli.addr).await?;

@@ -10,7 +10,7 @@ async fn main() -> anyhow::Result<()> {
     if let Some(command) = &cli.command {
         return service_common::backup::run(command, &cli.store.config());
     }
-    let tokens = cli.tokens.key(false)?;
+    let tokens = cli.tokens.key(None)?;
     let built = preferences::build(&cli.store.config(), tokens).await?;
     let listener = TcpListener::bind(cli.addr).await?;
     service_common::telemetry::serve_metrics(&cli.telemetry, "127.0.0.1:9094");

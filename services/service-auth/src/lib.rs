@@ -2,6 +2,8 @@
 //! one for each call it forwards; every service verifies signature, expiry and role itself,
 //! so an internal tool needs a valid token too.
 
+pub mod keyfile;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,6 +18,16 @@ const ISSUER: &str = "logistics";
 const LINK_ISSUER: &str = "logistics-links";
 /// Smallest signing key accepted, in bytes (HS256 wants at least its hash size).
 const MIN_KEY_BYTES: usize = 32;
+/// The longest a link or cookie token may live (the unsubscribe links): a retired key keeps
+/// verifying this long after it stopped signing.
+pub const LONGEST_LINK_LIFETIME: Duration = Duration::from_secs(2 * 365 * 24 * 3600);
+
+/// 32 random bytes: a new signing secret.
+fn random_secret() -> [u8; 32] {
+    let mut secret = [0u8; 32];
+    rand::rng().fill_bytes(&mut secret);
+    secret
+}
 
 /// What a user may do: the one role type of the gateway and every service, stored and
 /// signed as its lower-case name.
@@ -251,64 +263,160 @@ struct Claims {
     exp: i64,
 }
 
-/// The key that signs service tokens, shared by the gateway and every service.
-#[derive(clap::Args, Clone, Debug)]
+/// The keys that sign service tokens, links and cookies, shared by the gateway and every
+/// service.
+#[derive(clap::Args, Clone, Debug, Default)]
 #[command(next_help_heading = "Service tokens")]
 pub struct TokenSettings {
     /// Base64 of at least 32 bytes (e.g. `openssl rand -base64 32`), the same on the gateway
-    /// and every service. Required unless every service runs in the gateway's process.
+    /// and every service. Required unless every service runs in the gateway's process (then,
+    /// unset, the key is made once and kept in DATA_DIR/signing-keys.json).
     #[arg(long, env = "JWT_SIGNING_KEY", hide_env_values = true)]
     pub jwt_signing_key: Option<String>,
+    /// Keys that signed before JWT_SIGNING_KEY, comma-separated base64: what they signed still
+    /// verifies, nothing new is signed with them. Keep one for two years (the unsubscribe
+    /// links' lifetime) after it stopped signing.
+    #[arg(
+        long,
+        env = "JWT_PREVIOUS_SIGNING_KEYS",
+        hide_env_values = true,
+        value_delimiter = ','
+    )]
+    pub jwt_previous_signing_keys: Vec<String>,
 }
 
 impl TokenSettings {
-    /// The configured key; a random one where `allow_generated` and none is set.
-    pub fn key(&self, allow_generated: bool) -> anyhow::Result<TokenKey> {
+    /// The configured keys; without JWT_SIGNING_KEY, those of the key file in `key_file_dir`
+    /// (made there on first use) where one is given.
+    pub fn key(&self, key_file_dir: Option<&std::path::Path>) -> anyhow::Result<TokenKey> {
+        let previous: Vec<&str> = self
+            .jwt_previous_signing_keys
+            .iter()
+            .map(|k| k.trim())
+            .filter(|k| !k.is_empty())
+            .collect();
         match self.jwt_signing_key.as_deref().map(str::trim) {
             Some(text) if !text.is_empty() => {
-                let secret = base64::engine::general_purpose::STANDARD
-                    .decode(text)
-                    .map_err(|_| {
-                        anyhow::anyhow!(
-                            "JWT_SIGNING_KEY must be base64 (e.g. openssl rand -base64 32)"
-                        )
-                    })?;
-                TokenKey::from_secret(&secret).map_err(|e| anyhow::anyhow!("JWT_SIGNING_KEY: {e}"))
+                let current = decode_secret("JWT_SIGNING_KEY", text)?;
+                let retired = previous
+                    .iter()
+                    .enumerate()
+                    .map(|(i, text)| {
+                        decode_secret(&format!("JWT_PREVIOUS_SIGNING_KEYS (key {})", i + 1), text)
+                    })
+                    .collect::<anyhow::Result<Vec<_>>>()?;
+                TokenKey::with_retired(&current, &retired)
             }
-            _ if allow_generated => Ok(TokenKey::generate()),
-            _ => anyhow::bail!(
-                "JWT_SIGNING_KEY is not set; every service and the gateway need the same key"
+            _ if !previous.is_empty() => anyhow::bail!(
+                "JWT_PREVIOUS_SIGNING_KEYS is set but JWT_SIGNING_KEY is not: set the key that \
+                 signs now in JWT_SIGNING_KEY"
             ),
+            _ => match key_file_dir {
+                Some(dir) => keyfile::load_or_create(dir),
+                None => anyhow::bail!(
+                    "JWT_SIGNING_KEY is not set; every service and the gateway need the same key"
+                ),
+            },
         }
     }
 }
 
-/// The shared signing key: mints and verifies service tokens.
+/// A base64 secret of at least MIN_KEY_BYTES, or an error naming `field`.
+fn decode_secret(field: &str, text: &str) -> anyhow::Result<Vec<u8>> {
+    let secret = base64::engine::general_purpose::STANDARD
+        .decode(text.trim())
+        .map_err(|_| anyhow::anyhow!("{field} must be base64 (e.g. openssl rand -base64 32)"))?;
+    anyhow::ensure!(
+        secret.len() >= MIN_KEY_BYTES,
+        "{field}: the token signing key must be at least {MIN_KEY_BYTES} bytes"
+    );
+    Ok(secret)
+}
+
+/// The signing keys: mint and verify service tokens, links and cookies. One key signs; every
+/// key (it and the retired ones) verifies what names it by its id (`kid`).
 #[derive(Clone)]
 pub struct TokenKey(Arc<Keys>);
 
 struct Keys {
+    signing: Key,
+    retired: Vec<Key>,
+}
+
+struct Key {
+    id: String,
     encoding: EncodingKey,
     decoding: DecodingKey,
 }
 
-impl TokenKey {
-    pub fn from_secret(secret: &[u8]) -> anyhow::Result<Self> {
-        anyhow::ensure!(
-            secret.len() >= MIN_KEY_BYTES,
-            "the token signing key must be at least {MIN_KEY_BYTES} bytes"
-        );
-        Ok(Self(Arc::new(Keys {
+impl Key {
+    fn new(secret: &[u8]) -> Self {
+        Self {
+            id: key_id(secret),
             encoding: EncodingKey::from_secret(secret),
             decoding: DecodingKey::from_secret(secret),
+        }
+    }
+}
+
+/// A key's id: the start of its SHA-256, so every process derives the same id from the same
+/// secret and a token names its key without revealing it.
+pub fn key_id(secret: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(secret)[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+impl TokenKey {
+    pub fn from_secret(secret: &[u8]) -> anyhow::Result<Self> {
+        Self::with_retired(secret, &[])
+    }
+
+    /// `current` signs; `current` and every `retired` key verify.
+    pub fn with_retired(current: &[u8], retired: &[Vec<u8>]) -> anyhow::Result<Self> {
+        for secret in std::iter::once(current).chain(retired.iter().map(Vec::as_slice)) {
+            anyhow::ensure!(
+                secret.len() >= MIN_KEY_BYTES,
+                "the token signing key must be at least {MIN_KEY_BYTES} bytes"
+            );
+        }
+        Ok(Self(Arc::new(Keys {
+            signing: Key::new(current),
+            retired: retired.iter().map(|s| Key::new(s)).collect(),
         })))
     }
 
     /// A random key, for a process that both mints and verifies (the all-in-one).
     pub fn generate() -> Self {
-        let mut secret = [0u8; 32];
-        rand::rng().fill_bytes(&mut secret);
-        Self::from_secret(&secret).expect("32 bytes")
+        Self::from_secret(&random_secret()).expect("32 bytes")
+    }
+
+    /// The id (`kid`) of the key that signs.
+    pub fn signing_id(&self) -> &str {
+        &self.0.signing.id
+    }
+
+    fn header(&self) -> Header {
+        let mut header = Header::new(Algorithm::HS256);
+        header.kid = Some(self.0.signing.id.clone());
+        header
+    }
+
+    /// The claims of `token` if one of the keys signed it and `validation` passes: the key its
+    /// `kid` names, or (a token from before key ids) any key.
+    fn decode<T: serde::de::DeserializeOwned>(
+        &self,
+        token: &str,
+        validation: &Validation,
+    ) -> Option<T> {
+        let kid = jsonwebtoken::decode_header(token).ok()?.kid;
+        std::iter::once(&self.0.signing)
+            .chain(&self.0.retired)
+            .filter(|key| kid.as_deref().is_none_or(|kid| kid == key.id))
+            .find_map(|key| jsonwebtoken::decode::<T>(token, &key.decoding, validation).ok())
+            .map(|data| data.claims)
     }
 
     pub fn mint(&self, caller: &Caller, lifetime: Duration) -> String {
@@ -326,7 +434,7 @@ impl TokenKey {
             iat: chrono::Utc::now().timestamp(),
             exp,
         };
-        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.0.encoding)
+        jsonwebtoken::encode(&self.header(), &claims, &self.0.signing.encoding)
             .expect("HS256 signing cannot fail")
     }
 
@@ -334,9 +442,9 @@ impl TokenKey {
         let mut validation = Validation::new(Algorithm::HS256);
         validation.set_issuer(&[ISSUER]);
         validation.leeway = 5;
-        jsonwebtoken::decode::<Claims>(token, &self.0.decoding, &validation)
-            .map(|data| data.claims.caller)
-            .map_err(|_| Status::unauthenticated("A valid service token is required"))
+        self.decode::<Claims>(token, &validation)
+            .map(|claims| claims.caller)
+            .ok_or_else(|| Status::unauthenticated("A valid service token is required"))
     }
 
     /// The caller of a request with `authorization: Bearer <token>`.
@@ -407,7 +515,7 @@ impl TokenKey {
             aud: audience,
             exp,
         };
-        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.0.encoding)
+        jsonwebtoken::encode(&self.header(), &claims, &self.0.signing.encoding)
             .expect("HS256 signing cannot fail")
     }
 
@@ -421,9 +529,8 @@ impl TokenKey {
         validation.set_issuer(&[LINK_ISSUER]);
         validation.set_audience(&[audience]);
         validation.leeway = 5;
-        jsonwebtoken::decode::<VerifiedLink<T>>(token, &self.0.decoding, &validation)
-            .ok()
-            .map(|data| data.claims.claims)
+        self.decode::<VerifiedLink<T>>(token, &validation)
+            .map(|link| link.claims)
     }
 }
 
@@ -548,5 +655,55 @@ mod tests {
                 .verify_link::<Grant>("tracking-access", &token)
                 .is_none()
         );
+    }
+
+    #[test]
+    fn previous_keys_verify_what_they_signed_and_unknown_keys_nothing() {
+        let (old, new) = ([1u8; 32], [2u8; 32]);
+        let before = TokenKey::from_secret(&old).unwrap();
+        let after = TokenKey::with_retired(&new, &[old.to_vec()]).unwrap();
+        let grant = Grant {
+            sub: "PSE123456789".into(),
+            party: "receiver".into(),
+        };
+        let link = before.sign_link("tracking-access", &grant, Duration::from_secs(60));
+        assert_eq!(after.verify_link("tracking-access", &link), Some(grant));
+        let service = before.mint(&admin(), CALL_TOKEN_LIFETIME);
+        assert_eq!(after.verify(&service).unwrap(), admin());
+        assert_eq!(
+            after
+                .verify(&after.mint(&admin(), CALL_TOKEN_LIFETIME))
+                .unwrap(),
+            admin()
+        );
+        let stranger = TokenKey::from_secret(&[3u8; 32]).unwrap();
+        assert!(
+            after
+                .verify(&stranger.mint(&admin(), CALL_TOKEN_LIFETIME))
+                .is_err()
+        );
+        assert!(
+            TokenKey::from_secret(&new)
+                .unwrap()
+                .verify(&service)
+                .is_err(),
+            "a key no longer listed verifies nothing"
+        );
+
+        // A token from before key ids (no `kid`) still verifies with any listed key.
+        let claims = Claims {
+            caller: admin(),
+            iss: ISSUER.into(),
+            iat: chrono::Utc::now().timestamp(),
+            exp: chrono::Utc::now().timestamp() + 60,
+        };
+        let legacy = jsonwebtoken::encode(
+            &Header::new(Algorithm::HS256),
+            &claims,
+            &EncodingKey::from_secret(&old),
+        )
+        .unwrap();
+        assert_eq!(after.verify(&legacy).unwrap(), admin());
+        assert!(stranger.verify(&legacy).is_err());
     }
 }

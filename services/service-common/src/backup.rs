@@ -32,6 +32,8 @@ pub enum DataCommand {
 
 /// The database files a DATA_DIR may hold.
 pub const DATABASES: [&str; 3] = ["shipments.sqlite3", "users.sqlite3", "preferences.sqlite3"];
+/// The all-in-one's token signing keys (service_auth::keyfile::FILE).
+pub const KEY_FILE: &str = "signing-keys.json";
 /// The directory of the proof-of-delivery files.
 const BLOBS: &str = "blobs";
 const MANIFEST: &str = "manifest.json";
@@ -67,7 +69,7 @@ pub fn run(command: &DataCommand, config: &StoreConfig) -> anyhow::Result<()> {
     let StoreConfig::Embedded { data_dir } = config else {
         bail!(
             "backup and restore copy the embedded stores in DATA_DIR; with MONGODB_URI set, use \
-             mongodump and mongorestore (README, Operations)"
+             mongodump and mongorestore, and copy DATA_DIR/{KEY_FILE} (README, Operations)"
         );
     };
     match command {
@@ -137,13 +139,15 @@ pub fn backup(data_dir: &Path, to: &Path) -> anyhow::Result<Summary> {
         .prefix(".backup-")
         .tempdir_in(parent)
         .with_context(|| format!("making a working directory in {}", parent.display()))?;
-    // Each file copied into `staging` first, so the archive describes files that stay still.
-    let mut staged: Vec<String> = Vec::new();
+    // Each file copied into `staging` first, so the archive describes files that stay still;
+    // each with the mode and modification time of the live file.
+    let mut staged: Vec<(String, Stat)> = Vec::new();
     for name in DATABASES {
         let live = data_dir.join(name);
         if !live.exists() {
             continue;
         }
+        let stat = Stat::of(&live)?;
         let conn = Connection::open(&live)?;
         conn.busy_timeout(Duration::from_secs(30))?;
         // A read transaction of its own: every write committed before it is in the copy.
@@ -152,7 +156,7 @@ pub fn backup(data_dir: &Path, to: &Path) -> anyhow::Result<Summary> {
             [staging.path().join(name).to_string_lossy()],
         )
         .with_context(|| format!("copying {}", live.display()))?;
-        staged.push(name.to_owned());
+        staged.push((name.to_owned(), stat));
     }
     ensure!(
         !staged.is_empty(),
@@ -161,21 +165,24 @@ pub fn backup(data_dir: &Path, to: &Path) -> anyhow::Result<Summary> {
     );
     // After the databases: a proof-of-delivery file they name was written before them.
     let blobs = data_dir.join(BLOBS);
+    let mut others = vec![data_dir.join(KEY_FILE)];
     if blobs.is_dir() {
-        for path in walk(&blobs)? {
-            let relative = path.strip_prefix(data_dir)?.to_string_lossy().into_owned();
-            let copy = staging.path().join(&relative);
-            std::fs::create_dir_all(copy.parent().unwrap_or(staging.path()))?;
-            match std::fs::copy(&path, &copy) {
-                Ok(_) => staged.push(relative),
-                // Deleted since the listing: not part of the copy.
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-            }
+        others.extend(walk(&blobs)?);
+    }
+    for path in others {
+        let relative = path.strip_prefix(data_dir)?.to_string_lossy().into_owned();
+        let copy = staging.path().join(&relative);
+        std::fs::create_dir_all(copy.parent().unwrap_or(staging.path()))?;
+        let copied = Stat::of(&path).and_then(|stat| Ok((stat, std::fs::copy(&path, &copy)?)));
+        match copied {
+            Ok((stat, _)) => staged.push((relative, stat)),
+            // Absent (no key file: JWT_SIGNING_KEY is set) or deleted since the listing.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
         }
     }
     let mut files = Vec::with_capacity(staged.len());
-    for path in &staged {
+    for (path, _) in &staged {
         let mut file = std::fs::File::open(staging.path().join(path))?;
         let (sha256, bytes) = copy_hashed(&mut file, &mut std::io::sink())?;
         files.push(Entry {
@@ -192,13 +199,23 @@ pub fn backup(data_dir: &Path, to: &Path) -> anyhow::Result<Summary> {
     };
     let partial = staging.path().join(".backup.tar");
     {
-        let mut archive =
-            tar::Builder::new(std::io::BufWriter::new(std::fs::File::create(&partial)?));
+        // It holds the signing keys and every party's details: its owner's alone.
+        let mut archive = tar::Builder::new(std::io::BufWriter::new(private_file(&partial)?));
         let text = serde_json::to_vec_pretty(&manifest)?;
-        append(&mut archive, MANIFEST, text.len() as u64, text.as_slice())?;
-        for entry in &manifest.files {
+        let now = Stat {
+            mode: 0o600,
+            mtime: chrono::Utc::now().timestamp().max(0) as u64,
+        };
+        append(
+            &mut archive,
+            MANIFEST,
+            text.len() as u64,
+            now,
+            text.as_slice(),
+        )?;
+        for (entry, (_, stat)) in manifest.files.iter().zip(&staged) {
             let file = std::fs::File::open(staging.path().join(&entry.path))?;
-            append(&mut archive, &entry.path, entry.bytes, file)?;
+            append(&mut archive, &entry.path, entry.bytes, *stat, file)?;
         }
         let file = archive.into_inner()?.into_inner()?;
         file.sync_all()?;
@@ -210,18 +227,66 @@ pub fn backup(data_dir: &Path, to: &Path) -> anyhow::Result<Summary> {
     })
 }
 
+/// A live file's permission bits and modification time (Unix seconds), as a tar entry keeps them.
+#[derive(Clone, Copy)]
+struct Stat {
+    mode: u32,
+    mtime: u64,
+}
+
+impl Stat {
+    fn of(path: &Path) -> std::io::Result<Self> {
+        let meta = std::fs::metadata(path)?;
+        #[cfg(unix)]
+        let mode = std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o777;
+        #[cfg(not(unix))]
+        let mode = 0o600;
+        let mtime = meta
+            .modified()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        Ok(Self { mode, mtime })
+    }
+}
+
+/// A new file only its owner may read, from its creation on.
+fn private_file(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)
+}
+
 fn append(
     archive: &mut tar::Builder<impl Write>,
     path: &str,
     size: u64,
+    stat: Stat,
     data: impl Read,
 ) -> anyhow::Result<()> {
     let mut header = tar::Header::new_gnu();
     header.set_size(size);
-    header.set_mode(0o600);
-    header.set_mtime(0);
+    header.set_mode(stat.mode);
+    header.set_mtime(stat.mtime);
     header.set_cksum();
     archive.append_data(&mut header, path, data)?;
+    Ok(())
+}
+
+/// Gives a restored file the mode (read and write bits: data is never executable) and the
+/// modification time its entry carries; backups of version 1 carried none (time 0).
+fn keep_mode_and_time(file: &std::fs::File, header: &tar::Header) -> anyhow::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = header.mode()? & 0o666;
+        file.set_permissions(std::fs::Permissions::from_mode(mode))?;
+    }
+    let mtime = header.mtime()?;
+    if mtime > 0 {
+        file.set_modified(std::time::UNIX_EPOCH + Duration::from_secs(mtime))?;
+    }
     Ok(())
 }
 
@@ -244,7 +309,10 @@ fn walk(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 fn allowed(path: &str) -> bool {
     let p = Path::new(path);
     let plain = p.components().all(|c| matches!(c, Component::Normal(_)));
-    plain && (DATABASES.contains(&path) || (p.starts_with(BLOBS) && p.components().count() > 1))
+    plain
+        && (DATABASES.contains(&path)
+            || path == KEY_FILE
+            || (p.starts_with(BLOBS) && p.components().count() > 1))
 }
 
 /// Restores the backup `from` into `data_dir`, which must be empty or absent. Everything is
@@ -311,12 +379,13 @@ fn unpack(from: &Path, into: &Path) -> anyhow::Result<Summary> {
         if let Some(dir) = target.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        let mut file = std::fs::File::create(&target)?;
+        let mut file = private_file(&target)?;
         let (sha256, bytes) = copy_hashed(&mut entry, &mut file)?;
         ensure!(
             bytes == listed.bytes && sha256 == listed.sha256,
             "{path} does not match its checksum: the file is damaged"
         );
+        keep_mode_and_time(&file, entry.header())?;
         file.sync_all()?;
         seen += 1;
     }

@@ -83,7 +83,12 @@ pub const ACCESS_LINK_LIFETIME: Duration = Duration::from_secs(30 * 24 * 3600);
 /// How long a confirmation link works.
 pub const CONFIRM_LINK_LIFETIME: Duration = Duration::from_secs(48 * 3600);
 /// Unsubscribe links keep working for as long as anyone might still click one.
-pub const UNSUBSCRIBE_LINK_LIFETIME: Duration = Duration::from_secs(2 * 365 * 24 * 3600);
+pub const UNSUBSCRIBE_LINK_LIFETIME: Duration = service_auth::LONGEST_LINK_LIFETIME;
+// A retired signing key verifies for LONGEST_LINK_LIFETIME: no link may outlive that.
+const _: () = assert!(
+    ACCESS_LINK_LIFETIME.as_secs() <= service_auth::LONGEST_LINK_LIFETIME.as_secs()
+        && CONFIRM_LINK_LIFETIME.as_secs() <= service_auth::LONGEST_LINK_LIFETIME.as_secs()
+);
 
 pub const CONFIRM_AUDIENCE: &str = "subscription-confirm";
 pub const UNSUBSCRIBE_AUDIENCE: &str = "subscription-unsubscribe";
