@@ -35,6 +35,27 @@ fn jpeg_with_location() -> Vec<u8> {
     out
 }
 
+/// A PNG whose header claims `width` × `height` pixels (a few bytes that would unpack to
+/// gigabytes); its pixels never come.
+fn png_claiming(width: u32, height: u32) -> Vec<u8> {
+    let mut out = png(1, 1);
+    out[16..20].copy_from_slice(&width.to_be_bytes());
+    out[20..24].copy_from_slice(&height.to_be_bytes());
+    let mut crc = 0xFFFF_FFFFu32;
+    for &byte in &out[12..29] {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    out[29..33].copy_from_slice(&(!crc).to_be_bytes());
+    out
+}
+
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
 }
@@ -221,6 +242,22 @@ async fn bad_images_and_names_are_refused_by_field_and_nothing_is_kept() {
             },
             "signature_png",
             "must be a PNG image",
+        ),
+        (
+            pb::RecordProofOfDeliveryRequest {
+                photo: png_claiming(10_000, 10_000),
+                ..Default::default()
+            },
+            "photo",
+            "must be at most 25 megapixels",
+        ),
+        (
+            pb::RecordProofOfDeliveryRequest {
+                signature_png: png_claiming(100_000, 300),
+                ..Default::default()
+            },
+            "signature_png",
+            "must be at most 25 megapixels",
         ),
         (
             pb::RecordProofOfDeliveryRequest {
