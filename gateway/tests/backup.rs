@@ -116,3 +116,78 @@ async fn restore_refuses_a_data_dir_in_use_and_a_damaged_file_and_writes_nothing
     );
     assert_eq!(std::fs::read_dir(&empty).unwrap().count(), 0);
 }
+
+/// The mode and modification time (Unix seconds) of a file.
+fn stat(path: &std::path::Path) -> (u32, u64) {
+    use std::os::unix::fs::PermissionsExt;
+    let meta = std::fs::metadata(path).unwrap();
+    let mtime = meta.modified().unwrap();
+    (
+        meta.permissions().mode() & 0o777,
+        mtime
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs(),
+    )
+}
+
+#[tokio::test]
+async fn a_backup_is_its_owners_alone_keeps_modes_and_times_and_carries_the_signing_keys() {
+    use std::os::unix::fs::PermissionsExt;
+    let work = tempfile::tempdir().unwrap();
+    let live = work.path().join("live");
+    let site = site::all_in_one_keyed(&live, &service_auth::TokenSettings::default()).await;
+    let link = site.tokens.sign_link(
+        "test",
+        &serde_json::json!({"sub": "PSE123456789"}),
+        std::time::Duration::from_secs(3600),
+    );
+    let blobs = shipments::blobs::FsBlobStore::open(&live.join("blobs")).unwrap();
+    blobs.put("pod/photo.jpg", b"a photo").await.unwrap();
+    let photo = live.join("blobs/pod/photo.jpg");
+    std::fs::set_permissions(&photo, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let taken = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_767_323_045);
+    std::fs::File::options()
+        .write(true)
+        .open(&photo)
+        .unwrap()
+        .set_modified(taken)
+        .unwrap();
+    let key_file = live.join(service_auth::keyfile::FILE);
+
+    let file = work.path().join("nightly.backup");
+    backup::backup(&live, &file).unwrap();
+    assert_eq!(stat(&file).0, 0o600, "only its owner reads a backup");
+
+    let mut archive = tar::Archive::new(std::fs::File::open(&file).unwrap());
+    let mut entries = std::collections::BTreeMap::new();
+    for entry in archive.entries().unwrap() {
+        let entry = entry.unwrap();
+        let header = entry.header();
+        entries.insert(
+            entry.path().unwrap().to_string_lossy().into_owned(),
+            (header.mode().unwrap(), header.mtime().unwrap()),
+        );
+    }
+    assert_eq!(entries["blobs/pod/photo.jpg"], stat(&photo));
+    assert_eq!(entries[service_auth::keyfile::FILE], stat(&key_file));
+    assert_eq!(entries[service_auth::keyfile::FILE].0, 0o600);
+    let database = entries["shipments.sqlite3"];
+    assert!(database.1 > 1_700_000_000, "a real time: {database:?}");
+
+    let restored = work.path().join("restored");
+    backup::restore(&file, &restored).unwrap();
+    assert_eq!(stat(&restored.join("blobs/pod/photo.jpg")), stat(&photo));
+    assert_eq!(
+        stat(&restored.join(service_auth::keyfile::FILE)),
+        stat(&key_file),
+        "the key file stays 0600"
+    );
+    let keys = service_auth::keyfile::load_or_create(&restored).unwrap();
+    let opened = keys.verify_link::<serde_json::Value>("test", &link);
+    assert_eq!(
+        opened.map(|claims| claims["sub"].clone()),
+        Some(serde_json::json!("PSE123456789")),
+        "a link made before the backup opens on the restored copy"
+    );
+}
