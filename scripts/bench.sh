@@ -16,6 +16,8 @@
 #    ≤ 60 s, gateway peak RSS ≤ 150 MB);
 #  - IMPORT_ROWS (default 100,000) shipments imported from a CSV file through the all-in-one
 #    gateway into an empty embedded store, as the Import page does (target: ≤ 60 s);
+#  - the proof-of-delivery photo check of a hostile 10000 × 10000 JPEG and of the largest
+#    accepted photo: time and peak RSS (not in a smoke run);
 #  - the Lighthouse performance and accessibility scores of /, /track and /services.
 # Every load is wrk with 64 connections and one thread (one core for the load, one for the
 # server), DURATION (default 10s) each. A FAIL is printed, not an exit status.
@@ -281,6 +283,14 @@ results+=("$import_line (SQLite)")
 import_seconds=$(sed -E 's/.* in ([0-9.]+) s .*/\1/' <<<"$import_line")
 verdict "CSV import of $IMPORT_ROWS rows: $import_seconds s ≤ 60 s" "$(awk -v s="$import_seconds" 'BEGIN { print (s <= 60) ? 1 : 0 }')"
 stop_last
+
+# Proof-of-delivery photos: a hostile 10000 × 10000 JPEG of 1.8 MB and the largest accepted
+# (5000 × 5000), each checked in a test process: time and peak RSS (a debug build; not in a
+# smoke run, and never with BIN_DIR, which builds nothing).
+if [ -z "$SMOKE" ] && [ -z "${BIN_DIR:-}" ]; then
+  while IFS= read -r line; do results+=("$line"); done < <(
+    cargo test -q --locked -p shipments --lib peak_memory -- --ignored --nocapture 2>/dev/null | grep '^photo check')
+fi
 
 # Static files: the gateway against nginx, same files, same run.
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
