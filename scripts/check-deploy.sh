@@ -103,7 +103,7 @@ deployments = by_kind.get("Deployment", [])
 names = {d["metadata"]["name"] for d in deployments}
 configmaps = {d["metadata"]["name"] for d in by_kind.get("ConfigMap", [])}
 # Secrets are created by the operator (deploy/README.md), never rendered from git.
-SECRETS = {"logistics-mongodb": {"uri"}, "logistics-redis": {"url"}, "logistics-jwt": {"signing-key"},
+SECRETS = {"logistics-mongodb": {"uri"}, "logistics-redis": {"url"}, "logistics-jwt": {"signing-key", "previous-signing-keys"},
            "logistics-admin": {"email", "password"},
            "logistics-emailjs": {"public-key", "private-key", "service-id", "shipper-template-id",
                                  "receiver-template-id", "contact-public-key", "contact-private-key",

@@ -33,6 +33,11 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Some(Command::RotateSigningKey { forget_retired }) => {
+            anyhow::ensure!(
+                cli.tokens.jwt_signing_key.is_none() && cli.gateway.all_in_one(),
+                "JWT_SIGNING_KEY or a service URL is set, so the key file is not used: rotate \
+                 with JWT_SIGNING_KEY and JWT_PREVIOUS_SIGNING_KEYS (README, Operations)"
+            );
             let data_dir = &cli.hosted.store.data_dir;
             let done = service_auth::keyfile::rotate(data_dir, *forget_retired)?;
             println!(

@@ -370,6 +370,17 @@ fn the_binary_makes_its_key_once_private_and_rotates_it_on_request() {
     assert!(keys["keys"][1]["retiredAt"].is_string());
     let mode = std::fs::metadata(&file).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o600);
+    let rotated = std::fs::read(&file).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_gateway"))
+        .env_clear()
+        .env("DATA_DIR", &data)
+        .env("JWT_SIGNING_KEY", new_key())
+        .arg("rotate-signing-key")
+        .output()
+        .unwrap();
+    assert!(!output.status.success(), "the key file is not in use");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("JWT_PREVIOUS_SIGNING_KEYS"));
+    assert_eq!(std::fs::read(&file).unwrap(), rotated);
 
     // Set with JWT_PREVIOUS_SIGNING_KEYS alone, or a short key: refused, naming the variable.
     for (name, value) in [

@@ -212,11 +212,6 @@ impl ShipmentsService {
         actor: Actor,
     ) -> Result<pb::Shipment, ShipmentError> {
         let id = crate::service::id("id", &request.id)?;
-        // Before any image work: a shipment not delivered costs no decoding.
-        let current = self.store.get(&id).await?;
-        if current.status != Status::Delivered {
-            return Err(ShipmentError::Precondition(NOT_DELIVERED.into()));
-        }
         let turn = if request.photo.is_empty() && request.signature_png.is_empty() {
             None
         } else {
@@ -228,6 +223,10 @@ impl ShipmentsService {
         })
         .await
         .map_err(|e| ShipmentError::Internal(e.to_string()))??;
+        let current = self.store.get(&id).await?;
+        if current.status != Status::Delivered {
+            return Err(ShipmentError::Precondition(NOT_DELIVERED.into()));
+        }
         let mut stored = Vec::new();
         let mut keep = |kind: &str, image: &Option<CleanImage>| {
             image.as_ref().map(|image| {
