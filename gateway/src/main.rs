@@ -98,7 +98,8 @@ async fn demo(cli: &Cli, json: bool) -> anyhow::Result<()> {
             .await?
         }
         None => {
-            let key = service_auth::TokenKey::generate();
+            // The product's own keys: the demo shipments' e-mailed links open once it runs.
+            let key = gateway::token_key(&cli.gateway, hosted, &cli.tokens)?;
             let built = shipments::build(
                 &hosted.store.config(),
                 &hosted.site,

@@ -400,3 +400,32 @@ fn the_binary_makes_its_key_once_private_and_rotates_it_on_request() {
         assert!(stderr.contains(name), "{stderr}");
     }
 }
+
+#[tokio::test]
+async fn the_demo_signs_its_links_with_the_products_own_key() {
+    let work = tempfile::tempdir().unwrap();
+    let data = work.path().join("data");
+    let output = Command::new(env!("CARGO_BIN_EXE_gateway"))
+        .env_clear()
+        .env("DATA_DIR", &data)
+        .env("METRICS_ADDR", "off")
+        .arg("demo")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let outbox = outbox::SqliteOutbox::open(&data).unwrap();
+    let emails = outbox.list(&Default::default(), 100, None).await.unwrap();
+    let link = emails
+        .notifications
+        .iter()
+        .filter(|n| n.template == outbox::Template::Receiver)
+        .find_map(|n| n.params.get("tracking_url"))
+        .expect("a demo shipment's e-mail");
+    let token = link.split_once("?access=").expect("a full-view link").1;
+    let keys = service_auth::keyfile::load_or_create(&data).unwrap();
+    assert!(
+        keys.verify_link::<serde_json::Value>(shipments::privacy::ACCESS_AUDIENCE, token)
+            .is_some(),
+        "the product, started on this DATA_DIR, opens the demo's links"
+    );
+}
