@@ -1926,7 +1926,7 @@ async fn a_role_change_reaches_open_sessions_and_the_audit_log_names_the_user(si
         status: pb::ShipmentStatus::OnHold.into(),
         current_location: "Customs, Tema".into(),
         remarks: "Papers missing".into(),
-        event_time: None,
+        ..Default::default()
     };
     let (reply, _) = call(
         &site.base,
@@ -2281,7 +2281,7 @@ async fn shipment_changes_reach_a_signed_webhook(site: &Site, receiver: &TestWeb
         status: pb::ShipmentStatus::Delivered.into(),
         current_location: "Lagos".into(),
         remarks: "Signed by Rita".into(),
-        event_time: None,
+        ..Default::default()
     };
     let (reply, _) = call(
         &site.base,

@@ -48,6 +48,7 @@ export function updateTracking(input: {
   status: ShipmentStatus;
   currentLocation: string;
   remarks: string;
+  remarksPublic: boolean;
 }): Promise<Shipment> {
   return shipmentClient.updateShipmentTracking(input, { timeoutMs: TIMEOUT_MS });
 }
@@ -123,6 +124,7 @@ export function batchUpdateTracking(input: {
   status: ShipmentStatus;
   currentLocation: string;
   remarks: string;
+  remarksPublic: boolean;
 }): Promise<BatchUpdateShipmentTrackingResponse> {
   return shipmentClient.batchUpdateShipmentTracking(
     {
@@ -131,6 +133,7 @@ export function batchUpdateTracking(input: {
       status: input.status,
       currentLocation: input.currentLocation,
       remarks: input.remarks,
+      remarksPublic: input.remarksPublic,
     },
     { timeoutMs: 120_000 },
   );
