@@ -440,6 +440,7 @@ async fn subscribe_confirm_update_and_unsubscribe_from_email_to_email() {
         update.params["location"], "Rotterdam, Netherlands",
         "city level for a stranger"
     );
+    assert_eq!(update.params["remarks"], "", "remarks not marked public");
     assert!(
         !update.params["tracking_url"].contains("access="),
         "no full view for a subscriber"
@@ -1014,6 +1015,7 @@ async fn a_change_of_a_partys_contact_details_voids_earlier_grants_and_links() {
             paths: vec![path.into()],
         }),
         remarks: String::new(),
+        remarks_public: false,
     };
     admin
         .update_shipment(edit(
@@ -1089,6 +1091,7 @@ async fn a_change_of_a_partys_contact_details_voids_earlier_grants_and_links() {
                 paths: vec!["carrier".into()],
             }),
             remarks: String::new(),
+            remarks_public: false,
         })
         .await
         .unwrap();

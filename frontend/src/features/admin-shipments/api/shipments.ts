@@ -34,7 +34,12 @@ export function createShipment(shipment: ShipmentInit): Promise<Shipment> {
 
 export function updateShipment(update: ShipmentUpdate): Promise<Shipment> {
   return shipmentClient.updateShipment(
-    { shipment: update.shipment, updateMask: { paths: update.paths }, remarks: update.remarks },
+    {
+      shipment: update.shipment,
+      updateMask: { paths: update.paths },
+      remarks: update.remarks,
+      remarksPublic: update.remarksPublic,
+    },
     { timeoutMs: TIMEOUT_MS },
   );
 }

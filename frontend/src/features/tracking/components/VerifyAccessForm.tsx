@@ -85,7 +85,7 @@ export function VerifyAccessForm({
         </div>
       </Field>
       <div className="verify-send-link">
-        <p className="verify-send-link-intro">{t('track.verify.send_link_intro')}</p>
+        <p className="card-intro verify-send-link-intro">{t('track.verify.send_link_intro')}</p>
         <button type="button" className="btn btn-outline" onClick={sendLink} disabled={sending} aria-busy={sending}>
           {sending && <LoaderCircle className="icon-spin" aria-hidden="true" size={18} />}
           {t('track.verify.send_link')}
