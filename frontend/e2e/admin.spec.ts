@@ -333,6 +333,7 @@ test.describe('admin dashboard', () => {
       await tracking.getByLabel('Status').selectOption('in_transit');
       await tracking.getByLabel('Current Location').fill('Madrid Hub, Spain');
       await tracking.getByLabel('Remarks').fill('Departed the sorting centre');
+      await tracking.getByLabel(/^Public remark/).check();
       const request = page.waitForRequest((r) => r.url().includes(`${SHIPMENT_SERVICE_PATH}UpdateShipment`));
       await modal.getByRole('button', { name: 'Update', exact: true }).click();
       await request;

@@ -88,7 +88,8 @@ pub struct Settings {
         default_value_t = 20
     )]
     pub verifications_per_hour: u64,
-    /// Subscriptions to shipment updates one client IP may ask for per hour.
+    /// Subscriptions to shipment updates and "Send me a link" requests one client IP may make
+    /// per hour, together.
     #[arg(
         long = "subscribe-rate-limit-per-hour",
         env = "SUBSCRIBE_RATE_LIMIT_PER_HOUR",

@@ -74,7 +74,9 @@ fn audience(path: &str) -> Audience {
         "/logistics.v1.ShipmentService/VerifyTrackingAccess" => {
             Audience::Public(PublicLimit::Verify)
         }
-        "/logistics.v1.ShipmentService/SubscribeToShipment" => {
+        // Sends e-mail like a subscription, so it counts like one; never like a guess.
+        "/logistics.v1.ShipmentService/SendTrackingAccessLink"
+        | "/logistics.v1.ShipmentService/SubscribeToShipment" => {
             Audience::Public(PublicLimit::Subscribe)
         }
         "/logistics.v1.ShipmentService/ConfirmShipmentSubscription"

@@ -152,7 +152,7 @@ async fn main() -> anyhow::Result<()> {
                         status,
                         current_location: CITIES.choose(&mut rand::rng()).unwrap().to_string(),
                         remarks: String::new(),
-                        event_time: None,
+                        ..Default::default()
                     };
                     client.update_shipment_tracking(update).await?;
                 }

@@ -33,6 +33,7 @@ impl ShipmentsService {
             status: Some(status),
             current_location: Some(location),
             remarks,
+            remarks_public: request.remarks_public,
             history: HistoryRule::AlwaysRecord,
             ..ShipmentPatch::default()
         };

@@ -466,6 +466,7 @@ fn history_to_proto(h: &HistoryEntry) -> pb::HistoryEntry {
         status: status_to_proto(h.status).into(),
         updated_by: h.updated_by.clone(),
         remarks: h.remarks.clone(),
+        remarks_public: h.remarks_public,
     }
 }
 
@@ -580,6 +581,7 @@ pub fn shipment_from_proto(s: &pb::Shipment) -> Result<Shipment, Vec<FieldViolat
             status: status_from_proto("history.status", h.status, &mut v),
             updated_by: h.updated_by.clone(),
             remarks: h.remarks.clone(),
+            remarks_public: h.remarks_public,
         })
         .collect();
     let tracking_number =
@@ -599,6 +601,7 @@ pub fn shipment_from_proto(s: &pb::Shipment) -> Result<Shipment, Vec<FieldViolat
         created_at: from_timestamp(s.create_time.as_ref()),
         updated_at: from_timestamp(s.update_time.as_ref()),
         subscribers: Vec::new(),
+        used_confirmations: Vec::new(),
         external_reference: s.external_reference.clone(),
         // Its images are not part of the message.
         proof_of_delivery: None,

@@ -329,13 +329,14 @@ impl ShipmentsService {
             .ok()
             .filter(|k| *k != pb::ProofOfDeliveryImageKind::Unspecified)
             .ok_or_else(|| FieldViolation::new("kind", "must be SIGNATURE or PHOTO"))?;
+        let shipment = self.store.find_by_tracking_number(&number).await?;
+        let seal = crate::privacy::seal_of(&shipment);
         if self
-            .full_view(&request, &request.get_ref().access_token, &number)?
+            .full_view(&request, &request.get_ref().access_token, &number, &seal)?
             .is_none()
         {
             return Err(ShipmentError::NotFound);
         }
-        let shipment = self.store.find_by_tracking_number(&number).await?;
         let proof = shipment.proof_of_delivery.ok_or(ShipmentError::NotFound)?;
         let image = match kind {
             pb::ProofOfDeliveryImageKind::Signature => proof.signature,

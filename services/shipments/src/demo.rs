@@ -169,6 +169,8 @@ where
                 status: convert::status_to_proto(step.status).into(),
                 current_location: step.location.clone(),
                 remarks: step.remarks.clone(),
+                // The demo's remarks are written as public status text.
+                remarks_public: true,
                 event_time: Some(convert::timestamp(step.ago.before(now))),
             };
             shipment = client.update_shipment_tracking(update).await?.into_inner();

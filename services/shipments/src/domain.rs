@@ -155,6 +155,9 @@ pub struct HistoryEntry {
     pub status: Status,
     pub updated_by: String,
     pub remarks: String,
+    /// Staff marked the remarks public: the limited view shows them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub remarks_public: bool,
 }
 
 impl HistoryEntry {
@@ -174,6 +177,7 @@ impl HistoryEntry {
             status,
             updated_by: updated_by.to_owned(),
             remarks: remarks.to_owned(),
+            remarks_public: false,
         }
     }
 }
@@ -269,6 +273,10 @@ pub struct Shipment {
     /// Visitors who confirmed they follow this shipment's updates; never shown to anyone.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub subscribers: Vec<Subscriber>,
+    /// Confirmation links already opened, kept until they would have expired anyway, so
+    /// none subscribes twice.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub used_confirmations: Vec<UsedConfirmation>,
     /// When it was delivered (the delivered history entry's time), for the dashboard's
     /// daily counts; none while not delivered.
     #[serde(
@@ -320,6 +328,15 @@ pub struct Subscriber {
     pub since: DateTime<Utc>,
 }
 
+/// A confirmation link that has been used.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UsedConfirmation {
+    pub nonce: String,
+    /// When the link expires in any case; the marker can go then.
+    #[serde(with = "utc_micros")]
+    pub until: DateTime<Utc>,
+}
+
 pub use service_common::{now, utc_micros};
 
 impl Shipment {
@@ -333,13 +350,17 @@ impl Shipment {
     ) -> Self {
         let current_location = details.origin.clone();
         let status = Status::Pending;
-        let first = HistoryEntry::new(
-            now,
-            &current_location,
-            status,
-            created_by,
-            "Shipment created",
-        );
+        let first = HistoryEntry {
+            // The service's own words, fit for anyone.
+            remarks_public: true,
+            ..HistoryEntry::new(
+                now,
+                &current_location,
+                status,
+                created_by,
+                "Shipment created",
+            )
+        };
         Self {
             id: new_id(),
             tracking_number,
@@ -351,6 +372,7 @@ impl Shipment {
             created_at: now,
             updated_at: now,
             subscribers: Vec::new(),
+            used_confirmations: Vec::new(),
             delivered_at: None,
             external_reference: String::new(),
             proof_of_delivery: None,
@@ -371,13 +393,16 @@ impl Shipment {
             .unwrap_or_else(|| self.current_location.clone());
         let moved = status != self.status || location != self.current_location;
         if moved || patch.history == HistoryRule::AlwaysRecord {
-            self.shipment_history.push(HistoryEntry::new(
-                patch.event_time.unwrap_or(now),
-                &location,
-                status,
-                updated_by,
-                &patch.remarks,
-            ));
+            self.shipment_history.push(HistoryEntry {
+                remarks_public: patch.remarks_public,
+                ..HistoryEntry::new(
+                    patch.event_time.unwrap_or(now),
+                    &location,
+                    status,
+                    updated_by,
+                    &patch.remarks,
+                )
+            });
             if status != self.status {
                 self.delivered_at =
                     (status == Status::Delivered).then(|| patch.event_time.unwrap_or(now));
@@ -450,6 +475,8 @@ pub struct ShipmentPatch {
     pub language: Option<Language>,
     /// The history entry's remarks, when the save appends one.
     pub remarks: String,
+    /// Whether those remarks are public status text (else parties and staff only).
+    pub remarks_public: bool,
     pub history: HistoryRule,
     /// When the recorded event happened, if before the save (a scan uploaded later); the
     /// history entry's time. The caller checks it is not before the last entry.

@@ -41,22 +41,17 @@ pub fn shipment_email(s: &Shipment) -> ShipmentEmail {
 pub fn notifications(s: &Shipment, links: &Links, rules: &EmailRules) -> Vec<Notification> {
     let email = shipment_email(s);
     let rule = rules.rule(Event::Created);
-    let number = s.tracking_number.as_str();
     let mut out = Vec::new();
     if rule.shipper {
         let mut n = email.to_shipper(&links.public_url, s.created_at);
-        n.params.insert(
-            "url".into(),
-            links.full_view(number, s.details.language, Party::Shipper),
-        );
+        n.params
+            .insert("url".into(), links.full_view(s, Party::Shipper));
         out.push(n);
     }
     if rule.receiver {
         let mut n = email.to_receiver(&links.public_url, s.created_at);
-        n.params.insert(
-            "tracking_url".into(),
-            links.full_view(number, s.details.language, Party::Receiver),
-        );
+        n.params
+            .insert("tracking_url".into(), links.full_view(s, Party::Receiver));
         out.push(n);
     }
     out

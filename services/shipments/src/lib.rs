@@ -57,7 +57,10 @@ pub struct Settings {
     /// Verification attempts per tracking number per hour, from all clients together.
     #[arg(long, env = "TRACKING_VERIFY_ATTEMPTS_PER_HOUR", default_value_t = 10)]
     pub tracking_verify_attempts_per_hour: u64,
-    /// Subscription confirmation e-mails one address may receive per day.
+    /// "Send me a link" e-mails each party of a shipment may receive per hour.
+    #[arg(long, env = "TRACKING_ACCESS_LINKS_PER_HOUR", default_value_t = 3)]
+    pub tracking_access_links_per_hour: u64,
+    /// Subscription confirmation e-mails one inbox may receive per day.
     #[arg(long, env = "SUBSCRIPTION_CONFIRMATIONS_PER_DAY", default_value_t = 5)]
     pub subscription_confirmations_per_day: u64,
     /// Most subscribers one shipment may have.
@@ -73,6 +76,7 @@ impl Default for Settings {
             public_tracking_details: policy.details,
             tracking_access_hours: policy.access_lifetime.as_secs() / 3600,
             tracking_verify_attempts_per_hour: policy.verify_attempts_per_hour,
+            tracking_access_links_per_hour: policy.access_links_per_hour,
             subscription_confirmations_per_day: policy.confirmations_per_address_per_day,
             subscribers_per_shipment: policy.subscribers_per_shipment,
         }
@@ -87,6 +91,7 @@ impl Settings {
             confirmations_per_address_per_day: self.subscription_confirmations_per_day,
             subscribers_per_shipment: self.subscribers_per_shipment,
             access_lifetime: Duration::from_secs(self.tracking_access_hours.max(1) * 3600),
+            access_links_per_hour: self.tracking_access_links_per_hour,
         }
     }
 }

@@ -29,12 +29,68 @@ pub enum Party {
     Receiver,
 }
 
-/// The claims of a full-view token: bound to one shipment and one party.
+/// The claims of a full-view token: bound to one shipment, one party, the parties' contact
+/// details when it was made, and a fixed end.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AccessGrant {
     /// The tracking number.
     pub sub: String,
     pub party: Party,
+    /// When the access ends (Unix seconds), fixed at verification or at the e-mail's
+    /// sending: a grant made from this one never ends later.
+    pub until: i64,
+    /// `contact_seal` of the shipment when the grant was made: a change of either party's
+    /// e-mail or phone voids it.
+    pub contacts: String,
+}
+
+/// A digest of both parties' e-mail addresses and phone numbers (as compared, not as typed).
+pub fn contact_seal(
+    shipper_email: &str,
+    shipper_phone: &str,
+    receiver_email: &str,
+    receiver_phone: &str,
+) -> String {
+    use sha2::Digest;
+    let digits = |phone: &str| {
+        phone
+            .chars()
+            .filter(char::is_ascii_digit)
+            .collect::<String>()
+    };
+    let text = [
+        shipper_email.trim().to_lowercase(),
+        digits(shipper_phone),
+        receiver_email.trim().to_lowercase(),
+        digits(receiver_phone),
+    ]
+    .join("\n");
+    sha2::Sha256::digest(text.as_bytes())[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The contact seal of a stored shipment.
+pub fn seal_of(shipment: &Shipment) -> String {
+    let d = &shipment.details;
+    contact_seal(
+        &d.shipper_email,
+        &d.shipper_phone,
+        &d.receiver_email,
+        &d.receiver_phone,
+    )
+}
+
+/// The contact seal of a shipment as the API shows it in full.
+pub fn seal_of_proto(shipment: &pb::Shipment) -> String {
+    let party = |p: &Option<pb::Party>| {
+        let p = p.clone().unwrap_or_default();
+        (p.email, p.phone)
+    };
+    let (se, sp) = party(&shipment.shipper);
+    let (re, rp) = party(&shipment.receiver);
+    contact_seal(&se, &sp, &re, &rp)
 }
 
 /// The public projection of a full shipment: status, journey at city level, the parties'
@@ -66,6 +122,12 @@ pub fn limited(full: &pb::Shipment) -> pb::Shipment {
                 location: city_level(&h.location),
                 // Who in the office wrote it is nobody else's business.
                 updated_by: String::new(),
+                // Staff write remarks for the parties unless they mark one public.
+                remarks: if h.remarks_public {
+                    h.remarks.clone()
+                } else {
+                    String::new()
+                },
                 ..h.clone()
             })
             .collect(),
@@ -76,15 +138,151 @@ pub fn limited(full: &pb::Shipment) -> pb::Shipment {
     }
 }
 
-/// "12 Dock Road, Rotterdam, Netherlands" → "Rotterdam, Netherlands": the last two parts,
-/// which is where people write the city and the country.
+/// A place cut to city and country, whatever was typed: "221B Baker Street, London SW1A
+/// 2AA, UK" → "London, UK". Parts naming a street, a building or a box are dropped, and so
+/// are numbers (house numbers, postcodes, phones) and the short codes that go with them;
+/// of what is left, the last two parts, which is where people write city and country.
 pub fn city_level(location: &str) -> String {
-    let parts: Vec<&str> = location
-        .split(',')
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
+    let parts: Vec<String> = location
+        .split([',', ';', '\n', '\r', '|', '/'])
+        .filter_map(place_part)
         .collect();
     parts[parts.len().saturating_sub(2)..].join(", ")
+}
+
+/// Words that make a part of an address a street, a building or a mailbox, in the site's
+/// languages and their usual abbreviations.
+const STREET_WORDS: &[&str] = &[
+    "street",
+    "road",
+    "rd",
+    "avenue",
+    "ave",
+    "lane",
+    "ln",
+    "drive",
+    "boulevard",
+    "blvd",
+    "way",
+    "place",
+    "square",
+    "court",
+    "terrace",
+    "close",
+    "crescent",
+    "highway",
+    "hwy",
+    "mews",
+    "parkway",
+    "pkwy",
+    "quay",
+    "wharf",
+    "dock",
+    "pier",
+    "suite",
+    "apt",
+    "apartment",
+    "flat",
+    "unit",
+    "floor",
+    "building",
+    "bldg",
+    "block",
+    "room",
+    "po",
+    "box",
+    "p.o.",
+    "pobox",
+    "c/o",
+    "dept",
+    "department",
+    "calle",
+    "c/",
+    "avenida",
+    "avda",
+    "plaza",
+    "pza",
+    "paseo",
+    "camino",
+    "carretera",
+    "ctra",
+    "travesía",
+    "piso",
+    "puerta",
+    "planta",
+    "edificio",
+    "apartado",
+    "nº",
+    "n.º",
+    "rue",
+    "chemin",
+    "allée",
+    "allee",
+    "impasse",
+    "quai",
+    "route",
+    "cours",
+    "voie",
+    "bâtiment",
+    "batiment",
+    "étage",
+    "etage",
+    "porte",
+    "résidence",
+    "residence",
+    "lieu-dit",
+    "cedex",
+    "straße",
+    "strasse",
+    "str",
+    "weg",
+    "gasse",
+    "platz",
+    "damm",
+    "ufer",
+    "chaussee",
+    "postfach",
+];
+
+/// Abbreviations that mean a street after a name and something else first ("St Albans").
+const STREET_ABBREVIATIONS: &[&str] = &["st", "dr", "pl", "ct", "fl", "av", "bd", "sq", "ste"];
+
+/// German and Dutch streets are one word: "Hauptstraße", "Keizersgracht".
+const STREET_ENDINGS: &[&str] = &[
+    "straße", "strasse", "str.", "gasse", "platz", "allee", "straat", "gracht", "laan", "plein",
+    "kade", "steeg", "singel", "dijk",
+];
+
+/// One comma-separated part of a place as the limited view shows it, if any of it may be
+/// shown.
+fn place_part(part: &str) -> Option<String> {
+    let words: Vec<&str> = part.split_whitespace().collect();
+    let has_digits = part.chars().any(|c| c.is_numeric());
+    let streety = words.iter().enumerate().any(|(i, w)| {
+        let lower = w.to_lowercase();
+        let bare = lower.trim_matches(|c: char| matches!(c, '.' | '(' | ')' | '"' | '\'' | ':'));
+        STREET_WORDS.contains(&bare)
+            || (i > 0 && STREET_ABBREVIATIONS.contains(&bare))
+            || STREET_ENDINGS.iter().any(|e| lower.ends_with(e))
+    });
+    if streety || part.contains('@') || part.contains('#') {
+        return None;
+    }
+    let kept: Vec<&str> = words
+        .into_iter()
+        .filter(|w| !w.chars().any(|c| c.is_numeric() || c == '+'))
+        // Beside a number, a short upper-case word is part of a postcode or a state code.
+        .filter(|w| {
+            !(has_digits
+                && w.chars().count() <= 3
+                && w.chars().all(|c| c.is_uppercase() || !c.is_alphabetic()))
+        })
+        .collect();
+    let text = kept.join(" ");
+    let text = text.trim_matches(|c: char| !c.is_alphanumeric() && c != ')');
+    text.chars()
+        .any(char::is_alphabetic)
+        .then(|| text.to_owned())
 }
 
 /// "Maria Garcia Lopez" → "Maria G."; a single name stays as it is.
@@ -188,6 +386,46 @@ mod tests {
         assert_eq!(city_level("Berlin, Germany"), "Berlin, Germany");
         assert_eq!(city_level("Lagos"), "Lagos");
         assert_eq!(city_level(" , Paris ,, France, "), "Paris, France");
+    }
+
+    #[test]
+    fn streets_postcodes_and_numbers_never_reach_the_limited_view() {
+        for (typed, shown) in [
+            ("221B Baker Street, London", "London"),
+            ("221B Baker St., London NW1 6XE, UK", "London, UK"),
+            ("Baker Street, London", "London"),
+            (
+                "10 Downing St, London SW1A 2AA, United Kingdom",
+                "London, United Kingdom",
+            ),
+            (
+                "Hauptstraße 5, 10115 Berlin, Deutschland",
+                "Berlin, Deutschland",
+            ),
+            (
+                "Keizersgracht 12, 1015 CS Amsterdam, Netherlands",
+                "Amsterdam, Netherlands",
+            ),
+            ("Calle Mayor 3, 28013 Madrid, España", "Madrid, España"),
+            ("12 rue de Rivoli, 75001 Paris, France", "Paris, France"),
+            ("350 5th Ave, New York, NY 10118, USA", "New York, USA"),
+            (
+                "Depot 4, Rotterdam 3011 AB, Netherlands",
+                "Rotterdam, Netherlands",
+            ),
+            (
+                "Unit 7 Dock Road\nRotterdam; Netherlands",
+                "Rotterdam, Netherlands",
+            ),
+            ("PO Box 1234, Lagos, Nigeria", "Lagos, Nigeria"),
+            ("+44 20 7946 0958, London", "London"),
+            ("St Albans, United Kingdom", "St Albans, United Kingdom"),
+            ("Hof, Germany", "Hof, Germany"),
+            ("221B Baker Street London", ""),
+            ("Warehouse 3", "Warehouse"),
+        ] {
+            assert_eq!(city_level(typed), shown, "{typed:?}");
+        }
     }
 
     #[test]

@@ -71,6 +71,8 @@ pub struct PublicPolicy {
     pub subscribers_per_shipment: usize,
     /// How long a verified browser keeps the full view.
     pub access_lifetime: Duration,
+    /// "Send me a link" e-mails per party per shipment per hour.
+    pub access_links_per_hour: u64,
 }
 
 impl Default for PublicPolicy {
@@ -81,6 +83,7 @@ impl Default for PublicPolicy {
             confirmations_per_address_per_day: 5,
             subscribers_per_shipment: 20,
             access_lifetime: Duration::from_secs(24 * 3600),
+            access_links_per_hour: 3,
         }
     }
 }
@@ -171,17 +174,15 @@ impl ShipmentsService {
         self.lookups.evict(number);
     }
 
-    /// Edits a shipment's subscribers (which no lookup shows, so nothing to evict).
+    /// Edits a shipment's subscribers and used confirmations (which no lookup shows, so
+    /// nothing to evict).
     pub(crate) async fn edit_subscribers(
         &self,
         id: &str,
-        edit: impl Fn(&mut Vec<crate::domain::Subscriber>) -> Result<(), ShipmentError>
-        + Send
-        + Sync
-        + 'static,
+        edit: impl Fn(&mut Shipment) -> Result<(), ShipmentError> + Send + Sync + 'static,
     ) -> Result<(), ShipmentError> {
         let edit: crate::store::Edit = Arc::new(move |shipment: &mut Shipment| {
-            edit(&mut shipment.subscribers)?;
+            edit(shipment)?;
             Ok(Effects::default())
         });
         self.store.update(id, edit).await.map(|_| ())
@@ -473,6 +474,15 @@ impl ShipmentService for ShipmentsService {
     }
 
     #[tracing::instrument(skip_all)]
+    async fn send_tracking_access_link(
+        &self,
+        request: Request<pb::SendTrackingAccessLinkRequest>,
+    ) -> Result<Response<pb::SendTrackingAccessLinkResponse>, Status> {
+        self.send_access_link(request.into_inner()).await?;
+        Ok(Response::new(pb::SendTrackingAccessLinkResponse {}))
+    }
+
+    #[tracing::instrument(skip_all)]
     async fn subscribe_to_shipment(
         &self,
         request: Request<pb::SubscribeToShipmentRequest>,
@@ -758,8 +768,9 @@ impl ShipmentService for ShipmentsService {
         let input = request.shipment.unwrap_or_default();
         let id = id("shipment.id", &input.id)?;
         let paths = request.update_mask.map(|m| m.paths).unwrap_or_default();
-        let patch = convert::patch_from_proto(&paths, &input, &request.remarks)
+        let mut patch = convert::patch_from_proto(&paths, &input, &request.remarks)
             .map_err(ShipmentError::Invalid)?;
+        patch.remarks_public = request.remarks_public;
         // Moving a shipment is its own permission, whichever method does it.
         if (patch.status.is_some() || patch.current_location.is_some())
             && !caller.may(Permission::ShipmentsTrack)
@@ -786,6 +797,7 @@ impl ShipmentService for ShipmentsService {
                 TextRule::line(200),
             )),
             remarks: v.text("remarks", &request.remarks, TextRule::line(500).optional()),
+            remarks_public: request.remarks_public,
             history: HistoryRule::AlwaysRecord,
             event_time: v.past_time(
                 "event_time",

@@ -9,13 +9,17 @@ use tokio::time::Instant;
 use tonic::metadata::MetadataValue;
 use tonic::{Request, Response};
 
-use crate::domain::{Language, Subscriber, TrackingNumber};
+use crate::domain::{Language, Subscriber, TrackingNumber, UsedConfirmation};
 use crate::error::{FieldViolation, ShipmentError};
 use crate::privacy::{
-    ACCESS_AUDIENCE, ANSWER_FIELD, AccessGrant, Answer, NO_MATCH, PublicDetails, limited,
+    ACCESS_AUDIENCE, ANSWER_FIELD, AccessGrant, Answer, NO_MATCH, Party, PublicDetails, limited,
+    seal_of, seal_of_proto,
 };
 use crate::service::ShipmentsService;
-use crate::updates::{CONFIRM_AUDIENCE, SubscriptionClaim, UNSUBSCRIBE_AUDIENCE};
+use crate::updates::{
+    CONFIRM_AUDIENCE, CONFIRM_LINK_LIFETIME, SubscriptionClaim, UNSUBSCRIBE_AUDIENCE,
+    access_link_email,
+};
 
 /// Request metadata the gateway fills from the browser's full-view cookies.
 pub const ACCESS_METADATA: &str = "x-tracking-access";
@@ -37,6 +41,8 @@ pub const NOT_OFFERED: &str = "Full details are not available to visitors on thi
 const BAD_ACCESS_LINK: &str =
     "This link has expired or is not valid. Verify below to see the full details.";
 const BAD_CONFIRM_LINK: &str = "This confirmation link has expired or is not valid.";
+const USED_CONFIRM_LINK: &str =
+    "This confirmation link has already been used. Subscribe again to get a new one.";
 const BAD_UNSUBSCRIBE_LINK: &str = "This unsubscribe link is not valid.";
 
 /// Why a lookup shows the full view.
@@ -45,8 +51,9 @@ pub(crate) enum Full {
     Staff,
     /// The site's setting, or a grant the browser already holds.
     Already,
-    /// A valid e-mail link: the browser is to keep a grant.
-    Granted,
+    /// A valid token sent with the request: the browser is to keep a grant that ends no
+    /// later than this one.
+    Granted(AccessGrant),
 }
 
 /// The full view for the shipment's parties: everything but which staff member wrote
@@ -72,18 +79,37 @@ fn email(field: &str, value: &str) -> Result<String, ShipmentError> {
     Ok(value.to_lowercase())
 }
 
+/// The inbox an address delivers to, so one inbox counts once: lower case, without a
+/// `+tag`, and for Gmail (where dots are ignored and googlemail.com is the same) without
+/// dots.
+pub fn inbox(email: &str) -> String {
+    let email = email.trim().to_lowercase();
+    let Some((local, domain)) = email.rsplit_once('@') else {
+        return email;
+    };
+    let local = local.split('+').next().unwrap_or(local);
+    match domain {
+        "gmail.com" | "googlemail.com" => format!("{}@gmail.com", local.replace('.', "")),
+        _ => format!("{local}@{domain}"),
+    }
+}
+
 impl ShipmentsService {
     pub(crate) async fn track(
         &self,
         request: Request<pb::GetShipmentByTrackingNumberRequest>,
     ) -> Result<Response<pb::Shipment>, ShipmentError> {
         let number = TrackingNumber::parse(&request.get_ref().tracking_number)?;
-        let full = self.full_view(&request, &request.get_ref().access_token, &number)?;
         let shipment = self.lookup(&number).await?;
+        let seal = seal_of_proto(&shipment);
+        let full = self.full_view(&request, &request.get_ref().access_token, &number, &seal)?;
         Ok(match full {
             Some(Full::Staff) => Response::new(shipment),
             Some(Full::Already) => Response::new(for_parties(shipment)),
-            Some(Full::Granted) => self.granted(shipment, &number),
+            Some(Full::Granted(grant)) => {
+                let until = grant.until.min(self.access_ends());
+                self.granted(shipment, &number, grant.party, until, seal)
+            }
             None => Response::new(pb::Shipment {
                 verification_available: self.policy.details == PublicDetails::Verified,
                 ..limited(&shipment)
@@ -91,12 +117,14 @@ impl ShipmentsService {
         })
     }
 
-    /// Whether this caller sees the whole shipment.
+    /// Whether this caller sees the whole shipment, whose parties' contact details have
+    /// the `seal` now.
     pub(crate) fn full_view<T>(
         &self,
         request: &Request<T>,
         access_token: &str,
         number: &TrackingNumber,
+        seal: &str,
     ) -> Result<Option<Full>, ShipmentError> {
         if let Ok(caller) = self.tokens.caller(request)
             && caller.may(Permission::ShipmentsRead)
@@ -109,17 +137,18 @@ impl ShipmentsService {
         if self.policy.details == PublicDetails::Limited {
             return Ok(None);
         }
+        // Another shipment's grant, or one made before a party's e-mail or phone changed,
+        // opens nothing.
         let for_this = |token: &str| {
             self.tokens
                 .verify_link::<AccessGrant>(ACCESS_AUDIENCE, token)
-                .is_some_and(|grant| grant.sub == number.as_str())
+                .filter(|grant| grant.sub == number.as_str() && grant.contacts == seal)
         };
         let link = access_token.trim();
         if !link.is_empty() {
-            return if for_this(link) {
-                Ok(Some(Full::Granted))
-            } else {
-                Err(FieldViolation::new("access_token", BAD_ACCESS_LINK).into())
+            return match for_this(link) {
+                Some(grant) => Ok(Some(Full::Granted(grant))),
+                None => Err(FieldViolation::new("access_token", BAD_ACCESS_LINK).into()),
             };
         }
         let held = request
@@ -127,21 +156,36 @@ impl ShipmentsService {
             .get_all(ACCESS_METADATA)
             .iter()
             .filter_map(|v| v.to_str().ok())
-            .any(for_this);
+            .any(|token| for_this(token).is_some());
         Ok(held.then_some(Full::Already))
     }
 
-    /// The full shipment, with a fresh grant for the browser to keep.
-    fn granted(&self, shipment: pb::Shipment, number: &TrackingNumber) -> Response<pb::Shipment> {
-        let lifetime = self.policy.access_lifetime;
+    /// When a grant made now ends at the latest.
+    fn access_ends(&self) -> i64 {
+        chrono::Utc::now().timestamp() + self.policy.access_lifetime.as_secs() as i64
+    }
+
+    /// The full shipment, with a grant for the browser to keep until `until`.
+    fn granted(
+        &self,
+        shipment: pb::Shipment,
+        number: &TrackingNumber,
+        party: Party,
+        until: i64,
+        contacts: String,
+    ) -> Response<pb::Shipment> {
         let grant = AccessGrant {
             sub: number.to_string(),
-            // The party only matters to an e-mail link; a cookie opens the same view.
-            party: crate::privacy::Party::Receiver,
+            party,
+            until,
+            contacts,
         };
-        let token = self.tokens.sign_link(ACCESS_AUDIENCE, &grant, lifetime);
+        let token = self
+            .tokens
+            .sign_link_expiring_at(ACCESS_AUDIENCE, &grant, until);
         let mut response = Response::new(for_parties(shipment));
-        let value = format!("{number} {} {token}", lifetime.as_secs());
+        let max_age = (until - chrono::Utc::now().timestamp()).max(0);
+        let value = format!("{number} {max_age} {token}");
         if let Ok(value) = MetadataValue::try_from(value) {
             response.metadata_mut().insert(GRANT_METADATA, value);
         }
@@ -156,14 +200,65 @@ impl ShipmentsService {
         let outcome = self.check_answer(&request).await;
         // Wrong, right, unknown or locked: every answer leaves at the same moment.
         tokio::time::sleep_until(started + VERIFY_ANSWER_TIME).await;
-        let (shipment, number) = outcome?;
-        Ok(self.granted(shipment, &number))
+        let (shipment, number, party, seal) = outcome?;
+        Ok(self.granted(shipment, &number, party, self.access_ends(), seal))
+    }
+
+    /// "Send me a link": e-mails each party on file their full-view link, within
+    /// `access_links_per_hour` each. Unknown numbers, missing addresses and spent limits
+    /// answer alike and at the same moment, and failed verifications never count here.
+    pub(crate) async fn send_access_link(
+        &self,
+        request: pb::SendTrackingAccessLinkRequest,
+    ) -> Result<(), ShipmentError> {
+        let started = Instant::now();
+        let outcome = self.send_links(&request).await;
+        tokio::time::sleep_until(started + VERIFY_ANSWER_TIME).await;
+        outcome
+    }
+
+    async fn send_links(
+        &self,
+        request: &pb::SendTrackingAccessLinkRequest,
+    ) -> Result<(), ShipmentError> {
+        if self.policy.details != PublicDetails::Verified {
+            return Err(ShipmentError::Unsupported(NOT_OFFERED.into()));
+        }
+        let number = TrackingNumber::parse(&request.tracking_number)?;
+        let shipment = match self.store.find_by_tracking_number(&number).await {
+            Ok(shipment) => shipment,
+            Err(ShipmentError::NotFound) => return Ok(()),
+            Err(e) => return Err(e),
+        };
+        let now = crate::domain::now();
+        let mut emails = Vec::new();
+        for party in [Party::Shipper, Party::Receiver] {
+            let Some(email) = access_link_email(&shipment, party, &self.links, now) else {
+                continue;
+            };
+            // Per address as well, so a shipment naming one person twice sends once.
+            let key = format!("access-link:{number}:{}", inbox(&email.to_email));
+            if emails
+                .iter()
+                .any(|e: &outbox::Notification| inbox(&e.to_email) == inbox(&email.to_email))
+            {
+                continue;
+            }
+            if self.store.hit(&key, HOUR, now).await? <= self.policy.access_links_per_hour {
+                emails.push(email);
+            }
+        }
+        if !emails.is_empty() {
+            tracing::info!(tracking_number = %number, count = emails.len(), "access links sent");
+            self.store.enqueue(&emails).await?;
+        }
+        Ok(())
     }
 
     async fn check_answer(
         &self,
         request: &pb::VerifyTrackingAccessRequest,
-    ) -> Result<(pb::Shipment, TrackingNumber), ShipmentError> {
+    ) -> Result<(pb::Shipment, TrackingNumber, Party, String), ShipmentError> {
         if self.policy.details != PublicDetails::Verified {
             return Err(ShipmentError::Unsupported(NOT_OFFERED.into()));
         }
@@ -186,7 +281,12 @@ impl ShipmentsService {
         match answer.party(&shipment) {
             Some(party) => {
                 tracing::info!(tracking_number = %number, ?party, "party verified");
-                Ok((crate::convert::shipment_to_proto(&shipment), number))
+                Ok((
+                    crate::convert::shipment_to_proto(&shipment),
+                    number,
+                    party,
+                    seal_of(&shipment),
+                ))
             }
             None => Err(no_match()),
         }
@@ -201,9 +301,11 @@ impl ShipmentsService {
         let language = Language::parse(&request.language_code)
             .map_err(|problem| FieldViolation::new("language_code", problem))?;
         let now = crate::domain::now();
+        // Tagged and dotted spellings of one inbox count as that inbox.
+        let inbox = inbox(&email);
         let sent = self
             .store
-            .hit(&format!("confirm:{email}"), DAY, now)
+            .hit(&format!("confirm:{inbox}"), DAY, now)
             .await?;
         if sent > self.policy.confirmations_per_address_per_day {
             return Err(ShipmentError::Exhausted(TOO_MANY_CONFIRMATIONS.into()));
@@ -214,7 +316,11 @@ impl ShipmentsService {
             Err(ShipmentError::NotFound) => return Ok(()),
             Err(e) => return Err(e),
         };
-        if shipment.subscribers.iter().any(|s| s.email == email) {
+        if shipment
+            .subscribers
+            .iter()
+            .any(|s| self::inbox(&s.email) == inbox)
+        {
             return Ok(());
         }
         if shipment.subscribers.len() >= self.policy.subscribers_per_shipment {
@@ -223,6 +329,7 @@ impl ShipmentsService {
         let url = self.links.confirm(&SubscriptionClaim {
             sub: number.to_string(),
             email: email.clone(),
+            nonce: crate::domain::new_id(),
             lang: language,
         });
         let confirmation =
@@ -247,22 +354,46 @@ impl ShipmentsService {
         token: &str,
     ) -> Result<pb::ShipmentSubscription, ShipmentError> {
         let claim = self.subscription(CONFIRM_AUDIENCE, token, BAD_CONFIRM_LINK)?;
+        // Links from before confirmations became single-use cannot be told apart: refused.
+        if claim.nonce.is_empty() {
+            return Err(FieldViolation::new("token", BAD_CONFIRM_LINK).into());
+        }
         let number = TrackingNumber::parse(&claim.sub)?;
         let shipment = self.store.find_by_tracking_number(&number).await?;
         let limit = self.policy.subscribers_per_shipment;
         let email = claim.email.clone();
+        let nonce = claim.nonce.clone();
         let language = claim.lang;
-        self.edit_subscribers(&shipment.id, move |subscribers| {
-            if subscribers.iter().any(|s| s.email == email) {
-                return Ok(());
+        self.edit_subscribers(&shipment.id, move |shipment| {
+            let now = crate::domain::now();
+            shipment.used_confirmations.retain(|used| used.until > now);
+            let used = shipment.used_confirmations.iter().any(|u| u.nonce == nonce);
+            let subscribed = shipment
+                .subscribers
+                .iter()
+                .any(|s| inbox(&s.email) == inbox(&email));
+            // Opened again while subscribed changes nothing; after unsubscribing it is spent.
+            if used {
+                return if subscribed {
+                    Ok(())
+                } else {
+                    Err(FieldViolation::new("token", USED_CONFIRM_LINK).into())
+                };
             }
-            if subscribers.len() >= limit {
-                return Err(ShipmentError::Exhausted(SHIPMENT_FULL.into()));
+            if !subscribed {
+                if shipment.subscribers.len() >= limit {
+                    return Err(ShipmentError::Exhausted(SHIPMENT_FULL.into()));
+                }
+                shipment.subscribers.push(Subscriber {
+                    email: email.clone(),
+                    language,
+                    since: now,
+                });
             }
-            subscribers.push(Subscriber {
-                email: email.clone(),
-                language,
-                since: crate::domain::now(),
+            // Kept past the link's own expiry (it was made before now), then forgotten.
+            shipment.used_confirmations.push(UsedConfirmation {
+                nonce: nonce.clone(),
+                until: now + CONFIRM_LINK_LIFETIME,
             });
             Ok(())
         })
@@ -282,9 +413,11 @@ impl ShipmentsService {
         let number = TrackingNumber::parse(&claim.sub)?;
         match self.store.find_by_tracking_number(&number).await {
             Ok(shipment) => {
-                let email = claim.email.clone();
-                self.edit_subscribers(&shipment.id, move |subscribers| {
-                    subscribers.retain(|s| s.email != email);
+                let inbox = inbox(&claim.email);
+                self.edit_subscribers(&shipment.id, move |shipment| {
+                    shipment
+                        .subscribers
+                        .retain(|s| self::inbox(&s.email) != inbox);
                     Ok(())
                 })
                 .await?;

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use service_auth::TokenKey;
 
 use crate::domain::{Language, Shipment, Status};
-use crate::privacy::{ACCESS_AUDIENCE, AccessGrant, Party, city_level};
+use crate::privacy::{ACCESS_AUDIENCE, AccessGrant, Party, city_level, seal_of};
 
 /// A shipment event that may send e-mail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -99,6 +99,9 @@ pub struct SubscriptionClaim {
     /// The tracking number.
     pub sub: String,
     pub email: String,
+    /// Confirmation links only: what makes each one single-use.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub nonce: String,
     /// The language of the page the visitor subscribed from.
     #[serde(default, skip_serializing_if = "Language::is_english")]
     pub lang: Language,
@@ -119,16 +122,21 @@ impl Links {
         )
     }
 
-    /// The tracking page in `language` with the full view open for `party`.
-    pub fn full_view(&self, number: &str, language: Language, party: Party) -> String {
+    /// The tracking page in the shipment's language with the full view open for `party`,
+    /// while the parties' contact details stay as they are now.
+    pub fn full_view(&self, shipment: &Shipment, party: Party) -> String {
+        let number = shipment.tracking_number.as_str();
+        let until = Utc::now().timestamp() + ACCESS_LINK_LIFETIME.as_secs() as i64;
         let grant = AccessGrant {
             sub: number.to_owned(),
             party,
+            until,
+            contacts: seal_of(shipment),
         };
         let token = self
             .tokens
-            .sign_link(ACCESS_AUDIENCE, &grant, ACCESS_LINK_LIFETIME);
-        self.page(number, language, "access", &token)
+            .sign_link_expiring_at(ACCESS_AUDIENCE, &grant, until);
+        self.page(number, shipment.details.language, "access", &token)
     }
 
     fn subscription(&self, audience: &str, claim: &SubscriptionClaim, life: Duration) -> String {
@@ -160,6 +168,45 @@ pub fn status_label(status: Status) -> &'static str {
         Status::Delayed => "Delayed",
         Status::OnHold => "On Hold",
     }
+}
+
+/// The e-mail a party asked for with "Send me a link": the shipment's current status, as in
+/// a status-update e-mail, with their full-view link; none without an address on file.
+pub fn access_link_email(
+    shipment: &Shipment,
+    party: Party,
+    links: &Links,
+    now: DateTime<Utc>,
+) -> Option<Notification> {
+    let d = &shipment.details;
+    let (email, name) = match party {
+        Party::Shipper => (&d.shipper_email, &d.shipper_name),
+        Party::Receiver => (&d.receiver_email, &d.receiver_name),
+    };
+    if email.trim().is_empty() {
+        return None;
+    }
+    let last = shipment.shipment_history.last();
+    let update = StatusUpdate {
+        tracking_number: shipment.tracking_number.to_string(),
+        status: shipment.status.as_str().to_owned(),
+        location: shipment.current_location.clone(),
+        remarks: last.map(|h| h.remarks.clone()).unwrap_or_default(),
+        time: last
+            .map(|h| h.timestamp)
+            .unwrap_or(now)
+            .with_timezone(&Local)
+            .format("%Y-%m-%d %H:%M")
+            .to_string(),
+    };
+    let recipient = UpdateRecipient {
+        email: email.clone(),
+        name: name.clone(),
+        tracking_url: links.full_view(shipment, party),
+        unsubscribe_url: None,
+        language: d.language,
+    };
+    Some(update.to(&recipient, now))
 }
 
 /// The e-mails of a change from `before` to `after`: nothing unless the status changed to
@@ -210,7 +257,7 @@ pub fn status_change_emails(
             let recipient = UpdateRecipient {
                 email: email.clone(),
                 name: name.clone(),
-                tracking_url: links.full_view(number, d.language, party),
+                tracking_url: links.full_view(after, party),
                 unsubscribe_url: None,
                 language: d.language,
             };
@@ -218,15 +265,20 @@ pub fn status_change_emails(
         }
     }
     if rule.subscribers && !after.subscribers.is_empty() {
-        // A subscriber is anyone who asked: places at city level, as on the public page.
+        // A subscriber is anyone who asked: what the public page shows.
         let public = StatusUpdate {
             location: city_level(&update.location),
+            remarks: last
+                .filter(|h| h.remarks_public)
+                .map(|h| h.remarks.clone())
+                .unwrap_or_default(),
             ..update.clone()
         };
         for subscriber in &after.subscribers {
             let claim = SubscriptionClaim {
                 sub: number.to_owned(),
                 email: subscriber.email.clone(),
+                nonce: String::new(),
                 lang: subscriber.language,
             };
             let recipient = UpdateRecipient {

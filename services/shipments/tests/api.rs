@@ -37,6 +37,7 @@ async fn past_bookings_and_events_are_recorded_at_their_time_in_order() {
         current_location: "Port of Tema".into(),
         remarks: String::new(),
         event_time,
+        remarks_public: false,
     };
     let scanned = days_from_now(-2);
     let after = api
@@ -318,6 +319,7 @@ async fn update_edits_masked_fields_and_records_one_history_entry() {
         shipment: Some(edit),
         update_mask: Some(prost_types::FieldMask { paths }),
         remarks: "Weather".into(),
+        remarks_public: false,
     };
     let after = api.update_shipment(request).await.unwrap().into_inner();
     assert_eq!(after.status(), pb::ShipmentStatus::Delayed);
@@ -351,6 +353,7 @@ async fn update_edits_masked_fields_and_records_one_history_entry() {
             paths: vec!["carrier".into()],
         }),
         remarks: String::new(),
+        remarks_public: false,
     };
     let again = api.update_shipment(request).await.unwrap().into_inner();
     assert_eq!((again.carrier.as_str(), again.history.len()), ("MSC", 2));
@@ -368,6 +371,7 @@ async fn update_edits_masked_fields_and_records_one_history_entry() {
             paths: vec!["carrier".into(), "status".into()],
         }),
         remarks: String::new(),
+        remarks_public: false,
     };
     let status = api.update_shipment(request).await.unwrap_err();
     assert_eq!(violations(&status), vec!["carrier"]);
@@ -388,6 +392,7 @@ async fn update_edits_masked_fields_and_records_one_history_entry() {
                 paths: vec![bad_path.into()],
             }),
             remarks: String::new(),
+            remarks_public: false,
         };
         let status = api.update_shipment(request).await.unwrap_err();
         assert_eq!(violations(&status), vec!["update_mask"], "{bad_path}");
@@ -542,6 +547,7 @@ async fn lookups_see_every_write_at_once() {
         shipment: Some(edit),
         update_mask: Some(mask),
         remarks: String::new(),
+        remarks_public: false,
     })
     .await
     .unwrap();

@@ -16,6 +16,7 @@ fn batch(ids: Vec<String>) -> pb::BatchUpdateShipmentTrackingRequest {
         status: pb::ShipmentStatus::Delayed.into(),
         current_location: "Hub, Accra".into(),
         remarks: "Storm at the port".into(),
+        remarks_public: false,
     }
 }
 

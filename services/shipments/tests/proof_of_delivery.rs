@@ -350,6 +350,8 @@ async fn parties_see_it_with_the_full_view_and_nobody_else() {
         &shipments::privacy::AccessGrant {
             sub: s.tracking_number.clone(),
             party: shipments::privacy::Party::Receiver,
+            until: chrono::Utc::now().timestamp() + 600,
+            contacts: shipments::privacy::seal_of_proto(&s),
         },
         std::time::Duration::from_secs(600),
     );
@@ -379,6 +381,8 @@ async fn parties_see_it_with_the_full_view_and_nobody_else() {
         &shipments::privacy::AccessGrant {
             sub: s.tracking_number.clone(),
             party: shipments::privacy::Party::Receiver,
+            until: chrono::Utc::now().timestamp() - 60,
+            contacts: shipments::privacy::seal_of_proto(&s),
         },
         chrono::Utc::now().timestamp() - 60,
     );

@@ -20,6 +20,7 @@ fn move_to(id: &str, status: pb::ShipmentStatus) -> pb::UpdateShipmentTrackingRe
         current_location: "Port of Tema".into(),
         remarks: "Loaded".into(),
         event_time: None,
+        remarks_public: false,
     }
 }
 
@@ -83,6 +84,7 @@ async fn an_agent_moves_shipments_but_cannot_create_edit_or_delete_them() {
                 paths: vec!["carrier".into()],
             }),
             remarks: String::new(),
+            remarks_public: false,
         })
         .await
         .unwrap_err(),
@@ -129,6 +131,7 @@ async fn a_narrowed_permission_list_is_what_counts_not_the_role() {
             paths: paths.into_iter().map(Into::into).collect(),
         }),
         remarks: String::new(),
+        remarks_public: false,
     };
     assert_eq!(
         api.update_shipment(edit(vec!["carrier"]))
@@ -188,6 +191,7 @@ async fn every_change_is_audited_with_who_where_and_what() {
             paths: vec!["receiver.phone".into()],
         }),
         remarks: String::new(),
+        remarks_public: false,
     })
     .await
     .unwrap();

@@ -718,6 +718,50 @@ async fn imports_are_kept_and_listed_newest_first(
     );
 }
 
+/// What the tracking page's privacy keeps with a shipment: which remarks are public, and the
+/// confirmation links already used (so a replay after a restart is still refused).
+async fn public_remarks_and_used_confirmations_are_kept(
+    store: Arc<dyn ShipmentStore>,
+    _log: Arc<dyn AuditLog>,
+) {
+    let s = shipment("Ada Shipper", "Auckland");
+    store.insert(&s, &Effects::default()).await.unwrap();
+    let until = chrono::DateTime::from_timestamp_micros(1_900_000_000_123_456).unwrap();
+    let edit: Edit = Arc::new(move |shipment: &mut shipments::domain::Shipment| {
+        let patch = ShipmentPatch {
+            status: Some(Status::InTransit),
+            remarks: "Sorted".into(),
+            remarks_public: true,
+            ..ShipmentPatch::default()
+        };
+        shipment.apply(&patch, CLERK, shipments::domain::now());
+        shipment
+            .used_confirmations
+            .push(shipments::domain::UsedConfirmation {
+                nonce: "n1".into(),
+                until,
+            });
+        Ok(Effects::default())
+    });
+    let saved = store.update(&s.id, edit).await.unwrap();
+    let read = store.get(&s.id).await.unwrap();
+    assert_eq!(read, saved);
+    let last = read.shipment_history.last().unwrap();
+    assert!(last.remarks_public && last.remarks == "Sorted");
+    assert!(
+        read.shipment_history[0].remarks_public,
+        "the service's own first remark"
+    );
+    assert_eq!(read.used_confirmations.len(), 1);
+    assert_eq!(
+        (
+            read.used_confirmations[0].nonce.as_str(),
+            read.used_confirmations[0].until
+        ),
+        ("n1", until)
+    );
+}
+
 macro_rules! contract {
     ($($case:ident),* $(,)?) => {
         mod sqlite {
@@ -759,4 +803,5 @@ contract!(
     claims_are_unique_until_their_shipment_is_deleted,
     insert_each_keeps_every_shipment_whole_on_its_own,
     imports_are_kept_and_listed_newest_first,
+    public_remarks_and_used_confirmations_are_kept,
 );

@@ -278,6 +278,8 @@ async fn the_links_in_a_shipments_own_emails_open_the_full_view_and_forged_ones_
         &shipments::privacy::AccessGrant {
             sub: s.tracking_number.clone(),
             party: shipments::privacy::Party::Receiver,
+            until: chrono::Utc::now().timestamp() - 60,
+            contacts: shipments::privacy::seal_of_proto(&s),
         },
         chrono::Utc::now().timestamp() - 60,
     );
@@ -438,6 +440,7 @@ async fn subscribe_confirm_update_and_unsubscribe_from_email_to_email() {
         update.params["location"], "Rotterdam, Netherlands",
         "city level for a stranger"
     );
+    assert_eq!(update.params["remarks"], "", "remarks not marked public");
     assert!(
         !update.params["tracking_url"].contains("access="),
         "no full view for a subscriber"
@@ -531,6 +534,7 @@ async fn subscriptions_reveal_nothing_and_have_limits() {
         let claim = shipments::updates::SubscriptionClaim {
             sub: s.tracking_number.clone(),
             email: email.into(),
+            nonce: format!("nonce-{email}"),
             lang: Default::default(),
         };
         param(&links.confirm(&claim), "confirm")
@@ -787,4 +791,517 @@ async fn each_email_speaks_the_language_of_its_shipment_or_its_subscriber() {
     assert_eq!(to_shipper[1].params["language"], "ar");
     assert_eq!(to_shipper[1].params["status"], "تم التسليم");
     assert!(to_shipper[1].params["tracking_url"].contains(&format!("/ar/track/{number}?")));
+}
+
+/// The `exp` a signed token carries, read without checking it.
+fn expiry(running: &Running, token: &str) -> i64 {
+    let claims: BTreeMap<String, serde_json::Value> = running
+        .key
+        .verify_link(shipments::privacy::ACCESS_AUDIENCE, token)
+        .expect("a valid grant");
+    claims["exp"].as_i64().expect("exp")
+}
+
+/// The grant token and its max age in the metadata of an answer.
+fn grant_of<T>(answer: &tonic::Response<T>) -> (String, i64) {
+    let grant = answer
+        .metadata()
+        .get(GRANT)
+        .expect("a grant")
+        .to_str()
+        .unwrap();
+    let parts: Vec<&str> = grant.split(' ').collect();
+    (parts[2].to_owned(), parts[1].parse().unwrap())
+}
+
+fn with_grant(number: &str, grant: &str) -> Request<pb::GetShipmentByTrackingNumberRequest> {
+    let mut request = Request::new(lookup(number));
+    request
+        .metadata_mut()
+        .insert("x-tracking-access", grant.parse().unwrap());
+    request
+}
+
+fn send_link(number: &str) -> pb::SendTrackingAccessLinkRequest {
+    pb::SendTrackingAccessLinkRequest {
+        tracking_number: number.into(),
+    }
+}
+
+#[tokio::test]
+async fn send_me_a_link_reaches_the_parties_when_guessers_spent_every_attempt() {
+    let running = start(PublicDetails::Verified).await;
+    let mut admin = running.client.clone();
+    let s = create(
+        &mut admin,
+        pb::Shipment {
+            language_code: "es".into(),
+            ..valid_input()
+        },
+    )
+    .await;
+    let number = s.tracking_number.clone();
+    let mut api = visitor(&running);
+    for guess in 0..7 {
+        api.verify_tracking_access(answer(&number, &format!("{guess:04}")))
+            .await
+            .unwrap_err();
+    }
+    let locked = api
+        .verify_tracking_access(answer(&number, "jan@example.nl"))
+        .await
+        .unwrap_err();
+    assert_eq!(locked.code(), Code::ResourceExhausted, "guessers spent it");
+
+    // A known number, an unknown one: the same empty answer, no oracle.
+    api.send_tracking_access_link(send_link(&number))
+        .await
+        .unwrap();
+    api.send_tracking_access_link(send_link("PSE000000000"))
+        .await
+        .unwrap();
+    assert!(outbox_of(&running, "PSE000000000").await.is_empty());
+    let refused = api
+        .send_tracking_access_link(send_link("PSE12"))
+        .await
+        .unwrap_err();
+    assert_eq!(violations(&refused), vec!["tracking_number".to_owned()]);
+
+    // Each party got their own link, in the shipment's language, through the outbox.
+    for email in ["amara@example.com", "jan@example.nl"] {
+        let sent = updates_to(&running, &number, email).await;
+        assert_eq!(sent.len(), 1, "{email}");
+        assert_eq!(sent[0].params["language"], "es");
+        assert!(sent[0].params["tracking_url"].contains("/es/track/"));
+        let token = param(&sent[0].params["tracking_url"], "access");
+        let opened = api
+            .get_shipment_by_tracking_number(pb::GetShipmentByTrackingNumberRequest {
+                tracking_number: number.clone(),
+                access_token: token,
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(opened.view(), pb::ShipmentView::Full, "{email}");
+    }
+
+    // Asking again and again cannot flood a party: 3 e-mails an hour each (the default),
+    // and every answer is still the same.
+    for _ in 0..5 {
+        api.send_tracking_access_link(send_link(&number))
+            .await
+            .unwrap();
+    }
+    for email in ["amara@example.com", "jan@example.nl"] {
+        assert_eq!(
+            updates_to(&running, &number, email).await.len(),
+            3,
+            "{email}"
+        );
+    }
+
+    // The site that offers no full view offers no link either.
+    let limited = start(PublicDetails::Limited).await;
+    let refused = visitor(&limited)
+        .send_tracking_access_link(send_link(&number))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::FailedPrecondition);
+}
+
+#[tokio::test]
+async fn a_grant_ends_a_fixed_time_after_verification_however_often_it_is_sent_back() {
+    let running = start(PublicDetails::Verified).await;
+    let s = create(&mut running.client.clone(), valid_input()).await;
+    let number = s.tracking_number.clone();
+    let mut api = visitor(&running);
+    let verified = api
+        .verify_tracking_access(answer(&number, "jan@example.nl"))
+        .await
+        .unwrap();
+    let (first, max_age) = grant_of(&verified);
+    assert_eq!(max_age, 86400);
+    let verified_ends = expiry(&running, &first);
+
+    // A grant made ten minutes from its end (as one verified almost a day ago is), sent
+    // back as an access token again and again: each new grant ends when that one did.
+    let ends = chrono::Utc::now().timestamp() + 600;
+    let mut grant = running.key.sign_link_expiring_at(
+        shipments::privacy::ACCESS_AUDIENCE,
+        &shipments::privacy::AccessGrant {
+            sub: number.clone(),
+            party: shipments::privacy::Party::Receiver,
+            until: ends,
+            contacts: shipments::privacy::seal_of_proto(&s),
+        },
+        ends,
+    );
+    for _ in 0..3 {
+        let renewed = api
+            .get_shipment_by_tracking_number(pb::GetShipmentByTrackingNumberRequest {
+                tracking_number: number.clone(),
+                access_token: grant.clone(),
+            })
+            .await
+            .unwrap();
+        let (next, max_age) = grant_of(&renewed);
+        assert_eq!(expiry(&running, &next), ends, "no renewal");
+        assert!(max_age <= 600);
+        grant = next;
+    }
+
+    // An e-mail link lasts 30 days, but the browser it opens keeps the view a day at most,
+    // and sending that cookie back does not stretch it.
+    let receiver = outbox_of(&running, &number)
+        .await
+        .into_iter()
+        .find(|n| n.template == Template::Receiver)
+        .unwrap();
+    let link = param(&receiver.params["tracking_url"], "access");
+    assert!(expiry(&running, &link) > verified_ends + 20 * 86400);
+    let opened = api
+        .get_shipment_by_tracking_number(pb::GetShipmentByTrackingNumberRequest {
+            tracking_number: number.clone(),
+            access_token: link,
+        })
+        .await
+        .unwrap();
+    let (cookie, _) = grant_of(&opened);
+    let cookie_ends = expiry(&running, &cookie);
+    assert!(cookie_ends <= chrono::Utc::now().timestamp() + 86400);
+    let again = api
+        .get_shipment_by_tracking_number(pb::GetShipmentByTrackingNumberRequest {
+            tracking_number: number.clone(),
+            access_token: cookie,
+        })
+        .await
+        .unwrap();
+    assert_eq!(expiry(&running, &grant_of(&again).0), cookie_ends);
+}
+
+#[tokio::test]
+async fn a_change_of_a_partys_contact_details_voids_earlier_grants_and_links() {
+    let running = start(PublicDetails::Verified).await;
+    let mut admin = running.client.clone();
+    let s = create(&mut admin, valid_input()).await;
+    let number = s.tracking_number.clone();
+    let mut api = visitor(&running);
+    let verified = api
+        .verify_tracking_access(answer(&number, "jan@example.nl"))
+        .await
+        .unwrap();
+    let (grant, _) = grant_of(&verified);
+    let emailed = outbox_of(&running, &number)
+        .await
+        .into_iter()
+        .find(|n| n.template == Template::Receiver)
+        .unwrap();
+    let link = param(&emailed.params["tracking_url"], "access");
+    let full = api
+        .get_shipment_by_tracking_number(with_grant(&number, &grant))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(full.view(), pb::ShipmentView::Full);
+
+    let edit = |path: &str, party: pb::Party| pb::UpdateShipmentRequest {
+        shipment: Some(pb::Shipment {
+            id: s.id.clone(),
+            shipper: Some(party.clone()),
+            receiver: Some(party),
+            ..Default::default()
+        }),
+        update_mask: Some(prost_types::FieldMask {
+            paths: vec![path.into()],
+        }),
+        remarks: String::new(),
+        remarks_public: false,
+    };
+    admin
+        .update_shipment(edit(
+            "receiver.email",
+            pb::Party {
+                email: "new.owner@example.org".into(),
+                ..Default::default()
+            },
+        ))
+        .await
+        .unwrap();
+    let after = api
+        .get_shipment_by_tracking_number(with_grant(&number, &grant))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        after.view(),
+        pb::ShipmentView::Limited,
+        "the cookie is void"
+    );
+    assert!(!after.encode_to_vec().windows(9).any(|w| w == b"new.owner"));
+    let refused = api
+        .get_shipment_by_tracking_number(pb::GetShipmentByTrackingNumberRequest {
+            tracking_number: number.clone(),
+            access_token: link,
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(
+        violation(&refused).0,
+        "access_token",
+        "the e-mailed link is void"
+    );
+
+    // Proving it with the new details works, and a change of the other party's phone voids
+    // that grant too.
+    let verified = api
+        .verify_tracking_access(answer(&number, "new.owner@example.org"))
+        .await
+        .unwrap();
+    let (grant, _) = grant_of(&verified);
+    admin
+        .update_shipment(edit(
+            "shipper.phone",
+            pb::Party {
+                phone: "+234 803 555 9999".into(),
+                ..Default::default()
+            },
+        ))
+        .await
+        .unwrap();
+    let after = api
+        .get_shipment_by_tracking_number(with_grant(&number, &grant))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(after.view(), pb::ShipmentView::Limited);
+    // A change that is not contact details leaves grants alone.
+    let verified = api
+        .verify_tracking_access(answer(&number, "9999"))
+        .await
+        .unwrap();
+    let (grant, _) = grant_of(&verified);
+    admin
+        .update_shipment(pb::UpdateShipmentRequest {
+            shipment: Some(pb::Shipment {
+                id: s.id.clone(),
+                carrier: "MSC".into(),
+                ..Default::default()
+            }),
+            update_mask: Some(prost_types::FieldMask {
+                paths: vec!["carrier".into()],
+            }),
+            remarks: String::new(),
+            remarks_public: false,
+        })
+        .await
+        .unwrap();
+    let after = api
+        .get_shipment_by_tracking_number(with_grant(&number, &grant))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(after.view(), pb::ShipmentView::Full);
+}
+
+#[tokio::test]
+async fn the_limited_view_shows_city_and_country_only_and_public_remarks_only() {
+    let running = start(PublicDetails::Verified).await;
+    let mut admin = running.client.clone();
+    let s = create(
+        &mut admin,
+        pb::Shipment {
+            origin: "221B Baker Street, London".into(),
+            destination: "Hauptstraße 5, 10115 Berlin, Germany".into(),
+            ..valid_input()
+        },
+    )
+    .await;
+    let update = |place: &str, remarks: &str, public: bool| pb::UpdateShipmentTrackingRequest {
+        id: s.id.clone(),
+        status: pb::ShipmentStatus::InTransit.into(),
+        current_location: place.into(),
+        remarks: remarks.into(),
+        remarks_public: public,
+        ..Default::default()
+    };
+    admin
+        .update_shipment_tracking(update(
+            "Unit 4, 12 Dock Road, Rotterdam 3011 AB, Netherlands",
+            "Driver: call Jan on +31 10 555 0199",
+            false,
+        ))
+        .await
+        .unwrap();
+    admin
+        .update_shipment_tracking(update("Depot 7, Antwerp 2030, Belgium", "Sorted", true))
+        .await
+        .unwrap();
+
+    let seen = visitor(&running)
+        .get_shipment_by_tracking_number(lookup(&s.tracking_number))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(seen.origin, "London");
+    assert_eq!(seen.destination, "Berlin, Germany");
+    assert_eq!(seen.current_location, "Antwerp, Belgium");
+    let places: Vec<&str> = seen.history.iter().map(|h| h.location.as_str()).collect();
+    assert_eq!(
+        places,
+        ["London", "Rotterdam, Netherlands", "Antwerp, Belgium"]
+    );
+    let remarks: Vec<&str> = seen.history.iter().map(|h| h.remarks.as_str()).collect();
+    assert_eq!(remarks, ["Shipment created", "", "Sorted"]);
+    let bytes = seen.encode_to_vec();
+    for secret in [
+        "Baker",
+        "221B",
+        "Dock",
+        "3011",
+        "555 0199",
+        "Hauptstraße",
+        "10115",
+    ] {
+        assert!(
+            !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+            "{secret} leaked"
+        );
+    }
+
+    // The parties and staff still read everything.
+    let full = visitor(&running)
+        .verify_tracking_access(answer(&s.tracking_number, "jan@example.nl"))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        full.history[1].remarks,
+        "Driver: call Jan on +31 10 555 0199"
+    );
+    assert!(!full.history[1].remarks_public && full.history[2].remarks_public);
+    assert_eq!(full.origin, "221B Baker Street, London");
+}
+
+#[tokio::test]
+async fn one_inbox_counts_once_and_a_confirmation_link_works_once_across_a_restart() {
+    let running = start(PublicDetails::Verified).await;
+    let mut admin = running.client.clone();
+    let s = create(&mut admin, valid_input()).await;
+    let number = s.tracking_number.clone();
+    let mut api = visitor(&running);
+    let subscribe = |email: &str| pb::SubscribeToShipmentRequest {
+        tracking_number: number.clone(),
+        email: email.into(),
+        language_code: String::new(),
+    };
+    // 3 confirmations a day per inbox here, however the address is spelled.
+    for i in 1..=3 {
+        api.subscribe_to_shipment(subscribe(&format!("victim+{i}@example.com")))
+            .await
+            .unwrap();
+    }
+    for spelling in [
+        "victim+4@example.com",
+        "Victim@Example.com",
+        "VICTIM+x@EXAMPLE.COM",
+    ] {
+        let limited = api
+            .subscribe_to_shipment(subscribe(spelling))
+            .await
+            .unwrap_err();
+        assert_eq!(limited.code(), Code::ResourceExhausted, "{spelling}");
+    }
+    // Gmail ignores dots and knows googlemail.com as itself.
+    for spelling in [
+        "v.i.c.t.i.m@gmail.com",
+        "victim+a@googlemail.com",
+        "vic.tim+b@gmail.com",
+    ] {
+        api.subscribe_to_shipment(subscribe(spelling))
+            .await
+            .unwrap();
+    }
+    let limited = api
+        .subscribe_to_shipment(subscribe("victim@gmail.com"))
+        .await
+        .unwrap_err();
+    assert_eq!(limited.code(), Code::ResourceExhausted);
+
+    let confirmations: Vec<_> = outbox_of(&running, &number)
+        .await
+        .into_iter()
+        .filter(|n| n.template == Template::SubscriptionConfirmation)
+        .collect();
+    assert_eq!(confirmations.len(), 6);
+    let token = |i: usize| param(&confirmations[i].params["confirm_url"], "confirm");
+    let confirm = |token: String| pb::ConfirmShipmentSubscriptionRequest { token };
+
+    // One inbox follows once: a second spelling's link adds nobody.
+    api.confirm_shipment_subscription(confirm(token(0)))
+        .await
+        .unwrap();
+    api.confirm_shipment_subscription(confirm(token(1)))
+        .await
+        .unwrap();
+    track(
+        &mut admin,
+        &s.id,
+        pb::ShipmentStatus::InTransit,
+        "Rotterdam",
+    )
+    .await;
+    let updates: Vec<_> = outbox_of(&running, &number)
+        .await
+        .into_iter()
+        .filter(|n| n.template == Template::StatusUpdate && n.to_email.starts_with("victim"))
+        .collect();
+    assert_eq!(updates.len(), 1, "one inbox, one update");
+
+    let unsubscribe = param(&updates[0].params["unsubscribe_url"], "unsubscribe");
+    api.delete_shipment_subscription(pb::DeleteShipmentSubscriptionRequest { token: unsubscribe })
+        .await
+        .unwrap();
+    // The used link, replayed after unsubscribing, subscribes nobody.
+    let replayed = api
+        .confirm_shipment_subscription(confirm(token(0)))
+        .await
+        .unwrap_err();
+    assert_eq!(violation(&replayed).0, "token");
+
+    // Nor after a restart on the same data and key.
+    let common::service::Running { dir, key, .. } = running;
+    let restarted = common::service::start_in(
+        dir,
+        key,
+        shipments::Settings {
+            subscribers_per_shipment: 2,
+            ..Default::default()
+        },
+    )
+    .await;
+    let mut api = visitor(&restarted);
+    for i in [0, 1] {
+        let replayed = api
+            .confirm_shipment_subscription(confirm(token(i)))
+            .await
+            .unwrap_err();
+        assert_eq!(violation(&replayed).0, "token", "link {i}");
+    }
+    // An unused link of the same inbox still works once.
+    api.confirm_shipment_subscription(confirm(token(2)))
+        .await
+        .unwrap();
+    track(
+        &mut restarted.client.clone(),
+        &s.id,
+        pb::ShipmentStatus::Delivered,
+        "Rotterdam",
+    )
+    .await;
+    let updates = outbox_of(&restarted, &number)
+        .await
+        .into_iter()
+        .filter(|n| n.template == Template::StatusUpdate && n.to_email.starts_with("victim"))
+        .count();
+    assert_eq!(updates, 2);
 }

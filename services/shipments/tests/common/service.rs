@@ -40,8 +40,16 @@ pub async fn start() -> Running {
 }
 
 pub async fn start_with(settings: shipments::Settings) -> Running {
-    let dir = tempfile::tempdir().unwrap();
-    let key = TokenKey::generate();
+    start_in(tempfile::tempdir().unwrap(), TokenKey::generate(), settings).await
+}
+
+/// The service on `dir` with `key`: given the folder and key of a running one, what a
+/// restart of that one starts with.
+pub async fn start_in(
+    dir: tempfile::TempDir,
+    key: TokenKey,
+    settings: shipments::Settings,
+) -> Running {
     let store = service_common::StoreConfig::Embedded {
         data_dir: dir.path().to_path_buf(),
     };

@@ -34,7 +34,12 @@ export function createShipment(shipment: ShipmentInit): Promise<Shipment> {
 
 export function updateShipment(update: ShipmentUpdate): Promise<Shipment> {
   return shipmentClient.updateShipment(
-    { shipment: update.shipment, updateMask: { paths: update.paths }, remarks: update.remarks },
+    {
+      shipment: update.shipment,
+      updateMask: { paths: update.paths },
+      remarks: update.remarks,
+      remarksPublic: update.remarksPublic,
+    },
     { timeoutMs: TIMEOUT_MS },
   );
 }
@@ -48,6 +53,7 @@ export function updateTracking(input: {
   status: ShipmentStatus;
   currentLocation: string;
   remarks: string;
+  remarksPublic: boolean;
 }): Promise<Shipment> {
   return shipmentClient.updateShipmentTracking(input, { timeoutMs: TIMEOUT_MS });
 }
@@ -123,6 +129,7 @@ export function batchUpdateTracking(input: {
   status: ShipmentStatus;
   currentLocation: string;
   remarks: string;
+  remarksPublic: boolean;
 }): Promise<BatchUpdateShipmentTrackingResponse> {
   return shipmentClient.batchUpdateShipmentTracking(
     {
@@ -131,6 +138,7 @@ export function batchUpdateTracking(input: {
       status: input.status,
       currentLocation: input.currentLocation,
       remarks: input.remarks,
+      remarksPublic: input.remarksPublic,
     },
     { timeoutMs: 120_000 },
   );

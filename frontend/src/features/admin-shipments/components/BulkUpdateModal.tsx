@@ -36,6 +36,8 @@ export function BulkUpdateModal({
   const form = useForm<Values>({ defaultValues: { status: '', currentLocation: '', remarks: '' } });
   const { register, formState } = form;
   const [formErrors, setFormErrors] = useState<string[]>([]);
+  // Not public by default: a remark reaches the parties and staff only unless ticked.
+  const [remarksPublic, setRemarksPublic] = useState(false);
   const [report, setReport] = useState<BatchUpdateShipmentTrackingResponse | null>(null);
   const err = (name: keyof Values) => formState.errors[name]?.message;
   const how = selection.kind === 'ids' ? selection.ids.length : selection.count;
@@ -50,6 +52,7 @@ export function BulkUpdateModal({
         status: Number(values.status) as ShipmentStatus,
         currentLocation: values.currentLocation.trim(),
         remarks: values.remarks.trim(),
+        remarksPublic,
       });
       setReport(result);
       onDone();
@@ -115,6 +118,11 @@ export function BulkUpdateModal({
         <Field id="bulk-remarks" label="Remarks" error={err('remarks')}>
           <textarea className="input" rows={3} maxLength={500} {...fieldInputProps('bulk-remarks', err('remarks'))} {...register('remarks')} />
         </Field>
+        <label className="checkbox-row">
+          <input type="checkbox" checked={remarksPublic} onChange={(event) => setRemarksPublic(event.target.checked)} />
+          Public remark: anyone with the tracking number may read it (otherwise only the shipper, the receiver and
+          staff)
+        </label>
         <div className="modal-footer">
           <button type="button" className="btn btn-outline" onClick={onClose} disabled={formState.isSubmitting}>
             Cancel

@@ -129,6 +129,11 @@ export function ShipmentFormFields({ form, mode, idPrefix }: FormFieldsProps) {
                 {...register('remarks')}
               />
             </Field>
+            <label className="checkbox-row field-wide">
+              <input type="checkbox" {...register('remarksPublic')} />
+              Public remark: anyone with the tracking number may read it (otherwise only the shipper, the receiver and
+              staff)
+            </label>
           </div>
         </fieldset>
       )}

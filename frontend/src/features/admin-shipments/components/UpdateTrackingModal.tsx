@@ -45,6 +45,8 @@ export function UpdateTrackingModal({
   });
   const { register, formState } = form;
   const [formErrors, setFormErrors] = useState<string[]>([]);
+  // Not public by default: a remark reaches the parties and staff only unless ticked.
+  const [remarksPublic, setRemarksPublic] = useState(false);
   const err = (name: keyof Values) => formState.errors[name]?.message;
   const proof = useProofOfDeliveryForm({ idPrefix: 'track-pod', required: false });
   // The status change that went through while its proof of delivery did not.
@@ -95,6 +97,7 @@ export function UpdateTrackingModal({
           status: Number(values.status) as ShipmentStatus,
           currentLocation: values.currentLocation.trim(),
           remarks: values.remarks.trim(),
+          remarksPublic,
         });
         toast.success('Status updated');
       } catch (error) {
@@ -159,6 +162,11 @@ export function UpdateTrackingModal({
                 {...register('remarks')}
               />
             </Field>
+            <label className="checkbox-row field-wide">
+              <input type="checkbox" checked={remarksPublic} onChange={(event) => setRemarksPublic(event.target.checked)} />
+              Public remark: anyone with the tracking number may read it (otherwise only the shipper,
+              the receiver and staff)
+            </label>
           </>
         )}
         {showProof && (

@@ -36,6 +36,8 @@ export type ShipmentFormValues = {
   status: string;
   currentLocation: string;
   remarks: string;
+  /** Edit only: whether the remarks are public status text (else parties and staff only). */
+  remarksPublic: boolean;
   shipper: PartyFormValues;
   receiver: PartyFormValues;
   origin: string;
@@ -84,6 +86,7 @@ export function defaultShipmentFormValues(): ShipmentFormValues {
     status: 'pending',
     currentLocation: '',
     remarks: '',
+    remarksPublic: false,
     shipper: blankParty(),
     receiver: blankParty(),
     origin: '',
@@ -193,6 +196,7 @@ export function shipmentToFormValues(s: Shipment): ShipmentFormValues {
     status: keyOf(STATUS_OPTIONS, s.status),
     currentLocation: s.currentLocation,
     remarks: '',
+    remarksPublic: false,
     shipper: partyValues(s.shipper),
     receiver: partyValues(s.receiver),
     origin: s.origin,
@@ -277,6 +281,7 @@ export type ShipmentUpdate = {
   /** The update mask: snake_case Shipment field names, "shipper.email" for a party field. */
   paths: string[];
   remarks: string;
+  remarksPublic: boolean;
 };
 
 function sameDate(a: { year: number; month: number; day: number }, b: ProtoDate | undefined): boolean {
@@ -389,7 +394,7 @@ export function buildShipmentUpdate(stored: Shipment, v: ShipmentFormValues): Sh
     paths.push('language_code');
   }
 
-  return { shipment, paths, remarks: v.remarks.trim() };
+  return { shipment, paths, remarks: v.remarks.trim(), remarksPublic: v.remarksPublic };
 }
 
 // ---------- server field violations → form fields ----------

@@ -12,6 +12,12 @@ export function verifyTrackingAccess(trackingNumber: string, answer: string): Pr
   return shipmentClient.verifyTrackingAccess({ trackingNumber, answer }, { timeoutMs: TIMEOUT_MS });
 }
 
+/** Asks for the full-view link by e-mail, to the parties' addresses on file. The answer is the
+ * same whether or not anything was sent. */
+export async function sendTrackingAccessLink(trackingNumber: string): Promise<void> {
+  await shipmentClient.sendTrackingAccessLink({ trackingNumber }, { timeoutMs: TIMEOUT_MS });
+}
+
 /** Sends a confirmation link to `email` (double opt-in); the confirmation and the updates are
  * written in `languageCode`, the language of the page they subscribed from. */
 export async function subscribeToShipment(trackingNumber: string, email: string, languageCode: string): Promise<void> {

@@ -4,14 +4,15 @@ import { Field } from '@/components/ui/Field';
 import { fieldInputProps } from '@/components/ui/field-input-props';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { useMessages } from '@/lib/i18n';
-import { verifyTrackingAccess } from '../api/tracking-access';
-import { callErrorMessage, VERIFY_ERRORS } from '../utils/errors';
+import { sendTrackingAccessLink, verifyTrackingAccess } from '../api/tracking-access';
+import { callErrorMessage, SEND_LINK_ERRORS, VERIFY_ERRORS } from '../utils/errors';
 
 export const VERIFY_INPUT_ID = 'verify-answer';
 
 /** A party proves who they are (the shipper's or the receiver's e-mail address, or the last 4
  * digits of either phone); `onVerified` gets the FULL view. The server's message (a wrong
- * answer, too many attempts) is shown at the field. */
+ * answer, too many attempts) is shown at the field. "Send me a link" e-mails the parties their
+ * link instead, which guessers cannot use up. */
 export function VerifyAccessForm({
   trackingNumber,
   onVerified,
@@ -23,6 +24,22 @@ export function VerifyAccessForm({
   const [answer, setAnswer] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [linkOutcome, setLinkOutcome] = useState<{ ok: boolean; text: string } | undefined>();
+
+  const sendLink = async () => {
+    if (sending) return;
+    setSending(true);
+    setLinkOutcome(undefined);
+    try {
+      await sendTrackingAccessLink(trackingNumber);
+      setLinkOutcome({ ok: true, text: t('track.verify.link_sent') });
+    } catch (err) {
+      setLinkOutcome({ ok: false, text: callErrorMessage(err, SEND_LINK_ERRORS) });
+    } finally {
+      setSending(false);
+    }
+  };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -67,6 +84,16 @@ export function VerifyAccessForm({
           </button>
         </div>
       </Field>
+      <div className="verify-send-link">
+        <p className="card-intro verify-send-link-intro">{t('track.verify.send_link_intro')}</p>
+        <button type="button" className="btn btn-outline" onClick={sendLink} disabled={sending} aria-busy={sending}>
+          {sending && <LoaderCircle className="icon-spin" aria-hidden="true" size={18} />}
+          {t('track.verify.send_link')}
+        </button>
+        <p className={linkOutcome?.ok === false ? 'field-error' : 'verify-send-link-outcome'} role="status" aria-live="polite">
+          {linkOutcome?.text}
+        </p>
+      </div>
     </form>
   );
 }

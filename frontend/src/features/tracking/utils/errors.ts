@@ -38,6 +38,11 @@ export const VERIFY_ERRORS: CallErrors = {
   codes: { [Code.ResourceExhausted]: 'track.verify.too_many', [Code.FailedPrecondition]: 'track.verify.not_offered' },
 };
 
+export const SEND_LINK_ERRORS: CallErrors = {
+  fallback: 'track.verify.link_failed',
+  codes: { [Code.ResourceExhausted]: 'track.verify.too_many', [Code.FailedPrecondition]: 'track.verify.not_offered' },
+};
+
 export const SUBSCRIBE_ERRORS: CallErrors = {
   fallback: 'track.subscribe.failed',
   fields: { email: 'track.subscribe.invalid_email' },
