@@ -3,12 +3,14 @@
 use logistics_proto::v1::{
     self as pb, auth_service_client::AuthServiceClient, session_service_server::SessionService,
 };
+use std::time::Duration;
+
 use tonic::metadata::MetadataValue;
 use tonic::{Code, Request, Response, Status};
 
 use crate::access::{Access, CurrentUser};
 use crate::limits::RateLimit;
-use crate::rpc::TrustedProxies;
+use crate::rpc::{TrustedProxies, network_key};
 use crate::session::{self, Session, SessionStore};
 use crate::upstream::Upstream;
 
@@ -18,11 +20,42 @@ pub const TOO_MANY_ATTEMPTS: &str = "Too many failed attempts. Please try again 
 pub struct SessionApi {
     pub auth: Upstream,
     pub access: Access,
-    /// Sign-in attempts per client IP.
+    /// Sign-in attempts per client network.
     pub attempts_per_ip: RateLimit,
-    /// Failed sign-ins per account (e-mail), counted even for unknown e-mails.
+    /// Failed sign-ins per account (e-mail) and client network: at the limit, that network
+    /// may not try that account, even with the right password.
+    pub failures_per_client: RateLimit,
+    /// Failed sign-ins per account from every network, counted even for unknown e-mails:
+    /// beyond the limit, every attempt on the account waits longer, but none is refused.
     pub failures_per_account: RateLimit,
+    /// The longest wait an attempt on an account under attack makes.
+    pub max_delay: Duration,
     pub proxies: TrustedProxies,
+}
+
+/// The wait before checking a password of an account that has failed `failures` times
+/// lately: none up to `free`, then 250 ms doubling with each failure, at most `max`.
+pub fn delay_before_checking(failures: u64, free: u64, max: Duration) -> Duration {
+    let Some(beyond) = failures.checked_sub(free) else {
+        return Duration::ZERO;
+    };
+    let factor = 1u32 << beyond.min(16);
+    (Duration::from_millis(250) * factor).min(max)
+}
+
+/// One account however its e-mail is typed (spaces around it, capitals), as the auth
+/// service reads it.
+fn account_key(email: &str) -> String {
+    auth::domain::Email::parse(email)
+        .map(|e| e.as_str().to_owned())
+        .unwrap_or_else(|_| {
+            email
+                .trim()
+                .chars()
+                .take(320)
+                .collect::<String>()
+                .to_lowercase()
+        })
 }
 
 fn unavailable(e: impl std::fmt::Display) -> Status {
@@ -89,21 +122,38 @@ impl SessionService for SessionApi {
         if credentials.email.trim().is_empty() || credentials.password.is_empty() {
             return Err(Status::invalid_argument("Email and password are required"));
         }
-        let account = credentials.email.trim().to_lowercase();
+        let account = account_key(&credentials.email);
+        let network = ip.map(network_key).unwrap_or_default();
+        let pair = format!("{account}\n{network}");
         let ip_key = ip.map(|ip| ip.to_string()).unwrap_or_default();
         if !self
             .attempts_per_ip
-            .hit(&ip_key)
+            .hit(&network)
             .await
             .map_err(unavailable)?
             || self
-                .failures_per_account
-                .exhausted(&account)
+                .failures_per_client
+                .exhausted(&pair)
                 .await
                 .map_err(unavailable)?
         {
-            tracing::warn!(ip = %ip_key, "sign-in rate limit reached");
+            tracing::warn!(%network, "sign-in rate limit reached");
             return Err(Status::resource_exhausted(TOO_MANY_ATTEMPTS));
+        }
+        let failures = self
+            .failures_per_account
+            .count(&account)
+            .await
+            .map_err(unavailable)?;
+        let delay =
+            delay_before_checking(failures, self.failures_per_account.limit(), self.max_delay);
+        if !delay.is_zero() {
+            tracing::info!(
+                failures,
+                delay_ms = delay.as_millis() as u64,
+                "sign-in slowed"
+            );
+            tokio::time::sleep(delay).await;
         }
         let mut sign_in = Request::new(pb::SignInRequest {
             email: credentials.email,
@@ -125,6 +175,10 @@ impl SessionService for SessionApi {
             Ok(reply) => reply.into_inner(),
             Err(status) => {
                 if status.code() == Code::Unauthenticated {
+                    self.failures_per_client
+                        .hit(&pair)
+                        .await
+                        .map_err(unavailable)?;
                     self.failures_per_account
                         .hit(&account)
                         .await

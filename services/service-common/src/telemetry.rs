@@ -26,6 +26,40 @@ use tracing_subscriber::{EnvFilter, Layer};
 /// The header that carries a request's id from the gateway to the services.
 pub const REQUEST_ID: &str = "x-request-id";
 
+/// Whether a request id a caller sent may be kept: at most 64 characters of
+/// `[A-Za-z0-9._-]`, so it cannot break a log line, a JSON document or an audit entry.
+pub fn acceptable_request_id(id: &[u8]) -> bool {
+    (1..=64).contains(&id.len())
+        && id
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+}
+
+/// A fresh request id: 16 hex digits.
+pub fn new_request_id() -> http::HeaderValue {
+    use rand::Rng;
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let bytes: [u8; 8] = rand::rng().random();
+    let mut id = [0u8; 16];
+    for (i, b) in bytes.iter().enumerate() {
+        id[2 * i] = HEX[usize::from(b >> 4)];
+        id[2 * i + 1] = HEX[usize::from(b & 0x0f)];
+    }
+    http::HeaderValue::from_bytes(&id).expect("hex is a header value")
+}
+
+/// The request's id if the caller sent an acceptable one, else a fresh one; set on the request
+/// so whatever reads it later (logs, the audit log) sees the same safe value.
+pub fn settle_request_id(headers: &mut http::HeaderMap) -> http::HeaderValue {
+    let value = headers
+        .get(REQUEST_ID)
+        .filter(|v| acceptable_request_id(v.as_bytes()))
+        .cloned()
+        .unwrap_or_else(new_request_id);
+    headers.insert(REQUEST_ID, value.clone());
+    value
+}
+
 /// Keeps the trace exporter alive; flushes it on drop.
 pub struct Telemetry {
     traces: Option<SdkTracerProvider>,
@@ -234,13 +268,12 @@ where
         self.inner.poll_ready(cx)
     }
 
-    fn call(&mut self, request: http::Request<B>) -> Self::Future {
+    fn call(&mut self, mut request: http::Request<B>) -> Self::Future {
         let (service, method) = split_path(request.uri().path());
-        let request_id = request
-            .headers()
-            .get(REQUEST_ID)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default()
+        let request_id = settle_request_id(request.headers_mut());
+        let request_id = request_id
+            .to_str()
+            .expect("checked or made as ASCII")
             .to_owned();
         let span = tracing::info_span!("rpc", rpc.service = %service, rpc.method = %method, request_id = %request_id, trace_id = tracing::field::Empty);
         continue_trace(&span, request.headers());
