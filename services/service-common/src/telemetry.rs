@@ -206,7 +206,10 @@ pub fn serve_metrics(settings: &TelemetrySettings, default_addr: &str) {
                     ])
                     .and_then(|b| b.install())
                 {
-                    Ok(()) => tracing::info!(%addr, "Prometheus metrics at http://{addr}/metrics"),
+                    Ok(()) => {
+                        describe_metrics();
+                        tracing::info!(%addr, "Prometheus metrics at http://{addr}/metrics")
+                    }
                     Err(e) => tracing::warn!(%addr, error = %e, "metrics endpoint not started"),
                 }
             }
@@ -215,6 +218,44 @@ pub fn serve_metrics(settings: &TelemetrySettings, default_addr: &str) {
             }
         }
     }
+}
+
+/// The HELP text of every metric the product's processes write (the all-in-one gateway
+/// writes them all); `scripts/check-metrics.py` fails on a metric without one.
+pub fn describe_metrics() {
+    use metrics::{Unit, describe_counter, describe_gauge, describe_histogram};
+    describe_counter!(
+        "http_requests_total",
+        "HTTP requests the gateway answered, by route, HTTP status and gRPC status"
+    );
+    describe_histogram!(
+        "http_request_duration_seconds",
+        Unit::Seconds,
+        "Time the gateway took to answer a request, by route"
+    );
+    describe_counter!(
+        "rpc_requests_total",
+        "gRPC calls a service answered, by service, method and status code"
+    );
+    describe_histogram!(
+        "rpc_request_duration_seconds",
+        Unit::Seconds,
+        "Time a service took to answer a gRPC call, by service and method"
+    );
+    describe_counter!(
+        "session_store_errors_total",
+        "Calls to the session store (Redis) that failed"
+    );
+    describe_counter!(
+        "emails_total",
+        "E-mails the outbox worker tried to send, by outcome"
+    );
+    describe_gauge!(
+        "mail_transport_ready",
+        "1 when the e-mail transport is configured and ready, else 0"
+    );
+    describe_gauge!("outbox_backlog", "E-mails waiting in the outbox to be sent");
+    describe_counter!("webhooks_total", "Webhook deliveries attempted, by outcome");
 }
 
 /// A tower layer for gRPC servers: a span per call with its method and request id, and the
