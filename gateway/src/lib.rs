@@ -67,35 +67,37 @@ pub struct Settings {
     /// unset, in the process.
     #[arg(long, env = "REDIS_URL", hide_env_values = true)]
     pub redis_url: Option<String>,
-    /// Tracking lookups one client IP may make per minute.
+    /// Tracking lookups one client (IPv4 address or IPv6 /64) may make per minute.
     #[arg(
         long = "tracking-rate-limit-per-minute",
         env = "TRACKING_RATE_LIMIT_PER_MINUTE",
         default_value_t = 60
     )]
     pub tracking_lookups_per_minute: u64,
-    /// Contact messages one client IP may send per hour.
+    /// Contact messages one client (IPv4 address or IPv6 /64) may send per hour.
     #[arg(
         long = "contact-rate-limit-per-hour",
         env = "CONTACT_RATE_LIMIT_PER_HOUR",
         default_value_t = 5
     )]
     pub contact_messages_per_hour: u64,
-    /// Attempts one client IP may make per hour to prove they are a party to a shipment.
+    /// Attempts one client (IPv4 address or IPv6 /64) may make per hour to prove they are a
+    /// party to a shipment.
     #[arg(
         long = "verify-rate-limit-per-hour",
         env = "TRACKING_VERIFY_RATE_LIMIT_PER_HOUR",
         default_value_t = 20
     )]
     pub verifications_per_hour: u64,
-    /// Subscriptions to shipment updates one client IP may ask for per hour.
+    /// Subscriptions to shipment updates one client (IPv4 address or IPv6 /64) may ask for per
+    /// hour.
     #[arg(
         long = "subscribe-rate-limit-per-hour",
         env = "SUBSCRIBE_RATE_LIMIT_PER_HOUR",
         default_value_t = 10
     )]
     pub subscriptions_per_hour: u64,
-    /// Sign-in attempts one client IP may make per minute.
+    /// Sign-in attempts one client (IPv4 address or IPv6 /64) may make per minute.
     #[arg(
         long = "login-rate-limit-per-minute",
         env = "LOGIN_RATE_LIMIT_PER_MINUTE",
