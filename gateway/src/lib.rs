@@ -384,7 +384,7 @@ async fn redis_connection(url: &str) -> anyhow::Result<redis::aio::ConnectionMan
 }
 
 /// Where sessions and rate-limit counts live.
-async fn state_stores(config: &Settings) -> anyhow::Result<(SessionStore, [RateLimit; 7])> {
+async fn state_stores(config: &Settings) -> anyhow::Result<(SessionStore, [RateLimit; 8])> {
     let minute = Duration::from_secs(60);
     let hour = Duration::from_secs(3600);
     let limits = [
@@ -400,6 +400,7 @@ async fn state_stores(config: &Settings) -> anyhow::Result<(SessionStore, [RateL
             config.failed_sign_ins_per_account,
             FAILED_SIGN_IN_WINDOW,
         ),
+        ("signin-devices", u64::MAX, session_api::DEVICE_LIFETIME),
         ("contact", config.contact_messages_per_hour, hour),
         ("verify", config.verifications_per_hour, hour),
         ("subscribe", config.subscriptions_per_hour, hour),
@@ -430,6 +431,7 @@ pub async fn app(config: &Settings, upstreams: Upstreams) -> anyhow::Result<Rout
             attempts_per_ip,
             failures_per_client,
             failures_per_account,
+            devices,
             contact,
             verify,
             subscribe,
@@ -447,6 +449,7 @@ pub async fn app(config: &Settings, upstreams: Upstreams) -> anyhow::Result<Rout
         failures_per_client,
         failures_per_account,
         max_delay: Duration::from_millis(config.sign_in_max_delay_ms),
+        devices,
         proxies,
     };
     let exports = export::Exports {

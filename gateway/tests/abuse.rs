@@ -130,6 +130,101 @@ async fn failures_count_together_on_every_gateway_of_one_redis() {
     }
 }
 
+/// A sign-in from this machine with the given `Cookie` header; the reply and the device
+/// cookie it set (`device=…`), if any.
+async fn sign_in_with(
+    base: &str,
+    cookie: Option<&str>,
+    email: &str,
+    password: &str,
+) -> (Reply, Option<String>) {
+    let request = pb::CreateSessionRequest {
+        email: email.into(),
+        password: password.into(),
+    };
+    let mut http = reqwest::Client::new()
+        .post(format!("{base}/logistics.v1.SessionService/CreateSession"))
+        .header("content-type", "application/grpc-web+proto")
+        .header("x-grpc-web", "1");
+    if let Some(cookie) = cookie {
+        http = http.header("cookie", cookie);
+    }
+    let response = http
+        .body(frame(&request.encode_to_vec()))
+        .send()
+        .await
+        .unwrap();
+    let (reply, headers) = read_reply(response).await;
+    let device = headers
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap())
+        .find(|v| v.starts_with("device="))
+        .map(|v| {
+            assert!(
+                v.contains("; HttpOnly; SameSite=Strict")
+                    && v.contains("; Path=/logistics.v1.SessionService/;"),
+                "{v}"
+            );
+            v.split(';').next().unwrap().to_owned()
+        });
+    (reply, device)
+}
+
+/// Everyone on one address, as behind one NAT: the stranger locks the address out of the
+/// admin's account, but the browser the admin signed in from before still signs in.
+async fn a_browser_known_to_the_account_signs_in_from_a_locked_network(site: &Site) {
+    let base = &site.base;
+    let (reply, device) = sign_in_with(base, None, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    assert_eq!(reply.grpc_status, OK);
+    let device = device.expect("a device cookie at sign-in");
+    let (_, clerks_device) = sign_in_with(base, None, CLERK_EMAIL, ADMIN_PASSWORD).await;
+    for email in [
+        " ADMIN@example.com",
+        "admin@example.com ",
+        "Admin@Example.Com",
+    ] {
+        let (reply, _) = sign_in_with(base, None, email, "guess, guess").await;
+        assert_eq!(reply.grpc_status, UNAUTHENTICATED);
+    }
+    let forged = format!("device={}", "A".repeat(43));
+    for cookie in [None, Some(forged.as_str()), clerks_device.as_deref()] {
+        let (reply, _) = sign_in_with(base, cookie, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+        assert_eq!(
+            (reply.grpc_status, reply.message.as_str()),
+            (RESOURCE_EXHAUSTED, TOO_MANY_ATTEMPTS),
+            "{cookie:?}: a stranger's browser, a made-up or another account's device"
+        );
+    }
+    let cookie = format!("theme=dark; {device}");
+    let (reply, again) = sign_in_with(base, Some(&cookie), ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    assert_eq!((reply.grpc_status, reply.message.as_str()), (OK, ""));
+    assert_eq!(again.as_deref(), Some(device.as_str()), "the same device");
+    // Whoever holds the cookie gets the account's few guesses, no more.
+    for _ in 0..3 {
+        let (reply, _) = sign_in_with(base, Some(&device), ADMIN_EMAIL, "guess").await;
+        assert_eq!(reply.grpc_status, UNAUTHENTICATED);
+    }
+    let (reply, _) = sign_in_with(base, Some(&device), ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    assert_eq!(reply.grpc_status, RESOURCE_EXHAUSTED);
+}
+
+#[tokio::test]
+async fn all_in_one_a_browser_known_to_the_account_signs_in_from_a_locked_network() {
+    a_browser_known_to_the_account_signs_in_from_a_locked_network(
+        &all_in_one_with(|s| s.sign_in_max_delay_ms = 1).await,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn distributed_a_browser_known_to_the_account_signs_in_from_a_locked_network() {
+    a_browser_known_to_the_account_signs_in_from_a_locked_network(
+        &distributed_with(|s| s.sign_in_max_delay_ms = 1).await,
+    )
+    .await;
+}
+
 #[test]
 fn an_account_under_attack_is_slowed_more_with_each_failure_up_to_the_limit() {
     let max = Duration::from_secs(5);
