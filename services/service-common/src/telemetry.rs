@@ -338,3 +338,42 @@ where
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_short_id_of_safe_characters_is_kept() {
+        for kept in ["lb-7f3a.01", "a", "A_b-C.9", &"x".repeat(64)] {
+            let mut headers = http::HeaderMap::new();
+            headers.insert(REQUEST_ID, kept.parse().unwrap());
+            assert_eq!(settle_request_id(&mut headers), kept);
+            assert_eq!(headers[REQUEST_ID], kept);
+        }
+        let hostile: [&[u8]; 8] = [
+            b"line\nbreak",
+            b"line\r\nx-admin: 1",
+            br#"{"actor":"admin"}"#,
+            "ünïcödé".as_bytes(),
+            b"tab\there",
+            b"",
+            b"a b",
+            &[b'y'; 10 * 1024],
+        ];
+        for id in hostile {
+            assert!(!acceptable_request_id(id), "{id:?}");
+            let mut headers = http::HeaderMap::new();
+            if let Ok(value) = http::HeaderValue::from_bytes(id) {
+                headers.insert(REQUEST_ID, value);
+            }
+            let settled = settle_request_id(&mut headers);
+            assert_eq!(settled.len(), 16, "{id:?} replaced by a fresh id");
+            assert!(acceptable_request_id(settled.as_bytes()));
+            assert_eq!(
+                headers[REQUEST_ID], settled,
+                "what the logs and services read"
+            );
+        }
+    }
+}
