@@ -37,7 +37,7 @@ frontend: frontend/node_modules/.package-lock.json
 ## test: installs the missing system packages, then lint, Rust tests (SQLite and MongoDB stores),
 ## front-end unit tests and JS budget, Playwright e2e in both modes, deploy checks, and a tiny
 ## run of the benchmark (so it cannot rot)
-test: system-packages lint test-rust test-frontend test-e2e test-e2e-distributed test-faults check-deploy bench-smoke
+test: system-packages lint test-rust test-frontend test-e2e test-e2e-distributed test-faults check-metrics check-deploy bench-smoke
 
 ## system-packages: Chromium, redis-server and python3-venv, installed with apt-get when missing
 ## (as root or with sudo), or the command to run
@@ -80,6 +80,12 @@ test-e2e-distributed: system-packages test-e2e tools
 	cd frontend && CI=1 E2E_MODE=distributed npm run e2e
 
 ## test-faults: the fault test on the debug binaries the distributed e2e run built
+## check-metrics: every process's /metrics (all-in-one gateway, each distributed service) has
+## HELP for every metric and passes `promtool check metrics` (scripts/check-metrics.py)
+check-metrics: system-packages tools
+	cargo build -p gateway -p shipments -p auth -p notifications -p preferences
+	scripts/check-metrics.py
+
 test-faults: test-e2e-distributed
 	BIN_DIR=target/debug scripts/fault-test.py
 

@@ -67,49 +67,61 @@ pub struct Settings {
     /// unset, in the process.
     #[arg(long, env = "REDIS_URL", hide_env_values = true)]
     pub redis_url: Option<String>,
-    /// Tracking lookups one client IP may make per minute.
+    /// Tracking lookups one client (IPv4 address or IPv6 /64) may make per minute.
     #[arg(
         long = "tracking-rate-limit-per-minute",
         env = "TRACKING_RATE_LIMIT_PER_MINUTE",
         default_value_t = 60
     )]
     pub tracking_lookups_per_minute: u64,
-    /// Contact messages one client IP may send per hour.
+    /// Contact messages one client (IPv4 address or IPv6 /64) may send per hour.
     #[arg(
         long = "contact-rate-limit-per-hour",
         env = "CONTACT_RATE_LIMIT_PER_HOUR",
         default_value_t = 5
     )]
     pub contact_messages_per_hour: u64,
-    /// Attempts one client IP may make per hour to prove they are a party to a shipment.
+    /// Attempts one client (IPv4 address or IPv6 /64) may make per hour to prove they are a
+    /// party to a shipment.
     #[arg(
         long = "verify-rate-limit-per-hour",
         env = "TRACKING_VERIFY_RATE_LIMIT_PER_HOUR",
         default_value_t = 20
     )]
     pub verifications_per_hour: u64,
-    /// Subscriptions to shipment updates and "Send me a link" requests one client IP may make
-    /// per hour, together.
+    /// Subscriptions to shipment updates and "Send me a link" requests one client (IPv4 address
+    /// or IPv6 /64) may make per hour, together.
     #[arg(
         long = "subscribe-rate-limit-per-hour",
         env = "SUBSCRIBE_RATE_LIMIT_PER_HOUR",
         default_value_t = 10
     )]
     pub subscriptions_per_hour: u64,
-    /// Sign-in attempts one client IP may make per minute.
+    /// Sign-in attempts one client (IPv4 address or IPv6 /64) may make per minute.
     #[arg(
         long = "login-rate-limit-per-minute",
         env = "LOGIN_RATE_LIMIT_PER_MINUTE",
         default_value_t = 20
     )]
     pub sign_ins_per_ip_per_minute: u64,
-    /// Failed sign-ins of one e-mail in 15 minutes before "Too many failed attempts".
+    /// Failed sign-ins of one e-mail from one client network in 15 minutes before that
+    /// network gets "Too many failed attempts" for it; beyond as many failures from all
+    /// networks together, every attempt on the e-mail waits longer (none is refused).
     #[arg(
         long = "login-failures-per-account",
         env = "LOGIN_FAILURES_PER_ACCOUNT",
         default_value_t = 5
     )]
     pub failed_sign_ins_per_account: u64,
+    /// The longest wait, in milliseconds, of a sign-in to an account that strangers keep
+    /// failing (0 to 60000).
+    #[arg(
+        long = "login-max-delay-ms",
+        env = "LOGIN_MAX_DELAY_MS",
+        default_value_t = 5000,
+        value_parser = clap::value_parser!(u64).range(0..=60_000)
+    )]
+    pub sign_in_max_delay_ms: u64,
     /// A session ends when unused this many minutes.
     #[arg(long = "session-idle-minutes", env = "SESSION_IDLE_MINUTES", default_value = "30", value_parser = minutes)]
     pub session_idle: Duration,
@@ -140,7 +152,8 @@ fn hours(text: &str) -> Result<Duration, String> {
         .map_err(|_| format!("{text:?} is not a whole number of hours"))
 }
 
-/// The window in which failed sign-ins of one account are counted.
+/// The window in which failed sign-ins of one account (and of one account and network) are
+/// counted.
 pub const FAILED_SIGN_IN_WINDOW: Duration = Duration::from_secs(15 * 60);
 
 impl Default for Settings {
@@ -159,6 +172,7 @@ impl Default for Settings {
             subscriptions_per_hour: 10,
             sign_ins_per_ip_per_minute: 20,
             failed_sign_ins_per_account: 5,
+            sign_in_max_delay_ms: 5000,
             session_idle: Duration::from_secs(30 * 60),
             session_absolute: Duration::from_secs(12 * 3600),
             secure_cookie: false,
@@ -391,7 +405,7 @@ async fn redis_connection(url: &str) -> anyhow::Result<redis::aio::ConnectionMan
 }
 
 /// Where sessions and rate-limit counts live.
-async fn state_stores(config: &Settings) -> anyhow::Result<(SessionStore, [RateLimit; 6])> {
+async fn state_stores(config: &Settings) -> anyhow::Result<(SessionStore, [RateLimit; 8])> {
     let minute = Duration::from_secs(60);
     let hour = Duration::from_secs(3600);
     let limits = [
@@ -402,6 +416,12 @@ async fn state_stores(config: &Settings) -> anyhow::Result<(SessionStore, [RateL
             config.failed_sign_ins_per_account,
             FAILED_SIGN_IN_WINDOW,
         ),
+        (
+            "signin-account-failures",
+            config.failed_sign_ins_per_account,
+            FAILED_SIGN_IN_WINDOW,
+        ),
+        ("signin-devices", u64::MAX, session_api::DEVICE_LIFETIME),
         ("contact", config.contact_messages_per_hour, hour),
         ("verify", config.verifications_per_hour, hour),
         ("subscribe", config.subscriptions_per_hour, hour),
@@ -430,7 +450,9 @@ pub async fn app(config: &Settings, upstreams: Upstreams) -> anyhow::Result<Rout
         [
             tracking,
             attempts_per_ip,
+            failures_per_client,
             failures_per_account,
+            devices,
             contact,
             verify,
             subscribe,
@@ -445,7 +467,10 @@ pub async fn app(config: &Settings, upstreams: Upstreams) -> anyhow::Result<Rout
         auth: upstreams.auth.clone(),
         access: access.clone(),
         attempts_per_ip,
+        failures_per_client,
         failures_per_account,
+        max_delay: Duration::from_millis(config.sign_in_max_delay_ms),
+        devices,
         proxies,
     };
     let exports = export::Exports {

@@ -92,7 +92,12 @@ impl RateLimit {
 
     /// Whether the key has used up its hits, without counting one.
     pub async fn exhausted(&self, key: &str) -> Result<bool, LimitStoreDown> {
-        let count = match &self.counts {
+        Ok(self.count(key).await? >= self.limit)
+    }
+
+    /// The hits counted for the key in its current window.
+    pub async fn count(&self, key: &str) -> Result<u64, LimitStoreDown> {
+        Ok(match &self.counts {
             Counts::InProcess(cache) => cache.get(key).map_or(0, |c| c.load(Ordering::Relaxed)),
             Counts::Redis(connection) => {
                 let mut connection = connection.clone();
@@ -105,7 +110,10 @@ impl RateLimit {
                 .map_err(LimitStoreDown)?;
                 count.unwrap_or(0)
             }
-        };
-        Ok(count >= self.limit)
+        })
+    }
+
+    pub fn limit(&self) -> u64 {
+        self.limit
     }
 }

@@ -8,29 +8,8 @@ use std::time::Instant;
 use axum::extract::{MatchedPath, Request};
 use axum::middleware::Next;
 use axum::response::Response;
-use http::HeaderValue;
-use rand::Rng;
 use service_common::telemetry::{self, REQUEST_ID};
 use tracing::Instrument;
-
-fn new_request_id() -> HeaderValue {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let bytes: [u8; 8] = rand::rng().random();
-    let mut id = [0u8; 16];
-    for (i, b) in bytes.iter().enumerate() {
-        id[2 * i] = HEX[usize::from(b >> 4)];
-        id[2 * i + 1] = HEX[usize::from(b & 0x0f)];
-    }
-    HeaderValue::from_bytes(&id).expect("hex is a header value")
-}
-
-/// An id a client sent is kept only if it looks like one (no log injection, bounded size).
-fn usable(id: &str) -> bool {
-    (1..=64).contains(&id.len())
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-}
 
 /// The metrics label of the web app's files (every path no route matched).
 const STATIC_FILES: &str = "static files";
@@ -38,13 +17,7 @@ const STATIC_FILES: &str = "static files";
 /// Static files are logged at `debug` (they are most of the requests and say little); every
 /// other request at `info`. The request id is on every response either way.
 pub async fn request_id_and_metrics(mut request: Request, next: Next) -> Response {
-    let value = request
-        .headers()
-        .get(REQUEST_ID)
-        .filter(|v| v.to_str().is_ok_and(usable))
-        .cloned()
-        .unwrap_or_else(new_request_id);
-    request.headers_mut().insert(REQUEST_ID, value.clone());
+    let value = telemetry::settle_request_id(request.headers_mut());
     let id = value.to_str().expect("checked or made as ASCII");
     // Routes, not raw paths: the label set stays bounded whatever a client asks for.
     let route: Cow<'static, str> = request

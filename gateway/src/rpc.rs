@@ -167,7 +167,7 @@ impl TrustedProxies {
         let peer = || {
             extensions
                 .get::<ConnectInfo<SocketAddr>>()
-                .map(|c| c.0.ip())
+                .map(|c| c.0.ip().to_canonical())
         };
         if self.hops == 0 {
             return peer();
@@ -185,7 +185,19 @@ impl TrustedProxies {
         // Fewer entries than hops: the request skipped an outer proxy; the leftmost is the
         // farthest address known.
         let index = index.saturating_sub(self.hops - 1);
-        entries[index].parse().ok().or_else(peer)
+        entries[index]
+            .parse::<IpAddr>()
+            .ok()
+            .map(|ip| ip.to_canonical())
+            .or_else(peer)
+    }
+
+    /// The key every per-client rate limit counts under: the client's network (see
+    /// `network_key`), "" when the address is unknown.
+    pub fn client_key(&self, headers: &HeaderMap, extensions: &http::Extensions) -> String {
+        self.client_ip(headers, extensions)
+            .map(network_key)
+            .unwrap_or_default()
     }
 
     /// Whether a cookie set for this request should be `Secure`: configured, or the trusted
@@ -196,6 +208,19 @@ impl TrustedProxies {
                 && headers
                     .get("x-forwarded-proto")
                     .is_some_and(|p| p == "https"))
+    }
+}
+
+/// The network one client holds: an IPv4 address as it is (an IPv4-mapped IPv6 address as
+/// its IPv4 address), an IPv6 address as its /64, which a single subscriber is usually given
+/// whole.
+pub fn network_key(ip: IpAddr) -> String {
+    match ip.to_canonical() {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => {
+            let s = v6.segments();
+            format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+        }
     }
 }
 
@@ -270,10 +295,9 @@ impl RpcGateway {
             }
             Audience::Sessions => return self.session_api.oneshot(request).await,
             Audience::PublicLookup | Audience::Public(_) => {
-                let ip = self
+                let key = self
                     .proxies
-                    .client_ip(request.headers(), request.extensions());
-                let key = ip.map(|ip| ip.to_string()).unwrap_or_default();
+                    .client_key(request.headers(), request.extensions());
                 let (limit, message) = match audience {
                     Audience::Public(PublicLimit::Contact) => {
                         (&self.contact_limit, TOO_MANY_MESSAGES)

@@ -58,7 +58,7 @@ impl Session {
     }
 }
 
-fn new_id() -> String {
+pub(crate) fn new_id() -> String {
     let bytes: [u8; 32] = rand::random();
     URL_SAFE_NO_PAD.encode(bytes)
 }
@@ -183,10 +183,15 @@ impl SessionStore {
 
 /// The session id in a `Cookie` header, if any.
 pub fn id_from_cookies(header: Option<&str>) -> Option<&str> {
+    cookie(header, COOKIE_NAME)
+}
+
+/// The value of cookie `name` in a `Cookie` header, if not empty.
+pub fn cookie<'a>(header: Option<&'a str>, name: &str) -> Option<&'a str> {
     header?
         .split(';')
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == COOKIE_NAME)
+        .find(|(n, _)| *n == name)
         .map(|(_, v)| v)
         .filter(|v| !v.is_empty())
 }

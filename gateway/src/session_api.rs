@@ -3,12 +3,14 @@
 use logistics_proto::v1::{
     self as pb, auth_service_client::AuthServiceClient, session_service_server::SessionService,
 };
+use std::time::Duration;
+
 use tonic::metadata::MetadataValue;
 use tonic::{Code, Request, Response, Status};
 
 use crate::access::{Access, CurrentUser};
 use crate::limits::RateLimit;
-use crate::rpc::TrustedProxies;
+use crate::rpc::{TrustedProxies, network_key};
 use crate::session::{self, Session, SessionStore};
 use crate::upstream::Upstream;
 
@@ -18,11 +20,70 @@ pub const TOO_MANY_ATTEMPTS: &str = "Too many failed attempts. Please try again 
 pub struct SessionApi {
     pub auth: Upstream,
     pub access: Access,
-    /// Sign-in attempts per client IP.
+    /// Sign-in attempts per client network.
     pub attempts_per_ip: RateLimit,
-    /// Failed sign-ins per account (e-mail), counted even for unknown e-mails.
+    /// Failed sign-ins per account (e-mail) and client network: at the limit, that network
+    /// may not try that account, even with the right password.
+    pub failures_per_client: RateLimit,
+    /// Failed sign-ins per account from every network, counted even for unknown e-mails:
+    /// beyond the limit, every attempt on the account waits longer, but none is refused.
     pub failures_per_account: RateLimit,
+    /// The longest wait an attempt on an account under attack makes.
+    pub max_delay: Duration,
+    /// Browsers that signed in to an account before (`DEVICE_COOKIE`), per account and id:
+    /// they are exempt from the network's limits and the wait, with failure limits of their own.
+    pub devices: RateLimit,
     pub proxies: TrustedProxies,
+}
+
+/// The cookie that marks a browser where an account signed in before; sent only to the
+/// sign-in service.
+pub const DEVICE_COOKIE: &str = "device";
+/// How long a browser stays known after its first sign-in to an account.
+pub const DEVICE_LIFETIME: Duration = Duration::from_secs(365 * 24 * 3600);
+
+fn device_cookie(id: &str, secure: bool) -> String {
+    let secure = if secure { "; Secure" } else { "" };
+    format!(
+        "{DEVICE_COOKIE}={id}; Path={}; HttpOnly; SameSite=Strict; Max-Age={}{secure}",
+        crate::rpc::SESSION_SERVICE,
+        DEVICE_LIFETIME.as_secs()
+    )
+}
+
+/// A device id as the gateway makes them (43 URL-safe characters), nothing else.
+fn device_id(cookies: Option<&str>) -> Option<&str> {
+    session::cookie(cookies, DEVICE_COOKIE).filter(|id| {
+        id.len() == 43
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    })
+}
+
+/// The wait before checking a password of an account that has failed `failures` times
+/// lately: none up to `free`, then 250 ms doubling with each failure, at most `max`.
+pub fn delay_before_checking(failures: u64, free: u64, max: Duration) -> Duration {
+    let Some(beyond) = failures.checked_sub(free) else {
+        return Duration::ZERO;
+    };
+    let factor = 1u32 << beyond.min(16);
+    (Duration::from_millis(250) * factor).min(max)
+}
+
+/// One account however its e-mail is typed (spaces around it, capitals), as the auth
+/// service reads it.
+fn account_key(email: &str) -> String {
+    auth::domain::Email::parse(email)
+        .map(|e| e.as_str().to_owned())
+        .unwrap_or_else(|_| {
+            email
+                .trim()
+                .chars()
+                .take(320)
+                .collect::<String>()
+                .to_lowercase()
+        })
 }
 
 fn unavailable(e: impl std::fmt::Display) -> Status {
@@ -80,6 +141,13 @@ impl SessionService for SessionApi {
             .client_ip(request.metadata().as_ref(), request.extensions());
         let secure = self.proxies.secure(request.metadata().as_ref());
         let previous = cookie_id(&request);
+        let device = device_id(
+            request
+                .metadata()
+                .get("cookie")
+                .and_then(|v| v.to_str().ok()),
+        )
+        .map(str::to_owned);
         let request_id = request
             .metadata()
             .get(audit::REQUEST_ID_METADATA)
@@ -89,21 +157,57 @@ impl SessionService for SessionApi {
         if credentials.email.trim().is_empty() || credentials.password.is_empty() {
             return Err(Status::invalid_argument("Email and password are required"));
         }
-        let account = credentials.email.trim().to_lowercase();
+        let account = account_key(&credentials.email);
+        let network = ip.map(network_key).unwrap_or_default();
+        // A browser this account signed in from before counts its own failures: neither a
+        // stranger on its network nor one failing the account elsewhere holds it back.
+        let known_device = match &device {
+            Some(id) => {
+                self.devices
+                    .count(&format!("{account}\n{id}"))
+                    .await
+                    .map_err(unavailable)?
+                    > 0
+            }
+            None => false,
+        };
+        let lock_key = match (&device, known_device) {
+            (Some(id), true) => format!("{account}\ndevice {id}"),
+            _ => format!("{account}\n{network}"),
+        };
         let ip_key = ip.map(|ip| ip.to_string()).unwrap_or_default();
-        if !self
-            .attempts_per_ip
-            .hit(&ip_key)
-            .await
-            .map_err(unavailable)?
+        let network_refuses = !known_device
+            && !self
+                .attempts_per_ip
+                .hit(&network)
+                .await
+                .map_err(unavailable)?;
+        if network_refuses
             || self
-                .failures_per_account
-                .exhausted(&account)
+                .failures_per_client
+                .exhausted(&lock_key)
                 .await
                 .map_err(unavailable)?
         {
-            tracing::warn!(ip = %ip_key, "sign-in rate limit reached");
+            tracing::warn!(%network, "sign-in rate limit reached");
             return Err(Status::resource_exhausted(TOO_MANY_ATTEMPTS));
+        }
+        if !known_device {
+            let failures = self
+                .failures_per_account
+                .count(&account)
+                .await
+                .map_err(unavailable)?;
+            let delay =
+                delay_before_checking(failures, self.failures_per_account.limit(), self.max_delay);
+            if !delay.is_zero() {
+                tracing::info!(
+                    failures,
+                    delay_ms = delay.as_millis() as u64,
+                    "sign-in slowed"
+                );
+                tokio::time::sleep(delay).await;
+            }
         }
         let mut sign_in = Request::new(pb::SignInRequest {
             email: credentials.email,
@@ -125,6 +229,10 @@ impl SessionService for SessionApi {
             Ok(reply) => reply.into_inner(),
             Err(status) => {
                 if status.code() == Code::Unauthenticated {
+                    self.failures_per_client
+                        .hit(&lock_key)
+                        .await
+                        .map_err(unavailable)?;
                     self.failures_per_account
                         .hit(&account)
                         .await
@@ -149,12 +257,22 @@ impl SessionService for SessionApi {
             current.session_version,
         );
         sessions.create(&session).await.map_err(unavailable)?;
+        let device = device.unwrap_or_else(session::new_id);
+        self.devices
+            .hit(&format!("{account}\n{device}"))
+            .await
+            .map_err(unavailable)?;
         tracing::info!(email = %session.email, "signed in");
         let reply = session_reply(&session, &current, sessions);
-        with_cookie(
+        let mut response = with_cookie(
             reply,
             session::set_cookie(&session, &sessions.lifetime, secure),
-        )
+        )?;
+        let value: MetadataValue<_> = device_cookie(&device, secure)
+            .parse()
+            .map_err(|_| Status::internal("cookie"))?;
+        response.metadata_mut().append("set-cookie", value);
+        Ok(response)
     }
 
     #[tracing::instrument(skip_all)]

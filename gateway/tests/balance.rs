@@ -83,6 +83,7 @@ impl Replica {
                 },
                 tasks: built.tasks,
                 problem: built.problem,
+                services: built.services,
             };
             let listener = tokio::net::TcpListener::from_std(listener).unwrap();
             service_common::serve(listener, built, std::future::pending()).await

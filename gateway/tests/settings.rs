@@ -124,6 +124,7 @@ fn a_bad_value_stops_the_start_and_names_its_variable() {
         ("SESSION_IDLE_MINUTES", "-1"),
         ("LOG_FORMAT", "xml"),
         ("COOKIE_SECURE", "maybe"),
+        ("LOGIN_MAX_DELAY_MS", "600000"),
     ] {
         let output = Command::new(env!("CARGO_BIN_EXE_gateway"))
             .env(name, value)

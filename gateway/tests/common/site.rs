@@ -34,6 +34,8 @@ pub struct Site {
     pub shipments_url: Option<String>,
     pub auth_url: Option<String>,
     pub tokens: TokenKey,
+    /// The settings the gateway was started with (its services' URLs and Redis, distributed).
+    pub gateway_settings: Settings,
     _stop: tokio::sync::watch::Sender<bool>,
     _dirs: Vec<tempfile::TempDir>,
     _redis: Option<RedisServer>,
@@ -186,6 +188,7 @@ async fn all_in_one_in(
         shipments_url: None,
         auth_url: None,
         tokens,
+        gateway_settings: settings,
         _stop: stop,
         _dirs: vec![files],
         _redis: None,
@@ -306,10 +309,25 @@ async fn distributed_in(
         shipments_url: Some(shipments_url),
         auth_url: Some(auth_url),
         tokens,
+        gateway_settings: settings,
         _stop: stop,
         _dirs: vec![files],
         _redis: Some(redis),
     }
+}
+
+/// One more gateway replica of a distributed `site`: the same services and Redis; its URL.
+pub async fn another_gateway(site: &Site) -> String {
+    let (_, stopping) = Stopping::channel();
+    let upstreams = Upstreams::build(
+        &site.gateway_settings,
+        &hosted(&site.data),
+        site.tokens.clone(),
+        &stopping,
+    )
+    .await
+    .unwrap();
+    listen(&site.gateway_settings, upstreams).await
 }
 
 pub async fn distributed() -> Site {

@@ -172,7 +172,14 @@ impl Actor {
             id: String::new(),
             email: String::new(),
             client_ip: metadata_text(request, CLIENT_IP_METADATA),
-            request_id: metadata_text(request, REQUEST_ID_METADATA),
+            // Only an id that is safe to show; the gRPC layer made a fresh one otherwise.
+            request_id: request
+                .metadata()
+                .get(REQUEST_ID_METADATA)
+                .filter(|v| service_common::telemetry::acceptable_request_id(v.as_bytes()))
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default()
+                .to_owned(),
         }
     }
 }

@@ -339,9 +339,8 @@ pub async fn build(
             site.public_url.trim_end_matches('/')
         ),
     };
-    let routes = tonic::service::Routes::new(server(service))
-        .add_service(WebhookServiceServer::new(webhooks));
-    let mut built = Built::new(Services::new(routes));
+    let services = Services::new(server(service)).with(WebhookServiceServer::new(webhooks));
+    let mut built = Built::of_services(services);
     built.problem = worker.transport.problem().map(str::to_owned);
     built.tasks.push(Box::new(move |stopping| {
         Box::pin(worker.run(stopping.wait()))

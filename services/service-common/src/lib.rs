@@ -69,23 +69,40 @@ impl Stopping {
     }
 }
 
-/// A service as its `build` makes it: the gRPC server, the tasks that run beside it, and a
-/// configuration problem that keeps it from being ready (its health says NOT_SERVING).
+/// A service as its `build` makes it: the gRPC server, the tasks that run beside it, a
+/// configuration problem that keeps it from being ready (its health says NOT_SERVING), and
+/// the gRPC services it answers (which reflection lists).
 pub struct Built<S> {
     pub server: S,
     pub tasks: Vec<Task>,
     pub problem: Option<String>,
+    pub services: Vec<&'static str>,
 }
 
-impl<S> Built<S> {
+impl<S: NamedService> Built<S> {
     pub fn new(server: S) -> Self {
         Self {
             server,
             tasks: Vec::new(),
             problem: None,
+            services: vec![S::NAME],
         }
     }
+}
 
+impl<N: NamedService> Built<Services<N>> {
+    /// Several services served as one, each listed by reflection.
+    pub fn of_services(server: Services<N>) -> Self {
+        Self {
+            services: server.names.clone(),
+            server,
+            tasks: Vec::new(),
+            problem: None,
+        }
+    }
+}
+
+impl<S> Built<S> {
     /// Starts the background tasks; each stops when `stopping` resolves.
     pub fn spawn_tasks(&mut self, stopping: &Stopping) -> Vec<tokio::task::JoinHandle<()>> {
         self.tasks
@@ -99,6 +116,7 @@ impl<S> Built<S> {
 /// reported by health under the name of `N`, the main one.
 pub struct Services<N> {
     routes: tonic::service::Routes,
+    names: Vec<&'static str>,
     main: std::marker::PhantomData<fn() -> N>,
 }
 
@@ -106,18 +124,88 @@ impl<N> Clone for Services<N> {
     fn clone(&self) -> Self {
         Self {
             routes: self.routes.clone(),
+            names: self.names.clone(),
             main: std::marker::PhantomData,
         }
     }
 }
 
-impl<N: NamedService> Services<N> {
-    pub fn new(routes: tonic::service::Routes) -> Self {
+impl<N> Services<N>
+where
+    N: tower_service::Service<
+            http::Request<Body>,
+            Response = http::Response<Body>,
+            Error = Infallible,
+        > + NamedService
+        + Clone
+        + Send
+        + Sync
+        + 'static,
+    N::Future: Send + 'static,
+{
+    pub fn new(main: N) -> Self {
         Self {
-            routes,
+            routes: tonic::service::Routes::new(main),
+            names: vec![N::NAME],
             main: std::marker::PhantomData,
         }
     }
+
+    /// Serves `service` beside the main one.
+    pub fn with<S>(mut self, service: S) -> Self
+    where
+        S: tower_service::Service<
+                http::Request<Body>,
+                Response = http::Response<Body>,
+                Error = Infallible,
+            > + NamedService
+            + Clone
+            + Send
+            + Sync
+            + 'static,
+        S::Future: Send + 'static,
+    {
+        self.routes = self.routes.add_service(service);
+        self.names.push(S::NAME);
+        self
+    }
+}
+
+/// The descriptors reflection shows for `services`: the files that declare them and the files
+/// those import, so a service lists and describes only what it serves.
+fn descriptors_of(services: &[&str]) -> anyhow::Result<prost_types::FileDescriptorSet> {
+    use prost::Message;
+    let all = prost_types::FileDescriptorSet::decode(logistics_proto::FILE_DESCRIPTOR_SET)?;
+    let declares = |file: &prost_types::FileDescriptorProto| {
+        file.service.iter().any(|service| {
+            let name = format!("{}.{}", file.package(), service.name());
+            services.contains(&name.as_str())
+        })
+    };
+    let mut wanted: Vec<String> = all
+        .file
+        .iter()
+        .filter(|f| declares(f))
+        .map(|f| f.name().to_owned())
+        .collect();
+    let mut next = 0;
+    while let Some(name) = wanted.get(next).cloned() {
+        next += 1;
+        if let Some(file) = all.file.iter().find(|f| f.name() == name) {
+            for import in &file.dependency {
+                if !wanted.contains(import) {
+                    wanted.push(import.clone());
+                }
+            }
+        }
+    }
+    Ok(prost_types::FileDescriptorSet {
+        file: all
+            .file
+            .into_iter()
+            .filter(|f| wanted.iter().any(|w| w == f.name()))
+            .collect(),
+    })
 }
 
 impl<N: NamedService> NamedService for Services<N> {
@@ -141,6 +229,9 @@ impl<N> tower_service::Service<http::Request<Body>> for Services<N> {
     }
 }
 
+const HEALTH_SERVICE: &str = "grpc.health.v1.Health";
+const REFLECTION_SERVICE: &str = "grpc.reflection.v1.ServerReflection";
+
 /// Serves a built service with gRPC health and reflection on `listener` until `shutdown`,
 /// its tasks beside it; then drains the calls in flight and lets the tasks finish.
 pub async fn serve<S>(
@@ -162,7 +253,14 @@ where
 {
     let (stop, stopping) = Stopping::channel();
     let tasks = built.spawn_tasks(&stopping);
-    let served = serve_grpc(listener, built.server, built.problem, shutdown).await;
+    let served = serve_grpc(
+        listener,
+        built.server,
+        built.problem,
+        &built.services,
+        shutdown,
+    )
+    .await;
     let _ = stop.send(true);
     for task in tasks {
         let _ = task.await;
@@ -174,6 +272,7 @@ async fn serve_grpc<S>(
     listener: TcpListener,
     service: S,
     problem: Option<String>,
+    services: &[&'static str],
     shutdown: impl Future<Output = ()> + Send,
 ) -> anyhow::Result<()>
 where
@@ -196,10 +295,16 @@ where
             health_reporter.set_not_serving::<S>().await;
         }
     }
-    let reflection = tonic_reflection::server::Builder::configure()
-        .register_encoded_file_descriptor_set(logistics_proto::FILE_DESCRIPTOR_SET)
+    // Reflection lists this process's services, its health and itself: nothing of the others.
+    let mut reflection = tonic_reflection::server::Builder::configure()
+        .register_file_descriptor_set(descriptors_of(services)?)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-        .build_v1()?;
+        .with_service_name(HEALTH_SERVICE)
+        .with_service_name(REFLECTION_SERVICE);
+    for name in services {
+        reflection = reflection.with_service_name(*name);
+    }
+    let reflection = reflection.build_v1()?;
     let incoming = tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
     // Every path but health and reflection goes to the service, which may be several
     // (`Services`) and answers UNIMPLEMENTED for what it does not know.

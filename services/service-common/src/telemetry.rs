@@ -26,6 +26,40 @@ use tracing_subscriber::{EnvFilter, Layer};
 /// The header that carries a request's id from the gateway to the services.
 pub const REQUEST_ID: &str = "x-request-id";
 
+/// Whether a request id a caller sent may be kept: at most 64 characters of
+/// `[A-Za-z0-9._-]`, so it cannot break a log line, a JSON document or an audit entry.
+pub fn acceptable_request_id(id: &[u8]) -> bool {
+    (1..=64).contains(&id.len())
+        && id
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+}
+
+/// A fresh request id: 16 hex digits.
+pub fn new_request_id() -> http::HeaderValue {
+    use rand::Rng;
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let bytes: [u8; 8] = rand::rng().random();
+    let mut id = [0u8; 16];
+    for (i, b) in bytes.iter().enumerate() {
+        id[2 * i] = HEX[usize::from(b >> 4)];
+        id[2 * i + 1] = HEX[usize::from(b & 0x0f)];
+    }
+    http::HeaderValue::from_bytes(&id).expect("hex is a header value")
+}
+
+/// The request's id if the caller sent an acceptable one, else a fresh one; set on the request
+/// so whatever reads it later (logs, the audit log) sees the same safe value.
+pub fn settle_request_id(headers: &mut http::HeaderMap) -> http::HeaderValue {
+    let value = headers
+        .get(REQUEST_ID)
+        .filter(|v| acceptable_request_id(v.as_bytes()))
+        .cloned()
+        .unwrap_or_else(new_request_id);
+    headers.insert(REQUEST_ID, value.clone());
+    value
+}
+
 /// Keeps the trace exporter alive; flushes it on drop.
 pub struct Telemetry {
     traces: Option<SdkTracerProvider>,
@@ -172,7 +206,10 @@ pub fn serve_metrics(settings: &TelemetrySettings, default_addr: &str) {
                     ])
                     .and_then(|b| b.install())
                 {
-                    Ok(()) => tracing::info!(%addr, "Prometheus metrics at http://{addr}/metrics"),
+                    Ok(()) => {
+                        describe_metrics();
+                        tracing::info!(%addr, "Prometheus metrics at http://{addr}/metrics")
+                    }
                     Err(e) => tracing::warn!(%addr, error = %e, "metrics endpoint not started"),
                 }
             }
@@ -181,6 +218,44 @@ pub fn serve_metrics(settings: &TelemetrySettings, default_addr: &str) {
             }
         }
     }
+}
+
+/// The HELP text of every metric the product's processes write (the all-in-one gateway
+/// writes them all); `scripts/check-metrics.py` fails on a metric without one.
+pub fn describe_metrics() {
+    use metrics::{Unit, describe_counter, describe_gauge, describe_histogram};
+    describe_counter!(
+        "http_requests_total",
+        "HTTP requests the gateway answered, by route, HTTP status and gRPC status"
+    );
+    describe_histogram!(
+        "http_request_duration_seconds",
+        Unit::Seconds,
+        "Time the gateway took to answer a request, by route"
+    );
+    describe_counter!(
+        "rpc_requests_total",
+        "gRPC calls a service answered, by service, method and status code"
+    );
+    describe_histogram!(
+        "rpc_request_duration_seconds",
+        Unit::Seconds,
+        "Time a service took to answer a gRPC call, by service and method"
+    );
+    describe_counter!(
+        "session_store_errors_total",
+        "Calls to the session store (Redis) that failed"
+    );
+    describe_counter!(
+        "emails_total",
+        "E-mails the outbox worker tried to send, by outcome"
+    );
+    describe_gauge!(
+        "mail_transport_ready",
+        "1 when the e-mail transport is configured and ready, else 0"
+    );
+    describe_gauge!("outbox_backlog", "E-mails waiting in the outbox to be sent");
+    describe_counter!("webhooks_total", "Webhook deliveries attempted, by outcome");
 }
 
 /// A tower layer for gRPC servers: a span per call with its method and request id, and the
@@ -234,13 +309,12 @@ where
         self.inner.poll_ready(cx)
     }
 
-    fn call(&mut self, request: http::Request<B>) -> Self::Future {
+    fn call(&mut self, mut request: http::Request<B>) -> Self::Future {
         let (service, method) = split_path(request.uri().path());
-        let request_id = request
-            .headers()
-            .get(REQUEST_ID)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default()
+        let request_id = settle_request_id(request.headers_mut());
+        let request_id = request_id
+            .to_str()
+            .expect("checked or made as ASCII")
             .to_owned();
         let span = tracing::info_span!("rpc", rpc.service = %service, rpc.method = %method, request_id = %request_id, trace_id = tracing::field::Empty);
         continue_trace(&span, request.headers());
@@ -262,5 +336,44 @@ where
             }
             .instrument(span),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_short_id_of_safe_characters_is_kept() {
+        for kept in ["lb-7f3a.01", "a", "A_b-C.9", &"x".repeat(64)] {
+            let mut headers = http::HeaderMap::new();
+            headers.insert(REQUEST_ID, kept.parse().unwrap());
+            assert_eq!(settle_request_id(&mut headers), kept);
+            assert_eq!(headers[REQUEST_ID], kept);
+        }
+        let hostile: [&[u8]; 8] = [
+            b"line\nbreak",
+            b"line\r\nx-admin: 1",
+            br#"{"actor":"admin"}"#,
+            "ünïcödé".as_bytes(),
+            b"tab\there",
+            b"",
+            b"a b",
+            &[b'y'; 10 * 1024],
+        ];
+        for id in hostile {
+            assert!(!acceptable_request_id(id), "{id:?}");
+            let mut headers = http::HeaderMap::new();
+            if let Ok(value) = http::HeaderValue::from_bytes(id) {
+                headers.insert(REQUEST_ID, value);
+            }
+            let settled = settle_request_id(&mut headers);
+            assert_eq!(settled.len(), 16, "{id:?} replaced by a fresh id");
+            assert!(acceptable_request_id(settled.as_bytes()));
+            assert_eq!(
+                headers[REQUEST_ID], settled,
+                "what the logs and services read"
+            );
+        }
     }
 }

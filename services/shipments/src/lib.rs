@@ -142,11 +142,10 @@ pub async fn build(
     let store = open_store(config).await?;
     let blobs = blobs::open(config).await?;
     let audit_log = audit::open(config).await?;
-    let routes = tonic::service::Routes::new(server(store, blobs, tokens.clone(), site, settings))
-        .add_service(AuditServiceServer::new(audit::AuditApi::new(
-            audit_log, tokens,
-        )));
-    Ok(Built::new(Services::new(routes)))
+    let services = Services::new(server(store, blobs, tokens.clone(), site, settings)).with(
+        AuditServiceServer::new(audit::AuditApi::new(audit_log, tokens)),
+    );
+    Ok(Built::of_services(services))
 }
 
 /// The gRPC server of the service on an open `store`, with its limits (for tools that load
