@@ -16,6 +16,7 @@ use sha2::{Digest, Sha256};
 use crate::convert;
 use crate::domain::{Shipment, Status, TrackingNumber, utc_micros};
 use crate::error::{FieldViolation, ShipmentError};
+use crate::csv_input::{Limits, Next, Rows};
 use crate::export::COLUMNS;
 use crate::service::ShipmentsService;
 use crate::store::Effects;
@@ -167,21 +168,104 @@ fn report_blob(id: &str, part: i64) -> String {
     format!("imports/{id}/rejected-{part:06}")
 }
 
-/// The file's text, after its checks: UTF-8 (a byte-order mark is dropped), not empty.
-fn file_text(bytes: &[u8]) -> Result<&str, ShipmentError> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        let line = bytes[..e.valid_up_to()]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            + 1;
-        file_error(format!("The file is not UTF-8 text (line {line})."))
-    })?;
-    if text.trim().is_empty() {
-        return Err(file_error("The file is empty."));
+/// The bounds of imports: of a file's rows, and of the files waiting to be run.
+#[derive(Clone, Debug)]
+pub struct ImportPolicy {
+    pub limits: Limits,
+    /// An upload not run this long after it began is deleted.
+    pub pending_ttl: chrono::TimeDelta,
+    /// Most bytes of files one user may have waiting to be run.
+    pub pending_quota_bytes: i64,
+}
+
+impl Default for ImportPolicy {
+    fn default() -> Self {
+        crate::Settings::default().imports()
     }
-    Ok(text)
+}
+
+/// An import's file read part by part from the blob store, one bounded row at a time; it
+/// also hashes the bytes it reads.
+struct FileRows {
+    blobs: std::sync::Arc<dyn crate::blobs::BlobStore>,
+    id: String,
+    parts: i64,
+    next_part: i64,
+    rows: Rows,
+    hash: Sha256,
+}
+
+impl FileRows {
+    fn new(service: &ShipmentsService, record: &ImportRecord) -> Result<Self, ShipmentError> {
+        if record.uploaded_bytes != record.size_bytes {
+            return Err(ShipmentError::Precondition(format!(
+                "The file is not fully uploaded ({} of {} bytes).",
+                record.uploaded_bytes, record.size_bytes
+            )));
+        }
+        Ok(Self {
+            blobs: service.blobs.clone(),
+            id: record.id.clone(),
+            parts: record.parts,
+            next_part: 0,
+            rows: Rows::new(service.imports.limits),
+            hash: Sha256::new(),
+        })
+    }
+
+    /// The line of the next row (see `record`), or None at the end of the file.
+    async fn next(&mut self) -> Result<Option<i64>, ShipmentError> {
+        loop {
+            match self.rows.next().map_err(file_error)? {
+                Next::Row(line) => return Ok(Some(line)),
+                Next::End => return Ok(None),
+                Next::NeedInput if self.next_part == self.parts => self.rows.supply(None),
+                Next::NeedInput => {
+                    let data = self
+                        .blobs
+                        .get(&part_blob(&self.id, self.next_part))
+                        .await?
+                        .ok_or_else(|| {
+                            ShipmentError::Precondition(
+                                "This import's file is no longer kept; begin a new import.".into(),
+                            )
+                        })?;
+                    self.hash.update(&data);
+                    self.next_part += 1;
+                    self.rows.supply(Some(data));
+                }
+            }
+        }
+    }
+
+    fn record(&self) -> &csv::StringRecord {
+        self.rows.record()
+    }
+
+    /// The header, as the file's first row; an empty file is refused.
+    async fn header(&mut self) -> Result<Header, ShipmentError> {
+        if self.next().await?.is_none() {
+            return Err(file_error("The file is empty."));
+        }
+        if self.record().iter().all(|cell| cell.trim().is_empty()) {
+            return Err(file_error(match self.next().await? {
+                None => "The file is empty.",
+                Some(_) => "The file's first line is blank: it must be the header.",
+            }));
+        }
+        Header::parse(self.record(), self.rows.delimiter())
+    }
+
+    /// A short hash of the whole file, once it is read to the end.
+    fn file_hash(&self) -> String {
+        self.hash
+            .clone()
+            .finalize()
+            .iter()
+            .take(16)
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
 }
 
 /// Where each known column is in the file's header.
@@ -191,7 +275,7 @@ struct Header {
 }
 
 impl Header {
-    fn parse(record: &csv::StringRecord) -> Result<Self, ShipmentError> {
+    fn parse(record: &csv::StringRecord, delimiter: &str) -> Result<Self, ShipmentError> {
         let names: Vec<String> = record.iter().map(|n| n.trim().to_owned()).collect();
         let known = |name: &str| {
             COLUMNS.contains(&name)
@@ -206,7 +290,9 @@ impl Header {
         if !unknown.is_empty() {
             let shown: Vec<String> = unknown.iter().take(10).map(|n| clip(n, 40)).collect();
             return Err(file_error(format!(
-                "Unknown columns: {}. The template lists the columns.",
+                "Unknown columns: {}. The template lists the columns, separated by commas \
+                 (semicolons and tabs are read too; this file's header was read as \
+                 {delimiter}-separated).",
                 shown.join(", ")
             )));
         }
@@ -591,73 +677,20 @@ fn preview_of(header: &Header, record: &csv::StringRecord, line: i64) -> RowPrev
     }
 }
 
-/// The file's rows, each with its line in the file.
-fn rows(text: &str) -> Result<(Header, csv::Reader<&[u8]>), ShipmentError> {
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(true)
-        .has_headers(true)
-        .from_reader(text.as_bytes());
-    let header = reader
-        .headers()
-        .map_err(|e| file_error(format!("The file is not CSV: {e}.")))?
-        .clone();
-    Ok((Header::parse(&header)?, reader))
-}
-
-/// The line a record starts on, counted from its byte offset (the csv crate's own line count
-/// is off by one for CRLF files); each call moves forward from the last.
-struct Lines<'t> {
-    text: &'t [u8],
-    at: usize,
-    line: i64,
-}
-
-impl<'t> Lines<'t> {
-    fn new(text: &'t str) -> Self {
-        Self {
-            text: text.as_bytes(),
-            at: 0,
-            line: 1,
-        }
-    }
-
-    fn of(&mut self, record: &csv::StringRecord) -> i64 {
-        let start = record.position().map_or(self.at, |p| p.byte() as usize);
-        let mut start = start.clamp(self.at, self.text.len());
-        // With CRLF the record's offset can fall on the previous line's end.
-        while start < self.text.len() && matches!(self.text[start], b'\r' | b'\n') {
-            start += 1;
-        }
-        self.line += self.text[self.at..start]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count() as i64;
-        self.at = start;
-        self.line
-    }
-}
-
-/// The counts and previews of a file's check.
-fn check_file(
-    text: &str,
+/// The counts and previews of a file's check, and the file's hash.
+async fn check_file(
+    mut file: FileRows,
     now: DateTime<Utc>,
     record: &mut ImportRecord,
-) -> Result<(), ShipmentError> {
-    let (header, mut reader) = rows(text)?;
-    let mut lines = Lines::new(text);
+) -> Result<String, ShipmentError> {
+    let header = file.header().await?;
     let (mut total, mut valid) = (0, 0);
     let mut preview = Vec::new();
     let mut rejected_preview = Vec::new();
-    let mut row = csv::StringRecord::new();
-    loop {
-        match reader.read_record(&mut row) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => return Err(file_error(format!("The file is not CSV: {e}."))),
-        }
+    while let Some(line) = file.next().await? {
+        let row = file.record();
         total += 1;
-        let line = lines.of(&row);
-        let outcome = check_row(&header, &row, line, now);
+        let outcome = check_row(&header, row, line, now);
         let errors = outcome.as_ref().err().cloned().unwrap_or_default();
         if errors.is_empty() {
             valid += 1;
@@ -665,7 +698,7 @@ fn check_file(
         if preview.len() < PREVIEW_ROWS
             || (!errors.is_empty() && rejected_preview.len() < REJECTED_PREVIEW_ROWS)
         {
-            let mut shown = preview_of(&header, &row, line);
+            let mut shown = preview_of(&header, row, line);
             shown.errors = errors.clone();
             if preview.len() < PREVIEW_ROWS {
                 preview.push(shown.clone());
@@ -683,7 +716,7 @@ fn check_file(
     record.rejected = total - valid;
     record.preview = preview;
     record.rejected_preview = rejected_preview;
-    Ok(())
+    Ok(file.file_hash())
 }
 
 impl ImportRecord {
@@ -840,30 +873,6 @@ impl ShipmentsService {
         Ok(record)
     }
 
-    /// The whole file of an import whose upload is complete.
-    async fn import_file(&self, record: &ImportRecord) -> Result<Vec<u8>, ShipmentError> {
-        if record.uploaded_bytes != record.size_bytes {
-            return Err(ShipmentError::Precondition(format!(
-                "The file is not fully uploaded ({} of {} bytes).",
-                record.uploaded_bytes, record.size_bytes
-            )));
-        }
-        let mut file = Vec::with_capacity(record.size_bytes as usize);
-        for part in 0..record.parts {
-            let data = self
-                .blobs
-                .get(&part_blob(&record.id, part))
-                .await?
-                .ok_or_else(|| {
-                    ShipmentError::Precondition(
-                        "This import's file is no longer kept; begin a new import.".into(),
-                    )
-                })?;
-            file.extend_from_slice(&data);
-        }
-        Ok(file)
-    }
-
     pub(crate) async fn start_import(
         &self,
         request: pb::StartShipmentImportRequest,
@@ -880,14 +889,16 @@ impl ShipmentsService {
                 "This import has already run; begin a new import to run the file again.".into(),
             ));
         }
-        let file = self.import_file(&record).await?;
         let now = crate::domain::now();
-        let checked = {
+        let (checked, file_hash) = {
             let mut checked = record.clone();
-            let file = file.clone();
+            let file = FileRows::new(self, &record)?;
+            // The check is long work: on a thread of its own, which awaits the parts itself.
+            let runtime = tokio::runtime::Handle::current();
             tokio::task::spawn_blocking(move || {
-                let text = file_text(&file)?;
-                check_file(text, now, &mut checked).map(|()| checked)
+                runtime
+                    .block_on(check_file(file, now, &mut checked))
+                    .map(|hash| (checked, hash))
             })
             .await
             .map_err(|e| ShipmentError::Internal(e.to_string()))??
@@ -912,7 +923,7 @@ impl ShipmentsService {
         let running = record.clone();
         tokio::spawn(async move {
             let id = running.id.clone();
-            if let Err(e) = service.run_import(running, file, actor).await {
+            if let Err(e) = service.run_import(running, &file_hash, actor).await {
                 tracing::error!(import = %id, error = %e, "import failed");
                 if let Ok(mut record) = service.store.get_import(&id).await {
                     record.state = ImportState::Failed;
@@ -932,21 +943,12 @@ impl ShipmentsService {
     async fn run_import(
         &self,
         mut record: ImportRecord,
-        file: Vec<u8>,
+        file_hash: &str,
         actor: Actor,
     ) -> Result<(), ShipmentError> {
         let rules = self.store.email_rules().await?;
-        let file_hash = {
-            let digest = Sha256::digest(&file);
-            digest
-                .iter()
-                .take(16)
-                .map(|b| format!("{b:02x}"))
-                .collect::<String>()
-        };
-        let text = file_text(&file)?;
-        let (header, mut reader) = rows(text)?;
-        let mut lines = Lines::new(text);
+        let mut file = FileRows::new(self, &record)?;
+        let header = file.header().await?;
         let mut report_header = vec!["row".to_owned(), "errors".to_owned()];
         report_header.extend(
             header
@@ -964,7 +966,6 @@ impl ShipmentsService {
             .collect();
         let mut done = false;
         while !done {
-            // Read and check one batch (no await while the reader borrows the file).
             let now = crate::domain::now();
             let mut batch = Vec::with_capacity(BATCH_ROWS);
             let mut report = csv::Writer::from_writer(Vec::new());
@@ -974,29 +975,22 @@ impl ShipmentsService {
                     .expect("writing to memory");
             }
             let mut rejected_now = 0;
-            let mut row = csv::StringRecord::new();
             while batch.len() + (rejected_now as usize) < BATCH_ROWS {
-                match reader.read_record(&mut row) {
-                    Ok(true) => {}
-                    Ok(false) => {
-                        done = true;
-                        break;
-                    }
-                    Err(e) => {
-                        return Err(ShipmentError::Internal(format!("reading the file: {e}")));
-                    }
-                }
-                let line = lines.of(&row);
-                match check_row(&header, &row, line, now) {
+                let Some(line) = file.next().await? else {
+                    done = true;
+                    break;
+                };
+                let row = file.record();
+                match check_row(&header, row, line, now) {
                     Ok(valid) => batch.push((valid, row.clone())),
                     Err(errors) => {
                         rejected_now += 1;
-                        write_rejected(&mut report, line, &errors, &row, &kept);
+                        write_rejected(&mut report, line, &errors, row, &kept);
                     }
                 }
             }
             let mut outcome = self
-                .create_rows(&batch, &rules, &file_hash, &record.file_name, &actor)
+                .create_rows(&batch, &rules, file_hash, &record.file_name, &actor)
                 .await?;
             for ((valid, raw), result) in batch.iter().zip(outcome.drain(..)) {
                 match result {
@@ -1218,16 +1212,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lines_count_from_the_header_with_lf_and_crlf() {
-        for text in ["h\na\n\"b\nc\"\nd\n", "h\r\na\r\n\"b\r\nc\"\r\nd\r\n"] {
-            let mut reader = csv::Reader::from_reader(text.as_bytes());
-            let mut lines = Lines::new(text);
-            let found: Vec<i64> = reader.records().map(|r| lines.of(&r.unwrap())).collect();
-            assert_eq!(found, [2, 3, 5], "{text:?}");
-        }
-    }
-
-    #[test]
     fn amounts_are_read_to_the_cent() {
         assert_eq!(parse_cents("1250.50"), Some(125_050));
         assert_eq!(parse_cents("12.5"), Some(1_250));
@@ -1253,14 +1237,6 @@ mod tests {
         assert_eq!(column_of("type"), "type_of_shipment");
         assert_eq!(column_of("total_freight_cents"), "total_freight");
         assert_eq!(column_of("origin"), "origin");
-    }
-
-    #[test]
-    fn a_file_that_is_not_utf8_names_its_line() {
-        let error = file_text(b"a,b\nok,ok\n\xff\xfe,x\n").unwrap_err();
-        assert!(error.to_string().contains("line 3"), "{error}");
-        assert!(file_text(b" \n ").is_err());
-        assert_eq!(file_text(b"\xEF\xBB\xBFa").unwrap(), "a");
     }
 
     #[test]
