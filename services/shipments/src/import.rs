@@ -85,6 +85,9 @@ pub struct ImportRecord {
     pub created: i64,
     pub skipped: i64,
     pub rejected: i64,
+    /// Rejected rows whose reference or number is a shipment with other data.
+    #[serde(default)]
+    pub conflicts: i64,
     pub preview: Vec<RowPreview>,
     pub rejected_preview: Vec<RowPreview>,
     pub error: String,
@@ -118,6 +121,7 @@ impl ImportRecord {
             created: 0,
             skipped: 0,
             rejected: 0,
+            conflicts: 0,
             preview: Vec::new(),
             rejected_preview: Vec::new(),
             error: String::new(),
@@ -768,6 +772,7 @@ impl ImportRecord {
             created_count: self.created as i32,
             skipped_count: self.skipped as i32,
             rejected_count: self.rejected as i32,
+            conflict_count: self.conflicts as i32,
             preview: self.preview.iter().map(row).collect(),
             rejected_preview: self.rejected_preview.iter().map(row).collect(),
             error: self.error.clone(),
@@ -989,6 +994,7 @@ impl ShipmentsService {
                     }
                 }
             }
+            let read = batch.len() as i64 + rejected_now;
             let mut outcome = self
                 .create_rows(&batch, &rules, file_hash, &record.file_name, &actor)
                 .await?;
@@ -996,8 +1002,16 @@ impl ShipmentsService {
                 match result {
                     Ok(()) => record.created += 1,
                     Err(
-                        ShipmentError::AlreadyClaimed(_) | ShipmentError::DuplicateTrackingNumber,
-                    ) => record.skipped += 1,
+                        e @ (ShipmentError::AlreadyClaimed(_)
+                        | ShipmentError::DuplicateTrackingNumber),
+                    ) => match self.conflict(&e, valid).await? {
+                        None => record.skipped += 1,
+                        Some(conflict) => {
+                            rejected_now += 1;
+                            record.conflicts += 1;
+                            write_rejected(&mut report, valid.row, &[conflict], raw, &kept);
+                        }
+                    },
                     Err(e) => {
                         rejected_now += 1;
                         let message = match e {
@@ -1011,7 +1025,7 @@ impl ShipmentsService {
                     }
                 }
             }
-            record.processed_rows += batch.len() as i64 + rejected_now;
+            record.processed_rows += read;
             if rejected_now > 0 {
                 let bytes = report.into_inner().expect("writing to memory");
                 self.blobs
@@ -1028,15 +1042,62 @@ impl ShipmentsService {
         }
         let finished = AuditEntry::new(&actor, Action::ShipmentImport, "", &record.file_name)
             .with_summary(format!(
-                "Import finished: {} created, {} skipped, {} rejected",
-                record.created, record.skipped, record.rejected
+                "Import finished: {} created, {} skipped, {} rejected ({} conflicts)",
+                record.created, record.skipped, record.rejected, record.conflicts
             ));
         self.store.record(&[finished]).await?;
         for part in 0..record.parts {
             self.blobs.delete(&part_blob(&record.id, part)).await?;
         }
-        tracing::info!(import = %record.id, created = record.created, skipped = record.skipped, rejected = record.rejected, "import finished");
+        tracing::info!(import = %record.id, created = record.created, skipped = record.skipped, rejected = record.rejected, conflicts = record.conflicts, "import finished");
         Ok(())
+    }
+
+    /// For a row refused as already imported (its reference claimed, or its tracking number
+    /// taken): None when the shipment holding it has the row's data, else the conflict naming
+    /// the columns that differ.
+    async fn conflict(
+        &self,
+        refusal: &ShipmentError,
+        row: &ValidRow,
+    ) -> Result<Option<CellError>, ShipmentError> {
+        let (column, existing) = match (refusal, &row.tracking_number) {
+            (ShipmentError::AlreadyClaimed(claim), _) if claim.starts_with(REFERENCE_CLAIM) => {
+                let Some(id) = self.store.claim_holder(claim).await? else {
+                    return Ok(None);
+                };
+                ("external_reference", self.store.get(&id).await)
+            }
+            (ShipmentError::DuplicateTrackingNumber, Some(number)) => (
+                "tracking_number",
+                self.store.find_by_tracking_number(number).await,
+            ),
+            _ => return Ok(None),
+        };
+        let existing = match existing {
+            Ok(existing) => existing,
+            // Deleted in between: the next run creates it.
+            Err(ShipmentError::NotFound) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let differing = differing_columns(&existing, row);
+        if differing.is_empty() {
+            return Ok(None);
+        }
+        let held = if column == "external_reference" {
+            format!("The reference {}", row.external_reference)
+        } else {
+            "The tracking number".to_owned()
+        };
+        Ok(Some(CellError::new(
+            column,
+            format!(
+                "conflict: {held} is already shipment {} with other data in {}; nothing was \
+                 changed",
+                existing.tracking_number,
+                differing.join(", ")
+            ),
+        )))
     }
 
     /// Writes one batch of rows; a generated tracking number that is taken is drawn again.
@@ -1185,6 +1246,26 @@ impl ShipmentsService {
             .collect();
         Ok((record, parts))
     }
+}
+
+/// The columns in which a row's data differs from `existing`: the shipment's details, and its
+/// tracking number when the row gives one; not its life since (status, place, times).
+fn differing_columns(existing: &Shipment, row: &ValidRow) -> Vec<&'static str> {
+    let mut candidate = existing.clone();
+    candidate.details = row.details.clone();
+    if let Some(number) = &row.tracking_number {
+        candidate.tracking_number = number.clone();
+    }
+    let (was, would_be) = (
+        crate::export::row(existing),
+        crate::export::row(&candidate),
+    );
+    COLUMNS
+        .iter()
+        .zip(was.iter().zip(&would_be))
+        .filter(|(_, (a, b))| a != b)
+        .map(|(column, _)| *column)
+        .collect()
 }
 
 fn write_rejected(

@@ -256,7 +256,16 @@ async fn external_references_are_unique_in_imports_and_creates() {
     ]);
     let id = upload(&mut running, "erp.csv", &bytes, 1 << 20).await;
     let done = run(&mut running, &id).await;
-    assert_eq!((done.created_count, done.skipped_count), (2, 1));
+    // The second ERP-1 has another shipper: a conflict, not a row already imported.
+    assert_eq!(
+        (
+            done.created_count,
+            done.skipped_count,
+            done.conflict_count,
+            done.rejected_count
+        ),
+        (2, 0, 1, 1)
+    );
     let input = pb::Shipment {
         external_reference: "ERP-2".into(),
         ..valid_input()
@@ -314,12 +323,10 @@ async fn files_that_cannot_be_imported_are_refused_with_the_reason() {
 
     let missing = HEADER.replace(",shipper_email", "").replace(",origin", "");
     let unknown = format!("{HEADER},colour");
+    let not_utf8 = [HEADER.as_bytes(), b"\n\xff\xfe\n"].concat();
     let cases: [(&[u8], &str); 5] = [
         (b"   \n\n", "The file is empty."),
-        (
-            b"tracking_number,status\n\xff\xfe\n",
-            "The file is not UTF-8 text (line 2).",
-        ),
+        (&not_utf8, "The file is not UTF-8 text (line 2)."),
         (
             missing.as_bytes(),
             "Missing columns: shipper_email, origin.",
@@ -457,4 +464,146 @@ async fn only_managers_and_admins_import() {
         .list_shipment_imports(pb::ListShipmentImportsRequest::default())
         .await
         .unwrap();
+}
+
+/// A row with a tracking number of its own.
+fn numbered(number: &str, comments: &str) -> String {
+    format!("{number}{}", row("nina@example.com", comments, ""))
+}
+
+#[tokio::test]
+async fn a_row_whose_reference_or_number_exists_with_other_data_is_a_conflict() {
+    let mut running = start().await;
+    let first = file(&[
+        row("a@example.com", "", "ERP-10"),
+        row("b@example.com", "", "ERP-11"),
+        numbered("PSE482917365", "fragile"),
+    ]);
+    let id = upload(&mut running, "first.csv", &first, 1 << 20).await;
+    assert_eq!(run(&mut running, &id).await.created_count, 3);
+
+    let second = file(&[
+        row("a@example.com", "", "ERP-10"),
+        row("b.other@example.com", "", "ERP-11"),
+        numbered("PSE482917365", "not fragile"),
+        numbered("PSE482917365", "fragile"),
+        row("c@example.com", "", "ERP-12"),
+    ]);
+    let id = upload(&mut running, "second.csv", &second, 1 << 20).await;
+    let done = run(&mut running, &id).await;
+    assert_eq!(
+        (
+            done.created_count,
+            done.skipped_count,
+            done.conflict_count,
+            done.rejected_count,
+            done.processed_rows
+        ),
+        (1, 2, 2, 2, 5)
+    );
+    let rejected = report(&mut running, &id).await;
+    let lines: Vec<&str> = rejected.lines().collect();
+    assert_eq!(lines.len(), 3, "{rejected}");
+    assert!(
+        lines[1].starts_with("3,external_reference: conflict: The reference ERP-11 is already shipment PSE")
+            && lines[1].contains("with other data in shipper_email; nothing was changed"),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[2].starts_with("4,tracking_number: conflict: The tracking number is already shipment PSE482917365 with other data in comments;"),
+        "{}",
+        lines[2]
+    );
+    // Nothing was changed.
+    let shipments = all_shipments(&mut running).await;
+    assert_eq!(shipments.len(), 4);
+    let kept = shipments
+        .iter()
+        .find(|s| s.external_reference == "ERP-11")
+        .unwrap();
+    assert_eq!(kept.shipper.as_ref().unwrap().email, "b@example.com");
+}
+
+/// Checks `bytes` as an import file: the refusal's message.
+async fn refusal(running: &mut Running, bytes: &[u8]) -> String {
+    let id = upload(running, "hostile.csv", bytes, 1 << 20).await;
+    let refused = check(running, &id).await.unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument);
+    assert_eq!(violations(&refused), ["file"]);
+    refused.message().to_owned()
+}
+
+#[tokio::test]
+async fn hostile_shapes_are_refused_by_the_bound_they_break() {
+    let mut running = start().await;
+    let valid = row("ada@example.com", "", "");
+    let cases: Vec<(Vec<u8>, String)> = vec![
+        (vec![b','; 3_000_000], "Line 1 has more than 64 cells".into()),
+        (
+            [HEADER.as_bytes(), b"\n", &vec![b','; 3_000_000]].concat(),
+            "Line 2 has more than 64 cells".into(),
+        ),
+        (vec![b'x'; 3_000_000], "Line 1 is longer than 524288 bytes".into()),
+        (
+            [HEADER.as_bytes(), b"\n\"", &b"a,b\n".repeat(500_000)].concat(),
+            "Line 2 is longer than 524288 bytes".into(),
+        ),
+        (
+            file(&[valid.replace("ada@example.com", &"a".repeat(300_000))]),
+            "Line 2, shipper_email: a cell is longer than 262144 bytes".into(),
+        ),
+        (
+            file(&[valid.clone(), valid.replace("Salmon", "Sal\0mon")]),
+            "Line 3 holds a NUL byte".into(),
+        ),
+        (
+            "\u{feff}t\0r\0a\0c\0k\0".encode_utf16().flat_map(u16::to_le_bytes).collect(),
+            "Line 1 holds a NUL byte".into(),
+        ),
+    ];
+    for (bytes, message) in cases {
+        let refused = refusal(&mut running, &bytes).await;
+        assert!(refused.contains(&message), "{refused} vs {message}");
+    }
+    assert!(all_shipments(&mut running).await.is_empty());
+}
+
+#[tokio::test]
+async fn bom_cr_only_and_semicolon_files_are_read() {
+    let mut running = start().await;
+    let comma = file(&[
+        row("ada@example.com", "", "ERP-20"),
+        row("bo@example.com", "", "ERP-21"),
+    ]);
+    let text = String::from_utf8(comma.clone()).unwrap();
+    let mut semicolon = csv::WriterBuilder::new()
+        .delimiter(b';')
+        .from_writer(Vec::new());
+    for record in csv::Reader::from_reader(comma.as_slice()).records() {
+        let record = record.unwrap();
+        let mut fields: Vec<String> = record.iter().map(str::to_owned).collect();
+        let last = fields.len() - 1;
+        fields[last] = fields[last].replace("ERP-2", "ERP-3");
+        semicolon.write_record(&fields).unwrap();
+    }
+    let semicolon = [
+        HEADER.replace(',', ";").as_bytes(),
+        b"\n",
+        &semicolon.into_inner().unwrap(),
+    ]
+    .concat();
+    let bom_cr = [
+        &b"\xEF\xBB\xBF"[..],
+        text.replace("ERP-2", "ERP-4").replace('\n', "\r").as_bytes(),
+    ]
+    .concat();
+    for bytes in [semicolon, bom_cr] {
+        let id = upload(&mut running, "other.csv", &bytes, 7).await;
+        let checked = check(&mut running, &id).await.unwrap();
+        assert_eq!((checked.total_rows, checked.valid_rows), (2, 2));
+        assert_eq!(checked.preview[1].row, 3);
+        assert_eq!(run(&mut running, &id).await.created_count, 2);
+    }
+    assert_eq!(all_shipments(&mut running).await.len(), 4);
 }
