@@ -341,7 +341,9 @@ mod tests {
         // A row at the bounds is read.
         let fine = read(b"a,b,c,d\n1234567890,1234567890,1234567890,12\n", 5, LIMITS).unwrap();
         assert_eq!(fine[1].1.len(), 4);
-        assert!(error(b"a\n1234567890,1234567890,1234567890,123\n").starts_with("Line 2 is longer"));
+        assert!(
+            error(b"a\n1234567890,1234567890,1234567890,123\n").starts_with("Line 2 is longer")
+        );
         assert!(error(b"a\n1,2,3,4,5\n").starts_with("Line 2 has more than 4 cells"));
     }
 

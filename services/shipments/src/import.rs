@@ -14,9 +14,9 @@ use service_common::text::TextRule;
 use sha2::{Digest, Sha256};
 
 use crate::convert;
+use crate::csv_input::{Limits, Next, Rows};
 use crate::domain::{Shipment, Status, TrackingNumber, utc_micros};
 use crate::error::{FieldViolation, ShipmentError};
-use crate::csv_input::{Limits, Next, Rows};
 use crate::export::COLUMNS;
 use crate::service::ShipmentsService;
 use crate::store::Effects;
@@ -88,6 +88,9 @@ pub struct ImportRecord {
     /// Rejected rows whose reference or number is a shipment with other data.
     #[serde(default)]
     pub conflicts: i64,
+    /// Not run in time: its file is deleted.
+    #[serde(default)]
+    pub expired: bool,
     pub preview: Vec<RowPreview>,
     pub rejected_preview: Vec<RowPreview>,
     pub error: String,
@@ -122,6 +125,7 @@ impl ImportRecord {
             skipped: 0,
             rejected: 0,
             conflicts: 0,
+            expired: false,
             preview: Vec::new(),
             rejected_preview: Vec::new(),
             error: String::new(),
@@ -180,6 +184,37 @@ pub struct ImportPolicy {
     pub pending_ttl: chrono::TimeDelta,
     /// Most bytes of files one user may have waiting to be run.
     pub pending_quota_bytes: i64,
+}
+
+impl ImportPolicy {
+    /// An upload not run within its time: its file is (or will be) deleted.
+    fn expired(&self, record: &ImportRecord, now: DateTime<Utc>) -> bool {
+        record.expired
+            || matches!(
+                record.state,
+                ImportState::Uploading | ImportState::Validated
+            ) && now - record.created_at > self.pending_ttl
+    }
+
+    fn expired_message(&self) -> String {
+        format!(
+            "The file was not run within {} of its upload, so it was deleted; upload it again.",
+            duration_text(self.pending_ttl)
+        )
+    }
+}
+
+/// `24 hours`, `90 minutes`, `45 seconds`.
+fn duration_text(span: chrono::TimeDelta) -> String {
+    let seconds = span.num_seconds();
+    let (n, unit) = if seconds % 3600 == 0 {
+        (seconds / 3600, "hour")
+    } else if seconds % 60 == 0 {
+        (seconds / 60, "minute")
+    } else {
+        (seconds, "second")
+    };
+    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
 }
 
 impl Default for ImportPolicy {
@@ -725,7 +760,11 @@ async fn check_file(
 
 impl ImportRecord {
     /// The record as a caller sees it: a run whose process ended shows as failed.
-    fn seen(mut self, now: DateTime<Utc>) -> Self {
+    fn seen(mut self, now: DateTime<Utc>, policy: &ImportPolicy) -> Self {
+        if policy.expired(&self, now) {
+            self.state = ImportState::Failed;
+            self.error = policy.expired_message();
+        }
         if self.state == ImportState::Running && now - self.updated_at > STALLED_AFTER {
             self.state = ImportState::Failed;
             self.error = "The import stopped before the end (the service restarted). Run the \
@@ -818,15 +857,114 @@ impl ShipmentsService {
             v.add("size_bytes", "The file is larger than 100 MB.");
         }
         v.into_result(()).map_err(ShipmentError::Invalid)?;
+        let now = crate::domain::now();
+        let _one_at_a_time = self.imports_lock.lock().await;
+        let waiting = self.pending_bytes(&actor.email, now).await?;
+        let quota = self.imports.pending_quota_bytes;
+        if waiting + request.size_bytes > quota {
+            let mb = |bytes: i64| format!("{:.1} MB", bytes as f64 / 1e6);
+            return Err(ShipmentError::Precondition(format!(
+                "Your import files not yet run take {}; with this one ({}) they would pass \
+                 the limit of {} per person. Run them first; a file not run is deleted {} \
+                 after its upload.",
+                mb(waiting),
+                mb(request.size_bytes),
+                mb(quota),
+                duration_text(self.imports.pending_ttl)
+            )));
+        }
         let record = ImportRecord::new(
             crate::domain::new_id(),
             file_name,
             request.size_bytes,
             actor.email.clone(),
-            crate::domain::now(),
+            now,
         );
         self.store.save_import(&record).await?;
         Ok(record)
+    }
+
+    /// The bytes of `user`'s uploads not yet run and not expired (those are all newer than the
+    /// time an upload is kept, and the list is newest first).
+    async fn pending_bytes(&self, user: &str, now: DateTime<Utc>) -> Result<i64, ShipmentError> {
+        let mut total = 0;
+        let mut before: Option<String> = None;
+        loop {
+            let page = self.store.list_imports(100, before.as_deref()).await?;
+            let Some(last) = page.last() else {
+                return Ok(total);
+            };
+            before = Some(last.id.clone());
+            for record in &page {
+                if now - record.created_at > self.imports.pending_ttl {
+                    return Ok(total);
+                }
+                if record.created_by == user
+                    && matches!(
+                        record.state,
+                        ImportState::Uploading | ImportState::Validated
+                    )
+                {
+                    total += record.size_bytes;
+                }
+            }
+        }
+    }
+
+    /// Deletes the files of uploads not run in time and marks them expired; the number swept.
+    pub async fn sweep_pending_imports(&self, now: DateTime<Utc>) -> Result<usize, ShipmentError> {
+        let mut swept = 0;
+        let mut before: Option<String> = None;
+        loop {
+            let page = self.store.list_imports(100, before.as_deref()).await?;
+            let Some(last) = page.last() else {
+                return Ok(swept);
+            };
+            before = Some(last.id.clone());
+            for found in page {
+                if found.expired || !self.imports.expired(&found, now) {
+                    continue;
+                }
+                let _one_at_a_time = self.imports_lock.lock().await;
+                let mut record = self.store.get_import(&found.id).await?;
+                if record.expired || !self.imports.expired(&record, now) {
+                    continue;
+                }
+                for part in 0..record.parts {
+                    self.blobs.delete(&part_blob(&record.id, part)).await?;
+                }
+                record.state = ImportState::Failed;
+                record.expired = true;
+                record.error = self.imports.expired_message();
+                record.updated_at = now;
+                self.store.save_import(&record).await?;
+                swept += 1;
+            }
+        }
+    }
+
+    /// Sweeps now, then again every quarter of the time an upload is kept (at most hourly).
+    pub async fn keep_sweeping_pending_imports(&self) {
+        let every = (self.imports.pending_ttl / 4)
+            .to_std()
+            .unwrap_or_default()
+            .clamp(
+                std::time::Duration::from_secs(15),
+                std::time::Duration::from_secs(3600),
+            );
+        match self.sweep_pending_imports(crate::domain::now()).await {
+            Ok(swept) => tracing::info!(swept, "expired import uploads deleted"),
+            Err(e) => tracing::warn!(error = %e, "expired import uploads not swept"),
+        }
+        let service = self.clone();
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(every).await;
+                if let Err(e) = service.sweep_pending_imports(crate::domain::now()).await {
+                    tracing::warn!(error = %e, "expired import uploads not swept");
+                }
+            }
+        });
     }
 
     pub(crate) async fn append_import_data(
@@ -836,6 +974,9 @@ impl ShipmentsService {
         let id = import_id(&request.import_id)?;
         let _one_at_a_time = self.imports_lock.lock().await;
         let mut record = self.store.get_import(&id).await?;
+        if self.imports.expired(&record, crate::domain::now()) {
+            return Err(ShipmentError::Precondition(self.imports.expired_message()));
+        }
         if record.state != ImportState::Uploading {
             return Err(ShipmentError::Precondition(
                 "This import's file is complete; begin a new import.".into(),
@@ -886,6 +1027,9 @@ impl ShipmentsService {
         let id = import_id(&request.import_id)?;
         let _one_at_a_time = self.imports_lock.lock().await;
         let mut record = self.store.get_import(&id).await?;
+        if self.imports.expired(&record, crate::domain::now()) {
+            return Err(ShipmentError::Precondition(self.imports.expired_message()));
+        }
         if !matches!(
             record.state,
             ImportState::Uploading | ImportState::Validated
@@ -1194,7 +1338,11 @@ impl ShipmentsService {
 
     pub(crate) async fn get_import(&self, id: &str) -> Result<ImportRecord, ShipmentError> {
         let id = import_id(id)?;
-        Ok(self.store.get_import(&id).await?.seen(crate::domain::now()))
+        Ok(self
+            .store
+            .get_import(&id)
+            .await?
+            .seen(crate::domain::now(), &self.imports))
     }
 
     pub(crate) async fn list_imports(
@@ -1225,7 +1373,10 @@ impl ShipmentsService {
             String::new()
         };
         Ok(pb::ListShipmentImportsResponse {
-            imports: found.into_iter().map(|r| r.seen(now).to_proto()).collect(),
+            imports: found
+                .into_iter()
+                .map(|r| r.seen(now, &self.imports).to_proto())
+                .collect(),
             next_page_token: next,
         })
     }
@@ -1256,10 +1407,7 @@ fn differing_columns(existing: &Shipment, row: &ValidRow) -> Vec<&'static str> {
     if let Some(number) = &row.tracking_number {
         candidate.tracking_number = number.clone();
     }
-    let (was, would_be) = (
-        crate::export::row(existing),
-        crate::export::row(&candidate),
-    );
+    let (was, would_be) = (crate::export::row(existing), crate::export::row(&candidate));
     COLUMNS
         .iter()
         .zip(was.iter().zip(&would_be))

@@ -180,10 +180,11 @@ pub async fn build(
     let store = open_store(config).await?;
     let blobs = blobs::open(config).await?;
     let audit_log = audit::open(config).await?;
-    let routes = tonic::service::Routes::new(server(store, blobs, tokens.clone(), site, settings))
-        .add_service(AuditServiceServer::new(audit::AuditApi::new(
-            audit_log, tokens,
-        )));
+    let service = service(store, blobs, tokens.clone(), site, settings);
+    service.keep_sweeping_pending_imports().await;
+    let routes = tonic::service::Routes::new(served(service)).add_service(AuditServiceServer::new(
+        audit::AuditApi::new(audit_log, tokens),
+    ));
     Ok(Built::new(Services::new(routes)))
 }
 
@@ -196,7 +197,17 @@ pub fn server(
     site: &SiteSettings,
     settings: &Settings,
 ) -> ShipmentServiceServer<ShipmentsService> {
-    ShipmentServiceServer::new(ShipmentsService::new(
+    served(service(store, blobs, tokens, site, settings))
+}
+
+fn service(
+    store: Arc<dyn ShipmentStore>,
+    blobs: Arc<dyn blobs::BlobStore>,
+    tokens: TokenKey,
+    site: &SiteSettings,
+    settings: &Settings,
+) -> ShipmentsService {
+    ShipmentsService::new(
         store,
         blobs,
         tokens,
@@ -204,6 +215,9 @@ pub fn server(
         site.public_url.clone(),
         settings.policy(),
     )
-    .with_imports(settings.imports()))
-    .max_decoding_message_size(MAX_MESSAGE_BYTES)
+    .with_imports(settings.imports())
+}
+
+fn served(service: ShipmentsService) -> ShipmentServiceServer<ShipmentsService> {
+    ShipmentServiceServer::new(service).max_decoding_message_size(MAX_MESSAGE_BYTES)
 }

@@ -3,7 +3,9 @@
 
 mod common;
 
-use common::service::{Running, caller, create, start, valid_input, violations};
+use common::service::{
+    Running, caller, create, start, start_in, start_with, valid_input, violations,
+};
 use logistics_proto::v1 as pb;
 use tonic::Code;
 
@@ -505,8 +507,9 @@ async fn a_row_whose_reference_or_number_exists_with_other_data_is_a_conflict() 
     let lines: Vec<&str> = rejected.lines().collect();
     assert_eq!(lines.len(), 3, "{rejected}");
     assert!(
-        lines[1].starts_with("3,external_reference: conflict: The reference ERP-11 is already shipment PSE")
-            && lines[1].contains("with other data in shipper_email; nothing was changed"),
+        lines[1].starts_with(
+            "3,external_reference: conflict: The reference ERP-11 is already shipment PSE"
+        ) && lines[1].contains("with other data in shipper_email; nothing was changed"),
         "{}",
         lines[1]
     );
@@ -539,12 +542,18 @@ async fn hostile_shapes_are_refused_by_the_bound_they_break() {
     let mut running = start().await;
     let valid = row("ada@example.com", "", "");
     let cases: Vec<(Vec<u8>, String)> = vec![
-        (vec![b','; 3_000_000], "Line 1 has more than 64 cells".into()),
+        (
+            vec![b','; 3_000_000],
+            "Line 1 has more than 64 cells".into(),
+        ),
         (
             [HEADER.as_bytes(), b"\n", &vec![b','; 3_000_000]].concat(),
             "Line 2 has more than 64 cells".into(),
         ),
-        (vec![b'x'; 3_000_000], "Line 1 is longer than 524288 bytes".into()),
+        (
+            vec![b'x'; 3_000_000],
+            "Line 1 is longer than 524288 bytes".into(),
+        ),
         (
             [HEADER.as_bytes(), b"\n\"", &b"a,b\n".repeat(500_000)].concat(),
             "Line 2 is longer than 524288 bytes".into(),
@@ -558,7 +567,10 @@ async fn hostile_shapes_are_refused_by_the_bound_they_break() {
             "Line 3 holds a NUL byte".into(),
         ),
         (
-            "\u{feff}t\0r\0a\0c\0k\0".encode_utf16().flat_map(u16::to_le_bytes).collect(),
+            "\u{feff}t\0r\0a\0c\0k\0"
+                .encode_utf16()
+                .flat_map(u16::to_le_bytes)
+                .collect(),
             "Line 1 holds a NUL byte".into(),
         ),
     ];
@@ -595,7 +607,9 @@ async fn bom_cr_only_and_semicolon_files_are_read() {
     .concat();
     let bom_cr = [
         &b"\xEF\xBB\xBF"[..],
-        text.replace("ERP-2", "ERP-4").replace('\n', "\r").as_bytes(),
+        text.replace("ERP-2", "ERP-4")
+            .replace('\n', "\r")
+            .as_bytes(),
     ]
     .concat();
     for bytes in [semicolon, bom_cr] {
@@ -606,4 +620,124 @@ async fn bom_cr_only_and_semicolon_files_are_read() {
         assert_eq!(run(&mut running, &id).await.created_count, 2);
     }
     assert_eq!(all_shipments(&mut running).await.len(), 4);
+}
+
+fn embedded(dir: &tempfile::TempDir) -> service_common::StoreConfig {
+    service_common::StoreConfig::Embedded {
+        data_dir: dir.path().to_path_buf(),
+    }
+}
+
+async fn state_of(running: &mut Running, id: &str) -> pb::ShipmentImport {
+    running
+        .client
+        .get_shipment_import(pb::GetShipmentImportRequest {
+            import_id: id.into(),
+        })
+        .await
+        .unwrap()
+        .into_inner()
+}
+
+#[tokio::test]
+async fn uploads_not_run_in_time_are_deleted_at_start_and_by_the_sweeper() {
+    use shipments::import::ImportRecord;
+    let dir = tempfile::tempdir().unwrap();
+    let config = embedded(&dir);
+    let store = shipments::open_store(&config).await.unwrap();
+    let blobs = shipments::blobs::open(&config).await.unwrap();
+    let now = chrono::Utc::now();
+    // What an earlier run left: an upload begun 25 hours ago and one begun an hour ago.
+    for (id, age) in [("oldupload", 25), ("newupload", 1)] {
+        let mut record = ImportRecord::new(
+            id.into(),
+            "f.csv".into(),
+            3,
+            "someone@example.com".into(),
+            now - chrono::TimeDelta::hours(age),
+        );
+        (record.uploaded_bytes, record.parts) = (3, 1);
+        store.save_import(&record).await.unwrap();
+        blobs
+            .put(&format!("imports/{id}/part-000000"), b"a,b")
+            .await
+            .unwrap();
+    }
+    let part = |id: &str| format!("imports/{id}/part-000000");
+
+    let mut running = start_in(dir, shipments::Settings::default()).await;
+    let old = state_of(&mut running, "oldupload").await;
+    assert_eq!(old.state(), pb::ShipmentImportState::Failed);
+    let expired =
+        "The file was not run within 24 hours of its upload, so it was deleted; upload it again.";
+    assert_eq!(old.error, expired);
+    assert_eq!(blobs.get(&part("oldupload")).await.unwrap(), None);
+    let refused = check(&mut running, "oldupload").await.unwrap_err();
+    assert_eq!(
+        (refused.code(), refused.message()),
+        (Code::FailedPrecondition, expired)
+    );
+    let new = state_of(&mut running, "newupload").await;
+    assert_eq!(new.state(), pb::ShipmentImportState::Uploading);
+    assert!(blobs.get(&part("newupload")).await.unwrap().is_some());
+
+    // A day later (the sweeper's clock moved on), the newer one goes too, once.
+    let service = shipments::ShipmentsService::new(
+        store,
+        blobs.clone(),
+        running.key.clone(),
+        std::time::Duration::ZERO,
+        String::new(),
+        Default::default(),
+    );
+    let later = now + chrono::TimeDelta::hours(24);
+    assert_eq!(service.sweep_pending_imports(later).await.unwrap(), 1);
+    assert_eq!(blobs.get(&part("newupload")).await.unwrap(), None);
+    assert_eq!(service.sweep_pending_imports(later).await.unwrap(), 0);
+}
+
+#[tokio::test]
+async fn one_persons_uploads_not_yet_run_have_a_quota() {
+    let mut running = start_with(shipments::Settings {
+        import_pending_quota_mb: 1,
+        ..Default::default()
+    })
+    .await;
+    let small = file(&[row("ada@example.com", "", "")]);
+    let ready = upload(&mut running, "small.csv", &small, 1 << 20).await;
+    let reserve = |client: &mut common::service::Client, size: i64| {
+        let mut client = client.clone();
+        async move {
+            client
+                .create_shipment_import(pb::CreateShipmentImportRequest {
+                    file_name: "big.csv".into(),
+                    size_bytes: size,
+                })
+                .await
+        }
+    };
+    let rest = 1_000_000 - small.len() as i64;
+    reserve(&mut running.client, rest).await.unwrap();
+    let refused = reserve(&mut running.client, 1).await.unwrap_err();
+    assert_eq!(refused.code(), Code::FailedPrecondition);
+    assert_eq!(
+        refused.message(),
+        "Your import files not yet run take 1.0 MB; with this one (0.0 MB) they would pass the \
+         limit of 1.0 MB per person. Run them first; a file not run is deleted 24 hours after \
+         its upload."
+    );
+    // Someone else's uploads count apart.
+    let other = running.key.mint(
+        &service_auth::Caller::with_role("u2", "other@example.com", "admin".parse().unwrap()),
+        service_auth::CALL_TOKEN_LIFETIME,
+    );
+    reserve(&mut running.client_as(&other), 500_000)
+        .await
+        .unwrap();
+    // A file run no longer counts.
+    assert_eq!(run(&mut running, &ready).await.created_count, 1);
+    reserve(&mut running.client, small.len() as i64)
+        .await
+        .unwrap();
+    reserve(&mut running.client, 1).await.unwrap_err();
 }

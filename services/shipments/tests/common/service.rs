@@ -40,7 +40,11 @@ pub async fn start() -> Running {
 }
 
 pub async fn start_with(settings: shipments::Settings) -> Running {
-    let dir = tempfile::tempdir().unwrap();
+    start_in(tempfile::tempdir().unwrap(), settings).await
+}
+
+/// The service on the data folder `dir` (which may hold what an earlier run left).
+pub async fn start_in(dir: tempfile::TempDir, settings: shipments::Settings) -> Running {
     let key = TokenKey::generate();
     let store = service_common::StoreConfig::Embedded {
         data_dir: dir.path().to_path_buf(),
