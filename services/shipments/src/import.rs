@@ -381,19 +381,14 @@ fn clip(text: &str, max: usize) -> String {
     }
 }
 
-/// A cell as typed: an apostrophe the export put before a formula-like text is dropped, and
-/// the text is otherwise kept literally (a formula is stored as text, never run).
+/// A cell as typed: the apostrophe the export puts before a formula-like text (or before an
+/// apostrophe so escaped) is dropped, exactly undoing it; the text is otherwise kept literally
+/// (a formula is stored as text, never run).
 fn literal(cell: &str) -> &str {
-    match cell.strip_prefix('\'') {
-        Some(rest)
-            if matches!(
-                rest.chars().next(),
-                Some('=' | '+' | '-' | '@' | '\t' | '\r')
-            ) =>
-        {
-            rest
-        }
-        _ => cell,
+    if crate::export::is_escaped(cell) {
+        &cell[1..]
+    } else {
+        cell
     }
 }
 
@@ -1117,7 +1112,12 @@ impl ShipmentsService {
         while !done {
             let now = crate::domain::now();
             let mut batch = Vec::with_capacity(BATCH_ROWS);
-            let mut report = csv::Writer::from_writer(Vec::new());
+            let report_start = if record.report_parts == 0 {
+                crate::export::BOM.to_vec()
+            } else {
+                Vec::new()
+            };
+            let mut report = csv::Writer::from_writer(report_start);
             if record.report_parts == 0 {
                 report
                     .write_record(&report_header)
@@ -1457,6 +1457,19 @@ mod tests {
         assert_eq!(literal("'+1 555"), "+1 555");
         assert_eq!(literal("O'Neil"), "O'Neil");
         assert_eq!(literal("'quoted'"), "'quoted'");
+        for text in [
+            "+44 20 7946 0958",
+            "'=x",
+            "''=x",
+            "'",
+            "''",
+            "'quoted'",
+            "@a",
+            "-",
+            "plain",
+        ] {
+            assert_eq!(literal(&crate::export::text_cell(text)), text, "{text:?}");
+        }
     }
 
     #[test]

@@ -741,3 +741,125 @@ async fn one_persons_uploads_not_yet_run_have_a_quota() {
         .unwrap();
     reserve(&mut running.client, 1).await.unwrap_err();
 }
+
+/// Every shipment as the export writes it.
+async fn export(running: &mut Running) -> Vec<u8> {
+    let mut stream = running
+        .client
+        .export_shipments(pb::ExportShipmentsRequest::default())
+        .await
+        .unwrap()
+        .into_inner();
+    let mut bytes = Vec::new();
+    while let Some(chunk) = stream.message().await.unwrap() {
+        bytes.extend(chunk.csv);
+    }
+    bytes
+}
+
+/// The cells of a CSV file as a spreadsheet reads them (Python's csv module, Excel dialect).
+fn spreadsheet_view(bytes: &[u8]) -> Vec<Vec<String>> {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), bytes).unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/tools/spreadsheet_view.py");
+    let output = std::process::Command::new("python3")
+        .arg(script)
+        .arg(file.path())
+        .output()
+        .expect("python3 runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// The cells of an export but those a store gives anew (`id`, `updated_at`), by reference.
+fn comparable(bytes: &[u8]) -> Vec<Vec<String>> {
+    let mut rows: Vec<Vec<String>> = csv::Reader::from_reader(bytes)
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            shipments::export::COLUMNS
+                .iter()
+                .zip(r.iter())
+                .filter(|(c, _)| !matches!(**c, "id" | "updated_at"))
+                .map(|(_, cell)| cell.to_owned())
+                .collect()
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+#[tokio::test]
+async fn an_export_imports_back_exactly_and_opens_in_a_spreadsheet_as_text() {
+    let mut first = start().await;
+    let tricky = pb::Shipment {
+        shipper: Some(pb::Party {
+            name: "=HYPERLINK(\"http://evil.example\",\"x\")".into(),
+            address: "Flat 2\nRua São João, 12; \"Bloco\" B".into(),
+            phone: "+44 20 7946 0958".into(),
+            email: "ines@example.com".into(),
+        }),
+        receiver: Some(pb::Party {
+            name: "'=already quoted".into(),
+            address: "ul. Piotrkowska 5, Łódź".into(),
+            phone: "+1-555-0100".into(),
+            email: "jan@example.pl".into(),
+        }),
+        origin: "São Paulo, Brasil".into(),
+        destination: "Łódź, Polska".into(),
+        carrier: "''Maersk".into(),
+        product: "-5 kg salt".into(),
+        comments: "@SUM(A1), then ; and \"quotes\" – ✓".into(),
+        external_reference: "ERP-RT-1".into(),
+        ..valid_input()
+    };
+    let plain = pb::Shipment {
+        external_reference: "ERP-RT-2".into(),
+        ..valid_input()
+    };
+    let made = create(&mut first.client, tricky.clone()).await;
+    create(&mut first.client, plain).await;
+    let exported = export(&mut first).await;
+    assert!(exported.starts_with(b"\xEF\xBB\xBF"), "a byte-order mark");
+
+    // A spreadsheet sees the header, every accent, and formulas as text.
+    let cells = spreadsheet_view(&exported);
+    assert_eq!(cells[0], shipments::export::COLUMNS);
+    let row = cells
+        .iter()
+        .find(|r| r[0] == made.tracking_number)
+        .unwrap();
+    let cell = |column: &str| {
+        let i = cells[0].iter().position(|c| c == column).unwrap();
+        row[i].as_str()
+    };
+    assert_eq!(cell("shipper_name"), "'=HYPERLINK(\"http://evil.example\",\"x\")");
+    assert_eq!(cell("shipper_phone"), "'+44 20 7946 0958");
+    assert_eq!(cell("receiver_name"), "''=already quoted");
+    assert_eq!(cell("carrier"), "'''Maersk");
+    assert_eq!(cell("shipper_address"), "Flat 2\nRua São João, 12; \"Bloco\" B");
+    assert_eq!(cell("destination"), "Łódź, Polska");
+
+    // Imported into an empty site, the file gives the same shipments back.
+    let mut second = start().await;
+    let id = upload(&mut second, "export.csv", &exported, 1 << 20).await;
+    let done = run(&mut second, &id).await;
+    assert_eq!((done.created_count, done.rejected_count), (2, 0));
+    let back = all_shipments(&mut second).await;
+    let copy = back
+        .iter()
+        .find(|s| s.external_reference == "ERP-RT-1")
+        .unwrap();
+    assert_eq!(copy.tracking_number, made.tracking_number);
+    assert_eq!(copy.shipper, tricky.shipper);
+    assert_eq!(copy.receiver, tricky.receiver);
+    assert_eq!(
+        (&copy.carrier, &copy.product, &copy.comments),
+        (&tricky.carrier, &tricky.product, &tricky.comments)
+    );
+    assert_eq!(comparable(&export(&mut second).await), comparable(&exported));
+}
