@@ -2057,7 +2057,10 @@ async fn the_export_streams_matching_shipments_as_csv(site: &Site) {
             .starts_with("attachment; filename=\"shipments-")
     );
     let bytes = reply.bytes().await.unwrap();
-    assert!(bytes.starts_with(shipments::export::BOM), "UTF-8 with a BOM");
+    assert!(
+        bytes.starts_with(shipments::export::BOM),
+        "UTF-8 with a BOM"
+    );
     let mut rows = csv::Reader::from_reader(&bytes[..]);
     let header: Vec<String> = rows.headers().unwrap().iter().map(str::to_owned).collect();
     assert_eq!(header, shipments::export::COLUMNS);

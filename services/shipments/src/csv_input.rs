@@ -14,7 +14,7 @@ pub struct Limits {
     pub field_bytes: usize,
 }
 
-/// What `Rows::next` found.
+/// What `Rows::next_row` found.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Next {
     /// A row, starting on this line of the file (the first line is 1); see `Rows::record`.
@@ -87,7 +87,7 @@ impl Rows {
         }
     }
 
-    /// The row `next` last found.
+    /// The row `next_row` last found.
     pub fn record(&self) -> &csv::StringRecord {
         &self.record
     }
@@ -102,7 +102,7 @@ impl Rows {
 
     /// The next row, or what is needed to find it; an error says, for a person, where the
     /// file breaks a rule and which.
-    pub fn next(&mut self) -> Result<Next, String> {
+    pub fn next_row(&mut self) -> Result<Next, String> {
         if self.core.is_none() {
             let body = self
                 .head
@@ -199,9 +199,7 @@ impl Rows {
                      \"CSV UTF-8\")."
                 ));
             }
-            if b == b'\n' {
-                self.line += 1;
-            } else if self.after_cr {
+            if b == b'\n' || self.after_cr {
                 self.line += 1;
             }
             self.after_cr = b == b'\r';
@@ -279,7 +277,7 @@ mod tests {
         let mut parts = text.chunks(chunk);
         let mut found = Vec::new();
         loop {
-            match rows.next()? {
+            match rows.next_row()? {
                 Next::Row(line) => {
                     found.push((line, rows.record().iter().map(str::to_owned).collect()))
                 }
@@ -317,9 +315,9 @@ mod tests {
         ] {
             let mut rows = Rows::new(LIMITS);
             rows.supply(Some(text.to_vec()));
-            assert_eq!(rows.next(), Ok(Next::Row(1)));
+            assert_eq!(rows.next_row(), Ok(Next::Row(1)));
             assert_eq!(rows.delimiter(), delimiter, "{text:?}");
-            assert!(matches!(rows.next(), Ok(Next::Row(2))));
+            assert!(matches!(rows.next_row(), Ok(Next::Row(2))));
             assert_eq!(rows.record().len(), cells);
         }
     }
@@ -354,7 +352,7 @@ mod tests {
         let mut parts = text.chunks(1 << 20);
         let mut count = 0;
         loop {
-            match rows.next().unwrap() {
+            match rows.next_row().unwrap() {
                 Next::Row(_) => count += 1,
                 Next::NeedInput => rows.supply(parts.next().map(<[u8]>::to_vec)),
                 Next::End => break,

@@ -255,7 +255,7 @@ impl FileRows {
     /// The line of the next row (see `record`), or None at the end of the file.
     async fn next(&mut self) -> Result<Option<i64>, ShipmentError> {
         loop {
-            match self.rows.next().map_err(file_error)? {
+            match self.rows.next_row().map_err(file_error)? {
                 Next::Row(line) => return Ok(Some(line)),
                 Next::End => return Ok(None),
                 Next::NeedInput if self.next_part == self.parts => self.rows.supply(None),

@@ -761,7 +761,10 @@ async fn export(running: &mut Running) -> Vec<u8> {
 fn spreadsheet_view(bytes: &[u8]) -> Vec<Vec<String>> {
     let file = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(file.path(), bytes).unwrap();
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/tools/spreadsheet_view.py");
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/tools/spreadsheet_view.py"
+    );
     let output = std::process::Command::new("python3")
         .arg(script)
         .arg(file.path())
@@ -829,19 +832,22 @@ async fn an_export_imports_back_exactly_and_opens_in_a_spreadsheet_as_text() {
     // A spreadsheet sees the header, every accent, and formulas as text.
     let cells = spreadsheet_view(&exported);
     assert_eq!(cells[0], shipments::export::COLUMNS);
-    let row = cells
-        .iter()
-        .find(|r| r[0] == made.tracking_number)
-        .unwrap();
+    let row = cells.iter().find(|r| r[0] == made.tracking_number).unwrap();
     let cell = |column: &str| {
         let i = cells[0].iter().position(|c| c == column).unwrap();
         row[i].as_str()
     };
-    assert_eq!(cell("shipper_name"), "'=HYPERLINK(\"http://evil.example\",\"x\")");
+    assert_eq!(
+        cell("shipper_name"),
+        "'=HYPERLINK(\"http://evil.example\",\"x\")"
+    );
     assert_eq!(cell("shipper_phone"), "'+44 20 7946 0958");
     assert_eq!(cell("receiver_name"), "''=already quoted");
     assert_eq!(cell("carrier"), "'''Maersk");
-    assert_eq!(cell("shipper_address"), "Flat 2\nRua São João, 12; \"Bloco\" B");
+    assert_eq!(
+        cell("shipper_address"),
+        "Flat 2\nRua São João, 12; \"Bloco\" B"
+    );
     assert_eq!(cell("destination"), "Łódź, Polska");
 
     // Imported into an empty site, the file gives the same shipments back.
@@ -861,5 +867,8 @@ async fn an_export_imports_back_exactly_and_opens_in_a_spreadsheet_as_text() {
         (&copy.carrier, &copy.product, &copy.comments),
         (&tricky.carrier, &tricky.product, &tricky.comments)
     );
-    assert_eq!(comparable(&export(&mut second).await), comparable(&exported));
+    assert_eq!(
+        comparable(&export(&mut second).await),
+        comparable(&exported)
+    );
 }
