@@ -328,10 +328,13 @@ impl Header {
             .collect();
         if !unknown.is_empty() {
             let shown: Vec<String> = unknown.iter().take(10).map(|n| clip(n, 40)).collect();
+            let separated = if delimiter == "comma" {
+                String::new()
+            } else {
+                format!(" This file's cells were read as {delimiter}-separated.")
+            };
             return Err(file_error(format!(
-                "Unknown columns: {}. The template lists the columns, separated by commas \
-                 (semicolons and tabs are read too; this file's header was read as \
-                 {delimiter}-separated).",
+                "Unknown columns: {}. The template lists the columns.{separated}",
                 shown.join(", ")
             )));
         }

@@ -872,3 +872,16 @@ async fn an_export_imports_back_exactly_and_opens_in_a_spreadsheet_as_text() {
         comparable(&exported)
     );
 }
+
+#[tokio::test]
+async fn a_header_of_unknown_columns_says_which_separator_was_read() {
+    let mut running = start().await;
+    let message = refusal(&mut running, b"colour;size\nred;L\n").await;
+    assert!(
+        message.contains(
+            "Unknown columns: colour, size. The template lists the columns. This file's cells \
+             were read as semicolon-separated."
+        ),
+        "{message}"
+    );
+}
