@@ -15,7 +15,9 @@
 #  - all of them exported as CSV through the all-in-one gateway (targets: 1,000,000 rows in
 #    ≤ 60 s, gateway peak RSS ≤ 150 MB);
 #  - IMPORT_ROWS (default 100,000) shipments imported from a CSV file through the all-in-one
-#    gateway into an empty embedded store, as the Import page does (target: ≤ 60 s);
+#    gateway into an empty embedded store, as the Import page does (target: ≤ 60 s), then
+#    hostile import files of 20 MB checked one by one (scripts/import-hostile.sh), each with
+#    the gateway's peak RSS rise (target: ≤ 100 MB);
 #  - the proof-of-delivery photo check of a hostile 10000 × 10000 JPEG and of the largest
 #    accepted photo: time and peak RSS (not in a smoke run);
 #  - the Lighthouse performance and accessibility scores of /, /track and /services.
@@ -282,6 +284,11 @@ import_line=$("$BIN/bench-import" --url "http://127.0.0.1:$port" --email bench@e
 results+=("$import_line (SQLite)")
 import_seconds=$(sed -E 's/.* in ([0-9.]+) s .*/\1/' <<<"$import_line")
 verdict "CSV import of $IMPORT_ROWS rows: $import_seconds s ≤ 60 s" "$(awk -v s="$import_seconds" 'BEGIN { print (s <= 60) ? 1 : 0 }')"
+# Hostile import files (one endless line, 3M columns, a quote never closed, ...): peak RSS rise.
+hostile=$(scripts/import-hostile.sh "http://127.0.0.1:$port" "${pids[-1]}" "$BIN/bench-import" bench@example.com "$export_password" "$([ -n "$SMOKE" ] && echo 2 || echo 20)")
+while read -r line; do results+=("$line"); done <<<"$hostile"
+hostile_mb=$(sed -nE 's/.*largest peak RSS rise \+([0-9]+) MB/\1/p' <<<"$hostile")
+verdict "hostile CSV imports: largest peak RSS rise $hostile_mb MB ≤ 100 MB" "$(awk -v m="$hostile_mb" 'BEGIN { print (m <= 100) ? 1 : 0 }')"
 stop_last
 
 # Proof-of-delivery photos: a hostile 10000 × 10000 JPEG of 1.8 MB and the largest accepted

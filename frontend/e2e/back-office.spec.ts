@@ -72,7 +72,9 @@ test('a bulk status change reports what changed, and the export has the same row
   const download = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Export CSV' }).click();
   const file = await (await download).path();
-  const lines = readFileSync(file, 'utf8').trim().split('\n');
+  const text = readFileSync(file, 'utf8');
+  expect(text.startsWith('\uFEFF')).toBe(true); // UTF-8 with a BOM, for spreadsheets
+  const lines = text.slice(1).trim().split('\n');
   expect(lines[0]).toMatch(/^tracking_number,status,shipper_name,/);
   expect(lines).toHaveLength(4);
   for (const s of made) expect(lines.some((line) => line.startsWith(`${s.trackingNumber},`))).toBe(true);

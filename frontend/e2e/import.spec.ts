@@ -247,7 +247,9 @@ test.describe('importing shipments from a CSV file', () => {
     // The rejected rows: `row,errors`, then the two rows.
     const download = page.waitForEvent('download');
     await page.getByRole('link', { name: 'Download rejected rows' }).click();
-    const report = parseCsv(readFileSync(await (await download).path(), 'utf8')).filter((r) => r.some(Boolean));
+    const reportText = readFileSync(await (await download).path(), 'utf8');
+    expect(reportText.startsWith('\uFEFF')).toBe(true); // UTF-8 with a BOM, for spreadsheets
+    const report = parseCsv(reportText.slice(1)).filter((r) => r.some(Boolean));
     expect(report[0].slice(0, 2)).toEqual(['row', 'errors']);
     expect(report).toHaveLength(1 + file.rejected);
     // The report numbers the rows as the preview did.

@@ -2078,8 +2078,12 @@ async fn the_export_streams_matching_shipments_as_csv(site: &Site) {
             .unwrap()
             .starts_with("attachment; filename=\"shipments-")
     );
-    let text = reply.text().await.unwrap();
-    let mut rows = csv::Reader::from_reader(text.as_bytes());
+    let bytes = reply.bytes().await.unwrap();
+    assert!(
+        bytes.starts_with(shipments::export::BOM),
+        "UTF-8 with a BOM"
+    );
+    let mut rows = csv::Reader::from_reader(&bytes[..]);
     let header: Vec<String> = rows.headers().unwrap().iter().map(str::to_owned).collect();
     assert_eq!(header, shipments::export::COLUMNS);
     let records: Vec<csv::StringRecord> = rows.records().map(Result::unwrap).collect();

@@ -1,6 +1,8 @@
 //! `bench-import --url URL --email E --password P --rows N`: signs in at a running gateway and
 //! imports N generated shipments from a CSV file as the Import page does (1 MiB parts, a check,
 //! a run followed until it ends), then prints the rows and the time of each step.
+//! With `--check FILE` it uploads that file and only checks it, printing the answer (for the
+//! memory a hostile file costs).
 
 mod bench_client;
 
@@ -23,6 +25,8 @@ struct Cli {
     password: String,
     #[arg(long, default_value_t = 100_000)]
     rows: usize,
+    #[arg(long)]
+    check: Option<std::path::PathBuf>,
 }
 
 /// N bookings, each with its own reference, so the same file runs once only.
@@ -72,7 +76,10 @@ fn file(rows: usize) -> Vec<u8> {
 async fn main() -> anyhow::Result<()> {
     let cli = <Cli as clap::Parser>::parse();
     let browser = Browser::sign_in(&cli.url, &cli.email, &cli.password).await?;
-    let bytes = file(cli.rows);
+    let bytes = match &cli.check {
+        Some(path) => std::fs::read(path)?,
+        None => file(cli.rows),
+    };
     let started = Instant::now();
     let created: pb::ShipmentImport = browser
         .call(
@@ -102,6 +109,22 @@ async fn main() -> anyhow::Result<()> {
         import_id: created.id.clone(),
         validate_only,
     };
+    if cli.check.is_some() {
+        let answer: anyhow::Result<pb::ShipmentImport> = browser
+            .call(&format!("{SERVICE}StartShipmentImport"), &start(true))
+            .await;
+        match answer {
+            Ok(checked) => println!(
+                "checked: {} rows, {} valid",
+                checked.total_rows, checked.valid_rows
+            ),
+            Err(e) => println!(
+                "refused: {}",
+                format!("{e:#}").chars().take(160).collect::<String>()
+            ),
+        }
+        return Ok(());
+    }
     let checked: pb::ShipmentImport = browser
         .call(&format!("{SERVICE}StartShipmentImport"), &start(true))
         .await?;

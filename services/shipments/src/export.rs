@@ -1,5 +1,6 @@
 //! Shipments as CSV, one row per shipment, written page by page so any number of them leave
-//! in constant memory. Text cells that a spreadsheet would run as a formula are escaped.
+//! in constant memory: UTF-8 with a byte-order mark (so spreadsheets read it as UTF-8), and
+//! text cells that a spreadsheet would run as a formula escaped in a way the import undoes.
 
 use serde::Serialize;
 
@@ -46,12 +47,28 @@ pub const COLUMNS: [&str; 36] = [
     "language_code",
 ];
 
-/// A cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, a tab or a carriage
-/// return first) gets a leading apostrophe, which spreadsheets show as text.
+/// The byte-order mark that starts every file written for people (exports, reports).
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The first characters that make a spreadsheet run a cell as a formula.
+pub const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// Whether `text` starts with the apostrophe `text_cell` adds: one followed by a formula's
+/// first character or by another apostrophe.
+pub fn is_escaped(text: &str) -> bool {
+    text.strip_prefix('\'')
+        .and_then(|rest| rest.chars().next())
+        .is_some_and(|c| c == '\'' || FORMULA_STARTS.contains(&c))
+}
+
+/// A cell a spreadsheet would read as a formula gets a leading apostrophe, so it stays text;
+/// so does a text that already looks escaped, so the import's undoing (dropping one such
+/// apostrophe) gives back every text exactly.
 pub fn text_cell(value: &str) -> String {
-    match value.chars().next() {
-        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{value}"),
-        _ => value.to_owned(),
+    if value.starts_with(FORMULA_STARTS) || is_escaped(value) {
+        format!("'{value}")
+    } else {
+        value.to_owned()
     }
 }
 
@@ -114,9 +131,13 @@ pub fn row(s: &Shipment) -> Vec<String> {
     ]
 }
 
-/// CSV text of `rows` (after the header row when `header`).
+/// CSV text of `rows` (after the byte-order mark and the header row when `header`).
 pub fn write(shipments: &[Shipment], header: bool) -> Vec<u8> {
-    let mut out = csv::Writer::from_writer(Vec::with_capacity(shipments.len() * 512));
+    let mut buffer = Vec::with_capacity(shipments.len() * 512 + 1024);
+    if header {
+        buffer.extend_from_slice(BOM);
+    }
+    let mut out = csv::Writer::from_writer(buffer);
     if header {
         out.write_record(COLUMNS).expect("writing to memory");
     }
@@ -143,6 +164,9 @@ mod tests {
             text_cell("Maria O'Neil, \"Quay\" 1"),
             "Maria O'Neil, \"Quay\" 1"
         );
+        assert_eq!(text_cell("'=x"), "''=x");
+        assert_eq!(text_cell("''"), "'''");
+        assert_eq!(text_cell("'quoted'"), "'quoted'");
     }
 
     #[test]

@@ -14,6 +14,7 @@ use service_common::text::TextRule;
 use sha2::{Digest, Sha256};
 
 use crate::convert;
+use crate::csv_input::{Limits, Next, Rows};
 use crate::domain::{Shipment, Status, TrackingNumber, utc_micros};
 use crate::error::{FieldViolation, ShipmentError};
 use crate::export::COLUMNS;
@@ -84,6 +85,12 @@ pub struct ImportRecord {
     pub created: i64,
     pub skipped: i64,
     pub rejected: i64,
+    /// Rejected rows whose reference or number is a shipment with other data.
+    #[serde(default)]
+    pub conflicts: i64,
+    /// Not run in time: its file is deleted.
+    #[serde(default)]
+    pub expired: bool,
     pub preview: Vec<RowPreview>,
     pub rejected_preview: Vec<RowPreview>,
     pub error: String,
@@ -117,6 +124,8 @@ impl ImportRecord {
             created: 0,
             skipped: 0,
             rejected: 0,
+            conflicts: 0,
+            expired: false,
             preview: Vec::new(),
             rejected_preview: Vec::new(),
             error: String::new(),
@@ -167,21 +176,135 @@ fn report_blob(id: &str, part: i64) -> String {
     format!("imports/{id}/rejected-{part:06}")
 }
 
-/// The file's text, after its checks: UTF-8 (a byte-order mark is dropped), not empty.
-fn file_text(bytes: &[u8]) -> Result<&str, ShipmentError> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        let line = bytes[..e.valid_up_to()]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            + 1;
-        file_error(format!("The file is not UTF-8 text (line {line})."))
-    })?;
-    if text.trim().is_empty() {
-        return Err(file_error("The file is empty."));
+/// The bounds of imports: of a file's rows, and of the files waiting to be run.
+#[derive(Clone, Debug)]
+pub struct ImportPolicy {
+    pub limits: Limits,
+    /// An upload not run this long after it began is deleted.
+    pub pending_ttl: chrono::TimeDelta,
+    /// Most bytes of files one user may have waiting to be run.
+    pub pending_quota_bytes: i64,
+}
+
+impl ImportPolicy {
+    /// An upload not run within its time: its file is (or will be) deleted.
+    fn expired(&self, record: &ImportRecord, now: DateTime<Utc>) -> bool {
+        record.expired
+            || matches!(
+                record.state,
+                ImportState::Uploading | ImportState::Validated
+            ) && now - record.created_at > self.pending_ttl
     }
-    Ok(text)
+
+    fn expired_message(&self) -> String {
+        format!(
+            "The file was not run within {} of its upload, so it was deleted; upload it again.",
+            duration_text(self.pending_ttl)
+        )
+    }
+}
+
+/// `24 hours`, `90 minutes`, `45 seconds`.
+fn duration_text(span: chrono::TimeDelta) -> String {
+    let seconds = span.num_seconds();
+    let (n, unit) = if seconds % 3600 == 0 {
+        (seconds / 3600, "hour")
+    } else if seconds % 60 == 0 {
+        (seconds / 60, "minute")
+    } else {
+        (seconds, "second")
+    };
+    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
+}
+
+impl Default for ImportPolicy {
+    fn default() -> Self {
+        crate::Settings::default().imports()
+    }
+}
+
+/// An import's file read part by part from the blob store, one bounded row at a time; it
+/// also hashes the bytes it reads.
+struct FileRows {
+    blobs: std::sync::Arc<dyn crate::blobs::BlobStore>,
+    id: String,
+    parts: i64,
+    next_part: i64,
+    rows: Rows,
+    hash: Sha256,
+}
+
+impl FileRows {
+    fn new(service: &ShipmentsService, record: &ImportRecord) -> Result<Self, ShipmentError> {
+        if record.uploaded_bytes != record.size_bytes {
+            return Err(ShipmentError::Precondition(format!(
+                "The file is not fully uploaded ({} of {} bytes).",
+                record.uploaded_bytes, record.size_bytes
+            )));
+        }
+        Ok(Self {
+            blobs: service.blobs.clone(),
+            id: record.id.clone(),
+            parts: record.parts,
+            next_part: 0,
+            rows: Rows::new(service.imports.limits),
+            hash: Sha256::new(),
+        })
+    }
+
+    /// The line of the next row (see `record`), or None at the end of the file.
+    async fn next(&mut self) -> Result<Option<i64>, ShipmentError> {
+        loop {
+            match self.rows.next_row().map_err(file_error)? {
+                Next::Row(line) => return Ok(Some(line)),
+                Next::End => return Ok(None),
+                Next::NeedInput if self.next_part == self.parts => self.rows.supply(None),
+                Next::NeedInput => {
+                    let data = self
+                        .blobs
+                        .get(&part_blob(&self.id, self.next_part))
+                        .await?
+                        .ok_or_else(|| {
+                            ShipmentError::Precondition(
+                                "This import's file is no longer kept; begin a new import.".into(),
+                            )
+                        })?;
+                    self.hash.update(&data);
+                    self.next_part += 1;
+                    self.rows.supply(Some(data));
+                }
+            }
+        }
+    }
+
+    fn record(&self) -> &csv::StringRecord {
+        self.rows.record()
+    }
+
+    /// The header, as the file's first row; an empty file is refused.
+    async fn header(&mut self) -> Result<Header, ShipmentError> {
+        if self.next().await?.is_none() {
+            return Err(file_error("The file is empty."));
+        }
+        if self.record().iter().all(|cell| cell.trim().is_empty()) {
+            return Err(file_error(match self.next().await? {
+                None => "The file is empty.",
+                Some(_) => "The file's first line is blank: it must be the header.",
+            }));
+        }
+        Header::parse(self.record(), self.rows.delimiter())
+    }
+
+    /// A short hash of the whole file, once it is read to the end.
+    fn file_hash(&self) -> String {
+        self.hash
+            .clone()
+            .finalize()
+            .iter()
+            .take(16)
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
 }
 
 /// Where each known column is in the file's header.
@@ -191,7 +314,7 @@ struct Header {
 }
 
 impl Header {
-    fn parse(record: &csv::StringRecord) -> Result<Self, ShipmentError> {
+    fn parse(record: &csv::StringRecord, delimiter: &str) -> Result<Self, ShipmentError> {
         let names: Vec<String> = record.iter().map(|n| n.trim().to_owned()).collect();
         let known = |name: &str| {
             COLUMNS.contains(&name)
@@ -205,8 +328,13 @@ impl Header {
             .collect();
         if !unknown.is_empty() {
             let shown: Vec<String> = unknown.iter().take(10).map(|n| clip(n, 40)).collect();
+            let separated = if delimiter == "comma" {
+                String::new()
+            } else {
+                format!(" This file's cells were read as {delimiter}-separated.")
+            };
             return Err(file_error(format!(
-                "Unknown columns: {}. The template lists the columns.",
+                "Unknown columns: {}. The template lists the columns.{separated}",
                 shown.join(", ")
             )));
         }
@@ -256,19 +384,14 @@ fn clip(text: &str, max: usize) -> String {
     }
 }
 
-/// A cell as typed: an apostrophe the export put before a formula-like text is dropped, and
-/// the text is otherwise kept literally (a formula is stored as text, never run).
+/// A cell as typed: the apostrophe the export puts before a formula-like text (or before an
+/// apostrophe so escaped) is dropped, exactly undoing it; the text is otherwise kept literally
+/// (a formula is stored as text, never run).
 fn literal(cell: &str) -> &str {
-    match cell.strip_prefix('\'') {
-        Some(rest)
-            if matches!(
-                rest.chars().next(),
-                Some('=' | '+' | '-' | '@' | '\t' | '\r')
-            ) =>
-        {
-            rest
-        }
-        _ => cell,
+    if crate::export::is_escaped(cell) {
+        &cell[1..]
+    } else {
+        cell
     }
 }
 
@@ -591,73 +714,20 @@ fn preview_of(header: &Header, record: &csv::StringRecord, line: i64) -> RowPrev
     }
 }
 
-/// The file's rows, each with its line in the file.
-fn rows(text: &str) -> Result<(Header, csv::Reader<&[u8]>), ShipmentError> {
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(true)
-        .has_headers(true)
-        .from_reader(text.as_bytes());
-    let header = reader
-        .headers()
-        .map_err(|e| file_error(format!("The file is not CSV: {e}.")))?
-        .clone();
-    Ok((Header::parse(&header)?, reader))
-}
-
-/// The line a record starts on, counted from its byte offset (the csv crate's own line count
-/// is off by one for CRLF files); each call moves forward from the last.
-struct Lines<'t> {
-    text: &'t [u8],
-    at: usize,
-    line: i64,
-}
-
-impl<'t> Lines<'t> {
-    fn new(text: &'t str) -> Self {
-        Self {
-            text: text.as_bytes(),
-            at: 0,
-            line: 1,
-        }
-    }
-
-    fn of(&mut self, record: &csv::StringRecord) -> i64 {
-        let start = record.position().map_or(self.at, |p| p.byte() as usize);
-        let mut start = start.clamp(self.at, self.text.len());
-        // With CRLF the record's offset can fall on the previous line's end.
-        while start < self.text.len() && matches!(self.text[start], b'\r' | b'\n') {
-            start += 1;
-        }
-        self.line += self.text[self.at..start]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count() as i64;
-        self.at = start;
-        self.line
-    }
-}
-
-/// The counts and previews of a file's check.
-fn check_file(
-    text: &str,
+/// The counts and previews of a file's check, and the file's hash.
+async fn check_file(
+    mut file: FileRows,
     now: DateTime<Utc>,
     record: &mut ImportRecord,
-) -> Result<(), ShipmentError> {
-    let (header, mut reader) = rows(text)?;
-    let mut lines = Lines::new(text);
+) -> Result<String, ShipmentError> {
+    let header = file.header().await?;
     let (mut total, mut valid) = (0, 0);
     let mut preview = Vec::new();
     let mut rejected_preview = Vec::new();
-    let mut row = csv::StringRecord::new();
-    loop {
-        match reader.read_record(&mut row) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => return Err(file_error(format!("The file is not CSV: {e}."))),
-        }
+    while let Some(line) = file.next().await? {
+        let row = file.record();
         total += 1;
-        let line = lines.of(&row);
-        let outcome = check_row(&header, &row, line, now);
+        let outcome = check_row(&header, row, line, now);
         let errors = outcome.as_ref().err().cloned().unwrap_or_default();
         if errors.is_empty() {
             valid += 1;
@@ -665,7 +735,7 @@ fn check_file(
         if preview.len() < PREVIEW_ROWS
             || (!errors.is_empty() && rejected_preview.len() < REJECTED_PREVIEW_ROWS)
         {
-            let mut shown = preview_of(&header, &row, line);
+            let mut shown = preview_of(&header, row, line);
             shown.errors = errors.clone();
             if preview.len() < PREVIEW_ROWS {
                 preview.push(shown.clone());
@@ -683,12 +753,16 @@ fn check_file(
     record.rejected = total - valid;
     record.preview = preview;
     record.rejected_preview = rejected_preview;
-    Ok(())
+    Ok(file.file_hash())
 }
 
 impl ImportRecord {
     /// The record as a caller sees it: a run whose process ended shows as failed.
-    fn seen(mut self, now: DateTime<Utc>) -> Self {
+    fn seen(mut self, now: DateTime<Utc>, policy: &ImportPolicy) -> Self {
+        if policy.expired(&self, now) {
+            self.state = ImportState::Failed;
+            self.error = policy.expired_message();
+        }
         if self.state == ImportState::Running && now - self.updated_at > STALLED_AFTER {
             self.state = ImportState::Failed;
             self.error = "The import stopped before the end (the service restarted). Run the \
@@ -735,6 +809,7 @@ impl ImportRecord {
             created_count: self.created as i32,
             skipped_count: self.skipped as i32,
             rejected_count: self.rejected as i32,
+            conflict_count: self.conflicts as i32,
             preview: self.preview.iter().map(row).collect(),
             rejected_preview: self.rejected_preview.iter().map(row).collect(),
             error: self.error.clone(),
@@ -780,15 +855,114 @@ impl ShipmentsService {
             v.add("size_bytes", "The file is larger than 100 MB.");
         }
         v.into_result(()).map_err(ShipmentError::Invalid)?;
+        let now = crate::domain::now();
+        let _one_at_a_time = self.imports_lock.lock().await;
+        let waiting = self.pending_bytes(&actor.email, now).await?;
+        let quota = self.imports.pending_quota_bytes;
+        if waiting + request.size_bytes > quota {
+            let mb = |bytes: i64| format!("{:.1} MB", bytes as f64 / 1e6);
+            return Err(ShipmentError::Precondition(format!(
+                "Your import files not yet run take {}; with this one ({}) they would pass \
+                 the limit of {} per person. Run them first; a file not run is deleted {} \
+                 after its upload.",
+                mb(waiting),
+                mb(request.size_bytes),
+                mb(quota),
+                duration_text(self.imports.pending_ttl)
+            )));
+        }
         let record = ImportRecord::new(
             crate::domain::new_id(),
             file_name,
             request.size_bytes,
             actor.email.clone(),
-            crate::domain::now(),
+            now,
         );
         self.store.save_import(&record).await?;
         Ok(record)
+    }
+
+    /// The bytes of `user`'s uploads not yet run and not expired (those are all newer than the
+    /// time an upload is kept, and the list is newest first).
+    async fn pending_bytes(&self, user: &str, now: DateTime<Utc>) -> Result<i64, ShipmentError> {
+        let mut total = 0;
+        let mut before: Option<String> = None;
+        loop {
+            let page = self.store.list_imports(100, before.as_deref()).await?;
+            let Some(last) = page.last() else {
+                return Ok(total);
+            };
+            before = Some(last.id.clone());
+            for record in &page {
+                if now - record.created_at > self.imports.pending_ttl {
+                    return Ok(total);
+                }
+                if record.created_by == user
+                    && matches!(
+                        record.state,
+                        ImportState::Uploading | ImportState::Validated
+                    )
+                {
+                    total += record.size_bytes;
+                }
+            }
+        }
+    }
+
+    /// Deletes the files of uploads not run in time and marks them expired; the number swept.
+    pub async fn sweep_pending_imports(&self, now: DateTime<Utc>) -> Result<usize, ShipmentError> {
+        let mut swept = 0;
+        let mut before: Option<String> = None;
+        loop {
+            let page = self.store.list_imports(100, before.as_deref()).await?;
+            let Some(last) = page.last() else {
+                return Ok(swept);
+            };
+            before = Some(last.id.clone());
+            for found in page {
+                if found.expired || !self.imports.expired(&found, now) {
+                    continue;
+                }
+                let _one_at_a_time = self.imports_lock.lock().await;
+                let mut record = self.store.get_import(&found.id).await?;
+                if record.expired || !self.imports.expired(&record, now) {
+                    continue;
+                }
+                for part in 0..record.parts {
+                    self.blobs.delete(&part_blob(&record.id, part)).await?;
+                }
+                record.state = ImportState::Failed;
+                record.expired = true;
+                record.error = self.imports.expired_message();
+                record.updated_at = now;
+                self.store.save_import(&record).await?;
+                swept += 1;
+            }
+        }
+    }
+
+    /// Sweeps now, then again every quarter of the time an upload is kept (at most hourly).
+    pub async fn keep_sweeping_pending_imports(&self) {
+        let every = (self.imports.pending_ttl / 4)
+            .to_std()
+            .unwrap_or_default()
+            .clamp(
+                std::time::Duration::from_secs(15),
+                std::time::Duration::from_secs(3600),
+            );
+        match self.sweep_pending_imports(crate::domain::now()).await {
+            Ok(swept) => tracing::info!(swept, "expired import uploads deleted"),
+            Err(e) => tracing::warn!(error = %e, "expired import uploads not swept"),
+        }
+        let service = self.clone();
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(every).await;
+                if let Err(e) = service.sweep_pending_imports(crate::domain::now()).await {
+                    tracing::warn!(error = %e, "expired import uploads not swept");
+                }
+            }
+        });
     }
 
     pub(crate) async fn append_import_data(
@@ -798,6 +972,9 @@ impl ShipmentsService {
         let id = import_id(&request.import_id)?;
         let _one_at_a_time = self.imports_lock.lock().await;
         let mut record = self.store.get_import(&id).await?;
+        if self.imports.expired(&record, crate::domain::now()) {
+            return Err(ShipmentError::Precondition(self.imports.expired_message()));
+        }
         if record.state != ImportState::Uploading {
             return Err(ShipmentError::Precondition(
                 "This import's file is complete; begin a new import.".into(),
@@ -840,30 +1017,6 @@ impl ShipmentsService {
         Ok(record)
     }
 
-    /// The whole file of an import whose upload is complete.
-    async fn import_file(&self, record: &ImportRecord) -> Result<Vec<u8>, ShipmentError> {
-        if record.uploaded_bytes != record.size_bytes {
-            return Err(ShipmentError::Precondition(format!(
-                "The file is not fully uploaded ({} of {} bytes).",
-                record.uploaded_bytes, record.size_bytes
-            )));
-        }
-        let mut file = Vec::with_capacity(record.size_bytes as usize);
-        for part in 0..record.parts {
-            let data = self
-                .blobs
-                .get(&part_blob(&record.id, part))
-                .await?
-                .ok_or_else(|| {
-                    ShipmentError::Precondition(
-                        "This import's file is no longer kept; begin a new import.".into(),
-                    )
-                })?;
-            file.extend_from_slice(&data);
-        }
-        Ok(file)
-    }
-
     pub(crate) async fn start_import(
         &self,
         request: pb::StartShipmentImportRequest,
@@ -872,6 +1025,9 @@ impl ShipmentsService {
         let id = import_id(&request.import_id)?;
         let _one_at_a_time = self.imports_lock.lock().await;
         let mut record = self.store.get_import(&id).await?;
+        if self.imports.expired(&record, crate::domain::now()) {
+            return Err(ShipmentError::Precondition(self.imports.expired_message()));
+        }
         if !matches!(
             record.state,
             ImportState::Uploading | ImportState::Validated
@@ -880,14 +1036,16 @@ impl ShipmentsService {
                 "This import has already run; begin a new import to run the file again.".into(),
             ));
         }
-        let file = self.import_file(&record).await?;
         let now = crate::domain::now();
-        let checked = {
+        let (checked, file_hash) = {
             let mut checked = record.clone();
-            let file = file.clone();
+            let file = FileRows::new(self, &record)?;
+            // The check is long work: on a thread of its own, which awaits the parts itself.
+            let runtime = tokio::runtime::Handle::current();
             tokio::task::spawn_blocking(move || {
-                let text = file_text(&file)?;
-                check_file(text, now, &mut checked).map(|()| checked)
+                runtime
+                    .block_on(check_file(file, now, &mut checked))
+                    .map(|hash| (checked, hash))
             })
             .await
             .map_err(|e| ShipmentError::Internal(e.to_string()))??
@@ -912,7 +1070,7 @@ impl ShipmentsService {
         let running = record.clone();
         tokio::spawn(async move {
             let id = running.id.clone();
-            if let Err(e) = service.run_import(running, file, actor).await {
+            if let Err(e) = service.run_import(running, &file_hash, actor).await {
                 tracing::error!(import = %id, error = %e, "import failed");
                 if let Ok(mut record) = service.store.get_import(&id).await {
                     record.state = ImportState::Failed;
@@ -932,21 +1090,12 @@ impl ShipmentsService {
     async fn run_import(
         &self,
         mut record: ImportRecord,
-        file: Vec<u8>,
+        file_hash: &str,
         actor: Actor,
     ) -> Result<(), ShipmentError> {
         let rules = self.store.email_rules().await?;
-        let file_hash = {
-            let digest = Sha256::digest(&file);
-            digest
-                .iter()
-                .take(16)
-                .map(|b| format!("{b:02x}"))
-                .collect::<String>()
-        };
-        let text = file_text(&file)?;
-        let (header, mut reader) = rows(text)?;
-        let mut lines = Lines::new(text);
+        let mut file = FileRows::new(self, &record)?;
+        let header = file.header().await?;
         let mut report_header = vec!["row".to_owned(), "errors".to_owned()];
         report_header.extend(
             header
@@ -964,46 +1113,52 @@ impl ShipmentsService {
             .collect();
         let mut done = false;
         while !done {
-            // Read and check one batch (no await while the reader borrows the file).
             let now = crate::domain::now();
             let mut batch = Vec::with_capacity(BATCH_ROWS);
-            let mut report = csv::Writer::from_writer(Vec::new());
+            let report_start = if record.report_parts == 0 {
+                crate::export::BOM.to_vec()
+            } else {
+                Vec::new()
+            };
+            let mut report = csv::Writer::from_writer(report_start);
             if record.report_parts == 0 {
                 report
                     .write_record(&report_header)
                     .expect("writing to memory");
             }
             let mut rejected_now = 0;
-            let mut row = csv::StringRecord::new();
             while batch.len() + (rejected_now as usize) < BATCH_ROWS {
-                match reader.read_record(&mut row) {
-                    Ok(true) => {}
-                    Ok(false) => {
-                        done = true;
-                        break;
-                    }
-                    Err(e) => {
-                        return Err(ShipmentError::Internal(format!("reading the file: {e}")));
-                    }
-                }
-                let line = lines.of(&row);
-                match check_row(&header, &row, line, now) {
+                let Some(line) = file.next().await? else {
+                    done = true;
+                    break;
+                };
+                let row = file.record();
+                match check_row(&header, row, line, now) {
                     Ok(valid) => batch.push((valid, row.clone())),
                     Err(errors) => {
                         rejected_now += 1;
-                        write_rejected(&mut report, line, &errors, &row, &kept);
+                        write_rejected(&mut report, line, &errors, row, &kept);
                     }
                 }
             }
+            let read = batch.len() as i64 + rejected_now;
             let mut outcome = self
-                .create_rows(&batch, &rules, &file_hash, &record.file_name, &actor)
+                .create_rows(&batch, &rules, file_hash, &record.file_name, &actor)
                 .await?;
             for ((valid, raw), result) in batch.iter().zip(outcome.drain(..)) {
                 match result {
                     Ok(()) => record.created += 1,
                     Err(
-                        ShipmentError::AlreadyClaimed(_) | ShipmentError::DuplicateTrackingNumber,
-                    ) => record.skipped += 1,
+                        e @ (ShipmentError::AlreadyClaimed(_)
+                        | ShipmentError::DuplicateTrackingNumber),
+                    ) => match self.conflict(&e, valid).await? {
+                        None => record.skipped += 1,
+                        Some(conflict) => {
+                            rejected_now += 1;
+                            record.conflicts += 1;
+                            write_rejected(&mut report, valid.row, &[conflict], raw, &kept);
+                        }
+                    },
                     Err(e) => {
                         rejected_now += 1;
                         let message = match e {
@@ -1017,7 +1172,7 @@ impl ShipmentsService {
                     }
                 }
             }
-            record.processed_rows += batch.len() as i64 + rejected_now;
+            record.processed_rows += read;
             if rejected_now > 0 {
                 let bytes = report.into_inner().expect("writing to memory");
                 self.blobs
@@ -1034,15 +1189,62 @@ impl ShipmentsService {
         }
         let finished = AuditEntry::new(&actor, Action::ShipmentImport, "", &record.file_name)
             .with_summary(format!(
-                "Import finished: {} created, {} skipped, {} rejected",
-                record.created, record.skipped, record.rejected
+                "Import finished: {} created, {} skipped, {} rejected ({} conflicts)",
+                record.created, record.skipped, record.rejected, record.conflicts
             ));
         self.store.record(&[finished]).await?;
         for part in 0..record.parts {
             self.blobs.delete(&part_blob(&record.id, part)).await?;
         }
-        tracing::info!(import = %record.id, created = record.created, skipped = record.skipped, rejected = record.rejected, "import finished");
+        tracing::info!(import = %record.id, created = record.created, skipped = record.skipped, rejected = record.rejected, conflicts = record.conflicts, "import finished");
         Ok(())
+    }
+
+    /// For a row refused as already imported (its reference claimed, or its tracking number
+    /// taken): None when the shipment holding it has the row's data, else the conflict naming
+    /// the columns that differ.
+    async fn conflict(
+        &self,
+        refusal: &ShipmentError,
+        row: &ValidRow,
+    ) -> Result<Option<CellError>, ShipmentError> {
+        let (column, existing) = match (refusal, &row.tracking_number) {
+            (ShipmentError::AlreadyClaimed(claim), _) if claim.starts_with(REFERENCE_CLAIM) => {
+                let Some(id) = self.store.claim_holder(claim).await? else {
+                    return Ok(None);
+                };
+                ("external_reference", self.store.get(&id).await)
+            }
+            (ShipmentError::DuplicateTrackingNumber, Some(number)) => (
+                "tracking_number",
+                self.store.find_by_tracking_number(number).await,
+            ),
+            _ => return Ok(None),
+        };
+        let existing = match existing {
+            Ok(existing) => existing,
+            // Deleted in between: the next run creates it.
+            Err(ShipmentError::NotFound) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let differing = differing_columns(&existing, row);
+        if differing.is_empty() {
+            return Ok(None);
+        }
+        let held = if column == "external_reference" {
+            format!("The reference {}", row.external_reference)
+        } else {
+            "The tracking number".to_owned()
+        };
+        Ok(Some(CellError::new(
+            column,
+            format!(
+                "conflict: {held} is already shipment {} with other data in {}; nothing was \
+                 changed",
+                existing.tracking_number,
+                differing.join(", ")
+            ),
+        )))
     }
 
     /// Writes one batch of rows; a generated tracking number that is taken is drawn again.
@@ -1139,7 +1341,11 @@ impl ShipmentsService {
 
     pub(crate) async fn get_import(&self, id: &str) -> Result<ImportRecord, ShipmentError> {
         let id = import_id(id)?;
-        Ok(self.store.get_import(&id).await?.seen(crate::domain::now()))
+        Ok(self
+            .store
+            .get_import(&id)
+            .await?
+            .seen(crate::domain::now(), &self.imports))
     }
 
     pub(crate) async fn list_imports(
@@ -1170,7 +1376,10 @@ impl ShipmentsService {
             String::new()
         };
         Ok(pb::ListShipmentImportsResponse {
-            imports: found.into_iter().map(|r| r.seen(now).to_proto()).collect(),
+            imports: found
+                .into_iter()
+                .map(|r| r.seen(now, &self.imports).to_proto())
+                .collect(),
             next_page_token: next,
         })
     }
@@ -1191,6 +1400,23 @@ impl ShipmentsService {
             .collect();
         Ok((record, parts))
     }
+}
+
+/// The columns in which a row's data differs from `existing`: the shipment's details, and its
+/// tracking number when the row gives one; not its life since (status, place, times).
+fn differing_columns(existing: &Shipment, row: &ValidRow) -> Vec<&'static str> {
+    let mut candidate = existing.clone();
+    candidate.details = row.details.clone();
+    if let Some(number) = &row.tracking_number {
+        candidate.tracking_number = number.clone();
+    }
+    let (was, would_be) = (crate::export::row(existing), crate::export::row(&candidate));
+    COLUMNS
+        .iter()
+        .zip(was.iter().zip(&would_be))
+        .filter(|(_, (a, b))| a != b)
+        .map(|(column, _)| *column)
+        .collect()
 }
 
 fn write_rejected(
@@ -1218,16 +1444,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lines_count_from_the_header_with_lf_and_crlf() {
-        for text in ["h\na\n\"b\nc\"\nd\n", "h\r\na\r\n\"b\r\nc\"\r\nd\r\n"] {
-            let mut reader = csv::Reader::from_reader(text.as_bytes());
-            let mut lines = Lines::new(text);
-            let found: Vec<i64> = reader.records().map(|r| lines.of(&r.unwrap())).collect();
-            assert_eq!(found, [2, 3, 5], "{text:?}");
-        }
-    }
-
-    #[test]
     fn amounts_are_read_to_the_cent() {
         assert_eq!(parse_cents("1250.50"), Some(125_050));
         assert_eq!(parse_cents("12.5"), Some(1_250));
@@ -1244,6 +1460,19 @@ mod tests {
         assert_eq!(literal("'+1 555"), "+1 555");
         assert_eq!(literal("O'Neil"), "O'Neil");
         assert_eq!(literal("'quoted'"), "'quoted'");
+        for text in [
+            "+44 20 7946 0958",
+            "'=x",
+            "''=x",
+            "'",
+            "''",
+            "'quoted'",
+            "@a",
+            "-",
+            "plain",
+        ] {
+            assert_eq!(literal(&crate::export::text_cell(text)), text, "{text:?}");
+        }
     }
 
     #[test]
@@ -1253,14 +1482,6 @@ mod tests {
         assert_eq!(column_of("type"), "type_of_shipment");
         assert_eq!(column_of("total_freight_cents"), "total_freight");
         assert_eq!(column_of("origin"), "origin");
-    }
-
-    #[test]
-    fn a_file_that_is_not_utf8_names_its_line() {
-        let error = file_text(b"a,b\nok,ok\n\xff\xfe,x\n").unwrap_err();
-        assert!(error.to_string().contains("line 3"), "{error}");
-        assert!(file_text(b" \n ").is_err());
-        assert_eq!(file_text(b"\xEF\xBB\xBFa").unwrap(), "a");
     }
 
     #[test]

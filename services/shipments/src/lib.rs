@@ -3,6 +3,7 @@
 pub mod batch;
 pub mod blobs;
 pub mod convert;
+pub mod csv_input;
 pub mod delivery;
 pub mod demo;
 pub mod domain;
@@ -66,6 +67,29 @@ pub struct Settings {
     /// Most subscribers one shipment may have.
     #[arg(long, env = "SUBSCRIBERS_PER_SHIPMENT", default_value_t = 20)]
     pub subscribers_per_shipment: usize,
+    /// Most cells a row of an imported CSV file may have (the template has 36 columns; a
+    /// report of rejected rows adds two).
+    #[arg(long, env = "IMPORT_MAX_COLUMNS", default_value_t = 64,
+          value_parser = clap::value_parser!(u32).range(38..=10_000))]
+    pub import_max_columns: u32,
+    /// Most bytes of one row of an imported CSV file, its cells together.
+    #[arg(long, env = "IMPORT_MAX_ROW_BYTES", default_value_t = 512 * 1024,
+          value_parser = clap::value_parser!(u32).range(4096..=16 * 1024 * 1024))]
+    pub import_max_row_bytes: u32,
+    /// Most bytes of one cell of an imported CSV file (the `packages` cell is the longest).
+    #[arg(long, env = "IMPORT_MAX_CELL_BYTES", default_value_t = 256 * 1024,
+          value_parser = clap::value_parser!(u32).range(1024..=16 * 1024 * 1024))]
+    pub import_max_cell_bytes: u32,
+    /// How long an uploaded import file that is never run is kept, in seconds; then it is
+    /// deleted and its import shows as expired.
+    #[arg(long, env = "IMPORT_PENDING_TTL_SECONDS", default_value_t = 24 * 3600,
+          value_parser = clap::value_parser!(u64).range(60..=30 * 24 * 3600))]
+    pub import_pending_ttl_seconds: u64,
+    /// Most megabytes (10^6 bytes) of import files one user may have uploaded and not yet
+    /// run; a new import beyond it is refused.
+    #[arg(long, env = "IMPORT_PENDING_QUOTA_MB", default_value_t = 200,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub import_pending_quota_mb: u64,
 }
 
 impl Default for Settings {
@@ -79,6 +103,11 @@ impl Default for Settings {
             tracking_access_links_per_hour: policy.access_links_per_hour,
             subscription_confirmations_per_day: policy.confirmations_per_address_per_day,
             subscribers_per_shipment: policy.subscribers_per_shipment,
+            import_max_columns: 64,
+            import_max_row_bytes: 512 * 1024,
+            import_max_cell_bytes: 256 * 1024,
+            import_pending_ttl_seconds: 24 * 3600,
+            import_pending_quota_mb: 200,
         }
     }
 }
@@ -92,6 +121,20 @@ impl Settings {
             subscribers_per_shipment: self.subscribers_per_shipment,
             access_lifetime: Duration::from_secs(self.tracking_access_hours.max(1) * 3600),
             access_links_per_hour: self.tracking_access_links_per_hour,
+        }
+    }
+
+    pub fn imports(&self) -> import::ImportPolicy {
+        import::ImportPolicy {
+            limits: csv_input::Limits {
+                columns: self.import_max_columns as usize,
+                row_bytes: self.import_max_row_bytes as usize,
+                field_bytes: self.import_max_cell_bytes as usize,
+            },
+            pending_ttl: chrono::TimeDelta::seconds(
+                self.import_pending_ttl_seconds.min(i64::MAX as u64) as i64,
+            ),
+            pending_quota_bytes: self.import_pending_quota_mb.saturating_mul(1_000_000) as i64,
         }
     }
 }
@@ -142,9 +185,11 @@ pub async fn build(
     let store = open_store(config).await?;
     let blobs = blobs::open(config).await?;
     let audit_log = audit::open(config).await?;
-    let services = Services::new(server(store, blobs, tokens.clone(), site, settings)).with(
-        AuditServiceServer::new(audit::AuditApi::new(audit_log, tokens)),
-    );
+    let service = service(store, blobs, tokens.clone(), site, settings);
+    service.keep_sweeping_pending_imports().await;
+    let services = Services::new(served(service)).with(AuditServiceServer::new(
+        audit::AuditApi::new(audit_log, tokens),
+    ));
     Ok(Built::of_services(services))
 }
 
@@ -157,13 +202,27 @@ pub fn server(
     site: &SiteSettings,
     settings: &Settings,
 ) -> ShipmentServiceServer<ShipmentsService> {
-    ShipmentServiceServer::new(ShipmentsService::new(
+    served(service(store, blobs, tokens, site, settings))
+}
+
+fn service(
+    store: Arc<dyn ShipmentStore>,
+    blobs: Arc<dyn blobs::BlobStore>,
+    tokens: TokenKey,
+    site: &SiteSettings,
+    settings: &Settings,
+) -> ShipmentsService {
+    ShipmentsService::new(
         store,
         blobs,
         tokens,
         Duration::from_millis(settings.tracking_cache_ttl_ms),
         site.public_url.clone(),
         settings.policy(),
-    ))
-    .max_decoding_message_size(MAX_MESSAGE_BYTES)
+    )
+    .with_imports(settings.imports())
+}
+
+fn served(service: ShipmentsService) -> ShipmentServiceServer<ShipmentsService> {
+    ShipmentServiceServer::new(service).max_decoding_message_size(MAX_MESSAGE_BYTES)
 }

@@ -101,6 +101,7 @@ pub struct ShipmentsService {
     /// The signed links of the shipment e-mails (`PUBLIC_URL`).
     pub(crate) links: Links,
     pub(crate) policy: PublicPolicy,
+    pub(crate) imports: crate::import::ImportPolicy,
 }
 
 impl ShipmentsService {
@@ -124,7 +125,14 @@ impl ShipmentsService {
             },
             tokens,
             policy,
+            imports: crate::import::ImportPolicy::default(),
         }
+    }
+
+    /// The service with these bounds on imports.
+    pub fn with_imports(mut self, imports: crate::import::ImportPolicy) -> Self {
+        self.imports = imports;
+        self
     }
 
     /// Applies a save by `actor` and evicts the shipment's cached lookup; in the same

@@ -3,8 +3,11 @@
 
 mod common;
 
-use common::service::{Running, caller, create, start, valid_input, violations};
+use common::service::{
+    Running, caller, create, start, start_in, start_with, valid_input, violations,
+};
 use logistics_proto::v1 as pb;
+use service_auth::TokenKey;
 use tonic::Code;
 
 const HEADER: &str = "tracking_number,status,shipper_name,shipper_address,shipper_phone,shipper_email,receiver_name,receiver_address,receiver_phone,receiver_email,origin,destination,current_location,carrier,type_of_shipment,shipment_mode,package_count,product,product_quantity,payment_mode,total_freight,weight_kg,expected_delivery_date,departure_time,pickup_date,pickup_time,comments,packages,created_at,external_reference";
@@ -256,7 +259,16 @@ async fn external_references_are_unique_in_imports_and_creates() {
     ]);
     let id = upload(&mut running, "erp.csv", &bytes, 1 << 20).await;
     let done = run(&mut running, &id).await;
-    assert_eq!((done.created_count, done.skipped_count), (2, 1));
+    // The second ERP-1 has another shipper: a conflict, not a row already imported.
+    assert_eq!(
+        (
+            done.created_count,
+            done.skipped_count,
+            done.conflict_count,
+            done.rejected_count
+        ),
+        (2, 0, 1, 1)
+    );
     let input = pb::Shipment {
         external_reference: "ERP-2".into(),
         ..valid_input()
@@ -314,12 +326,10 @@ async fn files_that_cannot_be_imported_are_refused_with_the_reason() {
 
     let missing = HEADER.replace(",shipper_email", "").replace(",origin", "");
     let unknown = format!("{HEADER},colour");
+    let not_utf8 = [HEADER.as_bytes(), b"\n\xff\xfe\n"].concat();
     let cases: [(&[u8], &str); 5] = [
         (b"   \n\n", "The file is empty."),
-        (
-            b"tracking_number,status\n\xff\xfe\n",
-            "The file is not UTF-8 text (line 2).",
-        ),
+        (&not_utf8, "The file is not UTF-8 text (line 2)."),
         (
             missing.as_bytes(),
             "Missing columns: shipper_email, origin.",
@@ -457,4 +467,422 @@ async fn only_managers_and_admins_import() {
         .list_shipment_imports(pb::ListShipmentImportsRequest::default())
         .await
         .unwrap();
+}
+
+/// A row with a tracking number of its own.
+fn numbered(number: &str, comments: &str) -> String {
+    format!("{number}{}", row("nina@example.com", comments, ""))
+}
+
+#[tokio::test]
+async fn a_row_whose_reference_or_number_exists_with_other_data_is_a_conflict() {
+    let mut running = start().await;
+    let first = file(&[
+        row("a@example.com", "", "ERP-10"),
+        row("b@example.com", "", "ERP-11"),
+        numbered("PSE482917365", "fragile"),
+    ]);
+    let id = upload(&mut running, "first.csv", &first, 1 << 20).await;
+    assert_eq!(run(&mut running, &id).await.created_count, 3);
+
+    let second = file(&[
+        row("a@example.com", "", "ERP-10"),
+        row("b.other@example.com", "", "ERP-11"),
+        numbered("PSE482917365", "not fragile"),
+        numbered("PSE482917365", "fragile"),
+        row("c@example.com", "", "ERP-12"),
+    ]);
+    let id = upload(&mut running, "second.csv", &second, 1 << 20).await;
+    let done = run(&mut running, &id).await;
+    assert_eq!(
+        (
+            done.created_count,
+            done.skipped_count,
+            done.conflict_count,
+            done.rejected_count,
+            done.processed_rows
+        ),
+        (1, 2, 2, 2, 5)
+    );
+    let rejected = report(&mut running, &id).await;
+    let lines: Vec<&str> = rejected.lines().collect();
+    assert_eq!(lines.len(), 3, "{rejected}");
+    assert!(
+        lines[1].starts_with(
+            "3,external_reference: conflict: The reference ERP-11 is already shipment PSE"
+        ) && lines[1].contains("with other data in shipper_email; nothing was changed"),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[2].starts_with("4,tracking_number: conflict: The tracking number is already shipment PSE482917365 with other data in comments;"),
+        "{}",
+        lines[2]
+    );
+    // Nothing was changed.
+    let shipments = all_shipments(&mut running).await;
+    assert_eq!(shipments.len(), 4);
+    let kept = shipments
+        .iter()
+        .find(|s| s.external_reference == "ERP-11")
+        .unwrap();
+    assert_eq!(kept.shipper.as_ref().unwrap().email, "b@example.com");
+}
+
+/// Checks `bytes` as an import file: the refusal's message.
+async fn refusal(running: &mut Running, bytes: &[u8]) -> String {
+    let id = upload(running, "hostile.csv", bytes, 1 << 20).await;
+    let refused = check(running, &id).await.unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument);
+    assert_eq!(violations(&refused), ["file"]);
+    refused.message().to_owned()
+}
+
+#[tokio::test]
+async fn hostile_shapes_are_refused_by_the_bound_they_break() {
+    let mut running = start().await;
+    let valid = row("ada@example.com", "", "");
+    let cases: Vec<(Vec<u8>, String)> = vec![
+        (
+            vec![b','; 3_000_000],
+            "Line 1 has more than 64 cells".into(),
+        ),
+        (
+            [HEADER.as_bytes(), b"\n", &vec![b','; 3_000_000]].concat(),
+            "Line 2 has more than 64 cells".into(),
+        ),
+        (
+            vec![b'x'; 3_000_000],
+            "Line 1 is longer than 524288 bytes".into(),
+        ),
+        (
+            [HEADER.as_bytes(), b"\n\"", &b"a,b\n".repeat(500_000)].concat(),
+            "Line 2 is longer than 524288 bytes".into(),
+        ),
+        (
+            file(&[valid.replace("ada@example.com", &"a".repeat(300_000))]),
+            "Line 2, shipper_email: a cell is longer than 262144 bytes".into(),
+        ),
+        (
+            file(&[valid.clone(), valid.replace("Salmon", "Sal\0mon")]),
+            "Line 3 holds a NUL byte".into(),
+        ),
+        (
+            "\u{feff}t\0r\0a\0c\0k\0"
+                .encode_utf16()
+                .flat_map(u16::to_le_bytes)
+                .collect(),
+            "Line 1 holds a NUL byte".into(),
+        ),
+    ];
+    for (bytes, message) in cases {
+        let refused = refusal(&mut running, &bytes).await;
+        assert!(refused.contains(&message), "{refused} vs {message}");
+    }
+    assert!(all_shipments(&mut running).await.is_empty());
+}
+
+#[tokio::test]
+async fn bom_cr_only_and_semicolon_files_are_read() {
+    let mut running = start().await;
+    let comma = file(&[
+        row("ada@example.com", "", "ERP-20"),
+        row("bo@example.com", "", "ERP-21"),
+    ]);
+    let text = String::from_utf8(comma.clone()).unwrap();
+    let mut semicolon = csv::WriterBuilder::new()
+        .delimiter(b';')
+        .from_writer(Vec::new());
+    for record in csv::Reader::from_reader(comma.as_slice()).records() {
+        let record = record.unwrap();
+        let mut fields: Vec<String> = record.iter().map(str::to_owned).collect();
+        let last = fields.len() - 1;
+        fields[last] = fields[last].replace("ERP-2", "ERP-3");
+        semicolon.write_record(&fields).unwrap();
+    }
+    let semicolon = [
+        HEADER.replace(',', ";").as_bytes(),
+        b"\n",
+        &semicolon.into_inner().unwrap(),
+    ]
+    .concat();
+    let bom_cr = [
+        &b"\xEF\xBB\xBF"[..],
+        text.replace("ERP-2", "ERP-4")
+            .replace('\n', "\r")
+            .as_bytes(),
+    ]
+    .concat();
+    for bytes in [semicolon, bom_cr] {
+        let id = upload(&mut running, "other.csv", &bytes, 7).await;
+        let checked = check(&mut running, &id).await.unwrap();
+        assert_eq!((checked.total_rows, checked.valid_rows), (2, 2));
+        assert_eq!(checked.preview[1].row, 3);
+        assert_eq!(run(&mut running, &id).await.created_count, 2);
+    }
+    assert_eq!(all_shipments(&mut running).await.len(), 4);
+}
+
+fn embedded(dir: &tempfile::TempDir) -> service_common::StoreConfig {
+    service_common::StoreConfig::Embedded {
+        data_dir: dir.path().to_path_buf(),
+    }
+}
+
+async fn state_of(running: &mut Running, id: &str) -> pb::ShipmentImport {
+    running
+        .client
+        .get_shipment_import(pb::GetShipmentImportRequest {
+            import_id: id.into(),
+        })
+        .await
+        .unwrap()
+        .into_inner()
+}
+
+#[tokio::test]
+async fn uploads_not_run_in_time_are_deleted_at_start_and_by_the_sweeper() {
+    use shipments::import::ImportRecord;
+    let dir = tempfile::tempdir().unwrap();
+    let config = embedded(&dir);
+    let store = shipments::open_store(&config).await.unwrap();
+    let blobs = shipments::blobs::open(&config).await.unwrap();
+    let now = chrono::Utc::now();
+    // What an earlier run left: an upload begun 25 hours ago and one begun an hour ago.
+    for (id, age) in [("oldupload", 25), ("newupload", 1)] {
+        let mut record = ImportRecord::new(
+            id.into(),
+            "f.csv".into(),
+            3,
+            "someone@example.com".into(),
+            now - chrono::TimeDelta::hours(age),
+        );
+        (record.uploaded_bytes, record.parts) = (3, 1);
+        store.save_import(&record).await.unwrap();
+        blobs
+            .put(&format!("imports/{id}/part-000000"), b"a,b")
+            .await
+            .unwrap();
+    }
+    let part = |id: &str| format!("imports/{id}/part-000000");
+
+    let mut running = start_in(dir, TokenKey::generate(), shipments::Settings::default()).await;
+    let old = state_of(&mut running, "oldupload").await;
+    assert_eq!(old.state(), pb::ShipmentImportState::Failed);
+    let expired =
+        "The file was not run within 24 hours of its upload, so it was deleted; upload it again.";
+    assert_eq!(old.error, expired);
+    assert_eq!(blobs.get(&part("oldupload")).await.unwrap(), None);
+    let refused = check(&mut running, "oldupload").await.unwrap_err();
+    assert_eq!(
+        (refused.code(), refused.message()),
+        (Code::FailedPrecondition, expired)
+    );
+    let new = state_of(&mut running, "newupload").await;
+    assert_eq!(new.state(), pb::ShipmentImportState::Uploading);
+    assert!(blobs.get(&part("newupload")).await.unwrap().is_some());
+
+    // A day later (the sweeper's clock moved on), the newer one goes too, once.
+    let service = shipments::ShipmentsService::new(
+        store,
+        blobs.clone(),
+        running.key.clone(),
+        std::time::Duration::ZERO,
+        String::new(),
+        Default::default(),
+    );
+    let later = now + chrono::TimeDelta::hours(24);
+    assert_eq!(service.sweep_pending_imports(later).await.unwrap(), 1);
+    assert_eq!(blobs.get(&part("newupload")).await.unwrap(), None);
+    assert_eq!(service.sweep_pending_imports(later).await.unwrap(), 0);
+}
+
+#[tokio::test]
+async fn one_persons_uploads_not_yet_run_have_a_quota() {
+    let mut running = start_with(shipments::Settings {
+        import_pending_quota_mb: 1,
+        ..Default::default()
+    })
+    .await;
+    let small = file(&[row("ada@example.com", "", "")]);
+    let ready = upload(&mut running, "small.csv", &small, 1 << 20).await;
+    let reserve = |client: &mut common::service::Client, size: i64| {
+        let mut client = client.clone();
+        async move {
+            client
+                .create_shipment_import(pb::CreateShipmentImportRequest {
+                    file_name: "big.csv".into(),
+                    size_bytes: size,
+                })
+                .await
+        }
+    };
+    let rest = 1_000_000 - small.len() as i64;
+    reserve(&mut running.client, rest).await.unwrap();
+    let refused = reserve(&mut running.client, 1).await.unwrap_err();
+    assert_eq!(refused.code(), Code::FailedPrecondition);
+    assert_eq!(
+        refused.message(),
+        "Your import files not yet run take 1.0 MB; with this one (0.0 MB) they would pass the \
+         limit of 1.0 MB per person. Run them first; a file not run is deleted 24 hours after \
+         its upload."
+    );
+    // Someone else's uploads count apart.
+    let other = running.key.mint(
+        &service_auth::Caller::with_role("u2", "other@example.com", "admin".parse().unwrap()),
+        service_auth::CALL_TOKEN_LIFETIME,
+    );
+    reserve(&mut running.client_as(&other), 500_000)
+        .await
+        .unwrap();
+    // A file run no longer counts.
+    assert_eq!(run(&mut running, &ready).await.created_count, 1);
+    reserve(&mut running.client, small.len() as i64)
+        .await
+        .unwrap();
+    reserve(&mut running.client, 1).await.unwrap_err();
+}
+
+/// Every shipment as the export writes it.
+async fn export(running: &mut Running) -> Vec<u8> {
+    let mut stream = running
+        .client
+        .export_shipments(pb::ExportShipmentsRequest::default())
+        .await
+        .unwrap()
+        .into_inner();
+    let mut bytes = Vec::new();
+    while let Some(chunk) = stream.message().await.unwrap() {
+        bytes.extend(chunk.csv);
+    }
+    bytes
+}
+
+/// The cells of a CSV file as a spreadsheet reads them (Python's csv module, Excel dialect).
+fn spreadsheet_view(bytes: &[u8]) -> Vec<Vec<String>> {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), bytes).unwrap();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/tools/spreadsheet_view.py"
+    );
+    let output = std::process::Command::new("python3")
+        .arg(script)
+        .arg(file.path())
+        .output()
+        .expect("python3 runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// The cells of an export but those a store gives anew (`id`, `updated_at`), by reference.
+fn comparable(bytes: &[u8]) -> Vec<Vec<String>> {
+    let mut rows: Vec<Vec<String>> = csv::Reader::from_reader(bytes)
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            shipments::export::COLUMNS
+                .iter()
+                .zip(r.iter())
+                .filter(|(c, _)| !matches!(**c, "id" | "updated_at"))
+                .map(|(_, cell)| cell.to_owned())
+                .collect()
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+#[tokio::test]
+async fn an_export_imports_back_exactly_and_opens_in_a_spreadsheet_as_text() {
+    let mut first = start().await;
+    let tricky = pb::Shipment {
+        shipper: Some(pb::Party {
+            name: "=HYPERLINK(\"http://evil.example\",\"x\")".into(),
+            address: "Flat 2\nRua São João, 12; \"Bloco\" B".into(),
+            phone: "+44 20 7946 0958".into(),
+            email: "ines@example.com".into(),
+        }),
+        receiver: Some(pb::Party {
+            name: "'=already quoted".into(),
+            address: "ul. Piotrkowska 5, Łódź".into(),
+            phone: "+1-555-0100".into(),
+            email: "jan@example.pl".into(),
+        }),
+        origin: "São Paulo, Brasil".into(),
+        destination: "Łódź, Polska".into(),
+        carrier: "''Maersk".into(),
+        product: "-5 kg salt".into(),
+        comments: "@SUM(A1), then ; and \"quotes\" – ✓".into(),
+        external_reference: "ERP-RT-1".into(),
+        ..valid_input()
+    };
+    let plain = pb::Shipment {
+        external_reference: "ERP-RT-2".into(),
+        ..valid_input()
+    };
+    let made = create(&mut first.client, tricky.clone()).await;
+    create(&mut first.client, plain).await;
+    let exported = export(&mut first).await;
+    assert!(exported.starts_with(b"\xEF\xBB\xBF"), "a byte-order mark");
+
+    // A spreadsheet sees the header, every accent, and formulas as text.
+    let cells = spreadsheet_view(&exported);
+    assert_eq!(cells[0], shipments::export::COLUMNS);
+    let row = cells.iter().find(|r| r[0] == made.tracking_number).unwrap();
+    let cell = |column: &str| {
+        let i = cells[0].iter().position(|c| c == column).unwrap();
+        row[i].as_str()
+    };
+    assert_eq!(
+        cell("shipper_name"),
+        "'=HYPERLINK(\"http://evil.example\",\"x\")"
+    );
+    assert_eq!(cell("shipper_phone"), "'+44 20 7946 0958");
+    assert_eq!(cell("receiver_name"), "''=already quoted");
+    assert_eq!(cell("carrier"), "'''Maersk");
+    assert_eq!(
+        cell("shipper_address"),
+        "Flat 2\nRua São João, 12; \"Bloco\" B"
+    );
+    assert_eq!(cell("destination"), "Łódź, Polska");
+
+    // Imported into an empty site, the file gives the same shipments back.
+    let mut second = start().await;
+    let id = upload(&mut second, "export.csv", &exported, 1 << 20).await;
+    let done = run(&mut second, &id).await;
+    assert_eq!((done.created_count, done.rejected_count), (2, 0));
+    let back = all_shipments(&mut second).await;
+    let copy = back
+        .iter()
+        .find(|s| s.external_reference == "ERP-RT-1")
+        .unwrap();
+    assert_eq!(copy.tracking_number, made.tracking_number);
+    assert_eq!(copy.shipper, tricky.shipper);
+    assert_eq!(copy.receiver, tricky.receiver);
+    assert_eq!(
+        (&copy.carrier, &copy.product, &copy.comments),
+        (&tricky.carrier, &tricky.product, &tricky.comments)
+    );
+    assert_eq!(
+        comparable(&export(&mut second).await),
+        comparable(&exported)
+    );
+}
+
+#[tokio::test]
+async fn a_header_of_unknown_columns_says_which_separator_was_read() {
+    let mut running = start().await;
+    let message = refusal(&mut running, b"colour;size\nred;L\n").await;
+    assert!(
+        message.contains(
+            "Unknown columns: colour, size. The template lists the columns. This file's cells \
+             were read as semicolon-separated."
+        ),
+        "{message}"
+    );
 }

@@ -626,10 +626,17 @@ async fn claims_are_unique_until_their_shipment_is_deleted(
         matches!(store.get(&second.id).await, Err(ShipmentError::NotFound)),
         "a refused insert writes nothing"
     );
+    // The holder of a claim is known (an import compares a row with it).
+    let holder = store.claim_holder("reference:ORDER-1").await.unwrap();
+    assert_eq!(holder.as_deref(), Some(first.id.as_str()));
+    assert_eq!(store.claim_holder("reference:NONE").await.unwrap(), None);
     let record: DeleteRecord =
         Arc::new(|s| audited(AuditEntry::new(&clerk(), Action::ShipmentDelete, &s.id, "")));
     store.delete(&first.id, record).await.unwrap();
+    assert_eq!(store.claim_holder("reference:ORDER-1").await.unwrap(), None);
     store.insert(&second, &claim("ORDER-1")).await.unwrap();
+    let holder = store.claim_holder("reference:ORDER-1").await.unwrap();
+    assert_eq!(holder.as_deref(), Some(second.id.as_str()));
 }
 
 async fn insert_each_keeps_every_shipment_whole_on_its_own(

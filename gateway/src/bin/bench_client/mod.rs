@@ -72,6 +72,16 @@ impl Browser {
             .get("grpc-status")
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
+        let message = reply
+            .headers()
+            .get("grpc-message")
+            .and_then(|v| v.to_str().ok())
+            .map(|m| {
+                m.replace("%20", " ")
+                    .replace("%3A", ":")
+                    .replace("%2C", ",")
+            })
+            .unwrap_or_default();
         let bytes = reply.bytes().await?;
         // Data frame (flag 0) then trailers frame (flag 0x80), or trailers only.
         if bytes.len() >= 5 && bytes[0] == 0 {
@@ -79,6 +89,6 @@ impl Browser {
             return Ok(T::decode(&bytes[5..5 + length])?);
         }
         let trailers = String::from_utf8_lossy(&bytes).into_owned();
-        anyhow::bail!("{path} failed: {status:?} {trailers}")
+        anyhow::bail!("{path} failed: {status:?} {message}{trailers}")
     }
 }

@@ -143,6 +143,8 @@ pub trait ShipmentStore: Send + Sync + 'static {
         Ok(outcomes)
     }
     async fn get(&self, id: &str) -> Result<Shipment, ShipmentError>;
+    /// The id of the shipment holding `claim`; None when no shipment holds it.
+    async fn claim_holder(&self, claim: &str) -> Result<Option<String>, ShipmentError>;
     async fn find_by_tracking_number(
         &self,
         number: &TrackingNumber,

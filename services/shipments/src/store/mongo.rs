@@ -361,6 +361,15 @@ impl ShipmentStore for MongoShipmentStore {
         Ok(from_document(found.ok_or(ShipmentError::NotFound)?)?.0)
     }
 
+    async fn claim_holder(&self, claim: &str) -> Result<Option<String>, ShipmentError> {
+        let found = self
+            .claims
+            .find_one(doc! { "_id": claim })
+            .await
+            .map_err(StoreFault::from)?;
+        Ok(found.and_then(|d| d.get_str("shipmentId").ok().map(str::to_owned)))
+    }
+
     async fn find_by_tracking_number(
         &self,
         number: &TrackingNumber,

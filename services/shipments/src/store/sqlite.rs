@@ -452,6 +452,15 @@ impl ShipmentStore for SqliteShipmentStore {
         })
     }
 
+    async fn claim_holder(&self, claim: &str) -> Result<Option<String>, ShipmentError> {
+        self.db.run_inline(|conn| {
+            Ok(conn
+                .prepare_cached("SELECT shipment_id FROM shipment_claims WHERE claim = ?")
+                .and_then(|mut st| st.query_row([claim], |r| r.get(0)).optional())
+                .map_err(StoreFault::from)?)
+        })
+    }
+
     async fn find_by_tracking_number(
         &self,
         number: &TrackingNumber,

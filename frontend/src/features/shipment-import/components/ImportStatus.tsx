@@ -111,6 +111,12 @@ function ImportRun({
           <dt>Rejected</dt>
           <dd>{imp.rejectedCount.toLocaleString('en-US')}</dd>
         </div>
+        {imp.conflictCount > 0 && (
+          <div>
+            <dt>Conflicts (in rejected)</dt>
+            <dd>{imp.conflictCount.toLocaleString('en-US')}</dd>
+          </div>
+        )}
       </dl>
 
       {running && (

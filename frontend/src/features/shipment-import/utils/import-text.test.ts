@@ -43,11 +43,14 @@ describe('counts', () => {
   });
 
   it('sums up a finished import', () => {
-    expect(finishedText({ createdCount: 23, skippedCount: 0, rejectedCount: 2 })).toBe(
+    expect(finishedText({ createdCount: 23, skippedCount: 0, rejectedCount: 2, conflictCount: 0 })).toBe(
       'Import finished: 23 created, 0 skipped (already imported), 2 rejected.',
     );
-    expect(finishedText({ createdCount: 0, skippedCount: 1200, rejectedCount: 2 })).toBe(
-      'Import finished: 0 created, 1,200 skipped (already imported), 2 rejected.',
+    expect(finishedText({ createdCount: 0, skippedCount: 1200, rejectedCount: 2, conflictCount: 1 })).toBe(
+      "Import finished: 0 created, 1,200 skipped (already imported), 2 rejected (1 a conflict with a shipment's data).",
+    );
+    expect(finishedText({ createdCount: 0, skippedCount: 0, rejectedCount: 3, conflictCount: 3 })).toBe(
+      "Import finished: 0 created, 0 skipped (already imported), 3 rejected (3 conflicts with a shipment's data).",
     );
   });
 

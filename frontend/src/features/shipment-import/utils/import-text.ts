@@ -30,17 +30,19 @@ export function progressText(imp: Pick<ShipmentImport, 'processedRows' | 'totalR
   return `${numbers.format(progressValue(imp))} of ${count(imp.totalRows, 'row', 'rows')}`;
 }
 
-type Outcome = Pick<ShipmentImport, 'createdCount' | 'skippedCount' | 'rejectedCount'>;
+type Outcome = Pick<ShipmentImport, 'createdCount' | 'skippedCount' | 'rejectedCount' | 'conflictCount'>;
 
 /** "Import finished: 23 created, 0 skipped (already imported), 2 rejected." */
 export function finishedText(imp: Outcome): string {
   return `Import finished: ${outcomeText(imp)}.`;
 }
 
-/** "23 created, 0 skipped (already imported), 2 rejected" */
-export function outcomeText({ createdCount, skippedCount, rejectedCount }: Outcome): string {
+/** "23 created, 0 skipped (already imported), 2 rejected (1 a conflict with a shipment's data)" */
+export function outcomeText({ createdCount, skippedCount, rejectedCount, conflictCount }: Outcome): string {
   const n = numbers.format;
-  return `${n(createdCount)} created, ${n(skippedCount)} skipped (already imported), ${n(rejectedCount)} rejected`;
+  const conflicts =
+    conflictCount > 0 ? ` (${n(conflictCount)} ${conflictCount === 1 ? 'a conflict' : 'conflicts'} with a shipment's data)` : '';
+  return `${n(createdCount)} created, ${n(skippedCount)} skipped (already imported), ${n(rejectedCount)} rejected${conflicts}`;
 }
 
 /** "Sending the file: 45%" while it uploads. */
