@@ -14,7 +14,7 @@ import type { Message, UnknownEnum } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/shipment_service.proto.
  */
 export const file_logistics_v1_shipment_service: GenFile = /*@__PURE__*/
-  fileDesc("CiNsb2dpc3RpY3MvdjEvc2hpcG1lbnRfc2VydmljZS5wcm90bxIMbG9naXN0aWNzLnYxInIKFUNyZWF0ZVNoaXBtZW50UmVxdWVzdBIoCghzaGlwbWVudBgBIAEoCzIWLmxvZ2lzdGljcy52MS5TaGlwbWVudBIvCgtjcmVhdGVfdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiIAoSR2V0U2hpcG1lbnRSZXF1ZXN0EgoKAmlkGAEgASgJIlMKIkdldFNoaXBtZW50QnlUcmFja2luZ051bWJlclJlcXVlc3QSFwoPdHJhY2tpbmdfbnVtYmVyGAEgASgJEhQKDGFjY2Vzc190b2tlbhgCIAEoCSJGChtWZXJpZnlUcmFja2luZ0FjY2Vzc1JlcXVlc3QSFwoPdHJhY2tpbmdfbnVtYmVyGAEgASgJEg4KBmFuc3dlchgCIAEoCSJbChpTdWJzY3JpYmVUb1NoaXBtZW50UmVxdWVzdBIXCg90cmFja2luZ19udW1iZXIYASABKAkSDQoFZW1haWwYAiABKAkSFQoNbGFuZ3VhZ2VfY29kZRgDIAEoCSIdChtTdWJzY3JpYmVUb1NoaXBtZW50UmVzcG9uc2UiMwoiQ29uZmlybVNoaXBtZW50U3Vic2NyaXB0aW9uUmVxdWVzdBINCgV0b2tlbhgBIAEoCSIyCiFEZWxldGVTaGlwbWVudFN1YnNjcmlwdGlvblJlcXVlc3QSDQoFdG9rZW4YASABKAkiIQofR2V0VHJhY2tpbmdFbWFpbFNldHRpbmdzUmVxdWVzdCJbCiJVcGRhdGVUcmFja2luZ0VtYWlsU2V0dGluZ3NSZXF1ZXN0EjUKCHNldHRpbmdzGAEgASgLMiMubG9naXN0aWNzLnYxLlRyYWNraW5nRW1haWxTZXR0aW5ncyL0AQoUTGlzdFNoaXBtZW50c1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkSLAoGc3RhdHVzGAMgASgOMhwubG9naXN0aWNzLnYxLlNoaXBtZW50U3RhdHVzEg0KBXF1ZXJ5GAQgASgJEiwKEGNyZWF0ZV9kYXRlX2Zyb20YBSABKAsyEi5sb2dpc3RpY3MudjEuRGF0ZRIqCg5jcmVhdGVfZGF0ZV90bxgGIAEoCzISLmxvZ2lzdGljcy52MS5EYXRlEgwKBGxhdGUYByABKAgSEAoIb3JkZXJfYnkYCCABKAkibwoVTGlzdFNoaXBtZW50c1Jlc3BvbnNlEikKCXNoaXBtZW50cxgBIAMoCzIWLmxvZ2lzdGljcy52MS5TaGlwbWVudBIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkSEgoKdG90YWxfc2l6ZRgDIAEoBSK+AQoiQmF0Y2hVcGRhdGVTaGlwbWVudFRyYWNraW5nUmVxdWVzdBILCgNpZHMYASADKAkSMgoGZmlsdGVyGAIgASgLMiIubG9naXN0aWNzLnYxLkxpc3RTaGlwbWVudHNSZXF1ZXN0EiwKBnN0YXR1cxgDIAEoDjIcLmxvZ2lzdGljcy52MS5TaGlwbWVudFN0YXR1cxIYChBjdXJyZW50X2xvY2F0aW9uGAQgASgJEg8KB3JlbWFya3MYBSABKAkicAojQmF0Y2hVcGRhdGVTaGlwbWVudFRyYWNraW5nUmVzcG9uc2USFQoNdXBkYXRlZF9jb3VudBgBIAEoBRIyCghmYWlsdXJlcxgCIAMoCzIgLmxvZ2lzdGljcy52MS5CYXRjaFVwZGF0ZUZhaWx1cmUiSgoSQmF0Y2hVcGRhdGVGYWlsdXJlEgoKAmlkGAEgASgJEhcKD3RyYWNraW5nX251bWJlchgCIAEoCRIPCgdtZXNzYWdlGAMgASgJIkwKFkV4cG9ydFNoaXBtZW50c1JlcXVlc3QSMgoGZmlsdGVyGAEgASgLMiIubG9naXN0aWNzLnYxLkxpc3RTaGlwbWVudHNSZXF1ZXN0IiYKF0V4cG9ydFNoaXBtZW50c1Jlc3BvbnNlEgsKA2NzdhgBIAEoDCJEChtDcmVhdGVTaGlwbWVudEltcG9ydFJlcXVlc3QSEQoJZmlsZV9uYW1lGAEgASgJEhIKCnNpemVfYnl0ZXMYAiABKAMiUgofQXBwZW5kU2hpcG1lbnRJbXBvcnREYXRhUmVxdWVzdBIRCglpbXBvcnRfaWQYASABKAkSDgoGb2Zmc2V0GAIgASgDEgwKBGRhdGEYAyABKAwiRgoaU3RhcnRTaGlwbWVudEltcG9ydFJlcXVlc3QSEQoJaW1wb3J0X2lkGAEgASgJEhUKDXZhbGlkYXRlX29ubHkYAiABKAgiLQoYR2V0U2hpcG1lbnRJbXBvcnRSZXF1ZXN0EhEKCWltcG9ydF9pZBgBIAEoCSJDChpMaXN0U2hpcG1lbnRJbXBvcnRzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCSJlChtMaXN0U2hpcG1lbnRJbXBvcnRzUmVzcG9uc2USLQoHaW1wb3J0cxgBIAMoCzIcLmxvZ2lzdGljcy52MS5TaGlwbWVudEltcG9ydBIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiOgolRXhwb3J0U2hpcG1lbnRJbXBvcnRSZWplY3Rpb25zUmVxdWVzdBIRCglpbXBvcnRfaWQYASABKAkinQQKDlNoaXBtZW50SW1wb3J0EgoKAmlkGAEgASgJEhEKCWZpbGVfbmFtZRgCIAEoCRIwCgVzdGF0ZRgDIAEoDjIhLmxvZ2lzdGljcy52MS5TaGlwbWVudEltcG9ydFN0YXRlEhIKCnNpemVfYnl0ZXMYBCABKAMSFgoOdXBsb2FkZWRfYnl0ZXMYBSABKAMSEgoKdG90YWxfcm93cxgGIAEoBRISCgp2YWxpZF9yb3dzGAcgASgFEhYKDnByb2Nlc3NlZF9yb3dzGAggASgFEhUKDWNyZWF0ZWRfY291bnQYCSABKAUSFQoNc2tpcHBlZF9jb3VudBgKIAEoBRIWCg5yZWplY3RlZF9jb3VudBgLIAEoBRIwCgdwcmV2aWV3GAwgAygLMh8ubG9naXN0aWNzLnYxLlNoaXBtZW50SW1wb3J0Um93EjkKEHJlamVjdGVkX3ByZXZpZXcYDSADKAsyHy5sb2dpc3RpY3MudjEuU2hpcG1lbnRJbXBvcnRSb3cSDQoFZXJyb3IYDiABKAkSEgoKY3JlYXRlZF9ieRgPIAEoCRIvCgtjcmVhdGVfdGltZRgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLdXBkYXRlX3RpbWUYESABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhYKDmNvbmZsaWN0X2NvdW50GBIgASgFItoBChFTaGlwbWVudEltcG9ydFJvdxILCgNyb3cYASABKAUSFwoPdHJhY2tpbmdfbnVtYmVyGAIgASgJEhoKEmV4dGVybmFsX3JlZmVyZW5jZRgDIAEoCRIUCgxzaGlwcGVyX25hbWUYBCABKAkSFQoNcmVjZWl2ZXJfbmFtZRgFIAEoCRIOCgZvcmlnaW4YBiABKAkSEwoLZGVzdGluYXRpb24YByABKAkSMQoGZXJyb3JzGAggAygLMiEubG9naXN0aWNzLnYxLlNoaXBtZW50SW1wb3J0RXJyb3IiNgoTU2hpcG1lbnRJbXBvcnRFcnJvchIOCgZjb2x1bW4YASABKAkSDwoHbWVzc2FnZRgCIAEoCSJoChxSZWNvcmRQcm9vZk9mRGVsaXZlcnlSZXF1ZXN0EgoKAmlkGAEgASgJEhYKDnJlY2lwaWVudF9uYW1lGAIgASgJEhUKDXNpZ25hdHVyZV9wbmcYAyABKAwSDQoFcGhvdG8YBCABKAwihQEKHkdldFByb29mT2ZEZWxpdmVyeUltYWdlUmVxdWVzdBIXCg90cmFja2luZ19udW1iZXIYASABKAkSNAoEa2luZBgCIAEoDjImLmxvZ2lzdGljcy52MS5Qcm9vZk9mRGVsaXZlcnlJbWFnZUtpbmQSFAoMYWNjZXNzX3Rva2VuGAMgASgJIjoKFFByb29mT2ZEZWxpdmVyeUltYWdlEhQKDGNvbnRlbnRfdHlwZRgBIAEoCRIMCgRkYXRhGAIgASgMIh4KHEdldFNoaXBtZW50U3RhdGlzdGljc1JlcXVlc3QikwEKElNoaXBtZW50U3RhdGlzdGljcxIwCg1zdGF0dXNfY291bnRzGAEgAygLMhkubG9naXN0aWNzLnYxLlN0YXR1c0NvdW50Eg0KBXRvdGFsGAIgASgDEgwKBGxhdGUYAyABKAMSLgoEZGF5cxgEIAMoCzIgLmxvZ2lzdGljcy52MS5EYWlseVNoaXBtZW50Q291bnQiSgoLU3RhdHVzQ291bnQSLAoGc3RhdHVzGAEgASgOMhwubG9naXN0aWNzLnYxLlNoaXBtZW50U3RhdHVzEg0KBWNvdW50GAIgASgDIloKEkRhaWx5U2hpcG1lbnRDb3VudBIgCgRkYXRlGAEgASgLMhIubG9naXN0aWNzLnYxLkRhdGUSDwoHY3JlYXRlZBgCIAEoAxIRCglkZWxpdmVyZWQYAyABKAMigwEKFVVwZGF0ZVNoaXBtZW50UmVxdWVzdBIoCghzaGlwbWVudBgBIAEoCzIWLmxvZ2lzdGljcy52MS5TaGlwbWVudBIvCgt1cGRhdGVfbWFzaxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2sSDwoHcmVtYXJrcxgDIAEoCSK0AQodVXBkYXRlU2hpcG1lbnRUcmFja2luZ1JlcXVlc3QSCgoCaWQYASABKAkSLAoGc3RhdHVzGAIgASgOMhwubG9naXN0aWNzLnYxLlNoaXBtZW50U3RhdHVzEhgKEGN1cnJlbnRfbG9jYXRpb24YAyABKAkSDwoHcmVtYXJrcxgEIAEoCRIuCgpldmVudF90aW1lGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIjChVEZWxldGVTaGlwbWVudFJlcXVlc3QSCgoCaWQYASABKAkq8AEKE1NoaXBtZW50SW1wb3J0U3RhdGUSJQohU0hJUE1FTlRfSU1QT1JUX1NUQVRFX1VOU1BFQ0lGSUVEEAASIwofU0hJUE1FTlRfSU1QT1JUX1NUQVRFX1VQTE9BRElORxABEiMKH1NISVBNRU5UX0lNUE9SVF9TVEFURV9WQUxJREFURUQQAhIhCh1TSElQTUVOVF9JTVBPUlRfU1RBVEVfUlVOTklORxADEiMKH1NISVBNRU5UX0lNUE9SVF9TVEFURV9TVUNDRUVERUQQBBIgChxTSElQTUVOVF9JTVBPUlRfU1RBVEVfRkFJTEVEEAUyhhMKD1NoaXBtZW50U2VydmljZRJNCg5DcmVhdGVTaGlwbWVudBIjLmxvZ2lzdGljcy52MS5DcmVhdGVTaGlwbWVudFJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSRwoLR2V0U2hpcG1lbnQSIC5sb2dpc3RpY3MudjEuR2V0U2hpcG1lbnRSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50EmcKG0dldFNoaXBtZW50QnlUcmFja2luZ051bWJlchIwLmxvZ2lzdGljcy52MS5HZXRTaGlwbWVudEJ5VHJhY2tpbmdOdW1iZXJSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50ElkKFFZlcmlmeVRyYWNraW5nQWNjZXNzEikubG9naXN0aWNzLnYxLlZlcmlmeVRyYWNraW5nQWNjZXNzUmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJqChNTdWJzY3JpYmVUb1NoaXBtZW50EigubG9naXN0aWNzLnYxLlN1YnNjcmliZVRvU2hpcG1lbnRSZXF1ZXN0GikubG9naXN0aWNzLnYxLlN1YnNjcmliZVRvU2hpcG1lbnRSZXNwb25zZRJzChtDb25maXJtU2hpcG1lbnRTdWJzY3JpcHRpb24SMC5sb2dpc3RpY3MudjEuQ29uZmlybVNoaXBtZW50U3Vic2NyaXB0aW9uUmVxdWVzdBoiLmxvZ2lzdGljcy52MS5TaGlwbWVudFN1YnNjcmlwdGlvbhJxChpEZWxldGVTaGlwbWVudFN1YnNjcmlwdGlvbhIvLmxvZ2lzdGljcy52MS5EZWxldGVTaGlwbWVudFN1YnNjcmlwdGlvblJlcXVlc3QaIi5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdWJzY3JpcHRpb24SbgoYR2V0VHJhY2tpbmdFbWFpbFNldHRpbmdzEi0ubG9naXN0aWNzLnYxLkdldFRyYWNraW5nRW1haWxTZXR0aW5nc1JlcXVlc3QaIy5sb2dpc3RpY3MudjEuVHJhY2tpbmdFbWFpbFNldHRpbmdzEnQKG1VwZGF0ZVRyYWNraW5nRW1haWxTZXR0aW5ncxIwLmxvZ2lzdGljcy52MS5VcGRhdGVUcmFja2luZ0VtYWlsU2V0dGluZ3NSZXF1ZXN0GiMubG9naXN0aWNzLnYxLlRyYWNraW5nRW1haWxTZXR0aW5ncxJYCg1MaXN0U2hpcG1lbnRzEiIubG9naXN0aWNzLnYxLkxpc3RTaGlwbWVudHNSZXF1ZXN0GiMubG9naXN0aWNzLnYxLkxpc3RTaGlwbWVudHNSZXNwb25zZRKCAQobQmF0Y2hVcGRhdGVTaGlwbWVudFRyYWNraW5nEjAubG9naXN0aWNzLnYxLkJhdGNoVXBkYXRlU2hpcG1lbnRUcmFja2luZ1JlcXVlc3QaMS5sb2dpc3RpY3MudjEuQmF0Y2hVcGRhdGVTaGlwbWVudFRyYWNraW5nUmVzcG9uc2USYAoPRXhwb3J0U2hpcG1lbnRzEiQubG9naXN0aWNzLnYxLkV4cG9ydFNoaXBtZW50c1JlcXVlc3QaJS5sb2dpc3RpY3MudjEuRXhwb3J0U2hpcG1lbnRzUmVzcG9uc2UwARJfChRDcmVhdGVTaGlwbWVudEltcG9ydBIpLmxvZ2lzdGljcy52MS5DcmVhdGVTaGlwbWVudEltcG9ydFJlcXVlc3QaHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRJbXBvcnQSZwoYQXBwZW5kU2hpcG1lbnRJbXBvcnREYXRhEi0ubG9naXN0aWNzLnYxLkFwcGVuZFNoaXBtZW50SW1wb3J0RGF0YVJlcXVlc3QaHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRJbXBvcnQSXQoTU3RhcnRTaGlwbWVudEltcG9ydBIoLmxvZ2lzdGljcy52MS5TdGFydFNoaXBtZW50SW1wb3J0UmVxdWVzdBocLmxvZ2lzdGljcy52MS5TaGlwbWVudEltcG9ydBJZChFHZXRTaGlwbWVudEltcG9ydBImLmxvZ2lzdGljcy52MS5HZXRTaGlwbWVudEltcG9ydFJlcXVlc3QaHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRJbXBvcnQSagoTTGlzdFNoaXBtZW50SW1wb3J0cxIoLmxvZ2lzdGljcy52MS5MaXN0U2hpcG1lbnRJbXBvcnRzUmVxdWVzdBopLmxvZ2lzdGljcy52MS5MaXN0U2hpcG1lbnRJbXBvcnRzUmVzcG9uc2USfgoeRXhwb3J0U2hpcG1lbnRJbXBvcnRSZWplY3Rpb25zEjMubG9naXN0aWNzLnYxLkV4cG9ydFNoaXBtZW50SW1wb3J0UmVqZWN0aW9uc1JlcXVlc3QaJS5sb2dpc3RpY3MudjEuRXhwb3J0U2hpcG1lbnRzUmVzcG9uc2UwARJbChVSZWNvcmRQcm9vZk9mRGVsaXZlcnkSKi5sb2dpc3RpY3MudjEuUmVjb3JkUHJvb2ZPZkRlbGl2ZXJ5UmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJrChdHZXRQcm9vZk9mRGVsaXZlcnlJbWFnZRIsLmxvZ2lzdGljcy52MS5HZXRQcm9vZk9mRGVsaXZlcnlJbWFnZVJlcXVlc3QaIi5sb2dpc3RpY3MudjEuUHJvb2ZPZkRlbGl2ZXJ5SW1hZ2USZQoVR2V0U2hpcG1lbnRTdGF0aXN0aWNzEioubG9naXN0aWNzLnYxLkdldFNoaXBtZW50U3RhdGlzdGljc1JlcXVlc3QaIC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0aXN0aWNzEk0KDlVwZGF0ZVNoaXBtZW50EiMubG9naXN0aWNzLnYxLlVwZGF0ZVNoaXBtZW50UmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJdChZVcGRhdGVTaGlwbWVudFRyYWNraW5nEisubG9naXN0aWNzLnYxLlVwZGF0ZVNoaXBtZW50VHJhY2tpbmdSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50Ek0KDkRlbGV0ZVNoaXBtZW50EiMubG9naXN0aWNzLnYxLkRlbGV0ZVNoaXBtZW50UmVxdWVzdBoWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eWIGcHJvdG8z", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp, file_logistics_v1_shipment]);
+  fileDesc("CiNsb2dpc3RpY3MvdjEvc2hpcG1lbnRfc2VydmljZS5wcm90bxIMbG9naXN0aWNzLnYxInIKFUNyZWF0ZVNoaXBtZW50UmVxdWVzdBIoCghzaGlwbWVudBgBIAEoCzIWLmxvZ2lzdGljcy52MS5TaGlwbWVudBIvCgtjcmVhdGVfdGltZRgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiIAoSR2V0U2hpcG1lbnRSZXF1ZXN0EgoKAmlkGAEgASgJIlMKIkdldFNoaXBtZW50QnlUcmFja2luZ051bWJlclJlcXVlc3QSFwoPdHJhY2tpbmdfbnVtYmVyGAEgASgJEhQKDGFjY2Vzc190b2tlbhgCIAEoCSJGChtWZXJpZnlUcmFja2luZ0FjY2Vzc1JlcXVlc3QSFwoPdHJhY2tpbmdfbnVtYmVyGAEgASgJEg4KBmFuc3dlchgCIAEoCSI4Ch1TZW5kVHJhY2tpbmdBY2Nlc3NMaW5rUmVxdWVzdBIXCg90cmFja2luZ19udW1iZXIYASABKAkiIAoeU2VuZFRyYWNraW5nQWNjZXNzTGlua1Jlc3BvbnNlIlsKGlN1YnNjcmliZVRvU2hpcG1lbnRSZXF1ZXN0EhcKD3RyYWNraW5nX251bWJlchgBIAEoCRINCgVlbWFpbBgCIAEoCRIVCg1sYW5ndWFnZV9jb2RlGAMgASgJIh0KG1N1YnNjcmliZVRvU2hpcG1lbnRSZXNwb25zZSIzCiJDb25maXJtU2hpcG1lbnRTdWJzY3JpcHRpb25SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIjIKIURlbGV0ZVNoaXBtZW50U3Vic2NyaXB0aW9uUmVxdWVzdBINCgV0b2tlbhgBIAEoCSIhCh9HZXRUcmFja2luZ0VtYWlsU2V0dGluZ3NSZXF1ZXN0IlsKIlVwZGF0ZVRyYWNraW5nRW1haWxTZXR0aW5nc1JlcXVlc3QSNQoIc2V0dGluZ3MYASABKAsyIy5sb2dpc3RpY3MudjEuVHJhY2tpbmdFbWFpbFNldHRpbmdzIvQBChRMaXN0U2hpcG1lbnRzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIsCgZzdGF0dXMYAyABKA4yHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0dXMSDQoFcXVlcnkYBCABKAkSLAoQY3JlYXRlX2RhdGVfZnJvbRgFIAEoCzISLmxvZ2lzdGljcy52MS5EYXRlEioKDmNyZWF0ZV9kYXRlX3RvGAYgASgLMhIubG9naXN0aWNzLnYxLkRhdGUSDAoEbGF0ZRgHIAEoCBIQCghvcmRlcl9ieRgIIAEoCSJvChVMaXN0U2hpcG1lbnRzUmVzcG9uc2USKQoJc2hpcG1lbnRzGAEgAygLMhYubG9naXN0aWNzLnYxLlNoaXBtZW50EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCRISCgp0b3RhbF9zaXplGAMgASgFItYBCiJCYXRjaFVwZGF0ZVNoaXBtZW50VHJhY2tpbmdSZXF1ZXN0EgsKA2lkcxgBIAMoCRIyCgZmaWx0ZXIYAiABKAsyIi5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1JlcXVlc3QSLAoGc3RhdHVzGAMgASgOMhwubG9naXN0aWNzLnYxLlNoaXBtZW50U3RhdHVzEhgKEGN1cnJlbnRfbG9jYXRpb24YBCABKAkSDwoHcmVtYXJrcxgFIAEoCRIWCg5yZW1hcmtzX3B1YmxpYxgGIAEoCCJwCiNCYXRjaFVwZGF0ZVNoaXBtZW50VHJhY2tpbmdSZXNwb25zZRIVCg11cGRhdGVkX2NvdW50GAEgASgFEjIKCGZhaWx1cmVzGAIgAygLMiAubG9naXN0aWNzLnYxLkJhdGNoVXBkYXRlRmFpbHVyZSJKChJCYXRjaFVwZGF0ZUZhaWx1cmUSCgoCaWQYASABKAkSFwoPdHJhY2tpbmdfbnVtYmVyGAIgASgJEg8KB21lc3NhZ2UYAyABKAkiTAoWRXhwb3J0U2hpcG1lbnRzUmVxdWVzdBIyCgZmaWx0ZXIYASABKAsyIi5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1JlcXVlc3QiJgoXRXhwb3J0U2hpcG1lbnRzUmVzcG9uc2USCwoDY3N2GAEgASgMIkQKG0NyZWF0ZVNoaXBtZW50SW1wb3J0UmVxdWVzdBIRCglmaWxlX25hbWUYASABKAkSEgoKc2l6ZV9ieXRlcxgCIAEoAyJSCh9BcHBlbmRTaGlwbWVudEltcG9ydERhdGFSZXF1ZXN0EhEKCWltcG9ydF9pZBgBIAEoCRIOCgZvZmZzZXQYAiABKAMSDAoEZGF0YRgDIAEoDCJGChpTdGFydFNoaXBtZW50SW1wb3J0UmVxdWVzdBIRCglpbXBvcnRfaWQYASABKAkSFQoNdmFsaWRhdGVfb25seRgCIAEoCCItChhHZXRTaGlwbWVudEltcG9ydFJlcXVlc3QSEQoJaW1wb3J0X2lkGAEgASgJIkMKGkxpc3RTaGlwbWVudEltcG9ydHNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJImUKG0xpc3RTaGlwbWVudEltcG9ydHNSZXNwb25zZRItCgdpbXBvcnRzGAEgAygLMhwubG9naXN0aWNzLnYxLlNoaXBtZW50SW1wb3J0EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSI6CiVFeHBvcnRTaGlwbWVudEltcG9ydFJlamVjdGlvbnNSZXF1ZXN0EhEKCWltcG9ydF9pZBgBIAEoCSKdBAoOU2hpcG1lbnRJbXBvcnQSCgoCaWQYASABKAkSEQoJZmlsZV9uYW1lGAIgASgJEjAKBXN0YXRlGAMgASgOMiEubG9naXN0aWNzLnYxLlNoaXBtZW50SW1wb3J0U3RhdGUSEgoKc2l6ZV9ieXRlcxgEIAEoAxIWCg51cGxvYWRlZF9ieXRlcxgFIAEoAxISCgp0b3RhbF9yb3dzGAYgASgFEhIKCnZhbGlkX3Jvd3MYByABKAUSFgoOcHJvY2Vzc2VkX3Jvd3MYCCABKAUSFQoNY3JlYXRlZF9jb3VudBgJIAEoBRIVCg1za2lwcGVkX2NvdW50GAogASgFEhYKDnJlamVjdGVkX2NvdW50GAsgASgFEjAKB3ByZXZpZXcYDCADKAsyHy5sb2dpc3RpY3MudjEuU2hpcG1lbnRJbXBvcnRSb3cSOQoQcmVqZWN0ZWRfcHJldmlldxgNIAMoCzIfLmxvZ2lzdGljcy52MS5TaGlwbWVudEltcG9ydFJvdxINCgVlcnJvchgOIAEoCRISCgpjcmVhdGVkX2J5GA8gASgJEi8KC2NyZWF0ZV90aW1lGBAgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgRIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFgoOY29uZmxpY3RfY291bnQYEiABKAUi2gEKEVNoaXBtZW50SW1wb3J0Um93EgsKA3JvdxgBIAEoBRIXCg90cmFja2luZ19udW1iZXIYAiABKAkSGgoSZXh0ZXJuYWxfcmVmZXJlbmNlGAMgASgJEhQKDHNoaXBwZXJfbmFtZRgEIAEoCRIVCg1yZWNlaXZlcl9uYW1lGAUgASgJEg4KBm9yaWdpbhgGIAEoCRITCgtkZXN0aW5hdGlvbhgHIAEoCRIxCgZlcnJvcnMYCCADKAsyIS5sb2dpc3RpY3MudjEuU2hpcG1lbnRJbXBvcnRFcnJvciI2ChNTaGlwbWVudEltcG9ydEVycm9yEg4KBmNvbHVtbhgBIAEoCRIPCgdtZXNzYWdlGAIgASgJImgKHFJlY29yZFByb29mT2ZEZWxpdmVyeVJlcXVlc3QSCgoCaWQYASABKAkSFgoOcmVjaXBpZW50X25hbWUYAiABKAkSFQoNc2lnbmF0dXJlX3BuZxgDIAEoDBINCgVwaG90bxgEIAEoDCKFAQoeR2V0UHJvb2ZPZkRlbGl2ZXJ5SW1hZ2VSZXF1ZXN0EhcKD3RyYWNraW5nX251bWJlchgBIAEoCRI0CgRraW5kGAIgASgOMiYubG9naXN0aWNzLnYxLlByb29mT2ZEZWxpdmVyeUltYWdlS2luZBIUCgxhY2Nlc3NfdG9rZW4YAyABKAkiOgoUUHJvb2ZPZkRlbGl2ZXJ5SW1hZ2USFAoMY29udGVudF90eXBlGAEgASgJEgwKBGRhdGEYAiABKAwiHgocR2V0U2hpcG1lbnRTdGF0aXN0aWNzUmVxdWVzdCKTAQoSU2hpcG1lbnRTdGF0aXN0aWNzEjAKDXN0YXR1c19jb3VudHMYASADKAsyGS5sb2dpc3RpY3MudjEuU3RhdHVzQ291bnQSDQoFdG90YWwYAiABKAMSDAoEbGF0ZRgDIAEoAxIuCgRkYXlzGAQgAygLMiAubG9naXN0aWNzLnYxLkRhaWx5U2hpcG1lbnRDb3VudCJKCgtTdGF0dXNDb3VudBIsCgZzdGF0dXMYASABKA4yHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0dXMSDQoFY291bnQYAiABKAMiWgoSRGFpbHlTaGlwbWVudENvdW50EiAKBGRhdGUYASABKAsyEi5sb2dpc3RpY3MudjEuRGF0ZRIPCgdjcmVhdGVkGAIgASgDEhEKCWRlbGl2ZXJlZBgDIAEoAyKbAQoVVXBkYXRlU2hpcG1lbnRSZXF1ZXN0EigKCHNoaXBtZW50GAEgASgLMhYubG9naXN0aWNzLnYxLlNoaXBtZW50Ei8KC3VwZGF0ZV9tYXNrGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFzaxIPCgdyZW1hcmtzGAMgASgJEhYKDnJlbWFya3NfcHVibGljGAQgASgIIswBCh1VcGRhdGVTaGlwbWVudFRyYWNraW5nUmVxdWVzdBIKCgJpZBgBIAEoCRIsCgZzdGF0dXMYAiABKA4yHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0dXMSGAoQY3VycmVudF9sb2NhdGlvbhgDIAEoCRIPCgdyZW1hcmtzGAQgASgJEi4KCmV2ZW50X3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhYKDnJlbWFya3NfcHVibGljGAYgASgIIiMKFURlbGV0ZVNoaXBtZW50UmVxdWVzdBIKCgJpZBgBIAEoCSrwAQoTU2hpcG1lbnRJbXBvcnRTdGF0ZRIlCiFTSElQTUVOVF9JTVBPUlRfU1RBVEVfVU5TUEVDSUZJRUQQABIjCh9TSElQTUVOVF9JTVBPUlRfU1RBVEVfVVBMT0FESU5HEAESIwofU0hJUE1FTlRfSU1QT1JUX1NUQVRFX1ZBTElEQVRFRBACEiEKHVNISVBNRU5UX0lNUE9SVF9TVEFURV9SVU5OSU5HEAMSIwofU0hJUE1FTlRfSU1QT1JUX1NUQVRFX1NVQ0NFRURFRBAEEiAKHFNISVBNRU5UX0lNUE9SVF9TVEFURV9GQUlMRUQQBTL7EwoPU2hpcG1lbnRTZXJ2aWNlEk0KDkNyZWF0ZVNoaXBtZW50EiMubG9naXN0aWNzLnYxLkNyZWF0ZVNoaXBtZW50UmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudBJHCgtHZXRTaGlwbWVudBIgLmxvZ2lzdGljcy52MS5HZXRTaGlwbWVudFJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSZwobR2V0U2hpcG1lbnRCeVRyYWNraW5nTnVtYmVyEjAubG9naXN0aWNzLnYxLkdldFNoaXBtZW50QnlUcmFja2luZ051bWJlclJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSWQoUVmVyaWZ5VHJhY2tpbmdBY2Nlc3MSKS5sb2dpc3RpY3MudjEuVmVyaWZ5VHJhY2tpbmdBY2Nlc3NSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50EnMKFlNlbmRUcmFja2luZ0FjY2Vzc0xpbmsSKy5sb2dpc3RpY3MudjEuU2VuZFRyYWNraW5nQWNjZXNzTGlua1JlcXVlc3QaLC5sb2dpc3RpY3MudjEuU2VuZFRyYWNraW5nQWNjZXNzTGlua1Jlc3BvbnNlEmoKE1N1YnNjcmliZVRvU2hpcG1lbnQSKC5sb2dpc3RpY3MudjEuU3Vic2NyaWJlVG9TaGlwbWVudFJlcXVlc3QaKS5sb2dpc3RpY3MudjEuU3Vic2NyaWJlVG9TaGlwbWVudFJlc3BvbnNlEnMKG0NvbmZpcm1TaGlwbWVudFN1YnNjcmlwdGlvbhIwLmxvZ2lzdGljcy52MS5Db25maXJtU2hpcG1lbnRTdWJzY3JpcHRpb25SZXF1ZXN0GiIubG9naXN0aWNzLnYxLlNoaXBtZW50U3Vic2NyaXB0aW9uEnEKGkRlbGV0ZVNoaXBtZW50U3Vic2NyaXB0aW9uEi8ubG9naXN0aWNzLnYxLkRlbGV0ZVNoaXBtZW50U3Vic2NyaXB0aW9uUmVxdWVzdBoiLmxvZ2lzdGljcy52MS5TaGlwbWVudFN1YnNjcmlwdGlvbhJuChhHZXRUcmFja2luZ0VtYWlsU2V0dGluZ3MSLS5sb2dpc3RpY3MudjEuR2V0VHJhY2tpbmdFbWFpbFNldHRpbmdzUmVxdWVzdBojLmxvZ2lzdGljcy52MS5UcmFja2luZ0VtYWlsU2V0dGluZ3MSdAobVXBkYXRlVHJhY2tpbmdFbWFpbFNldHRpbmdzEjAubG9naXN0aWNzLnYxLlVwZGF0ZVRyYWNraW5nRW1haWxTZXR0aW5nc1JlcXVlc3QaIy5sb2dpc3RpY3MudjEuVHJhY2tpbmdFbWFpbFNldHRpbmdzElgKDUxpc3RTaGlwbWVudHMSIi5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1JlcXVlc3QaIy5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1Jlc3BvbnNlEoIBChtCYXRjaFVwZGF0ZVNoaXBtZW50VHJhY2tpbmcSMC5sb2dpc3RpY3MudjEuQmF0Y2hVcGRhdGVTaGlwbWVudFRyYWNraW5nUmVxdWVzdBoxLmxvZ2lzdGljcy52MS5CYXRjaFVwZGF0ZVNoaXBtZW50VHJhY2tpbmdSZXNwb25zZRJgCg9FeHBvcnRTaGlwbWVudHMSJC5sb2dpc3RpY3MudjEuRXhwb3J0U2hpcG1lbnRzUmVxdWVzdBolLmxvZ2lzdGljcy52MS5FeHBvcnRTaGlwbWVudHNSZXNwb25zZTABEl8KFENyZWF0ZVNoaXBtZW50SW1wb3J0EikubG9naXN0aWNzLnYxLkNyZWF0ZVNoaXBtZW50SW1wb3J0UmVxdWVzdBocLmxvZ2lzdGljcy52MS5TaGlwbWVudEltcG9ydBJnChhBcHBlbmRTaGlwbWVudEltcG9ydERhdGESLS5sb2dpc3RpY3MudjEuQXBwZW5kU2hpcG1lbnRJbXBvcnREYXRhUmVxdWVzdBocLmxvZ2lzdGljcy52MS5TaGlwbWVudEltcG9ydBJdChNTdGFydFNoaXBtZW50SW1wb3J0EigubG9naXN0aWNzLnYxLlN0YXJ0U2hpcG1lbnRJbXBvcnRSZXF1ZXN0GhwubG9naXN0aWNzLnYxLlNoaXBtZW50SW1wb3J0ElkKEUdldFNoaXBtZW50SW1wb3J0EiYubG9naXN0aWNzLnYxLkdldFNoaXBtZW50SW1wb3J0UmVxdWVzdBocLmxvZ2lzdGljcy52MS5TaGlwbWVudEltcG9ydBJqChNMaXN0U2hpcG1lbnRJbXBvcnRzEigubG9naXN0aWNzLnYxLkxpc3RTaGlwbWVudEltcG9ydHNSZXF1ZXN0GikubG9naXN0aWNzLnYxLkxpc3RTaGlwbWVudEltcG9ydHNSZXNwb25zZRJ+Ch5FeHBvcnRTaGlwbWVudEltcG9ydFJlamVjdGlvbnMSMy5sb2dpc3RpY3MudjEuRXhwb3J0U2hpcG1lbnRJbXBvcnRSZWplY3Rpb25zUmVxdWVzdBolLmxvZ2lzdGljcy52MS5FeHBvcnRTaGlwbWVudHNSZXNwb25zZTABElsKFVJlY29yZFByb29mT2ZEZWxpdmVyeRIqLmxvZ2lzdGljcy52MS5SZWNvcmRQcm9vZk9mRGVsaXZlcnlSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50EmsKF0dldFByb29mT2ZEZWxpdmVyeUltYWdlEiwubG9naXN0aWNzLnYxLkdldFByb29mT2ZEZWxpdmVyeUltYWdlUmVxdWVzdBoiLmxvZ2lzdGljcy52MS5Qcm9vZk9mRGVsaXZlcnlJbWFnZRJlChVHZXRTaGlwbWVudFN0YXRpc3RpY3MSKi5sb2dpc3RpY3MudjEuR2V0U2hpcG1lbnRTdGF0aXN0aWNzUmVxdWVzdBogLmxvZ2lzdGljcy52MS5TaGlwbWVudFN0YXRpc3RpY3MSTQoOVXBkYXRlU2hpcG1lbnQSIy5sb2dpc3RpY3MudjEuVXBkYXRlU2hpcG1lbnRSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50El0KFlVwZGF0ZVNoaXBtZW50VHJhY2tpbmcSKy5sb2dpc3RpY3MudjEuVXBkYXRlU2hpcG1lbnRUcmFja2luZ1JlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSTQoORGVsZXRlU2hpcG1lbnQSIy5sb2dpc3RpY3MudjEuRGVsZXRlU2hpcG1lbnRSZXF1ZXN0GhYuZ29vZ2xlLnByb3RvYnVmLkVtcHR5YgZwcm90bzM", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp, file_logistics_v1_shipment]);
 
 /**
  * @generated from message logistics.v1.CreateShipmentRequest
@@ -112,6 +112,36 @@ export const VerifyTrackingAccessRequestSchema: GenMessage<VerifyTrackingAccessR
   messageDesc(file_logistics_v1_shipment_service, 3);
 
 /**
+ * @generated from message logistics.v1.SendTrackingAccessLinkRequest
+ */
+export type SendTrackingAccessLinkRequest = Message<"logistics.v1.SendTrackingAccessLinkRequest"> & {
+  /**
+   * @generated from field: string tracking_number = 1;
+   */
+  trackingNumber: string;
+};
+
+/**
+ * Describes the message logistics.v1.SendTrackingAccessLinkRequest.
+ * Use `create(SendTrackingAccessLinkRequestSchema)` to create a new message.
+ */
+export const SendTrackingAccessLinkRequestSchema: GenMessage<SendTrackingAccessLinkRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 4);
+
+/**
+ * @generated from message logistics.v1.SendTrackingAccessLinkResponse
+ */
+export type SendTrackingAccessLinkResponse = Message<"logistics.v1.SendTrackingAccessLinkResponse"> & {
+};
+
+/**
+ * Describes the message logistics.v1.SendTrackingAccessLinkResponse.
+ * Use `create(SendTrackingAccessLinkResponseSchema)` to create a new message.
+ */
+export const SendTrackingAccessLinkResponseSchema: GenMessage<SendTrackingAccessLinkResponse> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 5);
+
+/**
  * @generated from message logistics.v1.SubscribeToShipmentRequest
  */
 export type SubscribeToShipmentRequest = Message<"logistics.v1.SubscribeToShipmentRequest"> & {
@@ -141,7 +171,7 @@ export type SubscribeToShipmentRequest = Message<"logistics.v1.SubscribeToShipme
  * Use `create(SubscribeToShipmentRequestSchema)` to create a new message.
  */
 export const SubscribeToShipmentRequestSchema: GenMessage<SubscribeToShipmentRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 4);
+  messageDesc(file_logistics_v1_shipment_service, 6);
 
 /**
  * @generated from message logistics.v1.SubscribeToShipmentResponse
@@ -154,7 +184,7 @@ export type SubscribeToShipmentResponse = Message<"logistics.v1.SubscribeToShipm
  * Use `create(SubscribeToShipmentResponseSchema)` to create a new message.
  */
 export const SubscribeToShipmentResponseSchema: GenMessage<SubscribeToShipmentResponse> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 5);
+  messageDesc(file_logistics_v1_shipment_service, 7);
 
 /**
  * @generated from message logistics.v1.ConfirmShipmentSubscriptionRequest
@@ -173,7 +203,7 @@ export type ConfirmShipmentSubscriptionRequest = Message<"logistics.v1.ConfirmSh
  * Use `create(ConfirmShipmentSubscriptionRequestSchema)` to create a new message.
  */
 export const ConfirmShipmentSubscriptionRequestSchema: GenMessage<ConfirmShipmentSubscriptionRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 6);
+  messageDesc(file_logistics_v1_shipment_service, 8);
 
 /**
  * @generated from message logistics.v1.DeleteShipmentSubscriptionRequest
@@ -192,7 +222,7 @@ export type DeleteShipmentSubscriptionRequest = Message<"logistics.v1.DeleteShip
  * Use `create(DeleteShipmentSubscriptionRequestSchema)` to create a new message.
  */
 export const DeleteShipmentSubscriptionRequestSchema: GenMessage<DeleteShipmentSubscriptionRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 7);
+  messageDesc(file_logistics_v1_shipment_service, 9);
 
 /**
  * @generated from message logistics.v1.GetTrackingEmailSettingsRequest
@@ -205,7 +235,7 @@ export type GetTrackingEmailSettingsRequest = Message<"logistics.v1.GetTrackingE
  * Use `create(GetTrackingEmailSettingsRequestSchema)` to create a new message.
  */
 export const GetTrackingEmailSettingsRequestSchema: GenMessage<GetTrackingEmailSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 8);
+  messageDesc(file_logistics_v1_shipment_service, 10);
 
 /**
  * @generated from message logistics.v1.UpdateTrackingEmailSettingsRequest
@@ -222,7 +252,7 @@ export type UpdateTrackingEmailSettingsRequest = Message<"logistics.v1.UpdateTra
  * Use `create(UpdateTrackingEmailSettingsRequestSchema)` to create a new message.
  */
 export const UpdateTrackingEmailSettingsRequestSchema: GenMessage<UpdateTrackingEmailSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 9);
+  messageDesc(file_logistics_v1_shipment_service, 11);
 
 /**
  * @generated from message logistics.v1.ListShipmentsRequest
@@ -291,7 +321,7 @@ export type ListShipmentsRequest = Message<"logistics.v1.ListShipmentsRequest"> 
  * Use `create(ListShipmentsRequestSchema)` to create a new message.
  */
 export const ListShipmentsRequestSchema: GenMessage<ListShipmentsRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 10);
+  messageDesc(file_logistics_v1_shipment_service, 12);
 
 /**
  * @generated from message logistics.v1.ListShipmentsResponse
@@ -323,7 +353,7 @@ export type ListShipmentsResponse = Message<"logistics.v1.ListShipmentsResponse"
  * Use `create(ListShipmentsResponseSchema)` to create a new message.
  */
 export const ListShipmentsResponseSchema: GenMessage<ListShipmentsResponse> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 11);
+  messageDesc(file_logistics_v1_shipment_service, 13);
 
 /**
  * @generated from message logistics.v1.BatchUpdateShipmentTrackingRequest
@@ -357,6 +387,14 @@ export type BatchUpdateShipmentTrackingRequest = Message<"logistics.v1.BatchUpda
    * @generated from field: string remarks = 5;
    */
   remarks: string;
+
+  /**
+   * Whether visitors who are not a party may read the remarks (default: parties and staff
+   * only).
+   *
+   * @generated from field: bool remarks_public = 6;
+   */
+  remarksPublic: boolean;
 };
 
 /**
@@ -364,7 +402,7 @@ export type BatchUpdateShipmentTrackingRequest = Message<"logistics.v1.BatchUpda
  * Use `create(BatchUpdateShipmentTrackingRequestSchema)` to create a new message.
  */
 export const BatchUpdateShipmentTrackingRequestSchema: GenMessage<BatchUpdateShipmentTrackingRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 12);
+  messageDesc(file_logistics_v1_shipment_service, 14);
 
 /**
  * @generated from message logistics.v1.BatchUpdateShipmentTrackingResponse
@@ -390,7 +428,7 @@ export type BatchUpdateShipmentTrackingResponse = Message<"logistics.v1.BatchUpd
  * Use `create(BatchUpdateShipmentTrackingResponseSchema)` to create a new message.
  */
 export const BatchUpdateShipmentTrackingResponseSchema: GenMessage<BatchUpdateShipmentTrackingResponse> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 13);
+  messageDesc(file_logistics_v1_shipment_service, 15);
 
 /**
  * @generated from message logistics.v1.BatchUpdateFailure
@@ -419,7 +457,7 @@ export type BatchUpdateFailure = Message<"logistics.v1.BatchUpdateFailure"> & {
  * Use `create(BatchUpdateFailureSchema)` to create a new message.
  */
 export const BatchUpdateFailureSchema: GenMessage<BatchUpdateFailure> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 14);
+  messageDesc(file_logistics_v1_shipment_service, 16);
 
 /**
  * @generated from message logistics.v1.ExportShipmentsRequest
@@ -438,7 +476,7 @@ export type ExportShipmentsRequest = Message<"logistics.v1.ExportShipmentsReques
  * Use `create(ExportShipmentsRequestSchema)` to create a new message.
  */
 export const ExportShipmentsRequestSchema: GenMessage<ExportShipmentsRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 15);
+  messageDesc(file_logistics_v1_shipment_service, 17);
 
 /**
  * @generated from message logistics.v1.ExportShipmentsResponse
@@ -457,7 +495,7 @@ export type ExportShipmentsResponse = Message<"logistics.v1.ExportShipmentsRespo
  * Use `create(ExportShipmentsResponseSchema)` to create a new message.
  */
 export const ExportShipmentsResponseSchema: GenMessage<ExportShipmentsResponse> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 16);
+  messageDesc(file_logistics_v1_shipment_service, 18);
 
 /**
  * @generated from message logistics.v1.CreateShipmentImportRequest
@@ -483,7 +521,7 @@ export type CreateShipmentImportRequest = Message<"logistics.v1.CreateShipmentIm
  * Use `create(CreateShipmentImportRequestSchema)` to create a new message.
  */
 export const CreateShipmentImportRequestSchema: GenMessage<CreateShipmentImportRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 17);
+  messageDesc(file_logistics_v1_shipment_service, 19);
 
 /**
  * @generated from message logistics.v1.AppendShipmentImportDataRequest
@@ -514,7 +552,7 @@ export type AppendShipmentImportDataRequest = Message<"logistics.v1.AppendShipme
  * Use `create(AppendShipmentImportDataRequestSchema)` to create a new message.
  */
 export const AppendShipmentImportDataRequestSchema: GenMessage<AppendShipmentImportDataRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 18);
+  messageDesc(file_logistics_v1_shipment_service, 20);
 
 /**
  * @generated from message logistics.v1.StartShipmentImportRequest
@@ -538,7 +576,7 @@ export type StartShipmentImportRequest = Message<"logistics.v1.StartShipmentImpo
  * Use `create(StartShipmentImportRequestSchema)` to create a new message.
  */
 export const StartShipmentImportRequestSchema: GenMessage<StartShipmentImportRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 19);
+  messageDesc(file_logistics_v1_shipment_service, 21);
 
 /**
  * @generated from message logistics.v1.GetShipmentImportRequest
@@ -555,7 +593,7 @@ export type GetShipmentImportRequest = Message<"logistics.v1.GetShipmentImportRe
  * Use `create(GetShipmentImportRequestSchema)` to create a new message.
  */
 export const GetShipmentImportRequestSchema: GenMessage<GetShipmentImportRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 20);
+  messageDesc(file_logistics_v1_shipment_service, 22);
 
 /**
  * @generated from message logistics.v1.ListShipmentImportsRequest
@@ -579,7 +617,7 @@ export type ListShipmentImportsRequest = Message<"logistics.v1.ListShipmentImpor
  * Use `create(ListShipmentImportsRequestSchema)` to create a new message.
  */
 export const ListShipmentImportsRequestSchema: GenMessage<ListShipmentImportsRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 21);
+  messageDesc(file_logistics_v1_shipment_service, 23);
 
 /**
  * @generated from message logistics.v1.ListShipmentImportsResponse
@@ -601,7 +639,7 @@ export type ListShipmentImportsResponse = Message<"logistics.v1.ListShipmentImpo
  * Use `create(ListShipmentImportsResponseSchema)` to create a new message.
  */
 export const ListShipmentImportsResponseSchema: GenMessage<ListShipmentImportsResponse> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 22);
+  messageDesc(file_logistics_v1_shipment_service, 24);
 
 /**
  * @generated from message logistics.v1.ExportShipmentImportRejectionsRequest
@@ -618,7 +656,7 @@ export type ExportShipmentImportRejectionsRequest = Message<"logistics.v1.Export
  * Use `create(ExportShipmentImportRejectionsRequestSchema)` to create a new message.
  */
 export const ExportShipmentImportRejectionsRequestSchema: GenMessage<ExportShipmentImportRejectionsRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 23);
+  messageDesc(file_logistics_v1_shipment_service, 25);
 
 /**
  * A CSV file of shipments being imported.
@@ -741,7 +779,7 @@ export type ShipmentImport = Message<"logistics.v1.ShipmentImport"> & {
  * Use `create(ShipmentImportSchema)` to create a new message.
  */
 export const ShipmentImportSchema: GenMessage<ShipmentImport> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 24);
+  messageDesc(file_logistics_v1_shipment_service, 26);
 
 /**
  * One row of an import file, as a preview shows it.
@@ -797,7 +835,7 @@ export type ShipmentImportRow = Message<"logistics.v1.ShipmentImportRow"> & {
  * Use `create(ShipmentImportRowSchema)` to create a new message.
  */
 export const ShipmentImportRowSchema: GenMessage<ShipmentImportRow> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 25);
+  messageDesc(file_logistics_v1_shipment_service, 27);
 
 /**
  * What is wrong with one cell of a row.
@@ -823,7 +861,7 @@ export type ShipmentImportError = Message<"logistics.v1.ShipmentImportError"> & 
  * Use `create(ShipmentImportErrorSchema)` to create a new message.
  */
 export const ShipmentImportErrorSchema: GenMessage<ShipmentImportError> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 26);
+  messageDesc(file_logistics_v1_shipment_service, 28);
 
 /**
  * @generated from message logistics.v1.RecordProofOfDeliveryRequest
@@ -863,7 +901,7 @@ export type RecordProofOfDeliveryRequest = Message<"logistics.v1.RecordProofOfDe
  * Use `create(RecordProofOfDeliveryRequestSchema)` to create a new message.
  */
 export const RecordProofOfDeliveryRequestSchema: GenMessage<RecordProofOfDeliveryRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 27);
+  messageDesc(file_logistics_v1_shipment_service, 29);
 
 /**
  * @generated from message logistics.v1.GetProofOfDeliveryImageRequest
@@ -892,7 +930,7 @@ export type GetProofOfDeliveryImageRequest = Message<"logistics.v1.GetProofOfDel
  * Use `create(GetProofOfDeliveryImageRequestSchema)` to create a new message.
  */
 export const GetProofOfDeliveryImageRequestSchema: GenMessage<GetProofOfDeliveryImageRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 28);
+  messageDesc(file_logistics_v1_shipment_service, 30);
 
 /**
  * @generated from message logistics.v1.ProofOfDeliveryImage
@@ -916,7 +954,7 @@ export type ProofOfDeliveryImage = Message<"logistics.v1.ProofOfDeliveryImage"> 
  * Use `create(ProofOfDeliveryImageSchema)` to create a new message.
  */
 export const ProofOfDeliveryImageSchema: GenMessage<ProofOfDeliveryImage> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 29);
+  messageDesc(file_logistics_v1_shipment_service, 31);
 
 /**
  * @generated from message logistics.v1.GetShipmentStatisticsRequest
@@ -929,7 +967,7 @@ export type GetShipmentStatisticsRequest = Message<"logistics.v1.GetShipmentStat
  * Use `create(GetShipmentStatisticsRequestSchema)` to create a new message.
  */
 export const GetShipmentStatisticsRequestSchema: GenMessage<GetShipmentStatisticsRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 30);
+  messageDesc(file_logistics_v1_shipment_service, 32);
 
 /**
  * @generated from message logistics.v1.ShipmentStatistics
@@ -969,7 +1007,7 @@ export type ShipmentStatistics = Message<"logistics.v1.ShipmentStatistics"> & {
  * Use `create(ShipmentStatisticsSchema)` to create a new message.
  */
 export const ShipmentStatisticsSchema: GenMessage<ShipmentStatistics> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 31);
+  messageDesc(file_logistics_v1_shipment_service, 33);
 
 /**
  * @generated from message logistics.v1.StatusCount
@@ -991,7 +1029,7 @@ export type StatusCount = Message<"logistics.v1.StatusCount"> & {
  * Use `create(StatusCountSchema)` to create a new message.
  */
 export const StatusCountSchema: GenMessage<StatusCount> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 32);
+  messageDesc(file_logistics_v1_shipment_service, 34);
 
 /**
  * @generated from message logistics.v1.DailyShipmentCount
@@ -1022,7 +1060,7 @@ export type DailyShipmentCount = Message<"logistics.v1.DailyShipmentCount"> & {
  * Use `create(DailyShipmentCountSchema)` to create a new message.
  */
 export const DailyShipmentCountSchema: GenMessage<DailyShipmentCount> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 33);
+  messageDesc(file_logistics_v1_shipment_service, 35);
 
 /**
  * @generated from message logistics.v1.UpdateShipmentRequest
@@ -1049,6 +1087,14 @@ export type UpdateShipmentRequest = Message<"logistics.v1.UpdateShipmentRequest"
    * @generated from field: string remarks = 3;
    */
   remarks: string;
+
+  /**
+   * Whether visitors who are not a party may read the remarks (default: parties and staff
+   * only).
+   *
+   * @generated from field: bool remarks_public = 4;
+   */
+  remarksPublic: boolean;
 };
 
 /**
@@ -1056,7 +1102,7 @@ export type UpdateShipmentRequest = Message<"logistics.v1.UpdateShipmentRequest"
  * Use `create(UpdateShipmentRequestSchema)` to create a new message.
  */
 export const UpdateShipmentRequestSchema: GenMessage<UpdateShipmentRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 34);
+  messageDesc(file_logistics_v1_shipment_service, 36);
 
 /**
  * @generated from message logistics.v1.UpdateShipmentTrackingRequest
@@ -1090,6 +1136,14 @@ export type UpdateShipmentTrackingRequest = Message<"logistics.v1.UpdateShipment
    * @generated from field: google.protobuf.Timestamp event_time = 5;
    */
   eventTime?: Timestamp | undefined;
+
+  /**
+   * Whether visitors who are not a party may read the remarks (default: parties and staff
+   * only).
+   *
+   * @generated from field: bool remarks_public = 6;
+   */
+  remarksPublic: boolean;
 };
 
 /**
@@ -1097,7 +1151,7 @@ export type UpdateShipmentTrackingRequest = Message<"logistics.v1.UpdateShipment
  * Use `create(UpdateShipmentTrackingRequestSchema)` to create a new message.
  */
 export const UpdateShipmentTrackingRequestSchema: GenMessage<UpdateShipmentTrackingRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 35);
+  messageDesc(file_logistics_v1_shipment_service, 37);
 
 /**
  * @generated from message logistics.v1.DeleteShipmentRequest
@@ -1114,7 +1168,7 @@ export type DeleteShipmentRequest = Message<"logistics.v1.DeleteShipmentRequest"
  * Use `create(DeleteShipmentRequestSchema)` to create a new message.
  */
 export const DeleteShipmentRequestSchema: GenMessage<DeleteShipmentRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 36);
+  messageDesc(file_logistics_v1_shipment_service, 38);
 
 /**
  * Where an import stands.
@@ -1217,7 +1271,9 @@ export const ShipmentService: GenService<{
    * The public lookup: gets the shipment with this tracking number, in the LIMITED view
    * unless the caller is staff, holds a valid access token for it (`access_token`, or the
    * `x-tracking-access` metadata the gateway fills from its cookie) or the site shows
-   * everything (PUBLIC_TRACKING_DETAILS=full).
+   * everything (PUBLIC_TRACKING_DETAILS=full). A token opens nothing once either party's
+   * e-mail or phone has changed; an `access_token` answers with a grant to keep that ends no
+   * later than the token's own end.
    * Errors: INVALID_ARGUMENT (empty or malformed number), NOT_FOUND "Shipment not found",
    * RESOURCE_EXHAUSTED (too many lookups from one client, at the gateway).
    *
@@ -1242,6 +1298,21 @@ export const ShipmentService: GenService<{
     methodKind: "unary";
     input: typeof VerifyTrackingAccessRequestSchema;
     output: typeof ShipmentSchema;
+  },
+  /**
+   * Public. E-mails each party whose address is on file a link that opens the full view,
+   * in the shipment's language; failed verifications never block it. At most a few e-mails
+   * per party an hour. The answer is the same whether or not the number exists, has e-mail
+   * addresses or is over that limit.
+   * Errors: INVALID_ARGUMENT ("tracking_number"), FAILED_PRECONDITION (the site does not
+   * offer the full view), RESOURCE_EXHAUSTED (too many calls from this client).
+   *
+   * @generated from rpc logistics.v1.ShipmentService.SendTrackingAccessLink
+   */
+  sendTrackingAccessLink: {
+    methodKind: "unary";
+    input: typeof SendTrackingAccessLinkRequestSchema;
+    output: typeof SendTrackingAccessLinkResponseSchema;
   },
   /**
    * Public. Sends a confirmation link to `email`; updates follow once it is opened (double
