@@ -138,6 +138,11 @@ pub struct Settings {
     /// Longest one webhook delivery may take, answer included, in milliseconds.
     #[arg(long, env = "WEBHOOK_TIMEOUT_MS", default_value_t = 10_000)]
     pub webhook_timeout_ms: u64,
+    /// The HTTP proxy webhooks and the e-mail API are sent through, e.g. http://proxy.example:3128;
+    /// unset, they connect directly (HTTP_PROXY and the like are ignored). Webhook addresses are
+    /// checked either way.
+    #[arg(long, env = "OUTBOUND_PROXY")]
+    pub outbound_proxy: Option<String>,
     /// Who is told by e-mail when a webhook endpoint is disabled (comma-separated addresses);
     /// unset, the brand's support address.
     #[arg(long, env = "ALERT_EMAILS")]
@@ -178,6 +183,7 @@ impl Default for Settings {
             email_api_timeout_ms: 10_000,
             webhook_allow_private_networks: false,
             webhook_timeout_ms: 10_000,
+            outbound_proxy: None,
             alert_emails: None,
         }
     }
@@ -218,6 +224,24 @@ impl Settings {
     pub fn address_policy(&self) -> webhooks::AddressPolicy {
         webhooks::AddressPolicy {
             allow_private: self.webhook_allow_private_networks,
+        }
+    }
+
+    /// The proxy of outbound HTTP (OUTBOUND_PROXY), if one is set.
+    pub fn outbound_proxy(&self) -> anyhow::Result<Option<reqwest::Url>> {
+        let Some(text) = self.outbound_proxy.as_deref().map(str::trim) else {
+            return Ok(None);
+        };
+        if text.is_empty() {
+            return Ok(None);
+        }
+        match reqwest::Url::parse(text) {
+            Ok(url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => {
+                Ok(Some(url))
+            }
+            _ => anyhow::bail!(
+                "OUTBOUND_PROXY must be an http:// or https:// URL such as http://proxy.example:3128"
+            ),
         }
     }
 
@@ -291,10 +315,12 @@ pub async fn build(
     }
     let brand = brand::Brand::load(settings.brand_file.as_deref(), &site.public_url)?;
     let renderer = Arc::new(render::Renderer::new(brand)?);
+    let proxy = settings.outbound_proxy()?;
     let transport = Transport::new(
         &mail,
         Duration::from_millis(settings.email_api_timeout_ms),
         renderer.clone(),
+        proxy.as_ref(),
     )?;
     let audit_log = audit::open(store).await?;
     let outbox = open_store(store).await?;
@@ -328,6 +354,7 @@ pub async fn build(
             policy,
             Duration::from_millis(settings.webhook_timeout_ms),
             &company,
+            proxy.as_ref(),
         )?,
         policy: settings.retry_policy(),
         wake,

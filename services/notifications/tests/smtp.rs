@@ -47,7 +47,7 @@ impl SmtpServer {
                 .unwrap(),
             contact_inbox: Some("Sales desk <sales@northwind.example>".parse().unwrap()),
         });
-        Transport::new(&config, Duration::from_secs(5), renderer).unwrap()
+        Transport::new(&config, Duration::from_secs(5), renderer, None).unwrap()
     }
 }
 
@@ -332,7 +332,7 @@ async fn a_dropped_connection_or_no_server_is_tried_again() {
         from: "no-reply@northwind.example".parse().unwrap(),
         contact_inbox: None,
     });
-    let nobody = Transport::new(&config, Duration::from_secs(2), renderer()).unwrap();
+    let nobody = Transport::new(&config, Duration::from_secs(2), renderer(), None).unwrap();
     let unreachable = nobody.send(&n).await;
     assert!(
         matches!(unreachable, Err(SendError::Passing { .. })),
