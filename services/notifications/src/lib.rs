@@ -56,6 +56,17 @@ pub struct Settings {
     /// The SMTP account's password (with SMTP_USERNAME).
     #[arg(long, env = "SMTP_PASSWORD", hide_env_values = true)]
     pub smtp_password: Option<String>,
+    /// A PEM file of CA certificates the SMTP server's certificate may chain to, beside the
+    /// system store (a company's own CA).
+    #[arg(long, env = "SMTP_CA_FILE")]
+    pub smtp_ca_file: Option<String>,
+    /// The name the product gives in EHLO; unset, the domain of MAIL_FROM.
+    #[arg(long, env = "SMTP_HELO_NAME")]
+    pub smtp_helo_name: Option<String>,
+    /// `true` lets SMTP_PASSWORD go over a connection without TLS (SMTP_TLS=none); otherwise
+    /// that configuration is refused at start.
+    #[arg(long, env = "SMTP_ALLOW_PLAINTEXT_AUTH")]
+    pub smtp_allow_plaintext_auth: Option<String>,
     /// The From of every e-mail sent over SMTP, e.g. `Northwind Freight <no-reply@northwind.example>`.
     #[arg(long, env = "MAIL_FROM")]
     pub mail_from: Option<String>,
@@ -159,6 +170,9 @@ impl Default for Settings {
             smtp_tls: None,
             smtp_username: None,
             smtp_password: None,
+            smtp_ca_file: None,
+            smtp_helo_name: None,
+            smtp_allow_plaintext_auth: None,
             mail_from: None,
             contact_inbox: None,
             brand_file: None,
@@ -200,6 +214,9 @@ impl Settings {
                 "SMTP_TLS" => &self.smtp_tls,
                 "SMTP_USERNAME" => &self.smtp_username,
                 "SMTP_PASSWORD" => &self.smtp_password,
+                "SMTP_CA_FILE" => &self.smtp_ca_file,
+                "SMTP_HELO_NAME" => &self.smtp_helo_name,
+                "SMTP_ALLOW_PLAINTEXT_AUTH" => &self.smtp_allow_plaintext_auth,
                 "MAIL_FROM" => &self.mail_from,
                 "CONTACT_INBOX" => &self.contact_inbox,
                 "EMAILJS_BASE_URL" => &self.emailjs_base_url,

@@ -6,7 +6,8 @@ use std::time::Duration;
 use lettre::message::header::{self, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, MultiPart};
 use lettre::transport::smtp::authentication::Credentials;
-use lettre::transport::smtp::client::{Tls, TlsParameters};
+use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
+use lettre::transport::smtp::extension::ClientId;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use outbox::{Notification, Template};
 
@@ -47,17 +48,74 @@ impl std::fmt::Debug for SmtpSender {
     }
 }
 
+/// The certificates of SMTP_CA_FILE, or why they cannot be used.
+fn read_ca_file(path: &std::path::Path) -> anyhow::Result<Certificate> {
+    let pem =
+        std::fs::read(path).map_err(|e| anyhow::anyhow!("SMTP_CA_FILE {}: {e}", path.display()))?;
+    if !String::from_utf8_lossy(&pem).contains("-----BEGIN CERTIFICATE-----") {
+        anyhow::bail!(
+            "SMTP_CA_FILE {} holds no PEM certificate (-----BEGIN CERTIFICATE-----)",
+            path.display()
+        );
+    }
+    Certificate::from_pem(&pem).map_err(|e| anyhow::anyhow!("SMTP_CA_FILE {}: {e}", path.display()))
+}
+
+/// An SMTP error as the admin reads it, with what to do when the server's certificate is
+/// not trusted.
+fn describe(e: &lettre::transport::smtp::Error) -> String {
+    let mut text = format!("SMTP {e}");
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(inner) = cause {
+        let said = inner.to_string();
+        if said.contains("UnknownIssuer") || said.contains("invalid peer certificate") {
+            text.push_str(
+                " (the mail server's certificate is not signed by a CA this machine trusts: \
+                 install the company's CA in the system store or set SMTP_CA_FILE)",
+            );
+            break;
+        }
+        cause = inner.source();
+    }
+    text
+}
+
 impl SmtpSender {
     /// `timeout` bounds each SMTP command. Connections are opened when an e-mail is sent.
+    /// Refuses a password over a connection without TLS unless the configuration allows it.
     pub fn new(
         config: &SmtpConfig,
         renderer: Arc<Renderer>,
         timeout: Duration,
     ) -> anyhow::Result<Self> {
+        if config.tls == SmtpTls::None && config.password.is_some() && !config.allow_plaintext_auth
+        {
+            anyhow::bail!(
+                "SMTP_TLS=none would send SMTP_PASSWORD unencrypted: use SMTP_TLS=starttls or implicit, \
+                 or set SMTP_ALLOW_PLAINTEXT_AUTH=true for a relay on a trusted network"
+            );
+        }
+        let ca = match &config.ca_file {
+            Some(path) => Some(read_ca_file(path)?),
+            None => None,
+        };
+        let helo = config
+            .helo_name
+            .clone()
+            .unwrap_or_else(|| config.from.email.domain().to_owned());
         let builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&config.host)
             .port(config.port)
-            .timeout(Some(timeout));
-        let tls = || TlsParameters::new(config.host.clone());
+            .timeout(Some(timeout))
+            .hello_name(ClientId::Domain(helo));
+        // The system store (a company CA installed there included) and SMTP_CA_FILE.
+        let tls = || {
+            let builder = TlsParameters::builder(config.host.clone());
+            match &ca {
+                Some(ca) => builder.add_root_certificate(ca.clone()),
+                None => builder,
+            }
+            .build()
+        };
         let builder = match config.tls {
             SmtpTls::Starttls => builder.tls(Tls::Required(tls()?)),
             SmtpTls::Implicit => builder.tls(Tls::Wrapper(tls()?)),
@@ -130,10 +188,10 @@ impl SmtpSender {
         match self.transport.send(message).await {
             Ok(_) => Ok(()),
             // 5xx: the server will answer the same next time.
-            Err(e) if e.is_permanent() => Err(SendError::Refused(format!("SMTP {e}"))),
+            Err(e) if e.is_permanent() => Err(SendError::Refused(describe(&e))),
             // 4xx (greylisting, a full mailbox), a dropped connection, a timeout, TLS trouble.
             Err(e) => Err(SendError::Passing {
-                error: format!("SMTP {e}"),
+                error: describe(&e),
                 retry_after: None,
             }),
         }
