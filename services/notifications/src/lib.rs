@@ -136,6 +136,10 @@ pub struct Settings {
     /// How long a worker holds an e-mail it is sending, in milliseconds.
     #[arg(long, env = "NOTIFY_LEASE_MS", default_value_t = 60_000)]
     pub notify_lease_ms: u64,
+    /// How many e-mails the worker sends at once, each over its own pooled SMTP connection
+    /// (kept open between e-mails) or API request (1-16).
+    #[arg(long, env = "NOTIFY_CONCURRENCY", default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=i64::from(smtp::POOL_SIZE)))]
+    pub notify_concurrency: u16,
     /// How often an idle worker looks for due e-mails, in milliseconds.
     #[arg(long, env = "NOTIFY_POLL_MS", default_value_t = 500)]
     pub notify_poll_ms: u64,
@@ -194,6 +198,7 @@ impl Default for Settings {
             notify_max_backoff_ms: policy.max_backoff.as_millis() as u64,
             notify_lease_ms: policy.lease.as_millis() as u64,
             notify_poll_ms: policy.poll.as_millis() as u64,
+            notify_concurrency: 16,
             email_api_timeout_ms: 10_000,
             webhook_allow_private_networks: false,
             webhook_timeout_ms: 10_000,
@@ -341,7 +346,7 @@ pub async fn build(
     )?;
     let audit_log = audit::open(store).await?;
     let outbox = open_store(store).await?;
-    let (mut service, worker) = service_and_worker(
+    let (mut service, mut worker) = service_and_worker(
         outbox.clone(),
         audit_log.clone(),
         transport,
@@ -349,6 +354,7 @@ pub async fn build(
         settings.retry_policy(),
         site.public_url.clone(),
     );
+    worker.concurrency = settings.notify_concurrency.into();
     let company = renderer.brand().name.clone();
     let alert_to = settings.alert_to(&renderer.brand().support_email);
     if matches!(mail, MailConfig::LocalOutbox | MailConfig::Smtp(_)) {
@@ -443,6 +449,7 @@ pub fn service_and_worker(
             policy,
             wake,
             clock: worker::system_clock(),
+            concurrency: 1,
         },
     )
 }

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use lettre::message::header::{self, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, MultiPart};
+use lettre::transport::smtp::PoolConfig;
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::transport::smtp::extension::ClientId;
@@ -14,6 +15,10 @@ use outbox::{Notification, Template};
 use crate::config::{SmtpConfig, SmtpTls};
 use crate::render::{Renderer, one_line};
 use crate::transport::SendError;
+
+/// Connections kept open to the server: one per e-mail the worker sends at once
+/// (NOTIFY_CONCURRENCY is at most this).
+pub const POOL_SIZE: u32 = 16;
 
 /// `List-Unsubscribe: <url>` on the update e-mails of subscribers.
 #[derive(Clone)]
@@ -106,7 +111,8 @@ impl SmtpSender {
         let builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&config.host)
             .port(config.port)
             .timeout(Some(timeout))
-            .hello_name(ClientId::Domain(helo));
+            .hello_name(ClientId::Domain(helo))
+            .pool_config(PoolConfig::new().max_size(POOL_SIZE));
         // The system store (a company CA installed there included) and SMTP_CA_FILE.
         let tls = || {
             let builder = TlsParameters::builder(config.host.clone());

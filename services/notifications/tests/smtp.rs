@@ -518,3 +518,51 @@ async fn an_unusable_ca_file_is_refused_at_start_naming_it() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_worker_sends_over_a_few_kept_open_connections() {
+    let server = SmtpServer::start("accept");
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn outbox::OutboxStore> =
+        Arc::new(outbox::SqliteOutbox::open(dir.path()).unwrap());
+    let emails: Vec<Notification> = (0..24)
+        .map(|i| shipper_email(&format!("Ada {i}")))
+        .collect();
+    store.enqueue(&emails).await.unwrap();
+    let worker = notifications::Worker {
+        store: store.clone(),
+        transport: server.transport(None),
+        policy: RetryPolicy::default(),
+        wake: Arc::new(tokio::sync::Notify::new()),
+        clock: notifications::worker::system_clock(),
+        concurrency: 4,
+    };
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let running = tokio::spawn(worker.clone().run(async {
+        let _ = stopped.await;
+    }));
+    worker.wake.notify_one();
+    while store.backlog().await.unwrap() > 0 {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let _ = stop.send(());
+    running.await.unwrap();
+    let received = server.received();
+    assert_eq!(received.len(), 24);
+    let mut connections: Vec<u64> = received
+        .iter()
+        .map(|m| m["peer_port"].as_u64().unwrap())
+        .collect();
+    connections.sort();
+    connections.dedup();
+    // At most a few more than the 4 senders: the pool takes a connection back asynchronously.
+    assert!(
+        connections.len() <= 8,
+        "24 e-mails over {} connections: {:?}",
+        connections.len(),
+        received
+            .iter()
+            .map(|m| m["peer_port"].clone())
+            .collect::<Vec<_>>()
+    );
+}

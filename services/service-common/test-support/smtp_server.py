@@ -12,7 +12,7 @@ byte), with a certificate for 127.0.0.1 and localhost from a private CA made wit
 certificate is written to DIR/ca.pem.
 
 Each message taken is parsed with Python's e-mail parser and written to DIR/N.json:
-envelope, the EHLO name, headers (every value of every header) and the text and HTML parts.
+envelope, the EHLO name, the client port (one per connection), headers (every value of every header) and the text and HTML parts.
 Prints READY once it listens, then runs until it is killed.
 
 Usage: python3 smtp_server.py PORT MODE DIR [TLS]   (Rust tests: service_common::test_smtp)
@@ -63,6 +63,7 @@ class Handler:
             "mail_from": envelope.mail_from,
             "rcpt_tos": envelope.rcpt_tos,
             "helo": session.host_name,
+            "peer_port": session.peer[1],
             "tls": session.ssl is not None
             or server.transport.get_extra_info("ssl_object") is not None,
             "headers": {k.lower(): [str(v) for v in message.get_all(k)] for k in message.keys()},
