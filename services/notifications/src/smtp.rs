@@ -38,6 +38,25 @@ impl header::Header for ListUnsubscribe {
     }
 }
 
+/// `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058): the mail client may POST to
+/// the List-Unsubscribe URL to unsubscribe, which the gateway answers.
+#[derive(Clone)]
+struct ListUnsubscribePost;
+
+impl header::Header for ListUnsubscribePost {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("List-Unsubscribe-Post")
+    }
+
+    fn parse(_: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(Self)
+    }
+
+    fn display(&self) -> HeaderValue {
+        HeaderValue::new(Self::name(), "List-Unsubscribe=One-Click".to_owned())
+    }
+}
+
 pub struct SmtpSender {
     transport: AsyncSmtpTransport<Tokio1Executor>,
     from: Mailbox,
@@ -179,7 +198,9 @@ impl SmtpSender {
             builder = builder.to(mailbox(&n.to_name, &n.to_email, "recipient")?);
         }
         if let Some(url) = n.params.get("unsubscribe_url") {
-            builder = builder.header(ListUnsubscribe(format!("<{}>", one_line(url))));
+            builder = builder
+                .header(ListUnsubscribe(format!("<{}>", one_line(url))))
+                .header(ListUnsubscribePost);
         }
         builder
             .multipart(MultiPart::alternative_plain_html(

@@ -169,6 +169,7 @@ async fn each_email_arrives_as_text_and_html_with_the_brand_and_its_headers() {
     assert!(html.contains("#0f766e"));
     assert!(html.contains("mailto:help@northwind.example"));
     assert!(header(shipped, "list-unsubscribe").is_empty());
+    assert!(header(shipped, "list-unsubscribe-post").is_empty());
 
     assert_eq!(
         header(asked, "to"),
@@ -193,6 +194,10 @@ async fn each_email_arrives_as_text_and_html_with_the_brand_and_its_headers() {
     assert_eq!(
         header(moved, "list-unsubscribe"),
         ["<https://ship.example/unsubscribe?token=abc>"]
+    );
+    assert_eq!(
+        header(moved, "list-unsubscribe-post"),
+        ["List-Unsubscribe=One-Click"]
     );
     assert_eq!(
         moved["text"].as_str().unwrap().lines().next(),
