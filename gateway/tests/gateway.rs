@@ -2344,7 +2344,17 @@ async fn shipment_changes_reach_a_signed_webhook(site: &Site, receiver: &TestWeb
     }
     let delivered = &received[received.len() - 2]["body"]["data"];
     assert_eq!(delivered["remarks"], "Signed by Rita");
-    assert_eq!(delivered["shipment"]["status"], "delivered");
+    // The API's JSON names and values (protobuf's JSON mapping), as the schema documents.
+    assert_eq!(delivered["shipment"]["status"], "SHIPMENT_STATUS_DELIVERED");
+    assert_eq!(
+        delivered["shipment"]["history"]
+            .as_array()
+            .unwrap()
+            .last()
+            .unwrap()["remarks"],
+        "Signed by Rita"
+    );
+    receiver.check_with_published_tools(&created.secret);
 }
 
 fn webhooks_to_loopback(services: &mut gateway::HostedServices) {
