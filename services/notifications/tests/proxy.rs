@@ -304,3 +304,30 @@ async fn the_email_api_connects_directly_whatever_the_environment_says() {
         "the environment's proxy was used"
     );
 }
+
+#[test]
+fn outbound_proxy_must_be_an_http_url() {
+    let with = |value: &str| notifications::Settings {
+        outbound_proxy: Some(value.into()),
+        ..Default::default()
+    };
+    assert_eq!(
+        with("http://proxy.example:3128")
+            .outbound_proxy()
+            .unwrap()
+            .map(|u| u.to_string()),
+        Some("http://proxy.example:3128/".to_owned())
+    );
+    assert_eq!(with("  ").outbound_proxy().unwrap(), None);
+    for bad in [
+        "socks5://proxy.example:1080",
+        "proxy.example:3128",
+        "http://",
+    ] {
+        let error = with(bad).outbound_proxy().unwrap_err().to_string();
+        assert!(
+            error.starts_with("OUTBOUND_PROXY must be"),
+            "{bad}: {error}"
+        );
+    }
+}
