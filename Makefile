@@ -8,7 +8,7 @@ CHROMIUM ?= /usr/bin/chromium
 BUF_VERSION = 1.75.0
 BUF = .tools/buf/node_modules/.bin/buf
 
-.PHONY: run run-distributed demo test system-packages lint lint-rust lint-frontend test-rust test-frontend test-e2e test-e2e-distributed check-deploy test-faults fault-test bench bench-smoke bench-packages tools buf frontend clean
+.PHONY: run run-distributed demo test system-packages lint lint-rust lint-frontend test-rust test-frontend test-e2e test-e2e-distributed check-deploy test-faults fault-test bench bench-smoke bench-packages tools webhook-tools buf frontend clean
 
 ## run: build everything and start the all-in-one product on http://localhost:$(PORT)
 # E-mails written over SMTP carry the site's brand: frontend/brand.json, or BRAND_FILE (absolute).
@@ -99,12 +99,21 @@ fault-test: frontend tools
 check-deploy:
 	scripts/check-deploy.sh
 
-## tools: SecantusDB, the MongoDB-compatible server the store tests run against
-tools: .tools/secantus/bin/secantusd-py
+## tools: SecantusDB, the MongoDB-compatible server the store tests run against, and the
+## Python the webhook tests check deliveries with
+tools: .tools/secantus/bin/secantusd-py webhook-tools
 
 .tools/secantus/bin/secantusd-py:
 	python3 -m venv .tools/secantus
 	.tools/secantus/bin/pip install --quiet secantusdb==0.7.0b3
+
+## webhook-tools: the Standard Webhooks library and jsonschema, which the webhook tests check
+## every delivery's signature and payload with (services/service-common/test-support/check_webhooks.py)
+webhook-tools: .tools/webhooks/bin/python
+
+.tools/webhooks/bin/python:
+	python3 -m venv .tools/webhooks
+	.tools/webhooks/bin/pip install --quiet standardwebhooks==1.1.0 jsonschema==4.26.0
 
 ## buf: the buf CLI in .tools/buf (for `buf lint` and `buf curl`)
 buf: $(BUF)

@@ -20,6 +20,9 @@
 #    the gateway's peak RSS rise (target: ≤ 100 MB);
 #  - the proof-of-delivery photo check of a hostile 10000 × 10000 JPEG and of the largest
 #    accepted photo: time and peak RSS (not in a smoke run);
+#  - e-mails from the outbox to a local SMTP server (aiosmtpd, counting only) through the worker,
+#    over pooled connections, one at a time and 16 at once (EMAILS, default 2,000; target
+#    ≥ 200 e-mails/s at once);
 #  - the Lighthouse performance and accessibility scores of /, /track and /services.
 # Every load is wrk with 64 connections and one thread (one core for the load, one for the
 # server), DURATION (default 10s) each. A FAIL is printed, not an exit status.
@@ -27,7 +30,7 @@
 # BENCH_SMOKE=1 (what `make test` runs): a few hundred shipments, 1 s per measurement and one
 # round, the list over a few thousand, no Lighthouse, debug binaries (those `make test` has built); it proves
 # the benchmark runs end to end and prints its numbers, and never fails on a target.
-# BIN_DIR=dir uses the gateway, shipments, seed, bench-list, bench-export and bench-import binaries there and
+# BIN_DIR=dir uses the gateway, shipments, seed, bench-list, bench-export, bench-import and bench-smtp binaries there and
 # builds nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,11 +40,13 @@ if [ -n "$SMOKE" ]; then
   SHIPMENTS=${SHIPMENTS:-300}
   LIST_SHIPMENTS=${LIST_SHIPMENTS:-3000}
   IMPORT_ROWS=${IMPORT_ROWS:-500}
+  EMAILS=${EMAILS:-40}
   DURATION=${DURATION:-1s}
 else
   SHIPMENTS=${SHIPMENTS:-100000}
   LIST_SHIPMENTS=${LIST_SHIPMENTS:-1000000}
   IMPORT_ROWS=${IMPORT_ROWS:-100000}
+  EMAILS=${EMAILS:-2000}
   DURATION=${DURATION:-10s}
 fi
 CONNECTIONS=64
@@ -74,7 +79,7 @@ elif [ -n "$SMOKE" ]; then
   cargo test --workspace --locked --no-run
   BIN=target/debug
 else
-  cargo build --release --locked -p gateway -p shipments
+  cargo build --release --locked -p gateway -p shipments -p notifications
   BIN=target/release
 fi
 
@@ -298,6 +303,21 @@ if [ -z "$SMOKE" ] && [ -z "${BIN_DIR:-}" ]; then
   while IFS= read -r line; do results+=("$line"); done < <(
     cargo test -q --locked -p shipments --lib peak_memory -- --ignored --nocapture 2>/dev/null | grep '^photo check')
 fi
+
+# E-mails through the outbox worker to a local aiosmtpd that only counts them.
+port=$(free_port)
+mkdir -p "$work/smtp"
+PY=$([ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo python3) # Debian's, with python3-aiosmtpd
+"$PY" services/service-common/test-support/smtp_server.py "$port" sink "$work/smtp" >"$work/smtp.log" 2>&1 & pids+=($!)
+for _ in $(seq 1 100); do grep -q READY "$work/smtp.log" && break; sleep 0.1; done
+grep -q READY "$work/smtp.log" || { echo "the SMTP server did not start:" >&2; cat "$work/smtp.log" >&2; exit 1; }
+emails_rate=0
+while IFS= read -r line; do
+  results+=("$line")
+  emails_rate=$(awk '{ for (i = 2; i <= NF; i++) if ($i == "e-mails/s") print $(i - 1) }' <<<"$line")
+done < <("$BIN/bench-smtp" --port "$port" --emails "$EMAILS")
+verdict "SMTP e-mails to a local server, 16 at once: $emails_rate e-mails/s ≥ 200" "$(awk -v r="$emails_rate" 'BEGIN { print (r >= 200) ? 1 : 0 }')"
+stop_last
 
 # Static files: the gateway against nginx, same files, same run.
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }

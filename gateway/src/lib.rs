@@ -10,6 +10,7 @@ pub mod rpc;
 pub mod session;
 pub mod session_api;
 pub mod tracking_access;
+pub mod unsubscribe;
 pub mod upstream;
 pub mod web;
 
@@ -473,6 +474,12 @@ pub async fn app(config: &Settings, upstreams: Upstreams) -> anyhow::Result<Rout
         devices,
         proxies,
     };
+    let tracking = Arc::new(tracking);
+    let one_click = unsubscribe::OneClick {
+        shipments: upstreams.shipments.clone(),
+        limit: tracking.clone(),
+        proxies,
+    };
     let exports = export::Exports {
         access: access.clone(),
         tokens: upstreams.tokens.clone(),
@@ -487,7 +494,7 @@ pub async fn app(config: &Settings, upstreams: Upstreams) -> anyhow::Result<Rout
         session_api: upstream::in_process(SessionServiceServer::new(session_api)),
         access,
         tokens: upstreams.tokens,
-        tracking_limit: Arc::new(tracking),
+        tracking_limit: tracking,
         contact_limit: Arc::new(contact),
         verify_limit: Arc::new(verify),
         subscribe_limit: Arc::new(subscribe),
@@ -521,6 +528,10 @@ pub async fn app(config: &Settings, upstreams: Upstreams) -> anyhow::Result<Rout
             axum::routing::get(export::rejected_rows_csv).with_state(exports),
         )
         .merge(web::app_files(&config.static_dir))
+        .layer(middleware::from_fn_with_state(
+            one_click,
+            unsubscribe::one_click,
+        ))
         .layer(middleware::from_fn(web::security_headers))
         .layer(middleware::from_fn(observe::request_id_and_metrics)))
 }

@@ -52,6 +52,29 @@ pub struct SmtpConfig {
     pub from: Mailbox,
     /// Where contact-form messages go; the brand's support address when unset.
     pub contact_inbox: Option<Mailbox>,
+    /// PEM certificates trusted beside the system store (a company's own CA).
+    pub ca_file: Option<std::path::PathBuf>,
+    /// The name given in EHLO; unset, the domain of `from`.
+    pub helo_name: Option<String>,
+    /// Lets the password go over a connection without TLS (SMTP_TLS=none).
+    pub allow_plaintext_auth: bool,
+}
+
+/// Whether `name` may be given in EHLO: a domain name or an address literal such as `[192.0.2.1]`.
+fn is_helo_name(name: &str) -> bool {
+    if let Some(literal) = name.strip_prefix('[').and_then(|n| n.strip_suffix(']')) {
+        let ip = literal.strip_prefix("IPv6:").unwrap_or(literal);
+        return ip.parse::<std::net::IpAddr>().is_ok();
+    }
+    name.len() <= 253
+        && name.split('.').all(|label| {
+            (1..=63).contains(&label.len())
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+        })
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -172,6 +195,21 @@ impl MailConfig {
         if username.is_some() != password.is_some() {
             return Err("SMTP_USERNAME and SMTP_PASSWORD must be set together".into());
         }
+        let helo_name = var("SMTP_HELO_NAME").map(|n| n.trim().to_owned());
+        if let Some(name) = &helo_name
+            && !is_helo_name(name)
+        {
+            return Err(
+                "SMTP_HELO_NAME must be a host name such as mail.example.com or an address literal such as [192.0.2.1]"
+                    .into(),
+            );
+        }
+        let allow_plaintext_auth = match var("SMTP_ALLOW_PLAINTEXT_AUTH").as_deref().map(str::trim)
+        {
+            None | Some("false") => false,
+            Some("true") => true,
+            Some(_) => return Err("SMTP_ALLOW_PLAINTEXT_AUTH must be true or false".into()),
+        };
         Ok(SmtpConfig {
             host: var("SMTP_HOST").unwrap_or_default(),
             port,
@@ -180,6 +218,9 @@ impl MailConfig {
             password,
             from: mailbox("MAIL_FROM")?.unwrap_or_else(|| unreachable!("checked above")),
             contact_inbox: mailbox("CONTACT_INBOX")?,
+            ca_file: var("SMTP_CA_FILE").map(std::path::PathBuf::from),
+            helo_name,
+            allow_plaintext_auth,
         })
     }
 
@@ -278,6 +319,21 @@ mod tests {
                 "SMTP_USERNAME",
                 "ada",
                 "SMTP_USERNAME and SMTP_PASSWORD must be set together",
+            ),
+            (
+                "SMTP_HELO_NAME",
+                "mail.example\r\nRCPT TO:<x@example.com>",
+                "SMTP_HELO_NAME must be a host name such as mail.example.com or an address literal such as [192.0.2.1]",
+            ),
+            (
+                "SMTP_HELO_NAME",
+                "[not-an-ip]",
+                "SMTP_HELO_NAME must be a host name such as mail.example.com or an address literal such as [192.0.2.1]",
+            ),
+            (
+                "SMTP_ALLOW_PLAINTEXT_AUTH",
+                "yes",
+                "SMTP_ALLOW_PLAINTEXT_AUTH must be true or false",
             ),
         ] {
             let config = MailConfig::from_vars(|n| match n {

@@ -56,6 +56,17 @@ pub struct Settings {
     /// The SMTP account's password (with SMTP_USERNAME).
     #[arg(long, env = "SMTP_PASSWORD", hide_env_values = true)]
     pub smtp_password: Option<String>,
+    /// A PEM file of CA certificates the SMTP server's certificate may chain to, beside the
+    /// system store (a company's own CA).
+    #[arg(long, env = "SMTP_CA_FILE")]
+    pub smtp_ca_file: Option<String>,
+    /// The name the product gives in EHLO; unset, the domain of MAIL_FROM.
+    #[arg(long, env = "SMTP_HELO_NAME")]
+    pub smtp_helo_name: Option<String>,
+    /// `true` lets SMTP_PASSWORD go over a connection without TLS (SMTP_TLS=none); otherwise
+    /// that configuration is refused at start.
+    #[arg(long, env = "SMTP_ALLOW_PLAINTEXT_AUTH")]
+    pub smtp_allow_plaintext_auth: Option<String>,
     /// The From of every e-mail sent over SMTP, e.g. `Northwind Freight <no-reply@northwind.example>`.
     #[arg(long, env = "MAIL_FROM")]
     pub mail_from: Option<String>,
@@ -125,6 +136,10 @@ pub struct Settings {
     /// How long a worker holds an e-mail it is sending, in milliseconds.
     #[arg(long, env = "NOTIFY_LEASE_MS", default_value_t = 60_000)]
     pub notify_lease_ms: u64,
+    /// How many e-mails the worker sends at once, each over its own pooled SMTP connection
+    /// (kept open between e-mails) or API request (1-16).
+    #[arg(long, env = "NOTIFY_CONCURRENCY", default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=i64::from(smtp::POOL_SIZE)))]
+    pub notify_concurrency: u16,
     /// How often an idle worker looks for due e-mails, in milliseconds.
     #[arg(long, env = "NOTIFY_POLL_MS", default_value_t = 500)]
     pub notify_poll_ms: u64,
@@ -138,6 +153,11 @@ pub struct Settings {
     /// Longest one webhook delivery may take, answer included, in milliseconds.
     #[arg(long, env = "WEBHOOK_TIMEOUT_MS", default_value_t = 10_000)]
     pub webhook_timeout_ms: u64,
+    /// The HTTP proxy webhooks and the e-mail API are sent through, e.g. http://proxy.example:3128;
+    /// unset, they connect directly (HTTP_PROXY and the like are ignored). Webhook addresses are
+    /// checked either way.
+    #[arg(long, env = "OUTBOUND_PROXY")]
+    pub outbound_proxy: Option<String>,
     /// Who is told by e-mail when a webhook endpoint is disabled (comma-separated addresses);
     /// unset, the brand's support address.
     #[arg(long, env = "ALERT_EMAILS")]
@@ -154,6 +174,9 @@ impl Default for Settings {
             smtp_tls: None,
             smtp_username: None,
             smtp_password: None,
+            smtp_ca_file: None,
+            smtp_helo_name: None,
+            smtp_allow_plaintext_auth: None,
             mail_from: None,
             contact_inbox: None,
             brand_file: None,
@@ -175,9 +198,11 @@ impl Default for Settings {
             notify_max_backoff_ms: policy.max_backoff.as_millis() as u64,
             notify_lease_ms: policy.lease.as_millis() as u64,
             notify_poll_ms: policy.poll.as_millis() as u64,
+            notify_concurrency: 16,
             email_api_timeout_ms: 10_000,
             webhook_allow_private_networks: false,
             webhook_timeout_ms: 10_000,
+            outbound_proxy: None,
             alert_emails: None,
         }
     }
@@ -194,6 +219,9 @@ impl Settings {
                 "SMTP_TLS" => &self.smtp_tls,
                 "SMTP_USERNAME" => &self.smtp_username,
                 "SMTP_PASSWORD" => &self.smtp_password,
+                "SMTP_CA_FILE" => &self.smtp_ca_file,
+                "SMTP_HELO_NAME" => &self.smtp_helo_name,
+                "SMTP_ALLOW_PLAINTEXT_AUTH" => &self.smtp_allow_plaintext_auth,
                 "MAIL_FROM" => &self.mail_from,
                 "CONTACT_INBOX" => &self.contact_inbox,
                 "EMAILJS_BASE_URL" => &self.emailjs_base_url,
@@ -218,6 +246,24 @@ impl Settings {
     pub fn address_policy(&self) -> webhooks::AddressPolicy {
         webhooks::AddressPolicy {
             allow_private: self.webhook_allow_private_networks,
+        }
+    }
+
+    /// The proxy of outbound HTTP (OUTBOUND_PROXY), if one is set.
+    pub fn outbound_proxy(&self) -> anyhow::Result<Option<reqwest::Url>> {
+        let Some(text) = self.outbound_proxy.as_deref().map(str::trim) else {
+            return Ok(None);
+        };
+        if text.is_empty() {
+            return Ok(None);
+        }
+        match reqwest::Url::parse(text) {
+            Ok(url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => {
+                Ok(Some(url))
+            }
+            _ => anyhow::bail!(
+                "OUTBOUND_PROXY must be an http:// or https:// URL such as http://proxy.example:3128"
+            ),
         }
     }
 
@@ -291,14 +337,16 @@ pub async fn build(
     }
     let brand = brand::Brand::load(settings.brand_file.as_deref(), &site.public_url)?;
     let renderer = Arc::new(render::Renderer::new(brand)?);
+    let proxy = settings.outbound_proxy()?;
     let transport = Transport::new(
         &mail,
         Duration::from_millis(settings.email_api_timeout_ms),
         renderer.clone(),
+        proxy.as_ref(),
     )?;
     let audit_log = audit::open(store).await?;
     let outbox = open_store(store).await?;
-    let (mut service, worker) = service_and_worker(
+    let (mut service, mut worker) = service_and_worker(
         outbox.clone(),
         audit_log.clone(),
         transport,
@@ -306,6 +354,7 @@ pub async fn build(
         settings.retry_policy(),
         site.public_url.clone(),
     );
+    worker.concurrency = settings.notify_concurrency.into();
     let company = renderer.brand().name.clone();
     let alert_to = settings.alert_to(&renderer.brand().support_email);
     if matches!(mail, MailConfig::LocalOutbox | MailConfig::Smtp(_)) {
@@ -328,6 +377,7 @@ pub async fn build(
             policy,
             Duration::from_millis(settings.webhook_timeout_ms),
             &company,
+            proxy.as_ref(),
         )?,
         policy: settings.retry_policy(),
         wake,
@@ -398,6 +448,7 @@ pub fn service_and_worker(
             policy,
             wake,
             clock: worker::system_clock(),
+            concurrency: 1,
         },
     )
 }

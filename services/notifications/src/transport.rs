@@ -33,6 +33,16 @@ pub enum SendError {
     NotConfigured(String),
 }
 
+/// An HTTP client builder that uses `proxy` when one is set and otherwise connects directly:
+/// HTTP_PROXY, HTTPS_PROXY and ALL_PROXY in the environment are never used.
+pub fn outbound_client(proxy: Option<&reqwest::Url>) -> anyhow::Result<reqwest::ClientBuilder> {
+    let builder = reqwest::Client::builder();
+    Ok(match proxy {
+        Some(url) => builder.proxy(reqwest::Proxy::all(url.clone())?),
+        None => builder.no_proxy(),
+    })
+}
+
 #[derive(Clone)]
 #[allow(clippy::large_enum_variant)] // built once per process
 pub enum Transport {
@@ -47,11 +57,12 @@ pub enum Transport {
 
 impl Transport {
     /// `timeout` bounds each API request or SMTP command; SMTP e-mails are written by
-    /// `renderer`.
+    /// `renderer`; API requests go through `proxy` when set.
     pub fn new(
         config: &MailConfig,
         timeout: Duration,
         renderer: Arc<Renderer>,
+        proxy: Option<&reqwest::Url>,
     ) -> anyhow::Result<Self> {
         Ok(match config {
             MailConfig::LocalOutbox => Transport::LocalOutbox,
@@ -63,7 +74,7 @@ impl Transport {
             }
             MailConfig::EmailApi(api) => Transport::EmailApi {
                 config: api.clone(),
-                http: reqwest::Client::builder()
+                http: outbound_client(proxy)?
                     .timeout(timeout)
                     .connect_timeout(timeout)
                     .build()?,

@@ -1,4 +1,4 @@
-//! The outbox worker: claims due e-mails one at a time and sends them, with exponential
+//! The outbox worker: claims due e-mails and sends several at once, with exponential
 //! backoff and jitter on passing failures for a day by default, then a dead-letter state.
 
 use std::sync::Arc;
@@ -147,6 +147,8 @@ pub struct Worker {
     /// Notified when an e-mail is queued, so it goes out without waiting for the next poll.
     pub wake: Arc<Notify>,
     pub clock: Clock,
+    /// How many e-mails are sent at once (each over its own pooled SMTP connection or request).
+    pub concurrency: usize,
 }
 
 impl Worker {
@@ -206,8 +208,8 @@ impl Worker {
         }
     }
 
-    /// Sends due e-mails until `shutdown` resolves. Sending stops while the configuration is
-    /// incomplete: nothing is lost, the e-mails wait in the outbox.
+    /// Sends due e-mails, `concurrency` at once, until `shutdown` resolves. Sending stops while
+    /// the configuration is incomplete: nothing is lost, the e-mails wait in the outbox.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()>) {
         // 0 while the mail settings are incomplete: nothing is sent, so no other e-mail metric moves.
         let ready = metrics::gauge!("mail_transport_ready");
@@ -218,9 +220,25 @@ impl Worker {
             return;
         }
         ready.set(1.0);
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        // Dropped (and so aborted) with this future; each sender finishes its e-mail at shutdown.
+        let mut senders = tokio::task::JoinSet::new();
+        for index in 0..self.concurrency.max(1) {
+            let mut stopped = stopped.clone();
+            senders.spawn(self.clone().send_until(index == 0, async move {
+                let _ = stopped.wait_for(|stop| *stop).await;
+            }));
+        }
+        shutdown.await;
+        let _ = stop.send(true);
+        while senders.join_next().await.is_some() {}
+    }
+
+    /// One sender: claims and sends until `shutdown`; the first also reports the backlog.
+    async fn send_until(self, reports: bool, shutdown: impl std::future::Future<Output = ()>) {
         let mut backlog_measured = std::time::Instant::now() - BACKLOG_EVERY;
         work_until(shutdown, &self.wake, self.policy.poll, "outbox", || {
-            let measure = backlog_measured.elapsed() >= BACKLOG_EVERY;
+            let measure = reports && backlog_measured.elapsed() >= BACKLOG_EVERY;
             if measure {
                 backlog_measured = std::time::Instant::now();
             }
@@ -229,7 +247,12 @@ impl Worker {
                 if measure && let Ok(backlog) = worker.store.backlog().await {
                     metrics::gauge!("outbox_backlog").set(backlog as f64);
                 }
-                worker.work_once().await
+                let sent = worker.work_once().await;
+                if matches!(sent, Ok(true)) && worker.concurrency > 1 {
+                    // More may be due: an idle sibling takes the next one meanwhile.
+                    worker.wake.notify_one();
+                }
+                sent
             }
         })
         .await;

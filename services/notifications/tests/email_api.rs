@@ -169,7 +169,7 @@ struct Running {
 async fn start(config: MailConfig, policy: RetryPolicy) -> Running {
     let dir = tempfile::tempdir().unwrap();
     let store: Arc<dyn OutboxStore> = Arc::new(SqliteOutbox::open(dir.path()).unwrap());
-    let transport = Transport::new(&config, Duration::from_millis(300), renderer()).unwrap();
+    let transport = Transport::new(&config, Duration::from_millis(300), renderer(), None).unwrap();
     let key = TokenKey::generate();
     let (service, worker) = notifications::service_and_worker(
         store.clone(),
@@ -540,7 +540,8 @@ async fn an_email_claimed_by_a_worker_that_dies_is_sent_by_another() {
     // A long API timeout: the first worker is killed while its request hangs.
     let running = start(api_config(&url), fast_policy()).await;
     let slow = Worker {
-        transport: Transport::new(&api_config(&url), Duration::from_secs(60), renderer()).unwrap(),
+        transport: Transport::new(&api_config(&url), Duration::from_secs(60), renderer(), None)
+            .unwrap(),
         ..running.worker.clone()
     };
     let n = sample().to_shipper("https://ship.example", service_common::now());
@@ -579,7 +580,8 @@ async fn two_workers_never_send_the_same_email_twice() {
         .collect();
     running.store.enqueue(&emails).await.unwrap();
     let second = Worker {
-        transport: Transport::new(&api_config(&url), Duration::from_secs(5), renderer()).unwrap(),
+        transport: Transport::new(&api_config(&url), Duration::from_secs(5), renderer(), None)
+            .unwrap(),
         ..running.worker.clone()
     };
     let _a = spawn_worker(&running.worker);

@@ -36,7 +36,20 @@ impl SmtpServer {
         renderer: Arc<Renderer>,
         credentials: Option<(&str, &str)>,
     ) -> Transport {
-        let config = MailConfig::Smtp(SmtpConfig {
+        let mut config = self.config(credentials);
+        // The test server has no TLS: a password over it is this test's own choice.
+        config.allow_plaintext_auth = true;
+        Transport::new(
+            &MailConfig::Smtp(config),
+            Duration::from_secs(5),
+            renderer,
+            None,
+        )
+        .unwrap()
+    }
+
+    fn config(&self, credentials: Option<(&str, &str)>) -> SmtpConfig {
+        SmtpConfig {
             host: "127.0.0.1".into(),
             port: self.0.port,
             tls: SmtpTls::None,
@@ -46,8 +59,10 @@ impl SmtpServer {
                 .parse()
                 .unwrap(),
             contact_inbox: Some("Sales desk <sales@northwind.example>".parse().unwrap()),
-        });
-        Transport::new(&config, Duration::from_secs(5), renderer).unwrap()
+            ca_file: None,
+            helo_name: None,
+            allow_plaintext_auth: false,
+        }
     }
 }
 
@@ -154,6 +169,7 @@ async fn each_email_arrives_as_text_and_html_with_the_brand_and_its_headers() {
     assert!(html.contains("#0f766e"));
     assert!(html.contains("mailto:help@northwind.example"));
     assert!(header(shipped, "list-unsubscribe").is_empty());
+    assert!(header(shipped, "list-unsubscribe-post").is_empty());
 
     assert_eq!(
         header(asked, "to"),
@@ -178,6 +194,10 @@ async fn each_email_arrives_as_text_and_html_with_the_brand_and_its_headers() {
     assert_eq!(
         header(moved, "list-unsubscribe"),
         ["<https://ship.example/unsubscribe?token=abc>"]
+    );
+    assert_eq!(
+        header(moved, "list-unsubscribe-post"),
+        ["List-Unsubscribe=One-Click"]
     );
     assert_eq!(
         moved["text"].as_str().unwrap().lines().next(),
@@ -331,8 +351,11 @@ async fn a_dropped_connection_or_no_server_is_tried_again() {
         password: None,
         from: "no-reply@northwind.example".parse().unwrap(),
         contact_inbox: None,
+        ca_file: None,
+        helo_name: None,
+        allow_plaintext_auth: false,
     });
-    let nobody = Transport::new(&config, Duration::from_secs(2), renderer()).unwrap();
+    let nobody = Transport::new(&config, Duration::from_secs(2), renderer(), None).unwrap();
     let unreachable = nobody.send(&n).await;
     assert!(
         matches!(unreachable, Err(SendError::Passing { .. })),
@@ -357,4 +380,194 @@ async fn a_server_that_requires_authentication_takes_the_right_account_only() {
         .await
         .unwrap();
     assert_eq!(server.received().len(), 1);
+}
+
+/// `config` with `tls` to a server of the same mode, as ada / s3cret.
+fn over_tls(server: &SmtpServer, tls: SmtpTls, ca: bool) -> SmtpConfig {
+    SmtpConfig {
+        tls,
+        ca_file: ca.then(|| server.0.ca_file()),
+        ..server.config(Some(("ada", "s3cret")))
+    }
+}
+
+fn send_with(config: SmtpConfig) -> Result<(), SendError> {
+    let transport = Transport::new(
+        &MailConfig::Smtp(config),
+        Duration::from_secs(5),
+        renderer(),
+        None,
+    )
+    .unwrap();
+    tokio::task::block_in_place(|| {
+        tokio::runtime::Handle::current().block_on(transport.send(&shipper_email("Ada")))
+    })
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn starttls_and_implicit_tls_trust_a_private_ca_given_in_smtp_ca_file() {
+    for (mode, tls) in [
+        ("starttls", SmtpTls::Starttls),
+        ("implicit", SmtpTls::Implicit),
+    ] {
+        let server = SmtpServer(TestSmtpServer::start_tls("auth", mode));
+        send_with(over_tls(&server, tls, true)).unwrap_or_else(|e| panic!("{mode}: {e}"));
+        let received = server.received();
+        assert_eq!(received.len(), 1, "{mode}");
+        assert_eq!(received[0]["tls"], true, "{mode}");
+        assert_eq!(
+            received[0]["rcpt_tos"],
+            serde_json::json!(["ada@example.com"])
+        );
+        // The EHLO name: MAIL_FROM's domain, unless SMTP_HELO_NAME says otherwise.
+        assert_eq!(received[0]["helo"], "northwind.example", "{mode}");
+        send_with(SmtpConfig {
+            helo_name: Some("mx-out.northwind.example".into()),
+            ..over_tls(&server, tls, true)
+        })
+        .unwrap();
+        assert_eq!(server.received()[1]["helo"], "mx-out.northwind.example");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn without_the_ca_the_server_is_not_trusted_and_the_error_says_what_to_do() {
+    for (mode, tls) in [
+        ("starttls", SmtpTls::Starttls),
+        ("implicit", SmtpTls::Implicit),
+    ] {
+        let server = SmtpServer(TestSmtpServer::start_tls("auth", mode));
+        let result = send_with(over_tls(&server, tls, false));
+        let Err(SendError::Passing { error, .. }) = &result else {
+            panic!("{mode}: {result:?}")
+        };
+        assert!(error.contains("UnknownIssuer"), "{mode}: {error}");
+        assert!(
+            error.contains("install the company's CA in the system store or set SMTP_CA_FILE"),
+            "{mode}: {error}"
+        );
+        assert!(server.received().is_empty());
+    }
+}
+
+#[tokio::test]
+async fn a_password_is_never_sent_without_tls_unless_allowed() {
+    let server = SmtpServer::start("auth");
+    let refused = Transport::new(
+        &MailConfig::Smtp(server.config(Some(("ada", "s3cret")))),
+        Duration::from_secs(5),
+        renderer(),
+        None,
+    )
+    .err()
+    .expect("a password over plain SMTP is refused at start")
+    .to_string();
+    assert!(
+        refused.contains("SMTP_TLS=none would send SMTP_PASSWORD unencrypted")
+            && refused.contains("SMTP_ALLOW_PLAINTEXT_AUTH=true"),
+        "{refused}"
+    );
+    // The same from the settings as an operator writes them.
+    let settings = notifications::Settings {
+        mail_transport: Some("smtp".into()),
+        smtp_host: Some("127.0.0.1".into()),
+        smtp_port: Some(server.0.port.to_string()),
+        smtp_tls: Some("none".into()),
+        smtp_username: Some("ada".into()),
+        smtp_password: Some("s3cret".into()),
+        mail_from: Some("no-reply@northwind.example".into()),
+        ..Default::default()
+    };
+    let refused = Transport::new(&settings.mail(), Duration::from_secs(5), renderer(), None);
+    assert!(refused.is_err());
+    let allowed = notifications::Settings {
+        smtp_allow_plaintext_auth: Some("true".into()),
+        ..settings
+    };
+    Transport::new(&allowed.mail(), Duration::from_secs(5), renderer(), None)
+        .unwrap()
+        .send(&shipper_email("Ada"))
+        .await
+        .unwrap();
+    assert_eq!(server.received().len(), 1);
+    assert_eq!(server.received()[0]["tls"], false);
+}
+
+#[tokio::test]
+async fn an_unusable_ca_file_is_refused_at_start_naming_it() {
+    let server = SmtpServer::start("accept");
+    let dir = tempfile::tempdir().unwrap();
+    let not_pem = dir.path().join("ca.der");
+    std::fs::write(&not_pem, [0x30, 0x82, 0x01]).unwrap();
+    for (path, problem) in [
+        (dir.path().join("missing.pem"), "No such file"),
+        (not_pem, "holds no PEM certificate"),
+    ] {
+        let config = SmtpConfig {
+            tls: SmtpTls::Starttls,
+            ca_file: Some(path),
+            ..server.config(None)
+        };
+        let error = Transport::new(
+            &MailConfig::Smtp(config),
+            Duration::from_secs(5),
+            renderer(),
+            None,
+        )
+        .err()
+        .expect("refused")
+        .to_string();
+        assert!(
+            error.starts_with("SMTP_CA_FILE ") && error.contains(problem),
+            "{error}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_worker_sends_over_a_few_kept_open_connections() {
+    let server = SmtpServer::start("accept");
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn outbox::OutboxStore> =
+        Arc::new(outbox::SqliteOutbox::open(dir.path()).unwrap());
+    let emails: Vec<Notification> = (0..24)
+        .map(|i| shipper_email(&format!("Ada {i}")))
+        .collect();
+    store.enqueue(&emails).await.unwrap();
+    let worker = notifications::Worker {
+        store: store.clone(),
+        transport: server.transport(None),
+        policy: RetryPolicy::default(),
+        wake: Arc::new(tokio::sync::Notify::new()),
+        clock: notifications::worker::system_clock(),
+        concurrency: 4,
+    };
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let running = tokio::spawn(worker.clone().run(async {
+        let _ = stopped.await;
+    }));
+    worker.wake.notify_one();
+    while store.backlog().await.unwrap() > 0 {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let _ = stop.send(());
+    running.await.unwrap();
+    let received = server.received();
+    assert_eq!(received.len(), 24);
+    let mut connections: Vec<u64> = received
+        .iter()
+        .map(|m| m["peer_port"].as_u64().unwrap())
+        .collect();
+    connections.sort();
+    connections.dedup();
+    // At most a few more than the 4 senders: the pool takes a connection back asynchronously.
+    assert!(
+        connections.len() <= 8,
+        "24 e-mails over {} connections: {:?}",
+        connections.len(),
+        received
+            .iter()
+            .map(|m| m["peer_port"].clone())
+            .collect::<Vec<_>>()
+    );
 }

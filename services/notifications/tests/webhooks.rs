@@ -563,8 +563,13 @@ async fn a_name_that_resolves_to_a_private_address_is_refused_when_sending() {
     if tokio::net::lookup_host(("ip6-localhost", 0)).await.is_err() {
         return;
     }
-    let sender =
-        WebhookSender::new(AddressPolicy::default(), Duration::from_secs(2), "Test").unwrap();
+    let sender = WebhookSender::new(
+        AddressPolicy::default(),
+        Duration::from_secs(2),
+        "Test",
+        None,
+    )
+    .unwrap();
     let (endpoint, _) = outbox::webhooks::Endpoint::new(
         "http://ip6-localhost:9/in",
         vec![EventType::ShipmentCreated],

@@ -1,6 +1,6 @@
 //! For tests: a real SMTP server (aiosmtpd, `test-support/smtp_server.py`) on a free loopback
-//! port, in one of its modes (accept, refuse, greylist, drop, auth), with every message it took
-//! parsed by Python's e-mail parser.
+//! port, in one of its modes (accept, refuse, greylist, drop, auth, sink), with or without TLS,
+//! with every message it took parsed by Python's e-mail parser.
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -22,8 +22,14 @@ fn python() -> &'static str {
 }
 
 impl TestSmtpServer {
-    /// Starts the server and waits until it listens.
+    /// Starts the server without TLS and waits until it listens.
     pub fn start(mode: &str) -> Self {
+        Self::start_tls(mode, "none")
+    }
+
+    /// Starts the server with `tls` (none, starttls or implicit) and waits until it listens;
+    /// its certificate is signed by the private CA in `ca_file`.
+    pub fn start_tls(mode: &str, tls: &str) -> Self {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .expect("a free loopback port")
@@ -38,6 +44,7 @@ impl TestSmtpServer {
             .arg(port.to_string())
             .arg(mode)
             .arg(&dir)
+            .arg(tls)
             .stdout(Stdio::piped())
             .spawn()
             .expect("python3 with aiosmtpd (apt-get install python3-aiosmtpd)");
@@ -49,6 +56,11 @@ impl TestSmtpServer {
         Self { child, port, dir }
     }
 
+    /// The PEM certificate of the CA that signed the server's certificate (TLS modes).
+    pub fn ca_file(&self) -> PathBuf {
+        self.dir.join("ca.pem")
+    }
+
     /// The messages taken so far, in order: envelope, headers (lower-case names, every value),
     /// `content_type`, and the `text` and `html` parts.
     pub fn received(&self) -> Vec<serde_json::Value> {
@@ -58,6 +70,7 @@ impl TestSmtpServer {
         files.sort();
         files
             .iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "json"))
             .filter_map(|f| std::fs::read_to_string(f).ok())
             .filter_map(|text| serde_json::from_str(&text).ok())
             .collect()

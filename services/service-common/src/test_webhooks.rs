@@ -68,6 +68,33 @@ impl TestWebhookReceiver {
             .collect()
     }
 
+    /// Checks every delivery so far as a receiver using the published tools would: its
+    /// signature with `secret` by the Standard Webhooks library, its body against
+    /// services/outbox/webhook-payload.schema.json (`test-support/check_webhooks.py`, with the
+    /// Python of `.tools/webhooks` that `make webhook-tools` makes); panics naming each problem.
+    pub fn check_with_published_tools(&self, secret: &str) {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+        let python = format!("{root}/.tools/webhooks/bin/python");
+        let output = Command::new(&python)
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/test-support/check_webhooks.py"
+            ))
+            .arg(format!(
+                "{root}/services/outbox/webhook-payload.schema.json"
+            ))
+            .arg(self.dir.join("received"))
+            .arg(secret)
+            .output()
+            .unwrap_or_else(|e| panic!("{python}: {e} (run `make webhook-tools`)"));
+        assert!(
+            output.status.success(),
+            "deliveries fail the published tools:\n{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+
     /// Waits (polling, up to 20 s) until `n` deliveries arrived, and returns them.
     pub async fn wait_for(&self, n: usize) -> Vec<serde_json::Value> {
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);

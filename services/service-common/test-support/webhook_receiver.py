@@ -60,6 +60,7 @@ class Handler(BaseHTTPRequestHandler):
             "headers": {k.lower(): v for k, v in self.headers.items()},
             "verified_with": [i for i, s in enumerate(secrets) if verify(s, self.headers, body)],
             "body": json.loads(body or b"null"),
+            "raw": body.decode("utf-8", "replace"),
         }
         name = f"{time.time_ns():020d}.json"
         with open(os.path.join(RECEIVED, name + ".tmp"), "w") as f:

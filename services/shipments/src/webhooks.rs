@@ -1,35 +1,45 @@
 //! The webhook events of a shipment's changes, written to the outbox with the change.
 
+use std::sync::LazyLock;
+
 use chrono::{DateTime, Utc};
 use outbox::webhooks::{Event, EventType};
+use prost::Message;
+use prost_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor, SerializeOptions};
 use serde_json::{Value, json};
 
+use crate::convert::{shipment_to_proto, status_to_proto};
 use crate::domain::{Shipment, Status};
 
 /// Fields whose change is a status change, or bookkeeping no receiver needs told apart.
-const NOT_UPDATES: &[&str] = &[
-    "status",
-    "currentLocation",
-    "shipmentHistory",
-    "updatedAt",
-    "subscribers",
-    "deliveredAt",
-];
+const NOT_UPDATES: &[&str] = &["status", "currentLocation", "history", "updateTime"];
 
-/// The shipment as receivers read it: every field of its record; never its subscribers.
+static SHIPMENT: LazyLock<MessageDescriptor> = LazyLock::new(|| {
+    DescriptorPool::decode(logistics_proto::FILE_DESCRIPTOR_SET)
+        .ok()
+        .and_then(|pool| pool.get_message_by_name("logistics.v1.Shipment"))
+        .expect("the compiled-in descriptors describe logistics.v1.Shipment")
+});
+
+/// The shipment as receivers read it: the API's JSON of its full view (protobuf's JSON
+/// mapping: camelCase names, enum names, 64-bit integers as strings, every field present);
+/// never its subscribers, never the proof-of-delivery images.
 fn snapshot(s: &Shipment) -> Value {
-    let mut value = serde_json::to_value(s).unwrap_or(Value::Null);
-    if let Some(fields) = value.as_object_mut() {
-        fields.remove("subscribers");
-        if let Some(proof) = &s.proof_of_delivery {
-            // The images stay in the product; receivers learn who signed.
-            fields.insert(
-                "proofOfDelivery".into(),
-                json!({ "recipientName": proof.recipient_name }),
-            );
-        }
-    }
-    value
+    let bytes = shipment_to_proto(s).encode_to_vec();
+    let options = SerializeOptions::new().skip_default_fields(false);
+    DynamicMessage::decode(SHIPMENT.clone(), bytes.as_slice())
+        .ok()
+        .and_then(|message| {
+            message
+                .serialize_with_options(serde_json::value::Serializer, &options)
+                .ok()
+        })
+        .unwrap_or(Value::Null)
+}
+
+/// A status as the API's JSON names it, e.g. `SHIPMENT_STATUS_IN_TRANSIT`.
+fn status_name(status: Status) -> &'static str {
+    status_to_proto(status).as_str_name()
 }
 
 fn event(kind: EventType, s: &Shipment, data: Value, now: DateTime<Utc>) -> Event {
@@ -65,7 +75,7 @@ pub fn changed(
     if before.status != after.status || before.current_location != after.current_location {
         let data = json!({
             "shipment": snapshot(after),
-            "previousStatus": before.status,
+            "previousStatus": status_name(before.status),
             "previousLocation": before.current_location,
             "remarks": remarks,
         });
@@ -79,7 +89,8 @@ pub fn changed(
             events.push(event(EventType::ShipmentDelivered, after, data, now));
         }
     }
-    let fields: Vec<String> = audit::diff(before, after, NOT_UPDATES)
+    let shipment = snapshot(after);
+    let fields: Vec<String> = audit::diff(&snapshot(before), &shipment, NOT_UPDATES)
         .into_iter()
         .map(|change| change.field)
         .collect();
@@ -87,7 +98,7 @@ pub fn changed(
         events.push(event(
             EventType::ShipmentUpdated,
             after,
-            json!({ "shipment": snapshot(after), "changedFields": fields }),
+            json!({ "shipment": shipment, "changedFields": fields }),
             now,
         ));
     }

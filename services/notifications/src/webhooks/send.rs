@@ -58,24 +58,60 @@ impl Resolve for GuardedResolver {
     }
 }
 
+/// Every address `url`'s host resolves to, refused if the policy keeps any of them out: the
+/// check made before a request goes through a proxy, which resolves the name itself.
+async fn check_target(policy: AddressPolicy, url: &reqwest::Url) -> Result<(), SendError> {
+    let Some(url::Host::Domain(host)) = url.host() else {
+        // An address literal was checked with the URL.
+        return Ok(());
+    };
+    let port = url.port_or_known_default().unwrap_or(0);
+    let addrs: Vec<SocketAddr> = match tokio::net::lookup_host((host, port)).await {
+        Ok(addrs) => addrs.collect(),
+        Err(e) => {
+            return Err(SendError::Passing {
+                error: format!("could not resolve {host}: {e}"),
+                retry_after: None,
+            });
+        }
+    };
+    if addrs.is_empty() || addrs.iter().any(|a| !policy.allows(a.ip())) {
+        return Err(SendError::Refused(format!(
+            "{host} resolves to an address that {PRIVATE_REFUSED}"
+        )));
+    }
+    Ok(())
+}
+
 #[derive(Clone)]
 pub struct WebhookSender {
     http: reqwest::Client,
     policy: AddressPolicy,
+    /// Deliveries go through this proxy (OUTBOUND_PROXY); never through one from the environment.
+    proxied: bool,
     user_agent: String,
 }
 
 impl WebhookSender {
-    pub fn new(policy: AddressPolicy, timeout: Duration, company: &str) -> anyhow::Result<Self> {
-        let http = reqwest::Client::builder()
+    pub fn new(
+        policy: AddressPolicy,
+        timeout: Duration,
+        company: &str,
+        proxy: Option<&reqwest::Url>,
+    ) -> anyhow::Result<Self> {
+        let builder = crate::transport::outbound_client(proxy)?
             .redirect(reqwest::redirect::Policy::none())
             .timeout(timeout)
-            .connect_timeout(timeout)
-            .dns_resolver(Arc::new(GuardedResolver { policy }))
-            .build()?;
+            .connect_timeout(timeout);
+        // Through a proxy the only name resolved here is the proxy's, which the operator chose.
+        let builder = match proxy {
+            Some(_) => builder,
+            None => builder.dns_resolver(Arc::new(GuardedResolver { policy })),
+        };
         Ok(Self {
-            http,
+            http: builder.build()?,
             policy,
+            proxied: proxy.is_some(),
             user_agent: format!("{company} webhooks"),
         })
     }
@@ -120,6 +156,12 @@ impl WebhookSender {
                 );
             }
         };
+        if self.proxied
+            && !self.policy.allow_private
+            && let Err(refused) = check_target(self.policy, &url).await
+        {
+            return (0, String::new(), Err(refused));
+        }
         let timestamp = now.timestamp();
         let signatures: Vec<String> = endpoint
             .signing_keys(now)
