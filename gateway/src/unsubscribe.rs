@@ -71,9 +71,7 @@ pub async fn one_click(State(state): State<OneClick>, request: Request, next: Ne
     };
     let key = state
         .proxies
-        .client_ip(request.headers(), request.extensions())
-        .map(|ip| ip.to_string())
-        .unwrap_or_default();
+        .client_key(request.headers(), request.extensions());
     // Fails open, as the other public calls do.
     if !state.limit.hit(&key).await.unwrap_or(true) {
         return plain(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_LOOKUPS);
