@@ -84,6 +84,7 @@ async fn every_kind_of_delivery_passes_the_schema_and_the_standard_webhooks_libr
                 paths: vec!["comments".into(), "receiver.phone".into()],
             }),
             remarks: String::new(),
+            remarks_public: false,
         },
     )
     .await;
@@ -96,6 +97,7 @@ async fn every_kind_of_delivery_passes_the_schema_and_the_standard_webhooks_libr
             status: pb::ShipmentStatus::Delivered.into(),
             current_location: "Rotterdam, Netherlands".into(),
             remarks: "Signed by Jan".into(),
+            remarks_public: false,
             event_time: None,
         },
     )
