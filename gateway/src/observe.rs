@@ -1,11 +1,13 @@
 //! Each request's id and metrics: `x-request-id` is taken from a trusted caller or made here,
 //! set on the request (so the services log it too) and on the response, and every request is
-//! counted by route and status with its latency.
+//! counted by route and status with its latency, and logged as one short line (public tracking
+//! lookups as `LOG_PUBLIC_REQUESTS` says).
 
 use std::borrow::Cow;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use axum::extract::{MatchedPath, Request};
+use axum::extract::{MatchedPath, Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
 use http::HeaderValue;
@@ -32,12 +34,65 @@ fn usable(id: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
+/// Which public tracking lookups are logged (every other request is).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PublicRequestLog {
+    All,
+    /// Only server-side failures (HTTP 5xx, gRPC UNKNOWN, DEADLINE_EXCEEDED, INTERNAL,
+    /// UNAVAILABLE, DATA_LOSS).
+    Errors,
+    /// One lookup in N, and every failure.
+    Sample(u64),
+}
+
+impl std::str::FromStr for PublicRequestLog {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "all" => Ok(Self::All),
+            "errors" => Ok(Self::Errors),
+            _ => text
+                .strip_prefix("sample:")
+                .and_then(|n| n.parse::<u64>().ok())
+                .filter(|n| *n > 0)
+                .map(Self::Sample)
+                .ok_or_else(|| {
+                    format!(
+                        "{text:?} is not `all`, `errors` or `sample:N` (N a whole number above 0)"
+                    )
+                }),
+        }
+    }
+}
+
+/// Public lookups seen, for `sample:N`.
+static PUBLIC_LOOKUPS: AtomicU64 = AtomicU64::new(0);
+
+impl PublicRequestLog {
+    fn logs(self, failed: bool) -> bool {
+        match self {
+            Self::All => true,
+            Self::Errors => failed,
+            Self::Sample(n) => failed || PUBLIC_LOOKUPS.fetch_add(1, Ordering::Relaxed) % n == 0,
+        }
+    }
+}
+
+/// A failure on our side, rather than the caller's (a status the operator must look at).
+fn server_failure(http_status: u16, grpc_status: &str) -> bool {
+    http_status >= 500 || matches!(grpc_status, "2" | "4" | "13" | "14" | "15")
+}
+
 /// The metrics label of the web app's files (every path no route matched).
 const STATIC_FILES: &str = "static files";
 
 /// Static files are logged at `debug` (they are most of the requests and say little); every
 /// other request at `info`. The request id is on every response either way.
-pub async fn request_id_and_metrics(mut request: Request, next: Next) -> Response {
+pub async fn request_id_and_metrics(
+    State(public_requests): State<PublicRequestLog>,
+    mut request: Request,
+    next: Next,
+) -> Response {
     let value = request
         .headers()
         .get(REQUEST_ID)
@@ -59,6 +114,11 @@ pub async fn request_id_and_metrics(mut request: Request, next: Next) -> Respons
     for name in telemetry::TRACE_HEADERS {
         request.headers_mut().remove(name);
     }
+    let method = request.method().clone();
+    let public_lookup = crate::rpc::is_public_lookup(request.uri().path());
+    let path = request.uri().path().to_owned();
+    // This line says all the services in this process would: theirs go to debug.
+    request.extensions_mut().insert(telemetry::LoggedByCaller);
     let started = Instant::now();
     let mut response = next.run(request).instrument(span).await;
     let elapsed = started.elapsed();
@@ -73,10 +133,17 @@ pub async fn request_id_and_metrics(mut request: Request, next: Next) -> Respons
         .get("grpc-status")
         .and_then(|v| v.to_str().ok())
         .unwrap_or("-");
-    if route == STATIC_FILES {
-        tracing::debug!(request_id = %id, %trace_id, %route, %status, elapsed_ms = elapsed.as_secs_f64() * 1e3, "request done");
-    } else {
-        tracing::info!(request_id = %id, %trace_id, %route, %status, grpc_status, elapsed_ms = elapsed.as_secs_f64() * 1e3, "request done");
+    let failed = server_failure(response.status().as_u16(), grpc_status);
+    let ms = (elapsed.as_secs_f64() * 1e5).round() / 100.0;
+    let grpc = match grpc_status {
+        "-" => "",
+        _ => " grpc=",
+    };
+    let grpc_code = if grpc.is_empty() { "" } else { grpc_status };
+    if route == STATIC_FILES && !failed {
+        tracing::debug!(target: "request", %ms, trace = %trace_id, id = %id, "{method} {path} {status}{grpc}{grpc_code}");
+    } else if !public_lookup || public_requests.logs(failed) {
+        tracing::info!(target: "request", %ms, trace = %trace_id, id = %id, "{method} {path} {status}{grpc}{grpc_code}");
     }
     // The gRPC status of trailers-only answers (RPC errors), "-" otherwise (a success, whose
     // status follows in the body, or no RPC): alerts on INTERNAL look at grpc_status="13".
