@@ -73,7 +73,12 @@ impl PublicRequestLog {
         match self {
             Self::All => true,
             Self::Errors => failed,
-            Self::Sample(n) => failed || PUBLIC_LOOKUPS.fetch_add(1, Ordering::Relaxed) % n == 0,
+            Self::Sample(n) => {
+                failed
+                    || PUBLIC_LOOKUPS
+                        .fetch_add(1, Ordering::Relaxed)
+                        .is_multiple_of(n)
+            }
         }
     }
 }

@@ -81,7 +81,10 @@ async fn every_request_is_one_short_line_when_all_are_asked_for() {
 async fn public_lookups_are_silent_by_default_and_sampled_on_request() {
     let log = log_of(None, 5).await;
     assert_eq!(lookup_lines(&log), Vec::<&str>::new(), "{log}");
-    assert!(log.contains("GET /healthz 200"), "other requests are logged: {log}");
+    assert!(
+        log.contains("GET /healthz 200"),
+        "other requests are logged: {log}"
+    );
     let log = log_of(Some("sample:3"), 9).await;
     assert_eq!(lookup_lines(&log).len(), 3, "{log}");
 }
