@@ -91,8 +91,9 @@ fn server_failure(http_status: u16, grpc_status: &str) -> bool {
 /// The metrics label of the web app's files (every path no route matched).
 const STATIC_FILES: &str = "static files";
 
-/// Static files are logged at `debug` (they are most of the requests and say little); every
-/// other request at `info`. The request id is on every response either way.
+/// One line per request: static files at `debug` (they are most of the requests and say
+/// little), public lookups as `public_requests` says, every other request at `info`. The
+/// request id is on every response either way.
 pub async fn request_id_and_metrics(
     State(public_requests): State<PublicRequestLog>,
     mut request: Request,
@@ -140,11 +141,10 @@ pub async fn request_id_and_metrics(
         .unwrap_or("-");
     let failed = server_failure(response.status().as_u16(), grpc_status);
     let ms = (elapsed.as_secs_f64() * 1e5).round() / 100.0;
-    let grpc = match grpc_status {
-        "-" => "",
-        _ => " grpc=",
+    let (grpc, grpc_code) = match grpc_status {
+        "-" => ("", ""),
+        code => (" grpc=", code),
     };
-    let grpc_code = if grpc.is_empty() { "" } else { grpc_status };
     if route == STATIC_FILES && !failed {
         tracing::debug!(target: "request", %ms, trace = %trace_id, id = %id, "{method} {path} {status}{grpc}{grpc_code}");
     } else if !public_lookup || public_requests.logs(failed) {
@@ -167,4 +167,34 @@ fn grpc_status_label(value: &str) -> &'static str {
         "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
     ];
     CODES.iter().find(|c| **c == value).copied().unwrap_or("-")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn public_request_log_settings_parse_or_say_what_is_allowed() {
+        assert_eq!("all".parse(), Ok(PublicRequestLog::All));
+        assert_eq!("errors".parse(), Ok(PublicRequestLog::Errors));
+        assert_eq!("sample:50".parse(), Ok(PublicRequestLog::Sample(50)));
+        for bad in ["", "none", "sample:", "sample:0", "sample:-1", "ALL"] {
+            let error = bad.parse::<PublicRequestLog>().unwrap_err();
+            assert!(error.contains("sample:N"), "{bad}: {error}");
+        }
+    }
+
+    #[test]
+    fn failures_on_our_side_are_always_logged_client_errors_only_when_asked() {
+        for (http, grpc) in [(500, "-"), (502, "-"), (200, "13"), (200, "14"), (200, "2")] {
+            assert!(server_failure(http, grpc), "{http} {grpc}");
+            assert!(PublicRequestLog::Errors.logs(true));
+        }
+        for (http, grpc) in [(200, "-"), (200, "0"), (200, "5"), (200, "8"), (404, "-")] {
+            assert!(!server_failure(http, grpc), "{http} {grpc}");
+        }
+        assert!(!PublicRequestLog::Errors.logs(false));
+        assert!(PublicRequestLog::All.logs(false));
+        assert!(PublicRequestLog::Sample(1_000_000).logs(true));
+    }
 }
