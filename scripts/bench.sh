@@ -8,7 +8,13 @@
 #    compressed JS ≥ 6,000 req/s, i.e. 20 × the ~300 req/s of compressing on every request);
 #  - the public tracking lookup through the gateway (gRPC-web over HTTP/1.1), all-in-one and
 #    distributed, over a store of SHIPMENTS (default 100,000) shipments, and the all-in-one
-#    gateway's memory (VmRSS) after that load, against the target ≤ 100 MB;
+#    gateway's memory (VmRSS) after that load, against the target ≤ 100 MB; the all-in-one at
+#    the default log level, with the bytes it logged per 1,000 lookups, once with the default
+#    LOG_PUBLIC_REQUESTS and once with LOG_PUBLIC_REQUESTS=all;
+#  - hostile connections (scripts/hostile-connections.py): HOSTILE (default 1000) sockets
+#    holding half request heads, slow bodies and idle keep-alives against an all-in-one gateway
+#    with 5 s limits, the slowest /healthz meanwhile (target ≤ 1 s), how many the gateway
+#    closed, its RSS, and what three anonymous 9 MiB uploads at once add to it (target ≤ 100 MB);
 #  - the admin list (search + status filter + first page) and the dashboard's figures over
 #    LIST_SHIPMENTS (default 1,000,000) shipments in the embedded store, seeded once into
 #    target/bench/ and reused (targets: dashboard p95 ≤ 50 ms);
@@ -124,11 +130,13 @@ LUA
 results=()
 verdicts=()
 RPS=""
+REQUESTS=0
 measure() { # name url [wrk options...]: appends a result line, sets RPS
   local name=$1 url=$2; shift 2
   local out rps p50 p99 errors
   out=$(wrk -t1 -c$CONNECTIONS -d"$DURATION" --latency "$@" "$url")
   rps=$(awk '/^Requests\/sec/ {printf "%d", $2}' <<<"$out")
+  REQUESTS=$(awk '/requests in/ {print $1}' <<<"$out")
   p50=$(awk '$1=="50%" {print $2}' <<<"$out")
   p99=$(awk '$1=="99%" {print $2}' <<<"$out")
   errors=$(awk '/Non-2xx|Socket errors/ {print}' <<<"$out" | tr '\n' ' ')
@@ -210,7 +218,8 @@ nginx_js_encoding=$(encoding_of "http://127.0.0.1:$nport/$main_js")
 # The all-in-one gateway, up beside nginx (an idle server costs nothing): the same files,
 # then tracking lookups, then its memory.
 port=$(free_port)
-PORT=$port DATA_DIR="$work/data" STATIC_DIR="$STATIC_DIR" TRACKING_RATE_LIMIT_PER_MINUTE=1000000000 RUST_LOG=warn METRICS_ADDR=off \
+# At the default log level (info): what an operator runs, log lines included.
+PORT=$port DATA_DIR="$work/data" STATIC_DIR="$STATIC_DIR" TRACKING_RATE_LIMIT_PER_MINUTE=1000000000 RUST_LOG=info METRICS_ADDR=off \
   "$BIN/gateway" >"$work/all-in-one.log" 2>&1 & pids+=($!)
 gateway_pid=${pids[-1]}
 wait_for "http://127.0.0.1:$port/healthz" "$work/all-in-one.log"
@@ -231,8 +240,38 @@ for i in 0 1 2; do
   done
 done
 kill "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true
-measure "tracking lookup, all-in-one" "http://127.0.0.1:$port" -s "$work/track.lua"
+logged_per_1000() { # log file, bytes before, requests: bytes logged per 1,000 requests
+  awk -v a="$(stat -c %s "$1")" -v b="$2" -v n="$3" 'BEGIN { if (n > 0) printf "%.0f", (a - b) * 1000 / n; else print "n/a" }'
+}
+log_before=$(stat -c %s "$work/all-in-one.log")
+measure "tracking lookup, all-in-one (LOG_PUBLIC_REQUESTS default)" "http://127.0.0.1:$port" -s "$work/track.lua"
 rss_kb=$(awk '/^VmRSS/ {print $2}' "/proc/$gateway_pid/status")
+results+=("$(printf '%-58s %9s bytes of log per 1,000 lookups (RUST_LOG=info)' "  logged" "$(logged_per_1000 "$work/all-in-one.log" "$log_before" "$REQUESTS")")")
+stop_last
+# The same with a line for every lookup.
+port=$(free_port)
+PORT=$port DATA_DIR="$work/data" STATIC_DIR="$STATIC_DIR" TRACKING_RATE_LIMIT_PER_MINUTE=1000000000 RUST_LOG=info METRICS_ADDR=off \
+  LOG_PUBLIC_REQUESTS=all "$BIN/gateway" >"$work/all-in-one-all.log" 2>&1 & pids+=($!)
+wait_for "http://127.0.0.1:$port/healthz" "$work/all-in-one-all.log"
+log_before=$(stat -c %s "$work/all-in-one-all.log")
+measure "tracking lookup, all-in-one, LOG_PUBLIC_REQUESTS=all" "http://127.0.0.1:$port" -s "$work/track.lua"
+results+=("$(printf '%-58s %9s bytes of log per 1,000 lookups (RUST_LOG=info)' "  logged" "$(logged_per_1000 "$work/all-in-one-all.log" "$log_before" "$REQUESTS")")")
+stop_last
+
+# Hostile connections against an all-in-one gateway with 5 s limits (2 s in a smoke run).
+limit=$([ -n "$SMOKE" ] && echo 2 || echo 5)
+port=$(free_port)
+PORT=$port DATA_DIR="$work/data" STATIC_DIR="$STATIC_DIR" RUST_LOG=warn METRICS_ADDR=off \
+  HTTP_HEADER_TIMEOUT_SECONDS=$limit HTTP_IDLE_TIMEOUT_SECONDS=$limit HTTP_BODY_TIMEOUT_SECONDS=$limit \
+  "$BIN/gateway" >"$work/hostile.log" 2>&1 & pids+=($!)
+wait_for "http://127.0.0.1:$port/healthz" "$work/hostile.log"
+hostile=$(python3 scripts/hostile-connections.py --url "http://127.0.0.1:$port" --pid "${pids[-1]}" \
+  --connections "${HOSTILE:-$([ -n "$SMOKE" ] && echo 150 || echo 1000)}" --seconds $((limit * 2 + 2)))
+results+=("$hostile")
+slowest_ms=$(sed -E 's/.*slowest \/healthz ([0-9]+) ms.*/\1/' <<<"$hostile")
+upload_mb=$(sed -E 's/.*RSS \+([0-9]+) MiB.*/\1/' <<<"$hostile")
+verdict "slowest /healthz among hostile connections: $slowest_ms ms ≤ 1000 ms" "$(awk -v s="$slowest_ms" 'BEGIN { print (s <= 1000) ? 1 : 0 }')"
+verdict "RSS added by 3 anonymous 9 MiB uploads: $upload_mb MiB ≤ 100 MB" "$(awk -v s="$upload_mb" 'BEGIN { print (s <= 95) ? 1 : 0 }')"
 stop_last
 
 # Distributed: the shipments service on its own, the gateway reaching it over gRPC with

@@ -325,6 +325,30 @@ for r in routes:
         if refs and "/" in prefixes and base_timeout and rule.get("timeouts", {}).get("request") != f"{base_timeout}s":
             bad(r, f"the rule for / must time out after {base_timeout}s, as the Ingress's proxy-read-timeout")
 
+# --- Body size: the way in must pass the largest request body the gateway accepts, read from
+# the Rust sources (MAX_RPC_BODY_BYTES, grpc_guard's FILE_UPLOADS), as gRPC-web text (base64,
+# 4/3 of it) would carry it: the Ingress's proxy-body-size says exactly that many MiB, and the
+# HTTPRoute (no standard field) says it in its comment and deploy/README.md.
+def byte_sizes(text):
+    return [eval(e) for e in re.findall(r"\b(\d+(?:\s*[*+]\s*\d+)*)\s*,?\s*\)", text)]
+lib_rs = open("gateway/src/lib.rs").read()
+rpc_max = re.search(r"pub const MAX_RPC_BODY_BYTES: usize = ([\d\s*+]+);", lib_rs)
+uploads = re.search(r"pub const FILE_UPLOADS[^=]*=\s*&\[(.*?)\];", open("services/service-common/src/grpc_guard.rs").read(), re.S)
+if not rpc_max or not uploads or not byte_sizes(uploads.group(1)):
+    problems.append("could not read MAX_RPC_BODY_BYTES (gateway/src/lib.rs) or FILE_UPLOADS (services/service-common/src/grpc_guard.rs)")
+else:
+    largest = max([eval(rpc_max.group(1))] + byte_sizes(uploads.group(1)))
+    body_mib = -(-(-(-largest // 3) * 4) // (1024 * 1024))
+    for i in ingresses:
+        size = i["metadata"].get("annotations", {}).get("nginx.ingress.kubernetes.io/proxy-body-size")
+        if size != f"{body_mib}m":
+            bad(i, f"proxy-body-size {size!r} != {body_mib}m: the gateway accepts request bodies of {largest} bytes ({body_mib} MiB as gRPC-web text)")
+    if routes:
+        for doc in ("deploy/components/gateway-api/httproute.yaml", "deploy/README.md"):
+            said = set(re.findall(r"request bodies up to (\d+) MiB", open(doc).read()))
+            if said != {str(body_mib)}:
+                problems.append(f"{doc} must say the edge passes \"request bodies up to {body_mib} MiB\" (says {sorted(said)})")
+
 # --- Metrics: what the binaries export, read from the Rust sources (metrics::counter!/gauge!/
 # histogram! with literal names and label keys). `up` comes from Prometheus, kube_* from
 # kube-state-metrics; the target labels from the scrape.

@@ -2,6 +2,7 @@
 //! deciding per method what a browser may call.
 
 pub mod access;
+pub mod connections;
 pub mod export;
 pub mod limits;
 pub mod observe;
@@ -14,7 +15,6 @@ pub mod unsubscribe;
 pub mod upstream;
 pub mod web;
 
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -136,6 +136,30 @@ pub struct Settings {
     /// many entries from the right (what the client writes itself is ignored).
     #[arg(long, env = "TRUSTED_PROXY_HOPS", default_value_t = 0)]
     pub trusted_proxy_hops: usize,
+    /// A request's head (request line and headers) must arrive within this many seconds of
+    /// its first byte, or the connection is closed.
+    #[arg(long = "http-header-timeout-seconds", env = "HTTP_HEADER_TIMEOUT_SECONDS", default_value = "10", value_parser = seconds)]
+    pub header_timeout: Duration,
+    /// A connection with no request in progress (keep-alive, or one that sends nothing) is
+    /// closed after this many seconds.
+    #[arg(long = "http-idle-timeout-seconds", env = "HTTP_IDLE_TIMEOUT_SECONDS", default_value = "60", value_parser = seconds)]
+    pub idle_timeout: Duration,
+    /// A request's body must arrive within this many seconds of its head (an 8 MB photo in
+    /// 60 s needs about 1.1 Mbit/s), or the request fails.
+    #[arg(long = "http-body-timeout-seconds", env = "HTTP_BODY_TIMEOUT_SECONDS", default_value = "60", value_parser = seconds)]
+    pub body_timeout: Duration,
+    /// Most client connections open at once; further ones wait to be accepted. Keep it below
+    /// the process's open-file limit (`ulimit -n`).
+    #[arg(long = "http-max-connections", env = "HTTP_MAX_CONNECTIONS", default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_connections: u32,
+    /// Which public tracking lookups get a log line: `all`, `errors` (server-side failures
+    /// only) or `sample:N` (one in N, and every error); other requests are always logged.
+    #[arg(
+        long = "log-public-requests",
+        env = "LOG_PUBLIC_REQUESTS",
+        default_value = "errors"
+    )]
+    pub log_public_requests: observe::PublicRequestLog,
     /// Replaced by TRUSTED_PROXY_HOPS; set, the gateway refuses to start rather than guess.
     #[arg(long, env = "TRUST_FORWARDED_FOR", hide = true)]
     pub trust_forwarded_for: Option<String>,
@@ -145,6 +169,13 @@ fn minutes(text: &str) -> Result<Duration, String> {
     text.parse::<u64>()
         .map(|m| Duration::from_secs(60 * m))
         .map_err(|_| format!("{text:?} is not a whole number of minutes"))
+}
+
+fn seconds(text: &str) -> Result<Duration, String> {
+    match text.parse::<u64>() {
+        Ok(s) if s > 0 => Ok(Duration::from_secs(s)),
+        _ => Err(format!("{text:?} is not a whole number of seconds above 0")),
+    }
 }
 
 fn hours(text: &str) -> Result<Duration, String> {
@@ -178,6 +209,11 @@ impl Default for Settings {
             session_absolute: Duration::from_secs(12 * 3600),
             secure_cookie: false,
             trusted_proxy_hops: 0,
+            header_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            body_timeout: Duration::from_secs(60),
+            max_connections: 10_000,
+            log_public_requests: observe::PublicRequestLog::Errors,
             trust_forwarded_for: None,
         }
     }
@@ -196,6 +232,15 @@ impl Settings {
         Lifetime {
             idle: self.session_idle,
             absolute: self.session_absolute,
+        }
+    }
+
+    pub fn connection_limits(&self) -> connections::ConnectionLimits {
+        connections::ConnectionLimits {
+            header_read: self.header_timeout,
+            idle: self.idle_timeout,
+            body: self.body_timeout,
+            max_connections: self.max_connections as usize,
         }
     }
 
@@ -499,12 +544,11 @@ pub async fn app(config: &Settings, upstreams: Upstreams) -> anyhow::Result<Rout
         verify_limit: Arc::new(verify),
         subscribe_limit: Arc::new(subscribe),
         proxies,
+        // Inside the gateway's checks: a body is read only once the caller may send it.
+        guard: service_common::grpc_guard::GrpcGuardLayer::behind_grpc_web(MAX_RPC_BODY_BYTES)
+            .with_larger(service_common::grpc_guard::FILE_UPLOADS),
     };
-    let grpc_web = GrpcWebLayer::new().layer(
-        service_common::grpc_guard::GrpcGuardLayer::behind_grpc_web(MAX_RPC_BODY_BYTES)
-            .with_larger(service_common::grpc_guard::FILE_UPLOADS)
-            .layer(rpc),
-    );
+    let grpc_web = GrpcWebLayer::new().layer(rpc);
     let mut router = Router::new();
     for service in [
         rpc::SHIPMENT_SERVICE,
@@ -533,21 +577,20 @@ pub async fn app(config: &Settings, upstreams: Upstreams) -> anyhow::Result<Rout
             unsubscribe::one_click,
         ))
         .layer(middleware::from_fn(web::security_headers))
-        .layer(middleware::from_fn(observe::request_id_and_metrics)))
+        .layer(middleware::from_fn_with_state(
+            config.log_public_requests,
+            observe::request_id_and_metrics,
+        )))
 }
 
-/// Serves `app` on `listener` until SIGTERM or Ctrl-C, then drains in-flight requests.
-pub async fn serve(listener: TcpListener, app: Router) -> anyhow::Result<()> {
-    use axum::serve::ListenerExt;
-    // Without TCP_NODELAY small responses wait on delayed ACKs (~40 ms each).
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(
+/// Serves `app` on `listener` within `settings`' connection limits until SIGTERM or Ctrl-C,
+/// then drains in-flight requests.
+pub async fn serve(listener: TcpListener, app: Router, settings: &Settings) -> anyhow::Result<()> {
+    connections::serve(
         listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
+        app,
+        settings.connection_limits(),
+        service_common::shutdown_signal(),
     )
-    .with_graceful_shutdown(service_common::shutdown_signal())
-    .await?;
-    Ok(())
+    .await
 }

@@ -78,7 +78,7 @@ async fn run(cli: &Cli) -> anyhow::Result<()> {
         "listening on http://localhost:{}",
         settings.port
     );
-    let served = gateway::serve(listener, app).await;
+    let served = gateway::serve(listener, app, settings).await;
     let _ = stop.send(true);
     served
 }

@@ -1,22 +1,83 @@
 //! Each request's id and metrics: `x-request-id` is taken from a trusted caller or made here,
 //! set on the request (so the services log it too) and on the response, and every request is
-//! counted by route and status with its latency.
+//! counted by route and status with its latency, and logged as one short line (public tracking
+//! lookups as `LOG_PUBLIC_REQUESTS` says).
 
 use std::borrow::Cow;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use axum::extract::{MatchedPath, Request};
+use axum::extract::{MatchedPath, Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
 use service_common::telemetry::{self, REQUEST_ID};
 use tracing::Instrument;
 
+/// Which public tracking lookups are logged (every other request is).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PublicRequestLog {
+    All,
+    /// Only server-side failures (HTTP 5xx, gRPC UNKNOWN, DEADLINE_EXCEEDED, INTERNAL,
+    /// UNAVAILABLE, DATA_LOSS).
+    Errors,
+    /// One lookup in N, and every failure.
+    Sample(u64),
+}
+
+impl std::str::FromStr for PublicRequestLog {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "all" => Ok(Self::All),
+            "errors" => Ok(Self::Errors),
+            _ => text
+                .strip_prefix("sample:")
+                .and_then(|n| n.parse::<u64>().ok())
+                .filter(|n| *n > 0)
+                .map(Self::Sample)
+                .ok_or_else(|| {
+                    format!(
+                        "{text:?} is not `all`, `errors` or `sample:N` (N a whole number above 0)"
+                    )
+                }),
+        }
+    }
+}
+
+/// Public lookups seen, for `sample:N`.
+static PUBLIC_LOOKUPS: AtomicU64 = AtomicU64::new(0);
+
+impl PublicRequestLog {
+    fn logs(self, failed: bool) -> bool {
+        match self {
+            Self::All => true,
+            Self::Errors => failed,
+            Self::Sample(n) => {
+                failed
+                    || PUBLIC_LOOKUPS
+                        .fetch_add(1, Ordering::Relaxed)
+                        .is_multiple_of(n)
+            }
+        }
+    }
+}
+
+/// A failure on our side, rather than the caller's (a status the operator must look at).
+fn server_failure(http_status: u16, grpc_status: &str) -> bool {
+    http_status >= 500 || matches!(grpc_status, "2" | "4" | "13" | "14" | "15")
+}
+
 /// The metrics label of the web app's files (every path no route matched).
 const STATIC_FILES: &str = "static files";
 
-/// Static files are logged at `debug` (they are most of the requests and say little); every
-/// other request at `info`. The request id is on every response either way.
-pub async fn request_id_and_metrics(mut request: Request, next: Next) -> Response {
+/// One line per request: static files at `debug` (they are most of the requests and say
+/// little), public lookups as `public_requests` says, every other request at `info`. The
+/// request id is on every response either way.
+pub async fn request_id_and_metrics(
+    State(public_requests): State<PublicRequestLog>,
+    mut request: Request,
+    next: Next,
+) -> Response {
     let value = telemetry::settle_request_id(request.headers_mut());
     let id = value.to_str().expect("checked or made as ASCII");
     // Routes, not raw paths: the label set stays bounded whatever a client asks for.
@@ -32,6 +93,11 @@ pub async fn request_id_and_metrics(mut request: Request, next: Next) -> Respons
     for name in telemetry::TRACE_HEADERS {
         request.headers_mut().remove(name);
     }
+    let method = request.method().clone();
+    let public_lookup = crate::rpc::is_public_lookup(request.uri().path());
+    let path = request.uri().path().to_owned();
+    // This line says all the services in this process would: theirs go to debug.
+    request.extensions_mut().insert(telemetry::LoggedByCaller);
     let started = Instant::now();
     let mut response = next.run(request).instrument(span).await;
     let elapsed = started.elapsed();
@@ -46,10 +112,16 @@ pub async fn request_id_and_metrics(mut request: Request, next: Next) -> Respons
         .get("grpc-status")
         .and_then(|v| v.to_str().ok())
         .unwrap_or("-");
-    if route == STATIC_FILES {
-        tracing::debug!(request_id = %id, %trace_id, %route, %status, elapsed_ms = elapsed.as_secs_f64() * 1e3, "request done");
-    } else {
-        tracing::info!(request_id = %id, %trace_id, %route, %status, grpc_status, elapsed_ms = elapsed.as_secs_f64() * 1e3, "request done");
+    let failed = server_failure(response.status().as_u16(), grpc_status);
+    let ms = (elapsed.as_secs_f64() * 1e5).round() / 100.0;
+    let (grpc, grpc_code) = match grpc_status {
+        "-" => ("", ""),
+        code => (" grpc=", code),
+    };
+    if route == STATIC_FILES && !failed {
+        tracing::debug!(target: "request", %ms, trace = %trace_id, id = %id, "{method} {path} {status}{grpc}{grpc_code}");
+    } else if !public_lookup || public_requests.logs(failed) {
+        tracing::info!(target: "request", %ms, trace = %trace_id, id = %id, "{method} {path} {status}{grpc}{grpc_code}");
     }
     // The gRPC status of trailers-only answers (RPC errors), "-" otherwise (a success, whose
     // status follows in the body, or no RPC): alerts on INTERNAL look at grpc_status="13".
@@ -68,4 +140,34 @@ fn grpc_status_label(value: &str) -> &'static str {
         "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
     ];
     CODES.iter().find(|c| **c == value).copied().unwrap_or("-")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn public_request_log_settings_parse_or_say_what_is_allowed() {
+        assert_eq!("all".parse(), Ok(PublicRequestLog::All));
+        assert_eq!("errors".parse(), Ok(PublicRequestLog::Errors));
+        assert_eq!("sample:50".parse(), Ok(PublicRequestLog::Sample(50)));
+        for bad in ["", "none", "sample:", "sample:0", "sample:-1", "ALL"] {
+            let error = bad.parse::<PublicRequestLog>().unwrap_err();
+            assert!(error.contains("sample:N"), "{bad}: {error}");
+        }
+    }
+
+    #[test]
+    fn failures_on_our_side_are_always_logged_client_errors_only_when_asked() {
+        for (http, grpc) in [(500, "-"), (502, "-"), (200, "13"), (200, "14"), (200, "2")] {
+            assert!(server_failure(http, grpc), "{http} {grpc}");
+            assert!(PublicRequestLog::Errors.logs(true));
+        }
+        for (http, grpc) in [(200, "-"), (200, "0"), (200, "5"), (200, "8"), (404, "-")] {
+            assert!(!server_failure(http, grpc), "{http} {grpc}");
+        }
+        assert!(!PublicRequestLog::Errors.logs(false));
+        assert!(PublicRequestLog::All.logs(false));
+        assert!(PublicRequestLog::Sample(1_000_000).logs(true));
+    }
 }

@@ -10,8 +10,9 @@ use axum::extract::ConnectInfo;
 use futures::future::BoxFuture;
 use http::{HeaderMap, HeaderValue, Request, Response};
 use service_auth::{CALL_TOKEN_LIFETIME, NOT_PERMITTED, Permission, TokenKey};
+use service_common::grpc_guard::GrpcGuardLayer;
 use tonic::body::Body;
-use tower::ServiceExt;
+use tower::{Layer, ServiceExt};
 
 use crate::access;
 use crate::limits::RateLimit;
@@ -134,6 +135,11 @@ fn audience(path: &str) -> Audience {
     }
 }
 
+/// Whether `path` is a public tracking lookup (what `LOG_PUBLIC_REQUESTS` is about).
+pub fn is_public_lookup(path: &str) -> bool {
+    path.starts_with(SHIPMENT_SERVICE) && matches!(audience(path), Audience::PublicLookup)
+}
+
 #[derive(Clone)]
 pub struct RpcGateway {
     pub shipments: Upstream,
@@ -149,6 +155,8 @@ pub struct RpcGateway {
     pub verify_limit: Arc<RateLimit>,
     pub subscribe_limit: Arc<RateLimit>,
     pub proxies: TrustedProxies,
+    /// Checks and reads a call's body; applied after the caller was admitted from the headers.
+    pub guard: GrpcGuardLayer,
 }
 
 /// How many reverse proxies in front of the gateway append to `X-Forwarded-For`; the
@@ -293,7 +301,7 @@ impl RpcGateway {
                     "This method is not available from a browser.",
                 ));
             }
-            Audience::Sessions => return self.session_api.oneshot(request).await,
+            Audience::Sessions => return self.forward(&self.session_api, request).await,
             Audience::PublicLookup | Audience::Public(_) => {
                 let key = self
                     .proxies
@@ -348,7 +356,7 @@ impl RpcGateway {
         strip_client_credentials(headers);
         name_the_client(headers, client_ip);
         let Some((session, user)) = caller else {
-            let mut response = self.upstream_of(&path).clone().oneshot(request).await?;
+            let mut response = self.forward(self.upstream_of(&path), request).await?;
             Self::keep_grant(&mut response, secure);
             return Ok(response);
         };
@@ -357,7 +365,7 @@ impl RpcGateway {
             "authorization",
             HeaderValue::from_str(&format!("Bearer {token}")).expect("a JWT is ASCII"),
         );
-        let response = self.upstream_of(&path).clone().oneshot(request).await?;
+        let response = self.forward(self.upstream_of(&path), request).await?;
         // A change of users through this gateway shows at once here (elsewhere within
         // RECHECK_AFTER).
         if path.starts_with(AUTH_SERVICE) && !crate::upstream::is_idempotent(&path) {
@@ -367,6 +375,15 @@ impl RpcGateway {
             return Ok(self.keep_signed_in(session, secure, response).await);
         }
         Ok(response)
+    }
+
+    /// Sends an admitted call on: its body is checked and read only now.
+    async fn forward(
+        &self,
+        upstream: &Upstream,
+        request: Request<Body>,
+    ) -> Result<Response<Body>, Infallible> {
+        self.guard.layer(upstream.clone()).oneshot(request).await
     }
 
     /// The public lookup: staff are named to the service (they see everything) and the
@@ -399,7 +416,7 @@ impl RpcGateway {
                 HeaderValue::from_str(&format!("Bearer {token}")).expect("a JWT is ASCII"),
             );
         }
-        let Ok(mut response) = self.shipments.clone().oneshot(request).await;
+        let Ok(mut response) = self.forward(&self.shipments, request).await;
         Self::keep_grant(&mut response, secure);
         response
     }

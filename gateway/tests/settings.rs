@@ -125,6 +125,12 @@ fn a_bad_value_stops_the_start_and_names_its_variable() {
         ("LOG_FORMAT", "xml"),
         ("COOKIE_SECURE", "maybe"),
         ("LOGIN_MAX_DELAY_MS", "600000"),
+        ("HTTP_HEADER_TIMEOUT_SECONDS", "0"),
+        ("HTTP_IDLE_TIMEOUT_SECONDS", "1m"),
+        ("HTTP_BODY_TIMEOUT_SECONDS", "-5"),
+        ("HTTP_MAX_CONNECTIONS", "0"),
+        ("LOG_PUBLIC_REQUESTS", "sample:0"),
+        ("LOG_PUBLIC_REQUESTS", "some"),
     ] {
         let output = Command::new(env!("CARGO_BIN_EXE_gateway"))
             .env(name, value)

@@ -93,10 +93,9 @@ pub fn hosted(data: &Path) -> HostedServices {
 async fn listen(settings: &Settings, upstreams: Upstreams) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(gateway::serve(
-        listener,
-        gateway::app(settings, upstreams).await.unwrap(),
-    ));
+    let app = gateway::app(settings, upstreams).await.unwrap();
+    let settings = settings.clone();
+    tokio::spawn(async move { gateway::serve(listener, app, &settings).await });
     base
 }
 

@@ -60,6 +60,11 @@ pub fn settle_request_id(headers: &mut http::HeaderMap) -> http::HeaderValue {
     value
 }
 
+/// Set on a request by a caller in the same process that logs the call itself: the service
+/// then logs it at debug level only (one line per request, not two).
+#[derive(Clone, Copy, Debug)]
+pub struct LoggedByCaller;
+
 /// Keeps the trace exporter alive; flushes it on drop.
 pub struct Telemetry {
     traces: Option<SdkTracerProvider>,
@@ -316,6 +321,7 @@ where
             .to_str()
             .expect("checked or made as ASCII")
             .to_owned();
+        let logged_by_caller = request.extensions().get::<LoggedByCaller>().is_some();
         let span = tracing::info_span!("rpc", rpc.service = %service, rpc.method = %method, request_id = %request_id, trace_id = tracing::field::Empty);
         continue_trace(&span, request.headers());
         let started = Instant::now();
@@ -331,7 +337,11 @@ where
                 let elapsed = started.elapsed().as_secs_f64();
                 metrics::counter!("rpc_requests_total", "service" => service.clone(), "method" => method.clone(), "code" => code.clone()).increment(1);
                 metrics::histogram!("rpc_request_duration_seconds", "service" => service, "method" => method).record(elapsed);
-                tracing::info!(code = %code, elapsed_ms = elapsed * 1e3, "rpc done");
+                if logged_by_caller {
+                    tracing::debug!(code = %code, elapsed_ms = elapsed * 1e3, "rpc done");
+                } else {
+                    tracing::info!(code = %code, elapsed_ms = elapsed * 1e3, "rpc done");
+                }
                 result
             }
             .instrument(span),
