@@ -42,6 +42,7 @@ async fn track(base: &str, cookie: &str, id: &str, status: pb::ShipmentStatus, l
         status: status.into(),
         current_location: location.into(),
         remarks: String::new(),
+        remarks_public: false,
         event_time: None,
     };
     let response = reqwest::Client::new()
