@@ -118,7 +118,7 @@ export function BulkUpdateModal({
         <Field id="bulk-remarks" label="Remarks" error={err('remarks')}>
           <textarea className="input" rows={3} maxLength={500} {...fieldInputProps('bulk-remarks', err('remarks'))} {...register('remarks')} />
         </Field>
-        <label className="checkbox-row">
+        <label className="checkbox-row field-wide">
           <input type="checkbox" checked={remarksPublic} onChange={(event) => setRemarksPublic(event.target.checked)} />
           Public remark: anyone with the tracking number may read it (otherwise only the shipper, the receiver and
           staff)
