@@ -22,10 +22,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts one more gateway (own port and data folder) serving the built site, and waits for it. */
-export async function startGateway(extraEnv: Record<string, string>): Promise<RunningGateway> {
+/** Starts one more gateway (own port, and own data folder unless `dataDir` names one it then
+ * leaves in place for a restart) serving the built site, and waits for it. */
+export async function startGateway(extraEnv: Record<string, string>, dataDir?: string): Promise<RunningGateway> {
   const port = await freePort();
-  const data = mkdtempSync(join(tmpdir(), 'pse-e2e-extra-'));
+  const data = dataDir ?? mkdtempSync(join(tmpdir(), 'pse-e2e-extra-'));
   let log = '';
   const child: ChildProcess = spawn(gatewayBin(), [], {
     env: { ...process.env, PORT: String(port), DATA_DIR: data, STATIC_DIR: staticDir(), ...extraEnv },
@@ -41,7 +42,7 @@ export async function startGateway(extraEnv: Record<string, string>): Promise<Ru
       child.kill('SIGTERM');
       await exited;
     }
-    rmSync(data, { recursive: true, force: true });
+    if (!dataDir) rmSync(data, { recursive: true, force: true });
   };
 
   try {

@@ -31,7 +31,10 @@ function fetchThrough(request: APIRequestContext, origin: string): typeof fetch 
       headers,
       data: body instanceof Uint8Array ? Buffer.from(body) : typeof body === 'string' ? body : undefined,
     });
-    return new Response(new Uint8Array(await response.body()), { status: response.status(), headers: response.headers() });
+    // Playwright's jar keeps the cookies; several Set-Cookie lines joined are no valid header.
+    const answer = new Headers();
+    for (const { name, value } of response.headersArray()) if (name.toLowerCase() !== 'set-cookie') answer.append(name, value);
+    return new Response(new Uint8Array(await response.body()), { status: response.status(), headers: answer });
   };
 }
 
