@@ -79,13 +79,13 @@ test-e2e-distributed: system-packages test-e2e tools
 	cargo build -p shipments -p auth -p notifications -p preferences
 	cd frontend && CI=1 E2E_MODE=distributed npm run e2e
 
-## test-faults: the fault test on the debug binaries the distributed e2e run built
 ## check-metrics: every process's /metrics (all-in-one gateway, each distributed service) has
 ## HELP for every metric and passes `promtool check metrics` (scripts/check-metrics.py)
 check-metrics: system-packages tools
 	cargo build -p gateway -p shipments -p auth -p notifications -p preferences
 	scripts/check-metrics.py
 
+## test-faults: the fault test on the debug binaries the distributed e2e run built
 test-faults: test-e2e-distributed
 	BIN_DIR=target/debug scripts/fault-test.py
 
