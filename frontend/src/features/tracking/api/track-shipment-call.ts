@@ -1,3 +1,4 @@
+import { Code, ConnectError } from '@connectrpc/connect';
 import { shipmentClient } from '@/lib/transport';
 import { refusedLinkMessage, trackingErrorMessage } from '../utils/errors';
 import { loadLastResult, saveLastResult } from '../utils/last-result';
@@ -5,6 +6,14 @@ import type { TrackOutcome } from './track-shipment';
 
 /** A lookup that has not answered by then is treated as failed rather than left hanging. */
 const TRACKING_TIMEOUT_MS = 15_000;
+
+/** Whether the lookup got no answer from the server: offline, or the network in between failed
+ * (navigator.onLine alone is not told of every such case). */
+function unanswered(error: unknown): boolean {
+  if (!navigator.onLine) return true;
+  const { code } = ConnectError.from(error);
+  return code === Code.Unknown || code === Code.Unavailable || code === Code.DeadlineExceeded;
+}
 
 /** The public lookup (NotFound if there is no such shipment), with the `access` token of an
  * e-mail link if there is one. A refused link still shows the shipment (the view anyone gets,
@@ -35,7 +44,7 @@ export async function callTrackShipment(
     return notice ? { shipment, notice } : { shipment };
   } catch (error) {
     if (signal.aborted) throw error;
-    const saved = navigator.onLine ? null : loadLastResult(trackingNumber);
+    const saved = unanswered(error) ? loadLastResult(trackingNumber) : null;
     return saved ?? { failure: trackingErrorMessage(error) };
   }
 }

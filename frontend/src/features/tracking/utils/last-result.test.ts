@@ -58,6 +58,15 @@ function fullShipment(): Shipment {
         status: ShipmentStatus.PENDING,
         updatedBy: 'agent.smith',
         remarks: 'Shipment created',
+        remarksPublic: true,
+      },
+      {
+        time: timestampFromMs(2_000),
+        localDate: '2026-11-21',
+        localTime: '10:00:00',
+        location: 'Accra, Ghana',
+        status: ShipmentStatus.IN_TRANSIT,
+        remarks: 'Gate code 4821, call +233 30 555 0161',
       },
     ],
     view: ShipmentView.FULL,
@@ -112,7 +121,9 @@ describe('limitedProjection', () => {
       totalActualWeightKg: 40,
       expectedDeliveryDate: { year: 2026, month: 12, day: 1 },
     });
-    expect(limited.history).toHaveLength(1);
+    expect(limited.history).toHaveLength(2);
+    // A remark staff did not mark public stays out, even from a party's full view.
+    expect(limited.history[1].remarks).toBe('');
     expect(limited.history[0]).toMatchObject({
       localDate: '2026-11-20',
       localTime: '09:00:00',

@@ -55,7 +55,9 @@ export function limitedProjection(shipment: Shipment): Shipment {
         localTime: entry.localTime,
         location: cityLevel(entry.location),
         status: entry.status,
-        remarks: entry.remarks,
+        // Only what staff marked public: a party's full view also shows internal remarks.
+        remarks: entry.remarksPublic ? entry.remarks : '',
+        remarksPublic: entry.remarksPublic,
       }),
     ),
     view: ShipmentView.LIMITED,
