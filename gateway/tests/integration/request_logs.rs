@@ -1,7 +1,7 @@
 //! What the gateway binary logs per request at the default level: one short line per request,
 //! none from the in-process services on top, and public lookups as LOG_PUBLIC_REQUESTS says.
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Stdio};
 

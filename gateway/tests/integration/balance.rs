@@ -2,7 +2,7 @@
 //! DNS name lists every ready pod) both serve a share of the gateway's lookups, and when one is
 //! killed no call that starts afterwards fails.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

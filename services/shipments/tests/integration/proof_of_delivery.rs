@@ -1,7 +1,7 @@
 //! Proof of delivery over gRPC: recorded by an agent for a delivered shipment, images checked
 //! and stripped of metadata, shown to staff and to the parties with the full view only.
 
-mod common;
+use crate::common;
 
 use std::io::Cursor;
 

@@ -1,7 +1,7 @@
 //! CSV import over gRPC: the file in parts, the check, the run in the background, the report
 //! of rejected rows, and a second run of the same file creating nothing.
 
-mod common;
+use crate::common;
 
 use common::service::{
     Running, caller, create, start, start_in, start_with, valid_input, violations,

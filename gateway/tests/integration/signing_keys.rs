@@ -3,7 +3,7 @@
 //! lets a new key sign while links made before it still open; a key no longer listed opens
 //! nothing.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;

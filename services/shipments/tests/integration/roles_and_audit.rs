@@ -1,7 +1,7 @@
 //! Each role may do what its permissions say and nothing more, and every change leaves an
 //! audit entry naming who made it, from where.
 
-mod common;
+use crate::common;
 
 use common::service::{Running, caller, create, start, valid_input};
 

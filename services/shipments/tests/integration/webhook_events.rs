@@ -1,7 +1,7 @@
 //! A change's webhook events are written in the change's own transaction, on both stores: a
 //! refused change leaves none, a delete leaves its snapshot.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -1,7 +1,7 @@
 //! Sessions and rate limits: one contract for the in-process and the Redis stores, and
 //! recovery after a Redis restart.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

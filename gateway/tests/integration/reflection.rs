@@ -1,7 +1,7 @@
 //! gRPC reflection of each service, distributed: it lists and describes only what that
 //! process serves, asked the way grpcurl asks.
 
-mod common;
+use crate::common;
 
 use tonic_reflection::pb::v1::{
     ServerReflectionRequest, server_reflection_client::ServerReflectionClient,

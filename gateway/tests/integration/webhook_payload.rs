@@ -3,7 +3,7 @@
 //! checked as a receiver built on the published tools would: the signature with the Standard
 //! Webhooks library, the body against services/outbox/webhook-payload.schema.json.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

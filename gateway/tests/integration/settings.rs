@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use clap::CommandFactory;
 
-const BEGIN: &str = "<!-- settings-table:begin (made by `UPDATE_README=1 cargo test -p gateway --test settings`) -->";
+const BEGIN: &str = "<!-- settings-table:begin (made by `UPDATE_README=1 cargo test -p gateway --test integration settings::`) -->";
 const END: &str = "<!-- settings-table:end -->";
 
 struct Row {
@@ -98,7 +98,7 @@ fn the_readme_configuration_table_is_made_from_the_settings() {
     }
     panic!(
         "README.md's configuration table differs from the settings structs; \
-         run `UPDATE_README=1 cargo test -p gateway --test settings` and commit README.md"
+         run `UPDATE_README=1 cargo test -p gateway --test integration settings::` and commit README.md"
     );
 }
 

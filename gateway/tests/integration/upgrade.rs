@@ -2,7 +2,7 @@
 //! version (the fixture in tests/fixtures/unversioned-data, made by `write_the_fixture` on that
 //! code) is migrated at start with every record intact, and the product serves it.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
 //! The dashboard's figures and the list's filters, through the API.
 
-mod common;
+use crate::common;
 
 use common::service::{caller, create, start, valid_input, violations};
 

@@ -3,7 +3,7 @@
 //! request id into the audit log (they cannot). Over real HTTP, in both modes, with a real
 //! Redis when distributed.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! the settings give, the number of connections is capped, and a call that needs a session is
 //! refused from its headers before any of its body is read. Raw sockets on a real listener.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

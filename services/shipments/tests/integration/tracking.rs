@@ -1,7 +1,7 @@
 //! Privacy by default and updates without asking, through the real service over gRPC: what a
 //! visitor sees, how a party proves who they are, and subscriptions from e-mail to e-mail.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

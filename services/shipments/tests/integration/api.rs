@@ -1,6 +1,6 @@
 //! Black-box tests: the service on a loopback port, called with the generated client.
 
-mod common;
+use crate::common;
 
 use common::service::{caller, create, start, valid_input, violations};
 

@@ -2,7 +2,7 @@
 //! e-mail carries the link, a POST of `List-Unsubscribe=One-Click` to it with no cookie and no
 //! Origin unsubscribes, and the next change e-mails them no more; a GET still shows the page.
 
-mod common;
+use crate::common;
 
 use logistics_proto::v1 as pb;
 use outbox::{OutboxStore, Template};

@@ -1,6 +1,6 @@
 //! A new shipment and its two e-mails are written together, in both stores: both or neither.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -1,7 +1,7 @@
 //! The gateway over real HTTP: gRPC-web calls as a browser makes them, the app's files,
 //! and both ways of reaching the shipment service.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

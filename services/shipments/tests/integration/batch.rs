@@ -1,6 +1,6 @@
 //! Changing the status of many shipments at once.
 
-mod common;
+use crate::common;
 
 use common::service::{caller, create, start, valid_input, violations};
 

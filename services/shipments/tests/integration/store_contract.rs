@@ -1,6 +1,6 @@
 //! One contract for every shipment store: the embedded SQLite store and MongoDB.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! `gateway backup` and `gateway restore`: a backup taken while shipments are being written
 //! holds every write acknowledged before it started, and restores into a product that serves.
 
-mod common;
+use crate::common;
 
 use std::sync::{Arc, Mutex};
 

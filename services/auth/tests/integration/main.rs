@@ -1,0 +1,4 @@
+//! The auth service's tests in one binary, a module per concern.
+
+mod api;
+mod user_store_contract;

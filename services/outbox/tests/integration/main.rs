@@ -1,0 +1,4 @@
+//! The outbox's tests in one binary, a module per concern.
+
+mod contract;
+mod webhooks;

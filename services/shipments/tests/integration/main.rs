@@ -1,0 +1,14 @@
+//! The shipments service's tests in one binary, a module per concern.
+
+mod api;
+mod batch;
+mod blob_contract;
+mod common;
+mod dashboard;
+mod import;
+mod proof_of_delivery;
+mod roles_and_audit;
+mod shipment_emails;
+mod store_contract;
+mod tracking;
+mod webhook_events;
