@@ -2,17 +2,26 @@
 //! (the tracing subscriber, the metrics recorder) are test binaries of their own.
 
 mod abuse;
+mod access_changes;
 mod backup;
 mod balance;
+mod calls;
 #[path = "../common/mod.rs"]
 mod common;
 mod connections;
-mod gateway;
+mod emails;
+mod files;
 mod one_click_unsubscribe;
+mod preferences;
 mod reflection;
 mod request_logs;
+mod requests;
+mod sessions;
 mod settings;
 mod signing_keys;
 mod state_stores;
+mod static_files;
+mod tracking;
 mod upgrade;
 mod webhook_payload;
+mod webhooks;
