@@ -8,7 +8,7 @@ CHROMIUM ?= /usr/bin/chromium
 BUF_VERSION = 1.75.0
 BUF = .tools/buf/node_modules/.bin/buf
 
-.PHONY: run run-distributed demo test system-packages lint lint-rust lint-frontend test-rust test-frontend test-e2e test-e2e-distributed check-deploy test-faults fault-test bench bench-smoke bench-packages tools webhook-tools buf frontend clean
+.PHONY: run run-distributed demo test test-stages check unit-tests system-packages lint lint-rust lint-frontend build-rust test-rust test-frontend test-e2e test-e2e-distributed check-metrics check-deploy test-faults fault-test bench bench-smoke bench-packages tools webhook-tools buf frontend clean
 
 ## run: build everything and start the all-in-one product on http://localhost:$(PORT)
 # E-mails written over SMTP carry the site's brand: frontend/brand.json, or BRAND_FILE (absolute).
@@ -29,19 +29,36 @@ demo:
 	./target/release/gateway demo
 
 frontend/node_modules/.package-lock.json: frontend/package-lock.json
+	$(STAGE) npm-ci
 	cd frontend && $(NPM_INSTALL)
 
 frontend: frontend/node_modules/.package-lock.json
+	$(STAGE) $@
 	cd frontend && npm run build
 
 ## test: installs the missing system packages, then lint, Rust tests (SQLite and MongoDB stores),
-## front-end unit tests and JS budget, Playwright e2e in both modes, deploy checks, and a tiny
-## run of the benchmark (so it cannot rot)
-test: system-packages lint test-rust test-frontend test-e2e test-e2e-distributed test-faults check-metrics check-deploy bench-smoke
+## front-end unit tests and JS budget, the Playwright suite against the all-in-one and its
+## cross-service specs against the distributed product, deploy checks, and a tiny run of the
+## benchmark (so it cannot rot); prints each stage's time at the end, also when one fails
+test:
+	@scripts/stage-times.sh run $(MAKE) --no-print-directory test-stages
+
+test-stages: system-packages lint build-rust test-rust test-frontend test-e2e test-e2e-distributed test-faults check-metrics check-deploy bench-smoke
+
+# A target's first recipe line: `make test` times each stage from it (scripts/stage-times.sh).
+STAGE = @scripts/stage-times.sh mark
+
+## check: the inner loop: every static check and the unit tests (Rust `--lib`/`--bins`, vitest)
+check: lint unit-tests
+
+unit-tests: tools frontend/node_modules/.package-lock.json
+	scripts/with-mongodb.sh cargo test --workspace --locked --lib --bins
+	cd frontend && npm test
 
 ## system-packages: Chromium, redis-server and python3-venv, installed with apt-get when missing
 ## (as root or with sudo), or the command to run
 system-packages:
+	$(STAGE) $@
 	CHROMIUM=$(CHROMIUM) scripts/ensure-system-packages.sh
 
 ## lint: every static check
@@ -51,42 +68,56 @@ MACHETE = .tools/cargo/bin/cargo-machete
 
 ## lint-rust: rustfmt, clippy with warnings as errors, and no unused dependency (cargo-machete)
 lint-rust: $(MACHETE)
+	$(STAGE) $@
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --locked -- -D warnings
 	$(MACHETE)
 
 $(MACHETE):
+	$(STAGE) install-cargo-machete
 	cargo install --locked --quiet --root .tools/cargo cargo-machete@0.9.2
 
 ## lint-frontend: ESLint, knip (dead exports and files), src/gen matches proto/, buf lint of proto/
 lint-frontend: frontend/node_modules/.package-lock.json $(BUF)
+	$(STAGE) $@
 	cd frontend && npm run lint && npm run knip && npm run check-generated
 	$(BUF) lint proto
 
-test-rust: system-packages tools
+## build-rust: every crate, test and binary of the workspace, once: the later steps use these
+## binaries, as `cargo build` would give other features (those the tests' dependencies add)
+## and so build many crates a second time
+build-rust:
+	$(STAGE) $@
+	cargo test --workspace --locked --no-run
+
+test-rust: system-packages tools build-rust
+	$(STAGE) $@
 	scripts/with-mongodb.sh cargo test --workspace --locked
 
 test-frontend: frontend
+	$(STAGE) $@
 	cd frontend && npm test && npm run budget
 
-test-e2e: system-packages frontend
-	# Same features as test-rust, so the gateway binary is not built a second time.
-	cargo test --workspace --locked --no-run
+## test-e2e: the whole Playwright suite against the all-in-one gateway
+test-e2e: system-packages frontend build-rust
+	$(STAGE) $@
 	cd frontend && CI=1 npm run e2e
 
-## test-e2e-distributed: the same Playwright suite against scripts/run-distributed.sh
-test-e2e-distributed: system-packages test-e2e tools
-	cargo build -p shipments -p auth -p notifications -p preferences
+## test-e2e-distributed: the specs whose flows cross a service boundary (the list and why:
+## frontend/playwright.config.ts) against scripts/run-distributed.sh
+test-e2e-distributed: system-packages frontend build-rust tools
+	$(STAGE) $@
 	cd frontend && CI=1 E2E_MODE=distributed npm run e2e
 
 ## check-metrics: every process's /metrics (all-in-one gateway, each distributed service) has
 ## HELP for every metric and passes `promtool check metrics` (scripts/check-metrics.py)
-check-metrics: system-packages tools
-	cargo build -p gateway -p shipments -p auth -p notifications -p preferences
+check-metrics: system-packages tools build-rust
+	$(STAGE) $@
 	scripts/check-metrics.py
 
-## test-faults: the fault test on the debug binaries the distributed e2e run built
-test-faults: test-e2e-distributed
+## test-faults: the fault test on the debug binaries of build-rust
+test-faults: system-packages frontend build-rust tools
+	$(STAGE) $@
 	BIN_DIR=target/debug scripts/fault-test.py
 
 ## fault-test: kill and restart shipments, auth, notifications, a gateway replica, Redis and
@@ -97,6 +128,7 @@ fault-test: frontend tools
 
 ## check-deploy: lint the Dockerfile, render and validate the Kubernetes manifests (deploy/)
 check-deploy:
+	$(STAGE) $@
 	scripts/check-deploy.sh
 
 ## tools: SecantusDB, the MongoDB-compatible server the store tests run against, and the
@@ -104,6 +136,7 @@ check-deploy:
 tools: .tools/secantus/bin/secantusd-py webhook-tools
 
 .tools/secantus/bin/secantusd-py:
+	$(STAGE) install-secantusdb
 	python3 -m venv .tools/secantus
 	.tools/secantus/bin/pip install --quiet secantusdb==0.7.0b3
 
@@ -112,6 +145,7 @@ tools: .tools/secantus/bin/secantusd-py webhook-tools
 webhook-tools: .tools/webhooks/bin/python
 
 .tools/webhooks/bin/python:
+	$(STAGE) install-webhook-tools
 	python3 -m venv .tools/webhooks
 	.tools/webhooks/bin/pip install --quiet standardwebhooks==1.1.0 jsonschema==4.26.0
 
@@ -119,6 +153,7 @@ webhook-tools: .tools/webhooks/bin/python
 buf: $(BUF)
 
 $(BUF):
+	$(STAGE) install-buf
 	npm install --prefix .tools/buf --no-audit --no-fund --loglevel=error @bufbuild/buf@$(BUF_VERSION)
 
 ## bench: static files against nginx, tracking lookups, gateway memory, the admin list over a
@@ -128,11 +163,13 @@ bench: bench-packages frontend
 	scripts/bench.sh
 
 bench-packages:
+	$(STAGE) $@
 	CHROMIUM=$(CHROMIUM) scripts/ensure-system-packages.sh nginx-light wrk
 
 ## bench-smoke: the whole benchmark in miniature (debug build, 300 shipments, 1 s loads); checks
 ## that it runs end to end and prints its numbers, never a target
-bench-smoke: bench-packages frontend
+bench-smoke: bench-packages frontend build-rust
+	$(STAGE) $@
 	BENCH_SMOKE=1 scripts/bench.sh
 
 clean:

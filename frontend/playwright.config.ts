@@ -10,6 +10,7 @@ import { defineConfig, devices } from '@playwright/test';
 //                a range where Chromium blocks no port as unsafe)
 //   E2E_MODE     `distributed`: run scripts/run-distributed.sh instead (Redis, SecantusDB and each
 //                service as its own process, binaries next to GATEWAY_BIN, data in the run's folder)
+//                and only the specs listed in crossServiceSpecs
 // The data directory is a fresh temporary folder for each run; the values are put in
 // process.env here so that the global setup and the test workers (which inherit the runner's
 // environment) use the same ones.
@@ -25,6 +26,20 @@ process.env.E2E_ADMIN_EMAIL ??= 'admin@example.com';
 process.env.E2E_ADMIN_PASSWORD ??= 'e2e-Admin-Passw0rd-2026';
 
 const distributed = process.env.E2E_MODE === 'distributed';
+// Against the distributed product, only the specs whose flows cross a service boundary: the
+// Rust tests already run every service in both modes, and the rest of the suite checks pages
+// that one service answers the same either way (or, like restart and resilience, starts a
+// gateway of its own).
+const crossServiceSpecs = {
+  'admin.spec.ts': 'a shipment made and changed by a signed-in admin (auth) in shipments, its e-mails in notifications',
+  'back-office.spec.ts': 'figures, a bulk change and the export streamed from shipments through the gateway',
+  'emails.spec.ts': 'the contact form and test e-mails in notifications, retried from the outbox',
+  'import.spec.ts': 'a CSV file uploaded through the gateway to shipments, its report downloaded back',
+  'proof-of-delivery.spec.ts': 'signatures and photos uploaded through the gateway and served back by shipments',
+  'roles.spec.ts': "a role changed in auth changes what shipments allows, and shipments' audit log names who",
+  'tracking-send-link.spec.ts': 'a link e-mailed by notifications for shipments, signed by the gateway, opens the full view',
+  'webhooks.spec.ts': "endpoints managed in notifications receive shipments' changes",
+};
 const port = Number(process.env.E2E_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
 
@@ -51,6 +66,7 @@ export const chromiumLaunchOptions = {
 
 export default defineConfig({
   testDir: './e2e',
+  testMatch: distributed ? Object.keys(crossServiceSpecs) : undefined,
   outputDir: './test-results/artifacts',
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
