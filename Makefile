@@ -48,11 +48,12 @@ test-stages: system-packages lint build-rust test-rust test-frontend test-e2e te
 # A target's first recipe line: `make test` times each stage from it (scripts/stage-times.sh).
 STAGE = @scripts/stage-times.sh mark
 
-## check: the inner loop: every static check and the unit tests (Rust `--lib`/`--bins`, vitest)
+## check: the inner loop: every static check and the unit tests (Rust `--lib`: the binaries have
+## none, vitest)
 check: lint unit-tests
 
 unit-tests: tools frontend/node_modules/.package-lock.json
-	scripts/with-mongodb.sh cargo test --workspace --locked --lib --bins
+	scripts/with-mongodb.sh cargo test --workspace --locked --lib
 	cd frontend && npm test
 
 ## system-packages: Chromium, redis-server and python3-venv, installed with apt-get when missing
