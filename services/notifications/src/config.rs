@@ -1,5 +1,5 @@
-//! Where e-mail goes: the EmailJS-compatible API of spec §7 (two accounts: shipment e-mails
-//! and the contact form), the company's SMTP server, or the local outbox the admin reads when
+//! Where e-mail goes: the EmailJS-compatible API (POST /api/v1.0/email/send; two accounts:
+//! shipment e-mails and the contact form), the company's SMTP server, or the local outbox the admin reads when
 //! neither is configured.
 
 use lettre::message::Mailbox;

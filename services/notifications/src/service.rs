@@ -152,7 +152,7 @@ fn query(value: &str) -> Result<Option<String>, NotificationError> {
     Ok(Some(text).filter(|t| !t.is_empty()))
 }
 
-/// The sample shipment of the admin's e-mail test: expected 7 days ahead (spec §9).
+/// The sample shipment of the admin's e-mail test: expected 7 days ahead.
 pub fn sample_shipment(to_email: &str, today: chrono::NaiveDate) -> ShipmentEmail {
     ShipmentEmail {
         tracking_number: "PSE000000000".into(),

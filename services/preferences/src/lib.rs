@@ -1,5 +1,5 @@
 //! The preferences service: each signed-in user's settings, today dark mode, in SQLite
-//! (embedded) or the MongoDB collection `userPreferences` keyed by user id (spec §3).
+//! (embedded) or the MongoDB collection `userPreferences` keyed by user id.
 
 pub mod store;
 
