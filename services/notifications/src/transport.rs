@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use outbox::{Notification, Template};
 use serde_json::json;
+use service_common::settings::ExposeSecret;
 
 use crate::config::{EmailApiConfig, MailConfig};
 use crate::render::Renderer;
@@ -139,7 +140,7 @@ impl Transport {
             "template_params": n.params,
         });
         if let Some(key) = &account.private_key {
-            body["accessToken"] = json!(key);
+            body["accessToken"] = json!(key.expose_secret());
         }
         let url = format!("{}{SEND_PATH}", config.base_url.trim_end_matches('/'));
         let response = http

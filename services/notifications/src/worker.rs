@@ -26,14 +26,9 @@ pub struct RetryPolicy {
 }
 
 impl Default for RetryPolicy {
+    /// The policy of the default settings.
     fn default() -> Self {
-        Self {
-            retry_for: Duration::from_secs(24 * 3600),
-            first_backoff: Duration::from_secs(2),
-            max_backoff: Duration::from_secs(3600),
-            lease: Duration::from_secs(60),
-            poll: Duration::from_millis(500),
-        }
+        service_common::settings::defaults::<crate::Settings>().retry_policy()
     }
 }
 

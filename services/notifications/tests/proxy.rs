@@ -11,6 +11,7 @@ use notifications::config::{Account, EmailApiConfig, MailConfig};
 use notifications::transport::SendError;
 use notifications::webhooks::{AddressPolicy, WebhookSender};
 use outbox::webhooks::{Delivery, Endpoint, Event, EventType};
+use service_common::settings::from_flags;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
@@ -307,10 +308,8 @@ async fn the_email_api_connects_directly_whatever_the_environment_says() {
 
 #[test]
 fn outbound_proxy_must_be_an_http_url() {
-    let with = |value: &str| notifications::Settings {
-        outbound_proxy: Some(value.into()),
-        ..Default::default()
-    };
+    let with =
+        |value: &str| from_flags::<notifications::Settings>(&["--outbound-proxy", value]).unwrap();
     assert_eq!(
         with("http://proxy.example:3128")
             .outbound_proxy()

@@ -416,7 +416,7 @@ impl Shipment {
     }
 
     /// Lower-case text the admin search matches against: tracking number, shipper, receiver,
-/// origin, destination and status.
+    /// origin, destination and status.
     pub fn search_text(&self) -> String {
         [
             self.tracking_number.as_str(),
