@@ -10,8 +10,8 @@ use prost::Message;
 use service_auth::TokenKey;
 use tokio::net::TcpListener;
 
-use service_common::test_smtp::TestSmtpServer;
-use service_common::test_webhooks::TestWebhookReceiver;
+use test_servers::smtp::TestSmtpServer;
+use test_servers::webhooks::TestWebhookReceiver;
 
 use common::site::{
     ADMIN_EMAIL, ADMIN_PASSWORD, CLERK_EMAIL, Site, all_in_one_with, all_in_one_with_services,

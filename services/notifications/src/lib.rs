@@ -5,6 +5,8 @@ pub mod brand;
 pub mod config;
 pub mod error;
 pub mod render;
+pub mod sample;
+pub mod send_error;
 pub mod service;
 pub mod smtp;
 pub mod transport;
@@ -143,6 +145,13 @@ impl Settings {
             lease: Duration::from_millis(self.notify_lease_ms),
             poll: Duration::from_millis(self.notify_poll_ms),
         }
+    }
+}
+
+impl Default for RetryPolicy {
+    /// The policy of the default settings.
+    fn default() -> Self {
+        service_common::settings::defaults::<Settings>().retry_policy()
     }
 }
 

@@ -15,7 +15,7 @@ use service_common::settings::ExposeSecret;
 
 use crate::config::{SmtpConfig, SmtpTls};
 use crate::render::{Renderer, one_line};
-use crate::transport::SendError;
+use crate::send_error::SendError;
 
 /// Connections kept open to the server: one per e-mail the worker sends at once
 /// (NOTIFY_CONCURRENCY is at most this).

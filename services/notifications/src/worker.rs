@@ -25,13 +25,6 @@ pub struct RetryPolicy {
     pub poll: Duration,
 }
 
-impl Default for RetryPolicy {
-    /// The policy of the default settings.
-    fn default() -> Self {
-        service_common::settings::defaults::<crate::Settings>().retry_policy()
-    }
-}
-
 impl RetryPolicy {
     /// The wait before attempt `attempts + 1`, before jitter.
     pub fn backoff(&self, attempts: u32) -> Duration {

@@ -296,7 +296,7 @@ async fn the_email_api_connects_directly_whatever_the_environment_says() {
     );
     let transport =
         notifications::Transport::new(&config, Duration::from_secs(5), renderer, None).unwrap();
-    let n = notifications::service::sample_shipment("ada@example.com", chrono::NaiveDate::MIN)
+    let n = notifications::sample::shipment("ada@example.com", chrono::NaiveDate::MIN)
         .to_shipper("https://ship.example", service_common::now());
     transport.send(&n).await.unwrap();
     assert!(seen_path(&api_seen, "/direct/api/v1.0/email/send"));

@@ -15,7 +15,7 @@ use outbox::language::Language;
 use outbox::{Notification, Outcome};
 use serde_json::Value;
 use service_common::settings::from_flags;
-use service_common::test_smtp::TestSmtpServer;
+use test_servers::smtp::TestSmtpServer;
 
 struct SmtpServer(TestSmtpServer);
 
@@ -90,8 +90,7 @@ fn header<'a>(message: &'a Value, name: &str) -> Vec<&'a str> {
 }
 
 fn shipper_email(to_name: &str) -> Notification {
-    let mut shipment =
-        notifications::service::sample_shipment("ada@example.com", chrono::NaiveDate::MIN);
+    let mut shipment = notifications::sample::shipment("ada@example.com", chrono::NaiveDate::MIN);
     shipment.shipper_name = to_name.into();
     shipment.packages = vec!["2 x Box - <b>Tiles</b> & grout (50 x 40 x 30 cm, 12.5 kg)".into()];
     shipment.to_shipper("https://ship.example", service_common::now())
@@ -245,8 +244,7 @@ async fn each_email_is_written_in_its_recipients_language_with_the_companys_own_
         },
         now,
     );
-    let mut shipment =
-        notifications::service::sample_shipment("ada@example.com", chrono::NaiveDate::MIN);
+    let mut shipment = notifications::sample::shipment("ada@example.com", chrono::NaiveDate::MIN);
     shipment.language = Language::Ar;
     let shipper = shipment.to_shipper("https://ship.example", now);
     transport.send(&update).await.unwrap();

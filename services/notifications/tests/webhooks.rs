@@ -12,7 +12,7 @@ use outbox::webhooks::{Event, EventType, WebhookStore};
 use serde_json::json;
 use service_auth::{Bearer, Caller, Role, TokenKey};
 use service_common::settings::{SiteSettings, StoreConfig, defaults};
-use service_common::test_webhooks::TestWebhookReceiver;
+use test_servers::webhooks::TestWebhookReceiver;
 use tokio::net::TcpListener;
 use tonic::Code;
 use tonic::service::interceptor::InterceptedService;
