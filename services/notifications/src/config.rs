@@ -469,15 +469,17 @@ mod tests {
                 "SMTP_HELO_NAME must be a host name such as mail.example.com or an address literal such as [192.0.2.1]",
             ),
         ] {
-            let mut flags = vec![
-                "--mail-transport",
-                "smtp",
-                "--smtp-host",
-                "mail.example",
-                "--mail-from",
-                "no-reply@northwind.example",
+            let base = [
+                ("--mail-transport", "smtp"),
+                ("--smtp-host", "mail.example"),
+                ("--mail-from", "no-reply@northwind.example"),
             ];
-            flags.extend([flag, value]);
+            let flags: Vec<&str> = base
+                .into_iter()
+                .filter(|(f, _)| *f != flag)
+                .chain([(flag, value)])
+                .flat_map(|(f, v)| [f, v])
+                .collect();
             assert_eq!(
                 mail(&flags).problem().as_deref(),
                 Some(problem),
