@@ -142,7 +142,7 @@ tools: .tools/secantus/bin/secantusd-py webhook-tools
 	.tools/secantus/bin/pip install --quiet secantusdb==0.7.0b3
 
 ## webhook-tools: the Standard Webhooks library and jsonschema, which the webhook tests check
-## every delivery's signature and payload with (services/service-common/test-support/check_webhooks.py)
+## every delivery's signature and payload with (services/test-servers/test-support/check_webhooks.py)
 webhook-tools: .tools/webhooks/bin/python
 
 .tools/webhooks/bin/python:

@@ -347,7 +347,7 @@ fi
 port=$(free_port)
 mkdir -p "$work/smtp"
 PY=$([ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo python3) # Debian's, with python3-aiosmtpd
-"$PY" services/service-common/test-support/smtp_server.py "$port" sink "$work/smtp" >"$work/smtp.log" 2>&1 & pids+=($!)
+"$PY" services/test-servers/test-support/smtp_server.py "$port" sink "$work/smtp" >"$work/smtp.log" 2>&1 & pids+=($!)
 for _ in $(seq 1 100); do grep -q READY "$work/smtp.log" && break; sleep 0.1; done
 grep -q READY "$work/smtp.log" || { echo "the SMTP server did not start:" >&2; cat "$work/smtp.log" >&2; exit 1; }
 emails_rate=0

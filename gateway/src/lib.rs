@@ -23,7 +23,9 @@ use axum::Router;
 use axum::middleware;
 use logistics_proto::v1::session_service_server::SessionServiceServer;
 use service_auth::{TokenKey, TokenSettings};
-use service_common::settings::{SiteSettings, StoreSettings, TelemetrySettings};
+use service_common::settings::{
+    ExposeSecret, SecretString, SiteSettings, StoreSettings, TelemetrySettings,
+};
 use service_common::{Built, Stopping};
 use tokio::net::TcpListener;
 use tonic_web::GrpcWebLayer;
@@ -66,8 +68,8 @@ pub struct Settings {
     pub preferences_url: Option<String>,
     /// Keep sessions and rate-limit counts in Redis (every gateway replica shares them);
     /// unset, in the process.
-    #[arg(long, env = "REDIS_URL", hide_env_values = true)]
-    pub redis_url: Option<String>,
+    #[arg(long, env = "REDIS_URL", hide_env_values = true, value_parser = service_common::settings::secret)]
+    pub redis_url: Option<SecretString>,
     /// Tracking lookups one client (IPv4 address or IPv6 /64) may make per minute.
     #[arg(
         long = "tracking-rate-limit-per-minute",
@@ -187,37 +189,6 @@ fn hours(text: &str) -> Result<Duration, String> {
 /// The window in which failed sign-ins of one account (and of one account and network) are
 /// counted.
 pub const FAILED_SIGN_IN_WINDOW: Duration = Duration::from_secs(15 * 60);
-
-impl Default for Settings {
-    fn default() -> Self {
-        Self {
-            port: 8080,
-            static_dir: PathBuf::from("frontend/dist"),
-            shipments_url: None,
-            auth_url: None,
-            notifications_url: None,
-            preferences_url: None,
-            redis_url: None,
-            tracking_lookups_per_minute: 60,
-            contact_messages_per_hour: 5,
-            verifications_per_hour: 20,
-            subscriptions_per_hour: 10,
-            sign_ins_per_ip_per_minute: 20,
-            failed_sign_ins_per_account: 5,
-            sign_in_max_delay_ms: 5000,
-            session_idle: Duration::from_secs(30 * 60),
-            session_absolute: Duration::from_secs(12 * 3600),
-            secure_cookie: false,
-            trusted_proxy_hops: 0,
-            header_timeout: Duration::from_secs(10),
-            idle_timeout: Duration::from_secs(60),
-            body_timeout: Duration::from_secs(60),
-            max_connections: 10_000,
-            log_public_requests: observe::PublicRequestLog::Errors,
-            trust_forwarded_for: None,
-        }
-    }
-}
 
 impl Settings {
     /// Whether every service runs in this process (then its token keys may live in DATA_DIR).
@@ -474,7 +445,7 @@ async fn state_stores(config: &Settings) -> anyhow::Result<(SessionStore, [RateL
     ];
     Ok(match &config.redis_url {
         Some(url) => {
-            let connection = redis_connection(url).await?;
+            let connection = redis_connection(url.expose_secret()).await?;
             (
                 SessionStore::redis(connection.clone(), config.session_lifetime()),
                 limits.map(|(name, limit, window)| {

@@ -157,8 +157,7 @@ async fn one_browser_request_is_one_trace_through_the_services_in_both_modes() {
         "gateway",
         &service_common::settings::TelemetrySettings {
             otlp_endpoint: Some(endpoint),
-            log_filter: "info".into(),
-            ..Default::default()
+            ..service_common::settings::defaults()
         },
     );
     let all_in_one = site::all_in_one().await;

@@ -26,7 +26,7 @@ const TermsPage = lazy(() => import('./routes/terms'));
 const FaqPage = lazy(() => import('./routes/faq'));
 const NotFoundPage = lazy(() => import('./routes/not-found'));
 
-/** The route table (spec §2). A plain <BrowserRouter>, not the data router: it is ~17 KB gzip
+/** The route table: every page's path. A plain <BrowserRouter>, not the data router: it is ~17 KB gzip
  * lighter and no route needs loaders or actions. */
 /** The visitor's pages: at `/`, and under each language's prefix, where the e-mails of a
  * shipment in that language link (`/es/track/…`). */

@@ -23,7 +23,7 @@ function visibleTarget(id: string): HTMLElement | null {
 /**
  * When the URL has a #hash naming an element: wait 500 ms, scroll it smoothly to the centre of
  * the screen and pulse it for 2 s. If the element is not there yet, look again every 100 ms
- * for up to 3 s (spec §2, footer service links, and §9).
+ * for up to 3 s. The footer's service links land on /services this way.
  */
 export function useScrollToHash(): void {
   const { hash, key } = useLocation();

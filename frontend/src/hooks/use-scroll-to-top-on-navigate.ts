@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigationType } from 'react-router-dom';
 
-/** Link state asking for a smooth scroll to the top (the footer's quick links, spec §2). */
+/** Link state asking for a smooth scroll to the top (the footer's quick links scroll to the top smoothly). */
 export const SMOOTH_SCROLL_TO_TOP = { scrollBehavior: 'smooth' } as const;
 
 /** Link state for a change of the address that is not a new page (a token taken out of it). */

@@ -121,13 +121,11 @@ async fn main() -> anyhow::Result<()> {
     let cli = <Cli as clap::Parser>::parse();
     let count = cli.count;
     let key = service_auth::TokenKey::generate();
-    let uncached = shipments::Settings {
-        tracking_cache_ttl_ms: 0,
-        ..Default::default()
-    };
+    let uncached: shipments::Settings =
+        service_common::settings::from_flags(&["--tracking-cache-ttl-ms", "0"])?;
     let built = shipments::build(
         &cli.store.config(),
-        &Default::default(),
+        &service_common::settings::defaults(),
         &uncached,
         key.clone(),
     )

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use gateway::{HostedServices, Settings, Upstreams};
 use service_auth::{TokenKey, TokenSettings};
-use service_common::settings::{SiteSettings, StoreSettings};
+use service_common::settings::{StoreSettings, defaults};
 use service_common::{Built, Stopping};
 use shipments::store::{ShipmentStore, SqliteShipmentStore};
 use tokio::net::TcpListener;
@@ -68,7 +68,7 @@ pub fn settings(static_dir: &Path) -> Settings {
         failed_sign_ins_per_account: 3,
         session_idle: Duration::from_secs(600),
         session_absolute: Duration::from_secs(3600),
-        ..Settings::default()
+        ..defaults()
     }
 }
 
@@ -77,16 +77,16 @@ pub fn settings(static_dir: &Path) -> Settings {
 pub fn hosted(data: &Path) -> HostedServices {
     HostedServices {
         store: StoreSettings::embedded(data),
-        site: SiteSettings::default(),
+        site: defaults(),
         shipments: shipments::Settings {
             tracking_cache_ttl_ms: CACHE_TTL_MS,
-            ..Default::default()
+            ..defaults()
         },
         auth: auth::Settings {
             admin_email: Some(ADMIN_EMAIL.into()),
             admin_password: Some(ADMIN_PASSWORD.into()),
         },
-        notifications: notifications::Settings::default(),
+        notifications: defaults(),
     }
 }
 
@@ -287,7 +287,7 @@ async fn distributed_in(
         auth_url: Some(auth_url.clone()),
         notifications_url: Some(notifications_url),
         preferences_url: Some(preferences_url),
-        redis_url: Some(redis.url()),
+        redis_url: Some(redis.url().into()),
         ..settings(files.path())
     };
     adjust(&mut settings);

@@ -142,8 +142,8 @@ pub async fn demo_shipments(store: &Arc<dyn ShipmentStore>) -> Vec<shipments::do
         store.clone(),
         blobs,
         key.clone(),
-        &Default::default(),
-        &Default::default(),
+        &service_common::settings::defaults(),
+        &service_common::settings::defaults(),
     );
     let mut client = ShipmentServiceClient::with_interceptor(
         server,

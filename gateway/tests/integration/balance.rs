@@ -70,8 +70,8 @@ impl Replica {
         runtime.spawn(async move {
             let built = shipments::build(
                 &service_common::StoreConfig::Embedded { data_dir: data },
-                &Default::default(),
-                &Default::default(),
+                &service_common::settings::defaults(),
+                &service_common::settings::defaults(),
                 tokens,
             )
             .await

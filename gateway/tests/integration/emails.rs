@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use logistics_proto::v1 as pb;
 use prost::Message;
 
-use service_common::test_smtp::TestSmtpServer;
+use test_servers::smtp::TestSmtpServer;
 
 use crate::calls::*;
 use common::site::{
@@ -129,12 +129,19 @@ async fn distributed_contact_messages_and_the_outbox() {
 /// The services' settings for e-mail over SMTP to `port` on this host.
 fn over_smtp(port: u16) -> impl FnOnce(&mut gateway::HostedServices) {
     move |services| {
-        let mail = &mut services.notifications;
-        mail.mail_transport = Some("smtp".into());
-        mail.smtp_host = Some("127.0.0.1".into());
-        mail.smtp_port = Some(port.to_string());
-        mail.smtp_tls = Some("none".into());
-        mail.mail_from = Some("Parcel Shipping Express <no-reply@pse.example>".into());
+        services.notifications = service_common::settings::from_flags(&[
+            "--mail-transport",
+            "smtp",
+            "--smtp-host",
+            "127.0.0.1",
+            "--smtp-port",
+            &port.to_string(),
+            "--smtp-tls",
+            "none",
+            "--mail-from",
+            "Parcel Shipping Express <no-reply@pse.example>",
+        ])
+        .unwrap();
     }
 }
 

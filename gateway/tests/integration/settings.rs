@@ -118,6 +118,24 @@ fn every_setting_is_listed_by_help() {
 }
 
 #[test]
+fn debug_of_the_settings_never_shows_a_secret() {
+    let secrets = [
+        ("--jwt-signing-key", "secret-jwt-current"),
+        ("--jwt-previous-signing-keys", "secret-jwt-previous"),
+        ("--redis-url", "redis://:secret-redis@redis:6379"),
+        ("--mongodb-uri", "mongodb://ada:secret-mongo@mongo/"),
+        ("--admin-password", "secret-admin-password"),
+        ("--smtp-password", "secret-smtp"),
+        ("--emailjs-private-key", "secret-emailjs"),
+        ("--contact-emailjs-private-key", "secret-contact-emailjs"),
+    ];
+    let args = std::iter::once("gateway").chain(secrets.iter().flat_map(|(f, v)| [*f, *v]));
+    let cli = <gateway::Cli as clap::Parser>::try_parse_from(args).unwrap();
+    let shown = format!("{cli:?} {:?}", cli.hosted.store.config());
+    assert!(!shown.contains("secret-"), "a secret shows: {shown}");
+}
+
+#[test]
 fn a_bad_value_stops_the_start_and_names_its_variable() {
     for (name, value) in [
         ("PORT", "eighty"),
@@ -131,6 +149,10 @@ fn a_bad_value_stops_the_start_and_names_its_variable() {
         ("HTTP_MAX_CONNECTIONS", "0"),
         ("LOG_PUBLIC_REQUESTS", "sample:0"),
         ("LOG_PUBLIC_REQUESTS", "some"),
+        ("MAIL_TRANSPORT", "sendgrid"),
+        ("SMTP_TLS", "ssl"),
+        ("SMTP_PORT", "0"),
+        ("SMTP_ALLOW_PLAINTEXT_AUTH", "yes"),
     ] {
         let output = Command::new(env!("CARGO_BIN_EXE_gateway"))
             .env(name, value)

@@ -248,7 +248,7 @@ async fn all_in_one_links_and_cookies_outlive_a_restart_and_a_rotation() {
 fn settings(current: &str, previous: &[&str]) -> TokenSettings {
     TokenSettings {
         jwt_signing_key: Some(current.into()),
-        jwt_previous_signing_keys: previous.iter().map(|k| (*k).to_owned()).collect(),
+        jwt_previous_signing_keys: previous.iter().map(|k| (*k).into()).collect(),
     }
 }
 

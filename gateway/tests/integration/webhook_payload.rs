@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use logistics_proto::v1 as pb;
 use prost::Message;
-use service_common::test_webhooks::TestWebhookReceiver;
+use test_servers::webhooks::TestWebhookReceiver;
 
 use common::site::{ADMIN_EMAIL, ADMIN_PASSWORD, all_in_one_with_services};
 use common::wire::{Reply, demo_shipment, frame, read_reply, sign_in};

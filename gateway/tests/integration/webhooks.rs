@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use logistics_proto::v1 as pb;
 use prost::Message;
 
-use service_common::test_webhooks::TestWebhookReceiver;
+use test_servers::webhooks::TestWebhookReceiver;
 
 use crate::calls::*;
 use common::site::{

@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use service_auth::Caller;
+use service_common::settings::ExposeSecret;
 use service_common::utc_micros;
 
 pub use api::AuditApi;
@@ -24,7 +25,7 @@ pub async fn open(
     Ok(match config {
         StoreConfig::Embedded { data_dir } => std::sync::Arc::new(SqliteAuditLog::open(data_dir)?),
         StoreConfig::Mongo { uri, database } => {
-            std::sync::Arc::new(MongoAuditLog::connect(uri, database).await?)
+            std::sync::Arc::new(MongoAuditLog::connect(uri.expose_secret(), database).await?)
         }
     })
 }

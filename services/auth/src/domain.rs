@@ -1,4 +1,5 @@
-//! Users and their rules (spec §3 "User record", DESIGN.md security decisions).
+//! Users and their rules: a user has an e-mail, a name, a role (user by default) and
+//! permissions; the first account ever becomes admin (DESIGN.md security decisions).
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};

@@ -16,7 +16,9 @@ use store::{MongoUserStore, SqliteUserStore, UserStore};
 
 use service_auth::TokenSettings;
 use service_common::Built;
-use service_common::settings::{StoreConfig, StoreSettings, TelemetrySettings};
+use service_common::settings::{
+    ExposeSecret, SecretString, StoreConfig, StoreSettings, TelemetrySettings,
+};
 
 /// The auth service's own settings: the first admin of an empty users store.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -32,9 +34,10 @@ pub struct Settings {
     #[arg(
         long = "admin-password",
         env = "ADMIN_PASSWORD",
-        hide_env_values = true
+        hide_env_values = true,
+        value_parser = service_common::settings::secret
     )]
-    pub admin_password: Option<String>,
+    pub admin_password: Option<SecretString>,
 }
 
 /// The `auth` binary: the service on its own (distributed mode), or `auth create-admin`.
@@ -91,7 +94,7 @@ pub async fn open_store(config: &StoreConfig) -> anyhow::Result<Arc<dyn UserStor
             Arc::new(SqliteUserStore::open(&data_dir.join("users.sqlite3"))?)
         }
         StoreConfig::Mongo { uri, database } => {
-            Arc::new(MongoUserStore::connect(uri, database).await?)
+            Arc::new(MongoUserStore::connect(uri.expose_secret(), database).await?)
         }
     })
 }
@@ -120,8 +123,12 @@ async fn ensure_first_admin(
         .clone()
         .filter(|e| !e.is_empty())
         .unwrap_or_else(|| "admin@example.com".into());
-    let (password, generated) = match settings.admin_password.clone() {
-        Some(p) if !p.is_empty() => (p, false),
+    let (password, generated) = match settings
+        .admin_password
+        .as_ref()
+        .map(ExposeSecret::expose_secret)
+    {
+        Some(p) if !p.is_empty() => (p.to_owned(), false),
         _ => (generate_password(), true),
     };
     let api = AuthApi::new(store, TokenKey::generate(), audit_log);
@@ -208,10 +215,13 @@ pub async fn create_admin(
 /// The password for `create-admin`: `ADMIN_PASSWORD`, else the first line of standard input.
 /// Never a command-line argument, where other users of the machine could read it.
 pub fn admin_password_or_stdin(settings: &Settings) -> anyhow::Result<String> {
-    if let Some(p) = settings.admin_password.clone()
+    if let Some(p) = settings
+        .admin_password
+        .as_ref()
+        .map(ExposeSecret::expose_secret)
         && !p.is_empty()
     {
-        return Ok(p);
+        return Ok(p.to_owned());
     }
     eprintln!(
         "Password (at least {} characters), then Enter:",

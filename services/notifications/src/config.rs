@@ -1,20 +1,153 @@
-//! Where e-mail goes: the EmailJS-compatible API of spec §7 (two accounts: shipment e-mails
-//! and the contact form), the company's SMTP server, or the local outbox the admin reads when
+//! Where e-mail goes: the EmailJS-compatible API (POST /api/v1.0/email/send; two accounts:
+//! shipment e-mails and the contact form), the company's SMTP server, or the local outbox the admin reads when
 //! neither is configured.
 
 use lettre::message::Mailbox;
+use service_common::settings::{ExposeSecret, SecretString};
+
+/// Which way e-mail leaves.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MailTransport {
+    /// Into the outbox the admin reads under Emails.
+    Local,
+    /// The EmailJS-compatible API.
+    Emailjs,
+    /// The company's mail server, with the product's own templates.
+    Smtp,
+}
+
+/// Where e-mail goes, as the operator sets it.
+#[derive(clap::Args, Clone, Debug)]
+pub struct MailSettings {
+    /// `local` (e-mails go to the outbox the admin reads under Emails), `emailjs` (the e-mail
+    /// API) or `smtp` (the company's mail server, with the product's own templates); unset, the
+    /// API is used as soon as any EMAILJS_* variable is set.
+    #[arg(long, env = "MAIL_TRANSPORT", value_enum)]
+    pub mail_transport: Option<MailTransport>,
+    #[command(flatten)]
+    pub smtp: SmtpSettings,
+    #[command(flatten)]
+    pub api: EmailApiSettings,
+}
+
+/// The company's SMTP server (MAIL_TRANSPORT=smtp).
+#[derive(clap::Args, Clone, Debug)]
+pub struct SmtpSettings {
+    /// The SMTP server's host name (MAIL_TRANSPORT=smtp).
+    #[arg(long, env = "SMTP_HOST")]
+    pub smtp_host: Option<String>,
+    /// The SMTP server's port; unset, 587 (starttls), 465 (implicit) or 25 (none).
+    #[arg(long, env = "SMTP_PORT", value_parser = clap::value_parser!(u16).range(1..))]
+    pub smtp_port: Option<u16>,
+    /// `starttls` (the server must offer it), `implicit` (TLS from the first byte) or `none`
+    /// (only for a relay on the same host or network).
+    #[arg(long, env = "SMTP_TLS", value_enum, default_value_t = SmtpTls::Starttls)]
+    pub smtp_tls: SmtpTls,
+    /// The SMTP account's user name, if the server requires authentication.
+    #[arg(long, env = "SMTP_USERNAME")]
+    pub smtp_username: Option<String>,
+    /// The SMTP account's password (with SMTP_USERNAME).
+    #[arg(long, env = "SMTP_PASSWORD", hide_env_values = true, value_parser = service_common::settings::secret)]
+    pub smtp_password: Option<SecretString>,
+    /// A PEM file of CA certificates the SMTP server's certificate may chain to, beside the
+    /// system store (a company's own CA).
+    #[arg(long, env = "SMTP_CA_FILE")]
+    pub smtp_ca_file: Option<std::path::PathBuf>,
+    /// The name the product gives in EHLO; unset, the domain of MAIL_FROM.
+    #[arg(long, env = "SMTP_HELO_NAME")]
+    pub smtp_helo_name: Option<String>,
+    /// `true` lets SMTP_PASSWORD go over a connection without TLS (SMTP_TLS=none); otherwise
+    /// that configuration is refused at start.
+    #[arg(long, env = "SMTP_ALLOW_PLAINTEXT_AUTH", default_value_t = false, action = clap::ArgAction::Set)]
+    pub smtp_allow_plaintext_auth: bool,
+    /// The From of every e-mail sent over SMTP, e.g. `Northwind Freight <no-reply@northwind.example>`.
+    #[arg(long, env = "MAIL_FROM")]
+    pub mail_from: Option<String>,
+    /// Where contact-form messages go over SMTP; unset, the brand's support address.
+    #[arg(long, env = "CONTACT_INBOX")]
+    pub contact_inbox: Option<String>,
+}
+
+/// The two accounts of the EmailJS-compatible API (MAIL_TRANSPORT=emailjs).
+#[derive(clap::Args, Clone, Debug)]
+pub struct EmailApiSettings {
+    /// The EmailJS-compatible API (POST /api/v1.0/email/send).
+    #[arg(long, env = "EMAILJS_BASE_URL", default_value = "https://api.emailjs.com", value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    pub emailjs_base_url: String,
+    /// Account of the shipment e-mails: public key (`user_id`).
+    #[arg(long, env = "EMAILJS_PUBLIC_KEY")]
+    pub emailjs_public_key: Option<String>,
+    /// Account of the shipment e-mails: private key, sent as `accessToken` (optional).
+    #[arg(long, env = "EMAILJS_PRIVATE_KEY", hide_env_values = true, value_parser = service_common::settings::secret)]
+    pub emailjs_private_key: Option<SecretString>,
+    /// Account of the shipment e-mails: service id.
+    #[arg(long, env = "EMAILJS_SERVICE_ID")]
+    pub emailjs_service_id: Option<String>,
+    /// Template of the "Shipment Created" e-mail to the shipper.
+    #[arg(long, env = "EMAILJS_SHIPPER_TEMPLATE_ID")]
+    pub emailjs_shipper_template_id: Option<String>,
+    /// Template of the "Package Incoming" e-mail to the receiver.
+    #[arg(long, env = "EMAILJS_RECEIVER_TEMPLATE_ID")]
+    pub emailjs_receiver_template_id: Option<String>,
+    /// Template of the status-update e-mails (to the shipper, the receiver and subscribers);
+    /// unset, those e-mails fail with a message naming this variable.
+    #[arg(long, env = "EMAILJS_UPDATE_TEMPLATE_ID")]
+    pub emailjs_update_template_id: Option<String>,
+    /// Template of the e-mail that confirms a subscription to a shipment's updates; unset,
+    /// those e-mails fail with a message naming this variable.
+    #[arg(long, env = "EMAILJS_SUBSCRIPTION_TEMPLATE_ID")]
+    pub emailjs_subscription_template_id: Option<String>,
+    /// Template of the admins' alerts (a webhook endpoint disabled; parameters `to_email`,
+    /// `subject`, `endpoint_url`, `description`, `failing_since`, `url`); unset, those
+    /// e-mails fail with a message naming this variable.
+    #[arg(long, env = "EMAILJS_ALERT_TEMPLATE_ID")]
+    pub emailjs_alert_template_id: Option<String>,
+    /// The contact form's own account: public key (`user_id`).
+    #[arg(long, env = "CONTACT_EMAILJS_PUBLIC_KEY")]
+    pub contact_emailjs_public_key: Option<String>,
+    /// The contact form's account: private key, sent as `accessToken` (optional).
+    #[arg(long, env = "CONTACT_EMAILJS_PRIVATE_KEY", hide_env_values = true, value_parser = service_common::settings::secret)]
+    pub contact_emailjs_private_key: Option<SecretString>,
+    /// The contact form's account: service id.
+    #[arg(long, env = "CONTACT_EMAILJS_SERVICE_ID")]
+    pub contact_emailjs_service_id: Option<String>,
+    /// Template of the contact form's e-mail.
+    #[arg(long, env = "CONTACT_EMAILJS_TEMPLATE_ID")]
+    pub contact_emailjs_template_id: Option<String>,
+}
+
+/// A setting's value unless it is unset or blank (an empty Kubernetes secret key).
+fn given(value: &Option<String>) -> Option<&str> {
+    value.as_deref().filter(|v| !v.trim().is_empty())
+}
+
+fn given_secret(value: &Option<SecretString>) -> Option<SecretString> {
+    value
+        .as_ref()
+        .filter(|v| !v.expose_secret().trim().is_empty())
+        .cloned()
+}
+
+/// The names of the settings among `required` that are not given.
+fn missing(required: &[(&'static str, Option<&str>)]) -> Vec<&'static str> {
+    required
+        .iter()
+        .filter(|(_, value)| value.is_none())
+        .map(|(name, _)| *name)
+        .collect()
+}
 
 /// One account of the e-mail API.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Account {
     /// `user_id` in the API's terms.
     pub public_key: String,
     /// Sent as `accessToken` when set.
-    pub private_key: Option<String>,
+    pub private_key: Option<SecretString>,
     pub service_id: String,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct EmailApiConfig {
     /// e.g. https://api.emailjs.com
     pub base_url: String,
@@ -31,7 +164,7 @@ pub struct EmailApiConfig {
 }
 
 /// How the connection to the SMTP server is secured.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SmtpTls {
     /// Plain connection upgraded with STARTTLS, which the server must offer (port 587).
     Starttls,
@@ -41,13 +174,13 @@ pub enum SmtpTls {
     None,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct SmtpConfig {
     pub host: String,
     pub port: u16,
     pub tls: SmtpTls,
     pub username: Option<String>,
-    pub password: Option<String>,
+    pub password: Option<SecretString>,
     /// The From of every e-mail, e.g. `Northwind Freight <no-reply@northwind.example>`.
     pub from: Mailbox,
     /// Where contact-form messages go; the brand's support address when unset.
@@ -77,7 +210,7 @@ fn is_helo_name(name: &str) -> bool {
         })
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 #[allow(clippy::large_enum_variant)] // built once per process
 pub enum MailConfig {
     /// Delivered into the outbox the admin reads: the all-in-one default.
@@ -90,100 +223,112 @@ pub enum MailConfig {
     Invalid(String),
 }
 
-pub const DEFAULT_BASE_URL: &str = "https://api.emailjs.com";
-
-/// The variables the API needs; the private keys are optional.
-const REQUIRED: [&str; 7] = [
-    "EMAILJS_PUBLIC_KEY",
-    "EMAILJS_SERVICE_ID",
-    "EMAILJS_SHIPPER_TEMPLATE_ID",
-    "EMAILJS_RECEIVER_TEMPLATE_ID",
-    "CONTACT_EMAILJS_PUBLIC_KEY",
-    "CONTACT_EMAILJS_SERVICE_ID",
-    "CONTACT_EMAILJS_TEMPLATE_ID",
-];
-
-impl MailConfig {
-    /// By variable name: `MAIL_TRANSPORT` is `local`, `emailjs` or `smtp`; unset, the API is
-    /// used as soon as any of its variables is set.
-    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Self {
-        let wants_api = match var("MAIL_TRANSPORT").as_deref() {
-            Some("local") => false,
-            Some("emailjs") => true,
-            Some("smtp") => return Self::smtp_from_vars(var),
-            Some(_) => {
-                return MailConfig::Invalid("MAIL_TRANSPORT must be local, emailjs or smtp".into());
-            }
-            None => REQUIRED
-                .iter()
-                .chain(["EMAILJS_PRIVATE_KEY", "CONTACT_EMAILJS_PRIVATE_KEY"].iter())
-                .any(|n| var(n).is_some()),
+impl MailSettings {
+    /// The transport the settings name; unset, the API as soon as any of its settings is given.
+    pub fn config(&self) -> MailConfig {
+        let wants_api = match self.mail_transport {
+            Some(MailTransport::Local) => false,
+            Some(MailTransport::Emailjs) => true,
+            Some(MailTransport::Smtp) => return self.smtp.config(),
+            None => self.api.any_given(),
         };
-        if !wants_api {
-            return MailConfig::LocalOutbox;
+        if wants_api {
+            self.api.config()
+        } else {
+            MailConfig::LocalOutbox
         }
-        let missing: Vec<&'static str> =
-            REQUIRED.into_iter().filter(|n| var(n).is_none()).collect();
-        if !missing.is_empty() {
-            return MailConfig::Missing(missing);
-        }
-        let get = |n: &str| var(n).unwrap_or_default();
-        MailConfig::EmailApi(EmailApiConfig {
-            base_url: var("EMAILJS_BASE_URL").unwrap_or_else(|| DEFAULT_BASE_URL.to_owned()),
-            shipments: Account {
-                public_key: get("EMAILJS_PUBLIC_KEY"),
-                private_key: var("EMAILJS_PRIVATE_KEY"),
-                service_id: get("EMAILJS_SERVICE_ID"),
-            },
-            shipper_template: get("EMAILJS_SHIPPER_TEMPLATE_ID"),
-            receiver_template: get("EMAILJS_RECEIVER_TEMPLATE_ID"),
-            update_template: var("EMAILJS_UPDATE_TEMPLATE_ID"),
-            alert_template: var("EMAILJS_ALERT_TEMPLATE_ID"),
-            subscription_template: var("EMAILJS_SUBSCRIPTION_TEMPLATE_ID"),
-            contact: Account {
-                public_key: get("CONTACT_EMAILJS_PUBLIC_KEY"),
-                private_key: var("CONTACT_EMAILJS_PRIVATE_KEY"),
-                service_id: get("CONTACT_EMAILJS_SERVICE_ID"),
-            },
-            contact_template: get("CONTACT_EMAILJS_TEMPLATE_ID"),
-        })
+    }
+}
+
+impl EmailApiSettings {
+    /// The settings the API needs, by variable name (so a missing one can be named); the
+    /// private keys are optional.
+    fn required(&self) -> [(&'static str, Option<&str>); 7] {
+        [
+            ("EMAILJS_PUBLIC_KEY", given(&self.emailjs_public_key)),
+            ("EMAILJS_SERVICE_ID", given(&self.emailjs_service_id)),
+            (
+                "EMAILJS_SHIPPER_TEMPLATE_ID",
+                given(&self.emailjs_shipper_template_id),
+            ),
+            (
+                "EMAILJS_RECEIVER_TEMPLATE_ID",
+                given(&self.emailjs_receiver_template_id),
+            ),
+            (
+                "CONTACT_EMAILJS_PUBLIC_KEY",
+                given(&self.contact_emailjs_public_key),
+            ),
+            (
+                "CONTACT_EMAILJS_SERVICE_ID",
+                given(&self.contact_emailjs_service_id),
+            ),
+            (
+                "CONTACT_EMAILJS_TEMPLATE_ID",
+                given(&self.contact_emailjs_template_id),
+            ),
+        ]
     }
 
-    fn smtp_from_vars(var: impl Fn(&str) -> Option<String>) -> Self {
-        let missing: Vec<&'static str> = ["SMTP_HOST", "MAIL_FROM"]
-            .into_iter()
-            .filter(|n| var(n).is_none())
-            .collect();
+    fn any_given(&self) -> bool {
+        self.required().iter().any(|(_, value)| value.is_some())
+            || given_secret(&self.emailjs_private_key).is_some()
+            || given_secret(&self.contact_emailjs_private_key).is_some()
+    }
+
+    fn config(&self) -> MailConfig {
+        let missing = missing(&self.required());
         if !missing.is_empty() {
             return MailConfig::Missing(missing);
         }
-        match Self::smtp(&var) {
+        let get = |value: &Option<String>| given(value).unwrap_or_default().to_owned();
+        let optional = |value: &Option<String>| given(value).map(str::to_owned);
+        MailConfig::EmailApi(EmailApiConfig {
+            base_url: self.emailjs_base_url.clone(),
+            shipments: Account {
+                public_key: get(&self.emailjs_public_key),
+                private_key: given_secret(&self.emailjs_private_key),
+                service_id: get(&self.emailjs_service_id),
+            },
+            shipper_template: get(&self.emailjs_shipper_template_id),
+            receiver_template: get(&self.emailjs_receiver_template_id),
+            update_template: optional(&self.emailjs_update_template_id),
+            alert_template: optional(&self.emailjs_alert_template_id),
+            subscription_template: optional(&self.emailjs_subscription_template_id),
+            contact: Account {
+                public_key: get(&self.contact_emailjs_public_key),
+                private_key: given_secret(&self.contact_emailjs_private_key),
+                service_id: get(&self.contact_emailjs_service_id),
+            },
+            contact_template: get(&self.contact_emailjs_template_id),
+        })
+    }
+}
+
+impl SmtpSettings {
+    fn config(&self) -> MailConfig {
+        let missing = missing(&[
+            ("SMTP_HOST", given(&self.smtp_host)),
+            ("MAIL_FROM", given(&self.mail_from)),
+        ]);
+        if !missing.is_empty() {
+            return MailConfig::Missing(missing);
+        }
+        match self.smtp() {
             Ok(config) => MailConfig::Smtp(config),
             Err(problem) => MailConfig::Invalid(problem),
         }
     }
 
-    fn smtp(var: &impl Fn(&str) -> Option<String>) -> Result<SmtpConfig, String> {
-        let tls = match var("SMTP_TLS").as_deref() {
-            None | Some("starttls") => SmtpTls::Starttls,
-            Some("implicit") => SmtpTls::Implicit,
-            Some("none") => SmtpTls::None,
-            Some(_) => return Err("SMTP_TLS must be starttls, implicit or none".into()),
-        };
-        let port = match var("SMTP_PORT") {
-            None => match tls {
-                SmtpTls::Starttls => 587,
-                SmtpTls::Implicit => 465,
-                SmtpTls::None => 25,
-            },
-            Some(port) => port
-                .parse::<u16>()
-                .ok()
-                .filter(|p| *p > 0)
-                .ok_or("SMTP_PORT must be a port number (1-65535)")?,
-        };
-        let mailbox = |name: &str| {
-            var(name)
+    fn smtp(&self) -> Result<SmtpConfig, String> {
+        let tls = self.smtp_tls;
+        let port = self.smtp_port.unwrap_or(match tls {
+            SmtpTls::Starttls => 587,
+            SmtpTls::Implicit => 465,
+            SmtpTls::None => 25,
+        });
+        let mailbox = |name: &str, value: &Option<String>| {
+            given(value)
                 .map(|value| {
                     value.parse::<Mailbox>().map_err(|_| {
                         format!("{name} must be an address like Name <mail@example.com>")
@@ -191,11 +336,12 @@ impl MailConfig {
                 })
                 .transpose()
         };
-        let (username, password) = (var("SMTP_USERNAME"), var("SMTP_PASSWORD"));
+        let username = given(&self.smtp_username).map(str::to_owned);
+        let password = given_secret(&self.smtp_password);
         if username.is_some() != password.is_some() {
             return Err("SMTP_USERNAME and SMTP_PASSWORD must be set together".into());
         }
-        let helo_name = var("SMTP_HELO_NAME").map(|n| n.trim().to_owned());
+        let helo_name = given(&self.smtp_helo_name).map(|n| n.trim().to_owned());
         if let Some(name) = &helo_name
             && !is_helo_name(name)
         {
@@ -204,26 +350,23 @@ impl MailConfig {
                     .into(),
             );
         }
-        let allow_plaintext_auth = match var("SMTP_ALLOW_PLAINTEXT_AUTH").as_deref().map(str::trim)
-        {
-            None | Some("false") => false,
-            Some("true") => true,
-            Some(_) => return Err("SMTP_ALLOW_PLAINTEXT_AUTH must be true or false".into()),
-        };
         Ok(SmtpConfig {
-            host: var("SMTP_HOST").unwrap_or_default(),
+            host: given(&self.smtp_host).unwrap_or_default().to_owned(),
             port,
             tls,
             username,
             password,
-            from: mailbox("MAIL_FROM")?.unwrap_or_else(|| unreachable!("checked above")),
-            contact_inbox: mailbox("CONTACT_INBOX")?,
-            ca_file: var("SMTP_CA_FILE").map(std::path::PathBuf::from),
+            from: mailbox("MAIL_FROM", &self.mail_from)?
+                .unwrap_or_else(|| unreachable!("checked above")),
+            contact_inbox: mailbox("CONTACT_INBOX", &self.contact_inbox)?,
+            ca_file: self.smtp_ca_file.clone(),
             helo_name,
-            allow_plaintext_auth,
+            allow_plaintext_auth: self.smtp_allow_plaintext_auth,
         })
     }
+}
 
+impl MailConfig {
     /// Why sending is impossible: `Missing required environment variables: A, B`, or the
     /// variable that is set wrong.
     pub fn problem(&self) -> Option<String> {
@@ -242,114 +385,147 @@ impl MailConfig {
 mod tests {
     use super::*;
 
-    fn vars(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
-        let pairs: Vec<(String, String)> = pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        move |name| {
-            pairs
-                .iter()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.clone())
-        }
+    fn mail(flags: &[&str]) -> MailConfig {
+        service_common::settings::from_flags::<MailSettings>(flags)
+            .unwrap()
+            .config()
     }
 
     #[test]
     fn nothing_configured_is_the_local_outbox() {
-        assert_eq!(MailConfig::from_vars(vars(&[])), MailConfig::LocalOutbox);
+        assert!(matches!(mail(&[]), MailConfig::LocalOutbox));
     }
 
     #[test]
     fn a_partial_api_configuration_names_exactly_what_is_missing() {
-        let config = MailConfig::from_vars(vars(&[
-            ("EMAILJS_PUBLIC_KEY", "pk"),
-            ("EMAILJS_SERVICE_ID", "svc"),
-        ]));
+        let config = mail(&["--emailjs-public-key", "pk", "--emailjs-service-id", "svc"]);
         assert_eq!(
             config.problem().unwrap(),
             "Missing required environment variables: EMAILJS_SHIPPER_TEMPLATE_ID, EMAILJS_RECEIVER_TEMPLATE_ID, \
              CONTACT_EMAILJS_PUBLIC_KEY, CONTACT_EMAILJS_SERVICE_ID, CONTACT_EMAILJS_TEMPLATE_ID"
         );
-        let asked = MailConfig::from_vars(vars(&[("MAIL_TRANSPORT", "emailjs")]));
-        assert_eq!(asked, MailConfig::Missing(REQUIRED.to_vec()));
+        let MailConfig::Missing(asked) = mail(&["--mail-transport", "emailjs"]) else {
+            panic!("every API setting is missing")
+        };
+        assert_eq!(
+            asked,
+            [
+                "EMAILJS_PUBLIC_KEY",
+                "EMAILJS_SERVICE_ID",
+                "EMAILJS_SHIPPER_TEMPLATE_ID",
+                "EMAILJS_RECEIVER_TEMPLATE_ID",
+                "CONTACT_EMAILJS_PUBLIC_KEY",
+                "CONTACT_EMAILJS_SERVICE_ID",
+                "CONTACT_EMAILJS_TEMPLATE_ID",
+            ]
+        );
+        // A blank value (an empty secret key) counts as unset.
+        assert!(matches!(
+            mail(&["--emailjs-public-key", " "]),
+            MailConfig::LocalOutbox
+        ));
     }
 
     #[test]
     fn smtp_takes_its_port_from_the_tls_mode_and_names_what_is_wrong() {
-        let config = MailConfig::from_vars(vars(&[
-            ("MAIL_TRANSPORT", "smtp"),
-            ("SMTP_HOST", "mail.example"),
-            ("MAIL_FROM", "Northwind <no-reply@northwind.example>"),
-            ("SMTP_TLS", "implicit"),
-        ]));
+        let config = mail(&[
+            "--mail-transport",
+            "smtp",
+            "--smtp-host",
+            "mail.example",
+            "--mail-from",
+            "Northwind <no-reply@northwind.example>",
+            "--smtp-tls",
+            "implicit",
+        ]);
         let MailConfig::Smtp(smtp) = config else {
             panic!("{config:?}")
         };
         assert_eq!((smtp.port, smtp.tls), (465, SmtpTls::Implicit));
         assert_eq!(smtp.from.name.as_deref(), Some("Northwind"));
         assert_eq!(
-            MailConfig::from_vars(vars(&[("MAIL_TRANSPORT", "smtp")]))
-                .problem()
-                .unwrap(),
+            mail(&["--mail-transport", "smtp"]).problem().unwrap(),
             "Missing required environment variables: SMTP_HOST, MAIL_FROM"
         );
-        for (name, value, problem) in [
+        for (flag, value, problem) in [
             (
-                "SMTP_TLS",
-                "ssl",
-                "SMTP_TLS must be starttls, implicit or none",
-            ),
-            (
-                "SMTP_PORT",
-                "0",
-                "SMTP_PORT must be a port number (1-65535)",
-            ),
-            (
-                "SMTP_PORT",
-                "smtp",
-                "SMTP_PORT must be a port number (1-65535)",
-            ),
-            (
-                "MAIL_FROM",
+                "--mail-from",
                 "nobody",
                 "MAIL_FROM must be an address like Name <mail@example.com>",
             ),
             (
-                "SMTP_USERNAME",
+                "--smtp-username",
                 "ada",
                 "SMTP_USERNAME and SMTP_PASSWORD must be set together",
             ),
             (
-                "SMTP_HELO_NAME",
+                "--smtp-helo-name",
                 "mail.example\r\nRCPT TO:<x@example.com>",
                 "SMTP_HELO_NAME must be a host name such as mail.example.com or an address literal such as [192.0.2.1]",
             ),
             (
-                "SMTP_HELO_NAME",
+                "--smtp-helo-name",
                 "[not-an-ip]",
                 "SMTP_HELO_NAME must be a host name such as mail.example.com or an address literal such as [192.0.2.1]",
             ),
-            (
-                "SMTP_ALLOW_PLAINTEXT_AUTH",
-                "yes",
-                "SMTP_ALLOW_PLAINTEXT_AUTH must be true or false",
-            ),
         ] {
-            let config = MailConfig::from_vars(|n| match n {
-                _ if n == name => Some(value.to_owned()),
-                "MAIL_TRANSPORT" => Some("smtp".into()),
-                "SMTP_HOST" => Some("mail.example".into()),
-                "MAIL_FROM" => Some("no-reply@northwind.example".into()),
-                _ => None,
-            });
-            assert_eq!(config.problem().as_deref(), Some(problem), "{name}={value}");
+            let base = [
+                ("--mail-transport", "smtp"),
+                ("--smtp-host", "mail.example"),
+                ("--mail-from", "no-reply@northwind.example"),
+            ];
+            let flags: Vec<&str> = base
+                .into_iter()
+                .filter(|(f, _)| *f != flag)
+                .chain([(flag, value)])
+                .flat_map(|(f, v)| [f, v])
+                .collect();
+            assert_eq!(
+                mail(&flags).problem().as_deref(),
+                Some(problem),
+                "{flag}={value}"
+            );
         }
-        assert_eq!(
-            MailConfig::from_vars(vars(&[("MAIL_TRANSPORT", "sendgrid")]))
-                .problem()
-                .unwrap(),
-            "MAIL_TRANSPORT must be local, emailjs or smtp"
-        );
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_kind_is_refused_by_the_parser() {
+        for flags in [
+            ["--mail-transport", "sendgrid"],
+            ["--smtp-tls", "ssl"],
+            ["--smtp-port", "0"],
+            ["--smtp-port", "smtp"],
+            ["--smtp-allow-plaintext-auth", "yes"],
+        ] {
+            assert!(
+                service_common::settings::from_flags::<MailSettings>(&flags).is_err(),
+                "{flags:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn debug_never_shows_a_secret() {
+        let settings = service_common::settings::from_flags::<MailSettings>(&[
+            "--mail-transport",
+            "smtp",
+            "--smtp-host",
+            "mail.example",
+            "--mail-from",
+            "no-reply@northwind.example",
+            "--smtp-username",
+            "ada",
+            "--smtp-password",
+            "hunter2-smtp",
+            "--emailjs-private-key",
+            "hunter2-api",
+            "--contact-emailjs-private-key",
+            "hunter2-contact",
+        ])
+        .unwrap();
+        let shown = format!("{settings:?} {:?}", settings.config());
+        for secret in ["hunter2-smtp", "hunter2-api", "hunter2-contact"] {
+            assert!(!shown.contains(secret), "{shown}");
+        }
     }
 }

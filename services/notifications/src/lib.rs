@@ -5,6 +5,8 @@ pub mod brand;
 pub mod config;
 pub mod error;
 pub mod render;
+pub mod sample;
+pub mod send_error;
 pub mod service;
 pub mod smtp;
 pub mod transport;
@@ -21,11 +23,13 @@ use outbox::webhooks::{MongoWebhooks, SqliteWebhooks, WebhookStore};
 use outbox::{MongoOutbox, OutboxStore, SqliteOutbox};
 use service_auth::TokenKey;
 use service_auth::TokenSettings;
-use service_common::settings::{SiteSettings, StoreConfig, StoreSettings, TelemetrySettings};
+use service_common::settings::{
+    ExposeSecret, SiteSettings, StoreConfig, StoreSettings, TelemetrySettings,
+};
 use service_common::{Built, Services};
 use tokio::sync::Notify;
 
-pub use config::MailConfig;
+pub use config::{MailConfig, MailSettings, MailTransport};
 pub use service::NotificationsService;
 pub use transport::Transport;
 pub use worker::{Clock, RetryPolicy, Worker};
@@ -35,92 +39,13 @@ pub use worker::{Clock, RetryPolicy, Worker};
 #[group(id = "notifications")]
 #[command(next_help_heading = "Notifications service: e-mail")]
 pub struct Settings {
-    /// `local` (e-mails go to the outbox the admin reads under Emails), `emailjs` (the e-mail
-    /// API) or `smtp` (the company's mail server, with the product's own templates); unset, the
-    /// API is used as soon as any EMAILJS_* variable is set.
-    #[arg(long, env = "MAIL_TRANSPORT")]
-    pub mail_transport: Option<String>,
-    /// The SMTP server's host name (MAIL_TRANSPORT=smtp).
-    #[arg(long, env = "SMTP_HOST")]
-    pub smtp_host: Option<String>,
-    /// The SMTP server's port; unset, 587 (starttls), 465 (implicit) or 25 (none).
-    #[arg(long, env = "SMTP_PORT")]
-    pub smtp_port: Option<String>,
-    /// `starttls` (the default: the server must offer it), `implicit` (TLS from the first
-    /// byte) or `none` (only for a relay on the same host or network).
-    #[arg(long, env = "SMTP_TLS")]
-    pub smtp_tls: Option<String>,
-    /// The SMTP account's user name, if the server requires authentication.
-    #[arg(long, env = "SMTP_USERNAME")]
-    pub smtp_username: Option<String>,
-    /// The SMTP account's password (with SMTP_USERNAME).
-    #[arg(long, env = "SMTP_PASSWORD", hide_env_values = true)]
-    pub smtp_password: Option<String>,
-    /// A PEM file of CA certificates the SMTP server's certificate may chain to, beside the
-    /// system store (a company's own CA).
-    #[arg(long, env = "SMTP_CA_FILE")]
-    pub smtp_ca_file: Option<String>,
-    /// The name the product gives in EHLO; unset, the domain of MAIL_FROM.
-    #[arg(long, env = "SMTP_HELO_NAME")]
-    pub smtp_helo_name: Option<String>,
-    /// `true` lets SMTP_PASSWORD go over a connection without TLS (SMTP_TLS=none); otherwise
-    /// that configuration is refused at start.
-    #[arg(long, env = "SMTP_ALLOW_PLAINTEXT_AUTH")]
-    pub smtp_allow_plaintext_auth: Option<String>,
-    /// The From of every e-mail sent over SMTP, e.g. `Northwind Freight <no-reply@northwind.example>`.
-    #[arg(long, env = "MAIL_FROM")]
-    pub mail_from: Option<String>,
-    /// Where contact-form messages go over SMTP; unset, the brand's support address.
-    #[arg(long, env = "CONTACT_INBOX")]
-    pub contact_inbox: Option<String>,
+    #[command(flatten)]
+    pub mail: MailSettings,
     /// The white-label file (brand.json, as the web app is built with) whose name, support
     /// address, postal address, logo and colours the e-mails the product writes itself carry;
     /// unset, the spec's company.
     #[arg(long, env = "BRAND_FILE")]
     pub brand_file: Option<std::path::PathBuf>,
-    /// The EmailJS-compatible API (POST /api/v1.0/email/send); default https://api.emailjs.com.
-    #[arg(long, env = "EMAILJS_BASE_URL")]
-    pub emailjs_base_url: Option<String>,
-    /// Account of the shipment e-mails: public key (`user_id`).
-    #[arg(long, env = "EMAILJS_PUBLIC_KEY")]
-    pub emailjs_public_key: Option<String>,
-    /// Account of the shipment e-mails: private key, sent as `accessToken` (optional).
-    #[arg(long, env = "EMAILJS_PRIVATE_KEY", hide_env_values = true)]
-    pub emailjs_private_key: Option<String>,
-    /// Account of the shipment e-mails: service id.
-    #[arg(long, env = "EMAILJS_SERVICE_ID")]
-    pub emailjs_service_id: Option<String>,
-    /// Template of the "Shipment Created" e-mail to the shipper.
-    #[arg(long, env = "EMAILJS_SHIPPER_TEMPLATE_ID")]
-    pub emailjs_shipper_template_id: Option<String>,
-    /// Template of the "Package Incoming" e-mail to the receiver.
-    #[arg(long, env = "EMAILJS_RECEIVER_TEMPLATE_ID")]
-    pub emailjs_receiver_template_id: Option<String>,
-    /// Template of the status-update e-mails (to the shipper, the receiver and subscribers);
-    /// unset, those e-mails fail with a message naming this variable.
-    #[arg(long, env = "EMAILJS_UPDATE_TEMPLATE_ID")]
-    pub emailjs_update_template_id: Option<String>,
-    /// Template of the e-mail that confirms a subscription to a shipment's updates; unset,
-    /// those e-mails fail with a message naming this variable.
-    #[arg(long, env = "EMAILJS_SUBSCRIPTION_TEMPLATE_ID")]
-    pub emailjs_subscription_template_id: Option<String>,
-    /// Template of the admins' alerts (a webhook endpoint disabled; parameters `to_email`,
-    /// `subject`, `endpoint_url`, `description`, `failing_since`, `url`); unset, those
-    /// e-mails fail with a message naming this variable.
-    #[arg(long, env = "EMAILJS_ALERT_TEMPLATE_ID")]
-    pub emailjs_alert_template_id: Option<String>,
-    /// The contact form's own account: public key (`user_id`).
-    #[arg(long, env = "CONTACT_EMAILJS_PUBLIC_KEY")]
-    pub contact_emailjs_public_key: Option<String>,
-    /// The contact form's account: private key, sent as `accessToken` (optional).
-    #[arg(long, env = "CONTACT_EMAILJS_PRIVATE_KEY", hide_env_values = true)]
-    pub contact_emailjs_private_key: Option<String>,
-    /// The contact form's account: service id.
-    #[arg(long, env = "CONTACT_EMAILJS_SERVICE_ID")]
-    pub contact_emailjs_service_id: Option<String>,
-    /// Template of the contact form's e-mail.
-    #[arg(long, env = "CONTACT_EMAILJS_TEMPLATE_ID")]
-    pub contact_emailjs_template_id: Option<String>,
     /// How long an e-mail is retried after its first passing failure (a 5xx, 429, timeout
     /// or network error), in seconds, before it is marked failed.
     #[arg(long, env = "NOTIFY_RETRY_FOR_SECS", default_value_t = 86_400)]
@@ -164,83 +89,10 @@ pub struct Settings {
     pub alert_emails: Option<String>,
 }
 
-impl Default for Settings {
-    fn default() -> Self {
-        let policy = RetryPolicy::default();
-        Self {
-            mail_transport: None,
-            smtp_host: None,
-            smtp_port: None,
-            smtp_tls: None,
-            smtp_username: None,
-            smtp_password: None,
-            smtp_ca_file: None,
-            smtp_helo_name: None,
-            smtp_allow_plaintext_auth: None,
-            mail_from: None,
-            contact_inbox: None,
-            brand_file: None,
-            emailjs_base_url: None,
-            emailjs_public_key: None,
-            emailjs_private_key: None,
-            emailjs_service_id: None,
-            emailjs_shipper_template_id: None,
-            emailjs_receiver_template_id: None,
-            emailjs_update_template_id: None,
-            emailjs_subscription_template_id: None,
-            emailjs_alert_template_id: None,
-            contact_emailjs_public_key: None,
-            contact_emailjs_private_key: None,
-            contact_emailjs_service_id: None,
-            contact_emailjs_template_id: None,
-            notify_retry_for_secs: policy.retry_for.as_secs(),
-            notify_first_backoff_ms: policy.first_backoff.as_millis() as u64,
-            notify_max_backoff_ms: policy.max_backoff.as_millis() as u64,
-            notify_lease_ms: policy.lease.as_millis() as u64,
-            notify_poll_ms: policy.poll.as_millis() as u64,
-            notify_concurrency: 16,
-            email_api_timeout_ms: 10_000,
-            webhook_allow_private_networks: false,
-            webhook_timeout_ms: 10_000,
-            outbound_proxy: None,
-            alert_emails: None,
-        }
-    }
-}
-
 impl Settings {
-    /// Where e-mail goes, by the variables' names (so a missing one can be named).
+    /// Where e-mail goes.
     pub fn mail(&self) -> MailConfig {
-        MailConfig::from_vars(|name| {
-            let value = match name {
-                "MAIL_TRANSPORT" => &self.mail_transport,
-                "SMTP_HOST" => &self.smtp_host,
-                "SMTP_PORT" => &self.smtp_port,
-                "SMTP_TLS" => &self.smtp_tls,
-                "SMTP_USERNAME" => &self.smtp_username,
-                "SMTP_PASSWORD" => &self.smtp_password,
-                "SMTP_CA_FILE" => &self.smtp_ca_file,
-                "SMTP_HELO_NAME" => &self.smtp_helo_name,
-                "SMTP_ALLOW_PLAINTEXT_AUTH" => &self.smtp_allow_plaintext_auth,
-                "MAIL_FROM" => &self.mail_from,
-                "CONTACT_INBOX" => &self.contact_inbox,
-                "EMAILJS_BASE_URL" => &self.emailjs_base_url,
-                "EMAILJS_PUBLIC_KEY" => &self.emailjs_public_key,
-                "EMAILJS_PRIVATE_KEY" => &self.emailjs_private_key,
-                "EMAILJS_SERVICE_ID" => &self.emailjs_service_id,
-                "EMAILJS_SHIPPER_TEMPLATE_ID" => &self.emailjs_shipper_template_id,
-                "EMAILJS_RECEIVER_TEMPLATE_ID" => &self.emailjs_receiver_template_id,
-                "EMAILJS_UPDATE_TEMPLATE_ID" => &self.emailjs_update_template_id,
-                "EMAILJS_SUBSCRIPTION_TEMPLATE_ID" => &self.emailjs_subscription_template_id,
-                "EMAILJS_ALERT_TEMPLATE_ID" => &self.emailjs_alert_template_id,
-                "CONTACT_EMAILJS_PUBLIC_KEY" => &self.contact_emailjs_public_key,
-                "CONTACT_EMAILJS_PRIVATE_KEY" => &self.contact_emailjs_private_key,
-                "CONTACT_EMAILJS_SERVICE_ID" => &self.contact_emailjs_service_id,
-                "CONTACT_EMAILJS_TEMPLATE_ID" => &self.contact_emailjs_template_id,
-                _ => &None,
-            };
-            value.clone().filter(|v| !v.trim().is_empty())
-        })
+        self.mail.config()
     }
 
     pub fn address_policy(&self) -> webhooks::AddressPolicy {
@@ -296,6 +148,13 @@ impl Settings {
     }
 }
 
+impl Default for RetryPolicy {
+    /// The policy of the default settings.
+    fn default() -> Self {
+        service_common::settings::defaults::<Settings>().retry_policy()
+    }
+}
+
 /// The `notifications` binary: the service and its outbox worker on their own.
 #[derive(clap::Parser, Debug)]
 #[command(
@@ -332,7 +191,7 @@ pub async fn build(
     tokens: TokenKey,
 ) -> anyhow::Result<Built<NotificationsServer>> {
     let mail = settings.mail();
-    if mail == MailConfig::LocalOutbox {
+    if matches!(mail, MailConfig::LocalOutbox) {
         tracing::info!("no e-mail API configured: e-mails go to the local outbox (Admin > Emails)");
     }
     let brand = brand::Brand::load(settings.brand_file.as_deref(), &site.public_url)?;
@@ -406,7 +265,7 @@ pub async fn open_webhooks(config: &StoreConfig) -> anyhow::Result<Arc<dyn Webho
     Ok(match config {
         StoreConfig::Embedded { data_dir } => Arc::new(SqliteWebhooks::open(data_dir)?),
         StoreConfig::Mongo { uri, database } => {
-            Arc::new(MongoWebhooks::connect(uri, database).await?)
+            Arc::new(MongoWebhooks::connect(uri.expose_secret(), database).await?)
         }
     })
 }
@@ -416,7 +275,7 @@ pub async fn open_store(config: &StoreConfig) -> anyhow::Result<Arc<dyn OutboxSt
     Ok(match config {
         StoreConfig::Embedded { data_dir } => Arc::new(SqliteOutbox::open(data_dir)?),
         StoreConfig::Mongo { uri, database } => {
-            Arc::new(MongoOutbox::connect(uri, database).await?)
+            Arc::new(MongoOutbox::connect(uri.expose_secret(), database).await?)
         }
     })
 }

@@ -289,7 +289,7 @@ impl Renderer {
 /// One e-mail of each kind, as the product writes them (with and without optional links).
 fn samples() -> Vec<(Template, BTreeMap<String, String>)> {
     let now = service_common::now();
-    let shipment = crate::service::sample_shipment("ada@example.com", now.date_naive());
+    let shipment = crate::sample::shipment("ada@example.com", now.date_naive());
     let update = StatusUpdate {
         tracking_number: "PSE000000000".into(),
         status: "in_transit".into(),

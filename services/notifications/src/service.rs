@@ -5,7 +5,7 @@ use service_common::text::TextRule;
 use std::sync::Arc;
 
 use logistics_proto::v1::{self as pb, notification_service_server::NotificationService};
-use outbox::emails::{ContactMessage, ShipmentEmail, package_line};
+use outbox::emails::ContactMessage;
 use outbox::{Filter, Notification, OutboxError, OutboxStore, State, Template};
 use prost_types::Timestamp;
 use service_auth::{Permission, TokenKey};
@@ -150,32 +150,6 @@ fn query(value: &str) -> Result<Option<String>, NotificationError> {
         .check(value)
         .map_err(|description| NotificationError::Invalid(vec![("query", description)]))?;
     Ok(Some(text).filter(|t| !t.is_empty()))
-}
-
-/// The sample shipment of the admin's e-mail test: expected 7 days ahead (spec §9).
-pub fn sample_shipment(to_email: &str, today: chrono::NaiveDate) -> ShipmentEmail {
-    ShipmentEmail {
-        tracking_number: "PSE000000000".into(),
-        status: "pending".into(),
-        current_location: "New York, USA".into(),
-        origin: "New York, USA".into(),
-        destination: "London, UK".into(),
-        expected_delivery_date: (today + chrono::Days::new(7))
-            .format("%Y-%m-%d")
-            .to_string(),
-        shipper_name: "Test Shipper".into(),
-        shipper_email: to_email.into(),
-        receiver_name: "Test Receiver".into(),
-        receiver_email: to_email.into(),
-        language: Default::default(),
-        packages: vec![package_line(
-            1,
-            "Box",
-            "Sample documents",
-            [30.0, 20.0, 10.0],
-            2.0,
-        )],
-    }
 }
 
 impl NotificationsService {
@@ -335,7 +309,7 @@ impl NotificationService for NotificationsService {
             return Err(NotificationError::NotConfigured(problem.to_owned()).into());
         }
         let now = service_common::now();
-        let sample = sample_shipment(&admin.email, now.date_naive());
+        let sample = crate::sample::shipment(&admin.email, now.date_naive());
         let mut failures = Vec::new();
         let mut sent = Vec::new();
         for (mut n, what) in [

@@ -11,10 +11,11 @@ use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::transport::smtp::extension::ClientId;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use outbox::{Notification, Template};
+use service_common::settings::ExposeSecret;
 
 use crate::config::{SmtpConfig, SmtpTls};
 use crate::render::{Renderer, one_line};
-use crate::transport::SendError;
+use crate::send_error::SendError;
 
 /// Connections kept open to the server: one per e-mail the worker sends at once
 /// (NOTIFY_CONCURRENCY is at most this).
@@ -147,9 +148,10 @@ impl SmtpSender {
             SmtpTls::None => builder.tls(Tls::None),
         };
         let builder = match (&config.username, &config.password) {
-            (Some(user), Some(password)) => {
-                builder.credentials(Credentials::new(user.clone(), password.clone()))
-            }
+            (Some(user), Some(password)) => builder.credentials(Credentials::new(
+                user.clone(),
+                password.expose_secret().to_owned(),
+            )),
             _ => builder,
         };
         let contact_inbox = match &config.contact_inbox {

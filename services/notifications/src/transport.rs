@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use outbox::{Notification, Template};
 use serde_json::json;
+use service_common::settings::ExposeSecret;
 
 use crate::config::{EmailApiConfig, MailConfig};
 use crate::render::Renderer;
@@ -15,23 +16,7 @@ use crate::smtp::SmtpSender;
 pub const LIB_VERSION: &str = "4.4.1";
 pub const SEND_PATH: &str = "/api/v1.0/email/send";
 
-/// Why a send did not succeed.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum SendError {
-    /// 429, 5xx, a timeout or a network failure: worth trying again, not before
-    /// `retry_after` when the server said so.
-    #[error("{error}")]
-    Passing {
-        error: String,
-        retry_after: Option<Duration>,
-    },
-    /// 400, 403 and the like: trying again would fail the same way.
-    #[error("{0}")]
-    Refused(String),
-    /// Sending is impossible until the configuration is fixed.
-    #[error("{0}")]
-    NotConfigured(String),
-}
+pub use crate::send_error::SendError;
 
 /// An HTTP client builder that uses `proxy` when one is set and otherwise connects directly:
 /// HTTP_PROXY, HTTPS_PROXY and ALL_PROXY in the environment are never used.
@@ -139,7 +124,7 @@ impl Transport {
             "template_params": n.params,
         });
         if let Some(key) = &account.private_key {
-            body["accessToken"] = json!(key);
+            body["accessToken"] = json!(key.expose_secret());
         }
         let url = format!("{}{SEND_PATH}", config.base_url.trim_end_matches('/'));
         let response = http

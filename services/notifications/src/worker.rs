@@ -25,18 +25,6 @@ pub struct RetryPolicy {
     pub poll: Duration,
 }
 
-impl Default for RetryPolicy {
-    fn default() -> Self {
-        Self {
-            retry_for: Duration::from_secs(24 * 3600),
-            first_backoff: Duration::from_secs(2),
-            max_backoff: Duration::from_secs(3600),
-            lease: Duration::from_secs(60),
-            poll: Duration::from_millis(500),
-        }
-    }
-}
-
 impl RetryPolicy {
     /// The wait before attempt `attempts + 1`, before jitter.
     pub fn backoff(&self, attempts: u32) -> Duration {

@@ -11,6 +11,7 @@ use notifications::config::{Account, EmailApiConfig, MailConfig};
 use notifications::transport::SendError;
 use notifications::webhooks::{AddressPolicy, WebhookSender};
 use outbox::webhooks::{Delivery, Endpoint, Event, EventType};
+use service_common::settings::from_flags;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
@@ -295,7 +296,7 @@ async fn the_email_api_connects_directly_whatever_the_environment_says() {
     );
     let transport =
         notifications::Transport::new(&config, Duration::from_secs(5), renderer, None).unwrap();
-    let n = notifications::service::sample_shipment("ada@example.com", chrono::NaiveDate::MIN)
+    let n = notifications::sample::shipment("ada@example.com", chrono::NaiveDate::MIN)
         .to_shipper("https://ship.example", service_common::now());
     transport.send(&n).await.unwrap();
     assert!(seen_path(&api_seen, "/direct/api/v1.0/email/send"));
@@ -307,10 +308,8 @@ async fn the_email_api_connects_directly_whatever_the_environment_says() {
 
 #[test]
 fn outbound_proxy_must_be_an_http_url() {
-    let with = |value: &str| notifications::Settings {
-        outbound_proxy: Some(value.into()),
-        ..Default::default()
-    };
+    let with =
+        |value: &str| from_flags::<notifications::Settings>(&["--outbound-proxy", value]).unwrap();
     assert_eq!(
         with("http://proxy.example:3128")
             .outbound_proxy()

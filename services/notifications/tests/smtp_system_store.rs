@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use notifications::config::{MailConfig, SmtpConfig, SmtpTls};
 use notifications::render::Renderer;
-use service_common::test_smtp::TestSmtpServer;
+use test_servers::smtp::TestSmtpServer;
 
 #[tokio::test]
 async fn a_ca_in_the_system_store_is_trusted() {
@@ -29,7 +29,7 @@ async fn a_ca_in_the_system_store_is_trusted() {
     let renderer = Arc::new(Renderer::new(notifications::brand::Brand::spec_default()).unwrap());
     let transport =
         notifications::Transport::new(&config, Duration::from_secs(5), renderer, None).unwrap();
-    let n = notifications::service::sample_shipment("ada@example.com", chrono::NaiveDate::MIN)
+    let n = notifications::sample::shipment("ada@example.com", chrono::NaiveDate::MIN)
         .to_shipper("https://ship.example", service_common::now());
     transport.send(&n).await.unwrap();
     let received = server.received();

@@ -1,4 +1,5 @@
-//! The e-mails of spec §7, with exactly its template parameters.
+//! The e-mails the product sends, with exactly the template parameters the e-mail API's
+//! templates expect (the shipper's, the receiver's, the contact form's and the updates').
 
 use std::collections::BTreeMap;
 

@@ -4,7 +4,6 @@
 //! lost, and two workers never send the same one.
 
 pub mod emails;
-pub mod language;
 pub mod store;
 pub mod webhooks;
 
@@ -15,6 +14,8 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 use service_common::{optional_utc_micros, utc_micros};
 
+/// The e-mails' wording, which lives with notifications (`email-wording`).
+pub use email_wording as language;
 pub use store::{Claimed, MongoOutbox, OutboxError, OutboxStore, Page, SqliteOutbox};
 
 /// Which template, and so which e-mail account, a notification uses.

@@ -1,5 +1,5 @@
 //! The preferences service: each signed-in user's settings, today dark mode, in SQLite
-//! (embedded) or the MongoDB collection `userPreferences` keyed by user id (spec §3).
+//! (embedded) or the MongoDB collection `userPreferences` keyed by user id.
 
 pub mod store;
 
@@ -13,7 +13,7 @@ use logistics_proto::v1::{
 use service_auth::TokenKey;
 use service_auth::TokenSettings;
 use service_common::Built;
-use service_common::settings::{StoreConfig, StoreSettings, TelemetrySettings};
+use service_common::settings::{ExposeSecret, StoreConfig, StoreSettings, TelemetrySettings};
 use tonic::{Request, Response, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
@@ -93,7 +93,7 @@ pub async fn open_store(config: &StoreConfig) -> anyhow::Result<Arc<dyn Preferen
             &data_dir.join("preferences.sqlite3"),
         )?),
         StoreConfig::Mongo { uri, database } => {
-            Arc::new(MongoPreferenceStore::connect(uri, database).await?)
+            Arc::new(MongoPreferenceStore::connect(uri.expose_secret(), database).await?)
         }
     })
 }

@@ -47,7 +47,7 @@ async fn sqlite_keeps_choices() {
 
 #[tokio::test]
 async fn mongo_keeps_choices() {
-    let Some((uri, database)) = service_common::test_mongodb() else {
+    let Some((uri, database)) = test_servers::mongodb() else {
         return;
     };
     let store = preferences::MongoPreferenceStore::connect(&uri, &database)

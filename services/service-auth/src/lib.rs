@@ -4,6 +4,7 @@
 
 pub mod keyfile;
 
+use secrecy::{ExposeSecret, SecretString};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -263,6 +264,11 @@ struct Claims {
     exp: i64,
 }
 
+/// A secret setting: `Debug` shows `[REDACTED]`.
+fn secret(text: &str) -> Result<SecretString, std::convert::Infallible> {
+    Ok(SecretString::from(text))
+}
+
 /// The keys that sign service tokens, links and cookies, shared by the gateway and every
 /// service.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -271,8 +277,8 @@ pub struct TokenSettings {
     /// Base64 of at least 32 bytes (e.g. `openssl rand -base64 32`), the same on the gateway
     /// and every service. Required unless every service runs in the gateway's process (then,
     /// unset, the key is made once and kept in DATA_DIR/signing-keys.json).
-    #[arg(long, env = "JWT_SIGNING_KEY", hide_env_values = true)]
-    pub jwt_signing_key: Option<String>,
+    #[arg(long, env = "JWT_SIGNING_KEY", hide_env_values = true, value_parser = secret)]
+    pub jwt_signing_key: Option<SecretString>,
     /// Keys that signed before JWT_SIGNING_KEY, comma-separated base64: what they signed still
     /// verifies, nothing new is signed with them. Keep one for two years (the unsubscribe
     /// links' lifetime) after it stopped signing.
@@ -280,9 +286,10 @@ pub struct TokenSettings {
         long,
         env = "JWT_PREVIOUS_SIGNING_KEYS",
         hide_env_values = true,
-        value_delimiter = ','
+        value_delimiter = ',',
+        value_parser = secret
     )]
-    pub jwt_previous_signing_keys: Vec<String>,
+    pub jwt_previous_signing_keys: Vec<SecretString>,
 }
 
 impl TokenSettings {
@@ -292,10 +299,14 @@ impl TokenSettings {
         let previous: Vec<&str> = self
             .jwt_previous_signing_keys
             .iter()
-            .map(|k| k.trim())
+            .map(|k| k.expose_secret().trim())
             .filter(|k| !k.is_empty())
             .collect();
-        match self.jwt_signing_key.as_deref().map(str::trim) {
+        match self
+            .jwt_signing_key
+            .as_ref()
+            .map(|k| k.expose_secret().trim())
+        {
             Some(text) if !text.is_empty() => {
                 let current = decode_secret("JWT_SIGNING_KEY", text)?;
                 let retired = previous

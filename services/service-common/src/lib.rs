@@ -6,8 +6,6 @@ pub mod grpc_guard;
 pub mod settings;
 pub mod store;
 pub mod telemetry;
-pub mod test_smtp;
-pub mod test_webhooks;
 pub mod text;
 
 use std::convert::Infallible;
@@ -478,27 +476,6 @@ pub async fn mongo_client(uri: &str) -> anyhow::Result<mongodb::Client> {
             }
         }
     }
-}
-
-/// For tests: the server the MongoDB suites run against (`TEST_MONGODB_URI`, set by
-/// `make test`), and a fresh database name on it. None when `SKIP_MONGO_TESTS=1`; without
-/// either it panics, so a missing server never passes silently.
-pub fn test_mongodb() -> Option<(String, String)> {
-    let uri = match std::env::var("TEST_MONGODB_URI") {
-        Ok(uri) if !uri.is_empty() => uri,
-        _ if std::env::var("SKIP_MONGO_TESTS").as_deref() == Ok("1") => return None,
-        _ => panic!("TEST_MONGODB_URI is not set: run `make test`, or set SKIP_MONGO_TESTS=1"),
-    };
-    // Tests run in parallel threads and a coarse clock can give two of them the same instant:
-    // the counter keeps every test's database its own.
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let database = format!(
-        "test_{:x}_{:x}_{}",
-        std::process::id(),
-        chrono::Utc::now().timestamp_nanos_opt().unwrap_or_default(),
-        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    );
-    Some((uri, database))
 }
 
 #[cfg(test)]

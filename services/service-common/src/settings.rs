@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+pub use secrecy::{ExposeSecret, SecretString};
+
 /// Parses a binary's settings from its arguments and the environment, or exits with clap's
 /// message; each value is shown as its variable (`--port <PORT>`), so an error names the
 /// variable an operator set.
@@ -18,13 +20,34 @@ pub fn parse<C: clap::Parser>() -> C {
     C::from_arg_matches(&matches).unwrap_or_else(|e| e.format(&mut command.clone()).exit())
 }
 
+/// Settings from `flags` alone, the environment ignored, every other value clap's default:
+/// tests and tools run on the defaults production has, whatever the shell exports.
+pub fn from_flags<A: clap::Args>(flags: &[&str]) -> Result<A, clap::Error> {
+    let command = A::augment_args(clap::Command::new("settings"))
+        .mut_args(|arg| arg.env(None::<&'static str>));
+    let matches =
+        command.try_get_matches_from(std::iter::once("settings").chain(flags.iter().copied()))?;
+    A::from_arg_matches(&matches)
+}
+
+/// Settings at clap's defaults, the environment ignored.
+pub fn defaults<A: clap::Args>() -> A {
+    from_flags(&[])
+        .unwrap_or_else(|e| panic!("the defaults of {}: {e}", std::any::type_name::<A>()))
+}
+
+/// A secret setting (a key, a password, a URL with credentials): `Debug` shows `[REDACTED]`.
+pub fn secret(text: &str) -> Result<SecretString, std::convert::Infallible> {
+    Ok(SecretString::from(text))
+}
+
 /// Which store a service opens.
 #[derive(Clone, Debug)]
 pub enum StoreConfig {
     /// SQLite files in a data directory.
     Embedded { data_dir: PathBuf },
     /// MongoDB at `uri`, in `database`.
-    Mongo { uri: String, database: String },
+    Mongo { uri: SecretString, database: String },
 }
 
 /// Where the data lives: SQLite files under a directory, or MongoDB.
@@ -35,8 +58,8 @@ pub struct StoreSettings {
     #[arg(long, env = "DATA_DIR", default_value = "./data")]
     pub data_dir: PathBuf,
     /// Use MongoDB instead of SQLite, e.g. mongodb://user:pass@host/?replicaSet=rs0.
-    #[arg(long, env = "MONGODB_URI", hide_env_values = true)]
-    pub mongodb_uri: Option<String>,
+    #[arg(long, env = "MONGODB_URI", hide_env_values = true, value_parser = secret)]
+    pub mongodb_uri: Option<SecretString>,
     /// Database name in MongoDB.
     #[arg(long, env = "MONGODB_DATABASE", default_value = "logistics")]
     pub mongodb_database: String,
@@ -47,15 +70,18 @@ impl StoreSettings {
     pub fn embedded(data_dir: impl Into<PathBuf>) -> Self {
         Self {
             data_dir: data_dir.into(),
-            mongodb_uri: None,
-            mongodb_database: "logistics".into(),
+            ..defaults()
         }
     }
 
     pub fn config(&self) -> StoreConfig {
-        match self.mongodb_uri.as_deref().filter(|u| !u.is_empty()) {
+        match self
+            .mongodb_uri
+            .as_ref()
+            .filter(|u| !u.expose_secret().is_empty())
+        {
             Some(uri) => StoreConfig::Mongo {
-                uri: uri.to_owned(),
+                uri: uri.clone(),
                 database: self.mongodb_database.clone(),
             },
             None => StoreConfig::Embedded {
@@ -71,14 +97,6 @@ pub struct SiteSettings {
     /// The site's public address; e-mails link to PUBLIC_URL/track/{trackingNumber}.
     #[arg(long, env = "PUBLIC_URL", default_value = "http://localhost:8080")]
     pub public_url: String,
-}
-
-impl Default for SiteSettings {
-    fn default() -> Self {
-        Self {
-            public_url: "http://localhost:8080".into(),
-        }
-    }
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,15 +123,4 @@ pub struct TelemetrySettings {
     /// Export traces over OTLP/HTTP to this endpoint, e.g. http://otel-collector:4318.
     #[arg(long, env = "OTEL_EXPORTER_OTLP_ENDPOINT")]
     pub otlp_endpoint: Option<String>,
-}
-
-impl Default for TelemetrySettings {
-    fn default() -> Self {
-        Self {
-            log_filter: "info".into(),
-            log_format: LogFormat::Text,
-            metrics_addr: Some("off".into()),
-            otlp_endpoint: None,
-        }
-    }
 }

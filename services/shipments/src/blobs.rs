@@ -9,7 +9,7 @@ use futures::{AsyncReadExt, AsyncWriteExt, TryStreamExt};
 use mongodb::bson::doc;
 use mongodb::gridfs::GridFsBucket;
 use mongodb::options::GridFsBucketOptions;
-use service_common::settings::StoreConfig;
+use service_common::settings::{ExposeSecret, StoreConfig};
 
 use crate::error::ShipmentError;
 
@@ -48,7 +48,7 @@ pub async fn open(config: &StoreConfig) -> anyhow::Result<Arc<dyn BlobStore>> {
     Ok(match config {
         StoreConfig::Embedded { data_dir } => Arc::new(FsBlobStore::open(&data_dir.join("blobs"))?),
         StoreConfig::Mongo { uri, database } => {
-            Arc::new(GridFsBlobStore::connect(uri, database).await?)
+            Arc::new(GridFsBlobStore::connect(uri.expose_secret(), database).await?)
         }
     })
 }

@@ -1,4 +1,5 @@
-//! The shipment aggregate and its rules (spec §3, §4, §9), free of gRPC and storage.
+//! The shipment aggregate and its rules (its fields, statuses, history and computed totals),
+//! free of gRPC and storage.
 
 use chrono::{DateTime, Local, NaiveDate, NaiveTime, Utc};
 use rand::Rng;
@@ -219,7 +220,8 @@ pub struct ShipmentDetails {
     pub language: Language,
 }
 
-/// Totals computed from the packages (spec §9).
+/// Totals computed from the packages: volumetric weight = L×W×H (cm) × quantity / 5000,
+/// volume = the same product / 1,000,000 (m³), actual weight = weight × quantity.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Totals {
@@ -413,7 +415,8 @@ impl Shipment {
         self.updated_at = now;
     }
 
-    /// Lower-case text the admin search matches against (spec §9: six fields).
+    /// Lower-case text the admin search matches against: tracking number, shipper, receiver,
+    /// origin, destination and status.
     pub fn search_text(&self) -> String {
         [
             self.tracking_number.as_str(),

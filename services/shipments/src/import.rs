@@ -219,7 +219,7 @@ fn duration_text(span: chrono::TimeDelta) -> String {
 
 impl Default for ImportPolicy {
     fn default() -> Self {
-        crate::Settings::default().imports()
+        service_common::settings::defaults::<crate::Settings>().imports()
     }
 }
 

@@ -35,7 +35,9 @@ pub const MAX_MESSAGE_BYTES: usize = 9 * 1024 * 1024;
 
 use logistics_proto::v1::audit_service_server::AuditServiceServer;
 use service_auth::TokenSettings;
-use service_common::settings::{SiteSettings, StoreConfig, StoreSettings, TelemetrySettings};
+use service_common::settings::{
+    ExposeSecret, SiteSettings, StoreConfig, StoreSettings, TelemetrySettings,
+};
 use service_common::{Built, Services};
 
 /// The shipments service's own settings, beside the shared ones.
@@ -90,26 +92,6 @@ pub struct Settings {
     #[arg(long, env = "IMPORT_PENDING_QUOTA_MB", default_value_t = 200,
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub import_pending_quota_mb: u64,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        let policy = PublicPolicy::default();
-        Self {
-            tracking_cache_ttl_ms: 1000,
-            public_tracking_details: policy.details,
-            tracking_access_hours: policy.access_lifetime.as_secs() / 3600,
-            tracking_verify_attempts_per_hour: policy.verify_attempts_per_hour,
-            tracking_access_links_per_hour: policy.access_links_per_hour,
-            subscription_confirmations_per_day: policy.confirmations_per_address_per_day,
-            subscribers_per_shipment: policy.subscribers_per_shipment,
-            import_max_columns: 64,
-            import_max_row_bytes: 512 * 1024,
-            import_max_cell_bytes: 256 * 1024,
-            import_pending_ttl_seconds: 24 * 3600,
-            import_pending_quota_mb: 200,
-        }
-    }
 }
 
 impl Settings {
@@ -167,7 +149,7 @@ pub async fn open_store(config: &StoreConfig) -> anyhow::Result<Arc<dyn Shipment
             &data_dir.join("shipments.sqlite3"),
         )?),
         StoreConfig::Mongo { uri, database } => {
-            Arc::new(MongoShipmentStore::connect(uri, database).await?)
+            Arc::new(MongoShipmentStore::connect(uri.expose_secret(), database).await?)
         }
     })
 }

@@ -75,19 +75,6 @@ pub struct PublicPolicy {
     pub access_links_per_hour: u64,
 }
 
-impl Default for PublicPolicy {
-    fn default() -> Self {
-        Self {
-            details: PublicDetails::Verified,
-            verify_attempts_per_hour: 10,
-            confirmations_per_address_per_day: 5,
-            subscribers_per_shipment: 20,
-            access_lifetime: Duration::from_secs(24 * 3600),
-            access_links_per_hour: 3,
-        }
-    }
-}
-
 #[derive(Clone)]
 pub struct ShipmentsService {
     pub(crate) store: Arc<dyn ShipmentStore>,

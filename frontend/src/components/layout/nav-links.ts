@@ -1,7 +1,7 @@
 /** A link of the header or footer; `label` is a message id of the common catalogue. */
 export type NavItem = { to: string; label: string; primary?: boolean };
 
-/** The header's links, in order (spec §2). */
+/** The header's links, in order: Home, About, Services, Track Package, Contact. */
 export const NAV_ITEMS: readonly NavItem[] = [
   { to: '/', label: 'common.nav.home' },
   { to: '/about', label: 'common.nav.about' },

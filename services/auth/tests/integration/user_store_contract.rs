@@ -88,7 +88,7 @@ macro_rules! contract {
         mod mongo { $(
             #[tokio::test(flavor = "multi_thread")]
             async fn $case() {
-                let Some((uri, db)) = service_common::test_mongodb() else { return };
+                let Some((uri, db)) = test_servers::mongodb() else { return };
                 super::$case(std::sync::Arc::new(super::MongoUserStore::connect(&uri, &db).await.unwrap())).await;
             }
         )* }

@@ -31,7 +31,7 @@ async fn run(args: &Args, count: usize, concurrency: usize) -> anyhow::Result<f6
     let now = service_common::now();
     let emails: Vec<_> = (0..count)
         .map(|i| {
-            notifications::service::sample_shipment(
+            notifications::sample::shipment(
                 &format!("bench{i}@example.com"),
                 chrono::NaiveDate::MIN,
             )

@@ -17,6 +17,7 @@ use outbox::emails::ShipmentEmail;
 use outbox::{OutboxStore, SqliteOutbox, State};
 use serde_json::{Value, json};
 use service_auth::{Bearer, Caller, TokenKey};
+use service_common::settings::from_flags;
 use tokio::net::TcpListener;
 use tonic::Code;
 use tonic::transport::Channel;
@@ -602,8 +603,9 @@ async fn two_workers_never_send_the_same_email_twice() {
 
 #[tokio::test]
 async fn missing_configuration_is_named_and_keeps_the_service_unready() {
-    let partial =
-        MailConfig::from_vars(|name| (name == "EMAILJS_PUBLIC_KEY").then(|| "pk".to_owned()));
+    let partial = from_flags::<notifications::MailSettings>(&["--emailjs-public-key", "pk"])
+        .unwrap()
+        .config();
     let mut running = start(partial, fast_policy()).await;
     let status = running
         .client

@@ -14,7 +14,8 @@ use outbox::emails::{ContactMessage, StatusUpdate, UpdateRecipient};
 use outbox::language::Language;
 use outbox::{Notification, Outcome};
 use serde_json::Value;
-use service_common::test_smtp::TestSmtpServer;
+use service_common::settings::from_flags;
+use test_servers::smtp::TestSmtpServer;
 
 struct SmtpServer(TestSmtpServer);
 
@@ -54,7 +55,7 @@ impl SmtpServer {
             port: self.0.port,
             tls: SmtpTls::None,
             username: credentials.map(|c| c.0.to_owned()),
-            password: credentials.map(|c| c.1.to_owned()),
+            password: credentials.map(|c| c.1.into()),
             from: "Northwind Freight <no-reply@northwind.example>"
                 .parse()
                 .unwrap(),
@@ -89,8 +90,7 @@ fn header<'a>(message: &'a Value, name: &str) -> Vec<&'a str> {
 }
 
 fn shipper_email(to_name: &str) -> Notification {
-    let mut shipment =
-        notifications::service::sample_shipment("ada@example.com", chrono::NaiveDate::MIN);
+    let mut shipment = notifications::sample::shipment("ada@example.com", chrono::NaiveDate::MIN);
     shipment.shipper_name = to_name.into();
     shipment.packages = vec!["2 x Box - <b>Tiles</b> & grout (50 x 40 x 30 cm, 12.5 kg)".into()];
     shipment.to_shipper("https://ship.example", service_common::now())
@@ -244,8 +244,7 @@ async fn each_email_is_written_in_its_recipients_language_with_the_companys_own_
         },
         now,
     );
-    let mut shipment =
-        notifications::service::sample_shipment("ada@example.com", chrono::NaiveDate::MIN);
+    let mut shipment = notifications::sample::shipment("ada@example.com", chrono::NaiveDate::MIN);
     shipment.language = Language::Ar;
     let shipper = shipment.to_shipper("https://ship.example", now);
     transport.send(&update).await.unwrap();
@@ -468,22 +467,28 @@ async fn a_password_is_never_sent_without_tls_unless_allowed() {
         "{refused}"
     );
     // The same from the settings as an operator writes them.
-    let settings = notifications::Settings {
-        mail_transport: Some("smtp".into()),
-        smtp_host: Some("127.0.0.1".into()),
-        smtp_port: Some(server.0.port.to_string()),
-        smtp_tls: Some("none".into()),
-        smtp_username: Some("ada".into()),
-        smtp_password: Some("s3cret".into()),
-        mail_from: Some("no-reply@northwind.example".into()),
-        ..Default::default()
-    };
+    let port = server.0.port.to_string();
+    let flags = [
+        "--mail-transport",
+        "smtp",
+        "--smtp-host",
+        "127.0.0.1",
+        "--smtp-port",
+        &port,
+        "--smtp-tls",
+        "none",
+        "--smtp-username",
+        "ada",
+        "--smtp-password",
+        "s3cret",
+        "--mail-from",
+        "no-reply@northwind.example",
+    ];
+    let settings: notifications::Settings = from_flags(&flags).unwrap();
     let refused = Transport::new(&settings.mail(), Duration::from_secs(5), renderer(), None);
     assert!(refused.is_err());
-    let allowed = notifications::Settings {
-        smtp_allow_plaintext_auth: Some("true".into()),
-        ..settings
-    };
+    let allowed: notifications::Settings =
+        from_flags(&[&flags[..], &["--smtp-allow-plaintext-auth", "true"]].concat()).unwrap();
     Transport::new(&allowed.mail(), Duration::from_secs(5), renderer(), None)
         .unwrap()
         .send(&shipper_email("Ada"))

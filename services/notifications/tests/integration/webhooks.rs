@@ -11,8 +11,8 @@ use logistics_proto::v1::{
 use outbox::webhooks::{Event, EventType, WebhookStore};
 use serde_json::json;
 use service_auth::{Bearer, Caller, Role, TokenKey};
-use service_common::settings::{SiteSettings, StoreConfig};
-use service_common::test_webhooks::TestWebhookReceiver;
+use service_common::settings::{SiteSettings, StoreConfig, defaults};
+use test_servers::webhooks::TestWebhookReceiver;
 use tokio::net::TcpListener;
 use tonic::Code;
 use tonic::service::interceptor::InterceptedService;
@@ -40,11 +40,11 @@ async fn start(adjust: impl FnOnce(&mut notifications::Settings)) -> Running {
         notify_max_backoff_ms: 200,
         notify_poll_ms: 20,
         alert_emails: Some("ops@example.com, cto@example.com".into()),
-        ..Default::default()
+        ..defaults()
     };
     adjust(&mut settings);
     let key = TokenKey::generate();
-    let built = notifications::build(&store, &SiteSettings::default(), &settings, key.clone())
+    let built = notifications::build(&store, &defaults::<SiteSettings>(), &settings, key.clone())
         .await
         .unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();

@@ -341,7 +341,7 @@ macro_rules! contract {
             $(
                 #[tokio::test(flavor = "multi_thread")]
                 async fn $case() {
-                    let Some((uri, database)) = service_common::test_mongodb() else { return };
+                    let Some((uri, database)) = test_servers::mongodb() else { return };
                     super::$case(std::sync::Arc::new(outbox::MongoOutbox::connect(&uri, &database).await.unwrap())).await;
                 }
             )*

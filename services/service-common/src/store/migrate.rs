@@ -347,7 +347,7 @@ mod tests {
 
     #[tokio::test]
     async fn mongo_applies_each_step_once_and_refuses_newer_data() {
-        let Some((uri, database)) = crate::test_mongodb() else {
+        let Some((uri, database)) = test_servers::mongodb() else {
             return;
         };
         let db = crate::mongo_client(&uri).await.unwrap().database(&database);

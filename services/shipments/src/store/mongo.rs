@@ -28,7 +28,7 @@ use service_common::store::{StoreFault, mongo};
 const REVISION: &str = "rev";
 /// Longest a new shipment's transaction may take, retries included.
 const INSERT_DEADLINE: std::time::Duration = std::time::Duration::from_secs(4);
-/// Searchable fields (spec §9 admin search).
+/// The fields the admin search matches, case-insensitive substrings.
 const SEARCH_FIELDS: [&str; 6] = [
     "trackingNumber",
     "shipperName",

@@ -84,7 +84,7 @@ macro_rules! contract {
                 #[tokio::test(flavor = "multi_thread")]
                 async fn $case() {
                     // Without TEST_MONGODB_URI this fails, unless SKIP_MONGO_TESTS=1.
-                    if let Some((uri, database)) = service_common::test_mongodb() {
+                    if let Some((uri, database)) = test_servers::mongodb() {
                         let store = super::GridFsBlobStore::connect(&uri, &database).await.unwrap();
                         super::$case(std::sync::Arc::new(store)).await;
                     }

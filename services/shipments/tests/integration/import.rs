@@ -666,7 +666,12 @@ async fn uploads_not_run_in_time_are_deleted_at_start_and_by_the_sweeper() {
     }
     let part = |id: &str| format!("imports/{id}/part-000000");
 
-    let mut running = start_in(dir, TokenKey::generate(), shipments::Settings::default()).await;
+    let mut running = start_in(
+        dir,
+        TokenKey::generate(),
+        service_common::settings::defaults(),
+    )
+    .await;
     let old = state_of(&mut running, "oldupload").await;
     assert_eq!(old.state(), pb::ShipmentImportState::Failed);
     let expired =
@@ -689,7 +694,7 @@ async fn uploads_not_run_in_time_are_deleted_at_start_and_by_the_sweeper() {
         running.key.clone(),
         std::time::Duration::ZERO,
         String::new(),
-        Default::default(),
+        service_common::settings::defaults::<shipments::Settings>().policy(),
     );
     let later = now + chrono::TimeDelta::hours(24);
     assert_eq!(service.sweep_pending_imports(later).await.unwrap(), 1);
@@ -701,7 +706,7 @@ async fn uploads_not_run_in_time_are_deleted_at_start_and_by_the_sweeper() {
 async fn one_persons_uploads_not_yet_run_have_a_quota() {
     let mut running = start_with(shipments::Settings {
         import_pending_quota_mb: 1,
-        ..Default::default()
+        ..service_common::settings::defaults()
     })
     .await;
     let small = file(&[row("ada@example.com", "", "")]);

@@ -22,7 +22,7 @@ async fn start(details: PublicDetails) -> Running {
         tracking_verify_attempts_per_hour: 6,
         subscription_confirmations_per_day: 3,
         subscribers_per_shipment: 2,
-        ..Default::default()
+        ..service_common::settings::defaults()
     })
     .await
 }
@@ -1275,7 +1275,7 @@ async fn one_inbox_counts_once_and_a_confirmation_link_works_once_across_a_resta
         key,
         shipments::Settings {
             subscribers_per_shipment: 2,
-            ..Default::default()
+            ..service_common::settings::defaults()
         },
     )
     .await;

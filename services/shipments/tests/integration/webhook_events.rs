@@ -77,7 +77,7 @@ async fn sqlite_events_share_the_changes_transaction() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn mongo_events_share_the_changes_transaction() {
-    let Some((uri, database)) = service_common::test_mongodb() else {
+    let Some((uri, database)) = test_servers::mongodb() else {
         return;
     };
     let store = shipments::store::MongoShipmentStore::connect(&uri, &database)

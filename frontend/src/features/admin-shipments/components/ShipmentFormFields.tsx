@@ -20,7 +20,7 @@ type FormFieldsProps = {
 
 const FREIGHT_FORMAT_MESSAGE = 'Enter the amount in dollars, with at most two decimals (e.g. 1250.50).';
 
-/** Every field of a shipment (spec §3), shared by the Create and Edit modals. */
+/** Every field of a shipment an admin types, shared by the Create and Edit modals. */
 export function ShipmentFormFields({ form, mode, idPrefix }: FormFieldsProps) {
   const { register, control, formState } = form;
   const required = mode === 'create';

@@ -70,7 +70,7 @@ export type ShipmentInit = MessageInitShape<typeof ShipmentSchema>;
 
 const PARTY_FIELDS = ['name', 'address', 'phone', 'email'] as const;
 
-/** A new package line: quantity 1, zero dimensions and weight, empty text (spec §3). */
+/** A new package line: quantity 1, zero dimensions and weight, empty text. */
 export function blankPackage(): PackageFormValues {
   return { quantity: '1', pieceType: '', description: '', length: '0', width: '0', height: '0', weight: '0' };
 }
@@ -79,7 +79,7 @@ function blankParty(): PartyFormValues {
   return { name: '', address: '', phone: '', email: '' };
 }
 
-/** The new-shipment form defaults (spec §3): text empty, package count 1, product quantity 1,
+/** The new-shipment form defaults: text empty, package count 1, product quantity 1,
  * total freight 0, weight 0, one blank package; status pending. */
 export function defaultShipmentFormValues(): ShipmentFormValues {
   return {
@@ -310,7 +310,7 @@ function samePackages(a: PackageInit[], b: readonly Package[]): boolean {
 
 /**
  * The UpdateShipment request for an edit: only the fields the admin changed. An empty or zero
- * value falls back to the stored value (spec §5), i.e. it is left out of the mask.
+ * value falls back to the stored value, i.e. it is left out of the mask.
  */
 export function buildShipmentUpdate(stored: Shipment, v: ShipmentFormValues): ShipmentUpdate {
   const shipment: ShipmentInit = { id: stored.id };

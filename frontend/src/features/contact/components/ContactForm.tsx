@@ -20,7 +20,7 @@ const FIELD_ERRORS: Record<(typeof FIELDS)[number], string> = {
   message: 'contact.error.message_invalid',
 };
 
-/** The contact form: Name, Email, Subject, Message and Send Message (spec §2 Contact); the
+/** The contact form: Name, Email, Subject, Message and Send Message; the
  * page gives it its heading (`labelledBy`). */
 export function ContactForm({ labelledBy }: { labelledBy: string }) {
   const t = useMessages('contact');

@@ -63,7 +63,7 @@ type TrackingResultProps = {
 };
 
 /**
- * The tracking result (spec §3 "Track result display"). A public lookup answers the LIMITED
+ * The tracking result: number, status, history, route, packages and parties. A public lookup answers the LIMITED
  * view (no address, phone, e-mail, packages or price; names as "Maria G."), with a form for a
  * party to see the FULL view; staff, a verified party and a link from the shipment's e-mails get
  * the FULL view at once. A server that predates the views (no `view`) answers FULL.

@@ -1,4 +1,4 @@
-// What a visitor reads when a call fails (spec §8). The server writes its sentences in English:
+// What a visitor reads when a call fails (the product's error catalogue). The server writes its sentences in English:
 // an English page shows them as they are; a page in another language shows its own message for
 // the failure's gRPC code or for the field a violation names.
 import { Code, ConnectError } from '@connectrpc/connect';

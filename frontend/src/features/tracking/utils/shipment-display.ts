@@ -12,7 +12,7 @@ export {
   TYPE_OPTIONS,
 } from '@/utils/shipment';
 
-/** The total weight shown: the packages' sum (spec §3); a view without packages (LIMITED)
+/** The total weight shown: the packages' sum in kg; a view without packages (LIMITED)
  * shows the shipment's recorded total actual weight, else its weight. */
 export function displayWeightKg(
   shipment: Pick<Shipment, 'packages' | 'totalActualWeightKg' | 'weightKg'>,

@@ -117,7 +117,8 @@ export const NotificationSchema: GenMessage<Notification> = /*@__PURE__*/
   messageDesc(file_logistics_v1_notification, 0);
 
 /**
- * Which e-mail template, and so which e-mail account, a notification uses (spec §7).
+ * Which e-mail template, and so which e-mail account, a notification uses: the contact form
+ * has its own account, every shipment e-mail the other.
  *
  * @generated from enum logistics.v1.EmailTemplate
  */
@@ -171,7 +172,8 @@ export const EmailTemplate = {
 } as const;
 
 /**
- * Which e-mail template, and so which e-mail account, a notification uses (spec §7).
+ * Which e-mail template, and so which e-mail account, a notification uses: the contact form
+ * has its own account, every shipment e-mail the other.
  *
  * @generated from enum logistics.v1.EmailTemplate
  */

@@ -15,7 +15,7 @@ export const file_logistics_v1_preference_service: GenFile = /*@__PURE__*/
   fileDesc("CiVsb2dpc3RpY3MvdjEvcHJlZmVyZW5jZV9zZXJ2aWNlLnByb3RvEgxsb2dpc3RpY3MudjEiOQoLUHJlZmVyZW5jZXMSGQoMaXNfZGFya19tb2RlGAEgASgISACIAQFCDwoNX2lzX2RhcmtfbW9kZSIXChVHZXRQcmVmZXJlbmNlc1JlcXVlc3QiewoYVXBkYXRlUHJlZmVyZW5jZXNSZXF1ZXN0Ei4KC3ByZWZlcmVuY2VzGAEgASgLMhkubG9naXN0aWNzLnYxLlByZWZlcmVuY2VzEi8KC3VwZGF0ZV9tYXNrGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFzazK9AQoRUHJlZmVyZW5jZVNlcnZpY2USUAoOR2V0UHJlZmVyZW5jZXMSIy5sb2dpc3RpY3MudjEuR2V0UHJlZmVyZW5jZXNSZXF1ZXN0GhkubG9naXN0aWNzLnYxLlByZWZlcmVuY2VzElYKEVVwZGF0ZVByZWZlcmVuY2VzEiYubG9naXN0aWNzLnYxLlVwZGF0ZVByZWZlcmVuY2VzUmVxdWVzdBoZLmxvZ2lzdGljcy52MS5QcmVmZXJlbmNlc2IGcHJvdG8z", [file_google_protobuf_field_mask]);
 
 /**
- * A signed-in user's settings (spec §3 "User preferences").
+ * A signed-in user's settings: today only whether the site is shown dark.
  *
  * @generated from message logistics.v1.Preferences
  */

@@ -15,7 +15,7 @@ export const file_logistics_v1_user: GenFile = /*@__PURE__*/
   fileDesc("Chdsb2dpc3RpY3MvdjEvdXNlci5wcm90bxIMbG9naXN0aWNzLnYxIo0CCgRVc2VyEgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBG5hbWUYAyABKAkSIAoEcm9sZRgEIAEoDjISLmxvZ2lzdGljcy52MS5Sb2xlEhMKC3Blcm1pc3Npb25zGAUgAygJEhAKCGRpc2FibGVkGAYgASgIEi8KC2NyZWF0ZV90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPc2Vzc2lvbl92ZXJzaW9uGAkgASgNEhgKEHJvbGVfcGVybWlzc2lvbnMYCiADKAkqXQoEUm9sZRIUChBST0xFX1VOU1BFQ0lGSUVEEAASDQoJUk9MRV9VU0VSEAESDgoKUk9MRV9BRE1JThACEg4KClJPTEVfQUdFTlQQAxIQCgxST0xFX01BTkFHRVIQBGIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
- * A person who signs in (spec §3 "User record").
+ * A person who signs in: e-mail, name, role and permissions; the first account becomes admin.
  *
  * @generated from message logistics.v1.User
  */

@@ -78,7 +78,7 @@ pub fn sqlite_store_and_audit() -> (
 
 /// A shipment store and the audit log beside it (same database), on `TEST_MONGODB_URI`.
 pub async fn mongo_store_and_audit() -> Option<(Arc<dyn ShipmentStore>, Arc<dyn audit::AuditLog>)> {
-    let (uri, database) = service_common::test_mongodb()?;
+    let (uri, database) = test_servers::mongodb()?;
     let store = MongoShipmentStore::connect(&uri, &database)
         .await
         .expect("connect to TEST_MONGODB_URI");
@@ -101,7 +101,7 @@ pub fn sqlite_stores() -> (
 
 /// A shipment store and the outbox beside it (same database), on `TEST_MONGODB_URI`.
 pub async fn mongo_stores() -> Option<(Arc<dyn ShipmentStore>, Arc<dyn outbox::OutboxStore>)> {
-    let (uri, database) = service_common::test_mongodb()?;
+    let (uri, database) = test_servers::mongodb()?;
     let store = MongoShipmentStore::connect(&uri, &database)
         .await
         .expect("connect to TEST_MONGODB_URI");

@@ -34,7 +34,7 @@ pub fn caller(role: &str) -> Caller {
 pub async fn start() -> Running {
     start_with(shipments::Settings {
         tracking_cache_ttl_ms: CACHE_TTL.as_millis() as u64,
-        ..Default::default()
+        ..service_common::settings::defaults()
     })
     .await
 }
@@ -53,9 +53,14 @@ pub async fn start_in(
     let store = service_common::StoreConfig::Embedded {
         data_dir: dir.path().to_path_buf(),
     };
-    let built = shipments::build(&store, &Default::default(), &settings, key.clone())
-        .await
-        .unwrap();
+    let built = shipments::build(
+        &store,
+        &service_common::settings::defaults(),
+        &settings,
+        key.clone(),
+    )
+    .await
+    .unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(service_common::serve(

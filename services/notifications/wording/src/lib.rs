@@ -1,5 +1,7 @@
 //! The languages the product writes to the public in, and the catalogue of what its e-mails
-//! say: one JSON file per language in `locales/`, English holding the spec's wording.
+//! say: one JSON file per language in `locales/`, English holding the spec's wording. It lives
+//! with notifications (beside its templates); the outbox, which notifications depends on,
+//! writes e-mails with it too, so it is a crate of its own rather than a module of either.
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
