@@ -1,4 +1,4 @@
-//! E-mail over SMTP against a real SMTP server (aiosmtpd, `service_common::test_smtp`) started
+//! E-mail over SMTP against a real SMTP server (aiosmtpd, `test_servers::smtp`) started
 //! by each test: what arrives is parsed and checked, and a server that refuses, greylists, drops
 //! the connection or requires authentication gets the outcome the retry policy expects.
 
