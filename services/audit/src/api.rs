@@ -5,7 +5,9 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use logistics_proto::v1::{self as pb, audit_service_server::AuditService};
 use service_auth::{Permission, TokenKey};
-use service_common::store::page_token;
+use service_common::paging;
+use service_common::timestamp;
+use service_common::violations::FieldViolation;
 use tonic::{Request, Response, Status};
 
 use crate::Action;
@@ -25,21 +27,12 @@ impl AuditApi {
 
 /// INVALID_ARGUMENT naming the field, as every service reports it.
 fn invalid(field: &str, description: &str) -> Status {
-    use tonic_types::{ErrorDetails, StatusExt};
-    let details = ErrorDetails::with_bad_request_violation(field, description);
-    Status::with_error_details(
-        tonic::Code::InvalidArgument,
-        format!("{field}: {description}"),
-        details,
-    )
+    FieldViolation::new(field, description).into()
 }
 
 fn time(field: &str, t: Option<prost_types::Timestamp>) -> Result<Option<DateTime<Utc>>, Status> {
-    t.map(|t| {
-        DateTime::from_timestamp(t.seconds, t.nanos.max(0) as u32)
-            .ok_or_else(|| invalid(field, "is not a valid time"))
-    })
-    .transpose()
+    t.map(|t| timestamp::from_proto(&t).ok_or_else(|| invalid(field, "is not a valid time")))
+        .transpose()
 }
 
 fn optional(text: &str, field: &str) -> Result<Option<String>, Status> {
@@ -59,13 +52,9 @@ impl AuditService for AuditApi {
     ) -> Result<Response<pb::ListAuditEntriesResponse>, Status> {
         self.tokens.authorize(&request, Permission::AuditRead)?;
         let request = request.into_inner();
-        let page_size = match request.page_size {
-            0 => 50,
-            n @ 1..=100 => n as usize,
-            _ => return Err(invalid("page_size", "must be from 1 to 100")),
-        };
-        let after = page_token::decode(&request.page_token)
-            .map_err(|_| invalid(page_token::FIELD, page_token::INVALID))?;
+        let page_size = paging::page_size(request.page_size, 50, 100).map_err(Status::from)?;
+        let after = paging::decode(&request.page_token)
+            .map_err(|bad| Status::from(FieldViolation::from(bad)))?;
         let action = match request.action.trim() {
             "" => None,
             name => Some(
@@ -89,7 +78,7 @@ impl AuditService for AuditApi {
             after,
         };
         let page = self.log.list(&query).await.map_err(|e| match e {
-            ListError::BadCursor => invalid(page_token::FIELD, page_token::INVALID),
+            ListError::BadCursor => FieldViolation::from(paging::BadPageToken).into(),
             ListError::Store(fault) => {
                 tracing::warn!(error = %fault, "audit log unavailable");
                 Status::unavailable("The audit log is unavailable right now.")
@@ -97,11 +86,7 @@ impl AuditService for AuditApi {
         })?;
         Ok(Response::new(pb::ListAuditEntriesResponse {
             entries: page.entries.iter().map(|e| e.to_proto()).collect(),
-            next_page_token: page
-                .next
-                .as_deref()
-                .map(page_token::encode)
-                .unwrap_or_default(),
+            next_page_token: page.next.as_deref().map(paging::encode).unwrap_or_default(),
         }))
     }
 }

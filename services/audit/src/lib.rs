@@ -259,10 +259,7 @@ impl AuditEntry {
     pub fn to_proto(&self) -> logistics_proto::v1::AuditEntry {
         logistics_proto::v1::AuditEntry {
             id: self.id.clone(),
-            time: Some(prost_types::Timestamp {
-                seconds: self.time.timestamp(),
-                nanos: self.time.timestamp_subsec_nanos() as i32,
-            }),
+            time: Some(service_common::timestamp::to_proto(self.time)),
             actor_id: self.actor_id.clone(),
             actor_email: self.actor_email.clone(),
             client_ip: self.client_ip.clone(),

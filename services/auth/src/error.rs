@@ -1,9 +1,9 @@
 //! The one error type of the auth service, mapped once to `tonic::Status`.
 
+use service_common::paging::BadPageToken;
 use service_common::store::StoreFault;
-use service_common::store::page_token::{self, BadPageToken};
-use tonic::{Code, Status};
-use tonic_types::{ErrorDetails, StatusExt};
+use service_common::violations::{FieldViolation, Violations};
+use tonic::Status;
 
 /// The sign-in failure for an unknown e-mail and a wrong password alike.
 pub const INVALID_CREDENTIALS: &str = "Invalid email or password";
@@ -11,8 +11,8 @@ pub const ACCOUNT_DISABLED: &str = "This account has been disabled";
 
 #[derive(Debug, thiserror::Error)]
 pub enum AuthError {
-    #[error("{field}: {description}")]
-    Invalid { field: String, description: String },
+    #[error("{0}")]
+    Invalid(Violations),
     #[error("{INVALID_CREDENTIALS}")]
     InvalidCredentials,
     #[error("Incorrect password")]
@@ -33,10 +33,7 @@ pub enum AuthError {
 
 impl AuthError {
     pub fn invalid(field: impl Into<String>, description: impl Into<String>) -> Self {
-        Self::Invalid {
-            field: field.into(),
-            description: description.into(),
-        }
+        Self::Invalid(FieldViolation::new(field, description).into())
     }
 }
 
@@ -51,18 +48,33 @@ impl From<StoreFault> for AuthError {
     }
 }
 
+impl From<Violations> for AuthError {
+    fn from(v: Violations) -> Self {
+        Self::Invalid(v)
+    }
+}
+
+impl From<FieldViolation> for AuthError {
+    fn from(v: FieldViolation) -> Self {
+        Self::Invalid(v.into())
+    }
+}
+
 impl From<BadPageToken> for AuthError {
-    fn from(_: BadPageToken) -> Self {
-        Self::invalid(page_token::FIELD, page_token::INVALID)
+    fn from(bad: BadPageToken) -> Self {
+        FieldViolation::from(bad).into()
     }
 }
 
 impl From<AuthError> for Status {
     fn from(err: AuthError) -> Self {
         match err {
-            AuthError::Invalid { field, description } => {
-                let details = ErrorDetails::with_bad_request_violation(field, description.clone());
-                Status::with_error_details(Code::InvalidArgument, description, details)
+            // The message is the descriptions alone: the sign-in and user forms show it as is.
+            AuthError::Invalid(violations) => {
+                let message: Vec<&str> =
+                    violations.iter().map(|v| v.description.as_str()).collect();
+                let message = message.join("; ");
+                violations.into_status(message)
             }
             AuthError::InvalidCredentials | AuthError::IncorrectPassword => {
                 Status::unauthenticated(err.to_string())

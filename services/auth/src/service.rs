@@ -5,7 +5,9 @@ use std::sync::Arc;
 use audit::{Action, Actor, AuditEntry, AuditLog};
 use logistics_proto::v1::{self as pb, auth_service_server::AuthService};
 use service_auth::{Permission, TokenKey};
-use service_common::store::page_token;
+use service_common::mask::Mask;
+use service_common::paging;
+use service_common::timestamp;
 use tonic::{Request, Response, Status};
 
 use crate::domain::{self, Email, NewPassword, Role, User};
@@ -24,12 +26,8 @@ pub struct AuthApi {
 /// The fields of a user an audit entry compares: never the password's hash.
 const NOT_AUDITED: &[&str] = &["passwordHash", "updatedAt", "createdAt", "sessionVersion"];
 
-fn timestamp(t: chrono::DateTime<chrono::Utc>) -> prost_types::Timestamp {
-    prost_types::Timestamp {
-        seconds: t.timestamp(),
-        nanos: t.timestamp_subsec_nanos() as i32,
-    }
-}
+/// The paths of a user an update may name.
+const UPDATABLE: &[&str] = &["name", "role", "permissions"];
 
 const ROLES: &str = "must be user, agent, manager or admin";
 
@@ -73,8 +71,8 @@ pub fn user_to_proto(u: &User) -> pb::User {
             .map(|p| p.as_str().to_owned())
             .collect(),
         disabled: u.disabled,
-        create_time: Some(timestamp(u.created_at)),
-        update_time: Some(timestamp(u.updated_at)),
+        create_time: Some(timestamp::to_proto(u.created_at)),
+        update_time: Some(timestamp::to_proto(u.updated_at)),
         session_version: u.session_version,
         role_permissions: u
             .role
@@ -208,20 +206,12 @@ impl AuthService for AuthApi {
     ) -> Result<Response<pb::ListUsersResponse>, Status> {
         self.tokens.authorize(&request, Permission::UsersRead)?;
         let request = request.into_inner();
-        let page_size = match request.page_size {
-            0 => 50,
-            n @ 1..=100 => n as usize,
-            _ => return Err(AuthError::invalid("page_size", "must be from 1 to 100").into()),
-        };
-        let after = page_token::decode(&request.page_token).map_err(AuthError::from)?;
+        let page_size = paging::page_size(request.page_size, 50, 100).map_err(AuthError::from)?;
+        let after = paging::decode(&request.page_token).map_err(AuthError::from)?;
         let page = self.store.list(page_size, after.as_deref()).await?;
         Ok(Response::new(pb::ListUsersResponse {
             users: page.users.iter().map(user_to_proto).collect(),
-            next_page_token: page
-                .next
-                .as_deref()
-                .map(page_token::encode)
-                .unwrap_or_default(),
+            next_page_token: page.next.as_deref().map(paging::encode).unwrap_or_default(),
         }))
     }
 
@@ -336,14 +326,11 @@ impl AuthService for AuthApi {
         let request = request.into_inner();
         let input = request.user.unwrap_or_default();
         let id = domain::UserId::parse("user.id", &input.id)?;
-        let paths = request.update_mask.map(|m| m.paths).unwrap_or_default();
-        if paths.is_empty() {
-            return Err(AuthError::invalid("update_mask", "names no field").into());
-        }
+        let mask = Mask::parse(request.update_mask.as_ref(), UPDATABLE).map_err(AuthError::from)?;
         let mut user = self.store.get(id.as_str()).await?;
         let before = user.clone();
-        for path in &paths {
-            match path.as_str() {
+        for path in mask.paths() {
+            match path {
                 "name" => {
                     let name = service_common::text::TextRule::line(100)
                         .check(&input.name)
@@ -359,21 +346,15 @@ impl AuthService for AuthApi {
                 "role" => {
                     user.role = Role::from_proto(input.role)
                         .ok_or_else(|| AuthError::invalid("user.role", ROLES))?;
-                    if !paths.iter().any(|p| p == "permissions") {
+                    if !mask.contains("permissions") {
                         user.permissions.clear();
                     }
                 }
-                "permissions" => {}
-                other => {
-                    return Err(AuthError::invalid(
-                        "update_mask",
-                        format!("{other:?} cannot be changed (name, role or permissions)"),
-                    )
-                    .into());
-                }
+                // Permissions follow the role, whichever order the mask names them in.
+                _ => {}
             }
         }
-        if paths.iter().any(|p| p == "permissions") {
+        if mask.contains("permissions") {
             user.permissions = narrowed(user.role, &input.permissions)?;
         }
         user.updated_at = domain::now();

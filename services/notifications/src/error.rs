@@ -1,14 +1,14 @@
 //! The one error type of the notifications service, mapped once to `tonic::Status`.
 
 use outbox::OutboxError;
-use tonic::{Code, Status};
-use tonic_types::{ErrorDetails, StatusExt};
+use service_common::paging::BadPageToken;
+use service_common::violations::{FieldViolation, Violations};
+use tonic::Status;
 
 #[derive(Debug, thiserror::Error)]
 pub enum NotificationError {
-    /// (field, what is wrong), for each bad field.
-    #[error("Invalid message: {}", .0.iter().map(|(f, d)| format!("{f}: {d}")).collect::<Vec<_>>().join("; "))]
-    Invalid(Vec<(&'static str, String)>),
+    #[error("Invalid message: {0}")]
+    Invalid(Violations),
     /// "Missing required environment variables: ..."
     #[error("{0}")]
     NotConfigured(String),
@@ -22,19 +22,18 @@ pub enum NotificationError {
     Outbox(#[from] OutboxError),
 }
 
+impl From<FieldViolation> for NotificationError {
+    fn from(v: FieldViolation) -> Self {
+        Self::Invalid(v.into())
+    }
+}
+
 impl From<NotificationError> for Status {
     fn from(err: NotificationError) -> Self {
         match err {
             NotificationError::Invalid(violations) => {
-                let mut details = ErrorDetails::new();
-                for (field, description) in &violations {
-                    details.add_bad_request_violation(*field, description.clone());
-                }
-                Status::with_error_details(
-                    Code::InvalidArgument,
-                    NotificationError::Invalid(violations).to_string(),
-                    details,
-                )
+                let message = format!("Invalid message: {violations}");
+                violations.into_status(message)
             }
             NotificationError::NotConfigured(problem) => Status::failed_precondition(problem),
             NotificationError::SendFailed(problem) => Status::unavailable(problem),
@@ -52,10 +51,7 @@ impl From<NotificationError> for Status {
                 Status::resource_exhausted(e.to_string())
             }
             NotificationError::Outbox(e @ OutboxError::BadPageToken) => {
-                let mut details = ErrorDetails::new();
-                details
-                    .add_bad_request_violation("page_token", "is not a token from a previous page");
-                Status::with_error_details(Code::InvalidArgument, e.to_string(), details)
+                Violations::from(FieldViolation::from(BadPageToken)).into_status(e.to_string())
             }
             NotificationError::Outbox(OutboxError::Unavailable(cause)) => {
                 tracing::warn!(%cause, "outbox unavailable");

@@ -1,13 +1,14 @@
 //! The `logistics.v1.NotificationService` RPC handlers.
 
-use service_common::store::page_token;
+use service_common::paging;
 use service_common::text::TextRule;
+use service_common::timestamp;
+use service_common::violations::{FieldViolation, Violations};
 use std::sync::Arc;
 
 use logistics_proto::v1::{self as pb, notification_service_server::NotificationService};
 use outbox::emails::ContactMessage;
 use outbox::{Filter, Notification, OutboxError, OutboxStore, State, Template};
-use prost_types::Timestamp;
 use service_auth::{Permission, TokenKey};
 use tokio::sync::Notify;
 use tonic::{Request, Response, Status};
@@ -16,8 +17,8 @@ use crate::error::NotificationError;
 use crate::render::Renderer;
 use crate::transport::Transport;
 
-const DEFAULT_PAGE_SIZE: i32 = 50;
-const MAX_PAGE_SIZE: i32 = 100;
+const DEFAULT_PAGE_SIZE: usize = 50;
+const MAX_PAGE_SIZE: usize = 100;
 
 #[derive(Clone)]
 pub struct NotificationsService {
@@ -35,14 +36,9 @@ pub struct NotificationsService {
 }
 
 /// Checks one contact field by the services' one text rule.
-fn text(
-    violations: &mut Vec<(&'static str, String)>,
-    field: &'static str,
-    value: &str,
-    rule: TextRule,
-) -> String {
+fn text(violations: &mut Violations, field: &'static str, value: &str, rule: TextRule) -> String {
     rule.check(value).unwrap_or_else(|description| {
-        violations.push((field, description));
+        violations.add(field, description);
         value.trim().to_owned()
     })
 }
@@ -50,7 +46,7 @@ fn text(
 pub fn contact_message(
     request: &pb::SendContactMessageRequest,
 ) -> Result<ContactMessage, NotificationError> {
-    let mut violations = Vec::new();
+    let mut violations = Violations::default();
     let name = text(&mut violations, "name", &request.name, TextRule::line(100));
     let email = text(
         &mut violations,
@@ -59,10 +55,10 @@ pub fn contact_message(
         TextRule::line(254),
     );
     if !email.is_empty()
-        && !violations.iter().any(|(f, _)| *f == "email")
+        && !violations.iter().any(|v| v.field == "email")
         && !service_common::is_email(&email)
     {
-        violations.push(("email", "is not a valid email address".into()));
+        violations.add("email", "is not a valid email address");
     }
     let subject = text(
         &mut violations,
@@ -76,21 +72,14 @@ pub fn contact_message(
         &request.message,
         TextRule::paragraph(5000),
     );
-    if !violations.is_empty() {
-        return Err(NotificationError::Invalid(violations));
-    }
+    violations
+        .into_result(())
+        .map_err(NotificationError::Invalid)?;
     Ok(ContactMessage {
         name,
         email,
         subject,
         message,
-    })
-}
-
-fn timestamp(t: &chrono::DateTime<chrono::Utc>) -> Option<Timestamp> {
-    Some(Timestamp {
-        seconds: t.timestamp(),
-        nanos: t.timestamp_subsec_nanos() as i32,
     })
 }
 
@@ -119,10 +108,10 @@ pub fn notification_to_proto(n: &Notification) -> pb::Notification {
         attempts: n.attempts as i32,
         last_error: n.last_error.clone(),
         tracking_number: n.tracking_number.clone(),
-        create_time: timestamp(&n.created_at),
-        update_time: timestamp(&n.updated_at),
-        next_attempt_time: timestamp(&n.next_attempt_at),
-        send_time: n.sent_at.as_ref().and_then(timestamp),
+        create_time: Some(timestamp::to_proto(n.created_at)),
+        update_time: Some(timestamp::to_proto(n.updated_at)),
+        next_attempt_time: Some(timestamp::to_proto(n.next_attempt_at)),
+        send_time: n.sent_at.map(timestamp::to_proto),
         text_body: String::new(),
     }
 }
@@ -130,7 +119,7 @@ pub fn notification_to_proto(n: &Notification) -> pb::Notification {
 /// The list's state filter; UNSPECIFIED means every state.
 fn state_filter(value: i32) -> Result<Option<State>, NotificationError> {
     let invalid =
-        || NotificationError::Invalid(vec![("state", "is not a notification state".into())]);
+        || NotificationError::from(FieldViolation::new("state", "is not a notification state"));
     Ok(
         match pb::NotificationState::try_from(value).map_err(|_| invalid())? {
             pb::NotificationState::Unspecified => None,
@@ -148,7 +137,9 @@ fn query(value: &str) -> Result<Option<String>, NotificationError> {
     let text = TextRule::line(200)
         .optional()
         .check(value)
-        .map_err(|description| NotificationError::Invalid(vec![("query", description)]))?;
+        .map_err(|description| {
+            NotificationError::from(FieldViolation::new("query", description))
+        })?;
     Ok(Some(text).filter(|t| !t.is_empty()))
 }
 
@@ -199,26 +190,17 @@ impl NotificationService for NotificationsService {
     ) -> Result<Response<pb::ListNotificationsResponse>, Status> {
         self.tokens.authorize(&request, Permission::EmailsRead)?;
         let request = request.into_inner();
-        let page_size = match request.page_size {
-            0 => DEFAULT_PAGE_SIZE,
-            n if (1..=MAX_PAGE_SIZE).contains(&n) => n,
-            _ => {
-                return Err(NotificationError::Invalid(vec![(
-                    "page_size",
-                    format!("must be between 1 and {MAX_PAGE_SIZE}"),
-                )])
-                .into());
-            }
-        };
+        let page_size = paging::page_size(request.page_size, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
+            .map_err(NotificationError::from)?;
         let filter = Filter {
             state: state_filter(request.state)?,
             text: query(&request.query)?,
         };
-        let token = page_token::decode(&request.page_token)
+        let token = paging::decode(&request.page_token)
             .map_err(|e| NotificationError::from(OutboxError::from(e)))?;
         let page = self
             .store
-            .list(&filter, page_size as usize, token.as_deref())
+            .list(&filter, page_size, token.as_deref())
             .await
             .map_err(NotificationError::from)?;
         let backlog = self
@@ -232,11 +214,7 @@ impl NotificationService for NotificationsService {
                 .iter()
                 .map(|n| self.with_text_body(n))
                 .collect(),
-            next_page_token: page
-                .next
-                .as_deref()
-                .map(page_token::encode)
-                .unwrap_or_default(),
+            next_page_token: page.next.as_deref().map(paging::encode).unwrap_or_default(),
             backlog: backlog.min(i32::MAX as u64) as i32,
         }))
     }

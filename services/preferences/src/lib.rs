@@ -14,8 +14,8 @@ use service_auth::TokenKey;
 use service_auth::TokenSettings;
 use service_common::Built;
 use service_common::settings::{ExposeSecret, StoreConfig, StoreSettings, TelemetrySettings};
+use service_common::mask::Mask;
 use tonic::{Request, Response, Status};
-use tonic_types::{ErrorDetails, StatusExt};
 
 pub use store::{
     MongoPreferenceStore, PreferenceStore, Preferences, SqlitePreferenceStore, StoreError,
@@ -27,6 +27,9 @@ impl From<StoreError> for Status {
         Status::unavailable("Preferences are unavailable right now. Please try again.")
     }
 }
+
+/// The preferences an update may name.
+const UPDATABLE: &[&str] = &["is_dark_mode"];
 
 #[derive(Clone)]
 pub struct PreferencesService {
@@ -59,27 +62,16 @@ impl PreferenceService for PreferencesService {
         let caller = self.tokens.caller(&request)?;
         let request = request.into_inner();
         let given = request.preferences.unwrap_or_default();
-        let paths = request.update_mask.map(|m| m.paths).unwrap_or_default();
-        let mut change = Preferences::default();
-        if paths.is_empty() {
-            change.is_dark_mode = given.is_dark_mode;
-        }
-        for path in &paths {
-            match path.as_str() {
-                "is_dark_mode" => change.is_dark_mode = given.is_dark_mode,
-                other => {
-                    let mut details = ErrorDetails::new();
-                    details.add_bad_request_violation(
-                        "update_mask",
-                        format!("has no field {other:?}"),
-                    );
-                    return Err(Status::with_error_details(
-                        tonic::Code::InvalidArgument,
-                        format!("update_mask: has no field {other:?}"),
-                        details,
-                    ));
-                }
+        // No mask sets every field.
+        let mask = match &request.update_mask {
+            Some(mask) if !mask.paths.is_empty() => {
+                Mask::parse(Some(mask), UPDATABLE).map_err(Status::from)?
             }
+            _ => Mask::all(UPDATABLE),
+        };
+        let mut change = Preferences::default();
+        if mask.contains("is_dark_mode") {
+            change.is_dark_mode = given.is_dark_mode;
         }
         let saved = self.store.update(&caller.sub, change).await?;
         tracing::info!(user = %caller.sub, "preferences saved");

@@ -126,7 +126,10 @@ async fn each_signed_in_user_reads_and_sets_their_own_theme() {
     };
     let refused = bo.update_preferences(bad_mask).await.unwrap_err();
     assert_eq!(refused.code(), Code::InvalidArgument);
-    assert_eq!(refused.message(), "update_mask: has no field \"language\"");
+    assert_eq!(
+        refused.message(),
+        "update_mask: \"language\" cannot be changed (is_dark_mode)"
+    );
 
     let mut anonymous = PreferenceServiceClient::new(channel.clone());
     assert_eq!(

@@ -1,12 +1,17 @@
 //! What every service shares: where its store is and the store plumbing, the gRPC server with
-//! health and reflection, timestamp encoding and e-mail syntax.
+//! health and reflection, the request plumbing (paging, update masks, field violations,
+//! timestamps) and e-mail syntax.
 
 pub mod backup;
 pub mod grpc_guard;
+pub mod mask;
+pub mod paging;
 pub mod settings;
 pub mod store;
 pub mod telemetry;
 pub mod text;
+pub mod timestamp;
+pub mod violations;
 
 use std::convert::Infallible;
 use std::future::Future;

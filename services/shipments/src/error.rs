@@ -1,25 +1,10 @@
 //! The one error type of the shipments service, mapped once to `tonic::Status`.
 
+use service_common::paging::BadPageToken;
 use service_common::store::StoreFault;
-use service_common::store::page_token::{self, BadPageToken};
-use tonic::{Code, Status};
-use tonic_types::{ErrorDetails, StatusExt};
-
-/// A bad value in a request, named by its field path (`shipper.email`, `packages[2].quantity`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FieldViolation {
-    pub field: String,
-    pub description: String,
-}
-
-impl FieldViolation {
-    pub fn new(field: impl Into<String>, description: impl Into<String>) -> Self {
-        Self {
-            field: field.into(),
-            description: description.into(),
-        }
-    }
-}
+pub use service_common::violations::FieldViolation;
+use service_common::violations::Violations;
+use tonic::Status;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ShipmentError {
@@ -52,10 +37,7 @@ pub enum ShipmentError {
 }
 
 fn describe(violations: &[FieldViolation]) -> String {
-    let parts: Vec<String> = violations
-        .iter()
-        .map(|v| format!("{}: {}", v.field, v.description))
-        .collect();
+    let parts: Vec<String> = violations.iter().map(FieldViolation::to_string).collect();
     format!("Invalid shipment: {}", parts.join("; "))
 }
 
@@ -77,8 +59,8 @@ impl From<StoreFault> for ShipmentError {
 }
 
 impl From<BadPageToken> for ShipmentError {
-    fn from(_: BadPageToken) -> Self {
-        FieldViolation::new(page_token::FIELD, page_token::INVALID).into()
+    fn from(bad: BadPageToken) -> Self {
+        FieldViolation::from(bad).into()
     }
 }
 
@@ -86,11 +68,8 @@ impl From<ShipmentError> for Status {
     fn from(err: ShipmentError) -> Self {
         match err {
             ShipmentError::Invalid(violations) => {
-                let mut details = ErrorDetails::new();
-                for v in &violations {
-                    details.add_bad_request_violation(v.field.clone(), v.description.clone());
-                }
-                Status::with_error_details(Code::InvalidArgument, describe(&violations), details)
+                let message = describe(&violations);
+                Violations::from(violations).into_status(message)
             }
             ShipmentError::NotFound => Status::not_found("Shipment not found"),
             ShipmentError::ImportNotFound => Status::not_found("Import not found"),

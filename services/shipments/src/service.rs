@@ -15,14 +15,15 @@ use crate::error::{FieldViolation, ShipmentError};
 use crate::privacy::PublicDetails;
 use crate::store::{Cursor, Effects, ListQuery, Order, ShipmentStore};
 use crate::updates::Links;
+use service_common::paging;
 use service_common::text::TextRule;
 
-const DEFAULT_PAGE_SIZE: i32 = 20;
+const DEFAULT_PAGE_SIZE: usize = 20;
 /// Shipments per page of an export: large enough to be quick, small enough to keep little.
 const EXPORT_PAGE: usize = 1_000;
 /// The dashboard's daily series: the last 30 days.
 const STATISTICS_DAYS: u32 = 30;
-const MAX_PAGE_SIZE: i32 = 100;
+const MAX_PAGE_SIZE: usize = 100;
 /// Attempts at a free tracking number; with 10⁹ numbers a second collision is already rare.
 pub(crate) const TRACKING_NUMBER_ATTEMPTS: usize = 8;
 
@@ -324,17 +325,16 @@ pub(crate) fn list_query(
     prefix: &str,
 ) -> Result<ListQuery, ShipmentError> {
     let mut v = Violations::default();
-    let page_size = match request.page_size {
-        0 => DEFAULT_PAGE_SIZE,
-        n if (1..=MAX_PAGE_SIZE).contains(&n) => n,
-        _ => {
-            v.add(
-                format!("{prefix}page_size"),
-                format!("must be from 1 to {MAX_PAGE_SIZE}"),
-            );
-            DEFAULT_PAGE_SIZE
-        }
-    };
+    let page_size = paging::page_size_of(
+        format!("{prefix}page_size"),
+        request.page_size,
+        DEFAULT_PAGE_SIZE,
+        MAX_PAGE_SIZE,
+    )
+    .unwrap_or_else(|bad| {
+        v.add(bad.field, bad.description);
+        DEFAULT_PAGE_SIZE
+    });
     let status = (request.status != 0)
         .then(|| convert::status_from_proto(&format!("{prefix}status"), request.status, &mut v));
     let text = v
@@ -393,18 +393,18 @@ pub(crate) fn list_query(
         late_on: request.late.then(|| crate::domain::now().date_naive()),
         order,
         text: (!text.is_empty()).then_some(text),
-        page_size: page_size as usize,
+        page_size,
         after: page_token(&request.page_token)?,
     };
     Ok(query)
 }
 
 fn page_token(token: &str) -> Result<Option<Cursor>, ShipmentError> {
-    Ok(service_common::store::page_token::decode(token)?.map(Cursor))
+    Ok(paging::decode(token)?.map(Cursor))
 }
 
 fn encode_page_token(cursor: &Cursor) -> String {
-    service_common::store::page_token::encode(&cursor.0)
+    paging::encode(&cursor.0)
 }
 
 #[tonic::async_trait]

@@ -3,6 +3,7 @@
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
+use service_common::paging::BadPageToken;
 use service_common::store::StoreFault;
 
 use crate::{Action, AuditEntry};
@@ -34,11 +35,17 @@ pub struct AuditPage {
     pub next: Option<String>,
 }
 
-/// A cursor the store did not hand out.
+/// A cursor the store did not hand out, or the store's fault.
 #[derive(Debug, PartialEq, Eq)]
 pub enum ListError {
     BadCursor,
     Store(StoreFault),
+}
+
+impl From<BadPageToken> for ListError {
+    fn from(_: BadPageToken) -> Self {
+        Self::BadCursor
+    }
 }
 
 impl From<StoreFault> for ListError {

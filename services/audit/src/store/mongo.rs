@@ -7,6 +7,7 @@ use futures::future::BoxFuture;
 use mongodb::bson::{Document, doc};
 use mongodb::error::Error as MongoError;
 use mongodb::{ClientSession, Collection, Database, IndexModel};
+use service_common::paging::{self, Keyset};
 use service_common::store::migrate::{self, MongoStep};
 use service_common::store::{StoreFault, mongo};
 use service_common::utc_micros;
@@ -136,38 +137,30 @@ impl AuditLog for MongoAuditLog {
             filter.insert("time", time);
         }
         if let Some(cursor) = &query.after {
-            let (time, id) = cursor.split_once('|').ok_or(ListError::BadCursor)?;
+            let (time, id) = paging::split(cursor)?;
             if chrono::DateTime::parse_from_rfc3339(time).is_err() {
                 return Err(ListError::BadCursor);
             }
-            filter = doc! { "$and": [filter, { "$or": [
-                { "time": { "$lt": time } },
-                { "time": time, "_id": { "$lt": id } },
-            ] }] };
+            filter = doc! { "$and": [filter, mongo::past_cursor("time", time, id, true)] };
         }
+        let keyset = Keyset::new(query.page_size);
         let docs: Vec<Document> = self
             .audit
             .find(filter)
             .sort(doc! { "time": -1, "_id": -1 })
-            .limit(query.page_size as i64 + 1)
+            .limit(keyset.limit())
             .await
             .map_err(StoreFault::from)?
             .try_collect()
             .await
             .map_err(StoreFault::from)?;
-        let mut entries = docs
+        let entries = docs
             .into_iter()
             .map(from_document)
             .collect::<Result<Vec<_>, _>>()?;
-        let more = entries.len() > query.page_size;
-        entries.truncate(query.page_size);
-        let next = more
-            .then(|| {
-                entries
-                    .last()
-                    .map(|e| format!("{}|{}", utc_micros::format(&e.time), e.id))
-            })
-            .flatten();
+        let (entries, next) = keyset.page(entries, |e| {
+            paging::cursor(utc_micros::format(&e.time), &e.id)
+        });
         Ok(AuditPage { entries, next })
     }
 }

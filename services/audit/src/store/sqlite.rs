@@ -5,6 +5,7 @@ use std::path::Path;
 
 use async_trait::async_trait;
 use r2d2_sqlite::rusqlite::{self, TransactionBehavior, params, params_from_iter, types::Value};
+use service_common::paging::{self, Keyset};
 use service_common::store::migrate::{Schema, Step};
 use service_common::store::{Sqlite, StoreFault, json};
 use service_common::utc_micros;
@@ -96,10 +97,8 @@ impl AuditLog for SqliteAuditLog {
     }
 
     async fn list(&self, query: &AuditQuery) -> Result<AuditPage, ListError> {
-        let after: Option<i64> = match &query.after {
-            Some(c) => Some(c.parse().map_err(|_| ListError::BadCursor)?),
-            None => None,
-        };
+        let after = query.after.as_deref().map(paging::sequence).transpose()?;
+        let keyset = Keyset::new(query.page_size);
         let mut clauses = Vec::new();
         let mut values: Vec<Value> = Vec::new();
         if let Some(actor) = &query.actor {
@@ -134,22 +133,17 @@ impl AuditLog for SqliteAuditLog {
             format!("WHERE {}", clauses.join(" AND "))
         };
         let sql = format!("SELECT seq, doc FROM audit {where_sql} ORDER BY seq DESC LIMIT ?");
-        values.push(Value::Integer(query.page_size as i64 + 1));
-        let page_size = query.page_size;
+        values.push(Value::Integer(keyset.limit()));
         self.db
             .run(move |conn| {
                 let mut statement = conn.prepare(&sql).map_err(StoreFault::from)?;
-                let mut rows = statement
+                let rows = statement
                     .query_map(params_from_iter(&values), |r| {
                         Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
                     })
                     .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
                     .map_err(StoreFault::from)?;
-                let more = rows.len() > page_size;
-                rows.truncate(page_size);
-                let next = more
-                    .then(|| rows.last().map(|(seq, _)| seq.to_string()))
-                    .flatten();
+                let (rows, next) = keyset.page(rows, |(seq, _)| seq.to_string());
                 let entries = rows
                     .into_iter()
                     .map(|(_, doc)| json::decode("audit entry", &doc))

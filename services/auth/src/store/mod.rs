@@ -2,7 +2,7 @@
 
 use async_trait::async_trait;
 
-use service_common::store::page_token::BadPageToken;
+use service_common::paging;
 
 use crate::domain::{Email, User};
 use crate::error::AuthError;
@@ -34,16 +34,13 @@ pub trait UserStore: Send + Sync + 'static {
 
 /// Cursor of a user in oldest-first order.
 pub(crate) fn cursor(user: &User) -> String {
-    format!(
-        "{}|{}",
+    paging::cursor(
         crate::domain::utc_micros::format(&user.created_at),
-        user.id
+        &user.id,
     )
 }
 
 pub(crate) fn parse_cursor(cursor: &str) -> Result<(String, String), AuthError> {
-    cursor
-        .split_once('|')
-        .map(|(t, id)| (t.to_owned(), id.to_owned()))
-        .ok_or_else(|| BadPageToken.into())
+    let (t, id) = paging::split(cursor)?;
+    Ok((t.to_owned(), id.to_owned()))
 }

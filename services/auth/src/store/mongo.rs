@@ -10,7 +10,9 @@ use mongodb::{Collection, Database, IndexModel};
 use super::{UserPage, UserStore, cursor, parse_cursor};
 use crate::domain::{Email, User};
 use crate::error::AuthError;
+use service_common::paging::Keyset;
 use service_common::store::migrate::{self, MongoStep};
+use service_common::store::mongo::past_cursor;
 use service_common::store::{StoreFault, mongo};
 
 #[derive(Clone)]
@@ -102,29 +104,26 @@ impl UserStore for MongoUserStore {
     }
 
     async fn list(&self, page_size: usize, after: Option<&str>) -> Result<UserPage, AuthError> {
+        let keyset = Keyset::new(page_size);
         let filter = match after.map(parse_cursor).transpose()? {
-            Some((t, id)) => {
-                doc! { "$or": [ { "createdAt": { "$gt": &t } }, { "createdAt": &t, "_id": { "$gt": id } } ] }
-            }
+            Some((t, id)) => past_cursor("createdAt", t, &id, false),
             None => doc! {},
         };
         let docs: Vec<Document> = self
             .users
             .find(filter)
             .sort(doc! { "createdAt": 1, "_id": 1 })
-            .limit(page_size as i64 + 1)
+            .limit(keyset.limit())
             .await
             .map_err(StoreFault::from)?
             .try_collect()
             .await
             .map_err(StoreFault::from)?;
-        let mut users = docs
+        let users = docs
             .into_iter()
             .map(from_document)
             .collect::<Result<Vec<_>, _>>()?;
-        let more = users.len() > page_size;
-        users.truncate(page_size);
-        let next = if more { users.last().map(cursor) } else { None };
+        let (users, next) = keyset.page(users, cursor);
         Ok(UserPage { users, next })
     }
 

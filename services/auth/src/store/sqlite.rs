@@ -4,6 +4,7 @@ use std::path::Path;
 
 use async_trait::async_trait;
 use r2d2_sqlite::rusqlite::{OptionalExtension, params};
+use service_common::paging::Keyset;
 use service_common::store::migrate::{Schema, Step};
 use service_common::store::{Sqlite, StoreFault, json};
 
@@ -107,19 +108,18 @@ impl UserStore for SqliteUserStore {
 
     async fn list(&self, page_size: usize, after: Option<&str>) -> Result<UserPage, AuthError> {
         let after = after.map(parse_cursor).transpose()?;
+        let keyset = Keyset::new(page_size);
         self.db.run(move |conn| {
             let (t, id) = after.unwrap_or_default();
             let mut statement = conn
                 .prepare("SELECT doc FROM users WHERE (created_at > ?1 OR (created_at = ?1 AND id > ?2)) ORDER BY created_at, id LIMIT ?3")
                 .map_err(StoreFault::from)?;
             let docs = statement
-                .query_map(params![t, id, page_size as i64 + 1], |r| r.get::<_, String>(0))
+                .query_map(params![t, id, keyset.limit()], |r| r.get::<_, String>(0))
                 .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
                 .map_err(StoreFault::from)?;
-            let mut users = docs.into_iter().map(decode).collect::<Result<Vec<_>, _>>()?;
-            let more = users.len() > page_size;
-            users.truncate(page_size);
-            let next = if more { users.last().map(cursor) } else { None };
+            let users = docs.into_iter().map(decode).collect::<Result<Vec<_>, _>>()?;
+            let (users, next) = keyset.page(users, cursor);
             Ok(UserPage { users, next })
         })
         .await

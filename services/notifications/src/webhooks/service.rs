@@ -6,19 +6,23 @@ use std::time::Duration;
 use logistics_proto::v1::{self as pb, webhook_service_server::WebhookService};
 use outbox::State;
 use outbox::webhooks::{Delivery, Endpoint, Event, EventType, WebhookStore};
-use prost_types::Timestamp;
 use service_auth::{Permission, TokenKey};
-use service_common::store::page_token;
+use service_common::mask::Mask;
+use service_common::paging;
 use service_common::text::TextRule;
+use service_common::timestamp;
+use service_common::violations::{FieldViolation, Violations};
 use tokio::sync::Notify;
 use tonic::{Request, Response, Status};
 
 use super::address::AddressPolicy;
 use crate::error::NotificationError;
 
-const DEFAULT_ENDPOINT_PAGE: i32 = 50;
-const DEFAULT_DELIVERY_PAGE: i32 = 20;
-const MAX_PAGE_SIZE: i32 = 100;
+const DEFAULT_ENDPOINT_PAGE: usize = 50;
+const DEFAULT_DELIVERY_PAGE: usize = 20;
+const MAX_PAGE_SIZE: usize = 100;
+/// The fields of an endpoint an update may name.
+const UPDATABLE: &[&str] = &["url", "events", "description", "enabled"];
 /// The longest a rotated-out secret keeps signing.
 const MAX_OVERLAP_SECS: i64 = 7 * 24 * 3600;
 
@@ -30,13 +34,6 @@ pub struct WebhooksService {
     /// Wakes the webhook worker when a delivery is queued here.
     pub wake: Arc<Notify>,
     pub audit: Arc<dyn audit::AuditLog>,
-}
-
-fn timestamp(t: &chrono::DateTime<chrono::Utc>) -> Option<Timestamp> {
-    Some(Timestamp {
-        seconds: t.timestamp(),
-        nanos: t.timestamp_subsec_nanos() as i32,
-    })
 }
 
 fn event_to_proto(t: EventType) -> pb::WebhookEventType {
@@ -69,14 +66,11 @@ pub fn endpoint_to_proto(e: &Endpoint) -> pb::WebhookEndpoint {
         description: e.description.clone(),
         enabled: e.enabled,
         disabled_reason: e.disabled_reason.clone(),
-        failing_since: e.failing_since.as_ref().and_then(timestamp),
+        failing_since: e.failing_since.map(timestamp::to_proto),
         active_secrets: e.signing_keys(now).len() as i32,
-        previous_secret_expire_time: e
-            .previous_secret_expires_at(now)
-            .as_ref()
-            .and_then(timestamp),
-        create_time: timestamp(&e.created_at),
-        update_time: timestamp(&e.updated_at),
+        previous_secret_expire_time: e.previous_secret_expires_at(now).map(timestamp::to_proto),
+        create_time: Some(timestamp::to_proto(e.created_at)),
+        update_time: Some(timestamp::to_proto(e.updated_at)),
     }
 }
 
@@ -90,16 +84,15 @@ pub fn delivery_to_proto(d: &Delivery) -> pb::WebhookDelivery {
         state: state_to_proto(d.state) as i32,
         attempts: d.attempts as i32,
         last_error: d.last_error.clone(),
-        create_time: timestamp(&d.created_at),
+        create_time: Some(timestamp::to_proto(d.created_at)),
         next_attempt_time: matches!(d.state, State::Queued | State::Retrying)
-            .then(|| timestamp(&d.next_attempt_at))
-            .flatten(),
+            .then(|| timestamp::to_proto(d.next_attempt_at)),
         payload: d.payload.clone(),
         attempt_log: d
             .log
             .iter()
             .map(|a| pb::WebhookAttempt {
-                attempt_time: timestamp(&a.at),
+                attempt_time: Some(timestamp::to_proto(a.at)),
                 status_code: i32::from(a.status_code),
                 response_excerpt: a.excerpt.clone(),
                 error: a.error.clone(),
@@ -110,11 +103,7 @@ pub fn delivery_to_proto(d: &Delivery) -> pb::WebhookDelivery {
 }
 
 /// The event types a request names: one or more subscribable ones, each once.
-fn events(
-    violations: &mut Vec<(&'static str, String)>,
-    field: &'static str,
-    values: &[i32],
-) -> Vec<EventType> {
+fn events(violations: &mut Violations, field: &'static str, values: &[i32]) -> Vec<EventType> {
     let mut out = Vec::new();
     for &value in values {
         let parsed = match pb::WebhookEventType::try_from(value) {
@@ -124,10 +113,10 @@ fn events(
             Ok(pb::WebhookEventType::ShipmentUpdated) => EventType::ShipmentUpdated,
             Ok(pb::WebhookEventType::ShipmentDeleted) => EventType::ShipmentDeleted,
             _ => {
-                violations.push((
+                violations.add(
                     field,
                     format!("{value} is not an event an endpoint can subscribe to"),
-                ));
+                );
                 return Vec::new();
             }
         };
@@ -135,8 +124,8 @@ fn events(
             out.push(parsed);
         }
     }
-    if out.is_empty() && !violations.iter().any(|(f, _)| *f == field) {
-        violations.push((field, "must name at least one event".into()));
+    if out.is_empty() && !violations.iter().any(|v| v.field == field) {
+        violations.add(field, "must name at least one event");
     }
     // Shown in one order whatever order they were ticked in.
     out.sort_by_key(|t| EventType::SUBSCRIBABLE.iter().position(|s| s == t));
@@ -144,7 +133,7 @@ fn events(
 }
 
 fn url(
-    violations: &mut Vec<(&'static str, String)>,
+    violations: &mut Violations,
     field: &'static str,
     policy: &AddressPolicy,
     value: &str,
@@ -152,32 +141,20 @@ fn url(
     match policy.check_url(value) {
         Ok(url) => url.to_string(),
         Err(reason) => {
-            violations.push((field, reason));
+            violations.add(field, reason);
             String::new()
         }
     }
 }
 
-fn description(
-    violations: &mut Vec<(&'static str, String)>,
-    field: &'static str,
-    value: &str,
-) -> String {
+fn description(violations: &mut Violations, field: &'static str, value: &str) -> String {
     if value.trim().is_empty() {
         return String::new();
     }
     TextRule::line(200).check(value).unwrap_or_else(|reason| {
-        violations.push((field, reason));
+        violations.add(field, reason);
         String::new()
     })
-}
-
-fn invalid(violations: Vec<(&'static str, String)>) -> Result<(), NotificationError> {
-    if violations.is_empty() {
-        Ok(())
-    } else {
-        Err(NotificationError::Invalid(violations))
-    }
 }
 
 /// An id from a request: our ids are short and plain, anything else cannot exist.
@@ -198,15 +175,9 @@ fn endpoint_id(value: &str) -> Result<String, NotificationError> {
     id(value, outbox::OutboxError::EndpointNotFound.into())
 }
 
-fn page_size(value: i32, default: i32) -> Result<usize, NotificationError> {
-    match value {
-        0 => Ok(default as usize),
-        1..=MAX_PAGE_SIZE => Ok(value as usize),
-        _ => Err(NotificationError::Invalid(vec![(
-            "page_size",
-            format!("must be between 1 and {MAX_PAGE_SIZE}"),
-        )])),
-    }
+/// The position in the endpoints' list a page token holds.
+fn position(cursor: &str) -> Result<usize, paging::BadPageToken> {
+    usize::try_from(paging::sequence(cursor)?).map_err(|_| paging::BadPageToken)
 }
 
 impl WebhooksService {
@@ -244,11 +215,13 @@ impl WebhookService for WebhooksService {
             .tokens
             .authorize(&request, Permission::WebhooksManage)?;
         let r = request.get_ref();
-        let mut violations = Vec::new();
+        let mut violations = Violations::default();
         let url = url(&mut violations, "url", &self.policy, &r.url);
         let events = events(&mut violations, "events", &r.events);
         let description = description(&mut violations, "description", &r.description);
-        invalid(violations)?;
+        violations
+            .into_result(())
+            .map_err(NotificationError::Invalid)?;
         let (endpoint, secret) = Endpoint::new(&url, events, &description, service_common::now());
         self.store
             .create_endpoint(&endpoint)
@@ -276,15 +249,13 @@ impl WebhookService for WebhooksService {
         self.tokens
             .authorize(&request, Permission::WebhooksManage)?;
         let r = request.get_ref();
-        let size = page_size(r.page_size, DEFAULT_ENDPOINT_PAGE)?;
+        let size = paging::page_size(r.page_size, DEFAULT_ENDPOINT_PAGE, MAX_PAGE_SIZE)
+            .map_err(NotificationError::from)?;
         // A small, bounded list: the token is the position after the last one handed out.
-        let start: usize = match page_token::decode(&r.page_token) {
-            Ok(None) => 0,
-            Ok(Some(cursor)) => cursor
-                .parse()
-                .map_err(|_| NotificationError::from(outbox::OutboxError::BadPageToken))?,
-            Err(_) => return Err(NotificationError::from(outbox::OutboxError::BadPageToken).into()),
-        };
+        let start = paging::decode(&r.page_token)
+            .and_then(|cursor| cursor.map(|c| position(&c)).transpose())
+            .map_err(|e| NotificationError::from(outbox::OutboxError::from(e)))?
+            .unwrap_or(0);
         let all = self
             .store
             .endpoints()
@@ -295,7 +266,7 @@ impl WebhookService for WebhooksService {
         Ok(Response::new(pb::ListWebhookEndpointsResponse {
             endpoints: endpoints.iter().map(endpoint_to_proto).collect(),
             next_page_token: if end < all.len() {
-                page_token::encode(&end.to_string())
+                paging::encode(&end.to_string())
             } else {
                 String::new()
             },
@@ -312,20 +283,9 @@ impl WebhookService for WebhooksService {
             .authorize(&request, Permission::WebhooksManage)?;
         let r = request.get_ref();
         let given = r.endpoint.clone().unwrap_or_default();
-        let paths = r.update_mask.clone().unwrap_or_default().paths;
-        let mut violations = Vec::new();
-        if paths.is_empty() {
-            violations.push(("update_mask", "must name at least one field".to_owned()));
-        }
-        for path in &paths {
-            if !matches!(path.as_str(), "url" | "events" | "description" | "enabled") {
-                violations.push((
-                    "update_mask",
-                    format!("{path} cannot be changed (url, events, description, enabled)"),
-                ));
-            }
-        }
-        let wants = |field: &str| paths.iter().any(|p| p == field);
+        let mut violations = Violations::default();
+        let mask = Mask::read(r.update_mask.as_ref(), UPDATABLE, &mut violations);
+        let wants = |field: &str| mask.contains(field);
         let url =
             wants("url").then(|| url(&mut violations, "endpoint.url", &self.policy, &given.url));
         let events =
@@ -333,7 +293,9 @@ impl WebhookService for WebhooksService {
         let description = wants("description")
             .then(|| description(&mut violations, "endpoint.description", &given.description));
         let enabled = wants("enabled").then_some(given.enabled);
-        invalid(violations)?;
+        violations
+            .into_result(())
+            .map_err(NotificationError::Invalid)?;
         let id = endpoint_id(&given.id)?;
         let now = service_common::now();
         let updated = self
@@ -373,7 +335,7 @@ impl WebhookService for WebhooksService {
             &updated.url,
             format!(
                 "Webhook endpoint changed ({}): {}",
-                paths.join(", "),
+                mask.paths().collect::<Vec<_>>().join(", "),
                 updated.url
             ),
         )
@@ -414,10 +376,10 @@ impl WebhookService for WebhooksService {
             .authorize(&request, Permission::WebhooksManage)?;
         let r = request.get_ref();
         if !(0..=MAX_OVERLAP_SECS).contains(&r.overlap_seconds) {
-            return Err(NotificationError::Invalid(vec![(
+            return Err(NotificationError::from(FieldViolation::new(
                 "overlap_seconds",
                 format!("must be between 0 and {MAX_OVERLAP_SECS} (7 days)"),
-            )])
+            ))
             .into());
         }
         let id = endpoint_id(&r.id)?;
@@ -492,8 +454,9 @@ impl WebhookService for WebhooksService {
         self.tokens
             .authorize(&request, Permission::WebhooksManage)?;
         let r = request.get_ref();
-        let size = page_size(r.page_size, DEFAULT_DELIVERY_PAGE)?;
-        let token = page_token::decode(&r.page_token)
+        let size = paging::page_size(r.page_size, DEFAULT_DELIVERY_PAGE, MAX_PAGE_SIZE)
+            .map_err(NotificationError::from)?;
+        let token = paging::decode(&r.page_token)
             .map_err(|e| NotificationError::from(outbox::OutboxError::from(e)))?;
         // Says NOT_FOUND for an endpoint that does not exist rather than an empty list.
         let endpoint = self.endpoint(&r.endpoint_id).await?;
@@ -504,11 +467,7 @@ impl WebhookService for WebhooksService {
             .map_err(NotificationError::from)?;
         Ok(Response::new(pb::ListWebhookDeliveriesResponse {
             deliveries: page.deliveries.iter().map(delivery_to_proto).collect(),
-            next_page_token: page
-                .next
-                .as_deref()
-                .map(page_token::encode)
-                .unwrap_or_default(),
+            next_page_token: page.next.as_deref().map(paging::encode).unwrap_or_default(),
         }))
     }
 

@@ -13,8 +13,8 @@ pub mod sqlite;
 pub use mongo::MongoOutbox;
 pub use sqlite::SqliteOutbox;
 
+use service_common::paging::BadPageToken;
 use service_common::store::StoreFault;
-use service_common::store::page_token::BadPageToken;
 
 #[derive(Debug, thiserror::Error)]
 pub enum OutboxError {
@@ -33,7 +33,7 @@ pub enum OutboxError {
         crate::webhooks::MAX_ENDPOINTS
     )]
     TooManyEndpoints,
-    #[error("page_token is not a token from a previous page")]
+    #[error("{}", BadPageToken)]
     BadPageToken,
     #[error("outbox store unavailable: {0}")]
     Unavailable(String),

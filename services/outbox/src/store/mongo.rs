@@ -11,6 +11,7 @@ use mongodb::bson::{Document, doc};
 use mongodb::error::Error as MongoError;
 use mongodb::options::ReturnDocument;
 use mongodb::{ClientSession, Collection, Database, IndexModel};
+use service_common::paging::{self, Keyset};
 use service_common::store::migrate::{self, MongoStep};
 use service_common::store::{StoreFault, mongo};
 use service_common::utc_micros;
@@ -215,35 +216,27 @@ impl OutboxStore for MongoOutbox {
             query.push(doc! { "state": state.as_str() });
         }
         if let Some(token) = page_token {
-            let (created, id) = token.split_once('|').ok_or(OutboxError::BadPageToken)?;
-            query.push(doc! { "$or": [
-                { "createdAt": { "$lt": created } },
-                { "createdAt": created, "_id": { "$lt": id } },
-            ] });
+            let (created, id) = paging::split(token)?;
+            query.push(mongo::past_cursor("createdAt", created, id, true));
         }
+        let keyset = Keyset::new(page_size);
         let docs: Vec<Document> = self
             .outbox
             .find(doc! { "$and": query })
             .sort(doc! { "createdAt": -1, "_id": -1 })
-            .limit(page_size as i64 + 1)
+            .limit(keyset.limit())
             .await
             .map_err(StoreFault::from)?
             .try_collect()
             .await
             .map_err(StoreFault::from)?;
-        let mut notifications = docs
+        let notifications = docs
             .into_iter()
             .map(from_document)
             .collect::<Result<Vec<_>, _>>()?;
-        let more = notifications.len() > page_size;
-        notifications.truncate(page_size);
-        let next = if more {
-            notifications
-                .last()
-                .map(|n| format!("{}|{}", utc_micros::format(&n.created_at), n.id))
-        } else {
-            None
-        };
+        let (notifications, next) = keyset.page(notifications, |n| {
+            paging::cursor(utc_micros::format(&n.created_at), &n.id)
+        });
         Ok(Page {
             notifications,
             next,

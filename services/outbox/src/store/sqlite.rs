@@ -7,6 +7,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use r2d2_sqlite::rusqlite::{self, OptionalExtension, TransactionBehavior, params};
+use service_common::paging::{self, Keyset};
 use service_common::store::migrate::{Schema, Step};
 use service_common::store::{Sqlite, StoreFault, json};
 use service_common::utc_micros;
@@ -165,10 +166,11 @@ impl OutboxStore for SqliteOutbox {
         page_size: usize,
         page_token: Option<&str>,
     ) -> Result<Page, OutboxError> {
-        let before: i64 = match page_token {
-            Some(t) => t.parse().map_err(|_| OutboxError::BadPageToken)?,
-            None => i64::MAX,
-        };
+        let before = page_token
+            .map(paging::sequence)
+            .transpose()?
+            .unwrap_or(i64::MAX);
+        let keyset = Keyset::new(page_size);
         let state = filter.state.map(State::as_str);
         let text = filter.text.clone();
         self.db
@@ -179,19 +181,13 @@ impl OutboxStore for SqliteOutbox {
                          AND {TEXT_MATCHES} ORDER BY seq DESC LIMIT ?4"
                     ))
                     .map_err(StoreFault::from)?;
-                let mut rows = st
-                    .query_map(params![before, state, text, page_size as i64 + 1], |r| {
+                let rows = st
+                    .query_map(params![before, state, text, keyset.limit()], |r| {
                         Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
                     })
                     .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
                     .map_err(StoreFault::from)?;
-                let more = rows.len() > page_size;
-                rows.truncate(page_size);
-                let next = if more {
-                    rows.last().map(|(seq, _)| seq.to_string())
-                } else {
-                    None
-                };
+                let (rows, next) = keyset.page(rows, |(seq, _)| seq.to_string());
                 let notifications = rows
                     .iter()
                     .map(|(_, doc)| decode(doc))

@@ -11,6 +11,7 @@ use mongodb::bson::{Document, doc};
 use mongodb::error::Error as MongoError;
 use mongodb::options::ReturnDocument;
 use mongodb::{ClientSession, Collection, Database, IndexModel};
+use service_common::paging::{self, Keyset};
 use service_common::store::migrate::{self, MongoStep};
 use service_common::store::{StoreFault, mongo};
 use service_common::utc_micros;
@@ -375,35 +376,27 @@ impl WebhookStore for MongoWebhooks {
     ) -> Result<DeliveryPage, OutboxError> {
         let mut query = vec![doc! { "endpointId": endpoint_id }];
         if let Some(token) = page_token {
-            let (created, id) = token.split_once('|').ok_or(OutboxError::BadPageToken)?;
-            query.push(doc! { "$or": [
-                { "createdAt": { "$lt": created } },
-                { "createdAt": created, "_id": { "$lt": id } },
-            ] });
+            let (created, id) = paging::split(token)?;
+            query.push(mongo::past_cursor("createdAt", created, id, true));
         }
+        let keyset = Keyset::new(page_size);
         let docs: Vec<Document> = self
             .deliveries
             .find(doc! { "$and": query })
             .sort(doc! { "createdAt": -1, "_id": -1 })
-            .limit(page_size as i64 + 1)
+            .limit(keyset.limit())
             .await
             .map_err(StoreFault::from)?
             .try_collect()
             .await
             .map_err(StoreFault::from)?;
-        let mut deliveries = docs
+        let deliveries = docs
             .into_iter()
             .map(delivery_of)
             .collect::<Result<Vec<_>, _>>()?;
-        let more = deliveries.len() > page_size;
-        deliveries.truncate(page_size);
-        let next = more
-            .then(|| {
-                deliveries
-                    .last()
-                    .map(|d| format!("{}|{}", utc_micros::format(&d.created_at), d.id))
-            })
-            .flatten();
+        let (deliveries, next) = keyset.page(deliveries, |d| {
+            paging::cursor(utc_micros::format(&d.created_at), &d.id)
+        });
         Ok(DeliveryPage { deliveries, next })
     }
 

@@ -6,6 +6,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use r2d2_sqlite::rusqlite::{self, OptionalExtension, TransactionBehavior, params};
+use service_common::paging::{self, Keyset};
 use service_common::store::migrate::{Schema, Step};
 use service_common::store::{Sqlite, StoreFault, json};
 use service_common::utc_micros;
@@ -362,30 +363,27 @@ impl WebhookStore for SqliteWebhooks {
         page_size: usize,
         page_token: Option<&str>,
     ) -> Result<DeliveryPage, OutboxError> {
-        let before: i64 = match page_token {
-            Some(t) => t.parse().map_err(|_| OutboxError::BadPageToken)?,
-            None => i64::MAX,
-        };
+        let before = page_token
+            .map(paging::sequence)
+            .transpose()?
+            .unwrap_or(i64::MAX);
+        let keyset = Keyset::new(page_size);
         let endpoint_id = endpoint_id.to_owned();
         self.db
             .run(move |conn| {
-                let mut rows = conn
+                let rows = conn
                     .prepare_cached(
                         "SELECT seq, doc FROM webhook_deliveries WHERE endpoint_id = ?1 AND seq < ?2 \
                          ORDER BY seq DESC LIMIT ?3",
                     )
                     .and_then(|mut st| {
-                        st.query_map(params![endpoint_id, before, page_size as i64 + 1], |r| {
+                        st.query_map(params![endpoint_id, before, keyset.limit()], |r| {
                             Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
                         })?
                         .collect::<Result<Vec<_>, _>>()
                     })
                     .map_err(StoreFault::from)?;
-                let more = rows.len() > page_size;
-                rows.truncate(page_size);
-                let next = more
-                    .then(|| rows.last().map(|(seq, _)| seq.to_string()))
-                    .flatten();
+                let (rows, next) = keyset.page(rows, |(seq, _)| seq.to_string());
                 let deliveries = rows
                     .iter()
                     .map(|(_, doc)| decode("delivery", doc))

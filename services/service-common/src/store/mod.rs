@@ -1,11 +1,10 @@
 //! The store plumbing every service shares: one classification of database errors, the
-//! SQLite handle that runs work off the async runtime, the JSON and MongoDB document codecs,
-//! and opaque page tokens. Each service converts a [`StoreFault`] into its own error type once.
+//! SQLite handle that runs work off the async runtime, the JSON and MongoDB document codecs.
+//! Each service converts a [`StoreFault`] into its own error type once.
 
 pub mod json;
 pub mod migrate;
 pub mod mongo;
-pub mod page_token;
 pub mod sqlite;
 
 use std::fmt;

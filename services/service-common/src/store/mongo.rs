@@ -54,6 +54,16 @@ pub fn regex_literal(text: &str) -> String {
     out
 }
 
+/// The documents past a keyset cursor (`value`, `id`) in the order by `field` then `_id`.
+pub fn past_cursor(field: &str, value: impl Into<Bson>, id: &str, descending: bool) -> Document {
+    let past = if descending { "$lt" } else { "$gt" };
+    let value = value.into();
+    bson::doc! { "$or": [
+        { field: { past: value.clone() } },
+        { field: value, "_id": { past: id } },
+    ] }
+}
+
 #[cfg(test)]
 mod tests {
     use mongodb::bson::doc;
@@ -63,6 +73,24 @@ mod tests {
     struct Thing {
         id: String,
         name: String,
+    }
+
+    #[test]
+    fn past_cursor_breaks_ties_by_id() {
+        assert_eq!(
+            super::past_cursor("createdAt", "t", "u-1", true),
+            doc! { "$or": [
+                { "createdAt": { "$lt": "t" } },
+                { "createdAt": "t", "_id": { "$lt": "u-1" } },
+            ] }
+        );
+        assert_eq!(
+            super::past_cursor("seq", 7_i64, "i-1", false),
+            doc! { "$or": [
+                { "seq": { "$gt": 7_i64 } },
+                { "seq": 7_i64, "_id": { "$gt": "i-1" } },
+            ] }
+        );
     }
 
     #[test]

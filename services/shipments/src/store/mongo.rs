@@ -21,8 +21,8 @@ use super::{
 use crate::domain::{Shipment, Status, TrackingNumber};
 use crate::error::ShipmentError;
 use crate::updates::EmailRules;
+use service_common::paging::{self, Keyset};
 use service_common::store::migrate::{self, MongoStep};
-use service_common::store::page_token::BadPageToken;
 use service_common::store::{StoreFault, mongo};
 
 const REVISION: &str = "rev";
@@ -396,48 +396,37 @@ impl ShipmentStore for MongoShipmentStore {
         } else {
             "createdAt"
         };
-        let (direction, past) = if query.order.descending() {
-            (-1, "$lt")
-        } else {
-            (1, "$gt")
-        };
+        let descending = query.order.descending();
+        let direction = if descending { -1 } else { 1 };
         let mut page_filter = base;
         if let Some(Cursor(cursor)) = &query.after {
-            let (value, id) = cursor.rsplit_once('|').ok_or(BadPageToken)?;
-            let after = doc! { "$or": [
-                { field: { past: value } },
-                { field: value, "_id": { past: id } },
-            ] };
+            let (value, id) = paging::split(cursor)?;
+            let after = mongo::past_cursor(field, value, id, descending);
             page_filter = doc! { "$and": [page_filter, after] };
         }
+        let keyset = Keyset::new(query.page_size);
         let docs: Vec<Document> = self
             .shipments
             .find(page_filter)
             .sort(doc! { field: direction, "_id": direction })
-            .limit(query.page_size as i64 + 1)
+            .limit(keyset.limit())
             .await
             .map_err(StoreFault::from)?
             .try_collect()
             .await
             .map_err(StoreFault::from)?;
-        let mut shipments = docs
+        let shipments = docs
             .into_iter()
             .map(|d| from_document(d).map(|(s, _)| s))
             .collect::<Result<Vec<_>, _>>()?;
-        let more = shipments.len() > query.page_size;
-        shipments.truncate(query.page_size);
-        let next = if more {
-            shipments.last().map(|s| {
-                let value = if query.order.by_expected_delivery() {
-                    s.details.expected_delivery_date.to_string()
-                } else {
-                    crate::domain::utc_micros::format(&s.created_at)
-                };
-                Cursor(format!("{value}|{}", s.id))
-            })
-        } else {
-            None
-        };
+        let (shipments, next) = keyset.page(shipments, |s| {
+            let value = if query.order.by_expected_delivery() {
+                s.details.expected_delivery_date.to_string()
+            } else {
+                crate::domain::utc_micros::format(&s.created_at)
+            };
+            Cursor(paging::cursor(value, &s.id))
+        });
         Ok(ListPage {
             shipments,
             next,
@@ -620,10 +609,7 @@ impl ShipmentStore for MongoShipmentStore {
                 return Ok(Vec::new());
             };
             let seq = anchor.get_i64("seq").unwrap_or(0);
-            filter = doc! { "$or": [
-                { "seq": { "$lt": seq } },
-                { "seq": seq, "_id": { "$lt": before } },
-            ] };
+            filter = mongo::past_cursor("seq", seq, before, true);
         }
         let found: Vec<Document> = self
             .imports

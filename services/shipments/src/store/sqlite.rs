@@ -10,8 +10,8 @@ use async_trait::async_trait;
 use r2d2_sqlite::rusqlite::{
     self, OptionalExtension, TransactionBehavior, params, params_from_iter, types::Value,
 };
+use service_common::paging::{self, BadPageToken, Keyset};
 use service_common::store::migrate::{Schema, Step};
-use service_common::store::page_token::BadPageToken;
 use service_common::store::{Sqlite, StoreFault, json};
 
 use audit::AuditEntry;
@@ -296,15 +296,12 @@ fn filter(query: &ListQuery) -> Filter {
 
 /// A page's position: the last shipment's sort value (for the expected-delivery orders) and
 /// sequence number.
-fn parse_cursor(cursor: &Cursor, order: Order) -> Result<(Option<String>, i64), ShipmentError> {
-    let bad = || ShipmentError::from(BadPageToken);
+fn parse_cursor(cursor: &Cursor, order: Order) -> Result<(Option<String>, i64), BadPageToken> {
     if order.by_expected_delivery() {
-        let (sort, seq) = cursor.0.rsplit_once('|').ok_or_else(bad)?;
-        Ok((Some(sort.to_owned()), seq.parse().map_err(|_| bad())?))
-    } else if cursor.0.contains('|') {
-        Err(bad())
+        let (sort, seq) = paging::split(&cursor.0)?;
+        Ok((Some(sort.to_owned()), paging::sequence(seq)?))
     } else {
-        Ok((None, cursor.0.parse().map_err(|_| bad())?))
+        Ok((None, paging::sequence(&cursor.0)?))
     }
 }
 
@@ -511,24 +508,19 @@ impl ShipmentStore for SqliteShipmentStore {
                 if sorted { "p.sort" } else { "NULL" },
                 if sorted { format!("p.sort {direction}, p.seq {direction}") } else { format!("p.seq {direction}") },
             );
-            values.push(Value::Integer(query.page_size as i64 + 1));
+            let keyset = Keyset::new(query.page_size);
+            values.push(Value::Integer(keyset.limit()));
             let mut statement = conn.prepare_cached(&sql).map_err(StoreFault::from)?;
-            let mut rows = statement
+            let rows = statement
                 .query_map(params_from_iter(&values), |r| {
                     Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, Option<String>>(2)?))
                 })
                 .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
                 .map_err(StoreFault::from)?;
-            let more = rows.len() > query.page_size;
-            rows.truncate(query.page_size);
-            let next = if more {
-                rows.last().map(|(seq, _, sort)| match sort {
-                    Some(sort) => Cursor(format!("{sort}|{seq}")),
-                    None => Cursor(seq.to_string()),
-                })
-            } else {
-                None
-            };
+            let (rows, next) = keyset.page(rows, |(seq, _, sort)| match sort {
+                Some(sort) => Cursor(paging::cursor(sort, seq)),
+                None => Cursor(seq.to_string()),
+            });
             let shipments = rows.into_iter().map(|(_, doc, _)| decode(doc)).collect::<Result<Vec<_>, _>>()?;
             Ok(ListPage { shipments, next, total: total as u64 })
         })
