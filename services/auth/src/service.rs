@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use audit::{Action, Actor, AuditEntry, AuditLog};
 use logistics_proto::v1::{self as pb, auth_service_server::AuthService};
-use service_auth::{Permission, TokenKey};
+use service_auth::Permission;
 use service_common::store::page_token;
 use tonic::{Request, Response, Status};
 
@@ -16,7 +16,6 @@ use crate::store::UserStore;
 #[derive(Clone)]
 pub struct AuthApi {
     store: Arc<dyn UserStore>,
-    tokens: TokenKey,
     /// Where sign-ins and changes of users are recorded.
     audit: Arc<dyn AuditLog>,
 }
@@ -68,7 +67,9 @@ pub fn user_to_proto(u: &User) -> pb::User {
         email: u.email.as_str().to_owned(),
         name: u.name.clone(),
         role: u.role.to_proto().into(),
-        permissions: Permission::effective(u.role, &u.permissions)
+        permissions: u
+            .role
+            .narrowed(&u.permissions)
             .iter()
             .map(|p| p.as_str().to_owned())
             .collect(),
@@ -86,12 +87,8 @@ pub fn user_to_proto(u: &User) -> pb::User {
 }
 
 impl AuthApi {
-    pub fn new(store: Arc<dyn UserStore>, tokens: TokenKey, audit: Arc<dyn AuditLog>) -> Self {
-        Self {
-            store,
-            tokens,
-            audit,
-        }
+    pub fn new(store: Arc<dyn UserStore>, audit: Arc<dyn AuditLog>) -> Self {
+        Self { store, audit }
     }
 
     /// Records what was done. The user store is another database, so the change is already
@@ -195,7 +192,6 @@ impl AuthService for AuthApi {
         &self,
         request: Request<pb::GetUserRequest>,
     ) -> Result<Response<pb::User>, Status> {
-        self.tokens.authorize(&request, Permission::UsersRead)?;
         let id = domain::UserId::parse("id", &request.get_ref().id)?;
         let user = self.store.get(id.as_str()).await?;
         Ok(Response::new(user_to_proto(&user)))
@@ -206,7 +202,6 @@ impl AuthService for AuthApi {
         &self,
         request: Request<pb::ListUsersRequest>,
     ) -> Result<Response<pb::ListUsersResponse>, Status> {
-        self.tokens.authorize(&request, Permission::UsersRead)?;
         let request = request.into_inner();
         let page_size = match request.page_size {
             0 => 50,
@@ -230,7 +225,7 @@ impl AuthService for AuthApi {
         &self,
         request: Request<pb::CreateUserRequest>,
     ) -> Result<Response<pb::User>, Status> {
-        let caller = self.tokens.authorize(&request, Permission::UsersManage)?;
+        let caller = service_auth::access::caller(&request)?;
         let actor = Actor::of(&request, &caller);
         let request = request.into_inner();
         let input = request.user.unwrap_or_default();
@@ -259,7 +254,7 @@ impl AuthService for AuthApi {
         &self,
         request: Request<pb::SetUserDisabledRequest>,
     ) -> Result<Response<pb::User>, Status> {
-        let caller = self.tokens.authorize(&request, Permission::UsersManage)?;
+        let caller = service_auth::access::caller(&request)?;
         let actor = Actor::of(&request, &caller);
         let request = request.into_inner();
         let id = domain::UserId::parse("id", &request.id)?;
@@ -298,7 +293,7 @@ impl AuthService for AuthApi {
         &self,
         request: Request<pb::ChangePasswordRequest>,
     ) -> Result<Response<()>, Status> {
-        let caller = self.tokens.caller(&request)?;
+        let caller = service_auth::access::caller(&request)?;
         let actor = Actor::of(&request, &caller);
         let request = request.into_inner();
         let mut user = self.store.get(&caller.sub).await?;
@@ -331,7 +326,7 @@ impl AuthService for AuthApi {
         &self,
         request: Request<pb::UpdateUserRequest>,
     ) -> Result<Response<pb::User>, Status> {
-        let caller = self.tokens.authorize(&request, Permission::UsersManage)?;
+        let caller = service_auth::access::caller(&request)?;
         let actor = Actor::of(&request, &caller);
         let request = request.into_inner();
         let input = request.user.unwrap_or_default();
@@ -384,7 +379,9 @@ impl AuthService for AuthApi {
             Action::UserUpdate
         };
         let shown = |u: &User| User {
-            permissions: Permission::effective(u.role, &u.permissions)
+            permissions: u
+                .role
+                .narrowed(&u.permissions)
                 .iter()
                 .map(|p| p.as_str().to_owned())
                 .collect(),
@@ -408,7 +405,7 @@ impl AuthService for AuthApi {
         &self,
         request: Request<pb::GetCurrentUserRequest>,
     ) -> Result<Response<pb::User>, Status> {
-        let caller = self.tokens.caller(&request)?;
+        let caller = service_auth::access::caller(&request)?;
         let user = self.store.get(&caller.sub).await?;
         Ok(Response::new(user_to_proto(&user)))
     }

@@ -12,6 +12,7 @@ use logistics_proto::v1::{
 };
 use service_auth::TokenKey;
 use service_auth::TokenSettings;
+use service_auth::access::Enforced;
 use service_common::Built;
 use service_common::settings::{StoreConfig, StoreSettings, TelemetrySettings};
 use tonic::{Request, Response, Status};
@@ -31,7 +32,6 @@ impl From<StoreError> for Status {
 #[derive(Clone)]
 pub struct PreferencesService {
     store: Arc<dyn PreferenceStore>,
-    tokens: TokenKey,
 }
 
 fn to_proto(p: &Preferences) -> pb::Preferences {
@@ -47,7 +47,7 @@ impl PreferenceService for PreferencesService {
         &self,
         request: Request<pb::GetPreferencesRequest>,
     ) -> Result<Response<pb::Preferences>, Status> {
-        let caller = self.tokens.caller(&request)?;
+        let caller = service_auth::access::caller(&request)?;
         Ok(Response::new(to_proto(&self.store.get(&caller.sub).await?)))
     }
 
@@ -56,7 +56,7 @@ impl PreferenceService for PreferencesService {
         &self,
         request: Request<pb::UpdatePreferencesRequest>,
     ) -> Result<Response<pb::Preferences>, Status> {
-        let caller = self.tokens.caller(&request)?;
+        let caller = service_auth::access::caller(&request)?;
         let request = request.into_inner();
         let given = request.preferences.unwrap_or_default();
         let paths = request.update_mask.map(|m| m.paths).unwrap_or_default();
@@ -101,15 +101,18 @@ pub async fn open_store(config: &StoreConfig) -> anyhow::Result<Arc<dyn Preferen
 pub fn server(
     store: Arc<dyn PreferenceStore>,
     tokens: TokenKey,
-) -> PreferenceServiceServer<PreferencesService> {
-    PreferenceServiceServer::new(PreferencesService { store, tokens })
+) -> Enforced<PreferenceServiceServer<PreferencesService>> {
+    Enforced::new(
+        tokens,
+        PreferenceServiceServer::new(PreferencesService { store }),
+    )
 }
 
 /// The service, whoever starts it: its binary, the all-in-one gateway and the tests.
 pub async fn build(
     store: &StoreConfig,
     tokens: TokenKey,
-) -> anyhow::Result<Built<PreferenceServiceServer<PreferencesService>>> {
+) -> anyhow::Result<Built<Enforced<PreferenceServiceServer<PreferencesService>>>> {
     Ok(Built::new(server(open_store(store).await?, tokens)))
 }
 

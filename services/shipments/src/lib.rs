@@ -35,6 +35,7 @@ pub const MAX_MESSAGE_BYTES: usize = 9 * 1024 * 1024;
 
 use logistics_proto::v1::audit_service_server::AuditServiceServer;
 use service_auth::TokenSettings;
+use service_auth::access::Enforced;
 use service_common::settings::{SiteSettings, StoreConfig, StoreSettings, TelemetrySettings};
 use service_common::{Built, Services};
 
@@ -173,7 +174,7 @@ pub async fn open_store(config: &StoreConfig) -> anyhow::Result<Arc<dyn Shipment
 }
 
 /// What the shipments process serves: the shipments, and the audit log kept beside them.
-pub type ShipmentsServer = Services<ShipmentServiceServer<ShipmentsService>>;
+pub type ShipmentsServer = Services<Enforced<ShipmentServiceServer<ShipmentsService>>>;
 
 /// The service, whoever starts it: its binary, the all-in-one gateway and the tests.
 pub async fn build(
@@ -187,8 +188,9 @@ pub async fn build(
     let audit_log = audit::open(config).await?;
     let service = service(store, blobs, tokens.clone(), site, settings);
     service.keep_sweeping_pending_imports().await;
-    let services = Services::new(served(service)).with(AuditServiceServer::new(
-        audit::AuditApi::new(audit_log, tokens),
+    let services = Services::new(served(service)).with(Enforced::new(
+        tokens,
+        AuditServiceServer::new(audit::AuditApi::new(audit_log)),
     ));
     Ok(Built::of_services(services))
 }
@@ -201,7 +203,7 @@ pub fn server(
     tokens: TokenKey,
     site: &SiteSettings,
     settings: &Settings,
-) -> ShipmentServiceServer<ShipmentsService> {
+) -> Enforced<ShipmentServiceServer<ShipmentsService>> {
     served(service(store, blobs, tokens, site, settings))
 }
 
@@ -223,6 +225,8 @@ fn service(
     .with_imports(settings.imports())
 }
 
-fn served(service: ShipmentsService) -> ShipmentServiceServer<ShipmentsService> {
-    ShipmentServiceServer::new(service).max_decoding_message_size(MAX_MESSAGE_BYTES)
+fn served(service: ShipmentsService) -> Enforced<ShipmentServiceServer<ShipmentsService>> {
+    let tokens = service.tokens.clone();
+    let server = ShipmentServiceServer::new(service).max_decoding_message_size(MAX_MESSAGE_BYTES);
+    Enforced::new(tokens, server)
 }
