@@ -9,13 +9,15 @@ use std::task::{Context, Poll};
 use axum::extract::ConnectInfo;
 use futures::future::BoxFuture;
 use http::{HeaderMap, HeaderValue, Request, Response};
+use logistics_proto::v1::RateLimit;
+use service_auth::access::{Audience, rule};
 use service_auth::{CALL_TOKEN_LIFETIME, NOT_PERMITTED, Permission, TokenKey};
 use service_common::grpc_guard::GrpcGuardLayer;
 use tonic::body::Body;
 use tower::{Layer, ServiceExt};
 
 use crate::access;
-use crate::limits::RateLimit;
+use crate::limits;
 use crate::session::{self, Session};
 use crate::tracking_access;
 use crate::upstream::Upstream;
@@ -38,106 +40,17 @@ pub const TOO_MANY_VERIFICATIONS: &str =
 pub const TOO_MANY_SUBSCRIPTIONS: &str =
     "Too many subscriptions from your network. Please try again later.";
 
-/// Which of the client's rate limits a public method counts against.
-#[derive(Clone, Copy)]
-enum PublicLimit {
-    Tracking,
-    Contact,
-    Verify,
-    Subscribe,
-}
-
-/// Who may call one method from a browser.
-enum Audience {
-    /// Anyone, from any page, within the client's tracking rate limit; staff and verified
-    /// parties see more.
-    PublicLookup,
-    /// Anyone from this site, within one of the client's rate limits.
-    Public(PublicLimit),
-    /// Anyone from this site: the gateway's own sign-in service.
-    Sessions,
-    /// A signed-in user of any role.
-    SignedIn,
-    /// A signed-in user holding this permission.
-    Staff(Permission),
-    /// Nobody through the gateway.
-    Nobody,
-}
-
-fn audience(path: &str) -> Audience {
-    use Permission::*;
-    let staff = |permission| Audience::Staff(permission);
-    match path {
-        // Both show what the caller may see of one shipment: staff everything, a visitor what
-        // their full-view grants open.
-        "/logistics.v1.ShipmentService/GetShipmentByTrackingNumber"
-        | "/logistics.v1.ShipmentService/GetProofOfDeliveryImage" => Audience::PublicLookup,
-        "/logistics.v1.ShipmentService/VerifyTrackingAccess" => {
-            Audience::Public(PublicLimit::Verify)
-        }
-        // Sends e-mail like a subscription, so it counts like one; never like a guess.
-        "/logistics.v1.ShipmentService/SendTrackingAccessLink"
-        | "/logistics.v1.ShipmentService/SubscribeToShipment" => {
-            Audience::Public(PublicLimit::Subscribe)
-        }
-        "/logistics.v1.ShipmentService/ConfirmShipmentSubscription"
-        | "/logistics.v1.ShipmentService/DeleteShipmentSubscription" => {
-            Audience::Public(PublicLimit::Tracking)
-        }
-        "/logistics.v1.AuthService/ChangePassword" => Audience::SignedIn,
-        p if p.starts_with(PREFERENCE_SERVICE) => Audience::SignedIn,
-        "/logistics.v1.AuthService/SignIn" | "/logistics.v1.AuthService/GetCurrentUser" => {
-            Audience::Nobody
-        }
-        "/logistics.v1.NotificationService/SendContactMessage" => {
-            Audience::Public(PublicLimit::Contact)
-        }
-        p if p.starts_with(SESSION_SERVICE) => Audience::Sessions,
-        "/logistics.v1.ShipmentService/GetShipment"
-        | "/logistics.v1.ShipmentService/ListShipments" => staff(ShipmentsRead),
-        "/logistics.v1.ShipmentService/GetShipmentStatistics" => staff(DashboardRead),
-        "/logistics.v1.ShipmentService/CreateShipment" => staff(ShipmentsCreate),
-        "/logistics.v1.ShipmentService/UpdateShipment" => staff(ShipmentsEdit),
-        "/logistics.v1.ShipmentService/UpdateShipmentTracking"
-        | "/logistics.v1.ShipmentService/BatchUpdateShipmentTracking" => staff(ShipmentsTrack),
-        "/logistics.v1.ShipmentService/ExportShipments" => staff(ShipmentsExport),
-        "/logistics.v1.ShipmentService/CreateShipmentImport"
-        | "/logistics.v1.ShipmentService/AppendShipmentImportData"
-        | "/logistics.v1.ShipmentService/StartShipmentImport"
-        | "/logistics.v1.ShipmentService/GetShipmentImport"
-        | "/logistics.v1.ShipmentService/ListShipmentImports"
-        | "/logistics.v1.ShipmentService/ExportShipmentImportRejections" => staff(ShipmentsImport),
-        "/logistics.v1.ShipmentService/RecordProofOfDelivery" => staff(DeliveriesRecord),
-        "/logistics.v1.ShipmentService/DeleteShipment" => staff(ShipmentsDelete),
-        "/logistics.v1.ShipmentService/GetTrackingEmailSettings"
-        | "/logistics.v1.ShipmentService/UpdateTrackingEmailSettings" => staff(SettingsManage),
-        "/logistics.v1.AuthService/GetUser" | "/logistics.v1.AuthService/ListUsers" => {
-            staff(UsersRead)
-        }
-        "/logistics.v1.AuthService/CreateUser"
-        | "/logistics.v1.AuthService/SetUserDisabled"
-        | "/logistics.v1.AuthService/UpdateUser" => staff(UsersManage),
-        "/logistics.v1.NotificationService/ListNotifications" => staff(EmailsRead),
-        "/logistics.v1.NotificationService/RetryNotification"
-        | "/logistics.v1.NotificationService/RetryFailedNotifications"
-        | "/logistics.v1.NotificationService/SendTestEmails" => staff(EmailsSend),
-        "/logistics.v1.AuditService/ListAuditEntries" => staff(AuditRead),
-        "/logistics.v1.WebhookService/CreateWebhookEndpoint"
-        | "/logistics.v1.WebhookService/ListWebhookEndpoints"
-        | "/logistics.v1.WebhookService/UpdateWebhookEndpoint"
-        | "/logistics.v1.WebhookService/DeleteWebhookEndpoint"
-        | "/logistics.v1.WebhookService/RotateWebhookEndpointSecret"
-        | "/logistics.v1.WebhookService/SendTestWebhookEvent"
-        | "/logistics.v1.WebhookService/ListWebhookDeliveries"
-        | "/logistics.v1.WebhookService/ResendWebhookDelivery" => staff(WebhooksManage),
-        // A method added to a service but not here is refused until someone decides.
-        _ => Audience::Nobody,
-    }
+/// Who may call the method at `path` from a browser: its access option in the proto; nobody
+/// for a method marked internal or one the proto does not declare.
+fn audience(path: &str) -> Option<Audience> {
+    rule(path)
+        .filter(|rule| !rule.internal)
+        .map(|rule| rule.audience)
 }
 
 /// Whether `path` is a public tracking lookup (what `LOG_PUBLIC_REQUESTS` is about).
 pub fn is_public_lookup(path: &str) -> bool {
-    path.starts_with(SHIPMENT_SERVICE) && matches!(audience(path), Audience::PublicLookup)
+    path.starts_with(SHIPMENT_SERVICE) && matches!(audience(path), Some(Audience::PublicLookup))
 }
 
 #[derive(Clone)]
@@ -150,10 +63,10 @@ pub struct RpcGateway {
     pub session_api: Upstream,
     pub access: access::Access,
     pub tokens: TokenKey,
-    pub tracking_limit: Arc<RateLimit>,
-    pub contact_limit: Arc<RateLimit>,
-    pub verify_limit: Arc<RateLimit>,
-    pub subscribe_limit: Arc<RateLimit>,
+    pub tracking_limit: Arc<limits::RateLimit>,
+    pub contact_limit: Arc<limits::RateLimit>,
+    pub verify_limit: Arc<limits::RateLimit>,
+    pub subscribe_limit: Arc<limits::RateLimit>,
     pub proxies: TrustedProxies,
     /// Checks and reads a call's body; applied after the caller was admitted from the headers.
     pub guard: GrpcGuardLayer,
@@ -289,31 +202,32 @@ impl RpcGateway {
     async fn handle(self, mut request: Request<Body>) -> Result<Response<Body>, Infallible> {
         let path = request.uri().path().to_owned();
         let audience = audience(&path);
-        if !matches!(audience, Audience::PublicLookup) && !same_origin(request.headers()) {
+        if !matches!(audience, Some(Audience::PublicLookup)) && !same_origin(request.headers()) {
             tracing::warn!(%path, "cross-site call refused");
             return refuse(tonic::Status::permission_denied(
                 "Cross-site requests are not allowed.",
             ));
         }
         let caller = match audience {
-            Audience::Nobody => {
+            // Open to anyone without a token: only for the gateway's own sign-in.
+            None | Some(Audience::Anyone) => {
                 return refuse(tonic::Status::permission_denied(
                     "This method is not available from a browser.",
                 ));
             }
-            Audience::Sessions => return self.forward(&self.session_api, request).await,
-            Audience::PublicLookup | Audience::Public(_) => {
+            Some(Audience::Sessions) => return self.forward(&self.session_api, request).await,
+            Some(audience @ (Audience::PublicLookup | Audience::Public(_))) => {
                 let key = self
                     .proxies
                     .client_key(request.headers(), request.extensions());
                 let (limit, message) = match audience {
-                    Audience::Public(PublicLimit::Contact) => {
+                    Audience::Public(RateLimit::Contact) => {
                         (&self.contact_limit, TOO_MANY_MESSAGES)
                     }
-                    Audience::Public(PublicLimit::Verify) => {
+                    Audience::Public(RateLimit::Verify) => {
                         (&self.verify_limit, TOO_MANY_VERIFICATIONS)
                     }
-                    Audience::Public(PublicLimit::Subscribe) => {
+                    Audience::Public(RateLimit::Subscribe) => {
                         (&self.subscribe_limit, TOO_MANY_SUBSCRIPTIONS)
                     }
                     _ => (&self.tracking_limit, TOO_MANY_LOOKUPS),
@@ -327,7 +241,7 @@ impl RpcGateway {
                 }
                 None
             }
-            Audience::SignedIn | Audience::Staff(_) => {
+            Some(audience @ (Audience::SignedIn | Audience::Staff(_))) => {
                 let id = session::id_from_cookies(
                     request
                         .headers()

@@ -27,10 +27,9 @@ const CALL_TIMEOUT: Duration = Duration::from_secs(10);
 const READ_ATTEMPTS: u32 = 3;
 const READ_BACKOFF: Duration = Duration::from_millis(100);
 
-/// Get and List methods change nothing, so sending one twice is harmless.
+/// Whether sending the call twice is harmless: its method's `idempotency_level` in the proto.
 pub(crate) fn is_idempotent(path: &str) -> bool {
-    let method = path.rsplit('/').next().unwrap_or_default();
-    method.starts_with("Get") || method.starts_with("List")
+    service_auth::access::rule(path).is_some_and(|rule| rule.idempotent)
 }
 
 /// A service hosted in this process (its generated server), called without a socket but

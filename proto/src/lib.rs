@@ -9,7 +9,9 @@ pub mod logistics {
 pub use logistics::v1;
 
 pub mod codec;
+mod permission;
 
-/// Encoded descriptor set of every `logistics.v1` file, for gRPC reflection.
+/// Encoded descriptor set of every `logistics.v1` file with its options, for gRPC reflection
+/// and the methods' access rules.
 pub const FILE_DESCRIPTOR_SET: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/logistics_descriptor.bin"));

@@ -1,26 +1,25 @@
-// What a signed-in user may do: the names the services check, one per action. The server is
-// the authority; the UI only hides what would be refused.
+// What a signed-in user may do: the names the services check, one per action, derived from the
+// proto's Permission enum (PERMISSION_SHIPMENTS_READ is `shipments.read`, Permission.shipmentsRead
+// here). The server is the authority; the UI only hides what would be refused.
+import { Permission as ProtoPermission } from '@/gen/logistics/v1/access_pb';
 import type { User } from '@/gen/logistics/v1/user_pb';
 
-export const Permission = {
-  shipmentsRead: 'shipments.read',
-  shipmentsTrack: 'shipments.track',
-  shipmentsCreate: 'shipments.create',
-  shipmentsEdit: 'shipments.edit',
-  shipmentsDelete: 'shipments.delete',
-  shipmentsExport: 'shipments.export',
-  shipmentsImport: 'shipments.import',
-  labelsPrint: 'labels.print',
-  deliveriesRecord: 'deliveries.record',
-  dashboardRead: 'dashboard.read',
-  usersRead: 'users.read',
-  usersManage: 'users.manage',
-  emailsRead: 'emails.read',
-  emailsSend: 'emails.send',
-  settingsManage: 'settings.manage',
-  auditRead: 'audit.read',
-  webhooksManage: 'webhooks.manage',
-} as const;
+type ValueName = Exclude<keyof typeof ProtoPermission, 'UNSPECIFIED'>;
+/** SHIPMENTS_READ → shipmentsRead */
+type Key<N extends string> = N extends `${infer Head}_${infer Rest}`
+  ? `${Lowercase<Head>}${Capitalize<Key<Rest>>}`
+  : Lowercase<N>;
+/** SHIPMENTS_READ → shipments.read: lower case, the first `_` a `.` */
+type Name<N extends string> = N extends `${infer Head}_${infer Rest}` ? `${Lowercase<Head>}.${Lowercase<Rest>}` : never;
+
+const key = (value: string) => value.toLowerCase().replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+const name = (value: string) => value.toLowerCase().replace('_', '.');
+
+export const Permission = Object.fromEntries(
+  Object.keys(ProtoPermission)
+    .filter((value) => value !== 'UNSPECIFIED')
+    .map((value) => [key(value), name(value)]),
+) as { readonly [V in ValueName as Key<V>]: Name<V> };
 
 export type Permission = (typeof Permission)[keyof typeof Permission];
 

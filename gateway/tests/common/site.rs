@@ -108,7 +108,7 @@ async fn stores(data: &Path) -> (Arc<dyn ShipmentStore>, Arc<dyn auth::store::Us
     let clerk = auth::domain::Email::parse(CLERK_EMAIL).unwrap();
     if users.find_by_email(&clerk).await.unwrap().is_none() {
         let audit_log = Arc::new(audit::SqliteAuditLog::open(data).unwrap());
-        auth::AuthApi::new(users.clone(), TokenKey::generate(), audit_log)
+        auth::AuthApi::new(users.clone(), audit_log)
             .create(
                 clerk,
                 "Clerk",

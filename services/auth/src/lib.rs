@@ -15,6 +15,7 @@ pub use service::AuthApi;
 use store::{MongoUserStore, SqliteUserStore, UserStore};
 
 use service_auth::TokenSettings;
+use service_auth::access::Enforced;
 use service_common::Built;
 use service_common::settings::{
     ExposeSecret, SecretString, StoreConfig, StoreSettings, TelemetrySettings,
@@ -80,7 +81,7 @@ pub async fn build(
     store: &StoreConfig,
     settings: &Settings,
     tokens: TokenKey,
-) -> anyhow::Result<Built<AuthServiceServer<AuthApi>>> {
+) -> anyhow::Result<Built<Enforced<AuthServiceServer<AuthApi>>>> {
     let audit_log = audit::open(store).await?;
     let store = open_store(store).await?;
     ensure_first_admin(store.clone(), audit_log.clone(), settings).await?;
@@ -103,9 +104,10 @@ pub fn server(
     store: Arc<dyn UserStore>,
     tokens: TokenKey,
     audit_log: Arc<dyn audit::AuditLog>,
-) -> AuthServiceServer<AuthApi> {
-    AuthServiceServer::new(AuthApi::new(store, tokens, audit_log))
-        .max_decoding_message_size(64 * 1024)
+) -> Enforced<AuthServiceServer<AuthApi>> {
+    let server =
+        AuthServiceServer::new(AuthApi::new(store, audit_log)).max_decoding_message_size(64 * 1024);
+    Enforced::new(tokens, server)
 }
 
 /// On the first start with no users: the admin from `ADMIN_EMAIL`/`ADMIN_PASSWORD`, or
@@ -131,7 +133,7 @@ async fn ensure_first_admin(
         Some(p) if !p.is_empty() => (p.to_owned(), false),
         _ => (generate_password(), true),
     };
-    let api = AuthApi::new(store, TokenKey::generate(), audit_log);
+    let api = AuthApi::new(store, audit_log);
     let created = api
         .create(
             domain::Email::parse(&email)?,
@@ -189,7 +191,7 @@ pub async fn create_admin(
     email: &str,
     password: &str,
 ) -> anyhow::Result<()> {
-    let api = AuthApi::new(store, TokenKey::generate(), audit_log);
+    let api = AuthApi::new(store, audit_log);
     let user = api
         .create(
             domain::Email::parse(email)?,

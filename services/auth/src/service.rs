@@ -8,6 +8,7 @@ use service_auth::{Permission, TokenKey};
 use service_common::mask::Mask;
 use service_common::paging;
 use service_common::timestamp;
+use service_auth::Permission;
 use tonic::{Request, Response, Status};
 
 use crate::domain::{self, Email, NewPassword, Role, User};
@@ -18,7 +19,6 @@ use crate::store::UserStore;
 #[derive(Clone)]
 pub struct AuthApi {
     store: Arc<dyn UserStore>,
-    tokens: TokenKey,
     /// Where sign-ins and changes of users are recorded.
     audit: Arc<dyn AuditLog>,
 }
@@ -66,7 +66,9 @@ pub fn user_to_proto(u: &User) -> pb::User {
         email: u.email.as_str().to_owned(),
         name: u.name.clone(),
         role: u.role.to_proto().into(),
-        permissions: Permission::effective(u.role, &u.permissions)
+        permissions: u
+            .role
+            .narrowed(&u.permissions)
             .iter()
             .map(|p| p.as_str().to_owned())
             .collect(),
@@ -84,12 +86,8 @@ pub fn user_to_proto(u: &User) -> pb::User {
 }
 
 impl AuthApi {
-    pub fn new(store: Arc<dyn UserStore>, tokens: TokenKey, audit: Arc<dyn AuditLog>) -> Self {
-        Self {
-            store,
-            tokens,
-            audit,
-        }
+    pub fn new(store: Arc<dyn UserStore>, audit: Arc<dyn AuditLog>) -> Self {
+        Self { store, audit }
     }
 
     /// Records what was done. The user store is another database, so the change is already
@@ -193,7 +191,6 @@ impl AuthService for AuthApi {
         &self,
         request: Request<pb::GetUserRequest>,
     ) -> Result<Response<pb::User>, Status> {
-        self.tokens.authorize(&request, Permission::UsersRead)?;
         let id = domain::UserId::parse("id", &request.get_ref().id)?;
         let user = self.store.get(id.as_str()).await?;
         Ok(Response::new(user_to_proto(&user)))
@@ -204,7 +201,6 @@ impl AuthService for AuthApi {
         &self,
         request: Request<pb::ListUsersRequest>,
     ) -> Result<Response<pb::ListUsersResponse>, Status> {
-        self.tokens.authorize(&request, Permission::UsersRead)?;
         let request = request.into_inner();
         let page_size = paging::page_size(request.page_size, 50, 100).map_err(AuthError::from)?;
         let after = paging::decode(&request.page_token).map_err(AuthError::from)?;
@@ -220,7 +216,7 @@ impl AuthService for AuthApi {
         &self,
         request: Request<pb::CreateUserRequest>,
     ) -> Result<Response<pb::User>, Status> {
-        let caller = self.tokens.authorize(&request, Permission::UsersManage)?;
+        let caller = service_auth::access::caller(&request)?;
         let actor = Actor::of(&request, &caller);
         let request = request.into_inner();
         let input = request.user.unwrap_or_default();
@@ -249,7 +245,7 @@ impl AuthService for AuthApi {
         &self,
         request: Request<pb::SetUserDisabledRequest>,
     ) -> Result<Response<pb::User>, Status> {
-        let caller = self.tokens.authorize(&request, Permission::UsersManage)?;
+        let caller = service_auth::access::caller(&request)?;
         let actor = Actor::of(&request, &caller);
         let request = request.into_inner();
         let id = domain::UserId::parse("id", &request.id)?;
@@ -288,7 +284,7 @@ impl AuthService for AuthApi {
         &self,
         request: Request<pb::ChangePasswordRequest>,
     ) -> Result<Response<()>, Status> {
-        let caller = self.tokens.caller(&request)?;
+        let caller = service_auth::access::caller(&request)?;
         let actor = Actor::of(&request, &caller);
         let request = request.into_inner();
         let mut user = self.store.get(&caller.sub).await?;
@@ -321,7 +317,7 @@ impl AuthService for AuthApi {
         &self,
         request: Request<pb::UpdateUserRequest>,
     ) -> Result<Response<pb::User>, Status> {
-        let caller = self.tokens.authorize(&request, Permission::UsersManage)?;
+        let caller = service_auth::access::caller(&request)?;
         let actor = Actor::of(&request, &caller);
         let request = request.into_inner();
         let input = request.user.unwrap_or_default();
@@ -365,7 +361,9 @@ impl AuthService for AuthApi {
             Action::UserUpdate
         };
         let shown = |u: &User| User {
-            permissions: Permission::effective(u.role, &u.permissions)
+            permissions: u
+                .role
+                .narrowed(&u.permissions)
                 .iter()
                 .map(|p| p.as_str().to_owned())
                 .collect(),
@@ -389,7 +387,7 @@ impl AuthService for AuthApi {
         &self,
         request: Request<pb::GetCurrentUserRequest>,
     ) -> Result<Response<pb::User>, Status> {
-        let caller = self.tokens.caller(&request)?;
+        let caller = service_auth::access::caller(&request)?;
         let user = self.store.get(&caller.sub).await?;
         Ok(Response::new(user_to_proto(&user)))
     }

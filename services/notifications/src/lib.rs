@@ -26,6 +26,7 @@ use service_auth::TokenSettings;
 use service_common::settings::{
     ExposeSecret, SiteSettings, StoreConfig, StoreSettings, TelemetrySettings,
 };
+use service_auth::access::Enforced;
 use service_common::{Built, Services};
 use tokio::sync::Notify;
 
@@ -179,7 +180,7 @@ pub struct Cli {
 }
 
 /// What the notifications process serves: e-mail, and the webhooks beside it.
-pub type NotificationsServer = Services<NotificationServiceServer<NotificationsService>>;
+pub type NotificationsServer = Services<Enforced<NotificationServiceServer<NotificationsService>>>;
 
 /// The service with its outbox and webhook workers as background tasks, whoever starts it:
 /// its binary, the all-in-one gateway and the tests. An incomplete e-mail configuration is
@@ -248,7 +249,10 @@ pub async fn build(
             site.public_url.trim_end_matches('/')
         ),
     };
-    let services = Services::new(server(service)).with(WebhookServiceServer::new(webhooks));
+    let services = Services::new(server(service)).with(Enforced::new(
+        webhooks.tokens.clone(),
+        WebhookServiceServer::new(webhooks),
+    ));
     let mut built = Built::of_services(services);
     built.problem = worker.transport.problem().map(str::to_owned);
     built.tasks.push(Box::new(move |stopping| {
@@ -312,6 +316,11 @@ pub fn service_and_worker(
     )
 }
 
-pub fn server(service: NotificationsService) -> NotificationServiceServer<NotificationsService> {
-    NotificationServiceServer::new(service)
+pub fn server(
+    service: NotificationsService,
+) -> Enforced<NotificationServiceServer<NotificationsService>> {
+    Enforced::new(
+        service.tokens.clone(),
+        NotificationServiceServer::new(service),
+    )
 }

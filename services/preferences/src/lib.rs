@@ -12,6 +12,7 @@ use logistics_proto::v1::{
 };
 use service_auth::TokenKey;
 use service_auth::TokenSettings;
+use service_auth::access::Enforced;
 use service_common::Built;
 use service_common::settings::{ExposeSecret, StoreConfig, StoreSettings, TelemetrySettings};
 use service_common::mask::Mask;
@@ -34,7 +35,6 @@ const UPDATABLE: &[&str] = &["is_dark_mode"];
 #[derive(Clone)]
 pub struct PreferencesService {
     store: Arc<dyn PreferenceStore>,
-    tokens: TokenKey,
 }
 
 fn to_proto(p: &Preferences) -> pb::Preferences {
@@ -50,7 +50,7 @@ impl PreferenceService for PreferencesService {
         &self,
         request: Request<pb::GetPreferencesRequest>,
     ) -> Result<Response<pb::Preferences>, Status> {
-        let caller = self.tokens.caller(&request)?;
+        let caller = service_auth::access::caller(&request)?;
         Ok(Response::new(to_proto(&self.store.get(&caller.sub).await?)))
     }
 
@@ -59,7 +59,7 @@ impl PreferenceService for PreferencesService {
         &self,
         request: Request<pb::UpdatePreferencesRequest>,
     ) -> Result<Response<pb::Preferences>, Status> {
-        let caller = self.tokens.caller(&request)?;
+        let caller = service_auth::access::caller(&request)?;
         let request = request.into_inner();
         let given = request.preferences.unwrap_or_default();
         // No mask sets every field.
@@ -93,15 +93,18 @@ pub async fn open_store(config: &StoreConfig) -> anyhow::Result<Arc<dyn Preferen
 pub fn server(
     store: Arc<dyn PreferenceStore>,
     tokens: TokenKey,
-) -> PreferenceServiceServer<PreferencesService> {
-    PreferenceServiceServer::new(PreferencesService { store, tokens })
+) -> Enforced<PreferenceServiceServer<PreferencesService>> {
+    Enforced::new(
+        tokens,
+        PreferenceServiceServer::new(PreferencesService { store }),
+    )
 }
 
 /// The service, whoever starts it: its binary, the all-in-one gateway and the tests.
 pub async fn build(
     store: &StoreConfig,
     tokens: TokenKey,
-) -> anyhow::Result<Built<PreferenceServiceServer<PreferencesService>>> {
+) -> anyhow::Result<Built<Enforced<PreferenceServiceServer<PreferencesService>>>> {
     Ok(Built::new(server(open_store(store).await?, tokens)))
 }
 

@@ -2,6 +2,7 @@
 //! one for each call it forwards; every service verifies signature, expiry and role itself,
 //! so an internal tool needs a valid token too.
 
+pub mod access;
 pub mod keyfile;
 
 use secrecy::{ExposeSecret, SecretString};
@@ -98,8 +99,23 @@ impl Role {
                 DashboardRead,
                 UsersRead,
             ],
-            Self::Admin => &Permission::ALL,
+            Self::Admin => Permission::all(),
         }
+    }
+
+    /// What a user with this role may do when an admin stored `narrowed` for them: the role's
+    /// permissions, or those of them named (an empty list, or the first admin's legacy
+    /// `all`, narrows nothing; names outside the role never widen it).
+    pub fn narrowed(self, narrowed: &[String]) -> Vec<Permission> {
+        let defaults = self.permissions();
+        if narrowed.is_empty() || narrowed.iter().any(|n| n == "all") {
+            return defaults.to_vec();
+        }
+        defaults
+            .iter()
+            .copied()
+            .filter(|p| narrowed.iter().any(|n| n == p.as_str()))
+            .collect()
     }
 }
 
@@ -114,112 +130,25 @@ impl std::str::FromStr for Role {
     }
 }
 
-/// One action a user may be allowed: every RPC that is not public requires exactly one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Permission {
-    #[serde(rename = "shipments.read")]
-    ShipmentsRead,
-    /// Change status and current location, with remarks.
-    #[serde(rename = "shipments.track")]
-    ShipmentsTrack,
-    #[serde(rename = "shipments.create")]
-    ShipmentsCreate,
-    /// Change any other field.
-    #[serde(rename = "shipments.edit")]
-    ShipmentsEdit,
-    #[serde(rename = "shipments.delete")]
-    ShipmentsDelete,
-    #[serde(rename = "shipments.export")]
-    ShipmentsExport,
-    /// Create shipments from a CSV file.
-    #[serde(rename = "shipments.import")]
-    ShipmentsImport,
-    #[serde(rename = "labels.print")]
-    LabelsPrint,
-    /// Record the proof of delivery (recipient, signature, photo) of a delivered shipment.
-    #[serde(rename = "deliveries.record")]
-    DeliveriesRecord,
-    #[serde(rename = "dashboard.read")]
-    DashboardRead,
-    #[serde(rename = "users.read")]
-    UsersRead,
-    /// Create users, disable them, change their role and permissions.
-    #[serde(rename = "users.manage")]
-    UsersManage,
-    #[serde(rename = "emails.read")]
-    EmailsRead,
-    /// Retry an e-mail, send the e-mail test.
-    #[serde(rename = "emails.send")]
-    EmailsSend,
-    #[serde(rename = "settings.manage")]
-    SettingsManage,
-    #[serde(rename = "audit.read")]
-    AuditRead,
-    /// Register, change and remove webhook endpoints; read and resend their deliveries.
-    #[serde(rename = "webhooks.manage")]
-    WebhooksManage,
-}
+pub use logistics_proto::v1::Permission;
 
-impl Permission {
-    pub const ALL: [Permission; 17] = [
-        Permission::ShipmentsRead,
-        Permission::ShipmentsTrack,
-        Permission::ShipmentsCreate,
-        Permission::ShipmentsEdit,
-        Permission::ShipmentsDelete,
-        Permission::ShipmentsExport,
-        Permission::ShipmentsImport,
-        Permission::LabelsPrint,
-        Permission::DeliveriesRecord,
-        Permission::DashboardRead,
-        Permission::UsersRead,
-        Permission::UsersManage,
-        Permission::EmailsRead,
-        Permission::EmailsSend,
-        Permission::SettingsManage,
-        Permission::AuditRead,
-        Permission::WebhooksManage,
-    ];
+/// Permissions as their names (`shipments.read`) in tokens; an unknown name makes the token
+/// invalid.
+mod permission_names {
+    use super::Permission;
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
 
-    /// Its name in the API and the stores, e.g. `shipments.read`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::ShipmentsRead => "shipments.read",
-            Self::ShipmentsTrack => "shipments.track",
-            Self::ShipmentsCreate => "shipments.create",
-            Self::ShipmentsEdit => "shipments.edit",
-            Self::ShipmentsDelete => "shipments.delete",
-            Self::ShipmentsExport => "shipments.export",
-            Self::ShipmentsImport => "shipments.import",
-            Self::LabelsPrint => "labels.print",
-            Self::DeliveriesRecord => "deliveries.record",
-            Self::DashboardRead => "dashboard.read",
-            Self::UsersRead => "users.read",
-            Self::UsersManage => "users.manage",
-            Self::EmailsRead => "emails.read",
-            Self::EmailsSend => "emails.send",
-            Self::SettingsManage => "settings.manage",
-            Self::AuditRead => "audit.read",
-            Self::WebhooksManage => "webhooks.manage",
-        }
+    pub fn serialize<S: Serializer>(permissions: &[Permission], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(permissions.iter().map(|p| p.as_str()))
     }
 
-    pub fn parse(text: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|p| p.as_str() == text)
-    }
-
-    /// What a user with `role` may do when an admin stored `narrowed` for them: the role's
-    /// permissions, or those of them named (an empty list, or the first admin's legacy
-    /// `all`, narrows nothing; names outside the role never widen it).
-    pub fn effective(role: Role, narrowed: &[String]) -> Vec<Permission> {
-        let defaults = role.permissions();
-        if narrowed.is_empty() || narrowed.iter().any(|n| n == "all") {
-            return defaults.to_vec();
-        }
-        defaults
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Permission>, D::Error> {
+        Vec::<String>::deserialize(d)?
             .iter()
-            .copied()
-            .filter(|p| narrowed.iter().any(|n| n == p.as_str()))
+            .map(|name| {
+                Permission::parse(name)
+                    .ok_or_else(|| D::Error::custom(format!("unknown permission {name:?}")))
+            })
             .collect()
     }
 }
@@ -232,7 +161,7 @@ pub struct Caller {
     pub email: String,
     pub role: Role,
     /// What they may do now (the role's permissions, possibly narrowed).
-    #[serde(default)]
+    #[serde(default, with = "permission_names")]
     pub permissions: Vec<Permission>,
 }
 
@@ -457,32 +386,6 @@ impl TokenKey {
             .map(|claims| claims.caller)
             .ok_or_else(|| Status::unauthenticated("A valid service token is required"))
     }
-
-    /// The caller of a request with `authorization: Bearer <token>`.
-    pub fn caller<T>(&self, request: &tonic::Request<T>) -> Result<Caller, Status> {
-        let header = request
-            .metadata()
-            .get("authorization")
-            .and_then(|v| v.to_str().ok());
-        let token = header
-            .and_then(|h| h.strip_prefix("Bearer "))
-            .ok_or_else(|| Status::unauthenticated("A service token is required"))?;
-        self.verify(token)
-    }
-
-    /// The caller, who must hold `permission`.
-    pub fn authorize<T>(
-        &self,
-        request: &tonic::Request<T>,
-        permission: Permission,
-    ) -> Result<Caller, Status> {
-        let caller = self.caller(request)?;
-        if caller.may(permission) {
-            Ok(caller)
-        } else {
-            Err(Status::permission_denied(NOT_PERMITTED))
-        }
-    }
 }
 
 #[derive(Serialize)]
@@ -588,25 +491,29 @@ mod tests {
         assert!(agent.contains(&ShipmentsTrack) && !agent.contains(&ShipmentsDelete));
         let manager = Role::Manager.permissions();
         assert!(manager.contains(&UsersRead) && !manager.contains(&UsersManage));
-        assert_eq!(Role::Admin.permissions().len(), Permission::ALL.len());
+        assert_eq!(Role::Admin.permissions().len(), Permission::all().len());
         assert!(Role::User.permissions().is_empty());
         assert_eq!(
-            Permission::effective(Role::Agent, &["shipments.read".into(), "audit.read".into()]),
+            Role::Agent.narrowed(&["shipments.read".into(), "audit.read".into()]),
             vec![ShipmentsRead],
             "a name outside the role is ignored"
         );
         assert_eq!(
-            Permission::effective(Role::Admin, &["all".into()]).len(),
-            Permission::ALL.len(),
+            Role::Admin.narrowed(&["all".into()]).len(),
+            Permission::all().len(),
             "the first admin's legacy `all` narrows nothing"
         );
-        for p in Permission::ALL {
+        for &p in Permission::all() {
             assert_eq!(Permission::parse(p.as_str()), Some(p));
-            assert_eq!(
-                serde_json::to_string(&p).unwrap(),
-                format!("\"{}\"", p.as_str())
-            );
         }
+        // Tokens name permissions as the API does.
+        let agent = Caller::with_role("u2", "b@example.com", Role::Agent);
+        let json = serde_json::to_value(&agent).unwrap();
+        assert_eq!(
+            json["permissions"],
+            serde_json::json!(["shipments.read", "shipments.track", "deliveries.record"])
+        );
+        assert_eq!(serde_json::from_value::<Caller>(json).unwrap(), agent);
     }
 
     #[test]

@@ -38,6 +38,7 @@ use service_auth::TokenSettings;
 use service_common::settings::{
     ExposeSecret, SiteSettings, StoreConfig, StoreSettings, TelemetrySettings,
 };
+use service_auth::access::Enforced;
 use service_common::{Built, Services};
 
 /// The shipments service's own settings, beside the shared ones.
@@ -155,7 +156,7 @@ pub async fn open_store(config: &StoreConfig) -> anyhow::Result<Arc<dyn Shipment
 }
 
 /// What the shipments process serves: the shipments, and the audit log kept beside them.
-pub type ShipmentsServer = Services<ShipmentServiceServer<ShipmentsService>>;
+pub type ShipmentsServer = Services<Enforced<ShipmentServiceServer<ShipmentsService>>>;
 
 /// The service, whoever starts it: its binary, the all-in-one gateway and the tests.
 pub async fn build(
@@ -169,8 +170,9 @@ pub async fn build(
     let audit_log = audit::open(config).await?;
     let service = service(store, blobs, tokens.clone(), site, settings);
     service.keep_sweeping_pending_imports().await;
-    let services = Services::new(served(service)).with(AuditServiceServer::new(
-        audit::AuditApi::new(audit_log, tokens),
+    let services = Services::new(served(service)).with(Enforced::new(
+        tokens,
+        AuditServiceServer::new(audit::AuditApi::new(audit_log)),
     ));
     Ok(Built::of_services(services))
 }
@@ -183,7 +185,7 @@ pub fn server(
     tokens: TokenKey,
     site: &SiteSettings,
     settings: &Settings,
-) -> ShipmentServiceServer<ShipmentsService> {
+) -> Enforced<ShipmentServiceServer<ShipmentsService>> {
     served(service(store, blobs, tokens, site, settings))
 }
 
@@ -205,6 +207,8 @@ fn service(
     .with_imports(settings.imports())
 }
 
-fn served(service: ShipmentsService) -> ShipmentServiceServer<ShipmentsService> {
-    ShipmentServiceServer::new(service).max_decoding_message_size(MAX_MESSAGE_BYTES)
+fn served(service: ShipmentsService) -> Enforced<ShipmentServiceServer<ShipmentsService>> {
+    let tokens = service.tokens.clone();
+    let server = ShipmentServiceServer::new(service).max_decoding_message_size(MAX_MESSAGE_BYTES);
+    Enforced::new(tokens, server)
 }

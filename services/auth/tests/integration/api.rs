@@ -99,7 +99,7 @@ fn sign_in(email: &str, password: &str) -> pb::SignInRequest {
 async fn the_first_user_is_the_admin_and_sign_in_returns_the_user() {
     let running = start().await;
     assert_eq!(running.admin.role(), pb::Role::Admin);
-    let every: Vec<String> = Permission::ALL
+    let every: Vec<String> = Permission::all()
         .iter()
         .map(|p| p.as_str().to_owned())
         .collect();

@@ -6,6 +6,7 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { EmptySchema, Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_empty, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import { file_logistics_v1_access } from "./access_pb";
 import type { User } from "./user_pb";
 import { file_logistics_v1_user } from "./user_pb";
 import type { Message } from "@bufbuild/protobuf";
@@ -14,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/session_service.proto.
  */
 export const file_logistics_v1_session_service: GenFile = /*@__PURE__*/
-  fileDesc("CiJsb2dpc3RpY3MvdjEvc2Vzc2lvbl9zZXJ2aWNlLnByb3RvEgxsb2dpc3RpY3MudjEiNwoUQ3JlYXRlU2Vzc2lvblJlcXVlc3QSDQoFZW1haWwYASABKAkSEAoIcGFzc3dvcmQYAiABKAkiEwoRR2V0U2Vzc2lvblJlcXVlc3QiFgoURGVsZXRlU2Vzc2lvblJlcXVlc3QiXAoHU2Vzc2lvbhIgCgR1c2VyGAEgASgLMhIubG9naXN0aWNzLnYxLlVzZXISLwoLZXhwaXJlX3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wMu8BCg5TZXNzaW9uU2VydmljZRJKCg1DcmVhdGVTZXNzaW9uEiIubG9naXN0aWNzLnYxLkNyZWF0ZVNlc3Npb25SZXF1ZXN0GhUubG9naXN0aWNzLnYxLlNlc3Npb24SRAoKR2V0U2Vzc2lvbhIfLmxvZ2lzdGljcy52MS5HZXRTZXNzaW9uUmVxdWVzdBoVLmxvZ2lzdGljcy52MS5TZXNzaW9uEksKDURlbGV0ZVNlc3Npb24SIi5sb2dpc3RpY3MudjEuRGVsZXRlU2Vzc2lvblJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHliBnByb3RvMw", [file_google_protobuf_empty, file_google_protobuf_timestamp, file_logistics_v1_user]);
+  fileDesc("CiJsb2dpc3RpY3MvdjEvc2Vzc2lvbl9zZXJ2aWNlLnByb3RvEgxsb2dpc3RpY3MudjEiNwoUQ3JlYXRlU2Vzc2lvblJlcXVlc3QSDQoFZW1haWwYASABKAkSEAoIcGFzc3dvcmQYAiABKAkiEwoRR2V0U2Vzc2lvblJlcXVlc3QiFgoURGVsZXRlU2Vzc2lvblJlcXVlc3QiXAoHU2Vzc2lvbhIgCgR1c2VyGAEgASgLMhIubG9naXN0aWNzLnYxLlVzZXISLwoLZXhwaXJlX3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wMooCCg5TZXNzaW9uU2VydmljZRJSCg1DcmVhdGVTZXNzaW9uEiIubG9naXN0aWNzLnYxLkNyZWF0ZVNlc3Npb25SZXF1ZXN0GhUubG9naXN0aWNzLnYxLlNlc3Npb24iBoq1GAIYARJPCgpHZXRTZXNzaW9uEh8ubG9naXN0aWNzLnYxLkdldFNlc3Npb25SZXF1ZXN0GhUubG9naXN0aWNzLnYxLlNlc3Npb24iCZACAYq1GAIYARJTCg1EZWxldGVTZXNzaW9uEiIubG9naXN0aWNzLnYxLkRlbGV0ZVNlc3Npb25SZXF1ZXN0GhYuZ29vZ2xlLnByb3RvYnVmLkVtcHR5IgaKtRgCGAFiBnByb3RvMw", [file_google_protobuf_empty, file_google_protobuf_timestamp, file_logistics_v1_access, file_logistics_v1_user]);
 
 /**
  * @generated from message logistics.v1.CreateSessionRequest

@@ -45,7 +45,8 @@ export type User = Message<"logistics.v1.User"> & {
   role: Role;
 
   /**
-   * Output: what the user may do now, one name per action (for example "shipments.read"):
+   * Output: what the user may do now, one name per action (for example "shipments.read", a
+   * Permission's name: see access.proto):
    * the role's permissions, or the part of them an admin narrowed them to.
    * Input (UpdateUser): the narrowed list, each a permission of the role; empty means all
    * of the role's.
