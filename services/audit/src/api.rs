@@ -4,7 +4,6 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use logistics_proto::v1::{self as pb, audit_service_server::AuditService};
-use service_auth::{Permission, TokenKey};
 use service_common::paging;
 use service_common::timestamp;
 use service_common::violations::FieldViolation;

@@ -4,7 +4,6 @@ use std::sync::Arc;
 
 use audit::{Action, Actor, AuditEntry, AuditLog};
 use logistics_proto::v1::{self as pb, auth_service_server::AuthService};
-use service_auth::{Permission, TokenKey};
 use service_common::mask::Mask;
 use service_common::paging;
 use service_common::timestamp;

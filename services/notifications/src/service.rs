@@ -9,8 +9,6 @@ use std::sync::Arc;
 use logistics_proto::v1::{self as pb, notification_service_server::NotificationService};
 use outbox::emails::ContactMessage;
 use outbox::{Filter, Notification, OutboxError, OutboxStore, State, Template};
-use service_auth::{Permission, TokenKey};
-use prost_types::Timestamp;
 use service_auth::TokenKey;
 use tokio::sync::Notify;
 use tonic::{Request, Response, Status};
