@@ -39,19 +39,6 @@ impl Violations {
         self.0.push(FieldViolation::new(field, description));
     }
 
-    pub fn push(&mut self, violation: FieldViolation) {
-        self.0.push(violation);
-    }
-
-    /// Records the violation of `result`, if any; its value otherwise.
-    pub fn check<T>(&mut self, result: Result<T, FieldViolation>) -> Option<T> {
-        result.map_err(|v| self.push(v)).ok()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
     pub fn iter(&self) -> impl Iterator<Item = &FieldViolation> {
         self.0.iter()
     }
@@ -100,12 +87,6 @@ impl From<Vec<FieldViolation>> for Violations {
     }
 }
 
-impl From<Violations> for Vec<FieldViolation> {
-    fn from(violations: Violations) -> Self {
-        violations.0
-    }
-}
-
 /// INVALID_ARGUMENT saying `field: description` of each violation.
 impl From<Violations> for Status {
     fn from(v: Violations) -> Self {
@@ -129,16 +110,8 @@ mod tests {
     #[test]
     fn status_names_every_field() {
         let mut v = Violations::default();
-        assert!(v.is_empty());
         v.add("name", "is required");
-        assert_eq!(
-            v.check(Err::<(), _>(FieldViolation::new(
-                "page_size",
-                "must be from 1 to 100"
-            ))),
-            None
-        );
-        assert_eq!(v.check(Ok::<_, FieldViolation>(3)), Some(3));
+        v.add("page_size", "must be from 1 to 100");
         assert_eq!(
             v.to_string(),
             "name: is required; page_size: must be from 1 to 100"
