@@ -96,7 +96,7 @@ impl From<ShipmentError> for Status {
             ShipmentError::ImportNotFound => Status::not_found("Import not found"),
             ShipmentError::Precondition(message) => Status::failed_precondition(message),
             ShipmentError::AlreadyClaimed(claim) => {
-                Status::already_exists(match claim.strip_prefix(crate::import::REFERENCE_CLAIM) {
+                Status::already_exists(match claim.strip_prefix(crate::claims::REFERENCE_CLAIM) {
                     Some(reference) => {
                         format!("A shipment with external reference {reference} exists")
                     }

@@ -2,6 +2,7 @@
 
 pub mod batch;
 pub mod blobs;
+pub mod claims;
 pub mod convert;
 pub mod csv_input;
 pub mod delivery;

@@ -223,10 +223,7 @@ impl ShipmentsService {
         let claims: Vec<String> = if external_reference.is_empty() {
             Vec::new()
         } else {
-            vec![format!(
-                "{}{external_reference}",
-                crate::import::REFERENCE_CLAIM
-            )]
+            vec![crate::claims::reference(&external_reference)]
         };
         for _ in 0..TRACKING_NUMBER_ATTEMPTS {
             let mut shipment = Shipment::create(

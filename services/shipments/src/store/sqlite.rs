@@ -18,8 +18,8 @@ use audit::AuditEntry;
 use outbox::Notification;
 
 use super::{
-    Cursor, DeleteRecord, Edit, Effects, ImportRecord, ListPage, ListQuery, MAX_COUNTED,
-    OPEN_STATUSES, Order, ShipmentStore, Statistics, window_start,
+    Counters, Cursor, DeleteRecord, Edit, Effects, ImportRecord, Imports, Journal, ListPage,
+    ListQuery, MAX_COUNTED, OPEN_STATUSES, Order, Rules, Shipments, Statistics, window_start,
 };
 use crate::domain::{Shipment, Status, TrackingNumber, utc_micros};
 use crate::error::ShipmentError;
@@ -393,7 +393,7 @@ impl InsertRow {
 }
 
 #[async_trait]
-impl ShipmentStore for SqliteShipmentStore {
+impl Shipments for SqliteShipmentStore {
     async fn insert(&self, shipment: &Shipment, effects: &Effects) -> Result<(), ShipmentError> {
         let row = InsertRow::of(shipment, effects)?;
         self.db
@@ -634,7 +634,10 @@ impl ShipmentStore for SqliteShipmentStore {
             })
             .await
     }
+}
 
+#[async_trait]
+impl Imports for SqliteShipmentStore {
     async fn save_import(&self, record: &ImportRecord) -> Result<(), ShipmentError> {
         let id = record.id.clone();
         let doc = json::encode(record)?;
@@ -688,7 +691,10 @@ impl ShipmentStore for SqliteShipmentStore {
                 .collect()
         })
     }
+}
 
+#[async_trait]
+impl Journal for SqliteShipmentStore {
     async fn record(&self, entries: &[AuditEntry]) -> Result<(), ShipmentError> {
         let entries = entries.to_vec();
         self.db
@@ -716,7 +722,10 @@ impl ShipmentStore for SqliteShipmentStore {
             })
             .await
     }
+}
 
+#[async_trait]
+impl Rules for SqliteShipmentStore {
     async fn email_rules(&self) -> Result<EmailRules, ShipmentError> {
         self.db.run_inline(|conn| {
             let doc: Option<String> = conn
@@ -754,7 +763,10 @@ impl ShipmentStore for SqliteShipmentStore {
             })
             .await
     }
+}
 
+#[async_trait]
+impl Counters for SqliteShipmentStore {
     async fn hit(
         &self,
         key: &str,
