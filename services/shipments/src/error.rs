@@ -2,6 +2,7 @@
 
 use service_common::store::StoreFault;
 use service_common::store::page_token::{self, BadPageToken};
+use service_common::text::TextRule;
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
@@ -17,6 +18,32 @@ impl FieldViolation {
         Self {
             field: field.into(),
             description: description.into(),
+        }
+    }
+}
+
+/// Collects every violation of one request, so the admin sees all bad fields at once.
+#[derive(Default)]
+pub struct Violations(Vec<FieldViolation>);
+
+impl Violations {
+    pub fn add(&mut self, field: impl Into<String>, description: impl Into<String>) {
+        self.0.push(FieldViolation::new(field, description));
+    }
+
+    /// The trimmed text of a field, checked by the services' one text rule.
+    pub fn text(&mut self, field: &str, value: &str, rule: TextRule) -> String {
+        rule.check(value).unwrap_or_else(|description| {
+            self.add(field, description);
+            value.trim().to_owned()
+        })
+    }
+
+    pub fn into_result<T>(self, value: T) -> Result<T, Vec<FieldViolation>> {
+        if self.0.is_empty() {
+            Ok(value)
+        } else {
+            Err(self.0)
         }
     }
 }

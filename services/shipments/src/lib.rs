@@ -7,6 +7,7 @@ pub mod convert;
 pub mod csv_input;
 pub mod delivery;
 pub mod demo;
+pub mod details;
 pub mod domain;
 pub mod emails;
 pub mod error;

@@ -3,15 +3,15 @@
 
 use std::collections::HashMap;
 
-use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use logistics_proto::v1 as pb;
-use serde::Deserialize;
 use service_common::text::TextRule;
 use sha2::{Digest, Sha256};
 
 use super::{CellError, ImportRecord, RowPreview, file_error, part_blob};
 use crate::convert;
 use crate::csv_input::{Next, Rows};
+use crate::details;
 use crate::domain::{Status, TrackingNumber};
 use crate::error::ShipmentError;
 use crate::export::COLUMNS;
@@ -229,80 +229,15 @@ pub(super) struct ValidRow {
 
 /// A proto field path of a shipment (as the create checks name it) as the CSV column.
 pub(super) fn column_of(field: &str) -> String {
-    let field = field.split(['[', '.']).collect::<Vec<_>>();
-    match field.as_slice() {
-        ["shipper", rest, ..] => format!("shipper_{rest}"),
-        ["receiver", rest, ..] => format!("receiver_{rest}"),
-        ["packages", ..] => "packages".into(),
-        ["type", ..] => "type_of_shipment".into(),
-        ["mode", ..] => "shipment_mode".into(),
-        ["total_freight_cents", ..] => "total_freight".into(),
-        [first, ..] => (*first).to_owned(),
-        [] => String::new(),
+    let path = field.split('[').next().unwrap_or_default();
+    match details::PATHS.iter().position(|p| *p == path) {
+        Some(i) => details::COLUMNS[i].to_owned(),
+        None => path.split('.').next().unwrap_or_default().to_owned(),
     }
-}
-
-/// One package of the `packages` cell, as the export writes it.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct PackageCell {
-    quantity: i32,
-    #[serde(default)]
-    piece_type: String,
-    #[serde(default)]
-    description: String,
-    #[serde(default)]
-    length: f64,
-    #[serde(default)]
-    width: f64,
-    #[serde(default)]
-    height: f64,
-    #[serde(default)]
-    weight: f64,
-}
-
-fn parse_date(text: &str) -> Option<pb::Date> {
-    let date = NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()?;
-    Some(convert::date(date))
-}
-
-fn parse_time(text: &str) -> Option<pb::TimeOfDay> {
-    let time = NaiveTime::parse_from_str(text, "%H:%M")
-        .or_else(|_| NaiveTime::parse_from_str(text, "%H:%M:%S"))
-        .ok()?;
-    use chrono::Timelike;
-    Some(pb::TimeOfDay {
-        hours: time.hour() as i32,
-        minutes: time.minute() as i32,
-    })
-}
-
-/// A decimal amount (`1250.50`) in cents, exactly.
-fn parse_cents(text: &str) -> Option<i64> {
-    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
-    if whole.is_empty()
-        || fraction.len() > 2
-        || !whole.bytes().all(|b| b.is_ascii_digit())
-        || !fraction.bytes().all(|b| b.is_ascii_digit())
-    {
-        return None;
-    }
-    let whole: i64 = whole.parse().ok()?;
-    let fraction: i64 = format!("{fraction:0<2}").parse().ok()?;
-    whole.checked_mul(100)?.checked_add(fraction)
 }
 
 fn parse_status(text: &str) -> Option<Status> {
     Status::parse(&text.trim().to_ascii_lowercase().replace(' ', "_"))
-}
-
-/// An enum cell by the name the export writes (`air_shipping`) or the label (`Air Shipping`).
-fn enum_value(text: &str, names: &[&str]) -> Option<i32> {
-    let wanted = text.trim().to_ascii_lowercase().replace(' ', "_");
-    names
-        .iter()
-        .position(|n| *n == wanted)
-        .map(|i| i as i32 + 1)
 }
 
 /// Checks one data row; `line` is its line in the file (the header is line 1).
@@ -325,108 +260,11 @@ pub(super) fn check_row(
         ));
         return Err(errors);
     }
-    let mut input = pb::Shipment {
-        shipper: Some(pb::Party {
-            name: cell("shipper_name"),
-            address: cell("shipper_address"),
-            phone: cell("shipper_phone"),
-            email: cell("shipper_email"),
-        }),
-        receiver: Some(pb::Party {
-            name: cell("receiver_name"),
-            address: cell("receiver_address"),
-            phone: cell("receiver_phone"),
-            email: cell("receiver_email"),
-        }),
-        origin: cell("origin"),
-        destination: cell("destination"),
-        carrier: cell("carrier"),
-        product: cell("product"),
-        comments: cell("comments"),
-        language_code: cell("language_code"),
-        ..Default::default()
-    };
-    let whole = |column: &str, errors: &mut Vec<CellError>| -> i32 {
-        let text = cell(column);
-        text.parse().unwrap_or_else(|_| {
-            errors.push(CellError::new(column, "must be a whole number"));
-            1
-        })
-    };
-    input.package_count = whole("package_count", &mut errors);
-    input.product_quantity = whole("product_quantity", &mut errors);
-    let choice = |column: &str, names: &[&str], errors: &mut Vec<CellError>| -> i32 {
-        enum_value(&cell(column), names).unwrap_or_else(|| {
-            errors.push(CellError::new(
-                column,
-                format!("must be one of {}", names.join(", ")),
-            ));
-            1
-        })
-    };
-    input.r#type = choice(
-        "type_of_shipment",
-        &["standard", "express", "economy"],
-        &mut errors,
-    );
-    input.mode = choice(
-        "shipment_mode",
-        &["land_shipping", "air_shipping", "sea_shipping"],
-        &mut errors,
-    );
-    input.payment_mode = choice(
-        "payment_mode",
-        &["bank_transfer", "credit_card", "cash", "check"],
-        &mut errors,
-    );
-    match parse_cents(&cell("total_freight")) {
-        Some(cents) => input.total_freight_cents = cents,
-        None => errors.push(CellError::new(
-            "total_freight",
-            "must be an amount like 1250.50",
-        )),
-    }
-    match cell("weight_kg").parse::<f64>() {
-        Ok(weight) => input.weight_kg = weight,
-        Err(_) => errors.push(CellError::new("weight_kg", "must be a number")),
-    }
-    for (column, slot) in [
-        ("expected_delivery_date", &mut input.expected_delivery_date),
-        ("pickup_date", &mut input.pickup_date),
-    ] {
-        *slot = parse_date(&cell(column));
-        if slot.is_none() {
-            errors.push(CellError::new(column, "must be a date like 2027-03-01"));
+    let mut input = pb::Shipment::default();
+    for column in details::COLUMNS {
+        if let Err(message) = details::parse_cell(column, &cell(column), &mut input) {
+            errors.push(CellError::new(column, message));
         }
-    }
-    for (column, slot) in [
-        ("departure_time", &mut input.departure_time),
-        ("pickup_time", &mut input.pickup_time),
-    ] {
-        *slot = parse_time(&cell(column));
-        if slot.is_none() {
-            errors.push(CellError::new(column, "must be a time like 14:30"));
-        }
-    }
-    match serde_json::from_str::<Vec<PackageCell>>(&cell("packages")) {
-        Ok(packages) => {
-            input.packages = packages
-                .into_iter()
-                .map(|p| pb::Package {
-                    quantity: p.quantity,
-                    piece_type: p.piece_type,
-                    description: p.description,
-                    length_cm: p.length,
-                    width_cm: p.width,
-                    height_cm: p.height,
-                    weight_kg: p.weight,
-                })
-                .collect()
-        }
-        Err(_) => errors.push(CellError::new(
-            "packages",
-            "must be a JSON array of packages, as in the template",
-        )),
     }
     let details = convert::details_from_proto(&input).map_err(|violations| {
         violations
@@ -580,16 +418,6 @@ pub(super) async fn check_file(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn amounts_are_read_to_the_cent() {
-        assert_eq!(parse_cents("1250.50"), Some(125_050));
-        assert_eq!(parse_cents("12.5"), Some(1_250));
-        assert_eq!(parse_cents("7"), Some(700));
-        for bad in ["", "1.234", "-1", "1,50", "abc", ".5"] {
-            assert_eq!(parse_cents(bad), None, "{bad:?}");
-        }
-    }
 
     #[test]
     fn exported_formula_escapes_are_undone_and_other_text_is_kept() {

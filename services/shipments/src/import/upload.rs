@@ -11,8 +11,7 @@ use super::{
     ImportPolicy, ImportRecord, ImportState, MAX_FILE_BYTES, MAX_PART_BYTES, duration_text,
     import_id, part_blob,
 };
-use crate::convert;
-use crate::error::{FieldViolation, ShipmentError};
+use crate::error::{FieldViolation, ShipmentError, Violations};
 use crate::service::ShipmentsService;
 
 /// A running import whose record has not moved for this long has stopped (its process ended).
@@ -41,7 +40,7 @@ impl ShipmentsService {
         request: pb::CreateShipmentImportRequest,
         actor: &Actor,
     ) -> Result<ImportRecord, ShipmentError> {
-        let mut v = convert::Violations::default();
+        let mut v = Violations::default();
         let file_name = v.text("file_name", &request.file_name, TextRule::line(200));
         if request.size_bytes <= 0 {
             v.add("size_bytes", "The file is empty.");
