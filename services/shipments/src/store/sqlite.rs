@@ -419,6 +419,29 @@ impl Shipments for SqliteShipmentStore {
             .collect::<Result<Vec<_>, _>>()?;
         self.db
             .write(move |conn| {
+                // Without savepoints first: each would flush the search index's pending terms.
+                // A refusal rolls the batch back and it runs again, a savepoint each.
+                let tx = conn
+                    .transaction_with_behavior(TransactionBehavior::Immediate)
+                    .map_err(StoreFault::from)?;
+                let mut refused = false;
+                for row in &rows {
+                    match row.write(&tx) {
+                        Ok(()) => {}
+                        Err(ShipmentError::Unavailable(cause)) => {
+                            return Err(ShipmentError::Unavailable(cause));
+                        }
+                        Err(_) => {
+                            refused = true;
+                            break;
+                        }
+                    }
+                }
+                if !refused {
+                    tx.commit().map_err(StoreFault::from)?;
+                    return Ok(rows.iter().map(|_| Ok(())).collect());
+                }
+                drop(tx);
                 // One commit for all, a savepoint each: a refused shipment leaves nothing behind.
                 let mut tx = conn
                     .transaction_with_behavior(TransactionBehavior::Immediate)
