@@ -5,9 +5,9 @@ use audit::{Action, Actor, AuditEntry};
 use logistics_proto::v1 as pb;
 use service_common::text::TextRule;
 
-use crate::convert::{self, Violations};
+use crate::convert;
 use crate::domain::{HistoryRule, ShipmentPatch};
-use crate::error::{FieldViolation, ShipmentError};
+use crate::error::{FieldViolation, ShipmentError, Violations};
 use crate::service::{ShipmentsService, list_query};
 
 /// The most shipments one batch may change.

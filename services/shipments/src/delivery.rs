@@ -12,9 +12,9 @@ use service_common::text::TextRule;
 use tokio::sync::{Semaphore, SemaphorePermit};
 use tonic::Request;
 
-use crate::convert::{self, Violations};
+use crate::convert;
 use crate::domain::{ProofOfDelivery, Shipment, Status, StoredImage, TrackingNumber};
-use crate::error::{FieldViolation, ShipmentError};
+use crate::error::{FieldViolation, ShipmentError, Violations};
 use crate::service::ShipmentsService;
 use crate::store::Effects;
 

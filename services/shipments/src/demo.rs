@@ -159,7 +159,7 @@ where
     let mut loaded = Vec::new();
     for (i, demo) in demos.iter().enumerate() {
         let request = pb::CreateShipmentRequest {
-            shipment: Some(convert::details_to_proto(&details(i, demo, now))),
+            shipment: Some(details(i, demo, now).to_proto()),
             create_time: Some(convert::timestamp(demo.booked.before(now))),
         };
         let mut shipment = client.create_shipment(request).await?.into_inner();
@@ -209,7 +209,7 @@ mod tests {
         let demos = demos().unwrap();
         assert_eq!(demos.len(), 12);
         for (i, demo) in demos.iter().enumerate() {
-            let input = convert::details_to_proto(&details(i, demo, now));
+            let input = details(i, demo, now).to_proto();
             convert::details_from_proto(&input).unwrap_or_else(|e| panic!("demo {i}: {e:?}"));
             let mut previous = demo.booked;
             for step in &demo.journey {

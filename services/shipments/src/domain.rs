@@ -1,15 +1,15 @@
 //! The shipment aggregate and its rules (its fields, statuses, history and computed totals),
 //! free of gRPC and storage.
 
-use chrono::{DateTime, Local, NaiveDate, NaiveTime, Utc};
+use chrono::{DateTime, Local, Utc};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
+pub use crate::details::{
+    DetailsPatch, MAX_PACKAGES, Package, PaymentMode, ShipmentDetails, ShipmentMode, ShipmentType,
+};
 use crate::error::FieldViolation;
 pub use outbox::language::Language;
-
-/// Most packages one shipment may carry.
-pub const MAX_PACKAGES: usize = 100;
 
 /// `PSE` followed by 9 digits.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -93,56 +93,6 @@ impl Status {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ShipmentType {
-    Standard,
-    Express,
-    Economy,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ShipmentMode {
-    LandShipping,
-    AirShipping,
-    SeaShipping,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PaymentMode {
-    BankTransfer,
-    CreditCard,
-    Cash,
-    Check,
-}
-
-impl PaymentMode {
-    pub fn label(self) -> &'static str {
-        match self {
-            Self::BankTransfer => "Bank Transfer",
-            Self::CreditCard => "Credit Card",
-            Self::Cash => "Cash",
-            Self::Check => "Check",
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Package {
-    pub quantity: u32,
-    pub piece_type: String,
-    pub description: String,
-    /// Centimetres.
-    pub length: f64,
-    pub width: f64,
-    pub height: f64,
-    /// Kilograms, per piece.
-    pub weight: f64,
-}
-
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HistoryEntry {
@@ -181,43 +131,6 @@ impl HistoryEntry {
             remarks_public: false,
         }
     }
-}
-
-/// Everything an admin types about a shipment; validated before it reaches this type.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ShipmentDetails {
-    pub shipper_name: String,
-    pub shipper_address: String,
-    pub shipper_phone: String,
-    pub shipper_email: String,
-    pub receiver_name: String,
-    pub receiver_address: String,
-    pub receiver_phone: String,
-    pub receiver_email: String,
-    pub origin: String,
-    pub destination: String,
-    pub carrier: String,
-    pub type_of_shipment: ShipmentType,
-    pub shipment_mode: ShipmentMode,
-    pub package_count: u32,
-    pub product: String,
-    pub product_quantity: u32,
-    pub payment_mode: PaymentMode,
-    pub total_freight_cents: i64,
-    /// Kilograms, as declared by the admin.
-    pub weight: f64,
-    pub expected_delivery_date: NaiveDate,
-    #[serde(with = "hh_mm")]
-    pub departure_time: NaiveTime,
-    pub pickup_date: NaiveDate,
-    #[serde(with = "hh_mm")]
-    pub pickup_time: NaiveTime,
-    pub packages: Vec<Package>,
-    pub comments: String,
-    /// The language of the shipment's e-mails and of the tracking links in them.
-    #[serde(default, skip_serializing_if = "Language::is_english")]
-    pub language: Language,
 }
 
 /// Totals computed from the packages: volumetric weight = L×W×H (cm) × quantity / 5000,
@@ -384,8 +297,8 @@ impl Shipment {
     /// Applies one save: the patched details (totals follow the packages), and a new status
     /// or location which, when either changed, appends exactly one history entry.
     pub fn apply(&mut self, patch: &ShipmentPatch, updated_by: &str, now: DateTime<Utc>) {
-        patch.apply_to(&mut self.details);
-        if patch.packages.is_some() {
+        patch.details.apply_to(&mut self.details);
+        if patch.details.packages.is_some() {
             self.totals = Totals::of(&self.details.packages);
         }
         let status = patch.status.unwrap_or(self.status);
@@ -441,41 +354,13 @@ pub enum HistoryRule {
     AlwaysRecord,
 }
 
-/// One party's fields an update names.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct PartyPatch {
-    pub name: Option<String>,
-    pub address: Option<String>,
-    pub phone: Option<String>,
-    pub email: Option<String>,
-}
-
 /// One save of a shipment, parsed and validated at the edge: each field is either left
 /// alone (None) or set to a valid value.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ShipmentPatch {
     pub status: Option<Status>,
     pub current_location: Option<String>,
-    pub shipper: PartyPatch,
-    pub receiver: PartyPatch,
-    pub origin: Option<String>,
-    pub destination: Option<String>,
-    pub carrier: Option<String>,
-    pub type_of_shipment: Option<ShipmentType>,
-    pub shipment_mode: Option<ShipmentMode>,
-    pub package_count: Option<u32>,
-    pub product: Option<String>,
-    pub product_quantity: Option<u32>,
-    pub payment_mode: Option<PaymentMode>,
-    pub total_freight_cents: Option<i64>,
-    pub weight: Option<f64>,
-    pub expected_delivery_date: Option<NaiveDate>,
-    pub departure_time: Option<NaiveTime>,
-    pub pickup_date: Option<NaiveDate>,
-    pub pickup_time: Option<NaiveTime>,
-    pub packages: Option<Vec<Package>>,
-    pub comments: Option<String>,
-    pub language: Option<Language>,
+    pub details: DetailsPatch,
     /// The history entry's remarks, when the save appends one.
     pub remarks: String,
     /// Whether those remarks are public status text (else parties and staff only).
@@ -486,125 +371,7 @@ pub struct ShipmentPatch {
     pub event_time: Option<DateTime<Utc>>,
 }
 
-impl ShipmentPatch {
-    fn apply_to(&self, d: &mut ShipmentDetails) {
-        fn set<T: Clone>(field: &mut T, value: &Option<T>) {
-            if let Some(value) = value {
-                *field = value.clone();
-            }
-        }
-        set(&mut d.shipper_name, &self.shipper.name);
-        set(&mut d.shipper_address, &self.shipper.address);
-        set(&mut d.shipper_phone, &self.shipper.phone);
-        set(&mut d.shipper_email, &self.shipper.email);
-        set(&mut d.receiver_name, &self.receiver.name);
-        set(&mut d.receiver_address, &self.receiver.address);
-        set(&mut d.receiver_phone, &self.receiver.phone);
-        set(&mut d.receiver_email, &self.receiver.email);
-        set(&mut d.origin, &self.origin);
-        set(&mut d.destination, &self.destination);
-        set(&mut d.carrier, &self.carrier);
-        set(&mut d.type_of_shipment, &self.type_of_shipment);
-        set(&mut d.shipment_mode, &self.shipment_mode);
-        set(&mut d.package_count, &self.package_count);
-        set(&mut d.product, &self.product);
-        set(&mut d.product_quantity, &self.product_quantity);
-        set(&mut d.payment_mode, &self.payment_mode);
-        set(&mut d.total_freight_cents, &self.total_freight_cents);
-        set(&mut d.weight, &self.weight);
-        set(&mut d.expected_delivery_date, &self.expected_delivery_date);
-        set(&mut d.departure_time, &self.departure_time);
-        set(&mut d.pickup_date, &self.pickup_date);
-        set(&mut d.pickup_time, &self.pickup_time);
-        set(&mut d.packages, &self.packages);
-        set(&mut d.comments, &self.comments);
-        set(&mut d.language, &self.language);
-    }
-}
-
 pub fn new_id() -> String {
     let bytes: [u8; 12] = rand::rng().random();
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Times of day as HH:MM, the precision of the admin's time picker.
-mod hh_mm {
-    use chrono::NaiveTime;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(t: &NaiveTime, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&t.format("%H:%M").to_string())
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<NaiveTime, D::Error> {
-        let text = String::deserialize(d)?;
-        NaiveTime::parse_from_str(&text, "%H:%M").map_err(serde::de::Error::custom)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn package(quantity: u32, l: f64, w: f64, h: f64, weight: f64) -> Package {
-        Package {
-            quantity,
-            piece_type: "Box".into(),
-            description: "Parts".into(),
-            length: l,
-            width: w,
-            height: h,
-            weight,
-        }
-    }
-
-    #[test]
-    fn tracking_number_accepts_spaces_and_lower_case() {
-        assert_eq!(
-            TrackingNumber::parse("  pse012345678 ").unwrap().as_str(),
-            "PSE012345678"
-        );
-    }
-
-    #[test]
-    fn tracking_number_refuses_patterns_and_operators() {
-        for input in [
-            ".*",
-            "{\"$gt\":\"\"}",
-            "^PSE",
-            "PSE12345678",
-            "PSE1234567890",
-            "XYZ123456789",
-            "PSE12345678a",
-        ] {
-            assert!(
-                TrackingNumber::parse(input).is_err(),
-                "{input} must be refused"
-            );
-        }
-        assert_eq!(
-            TrackingNumber::parse("   ").unwrap_err().description,
-            "Please enter a tracking number."
-        );
-    }
-
-    #[test]
-    fn generated_tracking_numbers_are_pse_and_nine_digits() {
-        for _ in 0..1000 {
-            let n = TrackingNumber::generate();
-            assert_eq!(TrackingNumber::parse(n.as_str()).unwrap(), n);
-        }
-    }
-
-    #[test]
-    fn totals_follow_the_spec_formulas() {
-        let totals = Totals::of(&[
-            package(2, 50.0, 40.0, 30.0, 12.5),
-            package(1, 100.0, 100.0, 100.0, 3.0),
-        ]);
-        // 2×60000 + 1×1000000 = 1,120,000 cm³
-        assert_eq!(totals.total_volumetric_weight, 224.0);
-        assert_eq!(totals.total_volume, 1.12);
-        assert_eq!(totals.total_actual_weight, 28.0);
-    }
 }

@@ -3,8 +3,34 @@
 use service_common::paging::BadPageToken;
 use service_common::store::StoreFault;
 pub use service_common::violations::FieldViolation;
-use service_common::violations::Violations;
+use service_common::text::TextRule;
 use tonic::Status;
+
+/// Collects every violation of one request, so the admin sees all bad fields at once.
+#[derive(Default)]
+pub struct Violations(Vec<FieldViolation>);
+
+impl Violations {
+    pub fn add(&mut self, field: impl Into<String>, description: impl Into<String>) {
+        self.0.push(FieldViolation::new(field, description));
+    }
+
+    /// The trimmed text of a field, checked by the services' one text rule.
+    pub fn text(&mut self, field: &str, value: &str, rule: TextRule) -> String {
+        rule.check(value).unwrap_or_else(|description| {
+            self.add(field, description);
+            value.trim().to_owned()
+        })
+    }
+
+    pub fn into_result<T>(self, value: T) -> Result<T, Vec<FieldViolation>> {
+        if self.0.is_empty() {
+            Ok(value)
+        } else {
+            Err(self.0)
+        }
+    }
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum ShipmentError {
@@ -69,13 +95,13 @@ impl From<ShipmentError> for Status {
         match err {
             ShipmentError::Invalid(violations) => {
                 let message = describe(&violations);
-                Violations::from(violations).into_status(message)
+                service_common::violations::Violations::from(violations).into_status(message)
             }
             ShipmentError::NotFound => Status::not_found("Shipment not found"),
             ShipmentError::ImportNotFound => Status::not_found("Import not found"),
             ShipmentError::Precondition(message) => Status::failed_precondition(message),
             ShipmentError::AlreadyClaimed(claim) => {
-                Status::already_exists(match claim.strip_prefix(crate::import::REFERENCE_CLAIM) {
+                Status::already_exists(match claim.strip_prefix(crate::claims::REFERENCE_CLAIM) {
                     Some(reference) => {
                         format!("A shipment with external reference {reference} exists")
                     }

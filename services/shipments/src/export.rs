@@ -2,50 +2,103 @@
 //! in constant memory: UTF-8 with a byte-order mark (so spreadsheets read it as UTF-8), and
 //! text cells that a spreadsheet would run as a formula escaped in a way the import undoes.
 
-use serde::Serialize;
-
+use crate::details;
 use crate::domain::Shipment;
 
-/// The columns, in order (the README documents each). `packages` holds the packages as a
-/// JSON array of `{quantity, pieceType, description, length, width, height, weight}`.
-pub const COLUMNS: [&str; 36] = [
-    "tracking_number",
-    "status",
-    "shipper_name",
-    "shipper_address",
-    "shipper_phone",
-    "shipper_email",
-    "receiver_name",
-    "receiver_address",
-    "receiver_phone",
-    "receiver_email",
-    "origin",
-    "destination",
-    "current_location",
-    "carrier",
-    "type_of_shipment",
-    "shipment_mode",
-    "package_count",
-    "product",
-    "product_quantity",
-    "payment_mode",
-    "total_freight",
-    "weight_kg",
-    "expected_delivery_date",
-    "departure_time",
-    "pickup_date",
-    "pickup_time",
-    "comments",
-    "packages",
-    "total_volumetric_weight_kg",
-    "total_volume_m3",
-    "total_actual_weight_kg",
-    "created_at",
-    "updated_at",
-    "id",
-    "external_reference",
-    "language_code",
+/// A column of the shipment's own, and its cell.
+type Own = (&'static str, fn(&Shipment) -> String);
+
+/// A run of the export's columns: the shipment's own, or the details' (by their place in the
+/// details table).
+enum Part {
+    Own(&'static [Own]),
+    Details(usize, usize),
+}
+
+/// The export's layout (the README documents each column): the shipment's own columns between
+/// runs of the details'; a detail added to the table comes last. `packages` holds the packages
+/// as a JSON array of `{quantity, pieceType, description, length, width, height, weight}`.
+const LAYOUT: [Part; 8] = [
+    Part::Own(&[
+        ("tracking_number", |s| s.tracking_number.to_string()),
+        ("status", |s| s.status.as_str().to_owned()),
+    ]),
+    // shipper_name to destination.
+    Part::Details(0, 10),
+    Part::Own(&[("current_location", |s| text_cell(&s.current_location))]),
+    // carrier to pickup_time.
+    Part::Details(10, 23),
+    // comments before packages, unlike the table.
+    Part::Details(24, 25),
+    Part::Details(23, 24),
+    Part::Own(&[
+        ("total_volumetric_weight_kg", |s| {
+            s.totals.total_volumetric_weight.to_string()
+        }),
+        ("total_volume_m3", |s| s.totals.total_volume.to_string()),
+        ("total_actual_weight_kg", |s| {
+            s.totals.total_actual_weight.to_string()
+        }),
+        ("created_at", |s| {
+            crate::domain::utc_micros::format(&s.created_at)
+        }),
+        ("updated_at", |s| {
+            crate::domain::utc_micros::format(&s.updated_at)
+        }),
+        ("id", |s| s.id.clone()),
+        ("external_reference", |s| text_cell(&s.external_reference)),
+    ]),
+    Part::Details(25, usize::MAX),
 ];
+
+/// The columns, in order.
+pub const COLUMNS: [&str; column_count()] = columns();
+
+/// Where a run of details ends, its end bounded by the table's length.
+const fn details_end(to: usize) -> usize {
+    if to < details::COLUMNS.len() {
+        to
+    } else {
+        details::COLUMNS.len()
+    }
+}
+
+const fn column_count() -> usize {
+    let (mut count, mut i) = (0, 0);
+    while i < LAYOUT.len() {
+        count += match &LAYOUT[i] {
+            Part::Own(columns) => columns.len(),
+            Part::Details(from, to) => details_end(*to) - *from,
+        };
+        i += 1;
+    }
+    count
+}
+
+const fn columns() -> [&'static str; column_count()] {
+    let mut out = [""; column_count()];
+    let (mut at, mut i) = (0, 0);
+    while i < LAYOUT.len() {
+        match &LAYOUT[i] {
+            Part::Own(columns) => {
+                let mut j = 0;
+                while j < columns.len() {
+                    out[at] = columns[j].0;
+                    (at, j) = (at + 1, j + 1);
+                }
+            }
+            Part::Details(from, to) => {
+                let mut j = *from;
+                while j < details_end(*to) {
+                    out[at] = details::COLUMNS[j];
+                    (at, j) = (at + 1, j + 1);
+                }
+            }
+        }
+        i += 1;
+    }
+    out
+}
 
 /// The byte-order mark that starts every file written for people (exports, reports).
 pub const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -72,63 +125,21 @@ pub fn text_cell(value: &str) -> String {
     }
 }
 
-/// An enum as stored (`in_transit`, `air_shipping`).
-fn name(value: &impl Serialize) -> String {
-    serde_json::to_value(value)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
-}
-
-/// The cents as a decimal amount (`1250.50`).
-fn amount(cents: i64) -> String {
-    let sign = if cents < 0 { "-" } else { "" };
-    let cents = cents.unsigned_abs();
-    format!("{sign}{}.{:02}", cents / 100, cents % 100)
-}
-
 /// One shipment's row, cells in `COLUMNS` order.
 pub fn row(s: &Shipment) -> Vec<String> {
-    let d = &s.details;
-    let text = |v: &str| text_cell(v);
-    vec![
-        s.tracking_number.to_string(),
-        s.status.as_str().to_owned(),
-        text(&d.shipper_name),
-        text(&d.shipper_address),
-        text(&d.shipper_phone),
-        text(&d.shipper_email),
-        text(&d.receiver_name),
-        text(&d.receiver_address),
-        text(&d.receiver_phone),
-        text(&d.receiver_email),
-        text(&d.origin),
-        text(&d.destination),
-        text(&s.current_location),
-        text(&d.carrier),
-        name(&d.type_of_shipment),
-        name(&d.shipment_mode),
-        d.package_count.to_string(),
-        text(&d.product),
-        d.product_quantity.to_string(),
-        name(&d.payment_mode),
-        amount(d.total_freight_cents),
-        d.weight.to_string(),
-        d.expected_delivery_date.to_string(),
-        d.departure_time.format("%H:%M").to_string(),
-        d.pickup_date.to_string(),
-        d.pickup_time.format("%H:%M").to_string(),
-        text(&d.comments),
-        text(&serde_json::to_string(&d.packages).unwrap_or_default()),
-        s.totals.total_volumetric_weight.to_string(),
-        s.totals.total_volume.to_string(),
-        s.totals.total_actual_weight.to_string(),
-        crate::domain::utc_micros::format(&s.created_at),
-        crate::domain::utc_micros::format(&s.updated_at),
-        s.id.clone(),
-        text(&s.external_reference),
-        d.language.code().to_owned(),
-    ]
+    let details = s.details.cells();
+    let mut row = Vec::with_capacity(COLUMNS.len());
+    for part in &LAYOUT {
+        match part {
+            Part::Own(columns) => row.extend(columns.iter().map(|(_, cell)| cell(s))),
+            Part::Details(from, to) => row.extend(
+                details[*from..details_end(*to)]
+                    .iter()
+                    .map(|(cell, text)| if *text { text_cell(cell) } else { cell.clone() }),
+            ),
+        }
+    }
+    row
 }
 
 /// CSV text of `rows` (after the byte-order mark and the header row when `header`).
@@ -170,9 +181,14 @@ mod tests {
     }
 
     #[test]
-    fn amounts_keep_every_cent() {
-        assert_eq!(amount(125_050), "1250.50");
-        assert_eq!(amount(5), "0.05");
-        assert_eq!(amount(-101), "-1.01");
+    fn the_columns_keep_the_layout_files_have() {
+        let expected = "tracking_number,status,shipper_name,shipper_address,shipper_phone,\
+            shipper_email,receiver_name,receiver_address,receiver_phone,receiver_email,origin,\
+            destination,current_location,carrier,type_of_shipment,shipment_mode,package_count,\
+            product,product_quantity,payment_mode,total_freight,weight_kg,\
+            expected_delivery_date,departure_time,pickup_date,pickup_time,comments,packages,\
+            total_volumetric_weight_kg,total_volume_m3,total_actual_weight_kg,created_at,\
+            updated_at,id,external_reference,language_code";
+        assert_eq!(COLUMNS.join(","), expected);
     }
 }

@@ -2,10 +2,12 @@
 
 pub mod batch;
 pub mod blobs;
+pub mod claims;
 pub mod convert;
 pub mod csv_input;
 pub mod delivery;
 pub mod demo;
+pub mod details;
 pub mod domain;
 pub mod emails;
 pub mod error;

@@ -9,9 +9,9 @@ use service_auth::{Caller, Permission, TokenKey};
 use tonic::{Request, Response, Status};
 
 use crate::blobs::BlobStore;
-use crate::convert::{self, Violations};
+use crate::convert;
 use crate::domain::{HistoryRule, Shipment, ShipmentPatch, TrackingNumber};
-use crate::error::{FieldViolation, ShipmentError};
+use crate::error::{FieldViolation, ShipmentError, Violations};
 use crate::privacy::PublicDetails;
 use crate::store::{Cursor, Effects, ListQuery, Order, ShipmentStore};
 use crate::updates::Links;
@@ -211,10 +211,7 @@ impl ShipmentsService {
         let claims: Vec<String> = if external_reference.is_empty() {
             Vec::new()
         } else {
-            vec![format!(
-                "{}{external_reference}",
-                crate::import::REFERENCE_CLAIM
-            )]
+            vec![crate::claims::reference(&external_reference)]
         };
         for _ in 0..TRACKING_NUMBER_ATTEMPTS {
             let mut shipment = Shipment::create(
@@ -726,7 +723,7 @@ impl ShipmentService for ShipmentsService {
             late: stats.late as i64,
             days: (0..STATISTICS_DAYS as usize)
                 .map(|i| pb::DailyShipmentCount {
-                    date: Some(convert::date(first + chrono::Days::new(i as u64))),
+                    date: Some(crate::details::date(first + chrono::Days::new(i as u64))),
                     created: stats.created.get(i).copied().unwrap_or(0) as i64,
                     delivered: stats.delivered.get(i).copied().unwrap_or(0) as i64,
                 })

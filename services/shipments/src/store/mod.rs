@@ -1,4 +1,5 @@
-//! Where shipments live: one trait, an embedded SQLite store (the default) and a MongoDB store.
+//! Where shipments live: one trait per aggregate, an embedded SQLite store (the default) and a
+//! MongoDB store.
 
 use std::sync::Arc;
 
@@ -14,8 +15,11 @@ use crate::domain::{Shipment, Status, TrackingNumber};
 use crate::error::ShipmentError;
 use crate::updates::EmailRules;
 
+pub mod imports;
 pub mod mongo;
 pub mod sqlite;
+
+pub use imports::{CellError, ImportRecord, ImportState, Imports, RowPreview};
 
 pub use mongo::MongoShipmentStore;
 pub use sqlite::SqliteShipmentStore;
@@ -120,8 +124,14 @@ pub const OPEN_STATUSES: [Status; 4] = [
     Status::OnHold,
 ];
 
+/// Everything the service keeps, one trait per aggregate; each store implements them all.
+pub trait ShipmentStore: Shipments + Imports + Journal + Rules + Counters {}
+
+impl<T: Shipments + Imports + Journal + Rules + Counters> ShipmentStore for T {}
+
+/// The shipments, with what each change writes beside it.
 #[async_trait]
-pub trait ShipmentStore: Send + Sync + 'static {
+pub trait Shipments: Send + Sync + 'static {
     /// Writes the shipment, its e-mails and audit entries in one transaction: all or none.
     /// Errors: DuplicateTrackingNumber when the number is taken, Unavailable.
     async fn insert(&self, shipment: &Shipment, effects: &Effects) -> Result<(), ShipmentError>;
@@ -159,10 +169,20 @@ pub trait ShipmentStore: Send + Sync + 'static {
     /// Deletes and returns the shipment, writing `record`'s effects in the same
     /// transaction; NotFound when it is missing.
     async fn delete(&self, id: &str, record: DeleteRecord) -> Result<Shipment, ShipmentError>;
+}
+
+/// Writes that belong to no single shipment change.
+#[async_trait]
+pub trait Journal: Send + Sync + 'static {
     /// Writes audit entries that belong to no single change (a batch's own entry).
     async fn record(&self, entries: &[AuditEntry]) -> Result<(), ShipmentError>;
     /// Writes e-mails that belong to no shipment change (a subscription's confirmation).
     async fn enqueue(&self, emails: &[Notification]) -> Result<(), ShipmentError>;
+}
+
+/// The admin's settings of the shipment e-mails.
+#[async_trait]
+pub trait Rules: Send + Sync + 'static {
     /// The admin's e-mail rules; the defaults until they are first saved.
     async fn email_rules(&self) -> Result<EmailRules, ShipmentError>;
     /// Saves the rules and their audit entry in one transaction.
@@ -171,16 +191,11 @@ pub trait ShipmentStore: Send + Sync + 'static {
         rules: &EmailRules,
         audit: &AuditEntry,
     ) -> Result<(), ShipmentError>;
-    /// Saves an import's record, replacing the one with its id.
-    async fn save_import(&self, record: &ImportRecord) -> Result<(), ShipmentError>;
-    /// NotFound when there is none.
-    async fn get_import(&self, id: &str) -> Result<ImportRecord, ShipmentError>;
-    /// Imports created before the one with id `before` (all, when None), newest first.
-    async fn list_imports(
-        &self,
-        limit: usize,
-        before: Option<&str>,
-    ) -> Result<Vec<ImportRecord>, ShipmentError>;
+}
+
+/// Fixed-window counters of the rate limits.
+#[async_trait]
+pub trait Counters: Send + Sync + 'static {
     /// Counts one more hit of `key` in the current fixed window of `window` and returns the
     /// window's count so far, shared by every replica of the service.
     async fn hit(
@@ -190,8 +205,6 @@ pub trait ShipmentStore: Send + Sync + 'static {
         now: DateTime<Utc>,
     ) -> Result<u64, ShipmentError>;
 }
-
-pub use crate::import::ImportRecord;
 
 /// The start of the fixed window `now` falls in, in Unix seconds.
 pub fn window_start(window: Duration, now: DateTime<Utc>) -> i64 {

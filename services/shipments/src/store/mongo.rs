@@ -15,8 +15,8 @@ use audit::AuditEntry;
 use outbox::Notification;
 
 use super::{
-    Cursor, DeleteRecord, Edit, Effects, ImportRecord, ListPage, ListQuery, MAX_COUNTED,
-    OPEN_STATUSES, ShipmentStore, Statistics, window_start,
+    Counters, Cursor, DeleteRecord, Edit, Effects, ImportRecord, Imports, Journal, ListPage,
+    ListQuery, MAX_COUNTED, OPEN_STATUSES, Rules, Shipments, Statistics, window_start,
 };
 use crate::domain::{Shipment, Status, TrackingNumber};
 use crate::error::ShipmentError;
@@ -278,7 +278,7 @@ fn filter(query: &ListQuery) -> Document {
 }
 
 #[async_trait]
-impl ShipmentStore for MongoShipmentStore {
+impl Shipments for MongoShipmentStore {
     async fn insert(&self, shipment: &Shipment, effects: &Effects) -> Result<(), ShipmentError> {
         let document = to_document(shipment, 0)?;
         // One deadline for the whole write, so the caller never hears "unavailable" while a
@@ -568,7 +568,10 @@ impl ShipmentStore for MongoShipmentStore {
         })
         .await
     }
+}
 
+#[async_trait]
+impl Imports for MongoShipmentStore {
     async fn save_import(&self, record: &ImportRecord) -> Result<(), ShipmentError> {
         let mut document = mongodb::bson::to_document(record)
             .map_err(|e| ShipmentError::Internal(e.to_string()))?;
@@ -623,7 +626,10 @@ impl ShipmentStore for MongoShipmentStore {
             .map_err(StoreFault::from)?;
         found.into_iter().map(import_from_document).collect()
     }
+}
 
+#[async_trait]
+impl Journal for MongoShipmentStore {
     async fn record(&self, entries: &[AuditEntry]) -> Result<(), ShipmentError> {
         let mut session = self
             .client
@@ -647,7 +653,10 @@ impl ShipmentStore for MongoShipmentStore {
             .map_err(StoreFault::from)?;
         Ok(())
     }
+}
 
+#[async_trait]
+impl Rules for MongoShipmentStore {
     async fn email_rules(&self) -> Result<EmailRules, ShipmentError> {
         let found = self
             .settings
@@ -690,7 +699,10 @@ impl ShipmentStore for MongoShipmentStore {
         })
         .await
     }
+}
 
+#[async_trait]
+impl Counters for MongoShipmentStore {
     async fn hit(
         &self,
         key: &str,

@@ -18,8 +18,8 @@ use audit::AuditEntry;
 use outbox::Notification;
 
 use super::{
-    Cursor, DeleteRecord, Edit, Effects, ImportRecord, ListPage, ListQuery, MAX_COUNTED,
-    OPEN_STATUSES, Order, ShipmentStore, Statistics, window_start,
+    Counters, Cursor, DeleteRecord, Edit, Effects, ImportRecord, Imports, Journal, ListPage,
+    ListQuery, MAX_COUNTED, OPEN_STATUSES, Order, Rules, Shipments, Statistics, window_start,
 };
 use crate::domain::{Shipment, Status, TrackingNumber, utc_micros};
 use crate::error::ShipmentError;
@@ -390,7 +390,7 @@ impl InsertRow {
 }
 
 #[async_trait]
-impl ShipmentStore for SqliteShipmentStore {
+impl Shipments for SqliteShipmentStore {
     async fn insert(&self, shipment: &Shipment, effects: &Effects) -> Result<(), ShipmentError> {
         let row = InsertRow::of(shipment, effects)?;
         self.db
@@ -416,6 +416,29 @@ impl ShipmentStore for SqliteShipmentStore {
             .collect::<Result<Vec<_>, _>>()?;
         self.db
             .write(move |conn| {
+                // Without savepoints first: each would flush the search index's pending terms.
+                // A refusal rolls the batch back and it runs again, a savepoint each.
+                let tx = conn
+                    .transaction_with_behavior(TransactionBehavior::Immediate)
+                    .map_err(StoreFault::from)?;
+                let mut refused = false;
+                for row in &rows {
+                    match row.write(&tx) {
+                        Ok(()) => {}
+                        Err(ShipmentError::Unavailable(cause)) => {
+                            return Err(ShipmentError::Unavailable(cause));
+                        }
+                        Err(_) => {
+                            refused = true;
+                            break;
+                        }
+                    }
+                }
+                if !refused {
+                    tx.commit().map_err(StoreFault::from)?;
+                    return Ok(rows.iter().map(|_| Ok(())).collect());
+                }
+                drop(tx);
                 // One commit for all, a savepoint each: a refused shipment leaves nothing behind.
                 let mut tx = conn
                     .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -626,7 +649,10 @@ impl ShipmentStore for SqliteShipmentStore {
             })
             .await
     }
+}
 
+#[async_trait]
+impl Imports for SqliteShipmentStore {
     async fn save_import(&self, record: &ImportRecord) -> Result<(), ShipmentError> {
         let id = record.id.clone();
         let doc = json::encode(record)?;
@@ -680,7 +706,10 @@ impl ShipmentStore for SqliteShipmentStore {
                 .collect()
         })
     }
+}
 
+#[async_trait]
+impl Journal for SqliteShipmentStore {
     async fn record(&self, entries: &[AuditEntry]) -> Result<(), ShipmentError> {
         let entries = entries.to_vec();
         self.db
@@ -708,7 +737,10 @@ impl ShipmentStore for SqliteShipmentStore {
             })
             .await
     }
+}
 
+#[async_trait]
+impl Rules for SqliteShipmentStore {
     async fn email_rules(&self) -> Result<EmailRules, ShipmentError> {
         self.db.run_inline(|conn| {
             let doc: Option<String> = conn
@@ -746,7 +778,10 @@ impl ShipmentStore for SqliteShipmentStore {
             })
             .await
     }
+}
 
+#[async_trait]
+impl Counters for SqliteShipmentStore {
     async fn hit(
         &self,
         key: &str,

@@ -6,7 +6,7 @@ use common::service::{caller, create, start, valid_input, violations};
 
 use logistics_proto::v1::{self as pb, audit_service_client::AuditServiceClient};
 use service_auth::{Bearer, CALL_TOKEN_LIFETIME};
-use shipments::store::{Effects, ShipmentStore};
+use shipments::store::{Effects, Shipments};
 use tonic::Code;
 
 fn batch(ids: Vec<String>) -> pb::BatchUpdateShipmentTrackingRequest {

@@ -1,0 +1,285 @@
+//! The background run of a checked import: each valid row becomes a shipment with its
+//! e-mails, audit entry and claims, a batch per commit, with its progress saved after each.
+
+use audit::{Action, Actor, AuditEntry};
+
+use super::report::{report_blob, report_columns, write_rejected};
+use super::rows::{FileRows, ValidRow, check_row, column_of};
+use super::{CellError, ImportRecord, ImportState, part_blob};
+use crate::claims::REFERENCE_CLAIM;
+use crate::domain::{Shipment, Status, TrackingNumber};
+use crate::error::ShipmentError;
+use crate::export::COLUMNS;
+use crate::service::ShipmentsService;
+use crate::store::Effects;
+
+/// Rows written per commit while running.
+const BATCH_ROWS: usize = 500;
+
+/// The claims of a row: its external reference, else its place in this very file.
+fn claims(row: &ValidRow, file_hash: &str) -> Vec<String> {
+    if row.external_reference.is_empty() {
+        vec![crate::claims::file_row(file_hash, row.row)]
+    } else {
+        vec![crate::claims::reference(&row.external_reference)]
+    }
+}
+
+impl ShipmentsService {
+    /// Creates the shipments of every valid row, a batch per commit, saving the progress and
+    /// the rejected rows' report after each.
+    pub(super) async fn run_import(
+        &self,
+        mut record: ImportRecord,
+        file_hash: &str,
+        actor: Actor,
+    ) -> Result<(), ShipmentError> {
+        let rules = self.store.email_rules().await?;
+        let mut file = FileRows::new(self, &record)?;
+        let header = file.header().await?;
+        let (report_header, kept) = report_columns(&header.names);
+        let mut done = false;
+        while !done {
+            let now = crate::domain::now();
+            let mut batch = Vec::with_capacity(BATCH_ROWS);
+            let report_start = if record.report_parts == 0 {
+                crate::export::BOM.to_vec()
+            } else {
+                Vec::new()
+            };
+            let mut report = csv::Writer::from_writer(report_start);
+            if record.report_parts == 0 {
+                report
+                    .write_record(&report_header)
+                    .expect("writing to memory");
+            }
+            let mut rejected_now = 0;
+            while batch.len() + (rejected_now as usize) < BATCH_ROWS {
+                let Some(line) = file.next().await? else {
+                    done = true;
+                    break;
+                };
+                let row = file.record();
+                match check_row(&header, row, line, now) {
+                    Ok(valid) => batch.push((valid, row.clone())),
+                    Err(errors) => {
+                        rejected_now += 1;
+                        write_rejected(&mut report, line, &errors, row, &kept);
+                    }
+                }
+            }
+            let read = batch.len() as i64 + rejected_now;
+            let mut outcome = self
+                .create_rows(&batch, &rules, file_hash, &record.file_name, &actor)
+                .await?;
+            for ((valid, raw), result) in batch.iter().zip(outcome.drain(..)) {
+                match result {
+                    Ok(()) => record.created += 1,
+                    Err(
+                        e @ (ShipmentError::AlreadyClaimed(_)
+                        | ShipmentError::DuplicateTrackingNumber),
+                    ) => match self.conflict(&e, valid).await? {
+                        None => record.skipped += 1,
+                        Some(conflict) => {
+                            rejected_now += 1;
+                            record.conflicts += 1;
+                            write_rejected(&mut report, valid.row, &[conflict], raw, &kept);
+                        }
+                    },
+                    Err(e) => {
+                        rejected_now += 1;
+                        let message = match e {
+                            ShipmentError::Invalid(v) => v
+                                .into_iter()
+                                .map(|v| CellError::new(&column_of(&v.field), v.description))
+                                .collect(),
+                            other => vec![CellError::new("row", other.to_string())],
+                        };
+                        write_rejected(&mut report, valid.row, &message, raw, &kept);
+                    }
+                }
+            }
+            record.processed_rows += read;
+            if rejected_now > 0 {
+                let bytes = report.into_inner().expect("writing to memory");
+                self.blobs
+                    .put(&report_blob(&record.id, record.report_parts), &bytes)
+                    .await?;
+                record.report_parts += 1;
+                record.rejected += rejected_now;
+            }
+            record.updated_at = crate::domain::now();
+            if done {
+                record.state = ImportState::Succeeded;
+            }
+            self.store.save_import(&record).await?;
+        }
+        let finished = AuditEntry::new(&actor, Action::ShipmentImport, "", &record.file_name)
+            .with_summary(format!(
+                "Import finished: {} created, {} skipped, {} rejected ({} conflicts)",
+                record.created, record.skipped, record.rejected, record.conflicts
+            ));
+        self.store.record(&[finished]).await?;
+        for part in 0..record.parts {
+            self.blobs.delete(&part_blob(&record.id, part)).await?;
+        }
+        tracing::info!(import = %record.id, created = record.created, skipped = record.skipped, rejected = record.rejected, conflicts = record.conflicts, "import finished");
+        Ok(())
+    }
+
+    /// For a row refused as already imported (its reference claimed, or its tracking number
+    /// taken): None when the shipment holding it has the row's data, else the conflict naming
+    /// the columns that differ.
+    async fn conflict(
+        &self,
+        refusal: &ShipmentError,
+        row: &ValidRow,
+    ) -> Result<Option<CellError>, ShipmentError> {
+        let (column, existing) = match (refusal, &row.tracking_number) {
+            (ShipmentError::AlreadyClaimed(claim), _) if claim.starts_with(REFERENCE_CLAIM) => {
+                let Some(id) = self.store.claim_holder(claim).await? else {
+                    return Ok(None);
+                };
+                ("external_reference", self.store.get(&id).await)
+            }
+            (ShipmentError::DuplicateTrackingNumber, Some(number)) => (
+                "tracking_number",
+                self.store.find_by_tracking_number(number).await,
+            ),
+            _ => return Ok(None),
+        };
+        let existing = match existing {
+            Ok(existing) => existing,
+            // Deleted in between: the next run creates it.
+            Err(ShipmentError::NotFound) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let differing = differing_columns(&existing, row);
+        if differing.is_empty() {
+            return Ok(None);
+        }
+        let held = if column == "external_reference" {
+            format!("The reference {}", row.external_reference)
+        } else {
+            "The tracking number".to_owned()
+        };
+        Ok(Some(CellError::new(
+            column,
+            format!(
+                "conflict: {held} is already shipment {} with other data in {}; nothing was \
+                 changed",
+                existing.tracking_number,
+                differing.join(", ")
+            ),
+        )))
+    }
+
+    /// Writes one batch of rows; a generated tracking number that is taken is drawn again.
+    async fn create_rows(
+        &self,
+        batch: &[(ValidRow, csv::StringRecord)],
+        rules: &crate::updates::EmailRules,
+        file_hash: &str,
+        file_name: &str,
+        actor: &Actor,
+    ) -> Result<Vec<Result<(), ShipmentError>>, ShipmentError> {
+        let mut outcomes: Vec<Option<Result<(), ShipmentError>>> =
+            (0..batch.len()).map(|_| None).collect();
+        let mut pending: Vec<usize> = (0..batch.len()).collect();
+        for _ in 0..crate::service::TRACKING_NUMBER_ATTEMPTS {
+            if pending.is_empty() {
+                break;
+            }
+            let writes: Vec<(Shipment, Effects)> = pending
+                .iter()
+                .map(|&i| self.imported_shipment(&batch[i].0, rules, file_hash, file_name, actor))
+                .collect();
+            let results = self.store.insert_each(&writes).await?;
+            let mut again = Vec::new();
+            for (&i, result) in pending.iter().zip(results) {
+                match result {
+                    Err(ShipmentError::DuplicateTrackingNumber)
+                        if batch[i].0.tracking_number.is_none() =>
+                    {
+                        again.push(i)
+                    }
+                    other => outcomes[i] = Some(other),
+                }
+            }
+            pending = again;
+        }
+        Ok(outcomes
+            .into_iter()
+            .map(|o| {
+                o.unwrap_or_else(|| {
+                    Err(ShipmentError::Internal(
+                        "no free tracking number found".into(),
+                    ))
+                })
+            })
+            .collect())
+    }
+
+    fn imported_shipment(
+        &self,
+        row: &ValidRow,
+        rules: &crate::updates::EmailRules,
+        file_hash: &str,
+        file_name: &str,
+        actor: &Actor,
+    ) -> (Shipment, Effects) {
+        let at = row.created_at.unwrap_or_else(crate::domain::now);
+        let number = row
+            .tracking_number
+            .clone()
+            .unwrap_or_else(TrackingNumber::generate);
+        let mut shipment = Shipment::create(row.details.clone(), number, at, &actor.email);
+        shipment.external_reference = row.external_reference.clone();
+        if let Some(location) = &row.current_location {
+            shipment.current_location = location.clone();
+        }
+        shipment.status = row.status;
+        if row.status == Status::Delivered {
+            shipment.delivered_at = Some(at);
+        }
+        if let Some(first) = shipment.shipment_history.first_mut() {
+            first.status = row.status;
+            first.location = shipment.current_location.clone();
+        }
+        let effects = Effects {
+            emails: crate::emails::notifications(&shipment, &self.links, rules),
+            events: crate::webhooks::created(&shipment, crate::domain::now()),
+            audit: vec![
+                AuditEntry::new(
+                    actor,
+                    Action::ShipmentCreate,
+                    &shipment.id,
+                    shipment.tracking_number.as_str(),
+                )
+                .with_summary(format!(
+                    "Imported from {file_name}, line {}: {} → {}",
+                    row.row, shipment.details.origin, shipment.details.destination
+                )),
+            ],
+            claims: claims(row, file_hash),
+        };
+        (shipment, effects)
+    }
+}
+
+/// The columns in which a row's data differs from `existing`: the shipment's details, and its
+/// tracking number when the row gives one; not its life since (status, place, times).
+fn differing_columns(existing: &Shipment, row: &ValidRow) -> Vec<&'static str> {
+    let mut candidate = existing.clone();
+    candidate.details = row.details.clone();
+    if let Some(number) = &row.tracking_number {
+        candidate.tracking_number = number.clone();
+    }
+    let (was, would_be) = (crate::export::row(existing), crate::export::row(&candidate));
+    COLUMNS
+        .iter()
+        .zip(was.iter().zip(&would_be))
+        .filter(|(_, (a, b))| a != b)
+        .map(|(column, _)| *column)
+        .collect()
+}
