@@ -1,4 +1,5 @@
-// THE one place that builds the Connect transport and the service clients.
+// THE one place that builds the Connect transport and the service clients (src/app/data-provider.tsx
+// hands the same transport to Connect Query).
 // Only lazily loaded routes import this module, so the home page does not load
 // the Connect and protobuf runtime.
 import { Code, ConnectError, createClient, type Client, type Interceptor } from '@connectrpc/connect';
@@ -34,8 +35,10 @@ const sessionExpiry: Interceptor = (next) => async (request) => {
 
 /** gRPC-web to the gateway, which serves this page from the same origin (the session cookie
  * travels with every call). A path, not `location.origin`: the build prerenders /track in Node. */
-const transport = createGrpcWebTransport({
+export const transport = createGrpcWebTransport({
   baseUrl: '/',
+  // The calls of Connect Query's hooks take no per-call options: they get the clients' usual 15 s.
+  defaultTimeoutMs: 15_000,
   interceptors: [sessionExpiry],
 });
 
