@@ -4,7 +4,6 @@
 // the Connect and protobuf runtime.
 import { Code, ConnectError, createClient, type Client, type Interceptor } from '@connectrpc/connect';
 import { createGrpcWebTransport } from '@connectrpc/connect-web';
-import { AuditService } from '@/gen/logistics/v1/audit_service_pb';
 import { AuthService } from '@/gen/logistics/v1/auth_service_pb';
 import { NotificationService } from '@/gen/logistics/v1/notification_service_pb';
 import { PreferenceService } from '@/gen/logistics/v1/preference_service_pb';
@@ -47,5 +46,4 @@ export const sessionClient: Client<typeof SessionService> = createClient(Session
 export const authClient: Client<typeof AuthService> = createClient(AuthService, transport);
 export const notificationClient: Client<typeof NotificationService> = createClient(NotificationService, transport);
 export const preferenceClient: Client<typeof PreferenceService> = createClient(PreferenceService, transport);
-export const auditClient: Client<typeof AuditService> = createClient(AuditService, transport);
 export const webhookClient: Client<typeof WebhookService> = createClient(WebhookService, transport);

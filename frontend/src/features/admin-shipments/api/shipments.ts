@@ -40,7 +40,7 @@ export function useShipmentStatistics() {
 
 /** After a change to shipments: every view of them (the list, the figures, a shipment's details
  * and its activity) loads again. */
-export function useShipmentsChanged(): () => Promise<void> {
+function useShipmentsChanged(): () => Promise<void> {
   const queryClient = useQueryClient();
   return useCallback(async () => {
     await Promise.all(
