@@ -14,7 +14,6 @@ import { TrackSearchForm } from '@/features/tracking/components/TrackSearchForm'
 import { useLinkTokens } from '@/features/tracking/hooks/use-link-tokens';
 import { useTrackShipment } from '@/features/tracking/hooks/use-track-shipment';
 import '@/features/tracking/components/tracking.css';
-import { QueryProvider } from '../query-provider';
 
 // The result's code (and the protobuf code it needs) loads with the first result.
 const TrackingResult = lazy(() =>
@@ -40,15 +39,6 @@ function isDotSegment(value: string): boolean {
  * of the shipment's e-mails land here too: `?access=` (the FULL view), `?confirm=` and
  * `?unsubscribe=` (subscriptions); each token is taken out of the address once used. */
 export default function TrackPage() {
-  return (
-    <QueryProvider>
-      <TrackLookup />
-    </QueryProvider>
-  );
-}
-
-/** The search box, then the intro or the result, under the query cache. */
-function TrackLookup() {
   const { trackingNumber: param } = useParams();
   const trackingNumber = param ? trimTrackingNumber(param) : '';
   const t = useMessages('track');

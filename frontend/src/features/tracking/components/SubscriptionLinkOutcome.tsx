@@ -1,9 +1,16 @@
-import { useEffect } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { AlertCircle, CheckCircle2 } from 'lucide-react';
 import { Spinner } from '@/components/ui/Spinner';
 import { useMessages } from '@/lib/i18n';
-import { followSubscriptionLink, type SubscriptionLink } from '../api/subscription-links';
+import {
+  followSubscriptionLink,
+  type SubscriptionLink,
+  type SubscriptionLinkResult,
+} from '../api/subscription-links';
+
+// One call per link for the life of the page, whatever re-renders or a second effect run
+// (StrictMode) do: a link is followed once.
+const calls = new Map<string, Promise<SubscriptionLinkResult>>();
 
 type Props = {
   link: SubscriptionLink;
@@ -17,17 +24,25 @@ type Props = {
 export default function SubscriptionLinkOutcome({ link, trackingNumber, onDone }: Props) {
   const t = useMessages('track');
   const { kind, token } = link;
-  // One call per link for the life of the page, whatever re-renders or a second mount
-  // (StrictMode) do: a link is followed once, its answer kept.
-  const { data: result } = useQuery({
-    queryKey: ['subscription-link', kind, token],
-    queryFn: () => followSubscriptionLink({ kind, token }, trackingNumber),
-    staleTime: Infinity,
-    gcTime: Infinity,
-  });
+  const [result, setResult] = useState<SubscriptionLinkResult | null>(null);
+
   useEffect(() => {
-    if (result) onDone(kind);
-  }, [result, kind, onDone]);
+    const key = `${kind}:${token}`;
+    let current = true;
+    let call = calls.get(key);
+    if (!call) {
+      call = followSubscriptionLink({ kind, token }, trackingNumber);
+      calls.set(key, call);
+    }
+    void call.then((answer) => {
+      if (!current) return;
+      setResult(answer);
+      onDone(kind);
+    });
+    return () => {
+      current = false;
+    };
+  }, [kind, token, trackingNumber, onDone]);
 
   if (!result) {
     return (

@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from '@/lib/toast';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
-import { trackShipment, type TrackOutcome } from '../api/track-shipment';
+import { trackShipment } from '../api/track-shipment';
 
 export type TrackState =
   | { status: 'idle' }
@@ -11,6 +10,8 @@ export type TrackState =
    * e-mail link's token was refused (this is the view anyone gets). */
   | { status: 'success'; trackingNumber: string; shipment: Shipment; savedAt?: string; notice?: string }
   | { status: 'error'; trackingNumber: string; message: string };
+
+type Outcome = { trackingNumber: string; accessToken: string; attempt: number; state: TrackState };
 
 /**
  * Looks the number up as soon as it is set (and again on `retry`), with the `access` token of an
@@ -24,36 +25,43 @@ export function useTrackShipment(
   accessToken = '',
 ): { state: TrackState; retry: () => void; showShipment: (shipment: Shipment) => void } {
   const [attempt, setAttempt] = useState(0);
-  const queryClient = useQueryClient();
-  // Each lookup (and retry) is its own query, dropped once left: until it answers, the number is
-  // loading, never showing the previous outcome.
-  const queryKey = ['track', trackingNumber, accessToken, attempt];
-  const { data: outcome } = useQuery<TrackOutcome>({
-    queryKey,
-    queryFn: ({ signal }) => trackShipment(trackingNumber!, accessToken, signal),
-    enabled: Boolean(trackingNumber),
-    gcTime: 0,
-    staleTime: Infinity,
-  });
+  // The outcome of the last lookup, with the number, token and attempt it answers.
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
 
-  const failure = outcome && 'failure' in outcome ? outcome.failure : null;
   useEffect(() => {
-    if (failure) toast.error(failure, { toastId: `track-error-${trackingNumber}-${attempt}` });
-  }, [failure, trackingNumber, attempt]);
+    if (!trackingNumber) return;
+    const controller = new AbortController();
+    void trackShipment(trackingNumber, accessToken, controller.signal).then((result) => {
+      if (controller.signal.aborted) return;
+      const answers = { trackingNumber, accessToken, attempt };
+      if ('failure' in result) {
+        setOutcome({ ...answers, state: { status: 'error', trackingNumber, message: result.failure } });
+        toast.error(result.failure, { toastId: `track-error-${trackingNumber}-${attempt}` });
+      } else {
+        setOutcome({ ...answers, state: { status: 'success', trackingNumber, ...result } });
+      }
+    });
+    return () => controller.abort();
+  }, [trackingNumber, accessToken, attempt]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
   const showShipment = useCallback(
     (shipment: Shipment) =>
-      queryClient.setQueryData<TrackOutcome>(queryKey, (last) => (last && 'shipment' in last ? { shipment } : last)),
-    // The key's parts, not the array made anew each render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [queryClient, trackingNumber, accessToken, attempt],
+      setOutcome((last) =>
+        last?.state.status === 'success' ? { ...last, state: { ...last.state, shipment, savedAt: undefined, notice: undefined } } : last,
+      ),
+    [],
   );
 
+  // Until this number's lookup (or retry) answers, it is loading: never the previous outcome.
   let state: TrackState;
   if (!trackingNumber) state = { status: 'idle' };
-  else if (!outcome) state = { status: 'loading', trackingNumber };
-  else if ('failure' in outcome) state = { status: 'error', trackingNumber, message: outcome.failure };
-  else state = { status: 'success', trackingNumber, ...outcome };
+  else if (
+    outcome?.trackingNumber === trackingNumber &&
+    outcome.accessToken === accessToken &&
+    outcome.attempt === attempt
+  ) {
+    state = outcome.state;
+  } else state = { status: 'loading', trackingNumber };
   return { state, retry, showShipment };
 }
