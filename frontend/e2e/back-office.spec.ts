@@ -80,3 +80,33 @@ test('a bulk status change reports what changed, and the export has the same row
   for (const s of made) expect(lines.some((line) => line.startsWith(`${s.trackingNumber},`))).toBe(true);
   await page.goto(ADMIN_PATH);
 });
+
+test('an edit in the list refreshes the figures without a reload', async ({ page, request, baseURL }) => {
+  const run = tag();
+  const admin = await adminRpc(request, baseURL!);
+  const shipment = await createShipment(admin, run, { origin: `Porto ${run}`, expectedDeliveryDate: dayFromToday(-3) });
+  await signIn(page);
+  const lateValue = page.getByRole('region', { name: 'Figures' }).getByRole('link', { name: /Late/ }).locator('.figure-value');
+  await expect(lateValue).toBeVisible();
+  await page.getByLabel('Search').fill(run);
+  await expect(page.getByTestId('shipment-count')).toHaveText('1 shipment');
+
+  await page.getByRole('button', { name: `Edit shipment ${shipment.trackingNumber}` }).click();
+  const modal = page.getByRole('dialog', { name: 'Edit Shipment Details' });
+  const due = dayFromToday(10);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  await modal.getByLabel('Expected Delivery Date').fill(`${due.year}-${pad(due.month)}-${pad(due.day)}`);
+  // The figures ask the server again once the edit is saved: no longer late, the shipment leaves
+  // the Late count.
+  const figuresAsked = page.waitForResponse((r) => r.url().includes('/logistics.v1.ShipmentService/GetShipmentStatistics'));
+  await modal.getByRole('button', { name: 'Update', exact: true }).click();
+  await expect(modal).toBeHidden();
+  await figuresAsked;
+  await expect
+    .poll(async () => {
+      const stats = await admin.shipments.getShipmentStatistics({});
+      return (await lateValue.textContent()) === new Intl.NumberFormat('en-US').format(stats.late);
+    })
+    .toBe(true);
+  expect((await admin.shipments.getShipment({ id: shipment.id })).expectedDeliveryDate?.day).toBe(due.day);
+});

@@ -1,9 +1,9 @@
-// THE one place that builds the Connect transport and the service clients.
+// THE one place that builds the Connect transport and the service clients (src/app/data-provider.tsx
+// hands the same transport to Connect Query).
 // Only lazily loaded routes import this module, so the home page does not load
 // the Connect and protobuf runtime.
 import { Code, ConnectError, createClient, type Client, type Interceptor } from '@connectrpc/connect';
 import { createGrpcWebTransport } from '@connectrpc/connect-web';
-import { AuditService } from '@/gen/logistics/v1/audit_service_pb';
 import { AuthService } from '@/gen/logistics/v1/auth_service_pb';
 import { NotificationService } from '@/gen/logistics/v1/notification_service_pb';
 import { PreferenceService } from '@/gen/logistics/v1/preference_service_pb';
@@ -34,8 +34,10 @@ const sessionExpiry: Interceptor = (next) => async (request) => {
 
 /** gRPC-web to the gateway, which serves this page from the same origin (the session cookie
  * travels with every call). A path, not `location.origin`: the build prerenders /track in Node. */
-const transport = createGrpcWebTransport({
+export const transport = createGrpcWebTransport({
   baseUrl: '/',
+  // The calls of Connect Query's hooks take no per-call options: they get the clients' usual 15 s.
+  defaultTimeoutMs: 15_000,
   interceptors: [sessionExpiry],
 });
 
@@ -44,5 +46,4 @@ export const sessionClient: Client<typeof SessionService> = createClient(Session
 export const authClient: Client<typeof AuthService> = createClient(AuthService, transport);
 export const notificationClient: Client<typeof NotificationService> = createClient(NotificationService, transport);
 export const preferenceClient: Client<typeof PreferenceService> = createClient(PreferenceService, transport);
-export const auditClient: Client<typeof AuditService> = createClient(AuditService, transport);
 export const webhookClient: Client<typeof WebhookService> = createClient(WebhookService, transport);

@@ -5,6 +5,7 @@ import { AdminBar } from '@/features/admin-session/components/AdminBar';
 import { RequireStaff } from '@/features/admin-session/components/RequireStaff';
 import { useStoredTheme } from '@/features/preferences/hooks/use-stored-theme';
 import { useMessages } from '@/lib/i18n';
+import { DataProvider } from '../data-provider';
 import '@/styles/admin.css';
 
 /** /administration_and_development/*: the guard, the admin bar, then the section's page. The
@@ -15,25 +16,27 @@ export default function AdminLayout() {
   // suspends the page later, in the middle of a search or a dialog.
   useMessages('track');
   return (
-    <RequireStaff>
-      {(user) => (
-        <div className="admin-area">
-          <StoredTheme />
-          <AdminBar user={user} />
-          <div className="container admin-main">
-            <Suspense
-              fallback={
-                <div className="page-spinner">
-                  <Spinner size="lg" label="Loading page…" />
-                </div>
-              }
-            >
-              <Outlet context={user} />
-            </Suspense>
+    <DataProvider>
+      <RequireStaff>
+        {(user) => (
+          <div className="admin-area">
+            <StoredTheme />
+            <AdminBar user={user} />
+            <div className="container admin-main">
+              <Suspense
+                fallback={
+                  <div className="page-spinner">
+                    <Spinner size="lg" label="Loading page…" />
+                  </div>
+                }
+              >
+                <Outlet context={user} />
+              </Suspense>
+            </div>
           </div>
-        </div>
-      )}
-    </RequireStaff>
+        )}
+      </RequireStaff>
+    </DataProvider>
   );
 }
 

@@ -1,7 +1,5 @@
 // The audit log's one call: entries matching the filters, newest first.
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import type { ListAuditEntriesResponse } from '@/gen/logistics/v1/audit_service_pb';
-import { auditClient } from '@/lib/transport';
 import type { AuditFilters } from '../utils/filters';
 
 const PAGE_SIZE = 50;
@@ -12,23 +10,16 @@ function startOfDay(day: string): Date {
   return new Date(year, month - 1, date);
 }
 
-export function listAuditEntries(
-  filters: AuditFilters,
-  pageToken = '',
-  signal?: AbortSignal,
-): Promise<ListAuditEntriesResponse> {
+/** ListAuditEntries' filters (50 entries a page). */
+export function auditEntriesRequest(filters: AuditFilters) {
   const end = filters.to ? startOfDay(filters.to) : undefined;
   end?.setDate(end.getDate() + 1);
-  return auditClient.listAuditEntries(
-    {
-      pageSize: PAGE_SIZE,
-      pageToken,
-      actor: filters.user,
-      action: filters.action,
-      target: filters.target,
-      startTime: filters.from ? timestampFromDate(startOfDay(filters.from)) : undefined,
-      endTime: end ? timestampFromDate(end) : undefined,
-    },
-    { signal, timeoutMs: 15_000 },
-  );
+  return {
+    pageSize: PAGE_SIZE,
+    actor: filters.user,
+    action: filters.action,
+    target: filters.target,
+    startTime: filters.from ? timestampFromDate(startOfDay(filters.from)) : undefined,
+    endTime: end ? timestampFromDate(end) : undefined,
+  };
 }

@@ -53,7 +53,7 @@ export function AuditPage() {
         <FilterActions filtered={filtered} onClear={() => setParams(filtersToParams(NO_FILTERS))} />
       </form>
 
-      <AuditResults key={filtersToParams(filters).toString()} filters={filters} filtered={filtered} />
+      <AuditResults filters={filters} filtered={filtered} />
     </div>
   );
 }

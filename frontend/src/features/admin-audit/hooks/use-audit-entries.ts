@@ -1,62 +1,27 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { AuditEntry } from '@/gen/logistics/v1/audit_service_pb';
+import { useInfiniteQuery } from '@connectrpc/connect-query';
+import { AuditService } from '@/gen/logistics/v1/audit_service_pb';
 import { serverMessage } from '@/lib/rpc-errors';
-import { listAuditEntries } from '../api/audit';
+import { auditEntriesRequest } from '../api/audit';
 import type { AuditFilters } from '../utils/filters';
 
 const LOAD_FAILED = 'Failed to load the audit log';
 
-/** The entries matching `filters`, newest first: the first page, then more on request. Mount
- * it afresh (a React key) for other filters. */
+/** The entries matching `filters`, newest first: the first page, then more on request. */
 export function useAuditEntries(filters: AuditFilters) {
-  const [entries, setEntries] = useState<AuditEntry[]>([]);
-  const [nextPageToken, setNextPageToken] = useState('');
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-  const current = useRef<AbortController | null>(null);
-  const { user, action, target, from, to } = filters;
-
-  /** Fetches a page (the first one for ''); the caller has set `loading`. */
-  const fetchPage = useCallback(
-    (pageToken: string) => {
-      current.current?.abort();
-      const controller = new AbortController();
-      current.current = controller;
-      listAuditEntries({ user, action, target, from, to }, pageToken, controller.signal)
-        .then(
-          (page) => {
-            setEntries((shown) => (pageToken ? [...shown, ...page.entries] : page.entries));
-            setNextPageToken(page.nextPageToken);
-          },
-          (err: unknown) => {
-            if (!controller.signal.aborted) setError(serverMessage(err, LOAD_FAILED));
-          },
-        )
-        .finally(() => {
-          if (current.current === controller) setLoading(false);
-        });
-    },
-    [user, action, target, from, to],
+  const query = useInfiniteQuery(
+    AuditService.method.listAuditEntries,
+    { ...auditEntriesRequest(filters), pageToken: '' },
+    { pageParamKey: 'pageToken', getNextPageParam: (page) => page.nextPageToken || undefined },
   );
-
-  // The first page: `loading` starts true.
-  useEffect(() => {
-    fetchPage('');
-    return () => current.current?.abort();
-  }, [fetchPage]);
-
-  const load = (pageToken: string) => {
-    setLoading(true);
-    setError(null);
-    fetchPage(pageToken);
-  };
-
+  const { refetch, fetchNextPage } = query;
+  const loading = query.isFetching;
   return {
-    entries,
+    entries: query.data?.pages.flatMap((page) => page.entries) ?? [],
     loading,
-    error,
-    hasMore: nextPageToken !== '',
-    loadMore: () => load(nextPageToken),
-    reload: () => load(''),
+    // A new load hides the last failure until it fails too.
+    error: query.error && !loading ? serverMessage(query.error, LOAD_FAILED) : null,
+    hasMore: query.hasNextPage,
+    loadMore: () => void fetchNextPage(),
+    reload: () => void refetch(),
   };
 }

@@ -1,17 +1,8 @@
 // The admin's e-mail calls: the outbox, retrying failed e-mails, and the e-mail test.
 import type { Notification } from '@/gen/logistics/v1/notification_pb';
-import type { ListNotificationsResponse } from '@/gen/logistics/v1/notification_service_pb';
 import { notificationClient } from '@/lib/transport';
-import { type EmailFilters, stateOf } from '../utils/filters';
 
 const TIMEOUT_MS = 15_000;
-
-export function listEmails(filters: EmailFilters, pageToken = '', signal?: AbortSignal): Promise<ListNotificationsResponse> {
-  return notificationClient.listNotifications(
-    { pageSize: 50, pageToken, state: stateOf(filters), query: filters.query },
-    { signal, timeoutMs: TIMEOUT_MS },
-  );
-}
 
 export function retryEmail(id: string): Promise<Notification> {
   return notificationClient.retryNotification({ id }, { timeoutMs: TIMEOUT_MS });

@@ -11,8 +11,7 @@ import { Spinner } from '@/components/ui/Spinner';
 import { serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
 import { formatDateTime } from '@/utils/format';
-import { retryEmail, retryFailedEmails } from '../api/emails';
-import { useEmails } from '../hooks/use-emails';
+import { useEmails, useRetryEmail, useRetryFailedEmails } from '../hooks/use-emails';
 import { type EmailFilters, NO_FILTERS, STATES, filtersFromParams, filtersToParams } from '../utils/filters';
 import { EmailTestButton } from './EmailTestButton';
 
@@ -68,14 +67,16 @@ export function EmailsPage({ canSend }: { canSend: boolean }) {
         </Field>
         <FilterActions filtered={filtered} onClear={() => setParams(filtersToParams(NO_FILTERS))} />
       </form>
-      <EmailResults key={filtersToParams(filters).toString()} filters={filters} filtered={filtered} canSend={canSend} />
+      <EmailResults filters={filters} filtered={filtered} canSend={canSend} />
     </div>
   );
 }
 
 /** The e-mails of one set of filters, with Refresh, Retry, Retry all failed and Load more. */
 function EmailResults({ filters, filtered, canSend }: { filters: EmailFilters; filtered: boolean; canSend: boolean }) {
-  const { emails, backlog, loading, error, hasMore, reload, loadMore, replace } = useEmails(filters);
+  const { emails, backlog, loading, error, hasMore, reload, loadMore } = useEmails(filters);
+  const retryEmail = useRetryEmail();
+  const retryFailedEmails = useRetryFailedEmails();
   const [retrying, setRetrying] = useState<string | null>(null);
   const showsFailed = filters.state === 'failed' && emails.length > 0;
 
@@ -83,7 +84,7 @@ function EmailResults({ filters, filtered, canSend }: { filters: EmailFilters; f
     if (retrying) return;
     setRetrying(email.id);
     try {
-      replace(await retryEmail(email.id));
+      await retryEmail(email.id);
       toast.success('Email queued again');
     } catch (err) {
       toast.error(serverMessage(err, 'Failed to retry email'));
@@ -98,7 +99,6 @@ function EmailResults({ filters, filtered, canSend }: { filters: EmailFilters; f
     try {
       const count = await retryFailedEmails(filters.query);
       toast.success(count === 1 ? '1 email queued again' : `${count} emails queued again`);
-      void reload();
     } catch (err) {
       toast.error(serverMessage(err, 'Failed to retry emails'));
     } finally {

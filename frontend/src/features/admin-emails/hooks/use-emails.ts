@@ -1,63 +1,45 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Notification } from '@/gen/logistics/v1/notification_pb';
+import { createConnectQueryKey, useInfiniteQuery } from '@connectrpc/connect-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { NotificationService } from '@/gen/logistics/v1/notification_service_pb';
 import { serverMessage } from '@/lib/rpc-errors';
-import { listEmails } from '../api/emails';
-import type { EmailFilters } from '../utils/filters';
+import { retryEmail, retryFailedEmails } from '../api/emails';
+import { type EmailFilters, stateOf } from '../utils/filters';
 
 const LOAD_FAILED = 'Failed to load emails';
 
 /** The outbox under `filters`, newest first: the first page, more on request, and a reload. */
-export function useEmails({ state, query }: EmailFilters) {
-  const [emails, setEmails] = useState<Notification[]>([]);
-  const [backlog, setBacklog] = useState(0);
-  const [nextPageToken, setNextPageToken] = useState('');
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-  const current = useRef<AbortController | null>(null);
-
-  /** Fetches a page (the first one for ''); the caller has set `loading`. */
-  const fetchPage = useCallback((pageToken: string): Promise<void> => {
-    current.current?.abort();
-    const controller = new AbortController();
-    current.current = controller;
-    return listEmails({ state, query }, pageToken, controller.signal)
-      .then(
-        (page) => {
-          setEmails((shown) => (pageToken ? [...shown, ...page.notifications] : page.notifications));
-          setBacklog(page.backlog);
-          setNextPageToken(page.nextPageToken);
-        },
-        (err: unknown) => {
-          if (!controller.signal.aborted) setError(serverMessage(err, LOAD_FAILED));
-        },
-      )
-      .finally(() => {
-        if (current.current === controller) setLoading(false);
-      });
-  }, [state, query]);
-
-  const load = (pageToken: string) => {
-    setLoading(true);
-    setError(null);
-    return fetchPage(pageToken);
-  };
-
-  // The first page: `loading` starts true.
-  useEffect(() => {
-    void fetchPage('');
-    return () => current.current?.abort();
-  }, [fetchPage]);
-
-  const replace = (updated: Notification) => setEmails((shown) => shown.map((e) => (e.id === updated.id ? updated : e)));
-
+export function useEmails({ state, query: text }: EmailFilters) {
+  const query = useInfiniteQuery(
+    NotificationService.method.listNotifications,
+    { pageSize: 50, state: stateOf({ state, query: text }), query: text, pageToken: '' },
+    { pageParamKey: 'pageToken', getNextPageParam: (page) => page.nextPageToken || undefined },
+  );
+  const { refetch, fetchNextPage } = query;
+  const loading = query.isFetching;
+  const pages = query.data?.pages ?? [];
   return {
-    emails,
-    backlog,
+    emails: pages.flatMap((page) => page.notifications),
+    backlog: pages.at(-1)?.backlog ?? 0,
     loading,
-    error,
-    hasMore: nextPageToken !== '',
-    reload: () => load(''),
-    loadMore: () => load(nextPageToken),
-    replace,
+    // A new load hides the last failure until it fails too.
+    error: query.error && !loading ? serverMessage(query.error, LOAD_FAILED) : null,
+    hasMore: query.hasNextPage,
+    reload: () => void refetch(),
+    loadMore: () => void fetchNextPage(),
   };
 }
+
+/** A retry puts e-mails back in the queue: the outbox loads again. */
+function useOutboxMutation<Input, Output>(call: (input: Input) => Promise<Output>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: () =>
+      void queryClient.invalidateQueries({
+        queryKey: createConnectQueryKey({ schema: NotificationService.method.listNotifications, cardinality: undefined }),
+      }),
+  }).mutateAsync;
+}
+
+export const useRetryEmail = () => useOutboxMutation(retryEmail);
+export const useRetryFailedEmails = () => useOutboxMutation(retryFailedEmails);

@@ -1,5 +1,6 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
 import { ADMIN_LOGIN_PATH } from '@/config/routes';
 import { toast } from '@/lib/toast';
 import { refreshSession, restoreSession, signOut, snapshot, subscribe, type SessionState } from './session-store';
@@ -31,12 +32,15 @@ const LOGOUT_FAILED_MESSAGE = 'Failed to log out. Please try again.';
 /** Log out: DeleteSession, then the login page. */
 export function useLogout(): { logout: () => Promise<void>; loggingOut: boolean } {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [loggingOut, setLoggingOut] = useState(false);
   const logout = async () => {
     if (loggingOut) return;
     setLoggingOut(true);
     try {
       await signOut();
+      // The next user of this tab sees nothing this one loaded.
+      queryClient.clear();
       navigate(ADMIN_LOGIN_PATH, { replace: true });
     } catch {
       toast.error(LOGOUT_FAILED_MESSAGE);

@@ -7,7 +7,7 @@ import { SubmitButton } from '@/components/ui/SubmitButton';
 import type { TrackingEmailSettings } from '@/gen/logistics/v1/shipment_pb';
 import { fieldViolations, serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
-import { updateTrackingEmailSettings } from '../api/tracking-email-settings';
+import { useUpdateTrackingEmailSettings } from '../api/tracking-email-settings';
 import { appliesTo, checkboxLabel, EVENT_ROWS, RECIPIENTS, toFormValues, toSettings, type EmailRuleValues } from '../utils/email-rules';
 
 const SAVED_MESSAGE = 'Settings saved successfully';
@@ -18,6 +18,7 @@ const SAVE_FAILED_MESSAGE = 'Failed to save settings';
 export function TrackingEmailSettingsForm({ settings }: { settings: TrackingEmailSettings }) {
   const form = useForm<EmailRuleValues>({ defaultValues: toFormValues(settings) });
   const { register, formState } = form;
+  const updateTrackingEmailSettings = useUpdateTrackingEmailSettings();
   const [formErrors, setFormErrors] = useState<string[]>([]);
   const saving = formState.isSubmitting;
 

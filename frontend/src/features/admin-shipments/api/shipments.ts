@@ -1,38 +1,76 @@
 // The admin's shipment calls (all need an admin session; the cookie travels with them).
+import { useCallback } from 'react';
+import { createConnectQueryKey, useQuery } from '@connectrpc/connect-query';
+import { keepPreviousData, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ProofOfDeliveryImageKind, Shipment, ShipmentStatus } from '@/gen/logistics/v1/shipment_pb';
-import type {
-  BatchUpdateShipmentTrackingResponse,
-  ListShipmentsResponse,
-  ProofOfDeliveryImage,
-  ShipmentStatistics,
+import {
+  ShipmentService,
+  type BatchUpdateShipmentTrackingResponse,
+  type ProofOfDeliveryImage,
 } from '@/gen/logistics/v1/shipment_service_pb';
-import type { AuditEntry } from '@/gen/logistics/v1/audit_service_pb';
-import { auditClient, shipmentClient } from '@/lib/transport';
+import { AuditService } from '@/gen/logistics/v1/audit_service_pb';
+import { shipmentClient } from '@/lib/transport';
 import type { ShipmentInit, ShipmentUpdate } from '../utils/shipment-form';
 
 const TIMEOUT_MS = 15_000;
 
 export const PAGE_SIZE = 20;
 
-export function listShipments(
-  params: ListFilter & { pageToken: string },
-  signal?: AbortSignal,
-): Promise<ListShipmentsResponse> {
-  return shipmentClient.listShipments(
+/** One page of the list; the page shown stays until the next one arrives. */
+export function useShipmentsPage(params: ListFilter & { pageToken: string }) {
+  return useQuery(
+    ShipmentService.method.listShipments,
     { pageSize: PAGE_SIZE, pageToken: params.pageToken, ...listRequest(params) },
-    { signal, timeoutMs: TIMEOUT_MS },
+    { placeholderData: keepPreviousData },
   );
 }
 
-export function getShipment(id: string, signal?: AbortSignal): Promise<Shipment> {
-  return shipmentClient.getShipment({ id }, { signal, timeoutMs: TIMEOUT_MS });
+export function useShipment(id: string) {
+  return useQuery(ShipmentService.method.getShipment, { id });
 }
 
-export function createShipment(shipment: ShipmentInit): Promise<Shipment> {
+/** The audit entries about one shipment, newest first (the latest 100). */
+export function useShipmentActivity(id: string) {
+  return useQuery(AuditService.method.listAuditEntries, { target: id, pageSize: 100 });
+}
+
+export function useShipmentStatistics() {
+  return useQuery(ShipmentService.method.getShipmentStatistics, {});
+}
+
+/** After a change to shipments: every view of them (the list, the figures, a shipment's details
+ * and its activity) loads again. */
+function useShipmentsChanged(): () => Promise<void> {
+  const queryClient = useQueryClient();
+  return useCallback(async () => {
+    await Promise.all(
+      [ShipmentService, AuditService].map((schema) =>
+        queryClient.invalidateQueries({ queryKey: createConnectQueryKey({ schema, cardinality: undefined }) }),
+      ),
+    );
+  }, [queryClient]);
+}
+
+/** A change to shipments; on success, every view of them loads again. */
+function useShipmentsMutation<Input, Output>(call: (input: Input) => Promise<Output>) {
+  const changed = useShipmentsChanged();
+  // Not awaited: the dialog closes at once, the views follow.
+  return useMutation({ mutationFn: call, onSuccess: () => void changed() }).mutateAsync;
+}
+
+export const useCreateShipment = () => useShipmentsMutation(createShipment);
+export const useUpdateShipment = () => useShipmentsMutation(updateShipment);
+export const useDeleteShipment = () => useShipmentsMutation(deleteShipment);
+export const useUpdateTracking = () => useShipmentsMutation(updateTracking);
+export const useBatchUpdateTracking = () => useShipmentsMutation(batchUpdateTracking);
+export const useRecordProofOfDelivery = () =>
+  useShipmentsMutation(({ id, input }: { id: string; input: ProofOfDeliveryInput }) => recordProofOfDelivery(id, input));
+
+function createShipment(shipment: ShipmentInit): Promise<Shipment> {
   return shipmentClient.createShipment({ shipment }, { timeoutMs: TIMEOUT_MS });
 }
 
-export function updateShipment(update: ShipmentUpdate): Promise<Shipment> {
+function updateShipment(update: ShipmentUpdate): Promise<Shipment> {
   return shipmentClient.updateShipment(
     {
       shipment: update.shipment,
@@ -44,11 +82,11 @@ export function updateShipment(update: ShipmentUpdate): Promise<Shipment> {
   );
 }
 
-export async function deleteShipment(id: string): Promise<void> {
+async function deleteShipment(id: string): Promise<void> {
   await shipmentClient.deleteShipment({ id }, { timeoutMs: TIMEOUT_MS });
 }
 
-export function updateTracking(input: {
+function updateTracking(input: {
   id: string;
   status: ShipmentStatus;
   currentLocation: string;
@@ -64,7 +102,7 @@ export type ProofOfDeliveryInput = { recipientName: string; signaturePng?: Uint8
 
 /** Records (or replaces) who received a delivered shipment. A photo of 8 MB takes a while on a
  * phone's connection, hence the longer timeout. */
-export function recordProofOfDelivery(id: string, input: ProofOfDeliveryInput): Promise<Shipment> {
+function recordProofOfDelivery(id: string, input: ProofOfDeliveryInput): Promise<Shipment> {
   return shipmentClient.recordProofOfDelivery(
     {
       id,
@@ -83,16 +121,6 @@ export function getProofOfDeliveryImage(
   signal?: AbortSignal,
 ): Promise<ProofOfDeliveryImage> {
   return shipmentClient.getProofOfDeliveryImage({ trackingNumber, kind }, { signal, timeoutMs: 60_000 });
-}
-
-/** The audit entries about one shipment, newest first (the latest 100). */
-export async function listShipmentActivity(id: string, signal?: AbortSignal): Promise<AuditEntry[]> {
-  const page = await auditClient.listAuditEntries({ target: id, pageSize: 100 }, { signal, timeoutMs: TIMEOUT_MS });
-  return page.entries;
-}
-
-export function getStatistics(signal?: AbortSignal): Promise<ShipmentStatistics> {
-  return shipmentClient.getShipmentStatistics({}, { signal, timeoutMs: TIMEOUT_MS });
 }
 
 /** Which shipments a list shows: also what a bulk change and an export take. */
@@ -123,7 +151,7 @@ function listRequest(filter: ListFilter) {
 }
 
 /** Sets one status and location, with one remark, on the given shipments or all the filter matches. */
-export function batchUpdateTracking(input: {
+function batchUpdateTracking(input: {
   ids: string[];
   filter?: ListFilter;
   status: ShipmentStatus;

@@ -10,7 +10,7 @@ import { serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
 import { STATUS_OPTIONS } from '@/utils/shipment';
 import { applyFieldErrors } from '../utils/server-errors';
-import { batchUpdateTracking, type ListFilter } from '../api/shipments';
+import { useBatchUpdateTracking, type ListFilter } from '../api/shipments';
 
 type Values = { status: string; currentLocation: string; remarks: string };
 
@@ -35,6 +35,7 @@ export function BulkUpdateModal({
 }) {
   const form = useForm<Values>({ defaultValues: { status: '', currentLocation: '', remarks: '' } });
   const { register, formState } = form;
+  const batchUpdateTracking = useBatchUpdateTracking();
   const [formErrors, setFormErrors] = useState<string[]>([]);
   // Not public by default: a remark reaches the parties and staff only unless ticked.
   const [remarksPublic, setRemarksPublic] = useState(false);

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { toast } from '@/lib/toast';
-import { createShipment } from '../api/shipments';
+import { useCreateShipment } from '../api/shipments';
 import { applyServerErrors } from '../utils/server-errors';
 import { defaultShipmentFormValues, formValuesToNewShipment, type ShipmentFormValues } from '../utils/shipment-form';
 import { ShipmentFormModal } from './ShipmentFormModal';
@@ -16,6 +16,7 @@ type CreateShipmentModalProps = { onClose: () => void; onCreated: (shipment: Shi
 /** The Create Shipment modal: every field, Cancel (back to the defaults) and Create. */
 export function CreateShipmentModal({ onClose, onCreated }: CreateShipmentModalProps) {
   const form = useForm<ShipmentFormValues>({ defaultValues: defaultShipmentFormValues() });
+  const createShipment = useCreateShipment();
   const [formErrors, setFormErrors] = useState<string[]>([]);
 
   const cancel = () => {

@@ -1,12 +1,11 @@
-import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { AlertTriangle } from 'lucide-react';
-import type { DailyShipmentCount, ShipmentStatistics } from '@/gen/logistics/v1/shipment_service_pb';
+import type { DailyShipmentCount } from '@/gen/logistics/v1/shipment_service_pb';
 import { Spinner } from '@/components/ui/Spinner';
 import { ADMIN_HOME_PATH } from '@/config/routes';
 import { serverMessage } from '@/lib/rpc-errors';
 import { statusKey, statusLabel, statusTone } from '@/utils/shipment';
-import { getStatistics } from '../api/shipments';
+import { useShipmentStatistics } from '../api/shipments';
 import './dashboard-figures.css';
 
 const count = new Intl.NumberFormat('en-US');
@@ -19,28 +18,13 @@ function day(d: DailyShipmentCount): string {
 
 /** The dashboard's figures: shipments per status and late ones (each a link into the list),
  * and 30 days of created and delivered as a small chart with its numbers in a table. */
-export function DashboardFigures({ reloadKey }: { reloadKey: number }) {
-  const [stats, setStats] = useState<ShipmentStatistics | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    getStatistics(controller.signal).then(
-      (fresh) => {
-        setStats(fresh);
-        setError(null);
-      },
-      (err: unknown) => {
-        if (!controller.signal.aborted) setError(serverMessage(err, 'Failed to load the figures'));
-      },
-    );
-    return () => controller.abort();
-  }, [reloadKey]);
+export function DashboardFigures() {
+  const { data: stats, error } = useShipmentStatistics();
 
   if (error) {
     return (
       <p className="field-error" role="alert">
-        {error}
+        {serverMessage(error, 'Failed to load the figures')}
       </p>
     );
   }

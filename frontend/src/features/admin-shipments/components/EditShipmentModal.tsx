@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { toast } from '@/lib/toast';
-import { updateShipment } from '../api/shipments';
+import { useUpdateShipment } from '../api/shipments';
 import { applyServerErrors } from '../utils/server-errors';
 import { buildShipmentUpdate, shipmentToFormValues, type ShipmentFormValues } from '../utils/shipment-form';
 import { ShipmentFormModal } from './ShipmentFormModal';
@@ -22,6 +22,7 @@ type EditShipmentModalProps = {
  * sends only the changed fields; an emptied or zero input keeps the stored value. */
 export function EditShipmentModal({ shipment, onClose, onUpdated }: EditShipmentModalProps) {
   const form = useForm<ShipmentFormValues>({ defaultValues: shipmentToFormValues(shipment) });
+  const updateShipment = useUpdateShipment();
   const [formErrors, setFormErrors] = useState<string[]>([]);
 
   const cancel = () => {

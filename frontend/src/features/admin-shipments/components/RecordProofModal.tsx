@@ -4,7 +4,7 @@ import { FormErrors } from '@/components/ui/Field';
 import { Modal } from '@/components/ui/Modal';
 import { SubmitButton } from '@/components/ui/SubmitButton';
 import { toast } from '@/lib/toast';
-import { recordProofOfDelivery } from '../api/shipments';
+import { useRecordProofOfDelivery } from '../api/shipments';
 import { useProofOfDeliveryForm } from '../hooks/use-proof-of-delivery-form';
 import { ProofOfDeliveryFields } from './ProofOfDeliveryFields';
 
@@ -22,6 +22,7 @@ export function RecordProofModal({
 }) {
   const proof = useProofOfDeliveryForm({ idPrefix: 'record-pod', required: true });
   const [busy, setBusy] = useState(false);
+  const recordProofOfDelivery = useRecordProofOfDelivery();
   const [formErrors, setFormErrors] = useState<string[]>([]);
   const replacing = shipment.proofOfDelivery !== undefined;
 
@@ -33,7 +34,7 @@ export function RecordProofModal({
     try {
       const input = await proof.prepare();
       if (!input) return;
-      const updated = await recordProofOfDelivery(shipment.id, input);
+      const updated = await recordProofOfDelivery({ id: shipment.id, input });
       toast.success(PROOF_SAVED_MESSAGE);
       onRecorded(updated);
     } catch (error) {

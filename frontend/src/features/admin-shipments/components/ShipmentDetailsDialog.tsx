@@ -1,5 +1,5 @@
 import { company } from '@/config/company';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { FileText, PackageCheck, Send, Tag } from 'lucide-react';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { ShipmentStatus, type Date as ProtoDate, type Shipment, type TimeOfDay } from '@/gen/logistics/v1/shipment_pb';
@@ -28,7 +28,7 @@ import {
   statusKey,
   statusLabel,
 } from '@/utils/shipment';
-import { getShipment } from '../api/shipments';
+import { useShipment } from '../api/shipments';
 import { ProofOfDeliverySection } from './ProofOfDeliverySection';
 import { RecordProofModal } from './RecordProofModal';
 import { ShipmentActivity } from './ShipmentActivity';
@@ -68,27 +68,12 @@ export function ShipmentDetailsDialog({
   showLabels?: boolean;
   canRecordProof?: boolean;
 }) {
-  const [shipment, setShipment] = useState(initial);
-  const [refreshing, setRefreshing] = useState(true);
+  const fresh = useShipment(initial.id);
   const [tab, setTab] = useState<Tab>('details');
   const [recording, setRecording] = useState(false);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    getShipment(initial.id, controller.signal)
-      .then((fresh) => {
-        if (!controller.signal.aborted) setShipment(fresh);
-      })
-      .catch(() => {
-        // Keep showing the list's copy.
-      })
-      .finally(() => {
-        if (!controller.signal.aborted) setRefreshing(false);
-      });
-    return () => controller.abort();
-  }, [initial.id]);
-
-  const s = shipment;
+  // The list's copy until the server's arrives, and again if that fails.
+  const s = fresh.data ?? initial;
+  const refreshing = fresh.isFetching;
   const details = (
     <div className="shipment-details" aria-busy={refreshing}>
       <div className="details-head">
@@ -186,10 +171,7 @@ export function ShipmentDetailsDialog({
         <RecordProofModal
           shipment={s}
           onClose={() => setRecording(false)}
-          onRecorded={(updated) => {
-            setShipment(updated);
-            setRecording(false);
-          }}
+          onRecorded={() => setRecording(false)}
         />
       )}
     </>

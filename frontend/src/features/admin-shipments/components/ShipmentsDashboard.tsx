@@ -19,7 +19,7 @@ import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { Spinner } from '@/components/ui/Spinner';
 import { toast } from '@/lib/toast';
 import { STATUS_OPTIONS } from '@/utils/shipment';
-import { PAGE_SIZE, deleteShipment } from '../api/shipments';
+import { PAGE_SIZE, useDeleteShipment } from '../api/shipments';
 import { useShipmentList } from '../hooks/use-shipment-list';
 import { SORTS, exportHref } from '../utils/list-params';
 import { BulkUpdateModal, type Selection } from './BulkUpdateModal';
@@ -74,7 +74,7 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
   // Rows ticked for a bulk change, and whether "all that match" was chosen instead.
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [allMatching, setAllMatching] = useState(false);
-  const [figuresKey, setFiguresKey] = useState(0);
+  const deleteShipment = useDeleteShipment();
   const filterKey = JSON.stringify(list.filter);
   const [selectionFor, setSelectionFor] = useState(filterKey);
   if (selectionFor !== filterKey) {
@@ -96,7 +96,6 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
       await deleteShipment(shipment.id);
       toast.success(DELETE_SUCCESS_MESSAGE);
       if (created?.id === shipment.id) setCreated(null);
-      list.reload();
     } catch {
       toast.error(DELETE_FAILURE_MESSAGE);
     } finally {
@@ -128,7 +127,7 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
 
       {created && <CreatedShipmentPanel shipment={created} onDismiss={() => setCreated(null)} />}
 
-      {allowed.dashboard && <DashboardFigures reloadKey={figuresKey} />}
+      {allowed.dashboard && <DashboardFigures />}
 
       <div className="admin-toolbar" role="search">
         <div className="field toolbar-search">
@@ -383,7 +382,7 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
           onCreated={(shipment) => {
             closeDialog();
             setCreated(shipment);
-            list.reloadFirstPage();
+            list.toFirstPage();
           }}
         />
       )}
@@ -403,8 +402,6 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
           onDone={() => {
             setSelected(new Set());
             setAllMatching(false);
-            setFiguresKey((k) => k + 1);
-            list.reload();
           }}
         />
       )}
@@ -413,20 +410,14 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
           shipment={dialog.shipment}
           canRecordProof={allowed.recordProof}
           onClose={closeDialog}
-          onUpdated={() => {
-            closeDialog();
-            list.reload();
-          }}
+          onUpdated={closeDialog}
         />
       )}
       {dialog.kind === 'edit' && (
         <EditShipmentModal
           shipment={dialog.shipment}
           onClose={closeDialog}
-          onUpdated={() => {
-            closeDialog();
-            list.reload();
-          }}
+          onUpdated={closeDialog}
         />
       )}
     </div>

@@ -10,7 +10,7 @@ import { serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
 import { STATUS_OPTIONS, statusLabel } from '@/utils/shipment';
 import { applyFieldErrors } from '../utils/server-errors';
-import { recordProofOfDelivery, updateTracking } from '../api/shipments';
+import { useRecordProofOfDelivery, useUpdateTracking, type ProofOfDeliveryInput } from '../api/shipments';
 import { useProofOfDeliveryForm } from '../hooks/use-proof-of-delivery-form';
 import { ProofOfDeliveryFields } from './ProofOfDeliveryFields';
 
@@ -44,6 +44,8 @@ export function UpdateTrackingModal({
     defaultValues: { status: String(shipment.status), currentLocation: shipment.currentLocation, remarks: '' },
   });
   const { register, formState } = form;
+  const updateTracking = useUpdateTracking();
+  const recordProofOfDelivery = useRecordProofOfDelivery();
   const [formErrors, setFormErrors] = useState<string[]>([]);
   // Not public by default: a remark reaches the parties and staff only unless ticked.
   const [remarksPublic, setRemarksPublic] = useState(false);
@@ -60,9 +62,9 @@ export function UpdateTrackingModal({
   // Once the status is saved, closing the dialog still reports it (the list reloads).
   const close = () => (statusSaved ? onUpdated(statusSaved) : onClose());
 
-  const saveProof = async (updated: Shipment, input: Parameters<typeof recordProofOfDelivery>[1]) => {
+  const saveProof = async (updated: Shipment, input: ProofOfDeliveryInput) => {
     try {
-      const withProof = await recordProofOfDelivery(shipment.id, input);
+      const withProof = await recordProofOfDelivery({ id: shipment.id, input });
       toast.success('Proof of delivery saved');
       onUpdated(withProof);
     } catch (error) {

@@ -1,17 +1,22 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
+import type { ListShipmentsResponse } from '@/gen/logistics/v1/shipment_service_pb';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
-import { listShipments } from '../api/shipments';
+import { useShipmentsPage } from '../api/shipments';
 import { filterOf, paramsFrom, paramsTo, type ListParams } from '../utils/list-params';
 
 const LOAD_FAILURE_MESSAGE = 'Failed to load data';
 const SEARCH_DEBOUNCE_MS = 300;
+const EMPTY_PAGE: Pick<ListShipmentsResponse, 'shipments' | 'totalSize' | 'nextPageToken'> = {
+  shipments: [],
+  totalSize: 0,
+  nextPageToken: '',
+};
 
 type ShipmentListState = {
-  shipments: Shipment[];
+  shipments: ListShipmentsResponse['shipments'];
   totalSize: number;
   loading: boolean;
   /** Set when the last load failed. */
@@ -65,62 +70,31 @@ export function useShipmentList() {
   const [earlier, setEarlier] = useState<{ key: string; tokens: string[] }>({ key: filterKey, tokens: [] });
   if (earlier.key !== filterKey) setEarlier({ key: filterKey, tokens: [] });
 
-  const [reloadCount, setReloadCount] = useState(0);
+  const list = useShipmentsPage({ ...filterOf(params), pageToken: after });
+  // A failed load keeps showing the rows of the last one that worked.
+  const [lastData, setLastData] = useState(EMPTY_PAGE);
+  if (list.data && list.data !== lastData) setLastData(list.data);
+  const data = list.data ?? lastData;
+  const loading = list.isFetching;
+  const error = list.error ? serverMessage(list.error, LOAD_FAILURE_MESSAGE) : null;
+
   const toastNext = useRef(true);
-  const [data, setData] = useState<{ shipments: Shipment[]; totalSize: number; nextPageToken: string }>({
-    shipments: [],
-    totalSize: 0,
-    nextPageToken: '',
-  });
-  const [error, setError] = useState<string | null>(null);
-  const requestKey = `${filterKey}\n${after}\n${reloadCount}`;
-  const [loadedKey, setLoadedKey] = useState<string | null>(null);
-  const loading = loadedKey !== requestKey;
-
   useEffect(() => {
-    const controller = new AbortController();
-    const filter = filterOf({ status, q: params.q, from, to, late, sort, after, page });
-    listShipments({ ...filter, pageToken: after }, controller.signal).then(
-      (response) => {
-        if (controller.signal.aborted) return;
-        setData({
-          shipments: response.shipments,
-          totalSize: response.totalSize,
-          nextPageToken: response.nextPageToken,
-        });
-        setError(null);
-        setLoadedKey(requestKey);
-        toastNext.current = false;
-      },
-      (err: unknown) => {
-        if (controller.signal.aborted) return;
-        setError(serverMessage(err, LOAD_FAILURE_MESSAGE));
-        setLoadedKey(requestKey);
-        if (toastNext.current) {
-          toastNext.current = false;
-          toast.error(LOAD_FAILURE_MESSAGE, { toastId: `load-failed-${Date.now()}` });
-        }
-      },
-    );
-    return () => controller.abort();
-    // requestKey covers every input of the request.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [requestKey]);
+    if (list.isFetching || list.isPending) return;
+    if (list.error && toastNext.current) toast.error(LOAD_FAILURE_MESSAGE, { toastId: `load-failed-${Date.now()}` });
+    toastNext.current = false;
+  }, [list.isFetching, list.isPending, list.error]);
 
+  const { refetch } = list;
   /** Loads the page again, with a toast if it fails (the Refresh button). */
   const refresh = useCallback(() => {
     toastNext.current = true;
-    setReloadCount((n) => n + 1);
-  }, []);
+    void refetch();
+  }, [refetch]);
 
-  /** Loads the page again quietly (after a change). */
-  const reload = useCallback(() => setReloadCount((n) => n + 1), []);
-
-  /** Back to page 1 and reload (after a creation: the newest shipment comes first). */
-  const reloadFirstPage = useCallback(() => {
-    update({});
-    setReloadCount((n) => n + 1);
-  }, [update]);
+  /** Back to page 1 (after a creation: the newest shipment comes first; the list reloads
+   * because the creation invalidated it). */
+  const toFirstPage = useCallback(() => update({}), [update]);
 
   const next = () => {
     if (!data.nextPageToken) return;
@@ -160,8 +134,7 @@ export function useShipmentList() {
     setStatus: (value: string) => update({ status: value }),
     setFilter: (change: Partial<ListParams>) => update(change),
     refresh,
-    reload,
-    reloadFirstPage,
+    toFirstPage,
     next,
     previous,
   };

@@ -1,40 +1,32 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { User } from '@/gen/logistics/v1/user_pb';
 import { serverMessage } from '@/lib/rpc-errors';
 import { listAllUsers } from '../api/users';
 
 const USERS_LOAD_FAILURE_MESSAGE = 'Failed to load users';
+/** Every page of ListUsers, as one list. */
+const USERS_KEY = ['users', 'all'] as const;
 
 /** The user list, loaded on mount and on `reload`. */
 export function useUsers() {
-  const [users, setUsers] = useState<User[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [count, setCount] = useState(0);
-  // The load (`count`) the list and error answer; loading until it is the latest.
-  const [loadedCount, setLoadedCount] = useState(-1);
-  const loading = loadedCount !== count;
+  const queryClient = useQueryClient();
+  const query = useQuery({ queryKey: USERS_KEY, queryFn: ({ signal }) => listAllUsers(signal) });
+  const { refetch } = query;
 
-  useEffect(() => {
-    const controller = new AbortController();
-    listAllUsers(controller.signal).then(
-      (list) => {
-        if (controller.signal.aborted) return;
-        setUsers(list);
-        setError(null);
-        setLoadedCount(count);
-      },
-      (err: unknown) => {
-        if (controller.signal.aborted) return;
-        setError(serverMessage(err, USERS_LOAD_FAILURE_MESSAGE));
-        setLoadedCount(count);
-      },
-    );
-    return () => controller.abort();
-  }, [count]);
-
-  const reload = useCallback(() => setCount((n) => n + 1), []);
+  const reload = useCallback(() => void refetch(), [refetch]);
   /** Puts a changed user in place without a reload. */
-  const replace = useCallback((user: User) => setUsers((list) => list.map((u) => (u.id === user.id ? user : u))), []);
+  const replace = useCallback(
+    (user: User) =>
+      queryClient.setQueryData<User[]>(USERS_KEY, (list) => list?.map((u) => (u.id === user.id ? user : u))),
+    [queryClient],
+  );
 
-  return { users, loading, error, reload, replace };
+  return {
+    users: query.data ?? [],
+    loading: query.isFetching,
+    error: query.error ? serverMessage(query.error, USERS_LOAD_FAILURE_MESSAGE) : null,
+    reload,
+    replace,
+  };
 }

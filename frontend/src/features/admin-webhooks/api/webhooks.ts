@@ -1,7 +1,6 @@
 // The admin's webhook calls: endpoints, their secrets and their deliveries.
 import type {
   CreateWebhookEndpointResponse,
-  ListWebhookDeliveriesResponse,
   RotateWebhookEndpointSecretResponse,
   WebhookDelivery,
   WebhookEndpoint,
@@ -14,11 +13,6 @@ const TIMEOUT_MS = 15_000;
 export const ROTATION_OVERLAP_HOURS = 24;
 
 export type NewEndpoint = { url: string; events: WebhookEventType[]; description: string };
-
-export async function listEndpoints(signal?: AbortSignal): Promise<WebhookEndpoint[]> {
-  const response = await webhookClient.listWebhookEndpoints({ pageSize: 100 }, { signal, timeoutMs: TIMEOUT_MS });
-  return response.endpoints;
-}
 
 export function createEndpoint(endpoint: NewEndpoint): Promise<CreateWebhookEndpointResponse> {
   return webhookClient.createWebhookEndpoint(endpoint, { timeoutMs: TIMEOUT_MS });
@@ -44,10 +38,6 @@ export function rotateSecret(id: string): Promise<RotateWebhookEndpointSecretRes
 
 export function sendTestEvent(endpointId: string): Promise<WebhookDelivery> {
   return webhookClient.sendTestWebhookEvent({ endpointId }, { timeoutMs: TIMEOUT_MS });
-}
-
-export function listDeliveries(endpointId: string, pageToken = '', signal?: AbortSignal): Promise<ListWebhookDeliveriesResponse> {
-  return webhookClient.listWebhookDeliveries({ endpointId, pageSize: 20, pageToken }, { signal, timeoutMs: TIMEOUT_MS });
 }
 
 export function resendDelivery(id: string): Promise<WebhookDelivery> {

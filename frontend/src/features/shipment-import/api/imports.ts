@@ -1,5 +1,8 @@
 // The import's calls (permission shipments.import; the session cookie travels with them).
-import type { ListShipmentImportsResponse, ShipmentImport } from '@/gen/logistics/v1/shipment_service_pb';
+import { useCallback } from 'react';
+import { createConnectQueryKey } from '@connectrpc/connect-query';
+import { useQueryClient } from '@tanstack/react-query';
+import { ShipmentService, type ShipmentImport } from '@/gen/logistics/v1/shipment_service_pb';
 import { shipmentClient } from '@/lib/transport';
 
 const TIMEOUT_MS = 15_000;
@@ -9,7 +12,7 @@ const PART_TIMEOUT_MS = 120_000;
 const CHECK_TIMEOUT_MS = 300_000;
 
 /** How many imports the Recent imports list shows. */
-const RECENT_IMPORTS = 10;
+export const RECENT_IMPORTS = 10;
 
 export function createShipmentImport(fileName: string, sizeBytes: number, signal?: AbortSignal): Promise<ShipmentImport> {
   return shipmentClient.createShipmentImport(
@@ -40,10 +43,12 @@ export function runShipmentImport(importId: string): Promise<ShipmentImport> {
   return shipmentClient.startShipmentImport({ importId, validateOnly: false }, { timeoutMs: TIMEOUT_MS });
 }
 
-export function getShipmentImport(importId: string, signal?: AbortSignal): Promise<ShipmentImport> {
-  return shipmentClient.getShipmentImport({ importId }, { signal, timeoutMs: TIMEOUT_MS });
-}
-
-export function listShipmentImports(signal?: AbortSignal): Promise<ListShipmentImportsResponse> {
-  return shipmentClient.listShipmentImports({ pageSize: RECENT_IMPORTS }, { signal, timeoutMs: TIMEOUT_MS });
+/** After an import was checked, started or has finished: the imports and the shipments (which
+ * an import creates) load again wherever they are shown. */
+export function useImportsChanged(): () => void {
+  const queryClient = useQueryClient();
+  return useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: createConnectQueryKey({ schema: ShipmentService, cardinality: undefined }) }),
+    [queryClient],
+  );
 }

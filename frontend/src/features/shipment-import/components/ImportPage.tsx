@@ -1,10 +1,10 @@
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Download } from 'lucide-react';
 import type { ShipmentImport } from '@/gen/logistics/v1/shipment_service_pb';
 import { serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
-import { runShipmentImport } from '../api/imports';
+import { runShipmentImport, useImportsChanged } from '../api/imports';
 import { useFileCheck } from '../hooks/use-file-check';
 import { CheckFileForm } from './CheckFileForm';
 import { CheckResult } from './CheckResult';
@@ -29,8 +29,7 @@ export function ImportPage() {
   const checked = fileCheck.state.phase === 'checked' ? fileCheck.state.checked : null;
   const [started, setStarted] = useState<ShipmentImport | null>(null);
   const [starting, setStarting] = useState(false);
-  const [listKey, setListKey] = useState(0);
-  const refreshList = useCallback(() => setListKey((key) => key + 1), []);
+  const refreshList = useImportsChanged();
 
   const checkFile = async (file: File) => {
     await check(file);
@@ -109,7 +108,7 @@ export function ImportPage() {
         <CheckFileForm state={fileCheck.state} onCheck={checkFile} onFail={fileCheck.fail} onClear={reset} />
       )}
 
-      <RecentImports reloadKey={listKey} onRefresh={refreshList} currentId={importId} />
+      <RecentImports currentId={importId} />
     </div>
   );
 }

@@ -10,9 +10,6 @@ import { useRecentImports } from '../hooks/use-recent-imports';
 import { progressText, progressValue, stateLabel, stateTone } from '../utils/import-text';
 
 type RecentImportsProps = {
-  /** Changed to load the list again. */
-  reloadKey: number;
-  onRefresh: () => void;
   /** The import shown above, if any. */
   currentId: string;
 };
@@ -24,13 +21,13 @@ function started(imp: ShipmentImport): string {
 }
 
 /** The newest imports (who, when, how far, what came of them), each a link that opens it. */
-export function RecentImports({ reloadKey, onRefresh, currentId }: RecentImportsProps) {
-  const { imports, loading, error } = useRecentImports(reloadKey);
+export function RecentImports({ currentId }: RecentImportsProps) {
+  const { imports, loading, error, reload } = useRecentImports();
   return (
     <section className="import-recent">
       <div className="import-section-head">
         <h2 id="recent-imports-heading">Recent imports</h2>
-        <button type="button" className="btn btn-outline btn-sm" onClick={onRefresh} disabled={loading}>
+        <button type="button" className="btn btn-outline btn-sm" onClick={reload} disabled={loading}>
           <RefreshCw className={loading ? 'icon-spin' : undefined} aria-hidden="true" size={16} />
           Refresh
         </button>

@@ -1,46 +1,31 @@
-import { useEffect, useState } from 'react';
-import { ShipmentImportState, type ShipmentImport } from '@/gen/logistics/v1/shipment_service_pb';
+import { useQuery } from '@connectrpc/connect-query';
+import { ShipmentImportState, ShipmentService } from '@/gen/logistics/v1/shipment_service_pb';
 import { serverMessage } from '@/lib/rpc-errors';
-import { listShipmentImports } from '../api/imports';
+import { RECENT_IMPORTS } from '../api/imports';
 
 /** How often the list is asked again while one of its imports runs. */
 const POLL_MS = 2_000;
 const LOAD_FAILED = 'Failed to load the recent imports';
 
-type Recent = { imports: ShipmentImport[]; loading: boolean; error: string | null };
-
 /**
- * The newest imports, loaded again whenever `reloadKey` changes (an import was checked,
- * started or has finished) and every 2 s while any of them runs; the call under way is
- * aborted on unmount.
+ * The newest imports, loaded again whenever imports change (one was checked, started or has
+ * finished: `useImportsChanged`), on `reload`, and every 2 s while any of them runs; the call
+ * under way is aborted on unmount.
  */
-export function useRecentImports(reloadKey: number) {
-  const [recent, setRecent] = useState<Recent>({ imports: [], loading: true, error: null });
-
-  useEffect(() => {
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const load = () => {
-      listShipmentImports(controller.signal).then(
-        (response) => {
-          if (controller.signal.aborted) return;
-          setRecent({ imports: response.imports, loading: false, error: null });
-          if (response.imports.some((imp) => imp.state === ShipmentImportState.RUNNING)) {
-            timer = setTimeout(load, POLL_MS);
-          }
-        },
-        (error: unknown) => {
-          if (controller.signal.aborted) return;
-          setRecent((shown) => ({ ...shown, loading: false, error: serverMessage(error, LOAD_FAILED) }));
-        },
-      );
-    };
-    load();
-    return () => {
-      controller.abort();
-      clearTimeout(timer);
-    };
-  }, [reloadKey]);
-
-  return recent;
+export function useRecentImports() {
+  const query = useQuery(
+    ShipmentService.method.listShipmentImports,
+    { pageSize: RECENT_IMPORTS },
+    {
+      refetchInterval: ({ state }) =>
+        !state.error && state.data?.imports.some((imp) => imp.state === ShipmentImportState.RUNNING) ? POLL_MS : false,
+    },
+  );
+  const { refetch } = query;
+  return {
+    imports: query.data?.imports ?? [],
+    loading: query.isPending && query.isFetching,
+    error: query.error ? serverMessage(query.error, LOAD_FAILED) : null,
+    reload: () => void refetch(),
+  };
 }
