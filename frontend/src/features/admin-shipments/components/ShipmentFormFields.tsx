@@ -67,10 +67,10 @@ export function ShipmentFormFields({ form, mode, idPrefix }: FormFieldsProps) {
     const error = errorOf(name);
     switch (kindControl.element) {
       case 'input':
-        return input(name, entry.label, { ...inputAttributes(kindControl), ...entry.input.attributes }, entry.input.wide);
+        return input(name, entry.label, kindControl.attributes);
       case 'textarea':
         return (
-          <Field key={name} id={id} label={entry.label} error={error} className={entry.input.wide ? 'field-wide' : undefined}>
+          <Field key={name} id={id} label={entry.label} error={error}>
             <textarea className="textarea" rows={3} {...fieldInputProps(id, error)} {...register(name)} />
           </Field>
         );

@@ -45,9 +45,6 @@ type InputOptions<N extends string> = {
   group?: FormGroup;
   /** Only the Edit form has it (tracking changes). */
   editOnly?: boolean;
-  /** Spans the form's two columns. */
-  wide?: boolean;
-  attributes?: InputAttributes;
 };
 
 // Methods, not function properties, so that every entry fits ShipmentFieldEntry.
