@@ -1,3 +1,5 @@
+// First, so that the pages' own CSS (imported by their components) comes after the shared rules.
+import '@/styles/index.css';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from '@/app/app';
@@ -6,7 +8,6 @@ import { DEFAULT_LANGUAGE, languageByCode, languageOfPath } from '@/config/langu
 import { startLanguage } from '@/lib/i18n';
 import { normalizePath, prerenderedPageMatches, ROUTE_MISMATCH_CLASS } from '@/lib/prerender';
 import { registerServiceWorker } from '@/lib/service-worker';
-import '@/styles/index.css';
 
 // The gateway answers /about with a redirect to /about/ (its folder); the app's URLs have no
 // trailing slash.

@@ -12,6 +12,7 @@ import { company } from '@/config/company';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { useLanguage } from '@/hooks/use-language';
 import { useMessages } from '@/lib/i18n';
+import './about.css';
 
 // Brand names, the same in every language; `title` is a message id.
 const PARTNERSHIPS = [

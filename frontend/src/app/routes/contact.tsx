@@ -5,6 +5,7 @@ import { ContactForm } from '@/features/contact/components/ContactForm';
 import { useBusinessHours } from '@/hooks/use-business-hours';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { useMessages } from '@/lib/i18n';
+import './contact.css';
 
 export default function ContactPage() {
   const t = useMessages('contact');

@@ -7,6 +7,7 @@ import { company } from '@/config/company';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { useLanguage } from '@/hooks/use-language';
 import { useMessages } from '@/lib/i18n';
+import './faq.css';
 
 const QUESTIONS = [
   { question: 'faq.tracking.question', answer: 'faq.tracking.answer' },

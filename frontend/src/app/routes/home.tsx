@@ -28,6 +28,7 @@ import { company } from '@/config/company';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { useLanguage } from '@/hooks/use-language';
 import { useMessages } from '@/lib/i18n';
+import './home.css';
 
 export default function HomePage() {
   const t = useMessages('home');

@@ -12,6 +12,7 @@ import { useHydrated } from '@/hooks/use-hydrated';
 import { useLanguage } from '@/hooks/use-language';
 import { SCROLL_TARGET_ATTRIBUTE } from '@/hooks/use-scroll-to-hash';
 import { useMessages } from '@/lib/i18n';
+import './services.css';
 
 const FEATURES: Record<CoreService['id'], readonly string[]> = {
   'freight-mode-air-freight': ['services.features.air.express', 'services.features.air.charter', 'services.features.air.delivery'],

@@ -1,5 +1,6 @@
 import { useMessages, type Page } from '@/lib/i18n';
 import { Trans, type TransProps } from '@/lib/trans';
+import './legal-document.css';
 
 /** The message ids of a section: its heading and its one paragraph. */
 type LegalSection = { title: string; body: string };

@@ -1,8 +1,6 @@
-import { company } from '@/config/company';
 import { useState, type ReactNode } from 'react';
 import { FileText, PackageCheck, Send, Tag } from 'lucide-react';
-import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { ShipmentStatus, type Date as ProtoDate, type Shipment, type TimeOfDay } from '@/gen/logistics/v1/shipment_pb';
+import { ShipmentStatus, type Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { HistoryTimeline } from '@/components/shipment/HistoryTimeline';
 import { PackagesTable } from '@/components/shipment/PackagesTable';
 import { PartyCard } from '@/components/shipment/PartyCard';
@@ -11,35 +9,13 @@ import { StatusBadge } from '@/components/shipment/StatusBadge';
 import { Modal } from '@/components/ui/Modal';
 import { Spinner } from '@/components/ui/Spinner';
 import { labelsPath } from '@/config/routes';
-import {
-  EMPTY_VALUE,
-  formatCents,
-  formatDateParts,
-  formatDateTime,
-  formatDecimal,
-  formatKg,
-  formatTimeOfDay,
-} from '@/utils/format';
-import {
-  paymentModeLabel,
-  shipmentModeIcon,
-  shipmentModeLabel,
-  shipmentTypeLabel,
-  statusKey,
-  statusLabel,
-} from '@/utils/shipment';
+import { EMPTY_VALUE } from '@/utils/format';
+import { statusKey } from '@/utils/shipment';
 import { useShipment } from '../api/shipments';
+import { shipmentSummary } from '../utils/shipment-fields';
 import { ProofOfDeliverySection } from './ProofOfDeliverySection';
 import { RecordProofModal } from './RecordProofModal';
 import { ShipmentActivity } from './ShipmentActivity';
-
-function date(d: ProtoDate | undefined): string {
-  return d ? formatDateParts(d.year, d.month, d.day) : EMPTY_VALUE;
-}
-
-function time(t: TimeOfDay | undefined): string {
-  return t ? formatTimeOfDay(t.hours, t.minutes) : EMPTY_VALUE;
-}
 
 function Detail({ term, children }: { term: string; children: ReactNode }) {
   return (
@@ -98,37 +74,20 @@ export function ShipmentDetailsDialog({
       <section aria-labelledby="view-summary" className="details-section">
         <h3 id="view-summary">Summary</h3>
         <dl className="details-list details-grid">
-          <Detail term="Tracking Number">
-            <span className="mono">{s.trackingNumber}</span>
-          </Detail>
-          <Detail term="Status">{statusLabel(s.status)}</Detail>
-          <Detail term="Origin">{s.origin}</Detail>
-          <Detail term="Destination">{s.destination}</Detail>
-          <Detail term="Current Location">{s.currentLocation}</Detail>
-          <Detail term="Carrier">{s.carrier}</Detail>
-          <Detail term="Type of Shipment">{shipmentTypeLabel(s.type)}</Detail>
-          <Detail term="Shipment Mode">
-            <span className="with-icon">
-              <ShipmentModeIcon kind={shipmentModeIcon(s.mode)} />
-              {shipmentModeLabel(s.mode)}
-            </span>
-          </Detail>
-          <Detail term="Package Count">{s.packageCount}</Detail>
-          <Detail term="Product">{s.product}</Detail>
-          <Detail term="Product Quantity">{s.productQuantity}</Detail>
-          <Detail term="Payment Mode">{paymentModeLabel(s.paymentMode)}</Detail>
-          <Detail term="Total Freight">{formatCents(s.totalFreightCents, company.currency)}</Detail>
-          <Detail term="Weight">{formatKg(s.weightKg)}</Detail>
-          <Detail term="Expected Delivery">{date(s.expectedDeliveryDate)}</Detail>
-          <Detail term="Departure Time">{time(s.departureTime)}</Detail>
-          <Detail term="Pickup Date">{date(s.pickupDate)}</Detail>
-          <Detail term="Pickup Time">{time(s.pickupTime)}</Detail>
-          <Detail term="Total Volumetric Weight">{formatKg(s.totalVolumetricWeightKg)}</Detail>
-          <Detail term="Total Volume">{`${formatDecimal(s.totalVolumeCubicMetres, 4)} m³`}</Detail>
-          <Detail term="Total Actual Weight">{formatKg(s.totalActualWeightKg)}</Detail>
-          <Detail term="Created">{formatDateTime(s.createTime ? timestampDate(s.createTime) : undefined)}</Detail>
-          <Detail term="Updated">{formatDateTime(s.updateTime ? timestampDate(s.updateTime) : undefined)}</Detail>
-          <Detail term="Comments">{s.comments}</Detail>
+          {shipmentSummary(s).map((row) => (
+            <Detail key={row.field} term={row.term}>
+              {row.mono ? (
+                <span className="mono">{row.value}</span>
+              ) : row.icon ? (
+                <span className="with-icon">
+                  <ShipmentModeIcon kind={row.icon} />
+                  {row.value}
+                </span>
+              ) : (
+                row.value
+              )}
+            </Detail>
+          ))}
         </dl>
       </section>
 

@@ -12,13 +12,10 @@ import {
   defaultShipmentFormValues,
   formFieldForViolation,
   formValuesToNewShipment,
-  parseDateInput,
-  parseDecimal,
-  parseInteger,
-  parseTimeInput,
   shipmentToFormValues,
   type ShipmentFormValues,
 } from './shipment-form';
+import { parseDateInput, parseDecimal, parseInteger, parseTimeInput } from './field-kinds';
 
 function storedShipment() {
   return create(ShipmentSchema, {
@@ -201,7 +198,7 @@ describe('buildShipmentUpdate', () => {
         v.remarks = '  Held at customs ';
       }),
     );
-    expect(update.paths).toEqual(['current_location', 'status']);
+    expect(update.paths).toEqual(['status', 'current_location']);
     expect(update.shipment.status).toBe(ShipmentStatus.DELAYED);
     expect(update.shipment.currentLocation).toBe('Heathrow, London');
     expect(update.remarks).toBe('Held at customs');

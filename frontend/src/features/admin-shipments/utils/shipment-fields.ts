@@ -1,0 +1,203 @@
+// Every field of a shipment the back office shows or edits, once: the create/edit form's inputs
+// and defaults, the payloads and update mask (shipment-form.ts), where a server violation goes,
+// and the View dialog's summary all follow this table. A new field is its proto line and one
+// line here.
+import { timestampDate } from '@bufbuild/protobuf/wkt';
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import type { Package, Party, Shipment, ShipmentSchema } from '@/gen/logistics/v1/shipment_pb';
+import { formatDateTime, formatDecimal, formatKg } from '@/utils/format';
+import {
+  MODE_OPTIONS,
+  PAYMENT_OPTIONS,
+  STATUS_OPTIONS,
+  TYPE_OPTIONS,
+  paymentModeLabel,
+  shipmentModeIcon,
+  shipmentModeLabel,
+  shipmentTypeLabel,
+  statusLabel,
+  type ModeIcon,
+} from '@/utils/shipment';
+import {
+  choice,
+  date,
+  decimal,
+  integer,
+  language,
+  longText,
+  money,
+  text,
+  time,
+  type InputAttributes,
+  type ScalarKind,
+} from './field-kinds';
+
+type Fields<M> = Exclude<keyof M, '$typeName' | '$unknown'>;
+type ShipmentField = Fields<Shipment>;
+type Init<K extends ShipmentField> = NonNullable<MessageInitShape<typeof ShipmentSchema>[K]>;
+
+/** The fieldset an input sits in (its legend); null: a block of its own where it stands in the table. */
+export type FormGroup = 'Tracking' | 'Shipment' | 'Schedule' | null;
+
+type InputOptions<N extends string> = {
+  /** The form value's name when it is not the message field's (the form holds dollars, not cents). */
+  name?: N;
+  group?: FormGroup;
+  /** Only the Edit form has it (tracking changes). */
+  editOnly?: boolean;
+};
+
+// Methods, not function properties, so that every entry fits ShipmentFieldEntry.
+type ViewOptions<T> = {
+  /** The View dialog's term when it is not the form's label. */
+  term?: string;
+  /** Not in the View dialog's summary. */
+  hidden?: boolean;
+  mono?: boolean;
+  icon?(value: T): ModeIcon;
+};
+
+export type ScalarEntry<K extends ShipmentField = ShipmentField, N extends string = string> = {
+  type: 'scalar';
+  field: K;
+  label: string;
+  kind: ScalarKind<Shipment[K], Init<K>>;
+  input: Required<Pick<InputOptions<N>, 'name'>> & Omit<InputOptions<N>, 'name'>;
+  view: ViewOptions<Shipment[K]>;
+};
+
+/** Shown in the View dialog only (the server sets it). */
+type OutputEntry<K extends ShipmentField = ShipmentField> = {
+  type: 'output';
+  field: K;
+  label: string;
+  show(value: Shipment[K]): string;
+  view: ViewOptions<Shipment[K]>;
+};
+
+/** A party's fieldset; the View dialog shows it as a card. */
+type PartyEntry<K extends 'shipper' | 'receiver' = 'shipper' | 'receiver'> = {
+  type: 'party';
+  field: K;
+  label: string;
+  input: { name: K };
+};
+
+/** The package lines; the View dialog shows them as a table. */
+type PackagesEntry = { type: 'packages'; field: 'packages'; label: string; input: { name: 'packages' } };
+
+export type ShipmentFieldEntry = ScalarEntry | OutputEntry | PartyEntry | PackagesEntry;
+
+function scalar<const K extends ShipmentField, const N extends string = K>(
+  field: K,
+  label: string,
+  kind: ScalarKind<Shipment[K], Init<K>>,
+  options: InputOptions<N> & { view?: ViewOptions<Shipment[K]> } = {},
+): ScalarEntry<K, N> {
+  const { view = {}, name = field as string as N, group = 'Shipment', ...input } = options;
+  return { type: 'scalar', field, label, kind, input: { name, group, ...input }, view };
+}
+
+function output<const K extends ShipmentField>(
+  field: K,
+  label: string,
+  show: (value: Shipment[K]) => string,
+  view: ViewOptions<Shipment[K]> = {},
+): OutputEntry<K> {
+  return { type: 'output', field, label, show, view };
+}
+
+function party<const K extends 'shipper' | 'receiver'>(field: K, label: string): PartyEntry<K> {
+  return { type: 'party', field, label, input: { name: field } };
+}
+
+/** A party's inputs, in the form's order. */
+export const PARTY_FIELDS: ReadonlyArray<{
+  field: Fields<Party>;
+  label: string;
+  wide?: boolean;
+  attributes?: InputAttributes;
+}> = [
+  { field: 'name', label: 'Name' },
+  { field: 'phone', label: 'Phone', attributes: { type: 'tel', inputMode: 'tel' } },
+  { field: 'address', label: 'Address', wide: true },
+  { field: 'email', label: 'Email', wide: true, attributes: { type: 'email' } },
+];
+
+function line<const K extends Fields<Package>, const N extends string = K>(
+  field: K,
+  label: string,
+  kind: ScalarKind<Package[K]>,
+  options: { name?: N; wide?: boolean } = {},
+) {
+  return { field, label, kind, name: options.name ?? (field as string as N), wide: options.wide };
+}
+
+/** A package line's inputs, in the form's order. */
+export const PACKAGE_FIELDS = [
+  line('quantity', 'Quantity', integer),
+  line('pieceType', 'Piece Type', text),
+  line('description', 'Description', text, { wide: true }),
+  line('lengthCm', 'Length (cm)', decimal, { name: 'length' }),
+  line('widthCm', 'Width (cm)', decimal, { name: 'width' }),
+  line('heightCm', 'Height (cm)', decimal, { name: 'height' }),
+  line('weightKg', 'Weight (kg)', decimal, { name: 'weight' }),
+];
+
+/** In the order of the View dialog's summary; the form keeps this order within each fieldset. */
+export const SHIPMENT_FIELDS = [
+  output('trackingNumber', 'Tracking Number', (n) => n, { mono: true }),
+  scalar('status', 'Status', choice(STATUS_OPTIONS, statusLabel, 'pending'), { group: 'Tracking', editOnly: true }),
+  party('shipper', 'Shipper'),
+  party('receiver', 'Receiver'),
+  scalar('origin', 'Origin', text),
+  scalar('destination', 'Destination', text),
+  scalar('currentLocation', 'Current Location', text, { group: 'Tracking', editOnly: true }),
+  scalar('carrier', 'Carrier', text),
+  scalar('type', 'Type of Shipment', choice(TYPE_OPTIONS, shipmentTypeLabel)),
+  scalar('mode', 'Shipment Mode', choice(MODE_OPTIONS, shipmentModeLabel), { view: { icon: shipmentModeIcon } }),
+  scalar('paymentMode', 'Payment Mode', choice(PAYMENT_OPTIONS, paymentModeLabel)),
+  scalar('product', 'Product', text),
+  scalar('productQuantity', 'Product Quantity', integer),
+  scalar('packageCount', 'Package Count', integer),
+  scalar('totalFreightCents', 'Total Freight ($)', money, { name: 'totalFreight', view: { term: 'Total Freight' } }),
+  scalar('weightKg', 'Weight (kg)', decimal, { name: 'weight', view: { term: 'Weight' } }),
+  scalar('languageCode', 'Language of e-mails', language, { view: { hidden: true } }),
+  scalar('expectedDeliveryDate', 'Expected Delivery Date', date, { group: 'Schedule', view: { term: 'Expected Delivery' } }),
+  scalar('departureTime', 'Departure Time', time, { group: 'Schedule' }),
+  scalar('pickupDate', 'Pickup Date', date, { group: 'Schedule' }),
+  scalar('pickupTime', 'Pickup Time', time, { group: 'Schedule' }),
+  { type: 'packages', field: 'packages', label: 'Packages', input: { name: 'packages' } } satisfies PackagesEntry,
+  output('totalVolumetricWeightKg', 'Total Volumetric Weight', formatKg),
+  output('totalVolumeCubicMetres', 'Total Volume', (m3) => `${formatDecimal(m3, 4)} m³`),
+  output('totalActualWeightKg', 'Total Actual Weight', formatKg),
+  output('createTime', 'Created', (t) => formatDateTime(t ? timestampDate(t) : undefined)),
+  output('updateTime', 'Updated', (t) => formatDateTime(t ? timestampDate(t) : undefined)),
+  scalar('comments', 'Comments', longText, { group: null }),
+];
+
+export type PartyFormValues = Record<Fields<Party>, string>;
+
+export type PackageFormValues = { [E in (typeof PACKAGE_FIELDS)[number] as E['name']]: string };
+
+/** One row of the View dialog's summary. */
+export type SummaryRow = { field: string; term: string; value: string; mono?: boolean; icon?: ModeIcon };
+
+/** The View dialog's summary of a shipment, in the table's order. */
+export function shipmentSummary(s: Shipment): SummaryRow[] {
+  const rows: SummaryRow[] = [];
+  for (const entry of SHIPMENT_FIELDS as readonly ShipmentFieldEntry[]) {
+    if (entry.type !== 'scalar' && entry.type !== 'output') continue;
+    const { view } = entry;
+    if (view.hidden) continue;
+    const value = s[entry.field];
+    rows.push({
+      field: entry.field,
+      term: view.term ?? entry.label,
+      value: entry.type === 'scalar' ? entry.kind.show(value) : entry.show(value as never),
+      mono: view.mono,
+      icon: view.icon?.(value as never),
+    });
+  }
+  return rows;
+}
