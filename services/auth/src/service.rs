@@ -4,10 +4,10 @@ use std::sync::Arc;
 
 use audit::{Action, Actor, AuditEntry, AuditLog};
 use logistics_proto::v1::{self as pb, auth_service_server::AuthService};
+use service_auth::Permission;
 use service_common::mask::Mask;
 use service_common::paging;
 use service_common::timestamp;
-use service_auth::Permission;
 use tonic::{Request, Response, Status};
 
 use crate::domain::{self, Email, NewPassword, Role, User};

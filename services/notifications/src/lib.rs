@@ -23,10 +23,10 @@ use outbox::webhooks::{MongoWebhooks, SqliteWebhooks, WebhookStore};
 use outbox::{MongoOutbox, OutboxStore, SqliteOutbox};
 use service_auth::TokenKey;
 use service_auth::TokenSettings;
+use service_auth::access::Enforced;
 use service_common::settings::{
     ExposeSecret, SiteSettings, StoreConfig, StoreSettings, TelemetrySettings,
 };
-use service_auth::access::Enforced;
 use service_common::{Built, Services};
 use tokio::sync::Notify;
 

@@ -14,8 +14,8 @@ use service_auth::TokenKey;
 use service_auth::TokenSettings;
 use service_auth::access::Enforced;
 use service_common::Built;
-use service_common::settings::{ExposeSecret, StoreConfig, StoreSettings, TelemetrySettings};
 use service_common::mask::Mask;
+use service_common::settings::{ExposeSecret, StoreConfig, StoreSettings, TelemetrySettings};
 use tonic::{Request, Response, Status};
 
 pub use store::{

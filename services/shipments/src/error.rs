@@ -2,8 +2,8 @@
 
 use service_common::paging::BadPageToken;
 use service_common::store::StoreFault;
-pub use service_common::violations::FieldViolation;
 use service_common::text::TextRule;
+pub use service_common::violations::FieldViolation;
 use tonic::Status;
 
 /// Collects every violation of one request, so the admin sees all bad fields at once.

@@ -37,10 +37,10 @@ pub const MAX_MESSAGE_BYTES: usize = 9 * 1024 * 1024;
 
 use logistics_proto::v1::audit_service_server::AuditServiceServer;
 use service_auth::TokenSettings;
+use service_auth::access::Enforced;
 use service_common::settings::{
     ExposeSecret, SiteSettings, StoreConfig, StoreSettings, TelemetrySettings,
 };
-use service_auth::access::Enforced;
 use service_common::{Built, Services};
 
 /// The shipments service's own settings, beside the shared ones.
