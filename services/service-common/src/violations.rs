@@ -39,8 +39,20 @@ impl Violations {
         self.0.push(FieldViolation::new(field, description));
     }
 
+    /// The trimmed text of a field, checked by the services' one text rule.
+    pub fn text(&mut self, field: &str, value: &str, rule: crate::text::TextRule) -> String {
+        rule.check(value).unwrap_or_else(|description| {
+            self.add(field, description);
+            value.trim().to_owned()
+        })
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = &FieldViolation> {
         self.0.iter()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 
     /// `value` when nothing was violated, else the violations.
@@ -72,6 +84,21 @@ impl fmt::Display for Violations {
             write!(f, "{v}")?;
         }
         Ok(())
+    }
+}
+
+impl IntoIterator for Violations {
+    type Item = FieldViolation;
+    type IntoIter = std::vec::IntoIter<FieldViolation>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl Extend<FieldViolation> for Violations {
+    fn extend<I: IntoIterator<Item = FieldViolation>>(&mut self, items: I) {
+        self.0.extend(items);
     }
 }
 

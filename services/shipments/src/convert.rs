@@ -3,30 +3,42 @@
 
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use logistics_proto::v1 as pb;
+use service_common::timestamp::{self, to_proto};
 
 use crate::details::{Date, DetailsPatch, Kind, PATHS};
 use crate::domain::{HistoryEntry, Shipment, ShipmentDetails, ShipmentPatch, Status};
-use crate::error::{FieldViolation, Violations};
+use crate::error::Violations;
 use crate::updates::{EmailRule, EmailRules, Event};
 use service_common::text::TextRule;
 
-impl Violations {
+/// The shipment checks of a request's times, beside the shared text rule.
+pub trait TimeChecks {
+    fn optional_date(&mut self, field: &str, value: Option<&pb::Date>) -> Option<NaiveDate>;
+    fn past_time(
+        &mut self,
+        field: &str,
+        value: Option<&prost_types::Timestamp>,
+        now: DateTime<Utc>,
+    ) -> Option<DateTime<Utc>>;
+}
+
+impl TimeChecks for Violations {
     /// An optional date: None when unset.
-    pub fn optional_date(&mut self, field: &str, value: Option<&pb::Date>) -> Option<NaiveDate> {
+    fn optional_date(&mut self, field: &str, value: Option<&pb::Date>) -> Option<NaiveDate> {
         value.map(|d| Date.check(field, &Some(*d), self))
     }
 
     /// An optional instant in the past (2000 to `now`), for events recorded after the fact.
-    pub fn past_time(
+    fn past_time(
         &mut self,
         field: &str,
         value: Option<&prost_types::Timestamp>,
         now: DateTime<Utc>,
     ) -> Option<DateTime<Utc>> {
         let value = value?;
-        let parsed = u32::try_from(value.nanos)
-            .ok()
-            .and_then(|nanos| DateTime::from_timestamp(value.seconds, nanos))
+        let parsed = (value.nanos >= 0)
+            .then(|| timestamp::from_proto(value))
+            .flatten()
             .filter(|t| t.year() >= 2000 && *t <= now);
         if parsed.is_none() {
             self.add(field, "must be a time between 2000 and now");
@@ -63,7 +75,7 @@ pub fn status_to_proto(status: Status) -> pb::ShipmentStatus {
 }
 
 /// Validates everything an admin types about a new shipment.
-pub fn details_from_proto(s: &pb::Shipment) -> Result<ShipmentDetails, Vec<FieldViolation>> {
+pub fn details_from_proto(s: &pb::Shipment) -> Result<ShipmentDetails, Violations> {
     let mut v = Violations::default();
     let mut patch = DetailsPatch::default();
     for path in PATHS {
@@ -79,7 +91,7 @@ pub fn patch_from_proto(
     paths: &[String],
     s: &pb::Shipment,
     remarks: &str,
-) -> Result<ShipmentPatch, Vec<FieldViolation>> {
+) -> Result<ShipmentPatch, Violations> {
     let mut v = Violations::default();
     let mut patch = ShipmentPatch {
         remarks: v.text("remarks", remarks, TextRule::line(500).optional()),
@@ -130,16 +142,9 @@ fn parse_field(
     true
 }
 
-pub fn timestamp(t: DateTime<Utc>) -> prost_types::Timestamp {
-    prost_types::Timestamp {
-        seconds: t.timestamp(),
-        nanos: t.timestamp_subsec_nanos() as i32,
-    }
-}
-
 fn history_to_proto(h: &HistoryEntry) -> pb::HistoryEntry {
     pb::HistoryEntry {
-        time: Some(timestamp(h.timestamp)),
+        time: Some(to_proto(h.timestamp)),
         local_date: h.date.clone(),
         local_time: h.time.clone(),
         location: h.location.clone(),
@@ -160,15 +165,15 @@ pub fn shipment_to_proto(s: &Shipment) -> pb::Shipment {
         total_volumetric_weight_kg: s.totals.total_volumetric_weight,
         total_volume_cubic_metres: s.totals.total_volume,
         total_actual_weight_kg: s.totals.total_actual_weight,
-        create_time: Some(timestamp(s.created_at)),
-        update_time: Some(timestamp(s.updated_at)),
+        create_time: Some(to_proto(s.created_at)),
+        update_time: Some(to_proto(s.updated_at)),
         view: pb::ShipmentView::Full.into(),
         external_reference: s.external_reference.clone(),
         proof_of_delivery: s.proof_of_delivery.as_ref().map(|p| pb::ProofOfDelivery {
             recipient_name: p.recipient_name.clone(),
             has_signature: p.signature.is_some(),
             has_photo: p.photo.is_some(),
-            record_time: Some(timestamp(p.recorded_at)),
+            record_time: Some(to_proto(p.recorded_at)),
             recorded_by: p.recorded_by.clone(),
         }),
         ..s.details.to_proto()
@@ -176,12 +181,11 @@ pub fn shipment_to_proto(s: &Shipment) -> pb::Shipment {
 }
 
 fn from_timestamp(t: Option<&prost_types::Timestamp>) -> DateTime<Utc> {
-    t.and_then(|t| DateTime::from_timestamp(t.seconds, t.nanos.max(0) as u32))
-        .unwrap_or_default()
+    t.and_then(timestamp::from_proto).unwrap_or_default()
 }
 
 /// Reads a whole shipment as the service returned it (for tools such as the demo loader).
-pub fn shipment_from_proto(s: &pb::Shipment) -> Result<Shipment, Vec<FieldViolation>> {
+pub fn shipment_from_proto(s: &pb::Shipment) -> Result<Shipment, Violations> {
     let details = details_from_proto(s)?;
     let mut v = Violations::default();
     let status = status_from_proto("status", s.status, &mut v);
@@ -265,7 +269,7 @@ pub fn email_rules_to_proto(rules: &EmailRules) -> pb::TrackingEmailSettings {
 pub fn apply_email_rules(
     input: &pb::TrackingEmailSettings,
     rules: &mut EmailRules,
-) -> Result<(), Vec<FieldViolation>> {
+) -> Result<(), Violations> {
     let mut v = Violations::default();
     let mut seen = Vec::new();
     for (i, rule) in input.rules.iter().enumerate() {

@@ -160,7 +160,7 @@ where
     for (i, demo) in demos.iter().enumerate() {
         let request = pb::CreateShipmentRequest {
             shipment: Some(details(i, demo, now).to_proto()),
-            create_time: Some(convert::timestamp(demo.booked.before(now))),
+            create_time: Some(service_common::timestamp::to_proto(demo.booked.before(now))),
         };
         let mut shipment = client.create_shipment(request).await?.into_inner();
         for step in &demo.journey {
@@ -171,7 +171,7 @@ where
                 remarks: step.remarks.clone(),
                 // The demo's remarks are written as public status text.
                 remarks_public: true,
-                event_time: Some(convert::timestamp(step.ago.before(now))),
+                event_time: Some(service_common::timestamp::to_proto(step.ago.before(now))),
             };
             shipment = client.update_shipment_tracking(update).await?.into_inner();
         }

@@ -2,40 +2,13 @@
 
 use service_common::paging::BadPageToken;
 use service_common::store::StoreFault;
-use service_common::text::TextRule;
-pub use service_common::violations::FieldViolation;
+pub use service_common::violations::{FieldViolation, Violations};
 use tonic::Status;
-
-/// Collects every violation of one request, so the admin sees all bad fields at once.
-#[derive(Default)]
-pub struct Violations(Vec<FieldViolation>);
-
-impl Violations {
-    pub fn add(&mut self, field: impl Into<String>, description: impl Into<String>) {
-        self.0.push(FieldViolation::new(field, description));
-    }
-
-    /// The trimmed text of a field, checked by the services' one text rule.
-    pub fn text(&mut self, field: &str, value: &str, rule: TextRule) -> String {
-        rule.check(value).unwrap_or_else(|description| {
-            self.add(field, description);
-            value.trim().to_owned()
-        })
-    }
-
-    pub fn into_result<T>(self, value: T) -> Result<T, Vec<FieldViolation>> {
-        if self.0.is_empty() {
-            Ok(value)
-        } else {
-            Err(self.0)
-        }
-    }
-}
 
 #[derive(Debug, thiserror::Error)]
 pub enum ShipmentError {
     #[error("{}", describe(.0))]
-    Invalid(Vec<FieldViolation>),
+    Invalid(Violations),
     #[error("Shipment not found")]
     NotFound,
     /// The store refused a tracking number already taken; the caller retries with another.
@@ -62,14 +35,14 @@ pub enum ShipmentError {
     Internal(String),
 }
 
-fn describe(violations: &[FieldViolation]) -> String {
+fn describe(violations: &Violations) -> String {
     let parts: Vec<String> = violations.iter().map(FieldViolation::to_string).collect();
     format!("Invalid shipment: {}", parts.join("; "))
 }
 
 impl From<FieldViolation> for ShipmentError {
     fn from(v: FieldViolation) -> Self {
-        Self::Invalid(vec![v])
+        Self::Invalid(v.into())
     }
 }
 
@@ -95,7 +68,7 @@ impl From<ShipmentError> for Status {
         match err {
             ShipmentError::Invalid(violations) => {
                 let message = describe(&violations);
-                service_common::violations::Violations::from(violations).into_status(message)
+                violations.into_status(message)
             }
             ShipmentError::NotFound => Status::not_found("Shipment not found"),
             ShipmentError::ImportNotFound => Status::not_found("Import not found"),

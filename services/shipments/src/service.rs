@@ -1,5 +1,6 @@
 //! The `logistics.v1.ShipmentService` RPC handlers.
 
+use crate::convert::TimeChecks;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -142,10 +143,10 @@ impl ShipmentsService {
             if let (Some(at), Some(last)) = (patch.event_time, last)
                 && at < last
             {
-                return Err(ShipmentError::Invalid(vec![FieldViolation::new(
+                return Err(ShipmentError::from(FieldViolation::new(
                     "event_time",
                     "must not be before the shipment's last history entry",
-                )]));
+                )));
             }
             let before = shipment.clone();
             let now = crate::domain::now();

@@ -4,9 +4,9 @@ use logistics_proto::v1 as pb;
 
 use super::report::report_blob;
 use super::{ImportRecord, ImportState, RowPreview, import_id};
-use crate::convert;
-use crate::error::{FieldViolation, ShipmentError};
+use crate::error::ShipmentError;
 use crate::service::ShipmentsService;
+use service_common::paging::{self, BadPageToken, Keyset};
 
 impl ImportRecord {
     pub fn to_proto(&self) -> pb::ShipmentImport {
@@ -51,8 +51,8 @@ impl ImportRecord {
             rejected_preview: self.rejected_preview.iter().map(row).collect(),
             error: self.error.clone(),
             created_by: self.created_by.clone(),
-            create_time: Some(convert::timestamp(self.created_at)),
-            update_time: Some(convert::timestamp(self.updated_at)),
+            create_time: Some(service_common::timestamp::to_proto(self.created_at)),
+            update_time: Some(service_common::timestamp::to_proto(self.updated_at)),
         }
     }
 }
@@ -71,29 +71,18 @@ impl ShipmentsService {
         &self,
         request: &pb::ListShipmentImportsRequest,
     ) -> Result<pb::ListShipmentImportsResponse, ShipmentError> {
-        let size = match request.page_size {
-            0 => 10,
-            1..=50 => request.page_size as usize,
-            _ => return Err(FieldViolation::new("page_size", "must be from 1 to 50").into()),
-        };
-        let before = if request.page_token.is_empty() {
-            None
-        } else {
-            Some(import_id(&request.page_token).map_err(|_| {
-                ShipmentError::from(FieldViolation::new(
-                    "page_token",
-                    "is not a page token of this list",
-                ))
-            })?)
+        let keyset = Keyset::new(paging::page_size(request.page_size, 10, 50)?);
+        let before = match paging::decode(&request.page_token)? {
+            Some(cursor) => Some(import_id(&cursor).map_err(|_| BadPageToken)?),
+            None => None,
         };
         let now = crate::domain::now();
-        let mut found = self.store.list_imports(size + 1, before.as_deref()).await?;
-        let next = if found.len() > size {
-            found.truncate(size);
-            found.last().map(|r| r.id.clone()).unwrap_or_default()
-        } else {
-            String::new()
-        };
+        let found = self
+            .store
+            .list_imports(keyset.page_size + 1, before.as_deref())
+            .await?;
+        let (found, next) = keyset.page(found, |r| paging::encode(&r.id));
+        let next = next.unwrap_or_default();
         Ok(pb::ListShipmentImportsResponse {
             imports: found
                 .into_iter()

@@ -183,7 +183,7 @@ async fn an_edit_writes_its_emails_with_the_change_or_not_at_all(
     let refused: Edit = Arc::new(move |s| {
         s.current_location = "half-written".into();
         let _ = &never;
-        Err(ShipmentError::Invalid(vec![]))
+        Err(ShipmentError::Invalid(Default::default()))
     });
     assert!(store.update(&s.id, refused).await.is_err());
     let mine: Vec<_> = outbox

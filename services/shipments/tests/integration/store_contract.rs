@@ -248,7 +248,7 @@ async fn update_is_atomic_and_refused_edits_write_nothing(
     store.insert(&s, &Effects::default()).await.unwrap();
     let refuse: Edit = Arc::new(|s| {
         s.current_location = "half-written".into();
-        Err(ShipmentError::Invalid(vec![]))
+        Err(ShipmentError::Invalid(Default::default()))
     });
     assert!(store.update(&s.id, refuse).await.is_err());
     assert_eq!(
