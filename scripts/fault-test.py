@@ -568,6 +568,10 @@ def main():
         "CONTACT_EMAILJS_TEMPLATE_ID": "fault-contact-template",
         # A killed worker's e-mail is taken up again after this lease.
         "NOTIFY_LEASE_MS": "3000",
+        # One sender: the kill lands while the API holds its answer to that one e-mail. With
+        # several, others answered a moment before the kill go out again after it (at least
+        # once; their Idempotency-Key lets an API that honours it drop the second copy).
+        "NOTIFY_CONCURRENCY": "1",
     })
     svc_env = lambda name, **extra: {**base, f"{name.upper()}_ADDR": f"127.0.0.1:{ports[name]}", **extra}
     def gateway_env(port):

@@ -312,6 +312,7 @@ pub fn service_and_worker(
             wake,
             clock: worker::system_clock(),
             concurrency: 1,
+            unsettled: Default::default(),
         },
     )
 }

@@ -127,6 +127,11 @@ const SETTLE_MAX_WAIT: Duration = Duration::from_secs(2);
 /// How often the worker reports the outbox backlog (`outbox_backlog` gauge).
 const BACKLOG_EVERY: Duration = Duration::from_secs(5);
 
+/// E-mails this process sent but could not yet record as sent (the store was away). A sender of
+/// this process that claims one again after its lease ran out records that outcome instead of
+/// sending the e-mail a second time.
+pub type Unsettled = Arc<std::sync::Mutex<std::collections::HashMap<String, Outcome>>>;
+
 #[derive(Clone)]
 pub struct Worker {
     pub store: Arc<dyn OutboxStore>,
@@ -137,6 +142,8 @@ pub struct Worker {
     pub clock: Clock,
     /// How many e-mails are sent at once (each over its own pooled SMTP connection or request).
     pub concurrency: usize,
+    /// Shared by the senders of one process; each process has its own.
+    pub unsettled: Unsettled,
 }
 
 impl Worker {
@@ -146,6 +153,12 @@ impl Worker {
             return Ok(false);
         };
         let n = &claimed.notification;
+        let earlier = self.unsettled_mut().remove(&n.id);
+        if let Some(outcome) = earlier {
+            tracing::info!(id = %n.id, "e-mail sent before its lease ran out; recording that instead of sending it again");
+            self.settle(&claimed, &outcome).await?;
+            return Ok(true);
+        }
         let result = self.transport.send(n).await;
         let outcome = self.policy.outcome(n, result, (self.clock)());
         let result_label = match &outcome {
@@ -187,13 +200,26 @@ impl Worker {
                 .await
             {
                 Err(outbox::OutboxError::Unavailable(error)) => {
+                    self.unsettled_mut().insert(id.clone(), outcome.clone());
                     tracing::warn!(%id, %error, "cannot record the e-mail's outcome yet; trying again");
                     tokio::time::sleep(wait).await;
                     wait = (wait * 2).min(SETTLE_MAX_WAIT);
                 }
+                // Recorded: no sender needs the outcome any more. Taken over (false): the
+                // entry stays for this process's sender that claimed it, if one did.
+                Ok(true) => {
+                    self.unsettled_mut().remove(id);
+                    return Ok(true);
+                }
                 settled => return settled,
             }
         }
+    }
+
+    fn unsettled_mut(
+        &self,
+    ) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, Outcome>> {
+        self.unsettled.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Sends due e-mails, `concurrency` at once, until `shutdown` resolves. Sending stops while

@@ -61,6 +61,7 @@ async fn run(args: &Args, count: usize, concurrency: usize) -> anyhow::Result<f6
         wake: Arc::new(tokio::sync::Notify::new()),
         clock: notifications::worker::system_clock(),
         concurrency,
+        unsettled: Default::default(),
     };
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let started = Instant::now();

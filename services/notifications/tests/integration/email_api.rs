@@ -543,6 +543,8 @@ async fn an_email_claimed_by_a_worker_that_dies_is_sent_by_another() {
     let slow = Worker {
         transport: Transport::new(&api_config(&url), Duration::from_secs(60), renderer(), None)
             .unwrap(),
+        // Another process: its own record of unsettled e-mails.
+        unsettled: Default::default(),
         ..running.worker.clone()
     };
     let n = sample().to_shipper("https://ship.example", service_common::now());
@@ -583,6 +585,8 @@ async fn two_workers_never_send_the_same_email_twice() {
     let second = Worker {
         transport: Transport::new(&api_config(&url), Duration::from_secs(5), renderer(), None)
             .unwrap(),
+        // Another process: its own record of unsettled e-mails.
+        unsettled: Default::default(),
         ..running.worker.clone()
     };
     let _a = spawn_worker(&running.worker);

@@ -546,6 +546,7 @@ async fn the_worker_sends_over_a_few_kept_open_connections() {
         wake: Arc::new(tokio::sync::Notify::new()),
         clock: notifications::worker::system_clock(),
         concurrency: 4,
+        unsettled: Default::default(),
     };
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let running = tokio::spawn(worker.clone().run(async {
