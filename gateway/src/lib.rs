@@ -263,6 +263,16 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
+impl Cli {
+    /// The settings from the arguments and the environment; PUBLIC_URL defaults to the port the
+    /// site listens on, so links in e-mails follow a changed PORT.
+    pub fn read() -> Self {
+        let mut cli: Self = service_common::settings::parse();
+        cli.hosted.site.site_port = cli.gateway.port;
+        cli
+    }
+}
+
 #[derive(clap::Subcommand, Debug)]
 pub enum Command {
     /// Loads a dozen demo shipments through the shipment service API.

@@ -7,7 +7,7 @@ use tokio::net::TcpListener;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let cli: Cli = service_common::settings::parse();
+    let cli = Cli::read();
     cli.gateway.check()?;
     let _telemetry = service_common::telemetry::init("gateway", &cli.telemetry);
     match &cli.command {
@@ -63,21 +63,23 @@ async fn run(cli: &Cli) -> anyhow::Result<()> {
     let settings = &cli.gateway;
     service_common::telemetry::serve_metrics(&cli.telemetry, "127.0.0.1:9090");
     let tokens = gateway::token_key(settings, &cli.hosted, &cli.tokens)?;
-    let (stop, stopping) = service_common::Stopping::channel();
-    let upstreams = gateway::Upstreams::build(settings, &cli.hosted, tokens, &stopping).await?;
     let listener = TcpListener::bind(("0.0.0.0", settings.port)).await?;
+    let port = listener.local_addr()?.port();
+    let mut hosted = cli.hosted.clone();
+    hosted.site.site_port = port;
+    let (stop, stopping) = service_common::Stopping::channel();
+    let upstreams = gateway::Upstreams::build(settings, &hosted, tokens, &stopping).await?;
     let mode = if settings.all_in_one() {
         "all-in-one"
     } else {
         "gateway (distributed)"
     };
     let app = gateway::app(settings, upstreams).await?;
-    tracing::info!(
-        port = settings.port,
-        mode,
-        "listening on http://localhost:{}",
-        settings.port
-    );
+    if settings.all_in_one() {
+        let public_url = hosted.site.public_url();
+        tracing::info!(%public_url, "links in e-mails open {public_url} (set PUBLIC_URL to change it)");
+    }
+    tracing::info!(port, mode, "listening on http://localhost:{port}");
     let served = gateway::serve(listener, app, settings).await;
     let _ = stop.send(true);
     served

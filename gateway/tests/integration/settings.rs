@@ -212,4 +212,48 @@ fn the_first_start_on_a_fresh_data_directory_logs_no_error() {
         !log.iter().any(|l| l.contains("ERROR")),
         "errors on a first start: {log:#?}"
     );
+    let public_url = format!("links in e-mails open http://localhost:{port} ");
+    assert!(
+        log.iter().any(|l| l.contains(&public_url)),
+        "says where e-mail links point: {log:#?}"
+    );
+}
+
+#[test]
+fn links_in_e_mails_follow_the_port_when_public_url_is_unset() {
+    let data = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_gateway"))
+        .env_clear()
+        .env("PORT", "9191")
+        .env("DATA_DIR", data.path())
+        .env("METRICS_ADDR", "off")
+        .args(["demo", "--json"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(said.contains("PSE"), "{said}");
+    let links = links_in_outbox(data.path());
+    assert!(!links.is_empty());
+    assert!(
+        links
+            .iter()
+            .all(|l| l.starts_with("http://localhost:9191/")),
+        "{links:#?}"
+    );
+}
+
+/// The tracking links of the e-mails waiting in the all-in-one's outbox.
+fn links_in_outbox(data: &std::path::Path) -> Vec<String> {
+    use outbox::OutboxStore;
+    let outbox = outbox::SqliteOutbox::open(data).unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let emails = runtime
+        .block_on(outbox.list(&Default::default(), 100, None))
+        .unwrap();
+    emails
+        .notifications
+        .iter()
+        .filter_map(|n| n.params.get("tracking_url").cloned())
+        .collect()
 }

@@ -195,7 +195,7 @@ pub async fn build(
     if matches!(mail, MailConfig::LocalOutbox) {
         tracing::info!("no e-mail API configured: e-mails go to the local outbox (Admin > Emails)");
     }
-    let brand = brand::Brand::load(settings.brand_file.as_deref(), &site.public_url)?;
+    let brand = brand::Brand::load(settings.brand_file.as_deref(), &site.public_url())?;
     let renderer = Arc::new(render::Renderer::new(brand)?);
     let proxy = settings.outbound_proxy()?;
     let transport = Transport::new(
@@ -212,7 +212,7 @@ pub async fn build(
         transport,
         tokens.clone(),
         settings.retry_policy(),
-        site.public_url.clone(),
+        site.public_url(),
     );
     worker.concurrency = settings.notify_concurrency.into();
     let company = renderer.brand().name.clone();
@@ -246,7 +246,7 @@ pub async fn build(
         alert_to,
         admin_url: format!(
             "{}/administration_and_development/webhooks",
-            site.public_url.trim_end_matches('/')
+            site.public_url().trim_end_matches('/')
         ),
     };
     let services = Services::new(server(service)).with(Enforced::new(

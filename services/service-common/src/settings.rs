@@ -94,9 +94,23 @@ impl StoreSettings {
 /// The site's public address, for the links in e-mails.
 #[derive(clap::Args, Clone, Debug, PartialEq)]
 pub struct SiteSettings {
-    /// The site's public address; e-mails link to PUBLIC_URL/track/{trackingNumber}.
-    #[arg(long, env = "PUBLIC_URL", default_value = "http://localhost:8080")]
-    pub public_url: String,
+    /// The site's public address; e-mails link to PUBLIC_URL/track/{trackingNumber}. Unset:
+    /// http://localhost:PORT, the port the gateway listens on
+    #[arg(long = "public-url", env = "PUBLIC_URL")]
+    pub given_public_url: Option<String>,
+    /// The port the site listens on, when this process serves it (the gateway).
+    #[arg(skip = 8080_u16)]
+    pub site_port: u16,
+}
+
+impl SiteSettings {
+    /// PUBLIC_URL, else this machine at the site's port (the gateway's default port in a service
+    /// started on its own).
+    pub fn public_url(&self) -> String {
+        self.given_public_url
+            .clone()
+            .unwrap_or_else(|| format!("http://localhost:{}", self.site_port))
+    }
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -203,7 +203,7 @@ fn service(
         blobs,
         tokens,
         Duration::from_millis(settings.tracking_cache_ttl_ms),
-        site.public_url.clone(),
+        site.public_url(),
         settings.policy(),
     )
     .with_imports(settings.imports())
