@@ -4,6 +4,7 @@ import { Field } from '@/components/ui/Field';
 import { toast } from '@/lib/toast';
 import { signIn } from '../hooks/session-store';
 import { LOGIN_SUCCESS_MESSAGE, loginErrorMessage } from '../utils/login-error';
+import './login.css';
 
 /** Email and password; on success the session store flips to signed-in (the page redirects). */
 export function LoginForm() {
