@@ -9,6 +9,7 @@ import {
   TOO_MANY_ATTEMPTS,
   USERS_PATH,
   adminEmail,
+  adminPassword,
   loginError,
   signIn,
   submitLogin,
@@ -153,6 +154,21 @@ test.describe('admin sign-in', () => {
     // The session survives a reload (restored from the cookie).
     await page.reload();
     await expect(page.getByRole('heading', { level: 1, name: 'Shipments' })).toBeVisible();
+  });
+
+  test('a session that ends on the server sends the open page to the login, with nothing of it kept', async ({ page }) => {
+    await signIn(page);
+    await expect(page.getByRole('heading', { level: 1, name: 'Shipments' })).toBeVisible();
+    // The cookie gone (as when the session expires): the next admin call answers Unauthenticated.
+    await page.context().clearCookies();
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect(toastWithText(page, 'Your session has ended. Please sign in again.')).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`${LOGIN_PATH}$`));
+    await expect(page.getByRole('heading', { level: 1, name: 'Admin Login' })).toBeVisible();
+    // Signing in again shows the dashboard afresh.
+    await submitLogin(page, adminEmail(), adminPassword());
+    await expect(page.getByRole('heading', { level: 1, name: 'Shipments' })).toBeVisible();
+    await expect(page.getByTestId('admin-user-email')).toContainText(adminEmail());
   });
 
   test("an admin's bar is one line at 1280 px: every section and Log out", async ({ page }) => {

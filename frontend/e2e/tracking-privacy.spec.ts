@@ -470,8 +470,12 @@ test('JavaScript of /track before and after a lookup (gzip)', async ({ page }) =
   console.log(`JS of /track (gzip -9): intro ${sizes.introKb} KB in ${intro.length} files, after a lookup ${sizes.afterLookupKb} KB in ${after.length} files`);
   mkdirSync(join(import.meta.dirname, '..', 'test-results'), { recursive: true });
   writeFileSync(join(import.meta.dirname, '..', 'test-results', 'track-js-sizes.json'), JSON.stringify({ ...sizes, intro, after }, null, 2));
-  // The intro never loads the Connect client or the result's code.
-  expect(intro.filter((path) => /\/(transport|TrackingResult|JourneyMap)-/.test(path))).toEqual([]);
+  // The intro never loads the Connect client, TanStack Query (the lookup's chunk) or the result's code.
+  expect(intro.filter((path) => /\/(transport|track-lookup|TrackingResult|JourneyMap)-/.test(path))).toEqual([]);
+  const withTanStack = (paths: string[]) =>
+    paths.filter((path) => readFileSync(join(staticDir(), path), 'utf8').includes('No QueryClient set'));
+  expect(withTanStack(intro)).toEqual([]);
+  expect(withTanStack(after)).not.toEqual([]);
   // The entry carries the message runtime (Lingui's core, the language switcher) since the site
   // speaks four languages; the page's messages are JSON, not counted here.
   expect(sizes.introKb).toBeLessThan(104);

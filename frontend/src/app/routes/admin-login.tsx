@@ -4,10 +4,19 @@ import { ADMIN_HOME_PATH } from '@/config/routes';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { LoginForm } from '@/features/admin-session/components/LoginForm';
 import { useSession } from '@/features/admin-session/hooks/use-session';
+import { DataProvider } from '../data-provider';
 import '@/styles/admin.css';
 
 /** /administration_and_development/login: already signed in → the dashboard. */
 export default function AdminLoginPage() {
+  return (
+    <DataProvider>
+      <LoginPage />
+    </DataProvider>
+  );
+}
+
+function LoginPage() {
   useDocumentTitle('Admin Login');
   const session = useSession();
   if (session.status === 'signed-in') return <Navigate to={ADMIN_HOME_PATH} replace />;

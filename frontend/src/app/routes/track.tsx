@@ -12,8 +12,11 @@ import { formatDateTime, trimTrackingNumber } from '@/utils/format';
 import { TrackIntro } from '@/features/tracking/components/TrackIntro';
 import { TrackSearchForm } from '@/features/tracking/components/TrackSearchForm';
 import { useLinkTokens } from '@/features/tracking/hooks/use-link-tokens';
-import { useTrackShipment } from '@/features/tracking/hooks/use-track-shipment';
+import type { TrackLookup as Lookup } from '@/features/tracking/hooks/use-track-shipment';
 import '@/features/tracking/components/tracking.css';
+
+// The lookup (TanStack Query and the Connect client) loads with the first number looked up.
+const TrackLookup = lazy(() => import('./track-lookup'));
 
 // The result's code (and the protobuf code it needs) loads with the first result.
 const TrackingResult = lazy(() =>
@@ -35,17 +38,52 @@ function isDotSegment(value: string): boolean {
   return /^\.+$/.test(value);
 }
 
+const IDLE: Lookup = { state: { status: 'idle' }, retry: () => undefined, showShipment: () => undefined };
+
+/** A failure found without asking the server, shown until the next search. */
+type LocalError = { forNumber: string } | null;
+
 /** /track and /track/:trackingNumber: the search box, then the intro or the result. The links
  * of the shipment's e-mails land here too: `?access=` (the FULL view), `?confirm=` and
  * `?unsubscribe=` (subscriptions); each token is taken out of the address once used. */
 export default function TrackPage() {
   const { trackingNumber: param } = useParams();
   const trackingNumber = param ? trimTrackingNumber(param) : '';
+  const tokens = useLinkTokens(trackingNumber);
+  const [localError, setLocalError] = useState<LocalError>(null);
+  const body = (lookup: Lookup) => (
+    <TrackBody
+      trackingNumber={trackingNumber}
+      tokens={tokens}
+      lookup={lookup}
+      localError={localError}
+      setLocalError={setLocalError}
+    />
+  );
+  if (!trackingNumber) return body(IDLE);
+  const loading: Lookup = { ...IDLE, state: { status: 'loading', trackingNumber } };
+  return (
+    <Suspense fallback={body(loading)}>
+      <TrackLookup trackingNumber={trackingNumber} accessToken={tokens.access}>
+        {body}
+      </TrackLookup>
+    </Suspense>
+  );
+}
+
+type TrackBodyProps = {
+  trackingNumber: string;
+  tokens: ReturnType<typeof useLinkTokens>;
+  lookup: Lookup;
+  localError: LocalError;
+  setLocalError: (error: LocalError) => void;
+};
+
+function TrackBody({ trackingNumber, tokens, lookup, localError, setLocalError }: TrackBodyProps) {
   const t = useMessages('track');
   const { path } = useLanguage();
   const navigate = useNavigate();
-  const tokens = useLinkTokens(trackingNumber);
-  const { state, retry, showShipment } = useTrackShipment(trackingNumber || undefined, tokens.access);
+  const { state, retry, showShipment } = lookup;
   const subscriptionLink = tokens.confirm
     ? ({ kind: 'confirm', token: tokens.confirm } as const)
     : tokens.unsubscribe
@@ -59,8 +97,6 @@ export default function TrackPage() {
     if (lookupDone) drop(['access']);
   }, [lookupDone, drop]);
   const onLinkFollowed = useCallback((kind: 'confirm' | 'unsubscribe') => drop([kind]), [drop]);
-  // A failure found without asking the server, shown until the next search.
-  const [localError, setLocalError] = useState<{ forNumber: string } | null>(null);
   const shownLocalError = localError && localError.forNumber === trackingNumber ? localError : null;
 
   useDocumentTitle(trackingNumber ? t('track.title_number', { trackingNumber }) : t('track.title'));

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { ImageOff } from 'lucide-react';
 import { BlobImage } from '@/components/ui/BlobImage';
 import { useMessages } from '@/lib/i18n';
@@ -10,14 +11,12 @@ type ImageBytes = { contentType: string; data: Uint8Array };
 type ProofImageProps = {
   /** Fetches the image; called once it is near the screen. */
   load: (signal: AbortSignal) => Promise<ImageBytes>;
-  /** Another value loads the image again (a replaced proof). */
+  /** Names the image in the query cache: another value loads it again (a replaced proof). */
   loadKey: string;
   alt: string;
   caption: string;
   kind: 'signature' | 'photo';
 };
-
-type Loaded = { key: string; blob?: Blob; failed?: boolean };
 
 const FAILED: Record<ProofImageProps['kind'], string> = {
   signature: 'track.proof.signature_failed',
@@ -29,14 +28,23 @@ const FAILED: Record<ProofImageProps['kind'], string> = {
 export function ProofImage({ load, loadKey, alt, caption, kind }: ProofImageProps) {
   const t = useMessages('track');
   const figure = useRef<HTMLElement>(null);
-  const latestLoad = useRef(load);
-  useEffect(() => {
-    latestLoad.current = load;
-  });
   const [near, setNear] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const key = `${loadKey}#${attempt}`;
+  // The image whose bytes the browser could not show.
+  const [broken, setBroken] = useState<Blob | null>(null);
+  const query = useQuery({
+    queryKey: ['proof-of-delivery-image', kind, loadKey],
+    queryFn: async ({ signal }) => {
+      const image = await load(signal);
+      return new Blob([image.data as Uint8Array<ArrayBuffer>], { type: image.contentType || 'image/png' });
+    },
+    enabled: near,
+    // The same key is the same image: a replaced proof comes with another key.
+    staleTime: Infinity,
+  });
+  const blob = query.isFetching ? undefined : query.data;
+  const failed = !query.isFetching && (query.isError || (blob !== undefined && blob === broken));
+  const waiting = !blob && !failed;
+  const onFailed = useCallback(() => setBroken(blob ?? null), [blob]);
 
   useEffect(() => {
     const element = figure.current;
@@ -55,35 +63,16 @@ export function ProofImage({ load, loadKey, alt, caption, kind }: ProofImageProp
     return () => observer.disconnect();
   }, [near]);
 
-  useEffect(() => {
-    if (!near) return;
-    const controller = new AbortController();
-    latestLoad
-      .current(controller.signal)
-      .then((image) => {
-        if (controller.signal.aborted) return;
-        const bytes = image.data as Uint8Array<ArrayBuffer>;
-        setLoaded({ key, blob: new Blob([bytes], { type: image.contentType || 'image/png' }) });
-      })
-      .catch(() => {
-        if (!controller.signal.aborted) setLoaded({ key, failed: true });
-      });
-    return () => controller.abort();
-  }, [near, key]);
-
-  const onFailed = useCallback(() => setLoaded({ key, failed: true }), [key]);
-  const current = loaded?.key === key ? loaded : null;
-
   return (
-    <figure ref={figure} className={`proof-image proof-image-${kind}`} aria-busy={!current}>
+    <figure ref={figure} className={`proof-image proof-image-${kind}`} aria-busy={waiting}>
       <div className="proof-image-frame">
-        {current?.blob && <BlobImage blob={current.blob} alt={alt} onFailed={onFailed} />}
-        {!current && <span className="proof-image-wait">{t('track.proof.loading')}</span>}
-        {current?.failed && (
+        {blob && !failed && <BlobImage blob={blob} alt={alt} onFailed={onFailed} />}
+        {waiting && <span className="proof-image-wait">{t('track.proof.loading')}</span>}
+        {failed && (
           <div className="proof-image-failed">
             <ImageOff aria-hidden="true" size={20} />
             <span>{t(FAILED[kind])}</span>
-            <button type="button" className="btn btn-outline proof-image-retry" onClick={() => setAttempt((n) => n + 1)}>
+            <button type="button" className="btn btn-outline proof-image-retry" onClick={() => void query.refetch()}>
               {t('track.proof.retry')}
             </button>
           </div>

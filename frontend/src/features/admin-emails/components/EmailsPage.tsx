@@ -14,6 +14,7 @@ import { formatDateTime } from '@/utils/format';
 import { useEmails, useRetryEmail, useRetryFailedEmails } from '../hooks/use-emails';
 import { type EmailFilters, NO_FILTERS, STATES, filtersFromParams, filtersToParams } from '../utils/filters';
 import { EmailTestButton } from './EmailTestButton';
+import './emails.css';
 
 const STATE_TONES: Record<number, string> = {
   [NotificationState.QUEUED]: 'grey',

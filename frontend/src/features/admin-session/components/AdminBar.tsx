@@ -14,6 +14,7 @@ import {
 } from '@/config/routes';
 import { useToastsBelow } from '@/hooks/use-toasts-below';
 import { useLogout } from '../hooks/use-session';
+import './admin-bar.css';
 
 /** The admin area's bar: the sections this user may open, who is signed in, and Log out. */
 export function AdminBar({ user }: { user: User }) {

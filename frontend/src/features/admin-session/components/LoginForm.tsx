@@ -2,31 +2,32 @@ import { useState, type FormEvent } from 'react';
 import { AlertCircle, LoaderCircle, LogIn } from 'lucide-react';
 import { Field } from '@/components/ui/Field';
 import { toast } from '@/lib/toast';
-import { signIn } from '../hooks/session-store';
+import { useSignIn } from '../hooks/use-session';
 import { LOGIN_SUCCESS_MESSAGE, loginErrorMessage } from '../utils/login-error';
+import './login.css';
 
-/** Email and password; on success the session store flips to signed-in (the page redirects). */
+/** Email and password; on success the session is this user (the page redirects). */
 export function LoginForm() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const signIn = useSignIn();
+  // Still busy once signed in: the page is leaving.
+  const busy = signIn.isPending || signIn.isSuccess;
+  const error = signIn.isError ? loginErrorMessage(signIn.error) : null;
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await signIn(email.trim(), password);
-      toast.success(LOGIN_SUCCESS_MESSAGE, { autoClose: 3000, toastId: 'login-success' });
-    } catch (err) {
-      const message = loginErrorMessage(err);
-      setError(message);
-      setPassword('');
-      toast.error(message, { toastId: `login-error-${Date.now()}` });
-      setBusy(false);
-    }
+    signIn.mutate(
+      { email: email.trim(), password },
+      {
+        onSuccess: () => toast.success(LOGIN_SUCCESS_MESSAGE, { autoClose: 3000, toastId: 'login-success' }),
+        onError: (err) => {
+          setPassword('');
+          toast.error(loginErrorMessage(err), { toastId: `login-error-${Date.now()}` });
+        },
+      },
+    );
   };
 
   return (

@@ -1,51 +1,93 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+// The browser's sign-in state, shared by the login page, the route guard and the admin bar: one
+// TanStack query (GetSession), set by sign-in, sign-out and the transport's "session expired"
+// signal, and asked again every few seconds while an admin page is visible.
+import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { User } from '@/gen/logistics/v1/user_pb';
 import { ADMIN_LOGIN_PATH } from '@/config/routes';
+import { onSessionExpired } from '@/lib/session-events';
 import { toast } from '@/lib/toast';
-import { refreshSession, restoreSession, signOut, snapshot, subscribe, type SessionState } from './session-store';
+import { createSession, deleteSession, getSession } from '../api/session';
 
+export type SessionState =
+  | { status: 'loading' }
+  | { status: 'signed-in'; user: User }
+  | { status: 'signed-out' };
+
+const SESSION_KEY = ['admin-session'];
 /** How often an open admin page asks whether the user's access changed. */
 const REFRESH_MS = 5_000;
-
-/** The sign-in state; the first use restores it from the session cookie. */
-export function useSession(): SessionState {
-  const state = useSyncExternalStore(subscribe, snapshot, snapshot);
-  useEffect(() => {
-    restoreSession();
-  }, []);
-  return state;
-}
-
-/** While this page is visible, follows changes to the signed-in user's role and permissions. */
-export function useSessionRefresh(): void {
-  useEffect(() => {
-    const timer = window.setInterval(() => {
-      if (document.visibilityState === 'visible') refreshSession();
-    }, REFRESH_MS);
-    return () => window.clearInterval(timer);
-  }, []);
-}
-
+const SESSION_EXPIRED_MESSAGE = 'Your session has ended. Please sign in again.';
 const LOGOUT_FAILED_MESSAGE = 'Failed to log out. Please try again.';
 
+/** This browser's user, or null without a session. */
+const sessionQuery = {
+  queryKey: SESSION_KEY,
+  queryFn: async ({ signal }: { signal: AbortSignal }): Promise<User | null> => (await getSession(signal)) ?? null,
+  // Asked once; then sign-in, sign-out, expiry and the refresh below keep it up to date.
+  staleTime: Infinity,
+};
+
+/** The next user of this tab sees nothing this one loaded; the session itself reads `user`. */
+function endSession(queryClient: QueryClient, user: User | null): void {
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_KEY[0] });
+  queryClient.setQueryData(SESSION_KEY, user);
+}
+
+/** The sign-in state; the first use restores it from the session cookie. Unauthenticated, or a
+ * gateway that cannot be reached, shows the login form either way. */
+export function useSession(): SessionState {
+  const { data, isError } = useQuery(sessionQuery);
+  if (data) return { status: 'signed-in', user: data };
+  if (data === null || isError) return { status: 'signed-out' };
+  return { status: 'loading' };
+}
+
+/**
+ * While this page is visible, asks again every 5 s, so a role or permissions changed by an admin
+ * show here within seconds (the server applies them at once); a failed ask keeps what is shown
+ * (a network blip is not a sign-out). An admin call answered Unauthenticated signs this page out.
+ */
+export function useSessionRefresh(): void {
+  useQuery({ ...sessionQuery, refetchInterval: REFRESH_MS });
+  const queryClient = useQueryClient();
+  useEffect(
+    () =>
+      onSessionExpired(() => {
+        const wasSignedIn = Boolean(queryClient.getQueryData(SESSION_KEY));
+        endSession(queryClient, null);
+        if (wasSignedIn) toast.warning(SESSION_EXPIRED_MESSAGE, { toastId: 'session-expired' });
+      }),
+    [queryClient],
+  );
+}
+
+/** Sign in (CreateSession; the gateway sets the HttpOnly cookie): the session is then this user. */
+export function useSignIn() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ email, password }: { email: string; password: string }) => createSession(email, password),
+    onSuccess: (user) => endSession(queryClient, user ?? null),
+  });
+}
+
 /** Log out: DeleteSession, then the login page. */
-export function useLogout(): { logout: () => Promise<void>; loggingOut: boolean } {
+export function useLogout(): { logout: () => void; loggingOut: boolean } {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [loggingOut, setLoggingOut] = useState(false);
-  const logout = async () => {
-    if (loggingOut) return;
-    setLoggingOut(true);
-    try {
-      await signOut();
-      // The next user of this tab sees nothing this one loaded.
-      queryClient.clear();
+  const mutation = useMutation({
+    mutationFn: deleteSession,
+    onSuccess: () => {
+      endSession(queryClient, null);
       navigate(ADMIN_LOGIN_PATH, { replace: true });
-    } catch {
-      toast.error(LOGOUT_FAILED_MESSAGE);
-      setLoggingOut(false);
-    }
+    },
+    onError: () => toast.error(LOGOUT_FAILED_MESSAGE),
+  });
+  // Still "logging out" once done: the page is leaving.
+  const loggingOut = mutation.isPending || mutation.isSuccess;
+  const logout = () => {
+    if (!loggingOut) mutation.mutate();
   };
   return { logout, loggingOut };
 }

@@ -3,6 +3,7 @@ import { Spinner } from '@/components/ui/Spinner';
 import { serverMessage } from '@/lib/rpc-errors';
 import { useTrackingEmailSettings } from '../api/tracking-email-settings';
 import { TrackingEmailSettingsForm } from './TrackingEmailSettingsForm';
+import './settings.css';
 
 const LOAD_FAILED_MESSAGE = 'Failed to load settings';
 

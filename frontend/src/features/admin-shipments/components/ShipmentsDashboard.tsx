@@ -30,6 +30,7 @@ import { EditShipmentModal } from './EditShipmentModal';
 import { ShipmentDetailsDialog } from './ShipmentDetailsDialog';
 import { ShipmentsTable } from './ShipmentsTable';
 import { UpdateTrackingModal } from './UpdateTrackingModal';
+import './shipments.css';
 
 /** The most matches the server counts exactly (ListShipmentsResponse.total_size). */
 const MAX_COUNTED = 1_000;

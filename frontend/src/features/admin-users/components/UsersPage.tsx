@@ -13,6 +13,7 @@ import { useUsers } from '../hooks/use-users';
 import { ChangePasswordForm } from './ChangePasswordForm';
 import { CreateUserForm } from './CreateUserForm';
 import { UserAccess } from './UserAccess';
+import './users.css';
 
 /** Users: the list with each user's role and Disable/Enable (a card per user on a phone), a
  * create form (for those who manage users) and the signed-in user's own password. */

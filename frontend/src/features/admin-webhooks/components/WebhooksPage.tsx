@@ -6,6 +6,7 @@ import { useEndpoints } from '../hooks/use-webhooks';
 import { EndpointCard } from './EndpointCard';
 import { NewEndpointForm } from './NewEndpointForm';
 import { SecretPanel, type ShownSecret } from './SecretPanel';
+import './webhooks.css';
 
 /** Webhooks: the endpoints, a form to add one, and each endpoint's deliveries. */
 export function WebhooksPage() {

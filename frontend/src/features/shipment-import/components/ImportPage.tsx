@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { useMutation } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import type { ShipmentImport } from '@/gen/logistics/v1/shipment_service_pb';
 import { serverMessage } from '@/lib/rpc-errors';
@@ -28,19 +29,10 @@ export function ImportPage() {
   const { check, reset } = fileCheck;
   const checked = fileCheck.state.phase === 'checked' ? fileCheck.state.checked : null;
   const [started, setStarted] = useState<ShipmentImport | null>(null);
-  const [starting, setStarting] = useState(false);
   const refreshList = useImportsChanged();
-
-  const checkFile = async (file: File) => {
-    await check(file);
-    refreshList();
-  };
-
-  const start = async (imp: ShipmentImport) => {
-    if (starting) return;
-    setStarting(true);
-    try {
-      const running = await runShipmentImport(imp.id);
+  const startImport = useMutation({
+    mutationFn: (imp: ShipmentImport) => runShipmentImport(imp.id),
+    onSuccess: (running) => {
       setStarted(running);
       reset();
       setParams((current) => {
@@ -49,11 +41,12 @@ export function ImportPage() {
         return next;
       });
       refreshList();
-    } catch (error) {
-      toast.error(serverMessage(error, START_FAILED));
-    } finally {
-      setStarting(false);
-    }
+    },
+    onError: (error) => toast.error(serverMessage(error, START_FAILED)),
+  });
+  const starting = startImport.isPending;
+  const start = (imp: ShipmentImport) => {
+    if (!starting) startImport.mutate(imp);
   };
 
   const close = () => {
@@ -105,7 +98,7 @@ export function ImportPage() {
           focusOnMount
         />
       ) : (
-        <CheckFileForm state={fileCheck.state} onCheck={checkFile} onFail={fileCheck.fail} onClear={reset} />
+        <CheckFileForm state={fileCheck.state} onCheck={check} onFail={fileCheck.fail} onClear={reset} />
       )}
 
       <RecentImports currentId={importId} />

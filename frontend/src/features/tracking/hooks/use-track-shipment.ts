@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from '@/lib/toast';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { trackShipment } from '../api/track-shipment';
 
-export type TrackState =
+type TrackState =
   | { status: 'idle' }
   | { status: 'loading'; trackingNumber: string }
   /** `savedAt`: offline, this is the result kept from the last successful lookup; `notice`: the
@@ -11,57 +12,48 @@ export type TrackState =
   | { status: 'success'; trackingNumber: string; shipment: Shipment; savedAt?: string; notice?: string }
   | { status: 'error'; trackingNumber: string; message: string };
 
-type Outcome = { trackingNumber: string; accessToken: string; attempt: number; state: TrackState };
+export type TrackLookup = { state: TrackState; retry: () => void; showShipment: (shipment: Shipment) => void };
+
+type Found = { shipment: Shipment; savedAt?: string; notice?: string };
+
+// Each failure gets its own toast, also when the same number fails again.
+let failures = 0;
 
 /**
- * Looks the number up as soon as it is set (and again on `retry`), with the `access` token of an
- * e-mail link when there is one. A failure shows its message in a toast as well as in the
- * returned state; offline, the last result kept for this number is shown instead.
+ * Looks the number up (TanStack Query, so this module loads with the first lookup, as the Connect
+ * client does), with the `access` token of an e-mail link when there is one. A failure shows
+ * its message in a toast as well as in the returned state; offline, the last result kept for
+ * this number is shown instead. `retry` asks again, showing the loading state meanwhile;
  * `showShipment` puts another answer for the same number in place (the FULL view after a party
  * proved who they are).
  */
-export function useTrackShipment(
-  trackingNumber: string | undefined,
-  accessToken = '',
-): { state: TrackState; retry: () => void; showShipment: (shipment: Shipment) => void } {
-  const [attempt, setAttempt] = useState(0);
-  // The outcome of the last lookup, with the number, token and attempt it answers.
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+export function useTrackShipment(trackingNumber: string, accessToken: string): TrackLookup {
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: ['track', trackingNumber, accessToken],
+    queryFn: async ({ signal }): Promise<Found> => {
+      const outcome = await trackShipment(trackingNumber, accessToken, signal);
+      if (!('failure' in outcome)) return outcome;
+      if (!signal.aborted) toast.error(outcome.failure, { toastId: `track-error-${trackingNumber}-${++failures}` });
+      throw new Error(outcome.failure);
+    },
+    // Another number, or coming back to this one, looks it up afresh: never a previous outcome.
+    gcTime: 0,
+  });
 
-  useEffect(() => {
-    if (!trackingNumber) return;
-    const controller = new AbortController();
-    void trackShipment(trackingNumber, accessToken, controller.signal).then((result) => {
-      if (controller.signal.aborted) return;
-      const answers = { trackingNumber, accessToken, attempt };
-      if ('failure' in result) {
-        setOutcome({ ...answers, state: { status: 'error', trackingNumber, message: result.failure } });
-        toast.error(result.failure, { toastId: `track-error-${trackingNumber}-${attempt}` });
-      } else {
-        setOutcome({ ...answers, state: { status: 'success', trackingNumber, ...result } });
-      }
-    });
-    return () => controller.abort();
-  }, [trackingNumber, accessToken, attempt]);
-
-  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  const retry = useCallback(
+    () => void queryClient.resetQueries({ queryKey: ['track', trackingNumber, accessToken], exact: true }),
+    [queryClient, trackingNumber, accessToken],
+  );
   const showShipment = useCallback(
     (shipment: Shipment) =>
-      setOutcome((last) =>
-        last?.state.status === 'success' ? { ...last, state: { ...last.state, shipment, savedAt: undefined, notice: undefined } } : last,
-      ),
-    [],
+      queryClient.setQueryData<Found>(['track', trackingNumber, accessToken], (last) => (last ? { shipment } : last)),
+    [queryClient, trackingNumber, accessToken],
   );
 
-  // Until this number's lookup (or retry) answers, it is loading: never the previous outcome.
   let state: TrackState;
-  if (!trackingNumber) state = { status: 'idle' };
-  else if (
-    outcome?.trackingNumber === trackingNumber &&
-    outcome.accessToken === accessToken &&
-    outcome.attempt === attempt
-  ) {
-    state = outcome.state;
-  } else state = { status: 'loading', trackingNumber };
+  if (query.isPending) state = { status: 'loading', trackingNumber };
+  else if (query.isError) state = { status: 'error', trackingNumber, message: query.error.message };
+  else state = { status: 'success', trackingNumber, ...query.data };
   return { state, retry, showShipment };
 }
