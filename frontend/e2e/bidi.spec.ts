@@ -4,11 +4,11 @@
 // Read from the rendered page: the x-order of each character on each line.
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { join } from 'node:path';
-import type { Shipment } from '../src/gen/logistics/v1/shipment_pb';
-import { signIn } from './support/admin';
+import { ShipmentStatus, type Shipment } from '../src/gen/logistics/v1/shipment_pb';
+import { adminEmail, signIn } from './support/admin';
 import { siteUrl } from './support/env';
 import { adminRpc, type Clients } from './support/rpc';
-import { createShipment } from './support/tracking';
+import { createShipment, moveShipment } from './support/tracking';
 
 const PHONE = '+233 30 555 0161';
 // Longer than a phone's line, so it has to wrap somewhere.
@@ -129,7 +129,59 @@ for (const width of [390, 1280]) {
       const dialog = page.getByRole('dialog');
       expect(await visualLines(dialog.locator('a[href^="tel:"]').first())).toEqual([PHONE]);
       await expectSensiblyWrapped(dialog.locator('a[href^="mailto:"]').first());
+      // One clock on one screen: the times of its history and of its record alike.
+      const text = await dialog.innerText();
+      expect(text).toMatch(/\d:\d\d\s?[AP]M/);
+      expect(text, 'a 24-hour time beside 12-hour ones').not.toMatch(/\b\d{1,2}:\d{2}\b(?!\s?[AP]M)/);
       await page.screenshot({ path: join(SHOTS, `admin-view-${width}.png`) });
+    });
+
+    test("the audit log's changed fields open from a button, named and shown as the shipment form does", async ({ page }) => {
+      await moveShipment(admin, shipment, ShipmentStatus.IN_TRANSIT, 'Kumasi, Ghana');
+      await signIn(page);
+      await page.goto(`/administration_and_development/audit?target=${shipment.trackingNumber}&action=shipment.status_change`);
+      const entry = page.getByRole('list', { name: 'Audit entries' }).getByRole('listitem').first();
+      const toggle = entry.getByRole('button', { name: /fields? changed/ });
+      await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+      await toggle.click();
+      await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+      const table = entry.getByRole('table');
+      await expect(table.getByRole('row', { name: /^Status/ })).toContainText('Pending');
+      await expect(table.getByRole('row', { name: /^Status/ })).toContainText('In Transit');
+      await expect(table.getByRole('row', { name: /^Current Location/ })).toContainText('Kumasi, Ghana');
+      await expect(table).not.toContainText('in_transit');
+      await expect(table).not.toContainText('currentLocation');
+      expect(await table.innerText(), 'raw ISO times').not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+      await page.screenshot({ path: join(SHOTS, `audit-${width}.png`) });
+    });
+
+    test('the admin bar shows the whole address, Create User starts on a working role, the webhook hint is true', async ({ page }) => {
+      await signIn(page);
+      const address = page.getByTestId('admin-user-email').locator('.admin-user-address');
+      await expect(address).toHaveText(adminEmail());
+      expect(await address.evaluate((e) => e.scrollWidth <= e.clientWidth + 1), 'the address is cut').toBe(true);
+      await page.goto('/administration_and_development/users');
+      const role = page.getByLabel('Role');
+      await expect(role.locator('option:checked')).toHaveText('Agent');
+      // Each option fits the select instead of being cut.
+      const widths = await role.evaluate((select: HTMLSelectElement) => {
+        const probe = document.createElement('span');
+        probe.style.font = getComputedStyle(select).font;
+        document.body.append(probe);
+        const longest = Math.max(...[...select.options].map((o) => ((probe.textContent = o.text), probe.offsetWidth)));
+        probe.remove();
+        return { longest, room: select.clientWidth - 48 };
+      });
+      expect(widths.longest).toBeLessThanOrEqual(widths.room);
+      await page.goto('/administration_and_development/webhooks');
+      await expect(page.getByText('on a public address')).toHaveCount(0);
+    });
+
+    test('Arabic figures have no Latin letters', async ({ page }) => {
+      await page.goto('/ar');
+      const packages = page.locator('.stats .stat').nth(2).locator('dd');
+      await expect(packages).toContainText('مليون');
+      await expect(packages).not.toContainText('M');
     });
   });
 }
