@@ -110,16 +110,3 @@ export function formatLongDate(isoDay: string): string {
   if (Number.isNaN(date.getTime())) return isoDay;
   return dateFormat({ year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(date);
 }
-
-const FIGURE = /^(\d+(?:\.\d+)?)([kKM]?)(\+?)$/;
-const FIGURE_SCALE: Record<string, number> = { '': 1, k: 1e3, K: 1e3, M: 1e6 };
-
-/** A marketing figure ("1M+", "50k+") in the page's language: English keeps the text as
- * written; other languages get their own compact words ("1 M+", Arabic "1 مليون+"), so no Latin
- * letter sits in an Arabic sentence. Anything else is returned unchanged. */
-export function formatFigure(figure: string): string {
-  const match = FIGURE.exec(figure.trim());
-  if (!match || (i18n.locale || DEFAULT_LANGUAGE) === DEFAULT_LANGUAGE || !match[2]) return figure;
-  const value = Number(match[1]) * FIGURE_SCALE[match[2]];
-  return numberFormat({ notation: 'compact', maximumFractionDigits: 1 }).format(value) + match[3];
-}

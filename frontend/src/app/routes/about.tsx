@@ -9,7 +9,7 @@ import { Section } from '@/components/ui/Section';
 import { StatList } from '@/components/ui/StatList';
 import { TestimonialCard } from '@/components/ui/TestimonialCard';
 import { company } from '@/config/company';
-import { formatFigure } from '@/utils/format';
+import { formatFigure } from '@/utils/figures';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { useLanguage } from '@/hooks/use-language';
 import { useMessages } from '@/lib/i18n';
