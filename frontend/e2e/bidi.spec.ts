@@ -173,6 +173,8 @@ for (const width of [390, 1280]) {
         return { longest, room: select.clientWidth - 48 };
       });
       expect(widths.longest).toBeLessThanOrEqual(widths.room);
+      await role.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, `users-${width}.png`) });
       await page.goto('/administration_and_development/webhooks');
       await expect(page.getByText('on a public address')).toHaveCount(0);
     });
@@ -182,6 +184,8 @@ for (const width of [390, 1280]) {
       const packages = page.locator('.stats .stat').nth(2).locator('dd');
       await expect(packages).toContainText('مليون');
       await expect(packages).not.toContainText('M');
+      await packages.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, `home-ar-${width}.png`) });
     });
   });
 }
