@@ -176,7 +176,7 @@ for (const viewport of [PHONE, DESKTOP]) {
       const form = page.getByRole('form', { name: 'Create User' });
       await form.getByLabel('Email').fill(email);
       await form.getByLabel('Name').fill('Pat Phone');
-      await form.getByLabel('Role').selectOption({ label: 'User (no back-office access)' });
+      await form.getByLabel('Role').selectOption({ label: 'User' });
       await form.getByLabel('Password').fill('phone-Passw0rd-2030');
       await form.getByRole('button', { name: 'Create User' }).click();
       await expect(toastWithText(page, 'User created successfully')).toBeVisible();

@@ -504,7 +504,7 @@ test.describe('admin users', () => {
     const form = page.getByRole('form', { name: 'Create User' });
     await form.getByLabel('Email').fill(email);
     await form.getByLabel('Name').fill('Casey Clerk');
-    await form.getByLabel('Role').selectOption({ label: 'User (no back-office access)' });
+    await form.getByLabel('Role').selectOption({ label: 'User' });
     await form.getByLabel('Password').fill(password);
     await form.getByRole('button', { name: 'Create User' }).click();
     await expect(toastWithText(page, 'User created successfully')).toBeVisible();

@@ -64,11 +64,12 @@ describe('dates and times', () => {
     expect(formatIsoDate('soon')).toBe('soon');
   });
   it('formats times of day', () => {
-    expect(formatTimeOfDay(8, 30)).toBe('08:30');
-    expect(formatTimeOfDay(23, 5)).toBe('23:05');
+    // US English reads a 12-hour clock, as formatDateTime does ("9:05 AM").
+    expect(formatTimeOfDay(8, 30)).toMatch(/^8:30\sAM$/u);
+    expect(formatTimeOfDay(23, 5)).toMatch(/^11:05\sPM$/u);
     expect(formatTimeOfDay(24, 0)).toBe(EMPTY_VALUE);
-    expect(formatClock('09:00:00')).toBe('09:00');
-    expect(formatClock('9:05')).toBe('09:05');
+    expect(formatClock('09:00:00')).toMatch(/^9:00\sAM$/u);
+    expect(formatClock('9:05')).toMatch(/^9:05\sAM$/u);
     expect(formatClock('')).toBe(EMPTY_VALUE);
   });
 });

@@ -68,13 +68,14 @@ export function formatIsoDate(value: string): string {
   return formatDateParts(Number(match[1]), Number(match[2]), Number(match[3]));
 }
 
-/** (8, 30) → "08:30". */
+/** (8, 30) → "8:30 AM" in English, "8:30" in Spanish: the clock of the page's language, the
+ * same one formatDateTime uses, so one page never mixes "9:18 PM" and "21:18". */
 export function formatTimeOfDay(hours: number, minutes: number): string {
   if (hours < 0 || hours > 23 || minutes < 0 || minutes > 59) return EMPTY_VALUE;
-  return `${String(hours).padStart(2, '0')}:${String(minutes).padStart(2, '0')}`;
+  return dateFormat({ hour: 'numeric', minute: '2-digit', timeZone: 'UTC' }).format(Date.UTC(2000, 0, 1, hours, minutes));
 }
 
-/** "09:00:00" → "09:00"; anything else is returned unchanged ("—" when empty). */
+/** "09:00:00" → "9:00 AM"; anything else is returned unchanged ("—" when empty). */
 export function formatClock(value: string): string {
   const match = /^(\d{1,2}):(\d{2})(?::\d{2}(?:\.\d+)?)?$/.exec(value.trim());
   if (!match) return value.trim() || EMPTY_VALUE;

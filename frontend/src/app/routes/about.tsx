@@ -9,6 +9,7 @@ import { Section } from '@/components/ui/Section';
 import { StatList } from '@/components/ui/StatList';
 import { TestimonialCard } from '@/components/ui/TestimonialCard';
 import { company } from '@/config/company';
+import { formatFigure } from '@/utils/figures';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { useLanguage } from '@/hooks/use-language';
 import { useMessages } from '@/lib/i18n';
@@ -27,7 +28,7 @@ export default function AboutPage() {
   useDocumentTitle(t('about.title'));
 
   const figures = [
-    { label: t('about.fig.clients'), value: company.figures.clients },
+    { label: t('about.fig.clients'), value: formatFigure(company.figures.clients) },
     { label: t('about.fig.on_time'), value: company.figures.onTime },
     { label: t('about.fig.support'), value: company.figures.support },
   ];
@@ -43,7 +44,7 @@ export default function AboutPage() {
     {
       year: t('about.journey.today'),
       title: t('about.journey.partner'),
-      text: t('about.journey.partner_text', { clients: company.figures.clients }),
+      text: t('about.journey.partner_text', { clients: formatFigure(company.figures.clients) }),
     },
   ];
   const values = [

@@ -25,6 +25,7 @@ import { StarRating } from '@/components/ui/StarRating';
 import { StatList } from '@/components/ui/StatList';
 import { TestimonialCard } from '@/components/ui/TestimonialCard';
 import { company } from '@/config/company';
+import { formatFigure } from '@/utils/figures';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { useLanguage } from '@/hooks/use-language';
 import { useMessages } from '@/lib/i18n';
@@ -39,7 +40,7 @@ export default function HomePage() {
   const stats = [
     { value: company.figures.countries, label: t('home.stat.countries') },
     { value: company.figures.years, label: t('home.stat.years') },
-    { value: company.figures.packages, label: t('home.stat.packages') },
+    { value: formatFigure(company.figures.packages), label: t('home.stat.packages') },
     { value: company.figures.satisfaction, label: t('home.stat.satisfaction') },
   ];
   const highlights = [

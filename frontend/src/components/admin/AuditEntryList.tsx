@@ -1,8 +1,13 @@
+import { useId, useState } from 'react';
+import { ChevronDown } from 'lucide-react';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import type { AuditEntry } from '@/gen/logistics/v1/audit_service_pb';
+import type { AuditChange, AuditEntry } from '@/gen/logistics/v1/audit_service_pb';
 import { actionLabel } from '@/utils/audit';
 import { formatDateTime } from '@/utils/format';
 import './audit.css';
+
+/** A changed field as people know it: its label and its value shown (from the stored JSON). */
+export type ChangeDescriber = (field: string, value: unknown) => { label: string; value: string };
 
 /** A JSON value as people read it: strings without quotes, nothing as "—". */
 function shown(json: string): string {
@@ -15,8 +20,74 @@ function shown(json: string): string {
   }
 }
 
+function parsed(json: string): unknown {
+  try {
+    return json ? (JSON.parse(json) as unknown) : undefined;
+  } catch {
+    return json;
+  }
+}
+
+/** The "3 fields changed" button and, once opened, each field before and after. */
+function ChangedFields({ changes, describe }: { changes: readonly AuditChange[]; describe?: ChangeDescriber }) {
+  const [open, setOpen] = useState(false);
+  const tableId = useId();
+  const rows = changes.map((change) => {
+    if (!describe) return { key: change.field, label: change.field, before: shown(change.before), after: shown(change.after) };
+    const before = describe(change.field, parsed(change.before));
+    return { key: change.field, label: before.label, before: before.value, after: describe(change.field, parsed(change.after)).value };
+  });
+  return (
+    <div className="audit-changes">
+      <button
+        type="button"
+        className="btn btn-outline btn-sm audit-changes-toggle"
+        aria-expanded={open}
+        aria-controls={tableId}
+        onClick={() => setOpen((o) => !o)}
+      >
+        {changes.length === 1 ? '1 field changed' : `${changes.length} fields changed`}
+        <ChevronDown aria-hidden="true" size={16} />
+      </button>
+      <table className="audit-change-table" id={tableId} hidden={!open}>
+        <thead>
+          <tr>
+            <th scope="col">Field</th>
+            <th scope="col">Before</th>
+            <th scope="col">After</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.key}>
+              <th scope="row" className={describe ? undefined : 'mono'}>
+                {row.label}
+              </th>
+              <td>
+                <bdi>{row.before}</bdi>
+              </td>
+              <td>
+                <bdi>{row.after}</bdi>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 /** Audit entries, newest first: when, who, what, and each changed field before and after. */
-export function AuditEntryList({ entries, label }: { entries: readonly AuditEntry[]; label: string }) {
+export function AuditEntryList({
+  entries,
+  label,
+  describeShipmentChange,
+}: {
+  entries: readonly AuditEntry[];
+  label: string;
+  /** How a shipment's changed fields are named and shown (the shipment form's labels). */
+  describeShipmentChange?: ChangeDescriber;
+}) {
   return (
     <ol className="audit-list" aria-label={label}>
       {entries.map((entry) => (
@@ -35,31 +106,10 @@ export function AuditEntryList({ entries, label }: { entries: readonly AuditEntr
           </p>
           {entry.summary && <p className="audit-entry-summary">{entry.summary}</p>}
           {entry.changes.length > 0 && (
-            <details className="audit-changes">
-              <summary>
-                {entry.changes.length === 1 ? '1 field changed' : `${entry.changes.length} fields changed`}
-              </summary>
-              <table className="audit-change-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Field</th>
-                    <th scope="col">Before</th>
-                    <th scope="col">After</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {entry.changes.map((change) => (
-                    <tr key={change.field}>
-                      <th scope="row" className="mono">
-                        {change.field}
-                      </th>
-                      <td>{shown(change.before)}</td>
-                      <td>{shown(change.after)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </details>
+            <ChangedFields
+              changes={entry.changes}
+              describe={entry.action.startsWith('shipment.') ? describeShipmentChange : undefined}
+            />
           )}
           {entry.snapshotJson && (
             <details className="audit-changes">

@@ -4,6 +4,7 @@ import type { HistoryEntry } from '@/gen/logistics/v1/shipment_pb';
 import { useMessages } from '@/lib/i18n';
 import { formatClock, formatIsoDate } from '@/utils/format';
 import { historyByDay, statusKey } from '@/utils/shipment';
+import { remarksText } from '@/utils/history-remarks';
 import { StatusBadge } from './StatusBadge';
 
 type HistoryTimelineProps = {
@@ -42,9 +43,13 @@ export function HistoryTimeline({ history, dayHeading: DayHeading = 'h3' }: Hist
                 </div>
                 <p className="history-location">
                   <MapPin aria-hidden="true" size={16} />
-                  <span>{entry.location}</span>
+                  <bdi>{entry.location}</bdi>
                 </p>
-                {entry.remarks && <p className="history-remarks">{entry.remarks}</p>}
+                {entry.remarks && (
+                  <p className="history-remarks">
+                    <bdi>{remarksText(entry.remarks, t)}</bdi>
+                  </p>
+                )}
               </li>
             ))}
           </ol>

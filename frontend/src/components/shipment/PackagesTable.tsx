@@ -1,18 +1,21 @@
 import '../ui/data-table.css';
 import './shipment.css';
+import type { ReactNode } from 'react';
 import type { Package } from '@/gen/logistics/v1/shipment_pb';
+import { Ltr } from '@/components/ui/Bidi';
 import { useMessages } from '@/lib/i18n';
 import { formatDimensionsCm, formatKg } from '@/utils/format';
 
 type PackagesTableProps = { packages: readonly Package[]; totalWeightKg: number };
 
 // Each column's header is an id of the 'track' catalogue.
-const COLUMNS: ReadonlyArray<{ label: string; value: (p: Package) => string | number }> = [
+// Typed text is isolated in its own direction; dimensions and weights read left to right.
+const COLUMNS: ReadonlyArray<{ label: string; value: (p: Package) => ReactNode }> = [
   { label: 'track.packages.quantity', value: (p) => p.quantity },
-  { label: 'track.packages.piece_type', value: (p) => p.pieceType },
-  { label: 'track.packages.description', value: (p) => p.description },
-  { label: 'track.packages.dimensions', value: (p) => formatDimensionsCm(p.lengthCm, p.widthCm, p.heightCm) },
-  { label: 'track.packages.weight', value: (p) => formatKg(p.weightKg) },
+  { label: 'track.packages.piece_type', value: (p) => <bdi>{p.pieceType}</bdi> },
+  { label: 'track.packages.description', value: (p) => <bdi>{p.description}</bdi> },
+  { label: 'track.packages.dimensions', value: (p) => <Ltr className="nowrap">{formatDimensionsCm(p.lengthCm, p.widthCm, p.heightCm)}</Ltr> },
+  { label: 'track.packages.weight', value: (p) => <bdi>{formatKg(p.weightKg)}</bdi> },
 ];
 
 /** One row per package line: quantity, piece type, description, L×W×H in cm, weight in kg.
@@ -52,7 +55,9 @@ export function PackagesTable({ packages, totalWeightKg }: PackagesTableProps) {
             <th scope="row" colSpan={COLUMNS.length - 1}>
               {t('track.packages.total_weight')}
             </th>
-            <td>{formatKg(totalWeightKg)}</td>
+            <td>
+              <bdi>{formatKg(totalWeightKg)}</bdi>
+            </td>
           </tr>
         </tfoot>
       </table>

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Mail, MapPin, Phone, User, type LucideIcon } from 'lucide-react';
 import type { Party } from '@/gen/logistics/v1/shipment_pb';
 import { useMessages } from '@/lib/i18n';
+import { EmailAddress, Ltr } from '@/components/ui/Bidi';
 import { EMPTY_VALUE } from '@/utils/format';
 
 type PartyCardProps = {
@@ -17,14 +18,26 @@ type PartyCardProps = {
  * shows EMPTY_VALUE. */
 function partyRows(party: Party | undefined): Array<{ term: string; Icon: LucideIcon; value: ReactNode }> {
   return [
-    { term: 'track.party.name', Icon: User, value: party?.name },
-    { term: 'track.party.address', Icon: MapPin, value: party?.address },
+    { term: 'track.party.name', Icon: User, value: party?.name && <bdi>{party.name}</bdi> },
+    { term: 'track.party.address', Icon: MapPin, value: party?.address && <bdi>{party.address}</bdi> },
     {
       term: 'track.party.phone',
       Icon: Phone,
-      value: party?.phone && <a href={`tel:${party.phone.replace(/[^\d+]/g, '')}`}>{party.phone}</a>,
+      value: party?.phone && (
+        <a href={`tel:${party.phone.replace(/[^\d+]/g, '')}`}>
+          <Ltr>{party.phone}</Ltr>
+        </a>
+      ),
     },
-    { term: 'track.party.email', Icon: Mail, value: party?.email && <a href={`mailto:${party.email}`}>{party.email}</a> },
+    {
+      term: 'track.party.email',
+      Icon: Mail,
+      value: party?.email && (
+        <a href={`mailto:${party.email}`}>
+          <EmailAddress address={party.email} />
+        </a>
+      ),
+    },
   ];
 }
 

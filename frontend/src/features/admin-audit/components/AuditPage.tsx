@@ -1,7 +1,7 @@
 import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router-dom';
 import { RefreshCw } from 'lucide-react';
-import { AuditEntryList } from '@/components/admin/AuditEntryList';
+import { AuditEntryList, type ChangeDescriber } from '@/components/admin/AuditEntryList';
 import { FilterActions } from '@/components/admin/FilterActions';
 import { ErrorAlert } from '@/components/ui/ErrorAlert';
 import { Field } from '@/components/ui/Field';
@@ -12,8 +12,9 @@ import { type AuditFilters, filtersFromParams, filtersToParams } from '../utils/
 
 const NO_FILTERS: AuditFilters = { user: '', action: '', target: '', from: '', to: '' };
 
-/** The audit log: every change, newest first, filtered by user, action, target and days. */
-export function AuditPage() {
+/** The audit log: every change, newest first, filtered by user, action, target and days; a
+ * shipment's fields named as `describeShipmentChange` says (the app passes the shipment form's). */
+export function AuditPage({ describeShipmentChange }: { describeShipmentChange?: ChangeDescriber }) {
   const [params, setParams] = useSearchParams();
   const filters = filtersFromParams(params);
   const form = useForm<AuditFilters>({ values: filters });
@@ -53,13 +54,21 @@ export function AuditPage() {
         <FilterActions filtered={filtered} onClear={() => setParams(filtersToParams(NO_FILTERS))} />
       </form>
 
-      <AuditResults filters={filters} filtered={filtered} />
+      <AuditResults filters={filters} filtered={filtered} describeShipmentChange={describeShipmentChange} />
     </div>
   );
 }
 
 /** The entries of one set of filters, with Refresh and Load more. */
-function AuditResults({ filters, filtered }: { filters: AuditFilters; filtered: boolean }) {
+function AuditResults({
+  filters,
+  filtered,
+  describeShipmentChange,
+}: {
+  filters: AuditFilters;
+  filtered: boolean;
+  describeShipmentChange?: ChangeDescriber;
+}) {
   const { entries, loading, error, hasMore, loadMore, reload } = useAuditEntries(filters);
   return (
     <>
@@ -77,7 +86,7 @@ function AuditResults({ filters, filtered }: { filters: AuditFilters; filtered: 
       ) : entries.length === 0 && !error ? (
         <p className="empty-state">{filtered ? 'No entries match these filters.' : 'Nothing has been recorded yet.'}</p>
       ) : (
-        <AuditEntryList entries={entries} label="Audit entries" />
+        <AuditEntryList entries={entries} label="Audit entries" describeShipmentChange={describeShipmentChange} />
       )}
       {hasMore && (
         <button type="button" className="btn btn-outline audit-more" onClick={loadMore} disabled={loading}>

@@ -14,6 +14,7 @@ import {
 } from '@/config/routes';
 import { useToastsBelow } from '@/hooks/use-toasts-below';
 import { useLogout } from '../hooks/use-session';
+import { EmailAddress } from '@/components/ui/Bidi';
 import './admin-bar.css';
 
 /** The admin area's bar: the sections this user may open, who is signed in, and Log out. */
@@ -92,7 +93,9 @@ export function AdminBar({ user }: { user: User }) {
           <span className="admin-user-email" data-testid="admin-user-email" title={email}>
             <UserCircle2 aria-hidden="true" size={18} />
             <span className="visually-hidden">Signed in as </span>
-            <span className="admin-user-address">{email}</span>
+            <span className="admin-user-address">
+              <EmailAddress address={email} />
+            </span>
           </span>
           <button type="button" className="btn btn-outline btn-sm" onClick={logout} disabled={loggingOut}>
             <LogOut aria-hidden="true" size={16} />

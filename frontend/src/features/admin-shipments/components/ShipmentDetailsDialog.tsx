@@ -6,6 +6,8 @@ import { PackagesTable } from '@/components/shipment/PackagesTable';
 import { PartyCard } from '@/components/shipment/PartyCard';
 import { ShipmentModeIcon } from '@/components/shipment/ShipmentModeIcon';
 import { StatusBadge } from '@/components/shipment/StatusBadge';
+import { Ltr } from '@/components/ui/Bidi';
+import { IconText } from '@/components/ui/IconText';
 import { Modal } from '@/components/ui/Modal';
 import { Spinner } from '@/components/ui/Spinner';
 import { labelsPath } from '@/config/routes';
@@ -77,14 +79,11 @@ export function ShipmentDetailsDialog({
           {shipmentSummary(s).map((row) => (
             <Detail key={row.field} term={row.term}>
               {row.mono ? (
-                <span className="mono">{row.value}</span>
+                <Ltr className="mono">{row.value}</Ltr>
               ) : row.icon ? (
-                <span className="with-icon">
-                  <ShipmentModeIcon kind={row.icon} />
-                  {row.value}
-                </span>
+                <IconText icon={<ShipmentModeIcon kind={row.icon} />} text={row.value} />
               ) : (
-                row.value
+                row.value && <bdi>{row.value}</bdi>
               )}
             </Detail>
           ))}

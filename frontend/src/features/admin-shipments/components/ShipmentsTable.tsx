@@ -3,6 +3,7 @@ import { timestampDate } from '@bufbuild/protobuf/wkt';
 import '@/components/ui/data-table.css';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { StatusBadge } from '@/components/shipment/StatusBadge';
+import { Ltr } from '@/components/ui/Bidi';
 import { EMPTY_VALUE, formatDateParts } from '@/utils/format';
 import { statusKey } from '@/utils/shipment';
 
@@ -92,15 +93,15 @@ export function ShipmentsTable({
                     </td>
                   )}
                   <th scope="row" className="mono">
-                    {s.trackingNumber}
+                    <Ltr>{s.trackingNumber}</Ltr>
                   </th>
-                  <td data-label="Shipper">{s.shipper?.name || EMPTY_VALUE}</td>
-                  <td data-label="Receiver">{s.receiver?.name || EMPTY_VALUE}</td>
+                  <td data-label="Shipper">{s.shipper?.name ? <bdi>{s.shipper.name}</bdi> : EMPTY_VALUE}</td>
+                  <td data-label="Receiver">{s.receiver?.name ? <bdi>{s.receiver.name}</bdi> : EMPTY_VALUE}</td>
                   <td className="route-cell" data-label="Route">
                     {/* One element: the cell is a label and value grid on a phone. */}
                     <span>
-                      {s.origin || EMPTY_VALUE} <span aria-hidden="true">→</span>
-                      <span className="visually-hidden">to</span> {s.destination || EMPTY_VALUE}
+                      <bdi>{s.origin || EMPTY_VALUE}</bdi> <span aria-hidden="true">→</span>
+                      <span className="visually-hidden">to</span> <bdi>{s.destination || EMPTY_VALUE}</bdi>
                     </span>
                   </td>
                   <td className="card-aside">

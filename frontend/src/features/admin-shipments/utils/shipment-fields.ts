@@ -5,7 +5,7 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { Package, Party, Shipment, ShipmentSchema } from '@/gen/logistics/v1/shipment_pb';
-import { formatDateTime, formatDecimal, formatKg } from '@/utils/format';
+import { EMPTY_VALUE, formatCents, formatClock, formatDateTime, formatDecimal, formatIsoDate, formatKg, titleCase } from '@/utils/format';
 import {
   MODE_OPTIONS,
   PAYMENT_OPTIONS,
@@ -16,6 +16,7 @@ import {
   shipmentModeLabel,
   shipmentTypeLabel,
   statusLabel,
+  type EnumOption,
   type ModeIcon,
 } from '@/utils/shipment';
 import {
@@ -200,4 +201,61 @@ export function shipmentSummary(s: Shipment): SummaryRow[] {
     });
   }
   return rows;
+}
+
+/** The audit log's name of a shipment field (the stored record's, e.g. `shipperName`) where it
+ * differs from the message's. */
+const RECORD_FIELDS: Readonly<Record<string, string>> = {
+  typeOfShipment: 'type',
+  shipmentMode: 'mode',
+  weight: 'weightKg',
+  language: 'languageCode',
+  totalVolumetricWeight: 'totalVolumetricWeightKg',
+  totalVolume: 'totalVolumeCubicMetres',
+  totalActualWeight: 'totalActualWeightKg',
+  createdAt: 'createTime',
+  updatedAt: 'updateTime',
+};
+
+const CHOICES: Readonly<Record<string, readonly EnumOption<number>[]>> = {
+  status: STATUS_OPTIONS,
+  type: TYPE_OPTIONS,
+  mode: MODE_OPTIONS,
+  paymentMode: PAYMENT_OPTIONS,
+};
+
+const PARTY_PREFIX = /^(shipper|receiver)(Name|Address|Phone|Email)$/;
+const ISO_MOMENT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+const CLOCK = /^\d{1,2}:\d{2}(?::\d{2})?$/;
+
+/** A changed field of a shipment's audit entry as the shipment form names it ("Current
+ * Location", "Shipper Phone") and its stored value as the View dialog shows it (status labels,
+ * local times, money), from SHIPMENT_FIELDS. */
+export function describeShipmentChange(field: string, value: unknown): { label: string; value: string } {
+  const party = PARTY_PREFIX.exec(field);
+  if (party) {
+    const side = (SHIPMENT_FIELDS as readonly ShipmentFieldEntry[]).find((e) => e.field === party[1])?.label ?? party[1];
+    const part = PARTY_FIELDS.find((p) => p.field === party[2].toLowerCase())?.label ?? party[2];
+    return { label: `${side} ${part}`, value: shownValue(field, value) };
+  }
+  const name = RECORD_FIELDS[field] ?? field;
+  const entry = (SHIPMENT_FIELDS as readonly ShipmentFieldEntry[]).find((e) => e.field === name);
+  const label = entry ? (entry.type === 'scalar' && entry.view.term) || entry.label : titleCase(field.replace(/([a-z])([A-Z])/g, '$1 $2'));
+  return { label, value: shownValue(name, value) };
+}
+
+function shownValue(field: string, value: unknown): string {
+  if (value === null || value === undefined || value === '') return EMPTY_VALUE;
+  if (typeof value === 'string') {
+    const choice = CHOICES[field]?.find((o) => o.key === value);
+    if (choice) return choice.label;
+    if (ISO_MOMENT.test(value)) return formatDateTime(new Date(value));
+    if (ISO_DAY.test(value)) return formatIsoDate(value);
+    if (CLOCK.test(value)) return formatClock(value);
+    return value;
+  }
+  if (typeof value === 'number' && field === 'totalFreightCents') return formatCents(value);
+  if (typeof value === 'number' && field.endsWith('Kg')) return formatKg(value);
+  return typeof value === 'number' ? formatDecimal(value, 4) : JSON.stringify(value);
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { UserPlus } from 'lucide-react';
 import { SubmitButton } from '@/components/ui/SubmitButton';
 import { Role, type User } from '@/gen/logistics/v1/user_pb';
@@ -15,7 +15,8 @@ const USER_CREATED_MESSAGE = 'User created successfully';
 const USER_CREATE_FAILED_MESSAGE = 'Failed to create user';
 
 type Values = { email: string; name: string; role: string; password: string };
-const DEFAULTS: Values = { email: '', name: '', role: String(Role.USER), password: '' };
+// The least-privileged role that can work in the back office; "User" has no access at all.
+const DEFAULTS: Values = { email: '', name: '', role: String(Role.AGENT), password: '' };
 
 /** "user.email" or "email" → "email"; null for anything the form has no input for. */
 function inputFor(field: string): keyof Values | null {
@@ -29,6 +30,8 @@ export function CreateUserForm({ onCreated }: { onCreated: (user: User) => void 
   const { register, formState } = form;
   const [formErrors, setFormErrors] = useState<string[]>([]);
   const saving = formState.isSubmitting;
+  const chosenRole = useWatch({ control: form.control, name: 'role' });
+  const roleHint = ROLES.find((r) => String(r.role) === chosenRole)?.hint;
 
   const submit = form.handleSubmit(async (values) => {
     setFormErrors([]);
@@ -86,11 +89,12 @@ export function CreateUserForm({ onCreated }: { onCreated: (user: User) => void 
             {...register('name')}
           />
         </Field>
-        <Field id="new-user-role" label="Role" error={err('role')}>
-          <select className="select" {...fieldInputProps('new-user-role', err('role'))} {...register('role')}>
-            {ROLES.map(({ role, label, hint }) => (
+        {/* The options stay short so a narrow select never cuts them; the chosen role's reach is said under it. */}
+        <Field id="new-user-role" label="Role" error={err('role')} hint={roleHint}>
+          <select className="select" {...fieldInputProps('new-user-role', err('role'), roleHint)} {...register('role')}>
+            {ROLES.map(({ role, label }) => (
               <option key={role} value={String(role)}>
-                {label} ({hint})
+                {label}
               </option>
             ))}
           </select>

@@ -10,6 +10,9 @@ import { EVENTS } from '../utils/events';
 type EndpointForm = { url: string; events: string[]; description: string };
 const EMPTY_FORM: EndpointForm = { url: '', events: EVENTS.map((e) => e.name), description: '' };
 
+// True however the server is set: private networks are refused unless WEBHOOK_ALLOW_PRIVATE_NETWORKS.
+const URL_HINT = 'https:// (or http://); a private network address only where the server allows it';
+
 /** Add an endpoint: its URL, the events it wants and a description. */
 export function NewEndpointForm({ onAdded }: { onAdded: (endpoint: WebhookEndpoint, secret: string) => void }) {
   const form = useForm<EndpointForm>({ defaultValues: EMPTY_FORM });
@@ -40,14 +43,14 @@ export function NewEndpointForm({ onAdded }: { onAdded: (endpoint: WebhookEndpoi
   return (
     <form className="card webhook-form" onSubmit={submit} aria-labelledby="webhook-form-title" noValidate>
       <h2 id="webhook-form-title">Add an endpoint</h2>
-      <Field id="webhook-url" label="URL" error={urlError} hint="https://, on a public address">
+      <Field id="webhook-url" label="URL" error={urlError} hint={URL_HINT}>
         <input
           type="url"
           className="input"
           inputMode="url"
           autoComplete="off"
           placeholder="https://erp.example.com/webhooks"
-          {...fieldInputProps('webhook-url', urlError, 'https://, on a public address')}
+          {...fieldInputProps('webhook-url', urlError, URL_HINT)}
           {...form.register('url', { required: 'is required' })}
         />
       </Field>

@@ -1,4 +1,5 @@
 import type { Package, Party } from '@/gen/logistics/v1/shipment_pb';
+import { EmailAddress, Ltr } from '@/components/ui/Bidi';
 import { EMPTY_VALUE, formatDecimal, formatKg } from '@/utils/format';
 
 /** A party's name, address, phone and e-mail as printed lines; `heading` says who they are. */
@@ -15,13 +16,18 @@ export function PartyBlock({ heading, name, party, className }: PartyBlockProps)
   return (
     <section className={`party-block ${className}`} aria-label={name}>
       <h3 className="sheet-block-title">{heading}</h3>
-      <p className="party-name">{party?.name || EMPTY_VALUE}</p>
-      <p className="party-address">{party?.address || EMPTY_VALUE}</p>
-      <p>
-        <span className="sheet-term">Tel</span> {party?.phone || EMPTY_VALUE}
+      {/* Typed in any script: each line takes the direction of its own words. */}
+      <p className="party-name" dir="auto">
+        {party?.name || EMPTY_VALUE}
+      </p>
+      <p className="party-address" dir="auto">
+        {party?.address || EMPTY_VALUE}
       </p>
       <p>
-        <span className="sheet-term">E-mail</span> {party?.email || EMPTY_VALUE}
+        <span className="sheet-term">Tel</span> {party?.phone ? <Ltr>{party.phone}</Ltr> : EMPTY_VALUE}
+      </p>
+      <p>
+        <span className="sheet-term">E-mail</span> {party?.email ? <EmailAddress address={party.email} /> : EMPTY_VALUE}
       </p>
     </section>
   );

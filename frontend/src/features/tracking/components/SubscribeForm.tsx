@@ -7,6 +7,7 @@ import { languageOfPath } from '@/config/languages';
 import { useMessages } from '@/lib/i18n';
 import { subscribeToShipment } from '../api/tracking-access';
 import { callErrorMessage, SUBSCRIBE_ERRORS } from '../utils/errors';
+import { KeepWords } from '@/components/ui/KeepWords';
 
 /** Any visitor follows the shipment by e-mail: a confirmation link is sent first (double
  * opt-in), and every update e-mail has a one-click unsubscribe link. */
@@ -43,9 +44,9 @@ export function SubscribeForm({ trackingNumber }: { trackingNumber: string }) {
     <section className="card subscribe-card no-print" aria-labelledby="subscribe-heading">
       <h2 id="subscribe-heading" className="card-title">
         <BellRing aria-hidden="true" size={20} />
-        {t('track.subscribe.title')}
+        <KeepWords text={t('track.subscribe.title')} />
       </h2>
-      <p className="card-intro">{t('track.subscribe.intro')}</p>
+      <p className="card-intro"><KeepWords text={t('track.subscribe.intro')} /></p>
       <form className="inline-form" onSubmit={submit} noValidate aria-busy={busy}>
         <Field id="subscribe-email" label={t('track.subscribe.label')} error={error}>
           <div className="inline-form-row">

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { LoaderCircle, Search } from 'lucide-react';
 import { useMessages } from '@/lib/i18n';
+import { KeepWords } from '@/components/ui/KeepWords';
 
 type TrackSearchFormProps = {
   /** Pre-filled value (the number in the URL). */
@@ -50,7 +51,7 @@ export function TrackSearchForm({ initialValue, loading, onSearch }: TrackSearch
         </button>
       </div>
       <p id="tracking-number-hint" className="track-form-hint">
-        {t('track.search.hint')}
+        <KeepWords text={t('track.search.hint')} />
       </p>
     </form>
   );

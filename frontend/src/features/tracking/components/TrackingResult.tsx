@@ -34,6 +34,9 @@ import { PackagesTable } from '@/components/shipment/PackagesTable';
 import { PartyCard } from '@/components/shipment/PartyCard';
 import { ShipmentModeIcon } from '@/components/shipment/ShipmentModeIcon';
 import { StatusBadge } from '@/components/shipment/StatusBadge';
+import { Ltr } from '@/components/ui/Bidi';
+import { IconText } from '@/components/ui/IconText';
+import { KeepWords } from '@/components/ui/KeepWords';
 
 function formatDate(date: ProtoDate | undefined): string {
   return date ? formatDateParts(date.year, date.month, date.day) : EMPTY_VALUE;
@@ -100,7 +103,7 @@ export function TrackingResult({ shipment, offline = false, onFullView, accessTo
             <p className="eyebrow">{t('track.result.tracking_number')}</p>
             <div className="tracking-number-line">
               <h2 id="result-heading" className="tracking-number">
-                {shipment.trackingNumber}
+                <Ltr>{shipment.trackingNumber}</Ltr>
               </h2>
               <CopyTrackingNumberButton trackingNumber={shipment.trackingNumber} />
             </div>
@@ -113,15 +116,15 @@ export function TrackingResult({ shipment, offline = false, onFullView, accessTo
         <dl className="route-line">
           <div className="route-point">
             <dt>{t('track.result.origin')}</dt>
-            <dd>{shipment.origin || EMPTY_VALUE}</dd>
+            <dd>{shipment.origin ? <bdi>{shipment.origin}</bdi> : EMPTY_VALUE}</dd>
           </div>
           <div className="route-point route-point-end">
             <dt>{t('track.result.destination')}</dt>
-            <dd>{shipment.destination || EMPTY_VALUE}</dd>
+            <dd>{shipment.destination ? <bdi>{shipment.destination}</bdi> : EMPTY_VALUE}</dd>
           </div>
         </dl>
         <dl className="summary-facts">
-          <Detail term={t('track.result.current_location')}>{shipment.currentLocation || EMPTY_VALUE}</Detail>
+          <Detail term={t('track.result.current_location')}>{shipment.currentLocation ? <bdi>{shipment.currentLocation}</bdi> : EMPTY_VALUE}</Detail>
           <Detail term={t('track.result.expected_delivery')}>
             <ExpectedDelivery date={shipment.expectedDeliveryDate} delivered={delivered} />
           </Detail>
@@ -156,28 +159,30 @@ export function TrackingResult({ shipment, offline = false, onFullView, accessTo
               {t('track.details.title')}
             </h2>
             <dl className="details-list">
-              <Detail term={t('track.details.carrier')}>{shipment.carrier || EMPTY_VALUE}</Detail>
+              <Detail term={t('track.details.carrier')}>{shipment.carrier ? <bdi>{shipment.carrier}</bdi> : EMPTY_VALUE}</Detail>
               {(!limited || shipment.type !== ShipmentType.UNSPECIFIED) && (
                 <Detail term={t('track.details.type')}>{t(labelIdOf(TYPE_OPTIONS, shipment.type))}</Detail>
               )}
               <Detail term={t('track.details.mode')}>
-                <span className="with-icon">
-                  <ShipmentModeIcon kind={modeIcon} />
-                  {t(labelIdOf(MODE_OPTIONS, shipment.mode))}
-                </span>
+                <IconText icon={<ShipmentModeIcon kind={modeIcon} />} text={t(labelIdOf(MODE_OPTIONS, shipment.mode))} />
               </Detail>
               <Detail term={t('track.details.package_count')}>{shipment.packageCount}</Detail>
-              <Detail term={t('track.details.total_weight')}>{formatKg(weight)}</Detail>
+              <Detail term={t('track.details.total_weight')}><bdi>{formatKg(weight)}</bdi>
+              </Detail>
               {!limited && (
                 <>
-                  {shipment.product && <Detail term={t('track.details.product')}>{shipment.product}</Detail>}
+                  {shipment.product && <Detail term={t('track.details.product')}><bdi>{shipment.product}</bdi></Detail>}
                   {shipment.productQuantity > 0 && <Detail term={t('track.details.product_quantity')}>{shipment.productQuantity}</Detail>}
                   <Detail term={t('track.details.payment_mode')}>{t(labelIdOf(PAYMENT_OPTIONS, shipment.paymentMode))}</Detail>
-                  <Detail term={t('track.details.total_freight')}>{formatCents(shipment.totalFreightCents)}</Detail>
-                  <Detail term={t('track.details.pickup_date')}>{formatDate(shipment.pickupDate)}</Detail>
-                  <Detail term={t('track.details.pickup_time')}>{formatTime(shipment.pickupTime)}</Detail>
-                  <Detail term={t('track.details.departure_time')}>{formatTime(shipment.departureTime)}</Detail>
-                  {shipment.comments && <Detail term={t('track.details.comments')}>{shipment.comments}</Detail>}
+                  <Detail term={t('track.details.total_freight')}><bdi>{formatCents(shipment.totalFreightCents)}</bdi>
+                  </Detail>
+                  <Detail term={t('track.details.pickup_date')}><bdi>{formatDate(shipment.pickupDate)}</bdi>
+                  </Detail>
+                  <Detail term={t('track.details.pickup_time')}><bdi>{formatTime(shipment.pickupTime)}</bdi>
+                  </Detail>
+                  <Detail term={t('track.details.departure_time')}><bdi>{formatTime(shipment.departureTime)}</bdi>
+                  </Detail>
+                  {shipment.comments && <Detail term={t('track.details.comments')}><bdi>{shipment.comments}</bdi></Detail>}
                 </>
               )}
             </dl>
@@ -203,8 +208,8 @@ export function TrackingResult({ shipment, offline = false, onFullView, accessTo
               {t('track.parties.title')}
             </h2>
             <dl className="details-list">
-              <Detail term={t('track.party.shipper')}>{shipment.shipper?.name || EMPTY_VALUE}</Detail>
-              <Detail term={t('track.party.receiver')}>{shipment.receiver?.name || EMPTY_VALUE}</Detail>
+              <Detail term={t('track.party.shipper')}>{shipment.shipper?.name ? <bdi>{shipment.shipper.name}</bdi> : EMPTY_VALUE}</Detail>
+              <Detail term={t('track.party.receiver')}>{shipment.receiver?.name ? <bdi>{shipment.receiver.name}</bdi> : EMPTY_VALUE}</Detail>
             </dl>
             {canVerify && (
               <div className="verify-block no-print">
@@ -212,7 +217,7 @@ export function TrackingResult({ shipment, offline = false, onFullView, accessTo
                   <ShieldCheck aria-hidden="true" size={18} />
                   {t('track.verify.title')}
                 </h3>
-                <p className="card-intro">{t('track.verify.intro')}</p>
+                <p className="card-intro"><KeepWords text={t('track.verify.intro')} /></p>
                 <VerifyAccessForm trackingNumber={shipment.trackingNumber} onVerified={onVerified} />
               </div>
             )}

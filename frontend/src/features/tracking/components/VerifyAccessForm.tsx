@@ -6,6 +6,7 @@ import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { useMessages } from '@/lib/i18n';
 import { sendTrackingAccessLink, verifyTrackingAccess } from '../api/tracking-access';
 import { callErrorMessage, SEND_LINK_ERRORS, VERIFY_ERRORS } from '../utils/errors';
+import { KeepWords } from '@/components/ui/KeepWords';
 
 export const VERIFY_INPUT_ID = 'verify-answer';
 
@@ -85,7 +86,7 @@ export function VerifyAccessForm({
         </div>
       </Field>
       <div className="verify-send-link">
-        <p className="card-intro verify-send-link-intro">{t('track.verify.send_link_intro')}</p>
+        <p className="card-intro verify-send-link-intro"><KeepWords text={t('track.verify.send_link_intro')} /></p>
         <button type="button" className="btn btn-outline" onClick={sendLink} disabled={sending} aria-busy={sending}>
           {sending && <LoaderCircle className="icon-spin" aria-hidden="true" size={18} />}
           {t('track.verify.send_link')}
