@@ -778,6 +778,7 @@ async fn package_count_and_weight_follow_the_packages_on_create_and_update() {
     let packages = vec![pb::Package {
         quantity: 5,
         piece_type: "Sack".into(),
+        description: "Rice".into(),
         weight_kg: 2.5,
         ..Default::default()
     }];

@@ -152,12 +152,12 @@ export const PACKAGE_FIELDS = [
 ];
 
 /** The pieces the package lines hold. */
-export function packagePieces(packages: readonly PackageFormValues[]): string {
+function packagePieces(packages: readonly PackageFormValues[]): string {
   return String(packages.reduce((sum, p) => sum + (parseInteger(p.quantity) ?? 0), 0));
 }
 
 /** The package lines' total weight (kg, to the gram), or null when they give none. */
-export function packagesWeight(packages: readonly PackageFormValues[]): string | null {
+function packagesWeight(packages: readonly PackageFormValues[]): string | null {
   const total = packages.reduce((sum, p) => sum + (parseDecimal(p.weight) ?? 0) * (parseInteger(p.quantity) ?? 0), 0);
   return total > 0 ? String(Math.round(total * 1000) / 1000) : null;
 }
