@@ -1,6 +1,4 @@
 import { useState } from 'react';
-import { toast } from '@/lib/toast';
-
 const EXPORT_FAILED = 'The export could not start. Please try again in a moment.';
 
 /** What a refused export means, in words: never the gateway's plain-text answer as a file. */
@@ -19,7 +17,7 @@ function refusal(status: number): string {
 
 /**
  * Export CSV: asks for the file first and reads only its answer's status, so a refusal is said
- * in words; once the file is on its way, the browser downloads it (streamed to disk, however
+ * in words, once, above the list; once the file is on its way, the browser downloads it (streamed to disk, however
  * many shipments) from the same address.
  */
 export function useCsvExport() {
@@ -34,9 +32,7 @@ export function useCsvExport() {
       const response = await fetch(href, { signal: check.signal, credentials: 'same-origin' });
       check.abort();
       if (!response.ok) {
-        const message = refusal(response.status);
-        setError(message);
-        toast.error(message);
+        setError(refusal(response.status));
         return;
       }
       const link = document.createElement('a');
@@ -45,7 +41,6 @@ export function useCsvExport() {
       link.click();
     } catch {
       setError(EXPORT_FAILED);
-      toast.error(EXPORT_FAILED);
     } finally {
       setStarting(false);
     }
