@@ -232,18 +232,22 @@ for (const viewport of [PHONE, DESKTOP]) {
           await expectInViewport(page, toast, name);
         }
       };
-      page.on('dialog', (confirm) => void confirm.accept());
+      // The product's own confirm, named after the shipment.
+      const confirmDelete = async () => {
+        await remove.click();
+        await page.getByRole('alertdialog', { name: /^Delete shipment PSE\d{9}\?$/ }).getByRole('button', { name: 'Delete' }).click();
+      };
 
       // The delete fails: an error toast, the only one (no "Data loaded successfully" before it).
       await page.route(`**${SHIPMENT_SERVICE_PATH}DeleteShipment`, (route) => route.abort());
-      await remove.click();
+      await confirmDelete();
       await expect(toasts).toHaveText(['Failed to delete shipment']);
       await expect(async () => expectClear('error')).toPass({ timeout: 3000 });
       await page.unroute(`**${SHIPMENT_SERVICE_PATH}DeleteShipment`);
 
       // It succeeds: a success toast, at the top of the page and then scrolled so that the admin
       // bar is partly under the sticky header.
-      await remove.click();
+      await confirmDelete();
       await expect(toastWithText(page, 'Shipment deleted successfully')).toBeVisible();
       await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
       await expect(async () => expectClear('at the top')).toPass({ timeout: 3000 });

@@ -83,9 +83,7 @@ async function fillCreateForm(form: Locator): Promise<void> {
   await details.getByLabel('Payment Mode').selectOption(s.paymentMode);
   await details.getByLabel('Product', { exact: true }).fill(s.product);
   await details.getByLabel('Product Quantity').fill(s.productQuantity);
-  await details.getByLabel('Package Count').fill(s.packageCount);
   await details.getByLabel('Total Freight ($)').fill(s.totalFreight);
-  await details.getByLabel('Weight (kg)').fill(s.weight);
   const schedule = group(form, 'Schedule');
   await schedule.getByLabel('Expected Delivery Date').fill(s.expectedDeliveryDate);
   await schedule.getByLabel('Departure Time').fill(s.departureTime);
@@ -104,6 +102,9 @@ async function fillCreateForm(form: Locator): Promise<void> {
     await row.getByLabel('Height (cm)').fill(p.height);
     await row.getByLabel('Weight (kg)').fill(p.weight);
   }
+  // The package count and the weight follow the packages.
+  await expect(details.getByLabel('Package Count')).toHaveValue(s.packageCount);
+  await expect(details.getByLabel('Weight (kg)')).toHaveValue(s.weight);
 }
 
 async function search(page: Page, text: string): Promise<void> {
@@ -217,6 +218,7 @@ test.describe('admin dashboard', () => {
       await open.click();
       await group(modal, 'Shipment').getByLabel('Origin').fill('Somewhere');
       await modal.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('alertdialog', { name: 'Discard unsaved changes?' }).getByRole('button', { name: 'Discard changes' }).click();
       await expect(modal).toBeHidden();
       await open.click();
       await expect(group(modal, 'Shipment').getByLabel('Origin')).toHaveValue('');
@@ -376,9 +378,8 @@ test.describe('admin dashboard', () => {
       await expect(group(modal, 'Tracking').getByLabel('Status')).toHaveValue('in_transit');
       await group(modal, 'Shipment').getByLabel('Carrier').fill('Maersk');
       await group(modal, 'Receiver').getByLabel('Phone').fill('+1 416 555 0199');
-      // Emptied and zero inputs keep the stored values.
-      await group(modal, 'Shipment').getByLabel('Destination').fill('');
-      await group(modal, 'Shipment').getByLabel('Total Freight ($)').fill('0');
+      // An emptied optional field is cleared; the untouched ones keep their values.
+      await modal.getByLabel('Comments').fill('');
       const request = page.waitForRequest((r) => r.url().includes(`${SHIPMENT_SERVICE_PATH}UpdateShipment`));
       await modal.getByRole('button', { name: 'Update', exact: true }).click();
       await request;
@@ -392,6 +393,7 @@ test.describe('admin dashboard', () => {
       await expect(definition(view, 'Carrier')).toHaveText('Maersk');
       await expect(definition(view, 'Destination')).toHaveText('Toronto, Canada');
       await expect(definition(view, 'Total Freight')).toHaveText('$1,250.50');
+      await expect(definition(view, 'Comments')).not.toContainText(NEW_SHIPMENT.comments);
       await expect(definition(view, 'Status')).toHaveText('In Transit');
       await expect(definition(view.getByRole('region', { name: 'Receiver' }), 'Phone')).toHaveText('+1 416 555 0199');
       await expect(definition(view, 'Total Volumetric Weight')).toHaveText(EXPECTED_TOTALS.volumetric);
@@ -403,14 +405,11 @@ test.describe('admin dashboard', () => {
     });
 
     await test.step('delete it after the confirm', async () => {
-      const messages: string[] = [];
-      page.once('dialog', async (confirm) => {
-        messages.push(confirm.message());
-        await confirm.accept();
-      });
       await shipmentRow(page, trackingNumber).getByRole('button', { name: `Delete shipment ${trackingNumber}` }).click();
+      const confirm = page.getByRole('alertdialog', { name: `Delete shipment ${trackingNumber}?` });
+      await expect(confirm).toContainText('Are you sure you want to delete this shipment?');
+      await confirm.getByRole('button', { name: 'Delete' }).click();
       await expect(toastWithText(page, 'Shipment deleted successfully')).toBeVisible();
-      expect(messages).toEqual(['Are you sure you want to delete this shipment?']);
       await expect(shipmentRow(page, trackingNumber)).toHaveCount(0);
       await expect(page.getByTestId('shipment-count')).toHaveText('0 shipments');
     });
@@ -431,8 +430,8 @@ test.describe('admin dashboard', () => {
     await signIn(page);
     const first = page.getByRole('region', { name: 'Shipments' }).locator('tbody tr').first();
     const number = await first.getAttribute('data-tracking-number');
-    page.once('dialog', (confirm) => confirm.dismiss());
     await first.getByRole('button', { name: /^Delete shipment / }).click();
+    await page.getByRole('alertdialog', { name: `Delete shipment ${number}?` }).getByRole('button', { name: 'Cancel' }).click();
     await expect(shipmentRow(page, number!)).toBeVisible();
     await expect(toastWithText(page, 'Shipment deleted successfully')).toHaveCount(0);
   });

@@ -82,7 +82,9 @@ pub fn details_from_proto(s: &pb::Shipment) -> Result<ShipmentDetails, Violation
         patch.parse(path, s, &mut v);
     }
     v.into_result(())?;
-    Ok(patch.complete().expect("every detail path was parsed"))
+    let mut details = patch.complete().expect("every detail path was parsed");
+    details.follow_packages();
+    Ok(details)
 }
 
 /// An UpdateShipment request parsed at the edge: the fields its mask names, each validated as
@@ -332,6 +334,12 @@ mod tests {
                 ..Default::default()
             }
         );
+    }
+
+    #[test]
+    fn an_emptied_optional_field_in_the_mask_is_cleared() {
+        let patch = patch_from_proto(&paths(&["comments"]), &pb::Shipment::default(), "").unwrap();
+        assert_eq!(patch.details.comments.as_deref(), Some(""));
     }
 
     #[test]

@@ -121,6 +121,24 @@ fn is_text<K: Kind>(_: &K) -> bool {
     K::TEXT
 }
 
+impl ShipmentDetails {
+    /// The one rule for the figures the packages also give, whatever sent them (the form, the
+    /// API, an import): the package count is the pieces the package lines hold, and the weight
+    /// their total whenever they give weights; a typed figure that says otherwise is replaced,
+    /// so a shipment never contradicts its own packages.
+    pub fn follow_packages(&mut self) {
+        self.package_count = self.packages.iter().map(|p| p.quantity).sum();
+        let total: f64 = self
+            .packages
+            .iter()
+            .map(|p| p.weight * f64::from(p.quantity))
+            .sum();
+        if total > 0.0 {
+            self.weight = (total * 1e3).round() / 1e3;
+        }
+    }
+}
+
 details! {
     shipper_name: String = "shipper.name" (shipper.name), "shipper_name", Text(TextRule::line(100));
     shipper_address: String = "shipper.address" (shipper.address), "shipper_address", Text(TextRule::paragraph(300));
@@ -700,6 +718,65 @@ mod hh_mm {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn package(quantity: u32, weight: f64) -> Package {
+        Package {
+            quantity,
+            piece_type: "Box".into(),
+            description: String::new(),
+            length: 0.0,
+            width: 0.0,
+            height: 0.0,
+            weight,
+        }
+    }
+
+    #[test]
+    fn count_and_weight_follow_the_packages() {
+        let mut patch = DetailsPatch {
+            package_count: Some(7),
+            weight: Some(100.0),
+            packages: Some(vec![package(1, 20.0), package(2, 10.0)]),
+            ..Default::default()
+        };
+        let mut d = ShipmentDetails {
+            shipper_name: String::new(),
+            shipper_address: String::new(),
+            shipper_phone: String::new(),
+            shipper_email: String::new(),
+            receiver_name: String::new(),
+            receiver_address: String::new(),
+            receiver_phone: String::new(),
+            receiver_email: String::new(),
+            origin: String::new(),
+            destination: String::new(),
+            carrier: String::new(),
+            type_of_shipment: ShipmentType::Standard,
+            shipment_mode: ShipmentMode::AirShipping,
+            package_count: 0,
+            product: String::new(),
+            product_quantity: 1,
+            payment_mode: PaymentMode::Cash,
+            total_freight_cents: 0,
+            weight: 0.0,
+            expected_delivery_date: NaiveDate::default(),
+            departure_time: NaiveTime::default(),
+            pickup_date: NaiveDate::default(),
+            pickup_time: NaiveTime::default(),
+            packages: Vec::new(),
+            comments: String::new(),
+            language: Language::En,
+        };
+        patch.apply_to(&mut d);
+        d.follow_packages();
+        assert_eq!((d.package_count, d.weight), (3, 40.0));
+
+        // Packages without weights leave the declared weight alone; the count still follows.
+        patch.packages = Some(vec![package(4, 0.0)]);
+        patch.apply_to(&mut d);
+        d.follow_packages();
+        assert_eq!((d.package_count, d.weight), (4, 100.0));
+    }
 
     #[test]
     fn amounts_are_read_to_the_cent() {

@@ -298,6 +298,7 @@ impl Shipment {
     /// or location which, when either changed, appends exactly one history entry.
     pub fn apply(&mut self, patch: &ShipmentPatch, updated_by: &str, now: DateTime<Utc>) {
         patch.details.apply_to(&mut self.details);
+        self.details.follow_packages();
         if patch.details.packages.is_some() {
             self.totals = Totals::of(&self.details.packages);
         }

@@ -733,3 +733,72 @@ async fn only_an_admin_token_opens_the_back_office_methods() {
         1
     );
 }
+
+#[tokio::test]
+async fn package_count_and_weight_follow_the_packages_on_create_and_update() {
+    let mut api = start().await.client;
+    // 3 pieces weighing 28 kg, typed as 7 pieces of 100 kg.
+    let s = create(
+        &mut api,
+        pb::Shipment {
+            package_count: 7,
+            weight_kg: 100.0,
+            ..valid_input()
+        },
+    )
+    .await;
+    assert_eq!((s.package_count, s.weight_kg), (3, 28.0));
+
+    let update = |edit: pb::Shipment, paths: &[&str]| pb::UpdateShipmentRequest {
+        shipment: Some(pb::Shipment {
+            id: s.id.clone(),
+            ..edit
+        }),
+        update_mask: Some(prost_types::FieldMask {
+            paths: paths.iter().map(|p| p.to_string()).collect(),
+        }),
+        remarks: String::new(),
+        remarks_public: false,
+    };
+    // A count or weight alone that contradicts the stored packages is replaced.
+    let after = api
+        .update_shipment(update(
+            pb::Shipment {
+                package_count: 9,
+                weight_kg: 5.0,
+                ..Default::default()
+            },
+            &["package_count", "weight_kg"],
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!((after.package_count, after.weight_kg), (3, 28.0));
+    // New packages bring their count and weight.
+    let packages = vec![pb::Package {
+        quantity: 5,
+        piece_type: "Sack".into(),
+        description: "Rice".into(),
+        weight_kg: 2.5,
+        ..Default::default()
+    }];
+    let after = api
+        .update_shipment(update(
+            pb::Shipment {
+                packages,
+                ..Default::default()
+            },
+            &["packages"],
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!((after.package_count, after.weight_kg), (5, 12.5));
+    // An emptied comment in the mask is cleared.
+    let after = api
+        .update_shipment(update(pb::Shipment::default(), &["comments"]))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(after.comments, "");
+}

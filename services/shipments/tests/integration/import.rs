@@ -891,3 +891,24 @@ async fn a_header_of_unknown_columns_says_which_separator_was_read() {
         "{message}"
     );
 }
+
+#[tokio::test]
+async fn an_imported_rows_count_and_weight_follow_its_packages() {
+    let mut running = start().await;
+    // One box of 12.5 kg, typed as 7 packages of 100 kg.
+    let contradictory = row("ada@example.com", "", "")
+        .replace(",sea_shipping,1,Salmon,", ",sea_shipping,7,Salmon,")
+        .replace(",120.50,12.5,", ",120.50,100,");
+    assert_ne!(contradictory, row("ada@example.com", "", ""));
+    let id = upload(
+        &mut running,
+        "bookings.csv",
+        &file(&[contradictory]),
+        1024 * 1024,
+    )
+    .await;
+    let done = run(&mut running, &id).await;
+    assert_eq!(done.created_count, 1, "{:?}", done.rejected_preview);
+    let made = all_shipments(&mut running).await;
+    assert_eq!((made[0].package_count, made[0].weight_kg), (1, 12.5));
+}

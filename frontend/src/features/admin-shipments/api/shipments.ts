@@ -1,6 +1,6 @@
 // The admin's shipment calls (all need an admin session; the cookie travels with them).
 import { useCallback } from 'react';
-import { createConnectQueryKey, useQuery } from '@connectrpc/connect-query';
+import { createConnectQueryKey, skipToken, useQuery } from '@connectrpc/connect-query';
 import { keepPreviousData, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ProofOfDeliveryImageKind, Shipment, ShipmentStatus } from '@/gen/logistics/v1/shipment_pb';
 import {
@@ -16,11 +16,12 @@ const TIMEOUT_MS = 15_000;
 
 export const PAGE_SIZE = 20;
 
-/** One page of the list; the page shown stays until the next one arrives. */
-export function useShipmentsPage(params: ListFilter & { pageToken: string }) {
+/** One page of the list; the page shown stays until the next one arrives. Not asked for while
+ * `valid` is false (a filter the form already knows is wrong). */
+export function useShipmentsPage(params: ListFilter & { pageToken: string }, valid = true) {
   return useQuery(
     ShipmentService.method.listShipments,
-    { pageSize: PAGE_SIZE, pageToken: params.pageToken, ...listRequest(params) },
+    valid ? { pageSize: PAGE_SIZE, pageToken: params.pageToken, ...listRequest(params) } : skipToken,
     { placeholderData: keepPreviousData },
   );
 }

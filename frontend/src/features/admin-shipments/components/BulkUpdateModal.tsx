@@ -4,7 +4,7 @@ import type { ShipmentStatus } from '@/gen/logistics/v1/shipment_pb';
 import type { BatchUpdateShipmentTrackingResponse } from '@/gen/logistics/v1/shipment_service_pb';
 import { Field, FormErrors } from '@/components/ui/Field';
 import { fieldInputProps } from '@/components/ui/field-input-props';
-import { Modal } from '@/components/ui/Modal';
+import { Modal, ModalCancelButton } from '@/components/ui/Modal';
 import { SubmitButton } from '@/components/ui/SubmitButton';
 import { serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
@@ -90,8 +90,13 @@ export function BulkUpdateModal({
     );
   }
   return (
-    <Modal title={`Update Status of ${what}`} onClose={onClose} busy={formState.isSubmitting}>
-      <form className="form-grid" onSubmit={submit} noValidate>
+    <Modal
+      title={`Update Status of ${what}`}
+      onClose={onClose}
+      busy={formState.isSubmitting}
+      dirty={formState.isDirty || remarksPublic}
+    >
+      <form className="form-stack" onSubmit={submit} noValidate>
         <FormErrors messages={formErrors} />
         <p className="muted">Each shipment gets its own history entry, and the e-mails the settings ask for.</p>
         <Field id="bulk-status" label="Status" error={err('status')}>
@@ -125,9 +130,7 @@ export function BulkUpdateModal({
           staff)
         </label>
         <div className="modal-footer">
-          <button type="button" className="btn btn-outline" onClick={onClose} disabled={formState.isSubmitting}>
-            Cancel
-          </button>
+          <ModalCancelButton disabled={formState.isSubmitting} />
           <SubmitButton busy={formState.isSubmitting} busyLabel="Updating...">
             {`Update ${what}`}
           </SubmitButton>

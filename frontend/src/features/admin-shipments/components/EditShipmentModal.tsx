@@ -19,7 +19,7 @@ type EditShipmentModalProps = {
 };
 
 /** Edit Shipment Details: status, location, remarks and every other field, pre-filled. Update
- * sends only the changed fields; an emptied or zero input keeps the stored value. */
+ * sends only the changed fields; an emptied Comments clears them. */
 export function EditShipmentModal({ shipment, onClose, onUpdated }: EditShipmentModalProps) {
   const form = useForm<ShipmentFormValues>({ defaultValues: shipmentToFormValues(shipment) });
   const updateShipment = useUpdateShipment();
@@ -61,8 +61,7 @@ export function EditShipmentModal({ shipment, onClose, onUpdated }: EditShipment
       busyLabel="Updating..."
       intro={
         <p className="muted modal-intro">
-          Tracking number <strong className="mono">{shipment.trackingNumber}</strong>. Leave a field empty to keep its
-          current value.
+          Tracking number <strong className="mono">{shipment.trackingNumber}</strong>.
         </p>
       }
     />

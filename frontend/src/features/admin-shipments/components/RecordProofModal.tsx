@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { FormErrors } from '@/components/ui/Field';
-import { Modal } from '@/components/ui/Modal';
+import { Modal, ModalCancelButton } from '@/components/ui/Modal';
 import { SubmitButton } from '@/components/ui/SubmitButton';
 import { toast } from '@/lib/toast';
 import { useRecordProofOfDelivery } from '../api/shipments';
@@ -49,15 +49,14 @@ export function RecordProofModal({
       title={`${replacing ? 'Replace' : 'Record'} proof of delivery: ${shipment.trackingNumber}`}
       onClose={onClose}
       busy={busy}
+      dirty={proof.dirty}
     >
       <form onSubmit={submit} noValidate>
         <FormErrors messages={formErrors} />
         {replacing && <p className="modal-intro">The proof recorded before is replaced by this one.</p>}
         <ProofOfDeliveryFields proof={proof} disabled={busy} />
         <div className="modal-footer proof-footer">
-          <button type="button" className="btn btn-outline" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
+          <ModalCancelButton disabled={busy} />
           <SubmitButton busy={busy} busyLabel="Saving...">
             Save proof of delivery
           </SubmitButton>

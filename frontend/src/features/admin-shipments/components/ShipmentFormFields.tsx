@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import { useFieldArray, type FieldPath, type UseFormReturn } from 'react-hook-form';
+import { useEffect, type ReactNode } from 'react';
+import { useFieldArray, useWatch, type FieldPath, type UseFormReturn } from 'react-hook-form';
 import { Plus, Trash2 } from 'lucide-react';
 import { Field } from '@/components/ui/Field';
 import { fieldInputProps } from '@/components/ui/field-input-props';
@@ -18,8 +18,8 @@ type Name = FieldPath<ShipmentFormValues>;
 
 type FormFieldsProps = {
   form: UseFormReturn<ShipmentFormValues>;
-  /** Create: every input but Comments is required by the browser. Edit: an empty input keeps
-   * the stored value, so nothing is required. */
+  /** Edit adds the tracking inputs. In both, every input but Comments is required by the
+   * browser: an emptied input means empty, which only Comments may be. */
   mode: 'create' | 'edit';
   idPrefix: string;
 };
@@ -33,27 +33,49 @@ function inputAttributes(control: Control): InputAttributes {
 /** Every field of a shipment, as SHIPMENT_FIELDS lists them, shared by the Create and Edit modals. */
 export function ShipmentFormFields({ form, mode, idPrefix }: FormFieldsProps) {
   const { register, control, formState } = form;
-  const required = mode === 'create';
   const packages = useFieldArray({ control, name: 'packages' });
+  // The figures the packages give (package count, weight), as the inputs show them.
+  const lines = useWatch({ control, name: 'packages' });
+  const followed = new Map<Name, string>();
+  for (const entry of ENTRIES) {
+    if (entry.type !== 'scalar' || !entry.input.follows) continue;
+    const value = entry.input.follows(lines);
+    if (value !== null) followed.set(entry.input.name as Name, value);
+  }
+  const followedKey = JSON.stringify([...followed]);
+  useEffect(() => {
+    for (const [name, value] of JSON.parse(followedKey) as [Name, string][]) {
+      if (form.getValues(name) !== value) form.setValue(name, value);
+    }
+  }, [followedKey, form]);
 
   const idFor = (name: string) => `${idPrefix}-${name.replace(/\./g, '-')}`;
   const errorOf = (name: Name) => form.getFieldState(name, formState).error?.message;
 
-  const input = (name: Name, label: string, attributes: InputAttributes, wide?: boolean) => {
+  const input = (name: Name, label: string, attributes: InputAttributes, wide?: boolean, hint?: string) => {
     const id = idFor(name);
     const error = errorOf(name);
     const { validate } = attributes;
+    const readOnly = followed.has(name);
     return (
-      <Field key={name} id={id} label={label} error={error} className={wide ? 'field-wide' : undefined}>
+      <Field
+        key={name}
+        id={id}
+        label={label}
+        error={error}
+        hint={readOnly ? hint : undefined}
+        className={wide ? 'field-wide' : undefined}
+      >
         <input
           className="input"
           type={attributes.type ?? 'text'}
-          required={required}
+          required
+          readOnly={readOnly}
           step={attributes.step}
           min={attributes.min}
           inputMode={attributes.inputMode}
           autoComplete="off"
-          {...fieldInputProps(id, error)}
+          {...fieldInputProps(id, error, readOnly ? hint : undefined)}
           {...register(name, validate ? { validate: (value) => validate(String(value)) } : {})}
         />
       </Field>
@@ -67,7 +89,7 @@ export function ShipmentFormFields({ form, mode, idPrefix }: FormFieldsProps) {
     const error = errorOf(name);
     switch (kindControl.element) {
       case 'input':
-        return input(name, entry.label, kindControl.attributes);
+        return input(name, entry.label, kindControl.attributes, false, entry.input.followsHint);
       case 'textarea':
         return (
           <Field key={name} id={id} label={entry.label} error={error}>
@@ -79,11 +101,11 @@ export function ShipmentFormFields({ form, mode, idPrefix }: FormFieldsProps) {
           <Field key={name} id={id} label={entry.label} error={error}>
             <select
               className="select"
-              required={kindControl.unset ? required : undefined}
+              required={kindControl.unset || undefined}
               {...fieldInputProps(id, error)}
               {...register(name)}
             >
-              {kindControl.unset && <option value="">{required ? 'Select…' : 'Keep current'}</option>}
+              {kindControl.unset && <option value="">Select…</option>}
               {kindControl.choices.map((choice) => (
                 <option key={choice.key} value={choice.key} lang={choice.lang}>
                   {choice.label}

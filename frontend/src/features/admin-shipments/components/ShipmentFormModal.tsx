@@ -1,7 +1,7 @@
 import type { FormEventHandler, ReactNode } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import { FormErrors } from '@/components/ui/Field';
-import { Modal } from '@/components/ui/Modal';
+import { Modal, ModalCancelButton } from '@/components/ui/Modal';
 import { SubmitButton } from '@/components/ui/SubmitButton';
 import type { ShipmentFormValues } from '../utils/shipment-form';
 import { ShipmentFormFields } from './ShipmentFormFields';
@@ -23,15 +23,13 @@ export function ShipmentFormModal(props: ShipmentFormModalProps) {
   const { title, mode, form, formErrors, onSubmit, onCancel, submitLabel, busyLabel, intro } = props;
   const saving = form.formState.isSubmitting;
   return (
-    <Modal title={title} onClose={onCancel} size="lg" busy={saving}>
+    <Modal title={title} onClose={onCancel} size="lg" busy={saving} dirty={form.formState.isDirty}>
       {intro}
       <form onSubmit={onSubmit} aria-busy={saving} className="shipment-form">
         <FormErrors messages={formErrors} />
         <ShipmentFormFields form={form} mode={mode} idPrefix={mode} />
         <div className="modal-footer">
-          <button type="button" className="btn btn-outline" onClick={onCancel} disabled={saving}>
-            Cancel
-          </button>
+          <ModalCancelButton disabled={saving} />
           <SubmitButton busy={saving} busyLabel={busyLabel}>
             {submitLabel}
           </SubmitButton>

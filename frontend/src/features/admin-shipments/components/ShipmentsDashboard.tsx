@@ -16,10 +16,12 @@ import {
 import { Link } from 'react-router-dom';
 import { ADMIN_IMPORT_PATH, labelsPath } from '@/config/routes';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
+import { ConfirmDialog } from '@/components/ui/Modal';
 import { Spinner } from '@/components/ui/Spinner';
 import { toast } from '@/lib/toast';
 import { STATUS_OPTIONS } from '@/utils/shipment';
 import { PAGE_SIZE, useDeleteShipment } from '../api/shipments';
+import { useCsvExport } from '../hooks/use-csv-export';
 import { useShipmentList } from '../hooks/use-shipment-list';
 import { SORTS, exportHref } from '../utils/list-params';
 import { BulkUpdateModal, type Selection } from './BulkUpdateModal';
@@ -67,11 +69,14 @@ export type ShipmentActions = {
 /** The shipments part of the dashboard: search, filter, refresh, the list and its dialogs. */
 export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; allowed: ShipmentActions }) {
   const list = useShipmentList();
+  const exportCsv = useCsvExport();
   const { state } = list;
   const [dialog, setDialog] = useState<Dialog>({ kind: 'none' });
   const [created, setCreated] = useState<Shipment | null>(null);
   const [deletingId, setDeletingId] = useState<string | null>(null);
   const deleting = useRef(false);
+  // The shipment the delete confirm asks about.
+  const [toDelete, setToDelete] = useState<Shipment | null>(null);
   // Rows ticked for a bulk change, and whether "all that match" was chosen instead.
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [allMatching, setAllMatching] = useState(false);
@@ -87,10 +92,12 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
 
   const closeDialog = () => setDialog({ kind: 'none' });
 
-  const onDelete = async (shipment: Shipment) => {
-    // One delete at a time: a second click while one runs is ignored.
-    if (deleting.current) return;
-    if (!window.confirm(DELETE_CONFIRM_MESSAGE)) return;
+  // One delete at a time: a second click while one is asked about or runs is ignored.
+  const onDelete = (shipment: Shipment) => {
+    if (!deleting.current && !toDelete) setToDelete(shipment);
+  };
+
+  const confirmDelete = async (shipment: Shipment) => {
     deleting.current = true;
     setDeletingId(shipment.id);
     try {
@@ -102,6 +109,7 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
     } finally {
       deleting.current = false;
       setDeletingId(null);
+      setToDelete(null);
     }
   };
 
@@ -189,9 +197,16 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
             className="input"
             value={list.params.to}
             min={list.params.from || undefined}
+            aria-invalid={list.dateError ? true : undefined}
+            aria-describedby={list.dateError ? 'shipment-to-error' : undefined}
             onChange={(event) => list.setFilter({ to: event.target.value })}
           />
         </div>
+        {list.dateError && (
+          <p id="shipment-to-error" className="field-error toolbar-error" role="alert">
+            {list.dateError}
+          </p>
+        )}
         <div className="field toolbar-sort">
           <label htmlFor="shipment-sort" className="field-label">
             Sort
@@ -221,14 +236,25 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
           type="button"
           className="btn btn-outline toolbar-refresh"
           onClick={list.refresh}
-          disabled={state.loading}
+          disabled={state.loading || list.dateError !== null}
           aria-busy={state.loading}
         >
           <RefreshCw className={state.loading ? 'icon-spin' : undefined} aria-hidden="true" size={18} />
           Refresh
         </button>
         {allowed.export && (
-          <a className="btn btn-outline toolbar-refresh" href={exportHref(list.params)} download>
+          <a
+            className="btn btn-outline toolbar-refresh"
+            href={exportHref(list.params)}
+            download
+            aria-disabled={list.dateError !== null || exportCsv.starting || undefined}
+            aria-busy={exportCsv.starting || undefined}
+            onClick={(event) => {
+              // Checked first, so that a refusal is said in words rather than saved as a file.
+              event.preventDefault();
+              if (list.dateError === null && !exportCsv.starting) void exportCsv.start(exportHref(list.params));
+            }}
+          >
             <Download aria-hidden="true" size={18} />
             Export CSV
           </a>
@@ -327,6 +353,13 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
         </label>
       )}
 
+      {exportCsv.error && (
+        <div className="alert alert-error" role="alert">
+          <AlertCircle aria-hidden="true" size={22} />
+          <p>{exportCsv.error}</p>
+        </div>
+      )}
+
       {state.error && (
         <div className="alert alert-error" role="alert">
           <AlertCircle aria-hidden="true" size={22} />
@@ -377,6 +410,20 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
         </button>
       </nav>
 
+      {toDelete && (
+        <ConfirmDialog
+          title={`Delete shipment ${toDelete.trackingNumber}?`}
+          confirmLabel="Delete"
+          busy={deletingId === toDelete.id}
+          onCancel={() => setToDelete(null)}
+          onConfirm={() => void confirmDelete(toDelete)}
+        >
+          <p>{DELETE_CONFIRM_MESSAGE}</p>
+          <p>
+            Shipment <strong className="mono">{toDelete.trackingNumber}</strong> and its history are removed for good.
+          </p>
+        </ConfirmDialog>
+      )}
       {dialog.kind === 'create' && (
         <CreateShipmentModal
           onClose={closeDialog}

@@ -4,7 +4,7 @@ import { AlertCircle } from 'lucide-react';
 import { ShipmentStatus, type Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { Field, FormErrors } from '@/components/ui/Field';
 import { fieldInputProps } from '@/components/ui/field-input-props';
-import { Modal } from '@/components/ui/Modal';
+import { Modal, ModalCancelButton } from '@/components/ui/Modal';
 import { SubmitButton } from '@/components/ui/SubmitButton';
 import { serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
@@ -113,7 +113,12 @@ export function UpdateTrackingModal({
   });
 
   return (
-    <Modal title={`Update Status: ${shipment.trackingNumber}`} onClose={close} busy={busy}>
+    <Modal
+      title={`Update Status: ${shipment.trackingNumber}`}
+      onClose={close}
+      busy={busy}
+      dirty={(!statusSaved && (formState.isDirty || remarksPublic)) || (showProof && proof.dirty)}
+    >
       <form className="form-grid" onSubmit={submit} noValidate>
         <FormErrors messages={formErrors} />
         {proofFailure && (
@@ -181,9 +186,7 @@ export function UpdateTrackingModal({
           />
         )}
         <div className="modal-footer field-wide proof-footer">
-          <button type="button" className="btn btn-outline" onClick={close} disabled={busy}>
-            {statusSaved ? 'Close' : 'Cancel'}
-          </button>
+          <ModalCancelButton disabled={busy}>{statusSaved ? 'Close' : 'Cancel'}</ModalCancelButton>
           <SubmitButton busy={busy} busyLabel="Saving...">
             {statusSaved ? 'Save proof of delivery' : 'Update Status'}
           </SubmitButton>

@@ -116,6 +116,8 @@ export function useProofOfDeliveryForm({ idPrefix, required }: { idPrefix: strin
 
   return {
     ids,
+    /** Something was typed, signed or chosen. */
+    dirty: recipientName.trim() !== '' || strokes.length > 0 || photo !== null,
     recipientName,
     setRecipientName,
     strokes,

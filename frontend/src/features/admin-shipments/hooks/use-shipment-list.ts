@@ -2,10 +2,10 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { ListShipmentsResponse } from '@/gen/logistics/v1/shipment_service_pb';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
-import { serverMessage } from '@/lib/rpc-errors';
+import { fieldViolations, serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
 import { useShipmentsPage } from '../api/shipments';
-import { filterOf, paramsFrom, paramsTo, type ListParams } from '../utils/list-params';
+import { DATE_RANGE_MESSAGE, dateRangeError, filterOf, paramsFrom, paramsTo, type ListParams } from '../utils/list-params';
 
 const LOAD_FAILURE_MESSAGE = 'Failed to load data';
 const SEARCH_DEBOUNCE_MS = 300;
@@ -70,27 +70,33 @@ export function useShipmentList() {
   const [earlier, setEarlier] = useState<{ key: string; tokens: string[] }>({ key: filterKey, tokens: [] });
   if (earlier.key !== filterKey) setEarlier({ key: filterKey, tokens: [] });
 
-  const list = useShipmentsPage({ ...filterOf(params), pageToken: after });
+  // A range the form knows is wrong is said next to its field and never sent.
+  const rangeError = dateRangeError(params);
+  const list = useShipmentsPage({ ...filterOf(params), pageToken: after }, rangeError === null);
   // A failed load keeps showing the rows of the last one that worked.
   const [lastData, setLastData] = useState(EMPTY_PAGE);
   if (list.data && list.data !== lastData) setLastData(list.data);
   const data = list.data ?? lastData;
   const loading = list.isFetching;
-  const error = list.error ? serverMessage(list.error, LOAD_FAILURE_MESSAGE) : null;
+  // The server's refusal of a creation day is said in words next to the days, not as its sentence.
+  const dateRefused = !!list.error && fieldViolations(list.error).some((v) => v.field.includes('create_date'));
+  const dateError = rangeError ?? (dateRefused ? DATE_RANGE_MESSAGE : null);
+  const error = list.error && !dateRefused ? serverMessage(list.error, LOAD_FAILURE_MESSAGE) : null;
 
   const toastNext = useRef(true);
   useEffect(() => {
     if (list.isFetching || list.isPending) return;
-    if (list.error && toastNext.current) toast.error(LOAD_FAILURE_MESSAGE, { toastId: `load-failed-${Date.now()}` });
+    if (list.error && !dateRefused && toastNext.current) toast.error(LOAD_FAILURE_MESSAGE, { toastId: `load-failed-${Date.now()}` });
     toastNext.current = false;
-  }, [list.isFetching, list.isPending, list.error]);
+  }, [list.isFetching, list.isPending, list.error, dateRefused]);
 
   const { refetch } = list;
   /** Loads the page again, with a toast if it fails (the Refresh button). */
   const refresh = useCallback(() => {
+    if (rangeError) return;
     toastNext.current = true;
     void refetch();
-  }, [refetch]);
+  }, [refetch, rangeError]);
 
   /** Back to page 1 (after a creation: the newest shipment comes first; the list reloads
    * because the creation invalidated it). */
@@ -127,6 +133,8 @@ export function useShipmentList() {
   return {
     state,
     params,
+    /** What is wrong with the creation days, in words (shown under "Created to"). */
+    dateError,
     filter: filterOf(params),
     search: typed,
     setSearch: setTyped,

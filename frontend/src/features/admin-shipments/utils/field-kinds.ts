@@ -19,7 +19,7 @@ export type InputAttributes = {
 };
 
 /** How the form shows a field: an input, a textarea, or a select with these choices (a choice
- * "Select…"/"Keep current" first when the field may be left unset). */
+ * "Select…" first when the field may be left unset). */
 export type Control =
   | { element: 'input'; attributes: InputAttributes }
   | { element: 'textarea' }
@@ -33,9 +33,9 @@ export type ScalarKind<T, I = T> = {
   blank: string;
   /** The input's value for a stored value. */
   toInput(value: T): string;
-  /** The value an input means; null when it means nothing (then zero, or in an edit the stored value). */
+  /** The value an input means; null when it means nothing (then zero). */
   parse(text: string): I | null;
-  /** What an input that means nothing sends at creation; in an edit it keeps the stored value. */
+  /** What an input that means nothing sends; undefined: nothing (the field stays unset). */
   zero: I | undefined;
   same(parsed: I, stored: T): boolean;
   /** The value as the View dialog shows it. */
@@ -91,7 +91,7 @@ function numberInputValue(n: number): string {
 
 const same = <T>(a: T, b: T) => a === b;
 
-/** Free text, sent trimmed; an emptied input keeps the stored text in an edit. */
+/** Free text, sent trimmed. */
 export const text: ScalarKind<string> = {
   control: { element: 'input', attributes: {} },
   blank: '',
@@ -212,16 +212,10 @@ export function createValue<T, I>(kind: ScalarKind<T, I>, input: string): I | un
   return kind.parse(input) ?? kind.zero;
 }
 
-/** The value an edit sends for an input, or undefined to keep the stored value: an empty or zero
- * input, or one that means the stored value. */
+/** The value an edit sends for an input, or undefined when it means the stored value. Empty
+ * means empty: an emptied optional text clears it (a required input cannot be left empty). */
 export function changedValue<T, I>(kind: ScalarKind<T, I>, input: string, stored: T): I | undefined {
-  const parsed = kind.parse(input);
-  if (parsed === null || parsed === kind.zero || kind.same(parsed, stored)) return undefined;
-  return parsed;
-}
-
-/** A package line's value: an empty input keeps the stored value of the same line (edit), else zero. */
-export function lineValue<T, I>(kind: ScalarKind<T, I>, input: string, stored: T | undefined): I | T | undefined {
-  if (input.trim() === '') return stored ?? kind.zero;
-  return kind.parse(input) ?? kind.zero;
+  const value = kind.parse(input) ?? kind.zero;
+  if (value === undefined || kind.same(value, stored)) return undefined;
+  return value;
 }

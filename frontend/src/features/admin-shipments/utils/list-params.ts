@@ -60,6 +60,13 @@ export function paramsTo(params: ListParams): URLSearchParams {
   return out;
 }
 
+export const DATE_RANGE_MESSAGE = '"Created to" is before "Created from": choose a day on or after it.';
+
+/** What is wrong with the creation days, in words; null when nothing is. */
+export function dateRangeError(params: Pick<ListParams, 'from' | 'to'>): string | null {
+  return params.from && params.to && params.to < params.from ? DATE_RANGE_MESSAGE : null;
+}
+
 /** The filter the API takes (without the page). */
 export function filterOf(params: ListParams, query = params.q.trim()): ListFilter {
   return {

@@ -27,6 +27,8 @@ import {
   language,
   longText,
   money,
+  parseDecimal,
+  parseInteger,
   text,
   time,
   type InputAttributes,
@@ -46,6 +48,11 @@ type InputOptions<N extends string> = {
   group?: FormGroup;
   /** Only the Edit form has it (tracking changes). */
   editOnly?: boolean;
+  /** A figure the packages give: the input shows it, read-only, whenever this returns one (the
+   * server applies the same rule, details.rs `follow_packages`). */
+  follows?: (packages: readonly PackageFormValues[]) => string | null;
+  /** Said under a figure that follows the packages. */
+  followsHint?: string;
 };
 
 // Methods, not function properties, so that every entry fits ShipmentFieldEntry.
@@ -145,6 +152,17 @@ export const PACKAGE_FIELDS = [
   line('weightKg', 'Weight (kg)', decimal, { name: 'weight' }),
 ];
 
+/** The pieces the package lines hold. */
+function packagePieces(packages: readonly PackageFormValues[]): string {
+  return String(packages.reduce((sum, p) => sum + (parseInteger(p.quantity) ?? 0), 0));
+}
+
+/** The package lines' total weight (kg, to the gram), or null when they give none. */
+function packagesWeight(packages: readonly PackageFormValues[]): string | null {
+  const total = packages.reduce((sum, p) => sum + (parseDecimal(p.weight) ?? 0) * (parseInteger(p.quantity) ?? 0), 0);
+  return total > 0 ? String(Math.round(total * 1000) / 1000) : null;
+}
+
 /** In the order of the View dialog's summary; the form keeps this order within each fieldset. */
 export const SHIPMENT_FIELDS = [
   output('trackingNumber', 'Tracking Number', (n) => n, { mono: true }),
@@ -160,9 +178,17 @@ export const SHIPMENT_FIELDS = [
   scalar('paymentMode', 'Payment Mode', choice(PAYMENT_OPTIONS, paymentModeLabel)),
   scalar('product', 'Product', text),
   scalar('productQuantity', 'Product Quantity', integer),
-  scalar('packageCount', 'Package Count', integer),
+  scalar('packageCount', 'Package Count', integer, {
+    follows: packagePieces,
+    followsHint: 'The pieces in the packages below.',
+  }),
   scalar('totalFreightCents', 'Total Freight ($)', money, { name: 'totalFreight', view: { term: 'Total Freight' } }),
-  scalar('weightKg', 'Weight (kg)', decimal, { name: 'weight', view: { term: 'Weight' } }),
+  scalar('weightKg', 'Weight (kg)', decimal, {
+    name: 'weight',
+    view: { term: 'Weight' },
+    follows: packagesWeight,
+    followsHint: 'The total of the packages below.',
+  }),
   scalar('languageCode', 'Language of e-mails', language, { view: { hidden: true } }),
   scalar('expectedDeliveryDate', 'Expected Delivery Date', date, { group: 'Schedule', view: { term: 'Expected Delivery' } }),
   scalar('departureTime', 'Departure Time', time, { group: 'Schedule' }),

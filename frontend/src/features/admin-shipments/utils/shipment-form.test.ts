@@ -157,24 +157,23 @@ describe('buildShipmentUpdate', () => {
     expect(update.shipment.expectedDeliveryDate).toEqual({ year: 2026, month: 12, day: 24 });
   });
 
-  it('lets empty and zero values fall back to the stored values', () => {
+  it('clears an emptied comment and sends zero amounts: empty means empty', () => {
     const update = buildShipmentUpdate(
       storedShipment(),
       edited((v) => {
-        v.carrier = '   ';
-        v.comments = '';
-        v.shipper.name = '';
+        v.comments = '  ';
         v.totalFreight = '0';
-        v.weight = '0.0';
-        v.packageCount = '0';
-        v.productQuantity = '';
-        v.type = '';
-        v.expectedDeliveryDate = '';
-        v.departureTime = '';
-        v.currentLocation = '';
       }),
     );
-    expect(update.paths).toEqual([]);
+    expect(update.paths).toEqual(['total_freight_cents', 'comments']);
+    expect(update.shipment.comments).toBe('');
+    expect(update.shipment.totalFreightCents).toBe(0n);
+  });
+
+  it('sends an emptied required text as empty, for the server to refuse at its input', () => {
+    const update = buildShipmentUpdate(storedShipment(), edited((v) => (v.shipper.name = '')));
+    expect(update.paths).toEqual(['shipper.name']);
+    expect(update.shipment.shipper?.name).toBe('');
   });
 
   it('sends a new language of e-mails, and none when it stays English', () => {
@@ -204,16 +203,16 @@ describe('buildShipmentUpdate', () => {
     expect(update.remarks).toBe('Held at customs');
   });
 
-  it('replaces the packages when a line changed, keeping stored values for emptied inputs', () => {
+  it('replaces the packages when a line changed', () => {
     const update = buildShipmentUpdate(
       storedShipment(),
       edited((v) => {
         v.packages[1].quantity = '3';
-        v.packages[0].description = '';
+        v.packages[0].description = 'Paperbacks';
       }),
     );
     expect(update.paths).toEqual(['packages']);
-    expect(update.shipment.packages?.[0]?.description).toBe('Hardcovers');
+    expect(update.shipment.packages?.[0]?.description).toBe('Paperbacks');
     expect(update.shipment.packages?.[1]?.quantity).toBe(3);
   });
 

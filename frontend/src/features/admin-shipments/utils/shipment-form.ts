@@ -2,7 +2,7 @@
 // the server's field violations go in the form: all walked from SHIPMENT_FIELDS.
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import { PartySchema, ShipmentSchema, type Package, type Party, type Shipment } from '@/gen/logistics/v1/shipment_pb';
-import { changedValue, createValue, lineValue } from './field-kinds';
+import { changedValue, createValue } from './field-kinds';
 import {
   PACKAGE_FIELDS,
   PARTY_FIELDS,
@@ -89,11 +89,9 @@ export function shipmentToFormValues(s: Shipment): ShipmentFormValues {
   return values as ShipmentFormValues;
 }
 
-/** A package line's payload; in an edit, an empty input keeps the stored value of the same line. */
-function packageInit(p: PackageFormValues, storedLine?: Package): PackageInit {
-  return Object.fromEntries(
-    PACKAGE_FIELDS.map((f) => [f.field, lineValue(f.kind as never, p[f.name], storedLine?.[f.field] as never)]),
-  );
+/** A package line's payload. */
+function packageInit(p: PackageFormValues): PackageInit {
+  return Object.fromEntries(PACKAGE_FIELDS.map((f) => [f.field, createValue(f.kind as never, p[f.name])]));
 }
 
 function partyInit(p: PartyFormValues): Record<string, string> {
@@ -134,8 +132,9 @@ function samePackages(a: PackageInit[], b: readonly Package[]): boolean {
 }
 
 /**
- * The UpdateShipment request for an edit: only the fields the admin changed. An empty or zero
- * value falls back to the stored value, i.e. it is left out of the mask.
+ * The UpdateShipment request for an edit: the update mask names exactly the fields whose value
+ * differs from the stored one, so untouched fields are left alone and an emptied optional field
+ * (Comments) is cleared.
  */
 export function buildShipmentUpdate(storedShipment: Shipment, v: ShipmentFormValues): ShipmentUpdate {
   const shipment: Record<string, unknown> = { id: storedShipment.id };
@@ -154,7 +153,7 @@ export function buildShipmentUpdate(storedShipment: Shipment, v: ShipmentFormVal
       const party = { ...current };
       for (const { field } of PARTY_FIELDS) {
         const t = edited[field].trim();
-        if (t !== '' && t !== current[field]) {
+        if (t !== current[field]) {
           party[field] = t;
           paths.push(`${maskPath(entry.field)}.${PartySchema.field[field].name}`);
         }
@@ -164,7 +163,7 @@ export function buildShipmentUpdate(storedShipment: Shipment, v: ShipmentFormVal
       const lines = formValue<PackageFormValues[]>(v, entry.input.name);
       const storedLines = stored<Package[]>(storedShipment, entry.field);
       if (lines.length > 0) {
-        const packages = lines.map((p, i) => packageInit(p, storedLines[i]));
+        const packages = lines.map((p) => packageInit(p));
         if (!samePackages(packages, storedLines)) {
           shipment[entry.field] = packages;
           paths.push(maskPath(entry.field));

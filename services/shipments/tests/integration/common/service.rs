@@ -106,7 +106,8 @@ pub fn valid_input() -> pb::Shipment {
         product_quantity: 2,
         payment_mode: pb::PaymentMode::CreditCard.into(),
         total_freight_cents: 125_050,
-        weight_kg: 40.0,
+        // The packages' total: 2 × 12.5 + 3.
+        weight_kg: 28.0,
         expected_delivery_date: Some(pb::Date {
             year: 2026,
             month: 12,
