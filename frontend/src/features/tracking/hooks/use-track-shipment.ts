@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useState } from 'react';
-import { toast } from '@/lib/toast';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { trackShipment } from '../api/track-shipment';
 
@@ -15,8 +14,8 @@ type Outcome = { trackingNumber: string; accessToken: string; attempt: number; s
 
 /**
  * Looks the number up as soon as it is set (and again on `retry`), with the `access` token of an
- * e-mail link when there is one. A failure shows its message in a toast as well as in the
- * returned state; offline, the last result kept for this number is shown instead.
+ * e-mail link when there is one. A failure's message is in the returned state (the page says it
+ * once, inline); offline, the last result kept for this number is shown instead.
  * `showShipment` puts another answer for the same number in place (the FULL view after a party
  * proved who they are).
  */
@@ -36,7 +35,6 @@ export function useTrackShipment(
       const answers = { trackingNumber, accessToken, attempt };
       if ('failure' in result) {
         setOutcome({ ...answers, state: { status: 'error', trackingNumber, message: result.failure } });
-        toast.error(result.failure, { toastId: `track-error-${trackingNumber}-${attempt}` });
       } else {
         setOutcome({ ...answers, state: { status: 'success', trackingNumber, ...result } });
       }
