@@ -141,11 +141,11 @@ for (const viewport of WIDTHS) {
       const shipment = demoShipmentWithStatus('in_transit');
       await page.goto(`/track/${shipment.trackingNumber}`);
       await expect(page.getByRole('heading', { name: 'Progress' })).toBeVisible();
+      await expect(page.locator('.print-brand')).toBeHidden();
       await page.emulateMedia({ media: 'print' });
       await expect(page.locator('.print-brand')).toContainText('Parcel Shipping Express');
       await page.screenshot({ path: shot('track-print', viewport.width), fullPage: true });
-      await page.emulateMedia({ media: 'screen' });
-      await expect(page.locator('.print-brand')).toBeHidden();
+      // Printed with the print style sheet (page.pdf uses the emulated media).
       const pdf = await page.pdf({ format: 'A4', preferCSSPageSize: true });
       const pages = pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? [];
       expect(pages).toHaveLength(1);
