@@ -406,9 +406,17 @@ mod tests {
 
     #[test]
     fn a_malformed_tracking_number_says_what_a_number_looks_like() {
-        for bad in ["PSE12345678", "PSE1234567890", "PSX313681562", "PSE3136.81562"] {
+        for bad in [
+            "PSE12345678",
+            "PSE1234567890",
+            "PSX313681562",
+            "PSE3136.81562",
+        ] {
             let refused = TrackingNumber::parse(bad).expect_err(bad);
-            assert_eq!(refused.description, "must be PSE followed by 9 digits", "{bad:?}");
+            assert_eq!(
+                refused.description, "must be PSE followed by 9 digits",
+                "{bad:?}"
+            );
         }
         let empty = TrackingNumber::parse(" . ").expect_err("empty");
         assert_eq!(empty.description, "Please enter a tracking number.");

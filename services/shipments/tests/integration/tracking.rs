@@ -104,7 +104,10 @@ async fn a_pasted_tracking_number_finds_the_shipment_and_a_malformed_one_says_th
     assert_eq!(refused.code(), tonic::Code::InvalidArgument);
     assert_eq!(
         violation(&refused),
-        ("tracking_number".into(), "must be PSE followed by 9 digits".into())
+        (
+            "tracking_number".into(),
+            "must be PSE followed by 9 digits".into()
+        )
     );
 }
 
