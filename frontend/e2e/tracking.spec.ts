@@ -5,6 +5,7 @@ import { adminRpc } from './support/rpc';
 import {
   COPIED_MESSAGE,
   EMPTY_INPUT_MESSAGE,
+  MALFORMED_MESSAGE,
   NOT_FOUND_MESSAGE,
   SHIPMENT_SERVICE_PATH,
   expectShipmentShown,
@@ -113,19 +114,37 @@ test.describe('Track page', () => {
     expect(lookups).toHaveLength(0);
   });
 
-  for (const input of ['PSE000000000', '.*', '{"$gt":""}', '^PSE', 'pse%', "' OR '1'='1"]) {
-    test(`an unknown number is not found: ${input}`, async ({ page }) => {
+  // Each is looked up as the box normalises it (no spaces, upper case, no punctuation around it);
+  // an unknown number is not found, anything else is told what a number looks like; said once.
+  for (const [input, normalised, message] of [
+    ['PSE000000000', 'PSE000000000', NOT_FOUND_MESSAGE],
+    ['{"$gt":""}', 'GT', MALFORMED_MESSAGE],
+    ['^PSE', 'PSE', MALFORMED_MESSAGE],
+    ['pse%', 'PSE', MALFORMED_MESSAGE],
+    ["' OR '1'='1", "OR'1'='1", MALFORMED_MESSAGE],
+  ]) {
+    test(`an unknown or malformed number is refused: ${input}`, async ({ page }) => {
       const lookups = recordLookups(page);
       await page.goto('/track');
       await trackingInput(page).fill(input);
       await trackButton(page).click();
-      await expect(trackError(page)).toHaveText(NOT_FOUND_MESSAGE);
-      await expect(toastWithText(page, NOT_FOUND_MESSAGE)).toBeVisible();
+      await expect(trackError(page)).toHaveText(message);
       await expect(page.getByRole('button', { name: 'Copy tracking number' })).toHaveCount(0);
-      await expect(trackingInput(page)).toHaveValue(input);
+      await expect(trackingInput(page)).toHaveValue(normalised);
       expect(lookups.length).toBeGreaterThanOrEqual(1);
+      await expect(page.locator('.Toastify__toast')).toHaveCount(0);
     });
   }
+
+  test('punctuation alone is no number: a toast and no request', async ({ page }) => {
+    const lookups = recordLookups(page);
+    await page.goto('/track');
+    await trackingInput(page).fill('.*');
+    await trackButton(page).click();
+    await expect(toastWithText(page, EMPTY_INPUT_MESSAGE)).toBeVisible();
+    await expect(page).toHaveURL(/\/track$/);
+    expect(lookups).toHaveLength(0);
+  });
 
   test('an unknown deep link is not found', async ({ page }) => {
     await page.goto('/track/PSE000000000');

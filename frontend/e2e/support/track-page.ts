@@ -11,6 +11,8 @@ import type { DemoShipment } from './demo';
 
 export const NOT_FOUND_MESSAGE = 'Shipment not found. Please check your tracking number and try again.';
 export const EMPTY_INPUT_MESSAGE = 'Please enter a tracking number.';
+export const MALFORMED_MESSAGE =
+  'That is not a tracking number. A tracking number is PSE followed by 9 digits, for example PSE123456789.';
 export const COPIED_MESSAGE = 'Tracking number copied to clipboard!';
 export const SHIPMENT_SERVICE_PATH = '/logistics.v1.ShipmentService/';
 

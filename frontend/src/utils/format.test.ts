@@ -13,7 +13,7 @@ import {
   formatTimeOfDay,
   humanize,
   titleCase,
-  trimTrackingNumber,
+  normaliseTrackingNumber,
 } from './format';
 
 describe('formatCents', () => {
@@ -47,11 +47,18 @@ describe('humanize and titleCase', () => {
   });
 });
 
-describe('trimTrackingNumber', () => {
-  it('removes surrounding white space only', () => {
-    expect(trimTrackingNumber('  PSE123456789 \n')).toBe('PSE123456789');
-    expect(trimTrackingNumber('\t ')).toBe('');
-    expect(trimTrackingNumber('PSE 1')).toBe('PSE 1');
+describe('normaliseTrackingNumber', () => {
+  it('forgives what people paste: spaces, dashes, case and punctuation around it', () => {
+    expect(normaliseTrackingNumber('  PSE123456789 \n')).toBe('PSE123456789');
+    expect(normaliseTrackingNumber('pse 3136 81562.')).toBe('PSE313681562');
+    expect(normaliseTrackingNumber('"PSE-313-681-562",')).toBe('PSE313681562');
+    expect(normaliseTrackingNumber('Pse\u00a0313681562!')).toBe('PSE313681562');
+  });
+
+  it('keeps what is inside the number, and leaves nothing of white space or dots', () => {
+    expect(normaliseTrackingNumber('PSE3136.81562')).toBe('PSE3136.81562');
+    expect(normaliseTrackingNumber('\t ')).toBe('');
+    expect(normaliseTrackingNumber('..')).toBe('');
   });
 });
 

@@ -50,9 +50,14 @@ export function titleCase(value: string): string {
     .replace(/(^|\s)(\p{L})/gu, (_, space: string, letter: string) => space + letter.toUpperCase());
 }
 
-/** The tracking number as the visitor meant it: surrounding white space removed. */
-export function trimTrackingNumber(raw: string): string {
-  return raw.trim();
+/** The tracking number as the visitor meant it: white space and dashes anywhere, punctuation
+ * around it and letter case forgiven (`pse 3136 81562.` → `PSE313681562`), as the server's
+ * TrackingNumber::parse does. */
+export function normaliseTrackingNumber(raw: string): string {
+  return raw
+    .replace(/[\s-]/gu, '')
+    .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')
+    .toUpperCase();
 }
 
 /** (2026, 12, 1) → "Dec 1, 2026"; an unset date (zeros) → "—". */

@@ -19,17 +19,18 @@ pub struct TrackingNumber(String);
 impl TrackingNumber {
     const PREFIX: &'static str = "PSE";
 
-    /// Accepts what a visitor types: surrounding white space and letter case are forgiven.
+    /// Accepts what a visitor types or pastes: white space and dashes anywhere, punctuation
+    /// around it and letter case are forgiven (`pse 3136 81562.` is `PSE313681562`); the
+    /// front end's `normaliseTrackingNumber` does the same.
     pub fn parse(input: &str) -> Result<Self, FieldViolation> {
         let field = "tracking_number";
-        let trimmed = input.trim();
-        if trimmed.is_empty() {
+        let upper = Self::normalise(input);
+        if upper.is_empty() {
             return Err(FieldViolation::new(
                 field,
                 "Please enter a tracking number.",
             ));
         }
-        let upper = trimmed.to_ascii_uppercase();
         let digits = upper.strip_prefix(Self::PREFIX);
         match digits {
             Some(d) if d.len() == 9 && d.bytes().all(|b| b.is_ascii_digit()) => Ok(Self(upper)),
@@ -38,6 +39,16 @@ impl TrackingNumber {
                 "must be PSE followed by 9 digits",
             )),
         }
+    }
+
+    fn normalise(input: &str) -> String {
+        let compact: String = input
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '-')
+            .collect();
+        compact
+            .trim_matches(|c: char| !c.is_alphanumeric())
+            .to_ascii_uppercase()
     }
 
     /// A new random number; uniqueness is the store's unique index, with a retry on collision.
@@ -375,4 +386,40 @@ pub struct ShipmentPatch {
 pub fn new_id() -> String {
     let bytes: [u8; 12] = rand::rng().random();
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TrackingNumber;
+
+    #[test]
+    fn a_pasted_tracking_number_is_forgiven_its_spaces_case_and_punctuation() {
+        for pasted in [
+            "pse 3136 81562.",
+            " PSE-313-681-562 ",
+            "\"PSE313681562\",",
+            "Pse\u{a0}313681562!",
+        ] {
+            let parsed = TrackingNumber::parse(pasted).expect(pasted);
+            assert_eq!(parsed.as_str(), "PSE313681562", "{pasted:?}");
+        }
+    }
+
+    #[test]
+    fn a_malformed_tracking_number_says_what_a_number_looks_like() {
+        for bad in [
+            "PSE12345678",
+            "PSE1234567890",
+            "PSX313681562",
+            "PSE3136.81562",
+        ] {
+            let refused = TrackingNumber::parse(bad).expect_err(bad);
+            assert_eq!(
+                refused.description, "must be PSE followed by 9 digits",
+                "{bad:?}"
+            );
+        }
+        let empty = TrackingNumber::parse(" . ").expect_err("empty");
+        assert_eq!(empty.description, "Please enter a tracking number.");
+    }
 }

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { AlertCircle, WifiOff } from 'lucide-react';
 import { ErrorAlert } from '@/components/ui/ErrorAlert';
@@ -8,7 +8,7 @@ import { useDocumentTitle } from '@/hooks/use-document-title';
 import { useLanguage } from '@/hooks/use-language';
 import { useMessages } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
-import { formatDateTime, trimTrackingNumber } from '@/utils/format';
+import { formatDateTime, normaliseTrackingNumber } from '@/utils/format';
 import { TrackIntro } from '@/features/tracking/components/TrackIntro';
 import { TrackSearchForm } from '@/features/tracking/components/TrackSearchForm';
 import { useLinkTokens } from '@/features/tracking/hooks/use-link-tokens';
@@ -33,31 +33,20 @@ const SubscriptionLinkOutcome = lazy(() =>
   })),
 );
 
-/** A value that a URL path cannot carry ("." and ".." are removed by the browser). */
-function isDotSegment(value: string): boolean {
-  return /^\.+$/.test(value);
-}
-
 const IDLE: Lookup = { state: { status: 'idle' }, retry: () => undefined, showShipment: () => undefined };
-
-/** A failure found without asking the server, shown until the next search. */
-type LocalError = { forNumber: string } | null;
 
 /** /track and /track/:trackingNumber: the search box, then the intro or the result. The links
  * of the shipment's e-mails land here too: `?access=` (the FULL view), `?confirm=` and
  * `?unsubscribe=` (subscriptions); each token is taken out of the address once used. */
 export default function TrackPage() {
   const { trackingNumber: param } = useParams();
-  const trackingNumber = param ? trimTrackingNumber(param) : '';
+  const trackingNumber = param ? normaliseTrackingNumber(param) : '';
   const tokens = useLinkTokens(trackingNumber);
-  const [localError, setLocalError] = useState<LocalError>(null);
   const body = (lookup: Lookup) => (
     <TrackBody
       trackingNumber={trackingNumber}
       tokens={tokens}
       lookup={lookup}
-      localError={localError}
-      setLocalError={setLocalError}
     />
   );
   if (!trackingNumber) return body(IDLE);
@@ -75,11 +64,9 @@ type TrackBodyProps = {
   trackingNumber: string;
   tokens: ReturnType<typeof useLinkTokens>;
   lookup: Lookup;
-  localError: LocalError;
-  setLocalError: (error: LocalError) => void;
 };
 
-function TrackBody({ trackingNumber, tokens, lookup, localError, setLocalError }: TrackBodyProps) {
+function TrackBody({ trackingNumber, tokens, lookup }: TrackBodyProps) {
   const t = useMessages('track');
   const { path } = useLanguage();
   const navigate = useNavigate();
@@ -97,22 +84,16 @@ function TrackBody({ trackingNumber, tokens, lookup, localError, setLocalError }
     if (lookupDone) drop(['access']);
   }, [lookupDone, drop]);
   const onLinkFollowed = useCallback((kind: 'confirm' | 'unsubscribe') => drop([kind]), [drop]);
-  const shownLocalError = localError && localError.forNumber === trackingNumber ? localError : null;
 
   useDocumentTitle(trackingNumber ? t('track.title_number', { trackingNumber }) : t('track.title'));
 
   const onSearch = (raw: string) => {
-    const value = trimTrackingNumber(raw);
+    // Normalised, a number is never only dots (which a URL path cannot carry).
+    const value = normaliseTrackingNumber(raw);
     if (!value) {
       toast.error(t('track.error.empty'), { toastId: 'tracking-number-empty' });
       return;
     }
-    if (isDotSegment(value)) {
-      setLocalError({ forNumber: trackingNumber });
-      toast.error(t('track.error.not_found'), { toastId: 'tracking-not-found-local' });
-      return;
-    }
-    setLocalError(null);
     if (value === trackingNumber) {
       retry();
     } else {
@@ -122,7 +103,7 @@ function TrackBody({ trackingNumber, tokens, lookup, localError, setLocalError }
   };
 
   const loading = state.status === 'loading';
-  const errorMessage = shownLocalError ? t('track.error.not_found') : state.status === 'error' ? state.message : null;
+  const errorMessage = state.status === 'error' ? state.message : null;
 
   return (
     <>
@@ -141,7 +122,7 @@ function TrackBody({ trackingNumber, tokens, lookup, localError, setLocalError }
             />
           </Suspense>
         )}
-        {loading && !shownLocalError && (
+        {loading && (
           <div className="track-loading">
             <Spinner size="lg" label={t('track.loading')} />
             <p aria-hidden="true">{t('track.loading')}</p>
@@ -153,19 +134,19 @@ function TrackBody({ trackingNumber, tokens, lookup, localError, setLocalError }
             <p>{errorMessage}</p>
           </div>
         )}
-        {state.status === 'success' && !shownLocalError && state.notice && (
+        {state.status === 'success' && state.notice && (
           <div className="alert alert-error link-notice" role="alert" data-testid="track-link-refused">
             <AlertCircle aria-hidden="true" size={22} />
             <p>{state.notice}</p>
           </div>
         )}
-        {state.status === 'success' && !shownLocalError && state.savedAt && (
+        {state.status === 'success' && state.savedAt && (
           <div className="alert alert-info" role="status" data-testid="track-offline">
             <WifiOff aria-hidden="true" size={22} />
             <p>{t('track.offline', { date: formatDateTime(new Date(state.savedAt)) })}</p>
           </div>
         )}
-        {state.status === 'success' && !shownLocalError && (
+        {state.status === 'success' && (
           <Suspense fallback={<Spinner size="lg" label={t('track.loading')} />}>
             <TrackingResult
               key={state.trackingNumber}

@@ -85,6 +85,33 @@ fn param(url: &str, name: &str) -> String {
 }
 
 #[tokio::test]
+async fn a_pasted_tracking_number_finds_the_shipment_and_a_malformed_one_says_the_format() {
+    let running = start(PublicDetails::Verified).await;
+    let mut admin = running.client.clone();
+    let s = create(&mut admin, valid_input()).await;
+    let n = &s.tracking_number;
+    let pasted = format!("{} {} {}.", n[..3].to_lowercase(), &n[3..7], &n[7..]);
+    let seen = visitor(&running)
+        .get_shipment_by_tracking_number(lookup(&pasted))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(&seen.tracking_number, n);
+    let refused = visitor(&running)
+        .get_shipment_by_tracking_number(lookup("PSE12345"))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::InvalidArgument);
+    assert_eq!(
+        violation(&refused),
+        (
+            "tracking_number".into(),
+            "must be PSE followed by 9 digits".into()
+        )
+    );
+}
+
+#[tokio::test]
 async fn a_visitor_sees_the_limited_view_and_nothing_that_reaches_a_party() {
     let running = start(PublicDetails::Verified).await;
     let mut admin = running.client.clone();

@@ -1,4 +1,3 @@
-import { useRef } from 'react';
 import { NavLink } from 'react-router-dom';
 import { FileUp, History, LogOut, Mail, Package, Settings, UserCircle2, Users, Webhook } from 'lucide-react';
 import type { User } from '@/gen/logistics/v1/user_pb';
@@ -12,7 +11,6 @@ import {
   ADMIN_SETTINGS_PATH,
   ADMIN_USERS_PATH,
 } from '@/config/routes';
-import { useToastsBelow } from '@/hooks/use-toasts-below';
 import { useLogout } from '../hooks/use-session';
 import { EmailAddress } from '@/components/ui/Bidi';
 import './admin-bar.css';
@@ -21,12 +19,9 @@ import './admin-bar.css';
 export function AdminBar({ user }: { user: User }) {
   const { logout, loggingOut } = useLogout();
   const email = user.email;
-  const bar = useRef<HTMLDivElement>(null);
-  // Toasts would otherwise cover the tabs (phone) or "Log out" (desktop).
-  useToastsBelow(bar);
   const linkClass = ({ isActive }: { isActive: boolean }) => `admin-nav-link${isActive ? ' active' : ''}`;
   return (
-    <div className="admin-bar" ref={bar}>
+    <div className="admin-bar">
       <div className="container admin-bar-inner">
         <p className="admin-bar-title">Admin Dashboard</p>
         <nav aria-label="Admin">

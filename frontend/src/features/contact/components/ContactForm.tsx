@@ -38,20 +38,21 @@ export function ContactForm({ labelledBy }: { labelledBy: string }) {
       form.reset(DEFAULTS);
     } catch (error) {
       const failure = t('contact.error.failed');
-      toast.error(failure);
       // Loaded only now, with the client, so the page's first load stays small.
       const [{ fieldViolations, serverMessage }, { Code, ConnectError }] = await Promise.all([
         import('@/lib/rpc-errors'),
         import('@connectrpc/connect'),
       ]);
       const violations = fieldViolations(error);
-      for (const v of violations) {
+      violations.forEach((v, index) => {
         const name = FIELDS.find((f) => f === v.field);
-        if (!name) continue;
+        if (!name) return;
         const message = english ? `${name[0].toUpperCase()}${name.slice(1)} ${v.description}.` : t(FIELD_ERRORS[name]);
-        form.setError(name, { type: 'server', message });
-      }
+        form.setError(name, { type: 'server', message }, { shouldFocus: index === 0 });
+      });
       if (violations.length === 0) {
+        // A field the server refused is said at the field; only a failed send is also a toast.
+        toast.error(failure);
         // Other languages: the rate limit has its own sentence, any other failure the generic one.
         const rateLimited = ConnectError.from(error).code === Code.ResourceExhausted;
         setFormErrors([english ? serverMessage(error, failure) : rateLimited ? t('contact.error.rate_limited') : failure]);

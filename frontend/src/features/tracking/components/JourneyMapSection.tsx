@@ -2,9 +2,9 @@ import { Map as MapIcon } from 'lucide-react';
 import { useMessages } from '@/lib/i18n';
 import { JourneyMap } from './journey-map';
 
-/** The journey on a map: the places of the history, oldest first (the map's code loads with it,
+/** The journey on a map: the places of the history, oldest first, and the destination (the map's code loads with it,
  * and the page goes on without it when that code cannot load). */
-export function JourneyMapSection({ locations }: { locations: string[] }) {
+export function JourneyMapSection({ locations, destination }: { locations: string[]; destination: string }) {
   const t = useMessages('track');
   return (
     <section className="card map-card" aria-labelledby="map-heading">
@@ -12,7 +12,7 @@ export function JourneyMapSection({ locations }: { locations: string[] }) {
         <MapIcon aria-hidden="true" size={20} />
         {t('track.map.title')}
       </h2>
-      <JourneyMap locations={locations} />
+      <JourneyMap locations={locations} destination={destination} />
     </section>
   );
 }

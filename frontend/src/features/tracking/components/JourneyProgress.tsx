@@ -22,8 +22,15 @@ const MARKER: Record<ProgressStep['markers'][number]['status'], string> = {
   on_hold: 'track.progress.on_hold',
 };
 
+// A delay or hold the shipment has moved on from is told in the past tense, and greyed.
+const PAST_MARKER: Record<ProgressStep['markers'][number]['status'], string> = {
+  delayed: 'track.progress.was_delayed',
+  on_hold: 'track.progress.was_on_hold',
+};
+
 /** The five steps of the journey as an ordered list; the current one is marked with
- * aria-current="step" and says so in words, a delay or hold is named on its step. */
+ * aria-current="step" and says so in words, a delay or hold is named on its step (in the past
+ * tense once over). */
 export function JourneyProgress({ steps }: { steps: readonly ProgressStep[] }) {
   const t = useMessages('track');
   return (
@@ -47,9 +54,9 @@ export function JourneyProgress({ steps }: { steps: readonly ProgressStep[] }) {
                 {step.state === 'current' ? t('track.progress.state_current') : t(STATE_TEXT[step.state])}
               </span>
               {step.markers.map((marker) => (
-                <span key={marker.status} className={`progress-marker is-${marker.status}`}>
+                <span key={marker.status} className={`progress-marker is-${marker.past ? 'past' : marker.status}`}>
                   <CircleAlert aria-hidden="true" size={14} />
-                  {t(MARKER[marker.status])} <time dateTime={marker.localDate}>{formatIsoDate(marker.localDate)}</time>
+                  {t((marker.past ? PAST_MARKER : MARKER)[marker.status])} <time dateTime={marker.localDate}>{formatIsoDate(marker.localDate)}</time>
                 </span>
               ))}
             </span>

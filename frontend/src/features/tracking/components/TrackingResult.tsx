@@ -8,6 +8,7 @@ import {
   type Shipment,
   type TimeOfDay,
 } from '@/gen/logistics/v1/shipment_pb';
+import { company } from '@/config/company';
 import { useMessages } from '@/lib/i18n';
 import { EMPTY_VALUE, formatCents, formatDateParts, formatKg, formatTimeOfDay } from '@/utils/format';
 import {
@@ -83,6 +84,14 @@ export function TrackingResult({ shipment, offline = false, onFullView, accessTo
     .map((entry) => entry.location);
   const canVerify = limited && shipment.verificationAvailable && !offline;
 
+  // A new result (after Track, or on a deep link) takes the focus and comes into view, on a phone
+  // too; the html's scroll-padding keeps its heading clear of the sticky header.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.focus({ preventScroll: true });
+    heading.current?.scrollIntoView({ block: 'start' });
+  }, []);
+
   // After a party proves who they are, say so where the form was and move the focus there.
   const [justVerified, setJustVerified] = useState(false);
   const verifiedNotice = useRef<HTMLDivElement>(null);
@@ -97,12 +106,16 @@ export function TrackingResult({ shipment, offline = false, onFullView, accessTo
 
   return (
     <div className="track-result">
+      {/* On paper the header is left out: the company is named here instead. */}
+      <p className="print-brand">
+        <strong>{company.name}</strong> <span dir="ltr">{company.supportEmail}</span>
+      </p>
       <section className="card result-summary" aria-labelledby="result-heading">
         <div className="result-summary-top">
           <div>
             <p className="eyebrow">{t('track.result.tracking_number')}</p>
             <div className="tracking-number-line">
-              <h2 id="result-heading" className="tracking-number">
+              <h2 id="result-heading" className="tracking-number" tabIndex={-1} ref={heading}>
                 <Ltr>{shipment.trackingNumber}</Ltr>
               </h2>
               <CopyTrackingNumberButton trackingNumber={shipment.trackingNumber} />
@@ -188,7 +201,7 @@ export function TrackingResult({ shipment, offline = false, onFullView, accessTo
             </dl>
           </section>
 
-          <JourneyMapSection locations={places} />
+          <JourneyMapSection locations={places} destination={shipment.destination} />
         </div>
 
         <section className="card" aria-labelledby="history-heading">

@@ -1,6 +1,5 @@
 import { useCallback } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { toast } from '@/lib/toast';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { trackShipment } from '../api/track-shipment';
 
@@ -16,13 +15,10 @@ export type TrackLookup = { state: TrackState; retry: () => void; showShipment: 
 
 type Found = { shipment: Shipment; savedAt?: string; notice?: string };
 
-// Each failure gets its own toast, also when the same number fails again.
-let failures = 0;
-
 /**
  * Looks the number up (TanStack Query, so this module loads with the first lookup, as the Connect
- * client does), with the `access` token of an e-mail link when there is one. A failure shows
- * its message in a toast as well as in the returned state; offline, the last result kept for
+ * client does), with the `access` token of an e-mail link when there is one. A failure's message
+ * is in the returned state (the page says it once, inline); offline, the last result kept for
  * this number is shown instead. `retry` asks again, showing the loading state meanwhile;
  * `showShipment` puts another answer for the same number in place (the FULL view after a party
  * proved who they are).
@@ -34,7 +30,6 @@ export function useTrackShipment(trackingNumber: string, accessToken: string): T
     queryFn: async ({ signal }): Promise<Found> => {
       const outcome = await trackShipment(trackingNumber, accessToken, signal);
       if (!('failure' in outcome)) return outcome;
-      if (!signal.aborted) toast.error(outcome.failure, { toastId: `track-error-${trackingNumber}-${++failures}` });
       throw new Error(outcome.failure);
     },
     // Another number, or coming back to this one, looks it up afresh: never a previous outcome.

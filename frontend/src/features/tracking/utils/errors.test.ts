@@ -30,6 +30,13 @@ describe('on an English page', () => {
     }
   });
 
+  it('says what a number looks like when the server finds it malformed, not that it was not found', () => {
+    const message = trackingErrorMessage(violation('tracking_number', 'must be PSE followed by 9 digits'));
+    expect(message).toBe(english['track.error.malformed']);
+    expect(message).toContain('PSE followed by 9 digits');
+    expect(message).not.toBe(english['track.error.not_found']);
+  });
+
   it("shows the server's sentences", () => {
     const limit = 'Too many tracking lookups. Please try again in a minute.';
     expect(trackingErrorMessage(new ConnectError(limit, Code.ResourceExhausted))).toBe(limit);
@@ -49,6 +56,7 @@ describe('on a page in another language', () => {
   it("says the page's own sentence for the failure's code or field", () => {
     expect(trackingErrorMessage(new ConnectError('Too many lookups.', Code.ResourceExhausted))).toBe(spanish['track.error.too_many_lookups']);
     expect(trackingErrorMessage(new ConnectError('Shipment not found', Code.NotFound))).toBe(spanish['track.error.not_found']);
+    expect(trackingErrorMessage(violation('tracking_number', 'must be PSE followed by 9 digits'))).toBe(spanish['track.error.malformed']);
     expect(refusedLinkMessage(violation('access_token', 'This link has expired.'))).toBe(spanish['track.error.link_refused']);
     expect(callErrorMessage(violation('answer', 'These details do not match.'), VERIFY_ERRORS)).toBe(spanish['track.verify.no_match']);
     expect(callErrorMessage(new ConnectError('Too many attempts.', Code.ResourceExhausted), VERIFY_ERRORS)).toBe(spanish['track.verify.too_many']);

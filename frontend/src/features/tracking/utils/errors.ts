@@ -11,11 +11,14 @@ function inEnglish(): boolean {
 }
 
 /** The not-found sentence for every lookup failure, except a rate limit, which says when to try
- * again. */
+ * again, and a malformed number, which says what a number looks like. */
 export function trackingErrorMessage(error: unknown): string {
   const err = ConnectError.from(error);
   if (err.code === Code.ResourceExhausted && err.rawMessage.trim()) {
     return inEnglish() ? err.rawMessage : i18n._('track.error.too_many_lookups');
+  }
+  if (fieldViolations(error).some((v) => v.field === 'tracking_number')) {
+    return i18n._('track.error.malformed');
   }
   return i18n._('track.error.not_found');
 }

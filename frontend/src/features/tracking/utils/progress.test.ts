@@ -157,9 +157,9 @@ describe('shipmentProgress', () => {
     );
     expect(steps.map((s) => s.markers)).toEqual([
       [],
-      [{ status: 'on_hold', localDate: '2026-11-02' }],
+      [{ status: 'on_hold', localDate: '2026-11-02', past: true }],
       // The latest of two delays on one step.
-      [{ status: 'delayed', localDate: '2026-11-05' }],
+      [{ status: 'delayed', localDate: '2026-11-05', past: true }],
       [],
       [],
     ]);
@@ -174,6 +174,30 @@ describe('shipmentProgress', () => {
     // The delay happened first, before pickup was recorded: still the step it reached then.
     input.history[1].time = timestampFromMs(1);
     const steps = shipmentProgress(input);
-    expect(steps[1].markers).toEqual([{ status: 'delayed', localDate: '2026-11-02' }]);
+    expect(steps[1].markers).toEqual([{ status: 'delayed', localDate: '2026-11-02', past: true }]);
+  });
+
+  it('shows only the present delay or hold as present: one the shipment moved on from is past', () => {
+    const delayedNow = shipmentProgress(
+      shipment(DELAYED, 'Accra, Ghana', [
+        [PENDING, 'Lagos, Nigeria', '2026-11-01'],
+        [ON_HOLD, 'Lagos, Nigeria', '2026-11-02'],
+        [IN_TRANSIT, 'Accra, Ghana', '2026-11-03'],
+        [DELAYED, 'Accra, Ghana', '2026-11-23'],
+      ]),
+    );
+    expect(delayedNow[1].markers).toEqual([{ status: 'on_hold', localDate: '2026-11-02', past: true }]);
+    expect(delayedNow[2].markers).toEqual([{ status: 'delayed', localDate: '2026-11-23', past: false }]);
+    // Moving again on the same step: the delay is over.
+    const movingAgain = shipmentProgress(
+      shipment(IN_TRANSIT, 'Tema, Ghana', [
+        [PENDING, 'Lagos, Nigeria', '2026-11-01'],
+        [IN_TRANSIT, 'Accra, Ghana', '2026-11-03'],
+        [DELAYED, 'Accra, Ghana', '2026-11-23'],
+        [IN_TRANSIT, 'Tema, Ghana', '2026-11-24'],
+      ]),
+    );
+    expect(current(movingAgain)).toEqual(['In transit']);
+    expect(movingAgain[2].markers).toEqual([{ status: 'delayed', localDate: '2026-11-23', past: true }]);
   });
 });

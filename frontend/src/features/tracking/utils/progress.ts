@@ -11,8 +11,9 @@ const IN_TRANSIT = 2;
 const OUT_FOR_DELIVERY = 3;
 const DELIVERED = 4;
 
-/** A delay or hold, shown on the step the shipment had reached when it happened. */
-type ProgressMarker = { status: 'delayed' | 'on_hold'; localDate: string };
+/** A delay or hold, shown on the step the shipment had reached when it happened; `past` once
+ * the shipment moved on (another step, or another status since). */
+type ProgressMarker = { status: 'delayed' | 'on_hold'; localDate: string; past: boolean };
 
 export type ProgressStep = {
   name: ProgressStepName;
@@ -55,7 +56,8 @@ function stepOf(status: ShipmentStatus, place: string, destinationCity: string, 
 
 /**
  * The five steps with the current one, and a marker for each delay or hold on the step reached
- * when it happened (one per status and step: the latest).
+ * when it happened (one per status and step: the latest); only the shipment's present delay or
+ * hold is not `past`.
  * - Created: always done.
  * - Picked up: the shipment has left pending (a later entry in transit, delivered, delayed or
  *   on hold, or a current status other than pending).
@@ -72,13 +74,15 @@ export function shipmentProgress(shipment: ProgressInput): ProgressStep[] {
     if (isHeld(entry.status)) {
       const status = entry.status === ShipmentStatus.DELAYED ? 'delayed' : 'on_hold';
       const onStep = markers[reached].filter((m) => m.status !== status);
-      markers[reached] = [...onStep, { status, localDate: entry.localDate }];
+      markers[reached] = [...onStep, { status, localDate: entry.localDate, past: true }];
     }
   }
   if (shipment.status !== ShipmentStatus.PENDING && shipment.status !== ShipmentStatus.UNSPECIFIED) {
     reached = Math.max(reached, PICKED_UP);
   }
   reached = stepOf(shipment.status, shipment.currentLocation, destinationCity, reached);
+  const heldNow = shipment.status === ShipmentStatus.DELAYED ? 'delayed' : shipment.status === ShipmentStatus.ON_HOLD ? 'on_hold' : null;
+  markers[reached] = markers[reached].map((m) => ({ ...m, past: m.status !== heldNow }));
 
   return PROGRESS_STEPS.map((name, index) => ({
     name,

@@ -16,13 +16,14 @@ class WithoutMapOnError extends Component<{ children: ReactNode }, { failed: boo
   }
 }
 
-/** Props: `locations`, the history's places as written, oldest first ("Shanghai, China", …, "Berlin, Germany"). */
-export function JourneyMap({ locations }: { locations: readonly string[] }) {
+/** Props: `locations`, the history's places as written, oldest first ("Shanghai, China", …, "Berlin, Germany");
+ * `destination`, where the shipment is going. */
+export function JourneyMap({ locations, destination }: { locations: readonly string[]; destination: string }) {
   return (
     <WithoutMapOnError>
       {/* The placeholder has the map's shape, so nothing moves when the map arrives. */}
       <Suspense fallback={<div style={{ aspectRatio: '2 / 1' }} aria-hidden="true" />}>
-        <LazyJourneyMap locations={locations} />
+        <LazyJourneyMap locations={locations} destination={destination} />
       </Suspense>
     </WithoutMapOnError>
   );

@@ -45,19 +45,20 @@ function clamp(start: number, size: number, limit: number): number {
   return Math.min(Math.max(start, 0), limit - size);
 }
 
-/** The part of the world to show: the points with room around them, at ASPECT; the whole world without points. */
-export function viewOf(points: readonly Point[]): View {
+/** The part of the world to show: the points with room around them, at `aspect` (width ÷ height,
+ * ASPECT unless the map has a box of another shape to fill); the whole world without points. */
+export function viewOf(points: readonly Point[], aspect = ASPECT): View {
   if (points.length === 0) {
-    const height = FRAME.width / ASPECT;
+    const height = FRAME.width / aspect;
     return { x: 0, y: (FRAME.height - height) / 2, width: FRAME.width, height };
   }
   const xs = points.map((p) => p.x);
   const ys = points.map((p) => p.y);
   const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
   let width = Math.max((maxX - minX) * (1 + 2 * PADDING), MIN_WIDTH);
-  let height = Math.max((maxY - minY) * (1 + 2 * PADDING), width / ASPECT);
-  width = Math.min(Math.max(width, height * ASPECT), FRAME.width);
-  height = width / ASPECT;
+  let height = Math.max((maxY - minY) * (1 + 2 * PADDING), width / aspect);
+  width = Math.min(Math.max(width, height * aspect), FRAME.width);
+  height = width / aspect;
   const x = clamp((minX + maxX - width) / 2, width, FRAME.width);
   const y = clamp((minY + maxY - height) / 2, height, FRAME.height);
   return { x, y, width, height };
