@@ -1,8 +1,12 @@
 //! The edge between the wire and the domain: proto messages are validated into domain
 //! values here, so handlers only ever see valid ones.
 
+use std::sync::LazyLock;
+
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use logistics_proto::v1 as pb;
+use prost_types::FieldMask;
+use service_common::mask::Mask;
 use service_common::timestamp::{self, to_proto};
 
 use crate::details::{Date, DetailsPatch, Kind, PATHS};
@@ -90,7 +94,7 @@ pub fn details_from_proto(s: &pb::Shipment) -> Result<ShipmentDetails, Violation
 /// An UpdateShipment request parsed at the edge: the fields its mask names, each validated as
 /// on create; unknown and output-only paths are refused.
 pub fn patch_from_proto(
-    paths: &[String],
+    mask: Option<&FieldMask>,
     s: &pb::Shipment,
     remarks: &str,
 ) -> Result<ShipmentPatch, Violations> {
@@ -99,25 +103,29 @@ pub fn patch_from_proto(
         remarks: v.text("remarks", remarks, TextRule::line(500).optional()),
         ..ShipmentPatch::default()
     };
-    if paths.is_empty() {
-        v.add("update_mask", "must name at least one field");
-    }
-    for path in paths {
-        if !parse_field(path, s, &mut v, &mut patch) {
-            v.add("update_mask", format!("cannot update \"{path}\""));
-        }
+    for path in Mask::read(mask, &UPDATABLE, &mut v).paths() {
+        parse_field(path, s, &mut v, &mut patch);
     }
     v.into_result(patch)
 }
 
-/// Parses the field at update-mask `path` of `s` into `patch`; false for an unknown or
-/// output-only path. A party's path (`shipper`) names each of its fields.
-fn parse_field(
-    path: &str,
-    s: &pb::Shipment,
-    v: &mut Violations,
-    patch: &mut ShipmentPatch,
-) -> bool {
+/// The update-mask paths of a shipment: its moving fields, each detail, and each party (which
+/// names each of its fields).
+static UPDATABLE: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    let mut paths = vec!["status", "current_location"];
+    paths.extend(PATHS);
+    for path in PATHS {
+        if let Some((party, _)) = path.split_once('.')
+            && !paths.contains(&party)
+        {
+            paths.push(party);
+        }
+    }
+    paths
+});
+
+/// Parses the field at `path`, one of `UPDATABLE`, of `s` into `patch`.
+fn parse_field(path: &str, s: &pb::Shipment, v: &mut Violations, patch: &mut ShipmentPatch) {
     match path {
         "status" => patch.status = Some(status_from_proto("status", s.status, v)),
         "current_location" => {
@@ -125,23 +133,15 @@ fn parse_field(
                 Some(v.text("current_location", &s.current_location, TextRule::line(200)))
         }
         _ if patch.details.parse(path, s, v) => {}
-        _ => {
-            let mut named = PATHS
-                .iter()
-                .filter(|p| {
-                    p.strip_prefix(path)
-                        .is_some_and(|rest| rest.starts_with('.'))
-                })
-                .peekable();
-            if named.peek().is_none() {
-                return false;
-            }
-            for field in named {
+        party => {
+            for field in PATHS.iter().filter(|p| {
+                p.strip_prefix(party)
+                    .is_some_and(|rest| rest.starts_with('.'))
+            }) {
                 patch.details.parse(field, s, v);
             }
         }
     }
-    true
 }
 
 fn history_to_proto(h: &HistoryEntry) -> pb::HistoryEntry {
@@ -306,8 +306,10 @@ pub fn apply_email_rules(
 mod tests {
     use super::*;
 
-    fn paths(names: &[&str]) -> Vec<String> {
-        names.iter().map(|n| n.to_string()).collect()
+    fn paths(names: &[&str]) -> FieldMask {
+        FieldMask {
+            paths: names.iter().map(|n| n.to_string()).collect(),
+        }
     }
 
     #[test]
@@ -321,7 +323,8 @@ mod tests {
             origin: "  Lagos  ".into(),
             ..Default::default()
         };
-        let patch = patch_from_proto(&paths(&["shipper.phone", "origin"]), &input, "ok").unwrap();
+        let patch =
+            patch_from_proto(Some(&paths(&["shipper.phone", "origin"])), &input, "ok").unwrap();
         assert_eq!(
             patch,
             ShipmentPatch {
@@ -345,7 +348,7 @@ mod tests {
     #[test]
     fn bad_updates_name_every_bad_field() {
         let fields = |paths_named: &[&str], input: &pb::Shipment| -> Vec<String> {
-            patch_from_proto(&paths(paths_named), input, "")
+            patch_from_proto(Some(&paths(paths_named)), input, "")
                 .unwrap_err()
                 .into_iter()
                 .map(|v| v.field)
@@ -358,6 +361,26 @@ mod tests {
                 &pb::Shipment::default()
             ),
             ["update_mask", "update_mask", "update_mask"]
+        );
+        let refused =
+            patch_from_proto(Some(&paths(&["shipper.fax"])), &pb::Shipment::default(), "")
+                .unwrap_err()
+                .into_iter()
+                .next()
+                .unwrap();
+        assert!(
+            refused
+                .description
+                .starts_with("\"shipper.fax\" cannot be changed ("),
+            "{refused:?}"
+        );
+        assert_eq!(
+            patch_from_proto(None, &pb::Shipment::default(), "")
+                .unwrap_err()
+                .into_iter()
+                .map(|v| v.field)
+                .collect::<Vec<_>>(),
+            ["update_mask"]
         );
         assert_eq!(
             fields(&["receiver", "packages"], &pb::Shipment::default()),

@@ -140,21 +140,21 @@ impl ShipmentDetails {
 }
 
 details! {
-    shipper_name: String = "shipper.name" (shipper.name), "shipper_name", Text(TextRule::line(100));
-    shipper_address: String = "shipper.address" (shipper.address), "shipper_address", Text(TextRule::paragraph(300));
-    shipper_phone: String = "shipper.phone" (shipper.phone), "shipper_phone", Phone;
-    shipper_email: String = "shipper.email" (shipper.email), "shipper_email", Email;
-    receiver_name: String = "receiver.name" (receiver.name), "receiver_name", Text(TextRule::line(100));
-    receiver_address: String = "receiver.address" (receiver.address), "receiver_address", Text(TextRule::paragraph(300));
-    receiver_phone: String = "receiver.phone" (receiver.phone), "receiver_phone", Phone;
-    receiver_email: String = "receiver.email" (receiver.email), "receiver_email", Email;
-    origin: String = "origin" (origin), "origin", Text(TextRule::line(200));
-    destination: String = "destination" (destination), "destination", Text(TextRule::line(200));
-    carrier: String = "carrier" (carrier), "carrier", Text(TextRule::line(100));
+    shipper_name: String = "shipper.name" (shipper.name), "shipper_name", Text::Rule(TextRule::line(100));
+    shipper_address: String = "shipper.address" (shipper.address), "shipper_address", Text::Rule(TextRule::paragraph(300));
+    shipper_phone: String = "shipper.phone" (shipper.phone), "shipper_phone", PHONE;
+    shipper_email: String = "shipper.email" (shipper.email), "shipper_email", EMAIL;
+    receiver_name: String = "receiver.name" (receiver.name), "receiver_name", Text::Rule(TextRule::line(100));
+    receiver_address: String = "receiver.address" (receiver.address), "receiver_address", Text::Rule(TextRule::paragraph(300));
+    receiver_phone: String = "receiver.phone" (receiver.phone), "receiver_phone", PHONE;
+    receiver_email: String = "receiver.email" (receiver.email), "receiver_email", EMAIL;
+    origin: String = "origin" (origin), "origin", Text::Rule(TextRule::line(200));
+    destination: String = "destination" (destination), "destination", Text::Rule(TextRule::line(200));
+    carrier: String = "carrier" (carrier), "carrier", Text::Rule(TextRule::line(100));
     type_of_shipment: ShipmentType = "type" (r#type), "type_of_shipment", Choice::<ShipmentType>::KIND;
     shipment_mode: ShipmentMode = "mode" (mode), "shipment_mode", Choice::<ShipmentMode>::KIND;
     package_count: u32 = "package_count" (package_count), "package_count", Count { max: 10_000 };
-    product: String = "product" (product), "product", Text(TextRule::line(200));
+    product: String = "product" (product), "product", Text::Rule(TextRule::line(200));
     product_quantity: u32 = "product_quantity" (product_quantity), "product_quantity", Count { max: 1_000_000 };
     payment_mode: PaymentMode = "payment_mode" (payment_mode), "payment_mode", Choice::<PaymentMode>::KIND;
     total_freight_cents: i64 = "total_freight_cents" (total_freight_cents), "total_freight", Cents { max: 100_000_000_000 };
@@ -167,7 +167,7 @@ details! {
     #[serde(with = "hh_mm")]
     pickup_time: NaiveTime = "pickup_time" (pickup_time), "pickup_time", Time;
     packages: Vec<Package> = "packages" (packages), "packages", Packages;
-    comments: String = "comments" (comments), "comments", Text(TextRule::paragraph(2000).optional());
+    comments: String = "comments" (comments), "comments", Text::Rule(TextRule::paragraph(2000).optional());
     /// The language of the shipment's e-mails and of the tracking links in them.
     #[serde(default, skip_serializing_if = "Language::is_english")]
     language: Language = "language_code" (language_code), "language_code", Languages;
@@ -190,71 +190,51 @@ pub trait Kind {
     fn parse(&self, cell: &str) -> Result<Self::Wire, String>;
 }
 
-/// Text by the services' one text rule.
-pub struct Text(pub TextRule);
+/// Text: by the services' one text rule, or required and in a format.
+pub enum Text {
+    Rule(TextRule),
+    /// Trimmed and required; `message` when it is not `valid`.
+    Format {
+        valid: fn(&str) -> bool,
+        message: &'static str,
+    },
+}
+
+pub const EMAIL: Text = Text::Format {
+    valid: service_common::is_email,
+    message: "must be a valid e-mail address",
+};
+
+pub const PHONE: Text = Text::Format {
+    valid: is_phone,
+    message: "must be a phone number of 5 to 20 digits",
+};
+
+fn is_phone(value: &str) -> bool {
+    let digits = value.chars().filter(char::is_ascii_digit).count();
+    let allowed = value
+        .chars()
+        .all(|c| c.is_ascii_digit() || " +-().".contains(c));
+    allowed && (5..=20).contains(&digits) && value.len() <= 30
+}
 
 impl Kind for Text {
     type Value = String;
     type Wire = String;
     const TEXT: bool = true;
     fn check(&self, field: &str, wire: &String, v: &mut Violations) -> String {
-        v.text(field, wire, self.0)
-    }
-    fn to_wire(&self, value: &String) -> String {
-        value.clone()
-    }
-    fn cell(&self, value: &String) -> String {
-        value.clone()
-    }
-    fn parse(&self, cell: &str) -> Result<String, String> {
-        Ok(cell.to_owned())
-    }
-}
-
-pub struct Email;
-
-impl Kind for Email {
-    type Value = String;
-    type Wire = String;
-    const TEXT: bool = true;
-    fn check(&self, field: &str, wire: &String, v: &mut Violations) -> String {
-        let value = wire.trim();
-        if value.is_empty() {
-            v.add(field, "is required");
-        } else if !service_common::is_email(value) {
-            v.add(field, "must be a valid e-mail address");
+        match self {
+            Self::Rule(rule) => v.text(field, wire, *rule),
+            Self::Format { valid, message } => {
+                let value = wire.trim();
+                if value.is_empty() {
+                    v.add(field, "is required");
+                } else if !valid(value) {
+                    v.add(field, *message);
+                }
+                value.to_owned()
+            }
         }
-        value.to_owned()
-    }
-    fn to_wire(&self, value: &String) -> String {
-        value.clone()
-    }
-    fn cell(&self, value: &String) -> String {
-        value.clone()
-    }
-    fn parse(&self, cell: &str) -> Result<String, String> {
-        Ok(cell.to_owned())
-    }
-}
-
-pub struct Phone;
-
-impl Kind for Phone {
-    type Value = String;
-    type Wire = String;
-    const TEXT: bool = true;
-    fn check(&self, field: &str, wire: &String, v: &mut Violations) -> String {
-        let value = wire.trim();
-        let digits = value.chars().filter(char::is_ascii_digit).count();
-        let allowed = value
-            .chars()
-            .all(|c| c.is_ascii_digit() || " +-().".contains(c));
-        if value.is_empty() {
-            v.add(field, "is required");
-        } else if !allowed || !(5..=20).contains(&digits) || value.len() > 30 {
-            v.add(field, "must be a phone number of 5 to 20 digits");
-        }
-        value.to_owned()
     }
     fn to_wire(&self, value: &String) -> String {
         value.clone()
@@ -379,17 +359,13 @@ impl Kind for Date {
             )?;
             (2000..=2100).contains(&d.year).then_some(date)
         });
-        parsed.unwrap_or_else(|| {
-            v.add(
-                field,
-                if wire.is_none() {
-                    "is required"
-                } else {
-                    "must be a valid date between 2000 and 2100"
-                },
-            );
-            NaiveDate::default()
-        })
+        required(
+            field,
+            wire,
+            parsed,
+            "must be a valid date between 2000 and 2100",
+            v,
+        )
     }
     fn to_wire(&self, value: &NaiveDate) -> Option<pb::Date> {
         Some(date(*value))
@@ -426,23 +402,10 @@ impl Kind for Time {
                 0,
             )
         });
-        parsed.unwrap_or_else(|| {
-            v.add(
-                field,
-                if wire.is_none() {
-                    "is required"
-                } else {
-                    "must be a valid time of day"
-                },
-            );
-            NaiveTime::default()
-        })
+        required(field, wire, parsed, "must be a valid time of day", v)
     }
     fn to_wire(&self, value: &NaiveTime) -> Option<pb::TimeOfDay> {
-        Some(pb::TimeOfDay {
-            hours: value.hour() as i32,
-            minutes: value.minute() as i32,
-        })
+        Some(time_of_day(*value))
     }
     fn cell(&self, value: &NaiveTime) -> String {
         value.format("%H:%M").to_string()
@@ -451,11 +414,37 @@ impl Kind for Time {
         let time = NaiveTime::parse_from_str(cell, "%H:%M")
             .or_else(|_| NaiveTime::parse_from_str(cell, "%H:%M:%S"))
             .map_err(|_| "must be a time like 14:30".to_owned())?;
-        Ok(Some(pb::TimeOfDay {
-            hours: time.hour() as i32,
-            minutes: time.minute() as i32,
-        }))
+        Ok(Some(time_of_day(time)))
     }
+}
+
+fn time_of_day(t: NaiveTime) -> pb::TimeOfDay {
+    pb::TimeOfDay {
+        hours: t.hour() as i32,
+        minutes: t.minute() as i32,
+    }
+}
+
+/// The `parsed` value of a required `wire` field; else "is required" when it is unset or
+/// `invalid` when it was given.
+fn required<W, T: Default>(
+    field: &str,
+    wire: &Option<W>,
+    parsed: Option<T>,
+    invalid: &str,
+    v: &mut Violations,
+) -> T {
+    parsed.unwrap_or_else(|| {
+        v.add(
+            field,
+            if wire.is_none() {
+                "is required"
+            } else {
+                invalid
+            },
+        );
+        T::default()
+    })
 }
 
 /// The values of a choice, in the order of their proto enum's numbers (from 1).

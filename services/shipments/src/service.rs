@@ -741,9 +741,9 @@ impl ShipmentService for ShipmentsService {
         let request = request.into_inner();
         let input = request.shipment.unwrap_or_default();
         let id = id("shipment.id", &input.id)?;
-        let paths = request.update_mask.map(|m| m.paths).unwrap_or_default();
-        let mut patch = convert::patch_from_proto(&paths, &input, &request.remarks)
-            .map_err(ShipmentError::Invalid)?;
+        let mut patch =
+            convert::patch_from_proto(request.update_mask.as_ref(), &input, &request.remarks)
+                .map_err(ShipmentError::Invalid)?;
         patch.remarks_public = request.remarks_public;
         // Moving a shipment is its own permission, whichever method does it.
         if (patch.status.is_some() || patch.current_location.is_some())

@@ -2,7 +2,6 @@
 //! change and its entry commit in one transaction.
 
 use async_trait::async_trait;
-use futures::TryStreamExt;
 use futures::future::BoxFuture;
 use mongodb::bson::{Document, doc};
 use mongodb::error::Error as MongoError;
@@ -137,30 +136,24 @@ impl AuditLog for MongoAuditLog {
             filter.insert("time", time);
         }
         if let Some(cursor) = &query.after {
-            let (time, id) = paging::split(cursor)?;
+            let (time, _) = paging::split(cursor)?;
             if chrono::DateTime::parse_from_rfc3339(time).is_err() {
                 return Err(ListError::BadCursor);
             }
-            filter = doc! { "$and": [filter, mongo::past_cursor("time", time, id, true)] };
         }
-        let keyset = Keyset::new(query.page_size);
-        let docs: Vec<Document> = self
-            .audit
-            .find(filter)
-            .sort(doc! { "time": -1, "_id": -1 })
-            .limit(keyset.limit())
-            .await
-            .map_err(StoreFault::from)?
-            .try_collect()
-            .await
-            .map_err(StoreFault::from)?;
-        let entries = docs
-            .into_iter()
-            .map(from_document)
-            .collect::<Result<Vec<_>, _>>()?;
-        let (entries, next) = keyset.page(entries, |e| {
-            paging::cursor(utc_micros::format(&e.time), &e.id)
-        });
+        let newest_first = mongo::Order {
+            field: "time",
+            descending: true,
+        };
+        let (entries, next) = mongo::find_page(
+            &self.audit,
+            filter,
+            newest_first,
+            query.after.as_deref(),
+            Keyset::new(query.page_size),
+            |d| Ok::<_, ListError>(from_document(d)?),
+        )
+        .await?;
         Ok(AuditPage { entries, next })
     }
 }

@@ -4,10 +4,10 @@
 use std::path::Path;
 
 use async_trait::async_trait;
-use r2d2_sqlite::rusqlite::{self, TransactionBehavior, params, params_from_iter, types::Value};
-use service_common::paging::{self, Keyset};
+use r2d2_sqlite::rusqlite::{self, TransactionBehavior, params, types::Value};
+use service_common::paging::Keyset;
 use service_common::store::migrate::{Schema, Step};
-use service_common::store::{Sqlite, StoreFault, json};
+use service_common::store::{Sqlite, StoreFault, json, sqlite};
 use service_common::utc_micros;
 
 use super::{AuditLog, AuditPage, AuditQuery, ListError, target_keys};
@@ -97,8 +97,6 @@ impl AuditLog for SqliteAuditLog {
     }
 
     async fn list(&self, query: &AuditQuery) -> Result<AuditPage, ListError> {
-        let after = query.after.as_deref().map(paging::sequence).transpose()?;
-        let keyset = Keyset::new(query.page_size);
         let mut clauses = Vec::new();
         let mut values: Vec<Value> = Vec::new();
         if let Some(actor) = &query.actor {
@@ -123,30 +121,33 @@ impl AuditLog for SqliteAuditLog {
             clauses.push("time < ?");
             values.push(Value::Text(utc_micros::format(until)));
         }
-        if let Some(seq) = after {
-            clauses.push("seq < ?");
-            values.push(Value::Integer(seq));
-        }
         let where_sql = if clauses.is_empty() {
             String::new()
         } else {
             format!("WHERE {}", clauses.join(" AND "))
         };
-        let sql = format!("SELECT seq, doc FROM audit {where_sql} ORDER BY seq DESC LIMIT ?");
-        values.push(Value::Integer(keyset.limit()));
+        let select = format!("SELECT seq, doc FROM audit {where_sql}");
+        let newest_first = sqlite::Order {
+            by: None,
+            key: "seq",
+            integer_key: true,
+            descending: true,
+        };
+        let (after, keyset) = (query.after.clone(), Keyset::new(query.page_size));
         self.db
             .run(move |conn| {
-                let mut statement = conn.prepare(&sql).map_err(StoreFault::from)?;
-                let rows = statement
-                    .query_map(params_from_iter(&values), |r| {
-                        Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
-                    })
-                    .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-                    .map_err(StoreFault::from)?;
-                let (rows, next) = keyset.page(rows, |(seq, _)| seq.to_string());
+                let (rows, next) = sqlite::page::<String, ListError>(
+                    conn,
+                    &select,
+                    values,
+                    newest_first,
+                    after.as_deref(),
+                    keyset,
+                    |r| Ok((r.get::<_, i64>(0)?.to_string(), r.get(1)?)),
+                )?;
                 let entries = rows
                     .into_iter()
-                    .map(|(_, doc)| json::decode("audit entry", &doc))
+                    .map(|doc| json::decode("audit entry", &doc))
                     .collect::<Result<Vec<_>, _>>()?;
                 Ok(AuditPage { entries, next })
             })

@@ -2,8 +2,6 @@
 
 use async_trait::async_trait;
 
-use service_common::paging;
-
 use crate::domain::{Email, User};
 use crate::error::AuthError;
 
@@ -30,17 +28,4 @@ pub trait UserStore: Send + Sync + 'static {
     async fn list(&self, page_size: usize, after: Option<&str>) -> Result<UserPage, AuthError>;
     /// Replaces a stored user (same id) and returns it; NotFound when missing.
     async fn replace(&self, user: &User) -> Result<User, AuthError>;
-}
-
-/// Cursor of a user in oldest-first order.
-pub(crate) fn cursor(user: &User) -> String {
-    paging::cursor(
-        crate::domain::utc_micros::format(&user.created_at),
-        &user.id,
-    )
-}
-
-pub(crate) fn parse_cursor(cursor: &str) -> Result<(String, String), AuthError> {
-    let (t, id) = paging::split(cursor)?;
-    Ok((t.to_owned(), id.to_owned()))
 }

@@ -1,18 +1,16 @@
 //! Users in MongoDB (collection `users`, unique index on `email`).
 
 use async_trait::async_trait;
-use futures::TryStreamExt;
 use futures::future::BoxFuture;
 use mongodb::bson::{Document, doc};
 use mongodb::options::IndexOptions;
 use mongodb::{Collection, Database, IndexModel};
 
-use super::{UserPage, UserStore, cursor, parse_cursor};
+use super::{UserPage, UserStore};
 use crate::domain::{Email, User};
 use crate::error::AuthError;
 use service_common::paging::Keyset;
 use service_common::store::migrate::{self, MongoStep};
-use service_common::store::mongo::past_cursor;
 use service_common::store::{StoreFault, mongo};
 
 #[derive(Clone)]
@@ -104,26 +102,19 @@ impl UserStore for MongoUserStore {
     }
 
     async fn list(&self, page_size: usize, after: Option<&str>) -> Result<UserPage, AuthError> {
-        let keyset = Keyset::new(page_size);
-        let filter = match after.map(parse_cursor).transpose()? {
-            Some((t, id)) => past_cursor("createdAt", t, &id, false),
-            None => doc! {},
+        let oldest_first = mongo::Order {
+            field: "createdAt",
+            descending: false,
         };
-        let docs: Vec<Document> = self
-            .users
-            .find(filter)
-            .sort(doc! { "createdAt": 1, "_id": 1 })
-            .limit(keyset.limit())
-            .await
-            .map_err(StoreFault::from)?
-            .try_collect()
-            .await
-            .map_err(StoreFault::from)?;
-        let users = docs
-            .into_iter()
-            .map(from_document)
-            .collect::<Result<Vec<_>, _>>()?;
-        let (users, next) = keyset.page(users, cursor);
+        let (users, next) = mongo::find_page(
+            &self.users,
+            doc! {},
+            oldest_first,
+            after,
+            Keyset::new(page_size),
+            from_document,
+        )
+        .await?;
         Ok(UserPage { users, next })
     }
 

@@ -4,11 +4,11 @@ use std::path::Path;
 
 use async_trait::async_trait;
 use r2d2_sqlite::rusqlite::{OptionalExtension, params};
-use service_common::paging::Keyset;
+use service_common::paging::{self, Keyset};
 use service_common::store::migrate::{Schema, Step};
-use service_common::store::{Sqlite, StoreFault, json};
+use service_common::store::{Sqlite, StoreFault, json, sqlite};
 
-use super::{UserPage, UserStore, cursor, parse_cursor};
+use super::{UserPage, UserStore};
 use crate::domain::{Email, User, utc_micros};
 use crate::error::AuthError;
 
@@ -107,22 +107,34 @@ impl UserStore for SqliteUserStore {
     }
 
     async fn list(&self, page_size: usize, after: Option<&str>) -> Result<UserPage, AuthError> {
-        let after = after.map(parse_cursor).transpose()?;
-        let keyset = Keyset::new(page_size);
-        self.db.run(move |conn| {
-            let (t, id) = after.unwrap_or_default();
-            let mut statement = conn
-                .prepare("SELECT doc FROM users WHERE (created_at > ?1 OR (created_at = ?1 AND id > ?2)) ORDER BY created_at, id LIMIT ?3")
-                .map_err(StoreFault::from)?;
-            let docs = statement
-                .query_map(params![t, id, keyset.limit()], |r| r.get::<_, String>(0))
-                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-                .map_err(StoreFault::from)?;
-            let users = docs.into_iter().map(decode).collect::<Result<Vec<_>, _>>()?;
-            let (users, next) = keyset.page(users, cursor);
-            Ok(UserPage { users, next })
-        })
-        .await
+        let after = after.map(str::to_owned);
+        let oldest_first = sqlite::Order {
+            by: Some("created_at"),
+            key: "id",
+            integer_key: false,
+            descending: false,
+        };
+        self.db
+            .run(move |conn| {
+                let (docs, next) = sqlite::page::<String, AuthError>(
+                    conn,
+                    "SELECT created_at, id, doc FROM users",
+                    Vec::new(),
+                    oldest_first,
+                    after.as_deref(),
+                    Keyset::new(page_size),
+                    |r| {
+                        let cursor = paging::cursor(r.get::<_, String>(0)?, r.get::<_, String>(1)?);
+                        Ok((cursor, r.get(2)?))
+                    },
+                )?;
+                let users = docs
+                    .into_iter()
+                    .map(decode)
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(UserPage { users, next })
+            })
+            .await
     }
 
     async fn replace(&self, user: &User) -> Result<User, AuthError> {

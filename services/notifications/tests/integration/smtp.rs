@@ -3,6 +3,7 @@
 //! the connection or requires authentication gets the outcome the retry policy expects.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use notifications::brand::Brand;
@@ -576,4 +577,142 @@ async fn the_worker_sends_over_a_few_kept_open_connections() {
             .map(|m| m["peer_port"].clone())
             .collect::<Vec<_>>()
     );
+}
+
+/// The real store, its `settle` unavailable while `down` is set (an outage), counting claims.
+struct Outage {
+    store: Arc<dyn outbox::OutboxStore>,
+    down: std::sync::atomic::AtomicBool,
+    claims: std::sync::atomic::AtomicUsize,
+}
+
+#[async_trait::async_trait]
+impl outbox::OutboxStore for Outage {
+    async fn enqueue(&self, items: &[Notification]) -> Result<(), outbox::OutboxError> {
+        self.store.enqueue(items).await
+    }
+    async fn claim(
+        &self,
+        now: chrono::DateTime<chrono::Utc>,
+        lease: Duration,
+    ) -> Result<Option<outbox::Claimed>, outbox::OutboxError> {
+        let claimed = self.store.claim(now, lease).await?;
+        if claimed.is_some() {
+            self.claims.fetch_add(1, Ordering::SeqCst);
+        }
+        Ok(claimed)
+    }
+    async fn settle(
+        &self,
+        id: &str,
+        claim: &str,
+        outcome: &Outcome,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<bool, outbox::OutboxError> {
+        if self.down.load(Ordering::SeqCst) {
+            return Err(outbox::OutboxError::Unavailable("the store is away".into()));
+        }
+        self.store.settle(id, claim, outcome, now).await
+    }
+    async fn list(
+        &self,
+        filter: &outbox::Filter,
+        page_size: usize,
+        page_token: Option<&str>,
+    ) -> Result<outbox::Page, outbox::OutboxError> {
+        self.store.list(filter, page_size, page_token).await
+    }
+    async fn get(&self, id: &str) -> Result<Notification, outbox::OutboxError> {
+        self.store.get(id).await
+    }
+    async fn retry(
+        &self,
+        id: &str,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Notification, outbox::OutboxError> {
+        self.store.retry(id, now).await
+    }
+    async fn retry_failed(
+        &self,
+        text: Option<&str>,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<u64, outbox::OutboxError> {
+        self.store.retry_failed(text, now).await
+    }
+    async fn backlog(&self) -> Result<u64, outbox::OutboxError> {
+        self.store.backlog().await
+    }
+}
+
+/// A sender sends an e-mail, then cannot record it through a store outage longer than the
+/// lease; the sender of the same process that claims it again records it instead of resending.
+async fn an_email_sent_but_unrecorded_is_recorded_not_resent(store: Arc<dyn outbox::OutboxStore>) {
+    let server = SmtpServer::start("accept");
+    let email = shipper_email("Ada");
+    store.enqueue(std::slice::from_ref(&email)).await.unwrap();
+    let outage = Arc::new(Outage {
+        store: store.clone(),
+        down: true.into(),
+        claims: 0.into(),
+    });
+    let worker = notifications::Worker {
+        store: outage.clone(),
+        transport: server.transport(None),
+        policy: RetryPolicy {
+            lease: Duration::from_secs(1),
+            ..RetryPolicy::default()
+        },
+        wake: Arc::new(tokio::sync::Notify::new()),
+        clock: notifications::worker::system_clock(),
+        concurrency: 2,
+        unsettled: Default::default(),
+    };
+    let first = tokio::spawn({
+        let worker = worker.clone();
+        async move { worker.work_once().await.unwrap() }
+    });
+    // The other sender asks until the lease has run out and the e-mail is due again.
+    let second = tokio::spawn({
+        let worker = worker.clone();
+        async move {
+            for _ in 0..1000 {
+                if worker.work_once().await.unwrap() {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            panic!("the e-mail never came due again");
+        }
+    });
+    for _ in 0..1000 {
+        if outage.claims.load(Ordering::SeqCst) == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(outage.claims.load(Ordering::SeqCst), 2, "claimed again");
+    outage.down.store(false, Ordering::SeqCst);
+    second.await.unwrap();
+    assert!(first.await.unwrap());
+    assert_eq!(server.received().len(), 1, "sent once");
+    let recorded = store.get(&email.id).await.unwrap();
+    assert_eq!(recorded.state, outbox::State::Sent);
+    assert_eq!(recorded.attempts, 2);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sqlite_an_email_sent_but_unrecorded_is_recorded_not_resent() {
+    let dir = tempfile::tempdir().unwrap();
+    an_email_sent_but_unrecorded_is_recorded_not_resent(Arc::new(
+        outbox::SqliteOutbox::open(dir.path()).unwrap(),
+    ))
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn mongo_an_email_sent_but_unrecorded_is_recorded_not_resent() {
+    if let Some((uri, database)) = test_servers::mongodb() {
+        let store = outbox::MongoOutbox::connect(&uri, &database).await.unwrap();
+        an_email_sent_but_unrecorded_is_recorded_not_resent(Arc::new(store)).await;
+    }
 }

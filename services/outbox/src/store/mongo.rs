@@ -5,13 +5,12 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use futures::TryStreamExt;
 use futures::future::BoxFuture;
 use mongodb::bson::{Document, doc};
 use mongodb::error::Error as MongoError;
 use mongodb::options::ReturnDocument;
 use mongodb::{ClientSession, Collection, Database, IndexModel};
-use service_common::paging::{self, Keyset};
+use service_common::paging::Keyset;
 use service_common::store::migrate::{self, MongoStep};
 use service_common::store::{StoreFault, mongo};
 use service_common::utc_micros;
@@ -29,6 +28,12 @@ pub struct MongoOutbox {
 fn to_document(n: &Notification) -> Result<Document, OutboxError> {
     Ok(mongo::to_document(n)?)
 }
+
+/// The order of notifications and webhook deliveries in a list.
+pub(crate) const NEWEST_FIRST: mongo::Order = mongo::Order {
+    field: "createdAt",
+    descending: true,
+};
 
 fn from_document(mut d: Document) -> Result<Notification, OutboxError> {
     for internal in ["claim", "leaseUntil"] {
@@ -215,28 +220,15 @@ impl OutboxStore for MongoOutbox {
         if let Some(state) = filter.state {
             query.push(doc! { "state": state.as_str() });
         }
-        if let Some(token) = page_token {
-            let (created, id) = paging::split(token)?;
-            query.push(mongo::past_cursor("createdAt", created, id, true));
-        }
-        let keyset = Keyset::new(page_size);
-        let docs: Vec<Document> = self
-            .outbox
-            .find(doc! { "$and": query })
-            .sort(doc! { "createdAt": -1, "_id": -1 })
-            .limit(keyset.limit())
-            .await
-            .map_err(StoreFault::from)?
-            .try_collect()
-            .await
-            .map_err(StoreFault::from)?;
-        let notifications = docs
-            .into_iter()
-            .map(from_document)
-            .collect::<Result<Vec<_>, _>>()?;
-        let (notifications, next) = keyset.page(notifications, |n| {
-            paging::cursor(utc_micros::format(&n.created_at), &n.id)
-        });
+        let (notifications, next) = mongo::find_page(
+            &self.outbox,
+            doc! { "$and": query },
+            NEWEST_FIRST,
+            page_token,
+            Keyset::new(page_size),
+            from_document,
+        )
+        .await?;
         Ok(Page {
             notifications,
             next,

@@ -6,10 +6,11 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
+use r2d2_sqlite::rusqlite::types::Value;
 use r2d2_sqlite::rusqlite::{self, OptionalExtension, TransactionBehavior, params};
-use service_common::paging::{self, Keyset};
+use service_common::paging::Keyset;
 use service_common::store::migrate::{Schema, Step};
-use service_common::store::{Sqlite, StoreFault, json};
+use service_common::store::{Sqlite, StoreFault, json, sqlite};
 use service_common::utc_micros;
 
 use super::{Claimed, OutboxError, OutboxStore, Page, lease_end, new_claim};
@@ -41,6 +42,19 @@ CREATE INDEX IF NOT EXISTS outbox_due ON outbox (state, next_attempt_at);
 const TEXT_MATCHES: &str = "(?3 IS NULL \
      OR instr(lower(json_extract(doc, '$.toEmail')), lower(?3)) > 0 \
      OR instr(lower(json_extract(doc, '$.trackingNumber')), lower(?3)) > 0)";
+
+/// The order of notifications and webhook deliveries in a list: newest first.
+pub(crate) const SEQ_NEWEST_FIRST: sqlite::Order = sqlite::Order {
+    by: None,
+    key: "seq",
+    integer_key: true,
+    descending: true,
+};
+
+/// A listed row's cursor (its sequence number) and document.
+pub(crate) fn seq_and_doc(r: &rusqlite::Row) -> rusqlite::Result<(String, String)> {
+    Ok((r.get::<_, i64>(0)?.to_string(), r.get(1)?))
+}
 
 #[derive(Clone)]
 pub struct SqliteOutbox {
@@ -166,31 +180,32 @@ impl OutboxStore for SqliteOutbox {
         page_size: usize,
         page_token: Option<&str>,
     ) -> Result<Page, OutboxError> {
-        let before = page_token
-            .map(paging::sequence)
-            .transpose()?
-            .unwrap_or(i64::MAX);
-        let keyset = Keyset::new(page_size);
-        let state = filter.state.map(State::as_str);
-        let text = filter.text.clone();
+        let page_token = page_token.map(str::to_owned);
+        // ?1 is unused: TEXT_MATCHES is ?3.
+        let values = vec![
+            Value::Null,
+            filter
+                .state
+                .map_or(Value::Null, |s| Value::Text(s.as_str().into())),
+            filter.text.clone().map_or(Value::Null, Value::Text),
+        ];
         self.db
             .run(move |conn| {
-                let mut st = conn
-                    .prepare_cached(&format!(
-                        "SELECT seq, doc FROM outbox WHERE seq < ?1 AND (?2 IS NULL OR state = ?2) \
-                         AND {TEXT_MATCHES} ORDER BY seq DESC LIMIT ?4"
-                    ))
-                    .map_err(StoreFault::from)?;
-                let rows = st
-                    .query_map(params![before, state, text, keyset.limit()], |r| {
-                        Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
-                    })
-                    .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-                    .map_err(StoreFault::from)?;
-                let (rows, next) = keyset.page(rows, |(seq, _)| seq.to_string());
+                let (rows, next) = sqlite::page::<String, OutboxError>(
+                    conn,
+                    &format!(
+                        "SELECT seq, doc FROM outbox WHERE (?2 IS NULL OR state = ?2) \
+                         AND {TEXT_MATCHES}"
+                    ),
+                    values,
+                    SEQ_NEWEST_FIRST,
+                    page_token.as_deref(),
+                    Keyset::new(page_size),
+                    seq_and_doc,
+                )?;
                 let notifications = rows
                     .iter()
-                    .map(|(_, doc)| decode(doc))
+                    .map(|doc| decode(doc))
                     .collect::<Result<_, _>>()?;
                 Ok(Page {
                     notifications,

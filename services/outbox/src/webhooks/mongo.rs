@@ -11,7 +11,7 @@ use mongodb::bson::{Document, doc};
 use mongodb::error::Error as MongoError;
 use mongodb::options::ReturnDocument;
 use mongodb::{ClientSession, Collection, Database, IndexModel};
-use service_common::paging::{self, Keyset};
+use service_common::paging::Keyset;
 use service_common::store::migrate::{self, MongoStep};
 use service_common::store::{StoreFault, mongo};
 use service_common::utc_micros;
@@ -374,29 +374,15 @@ impl WebhookStore for MongoWebhooks {
         page_size: usize,
         page_token: Option<&str>,
     ) -> Result<DeliveryPage, OutboxError> {
-        let mut query = vec![doc! { "endpointId": endpoint_id }];
-        if let Some(token) = page_token {
-            let (created, id) = paging::split(token)?;
-            query.push(mongo::past_cursor("createdAt", created, id, true));
-        }
-        let keyset = Keyset::new(page_size);
-        let docs: Vec<Document> = self
-            .deliveries
-            .find(doc! { "$and": query })
-            .sort(doc! { "createdAt": -1, "_id": -1 })
-            .limit(keyset.limit())
-            .await
-            .map_err(StoreFault::from)?
-            .try_collect()
-            .await
-            .map_err(StoreFault::from)?;
-        let deliveries = docs
-            .into_iter()
-            .map(delivery_of)
-            .collect::<Result<Vec<_>, _>>()?;
-        let (deliveries, next) = keyset.page(deliveries, |d| {
-            paging::cursor(utc_micros::format(&d.created_at), &d.id)
-        });
+        let (deliveries, next) = mongo::find_page(
+            &self.deliveries,
+            doc! { "endpointId": endpoint_id },
+            crate::store::mongo::NEWEST_FIRST,
+            page_token,
+            Keyset::new(page_size),
+            delivery_of,
+        )
+        .await?;
         Ok(DeliveryPage { deliveries, next })
     }
 

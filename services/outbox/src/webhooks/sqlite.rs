@@ -5,16 +5,18 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
+use r2d2_sqlite::rusqlite::types::Value;
 use r2d2_sqlite::rusqlite::{self, OptionalExtension, TransactionBehavior, params};
-use service_common::paging::{self, Keyset};
+use service_common::paging::Keyset;
 use service_common::store::migrate::{Schema, Step};
-use service_common::store::{Sqlite, StoreFault, json};
+use service_common::store::{Sqlite, StoreFault, json, sqlite};
 use service_common::utc_micros;
 
 use super::{
     Attempt, ClaimedDelivery, Delivery, DeliveryPage, Endpoint, EndpointEdit, Event, MAX_ENDPOINTS,
     WebhookStore, fan_out, resendable,
 };
+use crate::store::sqlite::{SEQ_NEWEST_FIRST, seq_and_doc};
 use crate::store::{lease_end, new_claim};
 use crate::{OutboxError, Outcome, State};
 
@@ -363,30 +365,22 @@ impl WebhookStore for SqliteWebhooks {
         page_size: usize,
         page_token: Option<&str>,
     ) -> Result<DeliveryPage, OutboxError> {
-        let before = page_token
-            .map(paging::sequence)
-            .transpose()?
-            .unwrap_or(i64::MAX);
-        let keyset = Keyset::new(page_size);
-        let endpoint_id = endpoint_id.to_owned();
+        let page_token = page_token.map(str::to_owned);
+        let values = vec![Value::Text(endpoint_id.to_owned())];
         self.db
             .run(move |conn| {
-                let rows = conn
-                    .prepare_cached(
-                        "SELECT seq, doc FROM webhook_deliveries WHERE endpoint_id = ?1 AND seq < ?2 \
-                         ORDER BY seq DESC LIMIT ?3",
-                    )
-                    .and_then(|mut st| {
-                        st.query_map(params![endpoint_id, before, keyset.limit()], |r| {
-                            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
-                        })?
-                        .collect::<Result<Vec<_>, _>>()
-                    })
-                    .map_err(StoreFault::from)?;
-                let (rows, next) = keyset.page(rows, |(seq, _)| seq.to_string());
+                let (rows, next) = sqlite::page::<String, OutboxError>(
+                    conn,
+                    "SELECT seq, doc FROM webhook_deliveries WHERE endpoint_id = ?",
+                    values,
+                    SEQ_NEWEST_FIRST,
+                    page_token.as_deref(),
+                    Keyset::new(page_size),
+                    seq_and_doc,
+                )?;
                 let deliveries = rows
                     .iter()
-                    .map(|(_, doc)| decode("delivery", doc))
+                    .map(|doc| decode("delivery", doc))
                     .collect::<Result<_, _>>()?;
                 Ok(DeliveryPage { deliveries, next })
             })

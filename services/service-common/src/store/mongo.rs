@@ -1,11 +1,14 @@
 //! Stored documents in MongoDB: a value's `id` is the document's `_id`.
 
+use futures::TryStreamExt;
+use mongodb::Collection;
 use mongodb::bson::{self, Bson, Document};
 use mongodb::error::{Error, ErrorKind, WriteFailure};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::StoreFault;
+use crate::paging::{self, BadPageToken, Keyset};
 
 /// The server's code for a write a unique index refused.
 pub const DUPLICATE_KEY: i32 = 11000;
@@ -62,6 +65,57 @@ pub fn past_cursor(field: &str, value: impl Into<Bson>, id: &str, descending: bo
         { field: { past: value.clone() } },
         { field: value, "_id": { past: id } },
     ] }
+}
+
+/// A keyset order of a collection: by the string `field`, ties broken by `_id`.
+#[derive(Clone, Copy, Debug)]
+pub struct Order<'a> {
+    pub field: &'a str,
+    pub descending: bool,
+}
+
+/// One keyset page of `collection`: the documents matching `filter` past `after` (a
+/// [`paging::cursor`] of a document's field and `_id`) in `order`, each read by `read`, and
+/// the cursor of the page's last one when more follow.
+pub async fn find_page<T, E>(
+    collection: &Collection<Document>,
+    filter: Document,
+    order: Order<'_>,
+    after: Option<&str>,
+    keyset: Keyset,
+    read: impl FnMut(Document) -> Result<T, E>,
+) -> Result<(Vec<T>, Option<String>), E>
+where
+    E: From<StoreFault> + From<BadPageToken>,
+{
+    let filter = match after {
+        Some(cursor) => {
+            let (value, id) = paging::split(cursor)?;
+            let past = past_cursor(order.field, value, id, order.descending);
+            bson::doc! { "$and": [filter, past] }
+        }
+        None => filter,
+    };
+    let direction = if order.descending { -1 } else { 1 };
+    let docs: Vec<Document> = collection
+        .find(filter)
+        .sort(bson::doc! { order.field: direction, "_id": direction })
+        .limit(keyset.limit())
+        .await
+        .map_err(StoreFault::from)?
+        .try_collect()
+        .await
+        .map_err(StoreFault::from)?;
+    let (docs, next) = keyset.page(docs, |d| match (d.get_str(order.field), d.get_str("_id")) {
+        (Ok(value), Ok(id)) => Ok(paging::cursor(value, id)),
+        _ => Err(StoreFault::Internal(format!(
+            "stored document without a string {} and _id",
+            order.field
+        ))),
+    });
+    let next = next.transpose()?;
+    let rows = docs.into_iter().map(read).collect::<Result<Vec<_>, _>>()?;
+    Ok((rows, next))
 }
 
 #[cfg(test)]

@@ -7,10 +7,12 @@ use std::sync::{Arc, LazyLock, Mutex};
 
 use r2d2::Pool;
 use r2d2_sqlite::SqliteConnectionManager;
-use r2d2_sqlite::rusqlite::Connection;
+use r2d2_sqlite::rusqlite::types::Value;
+use r2d2_sqlite::rusqlite::{self, Connection, Row, params_from_iter};
 
 use super::StoreFault;
 use super::migrate::Schema;
+use crate::paging::{self, BadPageToken, Keyset};
 
 /// A pool of connections to one SQLite file, in WAL mode.
 #[derive(Clone)]
@@ -115,6 +117,106 @@ impl Sqlite {
         let conn = self.pool.get().map_err(StoreFault::from)?;
         work(&conn)
     }
+}
+
+/// A keyset order of a table: by `by` (a text column or expression) when set, ties broken by
+/// the unique `key`, else by `key` alone.
+#[derive(Clone, Copy, Debug)]
+pub struct Order<'a> {
+    pub by: Option<&'a str>,
+    pub key: &'a str,
+    /// Whether `key` holds integers (a sequence number) rather than text.
+    pub integer_key: bool,
+    pub descending: bool,
+}
+
+impl Order<'_> {
+    /// `select` (with or without a WHERE) narrowed to the rows past `after` (a cursor of this
+    /// order), ordered, and limited to `keyset.limit()` rows; its parameters go onto `values`.
+    pub fn narrow(
+        &self,
+        select: &str,
+        values: &mut Vec<Value>,
+        after: Option<&str>,
+        keyset: Keyset,
+    ) -> Result<String, BadPageToken> {
+        let (direction, past) = if self.descending {
+            ("DESC", "<")
+        } else {
+            ("ASC", ">")
+        };
+        let key = self.key;
+        let mut sql = select.to_owned();
+        if let Some(cursor) = after {
+            sql.push_str(if select.contains(" WHERE ") {
+                " AND "
+            } else {
+                " WHERE "
+            });
+            match self.by {
+                Some(by) => {
+                    let (value, at) = paging::split(cursor)?;
+                    sql.push_str(&format!("({by} {past} ? OR ({by} = ? AND {key} {past} ?))"));
+                    values.extend([Value::Text(value.into()), Value::Text(value.into())]);
+                    values.push(self.key_value(at)?);
+                }
+                None => {
+                    sql.push_str(&format!("{key} {past} ?"));
+                    values.push(self.key_value(cursor)?);
+                }
+            }
+        }
+        match self.by {
+            Some(by) => sql.push_str(&format!(" ORDER BY {by} {direction}, {key} {direction}")),
+            None => sql.push_str(&format!(" ORDER BY {key} {direction}")),
+        }
+        sql.push_str(" LIMIT ?");
+        values.push(Value::Integer(keyset.limit()));
+        Ok(sql)
+    }
+
+    fn key_value(&self, key: &str) -> Result<Value, BadPageToken> {
+        Ok(if self.integer_key {
+            Value::Integer(paging::sequence(key)?)
+        } else {
+            Value::Text(key.into())
+        })
+    }
+}
+
+/// Reads one keyset page with `sql` (from [`Order::narrow`]): `read` gives each row's cursor and
+/// value; returns the page's values and the cursor of its last row when more follow.
+pub fn read_page<T>(
+    conn: &Connection,
+    sql: &str,
+    values: &[Value],
+    keyset: Keyset,
+    mut read: impl FnMut(&Row) -> rusqlite::Result<(String, T)>,
+) -> Result<(Vec<T>, Option<String>), StoreFault> {
+    let rows = conn
+        .prepare_cached(sql)?
+        .query_map(params_from_iter(values), |r| read(r))?
+        .collect::<Result<Vec<_>, _>>()?;
+    let (rows, next) = keyset.page(rows, |(cursor, _)| cursor.clone());
+    Ok((rows.into_iter().map(|(_, row)| row).collect(), next))
+}
+
+/// One keyset page of `select` (with or without a WHERE, its parameters in `values`) past
+/// `after` in `order`: [`Order::narrow`] then [`read_page`].
+pub fn page<T, E>(
+    conn: &Connection,
+    select: &str,
+    mut values: Vec<Value>,
+    order: Order<'_>,
+    after: Option<&str>,
+    keyset: Keyset,
+    read: impl FnMut(&Row) -> rusqlite::Result<(String, T)>,
+) -> Result<(Vec<T>, Option<String>), E>
+where
+    E: From<StoreFault> + From<BadPageToken>,
+{
+    let sql = order.narrow(select, &mut values, after, keyset)?;
+    Ok(read_page(conn, &sql, &values, keyset, read)?)
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ use super::{
 use crate::domain::{Shipment, Status, TrackingNumber};
 use crate::error::ShipmentError;
 use crate::updates::EmailRules;
-use service_common::paging::{self, Keyset};
+use service_common::paging::Keyset;
 use service_common::store::migrate::{self, MongoStep};
 use service_common::store::{StoreFault, mongo};
 
@@ -396,40 +396,22 @@ impl Shipments for MongoShipmentStore {
         } else {
             "createdAt"
         };
-        let descending = query.order.descending();
-        let direction = if descending { -1 } else { 1 };
-        let mut page_filter = base;
-        if let Some(Cursor(cursor)) = &query.after {
-            let (value, id) = paging::split(cursor)?;
-            let after = mongo::past_cursor(field, value, id, descending);
-            page_filter = doc! { "$and": [page_filter, after] };
-        }
-        let keyset = Keyset::new(query.page_size);
-        let docs: Vec<Document> = self
-            .shipments
-            .find(page_filter)
-            .sort(doc! { field: direction, "_id": direction })
-            .limit(keyset.limit())
-            .await
-            .map_err(StoreFault::from)?
-            .try_collect()
-            .await
-            .map_err(StoreFault::from)?;
-        let shipments = docs
-            .into_iter()
-            .map(|d| from_document(d).map(|(s, _)| s))
-            .collect::<Result<Vec<_>, _>>()?;
-        let (shipments, next) = keyset.page(shipments, |s| {
-            let value = if query.order.by_expected_delivery() {
-                s.details.expected_delivery_date.to_string()
-            } else {
-                crate::domain::utc_micros::format(&s.created_at)
-            };
-            Cursor(paging::cursor(value, &s.id))
-        });
+        let order = mongo::Order {
+            field,
+            descending: query.order.descending(),
+        };
+        let (shipments, next) = mongo::find_page(
+            &self.shipments,
+            base,
+            order,
+            query.after.as_ref().map(|c| c.0.as_str()),
+            Keyset::new(query.page_size),
+            |d| from_document(d).map(|(s, _)| s),
+        )
+        .await?;
         Ok(ListPage {
             shipments,
-            next,
+            next: next.map(Cursor),
             total,
         })
     }

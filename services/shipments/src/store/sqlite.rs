@@ -689,16 +689,15 @@ impl Imports for SqliteShipmentStore {
     ) -> Result<Vec<ImportRecord>, ShipmentError> {
         self.db.run_inline(|conn| {
             let mut st = conn
+                // Past an import no longer there is nothing, as in MongoDB, not the first page again.
                 .prepare(
-                    "SELECT doc FROM imports WHERE seq < coalesce( \
-                     (SELECT seq FROM imports WHERE id = ?1), 9223372036854775807) \
+                    "SELECT doc FROM imports WHERE ?1 IS NULL \
+                     OR seq < (SELECT seq FROM imports WHERE id = ?1) \
                      ORDER BY seq DESC LIMIT ?2",
                 )
                 .map_err(StoreFault::from)?;
             let docs = st
-                .query_map(params![before.unwrap_or(""), limit as i64], |r| {
-                    r.get::<_, String>(0)
-                })
+                .query_map(params![before, limit as i64], |r| r.get::<_, String>(0))
                 .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
                 .map_err(StoreFault::from)?;
             docs.iter()

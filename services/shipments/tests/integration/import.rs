@@ -4,7 +4,7 @@
 use crate::common;
 
 use common::service::{
-    Running, caller, create, start, start_in, start_with, valid_input, violations,
+    Running, caller, create, start, start_in, start_on_mongo, start_with, valid_input, violations,
 };
 use logistics_proto::v1 as pb;
 use service_auth::TokenKey;
@@ -911,4 +911,70 @@ async fn an_imported_rows_count_and_weight_follow_its_packages() {
     assert_eq!(done.created_count, 1, "{:?}", done.rejected_preview);
     let made = all_shipments(&mut running).await;
     assert_eq!((made[0].package_count, made[0].weight_kg), (1, 12.5));
+}
+
+async fn imports_page(
+    running: &mut Running,
+    page_token: &str,
+) -> Result<pb::ListShipmentImportsResponse, tonic::Status> {
+    running
+        .client
+        .list_shipment_imports(pb::ListShipmentImportsRequest {
+            page_size: 2,
+            page_token: page_token.into(),
+        })
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+/// A page token from one page gives the next; one no page handed out is refused by name.
+async fn the_imports_list_pages_with_opaque_tokens(mut running: Running) {
+    let mut ids = Vec::new();
+    for i in 0..3 {
+        let bytes = file(&[row(&format!("page{i}@example.com"), "", "")]);
+        ids.push(upload(&mut running, &format!("page{i}.csv"), &bytes, 1 << 20).await);
+    }
+    ids.reverse();
+    let first = imports_page(&mut running, "").await.unwrap();
+    let listed = |page: &pb::ListShipmentImportsResponse| -> Vec<String> {
+        page.imports.iter().map(|i| i.id.clone()).collect()
+    };
+    assert_eq!(listed(&first), ids[..2], "newest first");
+    assert!(!first.next_page_token.is_empty());
+    assert!(
+        !first.next_page_token.contains(&ids[1]),
+        "the token is opaque"
+    );
+    let second = imports_page(&mut running, &first.next_page_token)
+        .await
+        .unwrap();
+    assert_eq!(listed(&second), ids[2..]);
+    assert_eq!(second.next_page_token, "");
+
+    let encode = service_common::paging::encode;
+    for bad in [
+        "!!!".to_owned(),
+        format!("{}!", first.next_page_token),
+        ids[1].clone(),
+        encode("../etc|1"),
+    ] {
+        let refused = imports_page(&mut running, &bad).await.unwrap_err();
+        assert_eq!(refused.code(), Code::InvalidArgument, "{bad}");
+        assert_eq!(violations(&refused), ["page_token"], "{bad}");
+    }
+    // A well-formed token of an import no longer there: nothing past it, not page 1 again.
+    let gone = imports_page(&mut running, &encode("0000gone"))
+        .await
+        .unwrap();
+    assert_eq!(listed(&gone), Vec::<String>::new());
+}
+
+async fn sqlite_imports_list_pages_with_opaque_tokens() {
+    the_imports_list_pages_with_opaque_tokens(start().await).await;
+}
+
+async fn mongo_imports_list_pages_with_opaque_tokens() {
+    if let Some(running) = start_on_mongo().await {
+        the_imports_list_pages_with_opaque_tokens(running).await;
+    }
 }

@@ -53,6 +53,34 @@ pub async fn start_in(
     let store = service_common::StoreConfig::Embedded {
         data_dir: dir.path().to_path_buf(),
     };
+    start_on(store, dir, key, settings).await
+}
+
+/// The service on MongoDB at `TEST_MONGODB_URI`; None when MongoDB tests are skipped.
+pub async fn start_on_mongo() -> Option<Running> {
+    let (uri, database) = test_servers::mongodb()?;
+    let store = service_common::StoreConfig::Mongo {
+        uri: uri.into(),
+        database,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    Some(
+        start_on(
+            store,
+            dir,
+            TokenKey::generate(),
+            service_common::settings::defaults(),
+        )
+        .await,
+    )
+}
+
+async fn start_on(
+    store: service_common::StoreConfig,
+    dir: tempfile::TempDir,
+    key: TokenKey,
+    settings: shipments::Settings,
+) -> Running {
     let built = shipments::build(
         &store,
         &service_common::settings::defaults(),
