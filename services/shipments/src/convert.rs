@@ -341,7 +341,8 @@ mod tests {
 
     #[test]
     fn an_emptied_optional_field_in_the_mask_is_cleared() {
-        let patch = patch_from_proto(&paths(&["comments"]), &pb::Shipment::default(), "").unwrap();
+        let patch =
+            patch_from_proto(Some(&paths(&["comments"])), &pb::Shipment::default(), "").unwrap();
         assert_eq!(patch.details.comments.as_deref(), Some(""));
     }
 

@@ -969,10 +969,12 @@ async fn the_imports_list_pages_with_opaque_tokens(mut running: Running) {
     assert_eq!(listed(&gone), Vec::<String>::new());
 }
 
+#[tokio::test]
 async fn sqlite_imports_list_pages_with_opaque_tokens() {
     the_imports_list_pages_with_opaque_tokens(start().await).await;
 }
 
+#[tokio::test]
 async fn mongo_imports_list_pages_with_opaque_tokens() {
     if let Some(running) = start_on_mongo().await {
         the_imports_list_pages_with_opaque_tokens(running).await;
