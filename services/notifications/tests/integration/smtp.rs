@@ -671,6 +671,18 @@ async fn an_email_sent_but_unrecorded_is_recorded_not_resent(store: Arc<dyn outb
         let worker = worker.clone();
         async move { worker.work_once().await.unwrap() }
     });
+    // The other sender starts once the first holds the e-mail, so it cannot claim it first.
+    for _ in 0..1000 {
+        if outage.claims.load(Ordering::SeqCst) == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        outage.claims.load(Ordering::SeqCst),
+        1,
+        "claimed by the first"
+    );
     // The other sender asks until the lease has run out and the e-mail is due again.
     let second = tokio::spawn({
         let worker = worker.clone();
