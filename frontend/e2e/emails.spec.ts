@@ -153,9 +153,10 @@ test.describe('when the e-mail API is down', () => {
     await expect(items.first()).toContainText('0 Network Error');
     await expect(items.first()).toContainText('(gave up after 1 attempt in 0 seconds)');
 
-    page.once('dialog', (dialog) => void dialog.accept());
     const retriedAt = Date.now() - 1000;
     await page.getByRole('button', { name: 'Retry all failed' }).click();
+    // The product's own question, not the browser's.
+    await page.getByRole('alertdialog', { name: 'Retry all failed emails?' }).getByRole('button', { name: 'Retry all' }).click();
     await expect(toastWithText(page, '2 emails queued again')).toBeVisible();
     // Still down: both fail again, each after one fresh attempt. The filters survive a reload.
     await expect.poll(() => failed(retriedAt), { timeout: 10_000 }).toBe(2);

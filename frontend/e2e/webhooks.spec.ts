@@ -112,8 +112,8 @@ for (const viewport of [
       const again = received.filter((d) => d.path === path)[1];
       expect(again.headers['webhook-id']).toBe(arrived[0].headers['webhook-id']);
 
-      page.once('dialog', (dialog) => void dialog.accept());
       await card.getByRole('button', { name: `Rotate secret of ${name}` }).click();
+      await page.getByRole('alertdialog', { name: `Rotate the secret of ${name}?` }).getByRole('button', { name: 'Rotate secret' }).click();
       const rotated = (await page.getByTestId('webhook-secret').textContent()) ?? '';
       expect(rotated).toMatch(/^whsec_/);
       expect(rotated).not.toBe(secret);
@@ -129,8 +129,14 @@ for (const viewport of [
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
 
-      page.once('dialog', (dialog) => void dialog.accept());
       await card.getByRole('button', { name: `Delete ${name}` }).click();
+      // Its own question first: the safe choice keeps the endpoint.
+      const question = page.getByRole('alertdialog', { name: `Delete ${name}?` });
+      await question.getByRole('button', { name: 'Cancel' }).click();
+      await expect(question).toBeHidden();
+      await expect(card).toBeVisible();
+      await card.getByRole('button', { name: `Delete ${name}` }).click();
+      await question.getByRole('button', { name: 'Delete' }).click();
       await expect(toastWithText(page, 'Endpoint deleted')).toBeVisible();
       await expect(card).toBeHidden();
     });

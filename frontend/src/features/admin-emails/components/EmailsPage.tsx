@@ -10,6 +10,7 @@ import { EmailTemplate, NotificationState, type Notification } from '@/gen/logis
 import { Spinner } from '@/components/ui/Spinner';
 import { serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
+import { useConfirm } from '@/hooks/use-confirm';
 import { formatDateTime } from '@/utils/format';
 import { useEmails, useRetryEmail, useRetryFailedEmails } from '../hooks/use-emails';
 import { type EmailFilters, NO_FILTERS, STATES, filtersFromParams, filtersToParams } from '../utils/filters';
@@ -24,7 +25,6 @@ const STATE_TONES: Record<number, string> = {
   [NotificationState.FAILED]: 'red',
 };
 
-const RETRY_ALL_CONFIRM = 'Queue every failed email that matches these filters again?';
 
 const TEMPLATE_NAMES: Record<number, string> = {
   [EmailTemplate.SHIPPER]: 'Shipper',
@@ -79,6 +79,7 @@ function EmailResults({ filters, filtered, canSend }: { filters: EmailFilters; f
   const retryEmail = useRetryEmail();
   const retryFailedEmails = useRetryFailedEmails();
   const [retrying, setRetrying] = useState<string | null>(null);
+  const { ask, dialog } = useConfirm();
   const showsFailed = filters.state === 'failed' && emails.length > 0;
 
   const retry = async (email: Notification) => {
@@ -95,7 +96,13 @@ function EmailResults({ filters, filtered, canSend }: { filters: EmailFilters; f
   };
 
   const retryAll = async () => {
-    if (retrying || !window.confirm(RETRY_ALL_CONFIRM)) return;
+    if (retrying) return;
+    const sure = await ask({
+      title: 'Retry all failed emails?',
+      body: 'Queue every failed email that matches these filters again?',
+      confirmLabel: 'Retry all',
+    });
+    if (!sure) return;
     setRetrying('all');
     try {
       const count = await retryFailedEmails(filters.query);
@@ -109,6 +116,7 @@ function EmailResults({ filters, filtered, canSend }: { filters: EmailFilters; f
 
   return (
     <>
+      {dialog}
       <div className="admin-page-actions email-results-head">
         <p className="muted">
           Shipment e-mails and contact messages on their way out.{' '}

@@ -3,6 +3,7 @@ import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { WebhookEndpoint } from '@/gen/logistics/v1/webhook_service_pb';
 import { serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
+import { useConfirm } from '@/hooks/use-confirm';
 import { formatDateTime } from '@/utils/format';
 import { ROTATION_OVERLAP_HOURS } from '../api/webhooks';
 import { useDeleteEndpoint, useRotateSecret, useSendTestEvent, useSetEndpointEnabled } from '../hooks/use-webhooks';
@@ -22,6 +23,7 @@ export function EndpointCard({ endpoint, onSecret }: EndpointCardProps) {
   const rotateSecret = useRotateSecret();
   const setEndpointEnabled = useSetEndpointEnabled();
   const deleteEndpoint = useDeleteEndpoint();
+  const { ask, dialog } = useConfirm();
   const act = async (work: () => Promise<void>, failure: string) => {
     if (busy) return;
     setBusy(true);
@@ -38,6 +40,7 @@ export function EndpointCard({ endpoint, onSecret }: EndpointCardProps) {
 
   return (
     <li className="card webhook-item" data-endpoint-id={endpoint.id}>
+      {dialog}
       <div className="email-head">
         <span className={`status-pill tone-${endpoint.enabled ? 'green' : 'red'}`}>{endpoint.enabled ? 'Enabled' : 'Disabled'}</span>
         <strong className="webhook-url">{endpoint.url}</strong>
@@ -104,7 +107,12 @@ export function EndpointCard({ endpoint, onSecret }: EndpointCardProps) {
           aria-label={`Rotate secret of ${name}`}
           onClick={() =>
             void act(async () => {
-              if (!window.confirm(`Make a new secret? The current one keeps signing for ${ROTATION_OVERLAP_HOURS} hours.`)) return;
+              const sure = await ask({
+                title: `Rotate the secret of ${name}?`,
+                body: `Make a new secret? The current one keeps signing for ${ROTATION_OVERLAP_HOURS} hours.`,
+                confirmLabel: 'Rotate secret',
+              });
+              if (!sure) return;
               const rotated = await rotateSecret(endpoint.id);
               onSecret(rotated.secret);
             }, 'Failed to rotate the secret')
@@ -133,7 +141,12 @@ export function EndpointCard({ endpoint, onSecret }: EndpointCardProps) {
           aria-label={`Delete ${name}`}
           onClick={() =>
             void act(async () => {
-              if (!window.confirm('Delete this endpoint and the deliveries waiting for it?')) return;
+              const sure = await ask({
+                title: `Delete ${name}?`,
+                body: 'Delete this endpoint and the deliveries waiting for it?',
+                confirmLabel: 'Delete',
+              });
+              if (!sure) return;
               await deleteEndpoint(endpoint.id);
               toast.success('Endpoint deleted');
             }, 'Failed to delete the endpoint')
