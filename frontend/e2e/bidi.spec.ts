@@ -161,7 +161,8 @@ for (const width of [390, 1280]) {
       await expect(address).toHaveText(adminEmail());
       expect(await address.evaluate((e) => e.scrollWidth <= e.clientWidth + 1), 'the address is cut').toBe(true);
       await page.goto('/administration_and_development/users');
-      const role = page.getByLabel('Role');
+      // Other specs' users have a Role select each: the one of the Create User form.
+      const role = page.getByRole('form', { name: 'Create User' }).getByLabel('Role', { exact: true });
       await expect(role.locator('option:checked')).toHaveText('Agent');
       // Each option fits the select instead of being cut.
       const widths = await role.evaluate((select: HTMLSelectElement) => {

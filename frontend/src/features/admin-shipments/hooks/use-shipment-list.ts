@@ -50,8 +50,10 @@ export function useShipmentList() {
   const update = useCallback(
     (change: Partial<ListParams>, keepPage = false) => {
       setSearchParams(
-        (current) => {
-          const next = { ...paramsFrom(current), ...change };
+        () => {
+          // The address as it is now: the updater's own argument is the last rendered one, so a
+          // second change made before the page rendered the first would undo it.
+          const next = { ...paramsFrom(new URLSearchParams(window.location.search)), ...change };
           return paramsTo(keepPage ? next : { ...next, after: '', page: 1 });
         },
         { replace: !keepPage },
