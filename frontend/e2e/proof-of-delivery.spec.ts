@@ -381,7 +381,10 @@ for (const viewport of VIEWPORTS) {
       await expect(dialog.getByLabel('Current Location')).toBeVisible();
       await expect(dialog.getByRole('group', { name: 'Proof of delivery' })).toHaveCount(0);
       await expect(dialog.getByLabel('Recipient name')).toHaveCount(0);
+      // The status was changed, so Cancel asks before dropping it.
       await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('alertdialog', { name: 'Discard unsaved changes?' }).getByRole('button', { name: 'Discard changes' }).click();
+      await expect(dialog).toBeHidden();
 
       // They still read it.
       row = await findShipment(page, delivered.trackingNumber);
