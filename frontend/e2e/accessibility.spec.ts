@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { demoShipmentWithStatus } from './support/demo';
+import { waitForHydration } from './support/hydrated';
 
 function publicRoutes(): string[] {
   return [
@@ -50,6 +51,7 @@ test.describe('keyboard only', () => {
 
   test('skip link, menu, carousel and FAQ work without a mouse', async ({ page }) => {
     await page.goto('/about');
+    await waitForHydration(page);
     await page.keyboard.press('Tab');
     await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
     await page.keyboard.press('Tab');

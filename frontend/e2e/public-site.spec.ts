@@ -13,6 +13,7 @@ import { siteUrl } from './support/env';
 import { adminRpc, rpc } from './support/rpc';
 import { MALFORMED_MESSAGE, NOT_FOUND_MESSAGE, SHIPMENT_SERVICE_PATH, toastWithText, trackButton, trackError, trackingInput } from './support/track-page';
 import { createShipment, moveShipment } from './support/tracking';
+import { waitForHydration } from './support/hydrated';
 
 const WIDTHS = [
   { width: 390, height: 844 },
@@ -221,6 +222,7 @@ test.describe('the phone menu (23)', () => {
   for (const path of ['/', '/about', '/contact', '/track']) {
     test(`only the current page is marked, and Track Package is no filled pill, on ${path}`, async ({ page }) => {
       await page.goto(path);
+      await waitForHydration(page);
       await page.getByRole('button', { name: 'Open menu' }).click();
       const nav = page.getByRole('navigation', { name: /main|primary/i });
       const links = nav.getByRole('link');

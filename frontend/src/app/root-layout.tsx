@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { Footer } from '@/components/layout/Footer';
 import { Header } from '@/components/layout/Header';
@@ -24,6 +24,10 @@ export function RootLayout() {
   useScrollToTopOnNavigate();
   // In the layout, not the page: it runs while a lazily loaded page is still on its way.
   useScrollToHash();
+  // Says the page now answers taps: a tap on the prerendered HTML before this is lost.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = '';
+  }, []);
   return (
     <div className="app-shell">
       <a className="skip-link" href="#main-content">
