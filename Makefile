@@ -65,18 +65,13 @@ system-packages:
 ## lint: every static check
 lint: lint-rust lint-frontend
 
-MACHETE = .tools/cargo/bin/cargo-machete
-
-## lint-rust: rustfmt, clippy with warnings as errors, and no unused dependency (cargo-machete)
-lint-rust: $(MACHETE)
+## lint-rust: rustfmt, clippy with warnings as errors, and no unused dependency
+## (scripts/unused-deps.py: cargo-machete's check, with nothing to build first)
+lint-rust:
 	$(STAGE) $@
 	cargo fmt --all --check
+	scripts/unused-deps.py
 	cargo clippy --workspace --all-targets --locked -- -D warnings
-	$(MACHETE)
-
-$(MACHETE):
-	$(STAGE) install-cargo-machete
-	cargo install --locked --quiet --root .tools/cargo cargo-machete@0.9.2
 
 ## lint-frontend: ESLint, knip (dead exports and files), src/gen matches proto/, buf lint of proto/
 lint-frontend: frontend/node_modules/.package-lock.json $(BUF)
