@@ -342,6 +342,8 @@ for (const viewport of VIEWPORTS) {
     });
 
     test('in dark mode the proof and its inputs keep their contrast', async ({ browser }) => {
+      // Three axe passes, a sign-in and the admin list: over 20 s on an idle machine.
+      test.setTimeout(60_000);
       const run = tag();
       const shipment = await deliveredWithProof(run, `Fay ${run}`);
       const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height }, colorScheme: 'dark', serviceWorkers: 'block' });
