@@ -67,6 +67,11 @@ for (const viewport of [PHONE, ...BETWEEN, DESKTOP]) {
       expect(box!.x + box!.width).toBeLessThanOrEqual(column!.x + column!.width + 0.5);
       await marker.scrollIntoViewIfNeeded();
       await page.locator('.progress-card').screenshot({ path: shot('progress-on-hold', viewport.width) });
+      await dark(page);
+      await expect(marker).toBeVisible();
+      await marker.scrollIntoViewIfNeeded();
+      await page.locator('.progress-card').screenshot({ path: shot('progress-on-hold', viewport.width, 'dark') });
+      await page.emulateMedia({ colorScheme: 'light' });
 
       // The status badges of the list stay one line in their cell too.
       await signIn(page);
@@ -122,6 +127,7 @@ for (const viewport of [PHONE, DESKTOP]) {
       await expect(page).toHaveURL(/status=in_transit/);
       await expect(page).toHaveURL(/late=1/);
       await expect(toggle).toHaveAccessibleName('Filters 2 set');
+      await page.getByLabel('Search', { exact: true }).scrollIntoViewIfNeeded();
       await page.screenshot({ path: shot('filters-open', viewport.width) });
 
       await page.reload();
