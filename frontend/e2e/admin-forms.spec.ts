@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { signIn, SHIPMENT_SERVICE_PATH } from './support/admin';
+import { openFilters, signIn, SHIPMENT_SERVICE_PATH } from './support/admin';
 import { adminRpc } from './support/rpc';
 import { createShipment } from './support/tracking';
 
@@ -165,6 +165,7 @@ for (const viewport of [
       page.on('request', (r) => {
         if (r.url().includes('ListShipments') || r.url().includes('/exports/')) sent.push(r.url());
       });
+      await openFilters(page);
       await page.getByLabel('Created from').fill('2026-11-20');
       await page.getByLabel('Created to').fill('2026-11-10');
       const to = page.getByLabel('Created to');

@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { ADMIN_PATH, SHIPMENT_SERVICE_PATH, USERS_PATH, signIn } from './support/admin';
+import { ADMIN_PATH, SHIPMENT_SERVICE_PATH, USERS_PATH, openFilters, signIn } from './support/admin';
 import { demoShipmentWithStatus, demoShipments } from './support/demo';
 import { siteUrl } from './support/env';
 import { adminRpc } from './support/rpc';
@@ -259,6 +259,7 @@ for (const viewport of [PHONE, DESKTOP]) {
     test(`status, type, mode and payment labels are title case everywhere at ${px}`, async ({ page }) => {
       await signIn(page);
       await expect(page).toHaveURL(new RegExp(`${ADMIN_PATH}$`));
+      await openFilters(page);
       const status = page.getByLabel('Status', { exact: true });
       await expect(status.locator('option')).toHaveText(['All', ...Object.values(STATUS_LABELS)]);
       expect(await status.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual([

@@ -3,7 +3,8 @@
 // a refused contact field is no "failed to send" (12); the map draws the destination with no gap
 // under it (14); a delay the shipment moved on from reads as past (15); toasts cover no button,
 // hero or field and close with a 24 px target (20); the phone menu's Track Package is no "current
-// page" pill (23); a printed result is one A4 page with the company's name (25).
+// page" pill (23); a printed result is one A4 page with the company's name, even with a long
+// history (25).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
@@ -21,6 +22,7 @@ const WIDTHS = [
 ];
 const RUN = `${Date.now().toString(36)}`;
 const SHOTS = '/work/shots/h23-track';
+const SCREENS_SHOTS = '/work/shots/s30-screens';
 
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -147,6 +149,40 @@ for (const viewport of WIDTHS) {
       await expect(page.locator('.print-brand')).toContainText('Parcel Shipping Express');
       await page.screenshot({ path: shot('track-print', viewport.width), fullPage: true });
       // Printed with the print style sheet (page.pdf uses the emulated media).
+      const pdf = await page.pdf({ format: 'A4', preferCSSPageSize: true });
+      const pages = pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? [];
+      expect(pages).toHaveLength(1);
+    });
+
+    test(`a printed result with a long history is still one A4 page, the latest entries and how many more (25), at ${px}`, async ({ page, request }) => {
+      const admin = await adminRpc(request, siteUrl());
+      // 40 entries, a day apart, the last one today.
+      const start = new Date(Date.now() - 40 * 86_400_000);
+      let shipment = await createShipment(admin, `long-history-${viewport.width}-${RUN}`, {}, start);
+      const places = ['Madrid, Spain', 'Bordeaux, France', 'Paris, France', 'Brussels, Belgium'];
+      for (let i = 1; i < 40; i += 1) {
+        const at = new Date(start.getTime() + i * 86_400_000);
+        shipment = await moveShipment(admin, shipment, ShipmentStatus.IN_TRANSIT, places[i % places.length], `Sorted at the hub, leg ${i}`, at);
+      }
+      expect(shipment.history).toHaveLength(40);
+
+      await page.goto(`/track/${shipment.trackingNumber}`);
+      const events = page.getByTestId('history-event');
+      await expect(events).toHaveCount(40);
+      const earlier = page.getByText('…and 34 earlier entries: the full history is on the tracking page.');
+      // On screen, the whole history and no such line.
+      await expect(earlier).toBeHidden();
+      await expect(events.last()).toBeAttached();
+
+      await page.emulateMedia({ media: 'print' });
+      await expect(page.locator('.print-brand')).toContainText('Parcel Shipping Express');
+      await expect(earlier).toBeVisible();
+      await expect(events.filter({ visible: true })).toHaveCount(6);
+      // The newest first: today's entry is among those printed, the first one is not.
+      await expect(events.first()).toBeVisible();
+      await expect(events.last()).toBeHidden();
+      mkdirSync(SCREENS_SHOTS, { recursive: true });
+      await page.screenshot({ path: join(SCREENS_SHOTS, `track-print-long-${viewport.width}.png`), fullPage: true });
       const pdf = await page.pdf({ format: 'A4', preferCSSPageSize: true });
       const pages = pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? [];
       expect(pages).toHaveLength(1);

@@ -47,3 +47,10 @@ export async function signIn(page: Page, email = adminEmail(), password = adminP
   await expect(page).toHaveURL(new RegExp(`${ADMIN_PATH}$`));
 }
 
+
+/** Opens the shipments list's filters where they are folded (a phone); wide screens show them. */
+export async function openFilters(page: Page): Promise<void> {
+  const toggle = page.getByRole('button', { name: /^Filters/ });
+  if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+}

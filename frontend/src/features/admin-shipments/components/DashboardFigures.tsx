@@ -6,6 +6,7 @@ import { ADMIN_HOME_PATH } from '@/config/routes';
 import { serverMessage } from '@/lib/rpc-errors';
 import { statusKey, statusLabel, statusTone } from '@/utils/shipment';
 import { useShipmentStatistics } from '../api/shipments';
+import { chartTicks } from '../utils/chart-ticks';
 import './dashboard-figures.css';
 
 const count = new Intl.NumberFormat('en-US');
@@ -64,37 +65,70 @@ function titleCase(text: string): string {
   return text.replace(/(^|\s)\p{L}/gu, (m) => m.toUpperCase());
 }
 
-/** Created and delivered per day: bars for the eye, the same numbers in a table for everyone. */
+/** Created and delivered per day: bars with a y-axis and a date every week for the eye, the same
+ * numbers in a table for everyone. */
 function DailyChart({ days }: { days: readonly DailyShipmentCount[] }) {
-  const max = Math.max(1, ...days.map((d) => Math.max(Number(d.created), Number(d.delivered))));
+  const ticks = chartTicks(Math.max(...days.map((d) => Math.max(Number(d.created), Number(d.delivered)))));
+  const top = ticks[ticks.length - 1];
   const width = 300;
   const height = 80;
   const slot = width / Math.max(1, days.length);
   const bar = Math.max(1, slot / 2 - 1);
   const created = days.reduce((sum, d) => sum + Number(d.created), 0);
   const delivered = days.reduce((sum, d) => sum + Number(d.delivered), 0);
+  // A date under the last day and every seventh before it.
+  const dated = days.map((_, i) => (days.length - 1 - i) % 7 === 0);
   return (
     <figure className="daily-chart">
       <figcaption>
-        Last 30 days: <strong>{count.format(created)}</strong> created,{' '}
-        <strong>{count.format(delivered)}</strong> delivered
-        <span className="chart-key">
-          <span className="key-created" aria-hidden="true" /> created
-          <span className="key-delivered" aria-hidden="true" /> delivered
+        <span>
+          Last 30 days: <strong>{count.format(created)}</strong> created, <strong>{count.format(delivered)}</strong> delivered
+        </span>
+        <span className="chart-key" aria-hidden="true">
+          <span className="key-item">
+            <span className="key-created" /> created
+          </span>
+          <span className="key-item">
+            <span className="key-delivered" /> delivered
+          </span>
         </span>
       </figcaption>
-      <svg viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
-        {days.map((d, i) => {
-          const c = (Number(d.created) / max) * (height - 2);
-          const v = (Number(d.delivered) / max) * (height - 2);
-          return (
-            <g key={i}>
-              <rect className="bar-created" x={i * slot} y={height - c} width={bar} height={c} />
-              <rect className="bar-delivered" x={i * slot + bar + 1} y={height - v} width={bar} height={v} />
-            </g>
-          );
-        })}
-      </svg>
+      {/* The axes repeat the table below, for the eye only. */}
+      <div className="chart-plot" aria-hidden="true">
+        <div className="chart-y">
+          {/* Unseen, in the flow: the axis is as wide as its widest number. */}
+          <span className="chart-y-size">{count.format(top)}</span>
+          {ticks.map((tick) => (
+            <span key={tick} className="chart-tick" style={{ bottom: `${(tick / top) * 100}%` }}>
+              {count.format(tick)}
+            </span>
+          ))}
+        </div>
+        <svg viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" focusable="false">
+          {ticks.map((tick) => (
+            <line key={tick} className="chart-grid" x1={0} x2={width} y1={height - (tick / top) * height} y2={height - (tick / top) * height} />
+          ))}
+          {days.map((d, i) => {
+            const c = (Number(d.created) / top) * height;
+            const v = (Number(d.delivered) / top) * height;
+            return (
+              <g key={i}>
+                <rect className="bar-created" x={i * slot} y={height - c} width={bar} height={c} />
+                <rect className="bar-delivered" x={i * slot + bar + 1} y={height - v} width={bar} height={v} />
+              </g>
+            );
+          })}
+        </svg>
+        <div className="chart-x">
+          {days.map((d, i) =>
+            dated[i] ? (
+              <span key={i} className="chart-date" style={{ left: `${((i + 0.5) / days.length) * 100}%` }}>
+                {day(d)}
+              </span>
+            ) : null,
+          )}
+        </div>
+      </div>
       <details className="chart-table">
         <summary>Numbers per day</summary>
         <table className="data-table">

@@ -16,6 +16,7 @@ import {
 import { Link } from 'react-router-dom';
 import { ADMIN_IMPORT_PATH, labelsPath } from '@/config/routes';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
+import { FilterFold } from '@/components/admin/FilterFold';
 import { ConfirmDialog } from '@/components/ui/Modal';
 import { Spinner } from '@/components/ui/Spinner';
 import { toast } from '@/lib/toast';
@@ -23,7 +24,7 @@ import { STATUS_OPTIONS } from '@/utils/shipment';
 import { PAGE_SIZE, useDeleteShipment } from '../api/shipments';
 import { useCsvExport } from '../hooks/use-csv-export';
 import { useShipmentList } from '../hooks/use-shipment-list';
-import { SORTS, exportHref } from '../utils/list-params';
+import { SORTS, activeFilterCount, exportHref } from '../utils/list-params';
 import { BulkUpdateModal, type Selection } from './BulkUpdateModal';
 import { CreateShipmentModal } from './CreateShipmentModal';
 import { CreatedShipmentPanel } from './CreatedShipmentPanel';
@@ -157,81 +158,83 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
             />
           </div>
         </div>
-        <div className="field toolbar-status">
-          <label htmlFor="shipment-status" className="field-label">
-            Status
+        <FilterFold id="shipment-filters" activeCount={activeFilterCount(list.params)} forceOpen={list.dateError !== null}>
+          <div className="field toolbar-status">
+            <label htmlFor="shipment-status" className="field-label">
+              Status
+            </label>
+            <select
+              id="shipment-status"
+              className="select"
+              value={list.status}
+              onChange={(event) => list.setStatus(event.target.value)}
+            >
+              <option value="all">All</option>
+              {STATUS_OPTIONS.map((option) => (
+                <option key={option.key} value={option.key}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field toolbar-date">
+            <label htmlFor="shipment-from" className="field-label">
+              Created from
+            </label>
+            <input
+              id="shipment-from"
+              type="date"
+              className="input"
+              value={list.params.from}
+              onChange={(event) => list.setFilter({ from: event.target.value })}
+            />
+          </div>
+          <div className="field toolbar-date">
+            <label htmlFor="shipment-to" className="field-label">
+              Created to
+            </label>
+            <input
+              id="shipment-to"
+              type="date"
+              className="input"
+              value={list.params.to}
+              min={list.params.from || undefined}
+              aria-invalid={list.dateError ? true : undefined}
+              aria-describedby={list.dateError ? 'shipment-to-error' : undefined}
+              onChange={(event) => list.setFilter({ to: event.target.value })}
+            />
+          </div>
+          {list.dateError && (
+            <p id="shipment-to-error" className="field-error toolbar-error" role="alert">
+              {list.dateError}
+            </p>
+          )}
+          <div className="field toolbar-sort">
+            <label htmlFor="shipment-sort" className="field-label">
+              Sort
+            </label>
+            <select
+              id="shipment-sort"
+              className="select"
+              value={list.params.sort}
+              onChange={(event) => list.setFilter({ sort: event.target.value })}
+            >
+              {SORTS.map((sort) => (
+                <option key={sort.value} value={sort.value}>
+                  {sort.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <label className="checkbox-row toolbar-late">
+            <input
+              type="checkbox"
+              checked={list.params.late}
+              onChange={(event) => list.setFilter({ late: event.target.checked })}
+            />
+            Late only
           </label>
-          <select
-            id="shipment-status"
-            className="select"
-            value={list.status}
-            onChange={(event) => list.setStatus(event.target.value)}
-          >
-            <option value="all">All</option>
-            {STATUS_OPTIONS.map((option) => (
-              <option key={option.key} value={option.key}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field toolbar-date">
-          <label htmlFor="shipment-from" className="field-label">
-            Created from
-          </label>
-          <input
-            id="shipment-from"
-            type="date"
-            className="input"
-            value={list.params.from}
-            onChange={(event) => list.setFilter({ from: event.target.value })}
-          />
-        </div>
-        <div className="field toolbar-date">
-          <label htmlFor="shipment-to" className="field-label">
-            Created to
-          </label>
-          <input
-            id="shipment-to"
-            type="date"
-            className="input"
-            value={list.params.to}
-            min={list.params.from || undefined}
-            aria-invalid={list.dateError ? true : undefined}
-            aria-describedby={list.dateError ? 'shipment-to-error' : undefined}
-            onChange={(event) => list.setFilter({ to: event.target.value })}
-          />
-        </div>
-        {list.dateError && (
-          <p id="shipment-to-error" className="field-error toolbar-error" role="alert">
-            {list.dateError}
-          </p>
-        )}
-        <div className="field toolbar-sort">
-          <label htmlFor="shipment-sort" className="field-label">
-            Sort
-          </label>
-          <select
-            id="shipment-sort"
-            className="select"
-            value={list.params.sort}
-            onChange={(event) => list.setFilter({ sort: event.target.value })}
-          >
-            {SORTS.map((sort) => (
-              <option key={sort.value} value={sort.value}>
-                {sort.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <label className="checkbox-row toolbar-late">
-          <input
-            type="checkbox"
-            checked={list.params.late}
-            onChange={(event) => list.setFilter({ late: event.target.checked })}
-          />
-          Late only
-        </label>
+        </FilterFold>
         <button
           type="button"
           className="btn btn-outline toolbar-refresh"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exportHref, paramsFrom, paramsTo } from './list-params';
+import { activeFilterCount, exportHref, paramsFrom, paramsTo } from './list-params';
 
 describe('the shipments list in the address', () => {
   it('round-trips every filter, the sort and the page', () => {
@@ -27,5 +27,11 @@ describe('the shipments list in the address', () => {
   it('exports what the list shows, all pages', () => {
     const params = paramsFrom(new URLSearchParams('q= tema &status=delivered&late=1&page=2&after=x'));
     expect(exportHref(params)).toBe('/exports/shipments.csv?status=delivered&q=tema&late=true');
+  });
+
+  it('counts the folded filters that are set: not the search text nor the page', () => {
+    expect(activeFilterCount(paramsFrom(new URLSearchParams('q=tema&page=2&after=x')))).toBe(0);
+    expect(activeFilterCount(paramsFrom(new URLSearchParams('status=in_transit&late=1')))).toBe(2);
+    expect(activeFilterCount(paramsFrom(new URLSearchParams('status=bogus&from=2026-11-01&to=2026-11-30&sort=create_time')))).toBe(3);
   });
 });

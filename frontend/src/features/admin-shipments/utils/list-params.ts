@@ -60,6 +60,11 @@ export function paramsTo(params: ListParams): URLSearchParams {
   return out;
 }
 
+/** How many of the folded filters (status, days, lateness, sort) differ from their defaults. */
+export function activeFilterCount(params: ListParams): number {
+  return [params.status !== 'all', params.from !== '', params.to !== '', params.late, params.sort !== ''].filter(Boolean).length;
+}
+
 export const DATE_RANGE_MESSAGE = '"Created to" is before "Created from": choose a day on or after it.';
 
 /** What is wrong with the creation days, in words; null when nothing is. */

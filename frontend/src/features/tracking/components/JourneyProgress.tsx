@@ -56,7 +56,12 @@ export function JourneyProgress({ steps }: { steps: readonly ProgressStep[] }) {
               {step.markers.map((marker) => (
                 <span key={marker.status} className={`progress-marker is-${marker.past ? 'past' : marker.status}`}>
                   <CircleAlert aria-hidden="true" size={14} />
-                  {t((marker.past ? PAST_MARKER : MARKER)[marker.status])} <time dateTime={marker.localDate}>{formatIsoDate(marker.localDate)}</time>
+                  <span className="progress-marker-text">
+                    <span className="nowrap">{t((marker.past ? PAST_MARKER : MARKER)[marker.status])}</span>{' '}
+                    <time className="nowrap" dateTime={marker.localDate}>
+                      {formatIsoDate(marker.localDate)}
+                    </time>
+                  </span>
                 </span>
               ))}
             </span>

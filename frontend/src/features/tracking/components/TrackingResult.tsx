@@ -39,6 +39,9 @@ import { Ltr } from '@/components/ui/Bidi';
 import { IconText } from '@/components/ui/IconText';
 import { KeepWords } from '@/components/ui/KeepWords';
 
+/** The newest history entries a printed result shows: with more, it would not fit one A4 page. */
+const PRINTED_HISTORY = 6;
+
 function formatDate(date: ProtoDate | undefined): string {
   return date ? formatDateParts(date.year, date.month, date.day) : EMPTY_VALUE;
 }
@@ -209,7 +212,7 @@ export function TrackingResult({ shipment, offline = false, onFullView, accessTo
             <History aria-hidden="true" size={20} />
             {t('track.history.title')}
           </h2>
-          <HistoryTimeline history={shipment.history} />
+          <HistoryTimeline history={shipment.history} printLatest={PRINTED_HISTORY} />
         </section>
       </div>
 
