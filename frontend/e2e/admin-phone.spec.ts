@@ -9,7 +9,7 @@ import { demoShipmentWithStatus, demoShipments } from './support/demo';
 import { siteUrl } from './support/env';
 import { adminRpc } from './support/rpc';
 import { definition, toastWithText } from './support/track-page';
-import { createShipment } from './support/tracking';
+import { createShipment, partiesFor } from './support/tracking';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', 'test-results', 'screenshots');
 const RUN = Date.now().toString(36).slice(-6);
@@ -197,6 +197,34 @@ for (const viewport of [PHONE, DESKTOP]) {
       await expectInViewport(page, disable, 'Disable', true);
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: join(SCREENSHOTS, `admin-phone-users-${viewport.width}.png`), fullPage: true });
+    });
+
+    test(`search ignores accents and case both ways at ${px}`, async ({ page, request }) => {
+      const admin = await adminRpc(request, siteUrl());
+      const tag = `${RUN}w${viewport.width}`;
+      const named = async (name: string) => {
+        const run = `search-${tag}`;
+        return createShipment(admin, run, { shipper: { ...partiesFor(run).shipper, name } });
+      };
+      const plain = await named(`Anna Muller ${tag}`);
+      const accented = await named(`Jürgen Müller ${tag}`);
+      await signIn(page);
+      const rows = shipmentsRegion(page).locator('tbody tr');
+      const numbers = async () => (await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-tracking-number')))).sort();
+
+      // Typed without the accent, the newest "Müller" comes first.
+      await search(page, 'muller');
+      await expect(rows.first()).toHaveAttribute('data-tracking-number', accented.trackingNumber);
+      await expect(rows.first()).toContainText(`Jürgen Müller ${tag}`);
+      // With the accent, in capitals, a shipment stored without it is found as well.
+      await search(page, `MÜLLER ${tag}`);
+      await expect(rows).toHaveCount(2);
+      expect(await numbers()).toEqual([plain.trackingNumber, accented.trackingNumber].sort());
+      await page.getByLabel('Search', { exact: true }).evaluate((input) => input.scrollIntoView({ block: 'start' }));
+      await page.screenshot({ path: join(SCREENSHOTS, `admin-search-accents-${viewport.width}.png`) });
+      await search(page, `jurgen muller ${tag}`);
+      await expect(rows).toHaveCount(1);
+      await expect(rows.first()).toHaveAttribute('data-tracking-number', accented.trackingNumber);
     });
 
     test(`no toast for a loaded list; toasts stay clear of the admin bar at ${px}`, async ({ page, request }) => {

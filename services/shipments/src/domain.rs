@@ -340,19 +340,20 @@ impl Shipment {
         self.updated_at = now;
     }
 
-    /// Lower-case text the admin search matches against: tracking number, shipper, receiver,
-    /// origin, destination and status.
+    /// Folded text (`search::fold`) the admin search matches against: tracking number,
+    /// shipper, receiver, origin, destination and status.
     pub fn search_text(&self) -> String {
-        [
-            self.tracking_number.as_str(),
-            &self.details.shipper_name,
-            &self.details.receiver_name,
-            &self.details.origin,
-            &self.details.destination,
-            self.status.as_str(),
-        ]
-        .join("\n")
-        .to_lowercase()
+        crate::search::fold(
+            &[
+                self.tracking_number.as_str(),
+                &self.details.shipper_name,
+                &self.details.receiver_name,
+                &self.details.origin,
+                &self.details.destination,
+                self.status.as_str(),
+            ]
+            .join("\n"),
+        )
     }
 }
 

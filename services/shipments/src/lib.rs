@@ -14,6 +14,7 @@ pub mod error;
 pub mod export;
 pub mod import;
 pub mod privacy;
+pub mod search;
 pub mod service;
 pub mod store;
 pub mod tracking;

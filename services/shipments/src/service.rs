@@ -331,13 +331,11 @@ pub(crate) fn list_query(
     });
     let status = (request.status != 0)
         .then(|| convert::status_from_proto(&format!("{prefix}status"), request.status, &mut v));
-    let text = v
-        .text(
-            &format!("{prefix}query"),
-            &request.query,
-            TextRule::line(200).optional(),
-        )
-        .to_lowercase();
+    let text = crate::search::fold(&v.text(
+        &format!("{prefix}query"),
+        &request.query,
+        TextRule::line(200).optional(),
+    ));
     let from = v.optional_date(
         &format!("{prefix}create_date_from"),
         request.create_date_from.as_ref(),
@@ -374,9 +372,7 @@ pub(crate) fn list_query(
         .filter(|s| {
             !text.is_empty()
                 && !s.as_str().contains(text.as_str())
-                && crate::updates::status_label(*s)
-                    .to_lowercase()
-                    .contains(text.as_str())
+                && crate::search::fold(crate::updates::status_label(*s)).contains(text.as_str())
         })
         .collect();
     let query = ListQuery {

@@ -81,7 +81,8 @@ impl Order {
 #[derive(Clone, Debug, Default)]
 pub struct ListQuery {
     pub status: Option<Status>,
-    /// Lower-case literal text, matched as a substring of the six searchable fields.
+    /// Literal text folded by `search::fold`, matched as a substring of the six searchable
+    /// fields folded the same way.
     pub text: Option<String>,
     /// Statuses whose display label holds the text but whose stored name does not ("in
     /// transit" for `in_transit`): they match too, as the admin reads the badges.

@@ -28,15 +28,9 @@ use service_common::store::{StoreFault, mongo};
 const REVISION: &str = "rev";
 /// Longest a new shipment's transaction may take, retries included.
 const INSERT_DEADLINE: std::time::Duration = std::time::Duration::from_secs(4);
-/// The fields the admin search matches, case-insensitive substrings.
-const SEARCH_FIELDS: [&str; 6] = [
-    "trackingNumber",
-    "shipperName",
-    "receiverName",
-    "origin",
-    "destination",
-    "status",
-];
+/// The folded text the admin search matches (`Shipment::search_text`), stored with each
+/// shipment.
+const SEARCH_TEXT: &str = "searchText";
 
 #[derive(Clone)]
 pub struct MongoShipmentStore {
@@ -66,10 +60,16 @@ fn majority() -> mongodb::options::WriteConcern {
 }
 
 /// The shipments' schema versions, oldest first; a released step is never edited.
-const MIGRATIONS: [MongoStep; 1] = [MongoStep {
-    name: "initial",
-    apply: initial,
-}];
+const MIGRATIONS: [MongoStep; 2] = [
+    MongoStep {
+        name: "initial",
+        apply: initial,
+    },
+    MongoStep {
+        name: "search_text",
+        apply: add_search_text,
+    },
+];
 
 fn initial(db: mongodb::Database) -> BoxFuture<'static, mongodb::error::Result<()>> {
     Box::pin(async move {
@@ -119,6 +119,29 @@ fn initial(db: mongodb::Database) -> BoxFuture<'static, mongodb::error::Result<(
             )
             .await
             .map(drop)
+    })
+}
+
+/// Stores the folded search text in each shipment stored without it. Safe to run again: a
+/// shipment written meanwhile carries its own, which is left alone.
+fn add_search_text(db: mongodb::Database) -> BoxFuture<'static, mongodb::error::Result<()>> {
+    Box::pin(async move {
+        let shipments = db.collection::<Document>("shipments");
+        let without = doc! { SEARCH_TEXT: { "$exists": false } };
+        let mut stored = shipments.find(without.clone()).await?;
+        while let Some(d) = stored.try_next().await? {
+            let id = d.get("_id").cloned().unwrap_or_default();
+            let text = from_document(d)
+                .map_err(mongodb::error::Error::custom)?
+                .0
+                .search_text();
+            let mut unchanged = without.clone();
+            unchanged.insert("_id", id);
+            shipments
+                .update_one(unchanged, doc! { "$set": { SEARCH_TEXT: text } })
+                .await?;
+        }
+        Ok(())
     })
 }
 
@@ -228,11 +251,13 @@ impl MongoShipmentStore {
 fn to_document(s: &Shipment, revision: i64) -> Result<Document, ShipmentError> {
     let mut d = mongo::to_document(s)?;
     d.insert(REVISION, revision);
+    d.insert(SEARCH_TEXT, s.search_text());
     Ok(d)
 }
 
 fn from_document(mut d: Document) -> Result<(Shipment, i64), ShipmentError> {
     let revision = d.remove(REVISION).and_then(|r| r.as_i64()).unwrap_or(0);
+    d.remove(SEARCH_TEXT);
     Ok((mongo::from_document("shipment", d)?, revision))
 }
 
@@ -263,11 +288,8 @@ fn filter(query: &ListQuery) -> Document {
         filter.insert("expectedDeliveryDate", doc! { "$lt": today.to_string() });
     }
     if let Some(text) = &query.text {
-        let pattern = mongo::regex_literal(text);
-        let mut any: Vec<Document> = SEARCH_FIELDS
-            .iter()
-            .map(|f| doc! { *f: { "$regex": &pattern, "$options": "i" } })
-            .collect();
+        // Both sides are folded already: a case-sensitive match, on one field.
+        let mut any = vec![doc! { SEARCH_TEXT: { "$regex": mongo::regex_literal(text) } }];
         if !query.labelled.is_empty() {
             let names: Vec<&str> = query.labelled.iter().map(|s| s.as_str()).collect();
             any.push(doc! { "status": { "$in": names } });

@@ -400,6 +400,34 @@ async fn update_edits_masked_fields_and_records_one_history_entry() {
 }
 
 #[tokio::test]
+async fn search_finds_names_typed_without_their_accents_and_the_reverse() {
+    let mut api = start().await.client;
+    let mut created = Vec::new();
+    for name in ["Jürgen Müller", "Anna Muller"] {
+        let mut input = valid_input();
+        input.shipper.as_mut().unwrap().name = name.into();
+        created.push(create(&mut api, input).await.id);
+    }
+    for (query, want) in [
+        ("muller", vec![&created[1], &created[0]]),
+        ("MÜLLER", vec![&created[1], &created[0]]),
+        ("jurgen", vec![&created[0]]),
+        ("JÜRGEN MÜ", vec![&created[0]]),
+    ] {
+        let page = api
+            .list_shipments(pb::ListShipmentsRequest {
+                query: query.into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        let found: Vec<&String> = page.shipments.iter().map(|s| &s.id).collect();
+        assert_eq!(found, want, "{query}");
+    }
+}
+
+#[tokio::test]
 async fn list_filters_searches_and_pages() {
     let mut api = start().await.client;
     let mut created = Vec::new();

@@ -2,6 +2,7 @@
 
 use crate::common;
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,6 +13,7 @@ use chrono::NaiveDate;
 use common::shipment;
 use shipments::domain::{ShipmentPatch, Status};
 use shipments::error::ShipmentError;
+use shipments::search::fold;
 use shipments::store::{DeleteRecord, Edit, Effects, ListQuery, MAX_COUNTED, Order, ShipmentStore};
 
 const CLERK: &str = "clerk@example.com";
@@ -121,7 +123,7 @@ async fn search_is_case_insensitive_literal_substring_over_six_fields(
         store.insert(s, &Effects::default()).await.unwrap();
     }
     let search = |text: &str| ListQuery {
-        text: Some(text.to_lowercase()),
+        text: Some(fold(text)),
         page_size: 50,
         ..Default::default()
     };
@@ -161,6 +163,52 @@ async fn search_is_case_insensitive_literal_substring_over_six_fields(
         3,
         "status is searchable"
     );
+}
+
+/// The ids a search finds (as the service asks: folded), in any order.
+async fn found_by(store: &Arc<dyn ShipmentStore>, text: &str) -> BTreeSet<String> {
+    let query = ListQuery {
+        text: Some(fold(text)),
+        page_size: 50,
+        ..Default::default()
+    };
+    let page = store.list(&query).await.unwrap();
+    page.shipments.into_iter().map(|s| s.id).collect()
+}
+
+async fn search_ignores_case_and_accents_both_ways(
+    store: Arc<dyn ShipmentStore>,
+    _log: Arc<dyn AuditLog>,
+) {
+    let accented = shipment("Jürgen Müller", "Straße 5, Köln");
+    let plain = shipment("Anna MULLER", "Sao Paulo");
+    let arabic = shipment("مُحَمَّد الفاسي", "القاهرة");
+    for s in [&accented, &plain, &arabic] {
+        store.insert(s, &Effects::default()).await.unwrap();
+    }
+    let ids = |list: &[&shipments::domain::Shipment]| -> BTreeSet<String> {
+        list.iter().map(|s| s.id.clone()).collect()
+    };
+    // Typed with or without the accent, in any case, or with the accent as a separate mark.
+    for text in ["muller", "MULLER", "Müller", "mÜller", "mu\u{308}ller"] {
+        assert_eq!(
+            found_by(&store, text).await,
+            ids(&[&accented, &plain]),
+            "{text}"
+        );
+    }
+    for text in ["koln", "KÖLN", "strasse", "Straße", "STRASSE", "jurgen m"] {
+        assert_eq!(found_by(&store, text).await, ids(&[&accented]), "{text}");
+    }
+    for text in ["são paulo", "SAO PAULO"] {
+        assert_eq!(found_by(&store, text).await, ids(&[&plain]), "{text}");
+    }
+    // Shorter than the trigram index: the other path folds the same way.
+    assert_eq!(found_by(&store, "Ür").await, ids(&[&accented]));
+    // Arabic stays searchable, with or without its optional vowel marks.
+    for text in ["محمد", "مُحَمَّد", "الفاسي", "القاهرة"] {
+        assert_eq!(found_by(&store, text).await, ids(&[&arabic]), "{text}");
+    }
 }
 
 async fn status_filter_combines_with_search(
@@ -799,6 +847,7 @@ contract!(
     duplicate_tracking_number_is_refused,
     list_is_newest_first_and_pages_cover_everything_once,
     search_is_case_insensitive_literal_substring_over_six_fields,
+    search_ignores_case_and_accents_both_ways,
     status_filter_combines_with_search,
     broad_matches_are_counted_up_to_the_cap_and_still_page,
     update_is_atomic_and_refused_edits_write_nothing,
@@ -812,3 +861,113 @@ contract!(
     imports_are_kept_and_listed_newest_first,
     public_remarks_and_used_confirmations_are_kept,
 );
+
+/// Shipments stored before the search folded accents are found by the folded search once the
+/// store has migrated.
+mod stored_before_folding {
+    use super::found_by;
+    use crate::common::shipment;
+    use mongodb::bson::{Document, doc};
+    use shipments::domain::Shipment;
+    use shipments::store::{
+        Effects, MongoShipmentStore, ShipmentStore, Shipments, SqliteShipmentStore,
+    };
+    use std::collections::BTreeSet;
+    use std::sync::Arc;
+
+    /// The search text as it was stored before: lower-cased only.
+    fn lowercased(s: &Shipment) -> String {
+        [
+            s.tracking_number.as_str(),
+            &s.details.shipper_name,
+            &s.details.receiver_name,
+            &s.details.origin,
+            &s.details.destination,
+            s.status.as_str(),
+        ]
+        .join("\n")
+        .to_lowercase()
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn sqlite() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("shipments.sqlite3");
+        let (muller, plain) = (shipment("Jürgen Müller", "Köln"), shipment("Ana", "Lima"));
+        {
+            let store = SqliteShipmentStore::open(&path).unwrap();
+            for s in [&muller, &plain] {
+                store.insert(s, &Effects::default()).await.unwrap();
+            }
+        }
+        // Back to schema version 1 with its data: the migration must run again.
+        let conn = r2d2_sqlite::rusqlite::Connection::open(&path).unwrap();
+        for s in [&muller, &plain] {
+            conn.execute(
+                "UPDATE shipments SET search_text = ? WHERE id = ?",
+                [lowercased(s), s.id.clone()],
+            )
+            .unwrap();
+        }
+        conn.execute("DELETE FROM shipments_schema_history WHERE version > 1", [])
+            .unwrap();
+        let indexed: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM shipments_search WHERE shipments_search MATCH '\"muller\"'",
+                [],
+                |row| row.get(0),
+            )
+            .unwrap();
+        assert_eq!(indexed, 0, "stored unfolded, as before");
+        drop(conn);
+
+        let store: Arc<dyn ShipmentStore> = Arc::new(SqliteShipmentStore::open(&path).unwrap());
+        let want = BTreeSet::from([muller.id.clone()]);
+        assert_eq!(found_by(&store, "muller").await, want);
+        assert_eq!(found_by(&store, "KOLN").await, want);
+        assert_eq!(found_by(&store, "Müller").await, want);
+        assert_eq!(
+            found_by(&store, "lima").await,
+            BTreeSet::from([plain.id.clone()])
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn mongo() {
+        let Some((uri, database)) = test_servers::mongodb() else {
+            return;
+        };
+        let (muller, plain) = (shipment("Jürgen Müller", "Köln"), shipment("Ana", "Lima"));
+        let store = MongoShipmentStore::connect(&uri, &database).await.unwrap();
+        for s in [&muller, &plain] {
+            store.insert(s, &Effects::default()).await.unwrap();
+        }
+        // Back to schema version 1 with its data: the migration must run again.
+        let db = service_common::mongo_client(&uri)
+            .await
+            .unwrap()
+            .database(&database);
+        db.collection::<Document>("shipments")
+            .update_many(doc! {}, doc! { "$unset": { "searchText": "" } })
+            .await
+            .unwrap();
+        db.collection::<Document>("schema_versions")
+            .update_one(
+                doc! { "_id": "shipments" },
+                doc! { "$set": { "version": 1 } },
+            )
+            .await
+            .unwrap();
+
+        let store: Arc<dyn ShipmentStore> =
+            Arc::new(MongoShipmentStore::connect(&uri, &database).await.unwrap());
+        let want = BTreeSet::from([muller.id.clone()]);
+        assert_eq!(found_by(&store, "muller").await, want);
+        assert_eq!(found_by(&store, "KOLN").await, want);
+        assert_eq!(found_by(&store, "Müller").await, want);
+        assert_eq!(
+            found_by(&store, "lima").await,
+            BTreeSet::from([plain.id.clone()])
+        );
+    }
+}
