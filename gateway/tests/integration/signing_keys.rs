@@ -415,17 +415,25 @@ async fn the_demo_signs_its_links_with_the_products_own_key() {
     assert!(output.status.success(), "{output:?}");
     let outbox = outbox::SqliteOutbox::open(&data).unwrap();
     let emails = outbox.list(&Default::default(), 100, None).await.unwrap();
-    let link = emails
+    let email = emails
         .notifications
         .iter()
-        .filter(|n| n.template == outbox::Template::Receiver)
-        .find_map(|n| n.params.get("tracking_url"))
+        .find(|n| n.template == outbox::Template::Receiver)
         .expect("a demo shipment's e-mail");
-    let token = link.split_once("?access=").expect("a full-view link").1;
+    let token = email.params["tracking_url"]
+        .split_once("?access=")
+        .expect("a full-view link")
+        .1;
+    let store =
+        shipments::store::SqliteShipmentStore::open(&data.join("shipments.sqlite3")).unwrap();
+    let number = shipments::domain::TrackingNumber::parse(&email.tracking_number).unwrap();
+    let shipment = shipments::store::ShipmentStore::find_by_tracking_number(&store, &number)
+        .await
+        .unwrap();
+    let seal = shipments::privacy::seal_of(&shipment);
     let keys = service_auth::keyfile::load_or_create(&data).unwrap();
     assert!(
-        keys.verify_link::<serde_json::Value>(shipments::privacy::ACCESS_AUDIENCE, token)
-            .is_some(),
+        shipments::privacy::verify_access(&keys, number.as_str(), &seal, token).is_some(),
         "the product, started on this DATA_DIR, opens the demo's links"
     );
 }

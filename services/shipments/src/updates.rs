@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use service_auth::TokenKey;
 
 use crate::domain::{Language, Shipment, Status};
-use crate::privacy::{ACCESS_AUDIENCE, AccessGrant, Party, city_level, seal_of};
+use crate::privacy::{AccessGrant, Party, city_level, compact_access, seal_of};
 
 /// A shipment event that may send e-mail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -133,9 +133,7 @@ impl Links {
             until,
             contacts: seal_of(shipment),
         };
-        let token = self
-            .tokens
-            .sign_link_expiring_at(ACCESS_AUDIENCE, &grant, until);
+        let token = compact_access(&self.tokens, &grant);
         self.page(number, shipment.details.language, "access", &token)
     }
 
