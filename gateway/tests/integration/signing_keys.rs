@@ -427,7 +427,7 @@ async fn the_demo_signs_its_links_with_the_products_own_key() {
     let store =
         shipments::store::SqliteShipmentStore::open(&data.join("shipments.sqlite3")).unwrap();
     let number = shipments::domain::TrackingNumber::parse(&email.tracking_number).unwrap();
-    let shipment = shipments::store::ShipmentStore::find_by_tracking_number(&store, &number)
+    let shipment = <shipments::store::SqliteShipmentStore as shipments::store::Shipments>::find_by_tracking_number(&store, &number)
         .await
         .unwrap();
     let seal = shipments::privacy::seal_of(&shipment);

@@ -1449,3 +1449,31 @@ async fn mongo_emailed_links_are_short_and_outlive_a_restart() {
         emailed_links_are_short_and_outlive_a_restart(running).await;
     }
 }
+
+/// A status-update e-mail shows the tracking page's progress step, the expected delivery date
+/// and a time that names its zone.
+#[tokio::test]
+async fn update_emails_carry_the_progress_step_the_expected_date_and_a_zoned_time() {
+    let running = start(PublicDetails::Verified).await;
+    let mut admin = running.client.clone();
+    let s = create(&mut admin, valid_input()).await;
+    let number = s.tracking_number.clone();
+    // Lagos → Rotterdam: moving elsewhere is In transit, in the destination's city Out for
+    // delivery (written with an accent, as people do), then Delivered.
+    for (status, place, step) in [
+        (pb::ShipmentStatus::InTransit, "Accra, Ghana", "2"),
+        (pb::ShipmentStatus::Delayed, "Rottérdam, Netherlands", "3"),
+        (pb::ShipmentStatus::Delivered, "Rotterdam, Netherlands", "4"),
+    ] {
+        track(&mut admin, &s.id, status, place).await;
+        let sent = updates_to(&running, &number, "jan@example.nl").await;
+        let last = &sent.last().expect("an update e-mail").params;
+        assert_eq!(last["progress"], step, "{status:?}");
+        assert!(last["time"].ends_with(" UTC"), "{}", last["time"]);
+        assert!(
+            last["expected_delivery_date"].contains(", 20"),
+            "{}",
+            last["expected_delivery_date"]
+        );
+    }
+}
