@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { timestampMs } from '@bufbuild/protobuf/wkt';
 import { expect, test } from '@playwright/test';
 import { NotificationState } from '../src/gen/logistics/v1/notification_pb';
@@ -6,6 +10,7 @@ import { startGateway, type RunningGateway } from './support/gateway';
 import { adminRpc, listEmails } from './support/rpc';
 import { toastWithText } from './support/track-page';
 import { createShipment } from './support/tracking';
+import { contrastRatio, parseRgb } from './support/visual';
 
 const NOTIFICATION_SERVICE_PATH = '/logistics.v1.NotificationService/';
 const RUN = Date.now().toString(36).slice(-6);
@@ -196,5 +201,82 @@ test.describe('stored theme', () => {
     await elsewhere.getByRole('button', { name: 'Switch to light mode' }).click();
     await restored;
     await second.close();
+  });
+});
+
+test.describe('e-mail layout', () => {
+  // Every e-mail the product writes, in each language, as `gateway email-previews` renders it.
+  const previews = mkdtempSync(join(tmpdir(), 'pse-email-previews-'));
+  execFileSync(process.env.GATEWAY_BIN!, ['email-previews', '--out', previews], {
+    env: { PATH: process.env.PATH, DATA_DIR: join(previews, 'data') },
+  });
+  const names = readdirSync(previews)
+    .filter((file) => file.endsWith('.html'))
+    .map((file) => file.replace(/\.html$/, ''));
+  const shots = process.env.SHOTS_DIR ?? join(import.meta.dirname, '..', 'test-results', 'screenshots', 'emails');
+
+  test('every template is rendered in every language', () => {
+    for (const template of ['shipper', 'receiver', 'status_update', 'subscription_confirmation']) {
+      for (const language of ['en', 'es', 'fr', 'ar']) expect(names).toContain(`${template}-${language}`);
+    }
+    expect(names).toEqual(expect.arrayContaining(['contact-en', 'alert-en', 'receiver-en-legacy-link']));
+  });
+
+  for (const width of [390, 800]) {
+    test(`no e-mail is wider than a ${width} px window, and each has its preheader`, async ({ page }) => {
+      mkdirSync(shots, { recursive: true });
+      await page.setViewportSize({ width, height: 900 });
+      for (const name of names) {
+        await page.setContent(readFileSync(join(previews, `${name}.html`), 'utf8'));
+        const sizes = await page.evaluate(() => ({ scroll: document.scrollingElement!.scrollWidth, inner: window.innerWidth }));
+        expect(sizes.scroll, `${name} at ${width} px`).toBeLessThanOrEqual(sizes.inner);
+        // The inbox's preview line: hidden, and saying something.
+        const preheader = page.locator('body > div').first();
+        await expect(preheader, name).toBeHidden();
+        expect((await preheader.textContent())?.trim().length ?? 0, name).toBeGreaterThan(5);
+        await page.screenshot({ path: join(shots, `${name}-${width}.png`), fullPage: true });
+      }
+    });
+  }
+
+  test('a status update names the status, its time zone, the expected date and the progress steps', async ({ page }) => {
+    for (const [language, status, step, when, expected] of [
+      ['en', 'In Transit', 'Out for delivery', /UTC$/, 'Expected delivery'],
+      ['ar', 'قيد النقل', 'خرجت للتسليم', /UTC$/, 'التسليم المتوقع'],
+    ] as const) {
+      await page.setContent(readFileSync(join(previews, `status_update-${language}.html`), 'utf8'));
+      await expect(page.locator('h1')).toHaveText(status);
+      const steps = page.locator('table[style*="table-layout:fixed"] td');
+      await expect(steps).toHaveCount(5);
+      await expect(steps.nth(3)).toHaveText(step);
+      await expect(steps.nth(3).locator('div').last()).toHaveCSS('font-weight', '700');
+      // Status, Where, When, Expected delivery: the rows of the table of facts.
+      const rows = page.locator('tr:has(> th)');
+      await expect(rows.nth(2).locator('td')).toHaveText(when);
+      await expect(rows.nth(3).locator('th')).toHaveText(expected);
+      const text = readFileSync(join(previews, `status_update-${language}.txt`), 'utf8');
+      expect(text).not.toContain('in_transit');
+      expect(text).toContain('UTC');
+    }
+    // The shipper's e-mail reads the status as a label, not as the stored value.
+    await page.setContent(readFileSync(join(previews, 'shipper-en.html'), 'utf8'));
+    await expect(page.locator('tr:has(> th)').first().locator('td')).toHaveText('Pending');
+  });
+
+  test('in dark mode the text stays readable on the card', async ({ browser }) => {
+    const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 390, height: 900 } });
+    const page = await context.newPage();
+    for (const name of ['shipper-en', 'status_update-ar', 'subscription_confirmation-fr']) {
+      await page.setContent(readFileSync(join(previews, `${name}.html`), 'utf8'));
+      const card = parseRgb(await page.locator('table.card').evaluate((el) => getComputedStyle(el).backgroundColor));
+      for (const text of [page.locator('h1'), page.locator('table.card p').first(), page.locator('td.muted')]) {
+        const colour = parseRgb(await text.evaluate((el) => getComputedStyle(el).color));
+        expect(contrastRatio(colour, card), name).toBeGreaterThanOrEqual(4.5);
+      }
+      // A dark card: the e-mail follows the reader's dark theme rather than glaring white.
+      expect(contrastRatio(card, [255, 255, 255]), name).toBeGreaterThan(4.5);
+      await page.screenshot({ path: join(shots, `${name}-dark-390.png`), fullPage: true });
+    }
+    await context.close();
   });
 });

@@ -304,6 +304,12 @@ pub enum Command {
         #[arg(long)]
         forget_retired: bool,
     },
+    /// Writes every e-mail the product sends, in each language, branded as configured, to
+    /// DIR/<name>.html and .txt: for reviewing the templates (and the e-mail layout test).
+    EmailPreviews {
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
     #[command(flatten)]
     Data(service_common::backup::DataCommand),
 }

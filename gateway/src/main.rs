@@ -53,6 +53,20 @@ async fn main() -> anyhow::Result<()> {
             );
             Ok(())
         }
+        Some(Command::EmailPreviews { out }) => {
+            let site = &cli.hosted.site;
+            let brand = notifications::brand::Brand::load(
+                cli.hosted.notifications.brand_file.as_deref(),
+                &site.public_url(),
+            )?;
+            let renderer = notifications::render::Renderer::new(brand)?;
+            std::fs::create_dir_all(out)?;
+            for (name, email) in notifications::render::previews(&renderer, &site.public_url())? {
+                std::fs::write(out.join(format!("{name}.html")), &email.html)?;
+                std::fs::write(out.join(format!("{name}.txt")), &email.text)?;
+            }
+            Ok(())
+        }
         Some(Command::Data(command)) => {
             service_common::backup::run(command, &cli.hosted.store.config())
         }

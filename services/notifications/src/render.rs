@@ -137,6 +137,14 @@ fn strong(value: Value) -> Result<Value, minijinja::Error> {
     )))
 }
 
+/// The language of the e-mail being rendered.
+fn language_in(state: &State) -> Language {
+    state
+        .lookup("language")
+        .and_then(|code| code.as_str().and_then(|c| Language::parse(c).ok()))
+        .unwrap_or_default()
+}
+
 /// `t("id", name=value, …)` in a template: the message in the e-mail's language (the brand's
 /// wording first), its `{name}`s filled; in HTML the message is escaped and a value passed
 /// through `|safe` (markup the template made) is kept as it is.
@@ -146,10 +154,7 @@ fn translate(
     key: &str,
     values: Kwargs,
 ) -> Result<Value, minijinja::Error> {
-    let language = state
-        .lookup("language")
-        .and_then(|code| code.as_str().and_then(|c| Language::parse(c).ok()))
-        .unwrap_or_default();
+    let language = language_in(state);
     let text = brand
         .message(language, key)
         .unwrap_or_else(|| outbox::language::message(language, key));
@@ -215,6 +220,14 @@ impl Renderer {
             translate(&messages, state, key, values)
         });
         env.add_filter("strong", strong);
+        // A status value (`in_transit`) as the e-mail's language names it; a label stays.
+        env.add_filter("status_label", |state: &State, value: String| {
+            outbox::emails::status_label(language_in(state), &value)
+        });
+        // A YYYY-MM-DD date as the e-mail's language writes it.
+        env.add_filter("date", |state: &State, value: String| {
+            outbox::language::date_text(language_in(state), &value)
+        });
         for (name, source) in SOURCES {
             env.add_template(name, source)
                 .with_context(|| format!("e-mail template {name}"))?;
@@ -286,6 +299,128 @@ impl Renderer {
     }
 }
 
+/// Every e-mail the product writes, in each language it writes it in, with long names and
+/// places and links as the product makes them, named `<template>-<language>[-<variant>]`: what
+/// `gateway email-previews` writes out for people and the browser test to look at.
+pub fn previews(renderer: &Renderer, public_url: &str) -> anyhow::Result<Vec<(String, Rendered)>> {
+    let now = service_common::now();
+    let mut all = Vec::new();
+    let mut add = |name: String, n: outbox::Notification| -> anyhow::Result<()> {
+        let rendered = renderer
+            .render(n.template, &n.params)
+            .with_context(|| format!("e-mail preview {name}"))?;
+        all.push((name, rendered));
+        Ok(())
+    };
+    for language in Language::ALL {
+        let code = language.code();
+        let number = "PSE313681562";
+        let page = outbox::emails::tracking_url(public_url, language, number);
+        // As the shipments service writes them: the party's short full-view token.
+        let access = format!("{page}?access=r1o3dqt8.Xq0vJc2mT9aLk4RbYw7ZsA");
+        let mut shipment =
+            crate::sample::shipment("maria.garcia-lopez@example.com", now.date_naive());
+        shipment.tracking_number = number.into();
+        shipment.language = language;
+        shipment.shipper_name = "Maria Garcia Lopez de la Fuente".into();
+        shipment.receiver_name = "Jan-Willem van der Berghe-Oosterhout".into();
+        shipment.receiver_email =
+            "jan-willem.vanderberghe-oosterhout@logistics-department.example.nl".into();
+        shipment.origin = "Aeropuerto Internacional de la Ciudad de México, Mexico".into();
+        shipment.destination = "Rotterdam-Maasvlakte Distribution Park, Netherlands".into();
+        shipment.packages.push(outbox::emails::package_line(
+            12,
+            "Pallet",
+            "Replacement parts for industrial refrigeration compressors",
+            [120.0, 100.0, 150.0],
+            480.0,
+        ));
+        let mut to_shipper = shipment.to_shipper(public_url, now);
+        to_shipper
+            .params
+            .insert("url".into(), access.replace("?access=r", "?access=s"));
+        add(format!("shipper-{code}"), to_shipper)?;
+        let mut to_receiver = shipment.to_receiver(public_url, now);
+        to_receiver
+            .params
+            .insert("tracking_url".into(), access.clone());
+        add(format!("receiver-{code}"), to_receiver)?;
+        let update = StatusUpdate {
+            tracking_number: number.into(),
+            status: "in_transit".into(),
+            location: "Rotterdam-Maasvlakte Distribution Park, Netherlands".into(),
+            remarks: "Arrived at the regional sorting centre; handed to the local courier".into(),
+            at: now,
+            expected_delivery: shipment.expected_delivery_date.clone(),
+            progress: 3,
+        };
+        let party = UpdateRecipient {
+            email: shipment.receiver_email.clone(),
+            name: shipment.receiver_name.clone(),
+            tracking_url: access.clone(),
+            unsubscribe_url: None,
+            language,
+        };
+        add(format!("status_update-{code}"), update.to(&party, now))?;
+        let subscriber = UpdateRecipient {
+            name: String::new(),
+            tracking_url: page.clone(),
+            unsubscribe_url: Some(format!("{page}?unsubscribe=eyJhbGciOiJIUzI1NiJ9.sample")),
+            ..party.clone()
+        };
+        add(
+            format!("status_update-{code}-subscriber"),
+            update.to(&subscriber, now),
+        )?;
+        add(
+            format!("subscription_confirmation-{code}"),
+            subscription_confirmation(
+                number,
+                "fan@example.com",
+                &format!("{page}?confirm=c4x9.k2Jf8sLq0PzW3mNv5RtY1a"),
+                language,
+                now,
+            ),
+        )?;
+    }
+    // A link sent before the short ones (a ~300-character token) still wraps.
+    let legacy = format!(
+        "{}?access=eyJhbGciOiJIUzI1NiIsImtpZCI6IjNmYTk2YjE0In0.{}.{}",
+        outbox::emails::tracking_url(public_url, Language::En, "PSE313681562"),
+        "eyJzdWIiOiJQU0UzMTM2ODE1NjIiLCJwYXJ0eSI6InJlY2VpdmVyIiwidW50aWwiOjE3OTk5OTk5OTksImNvbnRhY3RzIjoiYjNhZjE5ZTAyYzRkNWY2YTc4OWIwYzFkMmUzZjRhNWIiLCJpc3MiOiJsb2dpc3RpY3MtbGlua3MiLCJhdWQiOiJ0cmFja2luZy1hY2Nlc3MiLCJleHAiOjE3OTk5OTk5OTl9",
+        "Q2hE9xYk1mV0bF3nR7sT5uW8zA4cJ6pL2gK0dN1hM3q"
+    );
+    let mut old =
+        crate::sample::shipment("ada@example.com", now.date_naive()).to_receiver(public_url, now);
+    old.params.insert("tracking_url".into(), legacy);
+    add("receiver-en-legacy-link".into(), old)?;
+    add(
+        "contact-en".into(),
+        ContactMessage {
+            name: "Vee Long-Surname-Without-Spaces".into(),
+            email: "vee.long-surname-without-spaces@example-company-with-a-long-domain.com".into(),
+            subject: "Rates for two pallets from Lagos to Rotterdam".into(),
+            message: "How much for two pallets?\nhttps://example.com/a/very/long/path/that/does/not/break/anywhere/by/itself/at/all/0123456789".into(),
+        }
+        .notification(now),
+    )?;
+    add(
+        "alert-en".into(),
+        outbox::emails::endpoint_disabled(
+            "ops@example.com",
+            "https://erp.example.com/hooks/shipments/a-very-long-endpoint-path-that-keeps-going-0123456789",
+            "ERP",
+            "2026-11-24 09:30 UTC",
+            &format!(
+                "{}/administration_and_development/webhooks",
+                public_url.trim_end_matches('/')
+            ),
+            now,
+        ),
+    )?;
+    Ok(all)
+}
+
 /// One e-mail of each kind, as the product writes them (with and without optional links).
 fn samples() -> Vec<(Template, BTreeMap<String, String>)> {
     let now = service_common::now();
@@ -295,7 +430,11 @@ fn samples() -> Vec<(Template, BTreeMap<String, String>)> {
         status: "in_transit".into(),
         location: "Rotterdam, Netherlands".into(),
         remarks: "Left the port".into(),
-        time: "2026-11-25 09:30".into(),
+        at: chrono::DateTime::parse_from_rfc3339("2026-11-25T09:30:00Z")
+            .unwrap()
+            .to_utc(),
+        expected_delivery: "2026-12-03".into(),
+        progress: 2,
     };
     let party = UpdateRecipient {
         email: "ada@example.com".into(),
@@ -389,5 +528,71 @@ mod tests {
             "text is text"
         );
         assert_eq!(rendered.subject, "Contact form: Hi Bcc: victim@example.com");
+    }
+
+    #[test]
+    fn emails_carry_a_preheader_labels_zoned_times_progress_and_a_dark_safe_palette() {
+        let renderer = Renderer::new(Brand::spec_default()).unwrap();
+        let all = samples();
+        let shipper = renderer.render(all[0].0, &all[0].1).unwrap();
+        assert!(
+            shipper.html.contains(">Pending</td>"),
+            "a label, not `pending`"
+        );
+        assert!(shipper.text.contains("Status: Pending"));
+        let update = StatusUpdate {
+            tracking_number: "PSE000000000".into(),
+            status: "in_transit".into(),
+            location: "Rotterdam, Netherlands".into(),
+            remarks: String::new(),
+            at: chrono::DateTime::parse_from_rfc3339("2026-11-25T09:30:00Z")
+                .unwrap()
+                .to_utc(),
+            expected_delivery: "2026-12-03".into(),
+            progress: 2,
+        };
+        let to = UpdateRecipient {
+            email: "ana@example.com".into(),
+            name: "Ana".into(),
+            tracking_url: "https://ship.example/es/track/PSE000000000".into(),
+            unsubscribe_url: None,
+            language: Language::Es,
+        };
+        let update = update.to(&to, service_common::now());
+        let es = renderer
+            .render(Template::StatusUpdate, &update.params)
+            .unwrap();
+        for shown in [
+            "Progreso",
+            "Recogido",
+            "En reparto",
+            "En tránsito",
+            "25 nov 2026, 09:30 UTC",
+            "3 dic 2026",
+        ] {
+            assert!(es.html.contains(shown), "{shown}");
+        }
+        assert!(!es.html.contains("in_transit"));
+        assert!(
+            es.text.contains("Progreso: En tránsito (paso 3 de 5)"),
+            "{}",
+            es.text
+        );
+        assert!(
+            es.text.contains("Entrega prevista: 3 dic 2026"),
+            "{}",
+            es.text
+        );
+        for (template, params) in &all {
+            let html = renderer.render(*template, params).unwrap().html;
+            let preheader = html
+                .split_once("display:none")
+                .and_then(|(_, rest)| rest.split_once('>'))
+                .map(|(_, rest)| rest.split('&').next().unwrap_or_default())
+                .unwrap_or_default();
+            assert!(preheader.trim().len() > 5, "{template:?}: {preheader:?}");
+            assert!(html.contains(r#"<meta name="color-scheme" content="light dark">"#));
+            assert!(html.contains("prefers-color-scheme: dark"));
+        }
     }
 }

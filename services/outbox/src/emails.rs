@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 
-use crate::language::{Language, format, message};
+use crate::language::{Language, date_text, date_time, format, message};
 use crate::{Notification, Template};
 
 /// What the shipper and receiver e-mails say about a new shipment.
@@ -154,8 +154,13 @@ pub struct StatusUpdate {
     pub status: String,
     pub location: String,
     pub remarks: String,
-    /// When it happened, in the company's time zone: `YYYY-MM-DD HH:MM`.
-    pub time: String,
+    /// When it happened; each e-mail writes it in its language, in UTC, saying so.
+    pub at: DateTime<Utc>,
+    /// YYYY-MM-DD, or empty when none is set.
+    pub expected_delivery: String,
+    /// The step of the tracking page's progress the shipment has reached: 0 Created,
+    /// 1 Picked up, 2 In transit, 3 Out for delivery, 4 Delivered.
+    pub progress: u8,
 }
 
 /// Who one status-update e-mail goes to, and the links it carries.
@@ -197,7 +202,12 @@ impl StatusUpdate {
                 ("status", &status),
                 ("location", &self.location),
                 ("remarks", &self.remarks),
-                ("time", &self.time),
+                ("time", &date_time(language, self.at)),
+                (
+                    "expected_delivery_date",
+                    &date_text(language, &self.expected_delivery),
+                ),
+                ("progress", &self.progress.min(4).to_string()),
                 ("tracking_url", &recipient.tracking_url),
             ],
         );

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use base64::Engine;
+use hmac::{Hmac, KeyInit, Mac};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
@@ -287,6 +288,7 @@ struct Key {
     id: String,
     encoding: EncodingKey,
     decoding: DecodingKey,
+    mac: Hmac<sha2::Sha256>,
 }
 
 impl Key {
@@ -295,9 +297,20 @@ impl Key {
             id: key_id(secret),
             encoding: EncodingKey::from_secret(secret),
             decoding: DecodingKey::from_secret(secret),
+            mac: Hmac::new_from_slice(secret).expect("HMAC takes a key of any size"),
         }
     }
+
+    /// The HMAC of a compact link: audience, subject and end, each on its own line.
+    fn compact_mac(&self, audience: &str, subject: &str, exp: i64) -> Hmac<sha2::Sha256> {
+        let mut mac = self.mac.clone();
+        mac.update(format!("{LINK_ISSUER}\n{audience}\n{subject}\n{exp}").as_bytes());
+        mac
+    }
 }
+
+/// Bytes of HMAC a compact link keeps: 128 bits, 22 base64url characters.
+const COMPACT_MAC_BYTES: usize = 16;
 
 /// A key's id: the start of its SHA-256, so every process derives the same id from the same
 /// secret and a token names its key without revealing it.
@@ -446,6 +459,58 @@ impl TokenKey {
         self.decode::<VerifiedLink<T>>(token, &validation)
             .map(|link| link.claims)
     }
+}
+
+impl TokenKey {
+    /// A short link token, `<end in base 36>.<22 characters>`: a 128-bit HMAC of `audience`,
+    /// `subject` and the end `exp` (Unix seconds). Unlike `sign_link` it carries no claims, so
+    /// the verifier must know `subject` already; it fits on one line of an e-mail.
+    pub fn sign_compact(&self, audience: &str, subject: &str, exp: i64) -> String {
+        let tag = self
+            .0
+            .signing
+            .compact_mac(audience, subject, exp)
+            .finalize();
+        let tag = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .encode(&tag.into_bytes()[..COMPACT_MAC_BYTES]);
+        format!("{}.{tag}", to_base36(exp))
+    }
+
+    /// The end (Unix seconds) of a valid, unexpired `sign_compact` token for `audience` and
+    /// `subject`, signed by the current key or a retired one.
+    pub fn verify_compact(&self, audience: &str, subject: &str, token: &str) -> Option<i64> {
+        let (exp, tag) = token.split_once('.')?;
+        let exp = i64::from_str_radix(exp, 36).ok().filter(|exp| *exp > 0)?;
+        let tag = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(tag)
+            .ok()
+            .filter(|tag| tag.len() == COMPACT_MAC_BYTES)?;
+        if exp + 5 < chrono::Utc::now().timestamp() {
+            return None;
+        }
+        std::iter::once(&self.0.signing)
+            .chain(&self.0.retired)
+            .any(|key| {
+                key.compact_mac(audience, subject, exp)
+                    .verify_truncated_left(&tag)
+                    .is_ok()
+            })
+            .then_some(exp)
+    }
+}
+
+fn to_base36(mut n: i64) -> String {
+    const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut out = Vec::new();
+    loop {
+        out.push(DIGITS[(n.rem_euclid(36)) as usize]);
+        n = n.div_euclid(36);
+        if n <= 0 {
+            break;
+        }
+    }
+    out.reverse();
+    String::from_utf8(out).expect("ASCII digits")
 }
 
 /// A token for the project's own tools (demo loader, seeder), valid for an hour.
@@ -623,5 +688,39 @@ mod tests {
         .unwrap();
         assert_eq!(after.verify(&legacy).unwrap(), admin());
         assert!(stranger.verify(&legacy).is_err());
+    }
+
+    #[test]
+    fn a_compact_link_is_short_and_valid_only_for_its_audience_subject_and_keys() {
+        let (old, new) = ([1u8; 32], [2u8; 32]);
+        let before = TokenKey::from_secret(&old).unwrap();
+        let after = TokenKey::with_retired(&new, &[old.to_vec()]).unwrap();
+        let exp = chrono::Utc::now().timestamp() + 30 * 24 * 3600;
+        let token = before.sign_compact("tracking-access", "PSE123456789 r", exp);
+        assert!(token.len() <= 30, "{token}");
+        assert_eq!(
+            after.verify_compact("tracking-access", "PSE123456789 r", &token),
+            Some(exp),
+            "a retired key still verifies"
+        );
+        for (audience, subject, token) in [
+            ("subscription-confirm", "PSE123456789 r", token.clone()),
+            ("tracking-access", "PSE123456789 s", token.clone()),
+            ("tracking-access", "PSE123456789 r", format!("{token}A")),
+            (
+                "tracking-access",
+                "PSE123456789 r",
+                token.replacen('.', "0.", 1),
+            ),
+        ] {
+            assert_eq!(before.verify_compact(audience, subject, &token), None);
+        }
+        assert_eq!(
+            TokenKey::generate().verify_compact("tracking-access", "PSE123456789 r", &token),
+            None
+        );
+        let ended =
+            before.sign_compact("tracking-access", "x", chrono::Utc::now().timestamp() - 60);
+        assert_eq!(before.verify_compact("tracking-access", "x", &ended), None);
     }
 }

@@ -13,7 +13,7 @@ use crate::domain::{Language, Subscriber, TrackingNumber, UsedConfirmation};
 use crate::error::{FieldViolation, ShipmentError};
 use crate::privacy::{
     ACCESS_AUDIENCE, ANSWER_FIELD, AccessGrant, Answer, NO_MATCH, Party, PublicDetails, limited,
-    seal_of, seal_of_proto,
+    seal_of, seal_of_proto, verify_access,
 };
 use crate::service::ShipmentsService;
 use crate::updates::{
@@ -139,11 +139,7 @@ impl ShipmentsService {
         }
         // Another shipment's grant, or one made before a party's e-mail or phone changed,
         // opens nothing.
-        let for_this = |token: &str| {
-            self.tokens
-                .verify_link::<AccessGrant>(ACCESS_AUDIENCE, token)
-                .filter(|grant| grant.sub == number.as_str() && grant.contacts == seal)
-        };
+        let for_this = |token: &str| verify_access(&self.tokens, number.as_str(), seal, token);
         let link = access_token.trim();
         if !link.is_empty() {
             return match for_this(link) {

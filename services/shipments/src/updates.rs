@@ -4,14 +4,14 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use chrono::{DateTime, Local, Utc};
+use chrono::{DateTime, Utc};
 use outbox::Notification;
 use outbox::emails::{StatusUpdate, UpdateRecipient, tracking_url};
 use serde::{Deserialize, Serialize};
 use service_auth::TokenKey;
 
 use crate::domain::{Language, Shipment, Status};
-use crate::privacy::{ACCESS_AUDIENCE, AccessGrant, Party, city_level, seal_of};
+use crate::privacy::{AccessGrant, Party, city_level, compact_access, seal_of};
 
 /// A shipment event that may send e-mail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -133,9 +133,7 @@ impl Links {
             until,
             contacts: seal_of(shipment),
         };
-        let token = self
-            .tokens
-            .sign_link_expiring_at(ACCESS_AUDIENCE, &grant, until);
+        let token = compact_access(&self.tokens, &grant);
         self.page(number, shipment.details.language, "access", &token)
     }
 
@@ -170,6 +168,70 @@ pub fn status_label(status: Status) -> &'static str {
     }
 }
 
+fn expected_delivery(shipment: &Shipment) -> String {
+    shipment
+        .details
+        .expected_delivery_date
+        .format("%Y-%m-%d")
+        .to_string()
+}
+
+const PICKED_UP: u8 = 1;
+const IN_TRANSIT: u8 = 2;
+const OUT_FOR_DELIVERY: u8 = 3;
+const DELIVERED: u8 = 4;
+
+/// The city of a place: its first comma-separated part, without case or accents.
+fn city_key(place: &str) -> String {
+    use unicode_normalization::{UnicodeNormalization, char::is_combining_mark};
+    let city = place.split(',').next().unwrap_or_default();
+    city.nfd()
+        .filter(|c| !is_combining_mark(*c))
+        .collect::<String>()
+        .trim()
+        .to_lowercase()
+}
+
+/// The step reached once the shipment is in `status` at `place`, after `reached`.
+fn step_of(status: Status, place: &str, destination_city: &str, reached: u8) -> u8 {
+    if status == Status::Delivered {
+        return DELIVERED;
+    }
+    let held = matches!(status, Status::Delayed | Status::OnHold);
+    let mut step = reached.min(OUT_FOR_DELIVERY);
+    if status == Status::InTransit {
+        step = step.max(IN_TRANSIT);
+    } else if held {
+        step = step.max(PICKED_UP);
+    }
+    let moving = status == Status::InTransit || held;
+    if moving && !destination_city.is_empty() && city_key(place) == destination_city {
+        step = step.max(OUT_FOR_DELIVERY);
+    }
+    step
+}
+
+/// The step of the tracking page's progress (Created, Picked up, In transit, Out for
+/// delivery, Delivered) the shipment has reached: the same rules as the page's
+/// `shipmentProgress` (frontend/src/features/tracking/utils/progress.ts).
+pub fn progress_step(shipment: &Shipment) -> u8 {
+    let destination_city = city_key(&shipment.details.destination);
+    let mut history: Vec<_> = shipment.shipment_history.iter().collect();
+    history.sort_by_key(|h| h.timestamp);
+    let mut reached = history.iter().fold(0, |reached, h| {
+        step_of(h.status, &h.location, &destination_city, reached)
+    });
+    if shipment.status != Status::Pending {
+        reached = reached.max(PICKED_UP);
+    }
+    step_of(
+        shipment.status,
+        &shipment.current_location,
+        &destination_city,
+        reached,
+    )
+}
+
 /// The e-mail a party asked for with "Send me a link": the shipment's current status, as in
 /// a status-update e-mail, with their full-view link; none without an address on file.
 pub fn access_link_email(
@@ -192,12 +254,9 @@ pub fn access_link_email(
         status: shipment.status.as_str().to_owned(),
         location: shipment.current_location.clone(),
         remarks: last.map(|h| h.remarks.clone()).unwrap_or_default(),
-        time: last
-            .map(|h| h.timestamp)
-            .unwrap_or(now)
-            .with_timezone(&Local)
-            .format("%Y-%m-%d %H:%M")
-            .to_string(),
+        at: last.map(|h| h.timestamp).unwrap_or(now),
+        expected_delivery: expected_delivery(shipment),
+        progress: progress_step(shipment),
     };
     let recipient = UpdateRecipient {
         email: email.clone(),
@@ -232,10 +291,9 @@ pub fn status_change_emails(
         status: after.status.as_str().to_owned(),
         location: after.current_location.clone(),
         remarks: last.map(|h| h.remarks.clone()).unwrap_or_default(),
-        time: now
-            .with_timezone(&Local)
-            .format("%Y-%m-%d %H:%M")
-            .to_string(),
+        at: now,
+        expected_delivery: expected_delivery(after),
+        progress: progress_step(after),
     };
     let d = &after.details;
     let mut emails = Vec::new();

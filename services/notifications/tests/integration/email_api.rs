@@ -801,7 +801,11 @@ async fn update_emails_use_their_own_template_and_an_unset_one_is_named() {
         status: "In Transit".into(),
         location: "Rotterdam, Netherlands".into(),
         remarks: "Arrived at the hub".into(),
-        time: "2026-11-23 09:15".into(),
+        at: chrono::DateTime::parse_from_rfc3339("2026-11-23T09:15:00Z")
+            .unwrap()
+            .to_utc(),
+        expected_delivery: "2026-12-03".into(),
+        progress: 2,
     };
     let recipient = outbox::emails::UpdateRecipient {
         email: "fan@example.com".into(),

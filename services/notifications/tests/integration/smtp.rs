@@ -116,7 +116,11 @@ async fn each_email_arrives_as_text_and_html_with_the_brand_and_its_headers() {
         status: "In Transit".into(),
         location: "Rotterdam, Netherlands".into(),
         remarks: String::new(),
-        time: "2026-11-25 09:30".into(),
+        at: chrono::DateTime::parse_from_rfc3339("2026-11-25T09:30:00Z")
+            .unwrap()
+            .to_utc(),
+        expected_delivery: "2026-12-03".into(),
+        progress: 2,
     }
     .to(
         &UpdateRecipient {
@@ -231,7 +235,11 @@ async fn each_email_is_written_in_its_recipients_language_with_the_companys_own_
         status: "in_transit".into(),
         location: "Rotterdam, Netherlands".into(),
         remarks: String::new(),
-        time: "2026-11-25 09:30".into(),
+        at: chrono::DateTime::parse_from_rfc3339("2026-11-25T09:30:00Z")
+            .unwrap()
+            .to_utc(),
+        expected_delivery: "2026-12-03".into(),
+        progress: 2,
     }
     .to(
         &UpdateRecipient {

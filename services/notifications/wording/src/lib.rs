@@ -159,6 +159,53 @@ pub fn format(language: Language, key: &str, values: &[(&str, &str)]) -> String 
     })
 }
 
+/// A date as people read it in `language`: "Dec 3, 2026", "3 dic 2026", "3 déc. 2026", …
+pub fn date(language: Language, day: chrono::NaiveDate) -> String {
+    use chrono::Datelike;
+    format(
+        language,
+        "date.date",
+        &[
+            ("day", &day.day().to_string()),
+            (
+                "month",
+                message(language, &format!("date.month.{}", day.month())),
+            ),
+            ("year", &day.year().to_string()),
+        ],
+    )
+}
+
+/// A `YYYY-MM-DD` date as `date` writes it; anything else as it is.
+pub fn date_text(language: Language, text: &str) -> String {
+    match chrono::NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d") {
+        Ok(day) => date(language, day),
+        Err(_) => text.to_owned(),
+    }
+}
+
+/// A moment in UTC, saying so, as people read it in `language`: "Nov 26, 2026, 4:18 PM UTC",
+/// "26 nov 2026, 16:18 UTC", …
+pub fn date_time(language: Language, at: chrono::DateTime<chrono::Utc>) -> String {
+    use chrono::Timelike;
+    let time = if message(language, "date.clock") == "12" {
+        let (pm, hour) = at.hour12();
+        let half = message(language, if pm { "date.pm" } else { "date.am" });
+        format!("{hour}:{:02} {half}", at.minute())
+    } else {
+        at.format("%H:%M").to_string()
+    };
+    format(
+        language,
+        "date.date_time",
+        &[
+            ("date", &date(language, at.date_naive())),
+            ("time", &time),
+            ("zone", "UTC"),
+        ],
+    )
+}
+
 /// The placeholders of a message, e.g. `{tracking}` → `tracking`.
 pub fn placeholders(text: &str) -> Vec<String> {
     let mut names = Vec::new();
@@ -212,6 +259,20 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn dates_and_times_read_in_each_language_and_times_name_their_zone() {
+        let at = chrono::DateTime::parse_from_rfc3339("2026-11-26T16:18:00Z")
+            .unwrap()
+            .to_utc();
+        assert_eq!(date_time(Language::En, at), "Nov 26, 2026, 4:18 PM UTC");
+        assert_eq!(date_time(Language::Es, at), "26 nov 2026, 16:18 UTC");
+        assert_eq!(date_time(Language::Fr, at), "26 nov. 2026, 16:18 UTC");
+        assert_eq!(date_time(Language::Ar, at), "26 نوفمبر 2026، 4:18 م UTC");
+        assert_eq!(date_text(Language::En, "2026-12-03"), "Dec 3, 2026");
+        assert_eq!(date_text(Language::Fr, "2026-12-03"), "3 déc. 2026");
+        assert_eq!(date_text(Language::En, "soon"), "soon");
     }
 
     #[test]

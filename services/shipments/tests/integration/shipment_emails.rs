@@ -7,7 +7,7 @@ use std::sync::Arc;
 use common::shipment;
 use outbox::{OutboxStore, State, Template};
 use shipments::error::ShipmentError;
-use shipments::privacy::{ACCESS_AUDIENCE, AccessGrant, Party};
+use shipments::privacy::{AccessGrant, Party, seal_of, verify_access};
 use shipments::store::{Edit, Effects, ShipmentStore};
 use shipments::updates::{EmailRule, EmailRules, Event, Links};
 
@@ -56,7 +56,13 @@ async fn shipment_and_emails_are_written_together(
         let token = url
             .strip_prefix(&prefix)
             .expect("a tracking link with access");
-        links.tokens.verify_link(ACCESS_AUDIENCE, token).unwrap()
+        verify_access(
+            &links.tokens,
+            s.tracking_number.as_str(),
+            &seal_of(&s),
+            token,
+        )
+        .unwrap()
     };
     assert_eq!(access(&shipper.params["url"]).party, Party::Shipper);
     assert_eq!(

@@ -9,7 +9,9 @@ use common::service::{Running, caller, create, start_with, valid_input, violatio
 use logistics_proto::v1::{self as pb};
 use outbox::{OutboxStore, Template};
 use prost::Message;
+use secrecy::ExposeSecret;
 use service_auth::CALL_TOKEN_LIFETIME;
+use service_common::StoreConfig;
 use shipments::privacy::PublicDetails;
 use tonic::{Code, Request};
 use tonic_types::StatusExt;
@@ -57,7 +59,16 @@ fn violation(status: &tonic::Status) -> (String, String) {
 
 /// Every e-mail in the outbox for one shipment, oldest first.
 async fn outbox_of(running: &Running, number: &str) -> Vec<outbox::Notification> {
-    let outbox = outbox::SqliteOutbox::open(running.dir.path()).unwrap();
+    let outbox: Box<dyn OutboxStore> = match &running.store {
+        StoreConfig::Embedded { data_dir } => {
+            Box::new(outbox::SqliteOutbox::open(data_dir).unwrap())
+        }
+        StoreConfig::Mongo { uri, database } => Box::new(
+            outbox::MongoOutbox::connect(uri.expose_secret(), database)
+                .await
+                .unwrap(),
+        ),
+    };
     let mut all = outbox
         .list(&Default::default(), 100, None)
         .await
@@ -829,6 +840,14 @@ fn expiry(running: &Running, token: &str) -> i64 {
     claims["exp"].as_i64().expect("exp")
 }
 
+/// When the short `access` token of an e-mailed link to `shipment` ends.
+fn link_ends(running: &Running, shipment: &pb::Shipment, token: &str) -> i64 {
+    let seal = shipments::privacy::seal_of_proto(shipment);
+    shipments::privacy::verify_access(&running.key, &shipment.tracking_number, &seal, token)
+        .expect("a valid link")
+        .until
+}
+
 /// The grant token and its max age in the metadata of an answer.
 fn grant_of<T>(answer: &tonic::Response<T>) -> (String, i64) {
     let grant = answer
@@ -985,7 +1004,7 @@ async fn a_grant_ends_a_fixed_time_after_verification_however_often_it_is_sent_b
         .find(|n| n.template == Template::Receiver)
         .unwrap();
     let link = param(&receiver.params["tracking_url"], "access");
-    assert!(expiry(&running, &link) > verified_ends + 20 * 86400);
+    assert!(link_ends(&running, &s, &link) > verified_ends + 20 * 86400);
     let opened = api
         .get_shipment_by_tracking_number(pb::GetShipmentByTrackingNumberRequest {
             tracking_number: number.clone(),
@@ -1331,4 +1350,130 @@ async fn one_inbox_counts_once_and_a_confirmation_link_works_once_across_a_resta
         .filter(|n| n.template == Template::StatusUpdate && n.to_email.starts_with("victim"))
         .count();
     assert_eq!(updates, 2);
+}
+
+/// The e-mailed full-view links are short, open the full view after a restart, end when the
+/// long ones did, and the long links already sent keep working.
+async fn emailed_links_are_short_and_outlive_a_restart(running: Running) {
+    let s = create(&mut running.client.clone(), valid_input()).await;
+    let number = s.tracking_number.clone();
+    let emails = outbox_of(&running, &number).await;
+    let links: Vec<String> = [
+        (Template::Shipper, "url"),
+        (Template::Receiver, "tracking_url"),
+    ]
+    .iter()
+    .map(|(t, key)| emails.iter().find(|n| n.template == *t).unwrap().params[*key].clone())
+    .collect();
+    for link in &links {
+        let token = param(link, "access");
+        assert!(token.len() <= 32, "{token} ({} characters)", token.len());
+        assert!(link.len() <= 100, "{link}");
+        let ends = link_ends(&running, &s, &token);
+        let thirty_days = chrono::Utc::now().timestamp() + 30 * 86400;
+        assert!(
+            (thirty_days - 60..=thirty_days).contains(&ends),
+            "ends in 30 days"
+        );
+    }
+    let long = running.key.sign_link_expiring_at(
+        shipments::privacy::ACCESS_AUDIENCE,
+        &shipments::privacy::AccessGrant {
+            sub: number.clone(),
+            party: shipments::privacy::Party::Shipper,
+            until: chrono::Utc::now().timestamp() + 86400,
+            contacts: shipments::privacy::seal_of_proto(&s),
+        },
+        chrono::Utc::now().timestamp() + 86400,
+    );
+    let other = create(&mut running.client.clone(), valid_input()).await;
+    let short = param(&links[1], "access");
+    let expired = shipments::privacy::compact_access(
+        &running.key,
+        &shipments::privacy::AccessGrant {
+            sub: number.clone(),
+            party: shipments::privacy::Party::Receiver,
+            until: chrono::Utc::now().timestamp() - 60,
+            contacts: shipments::privacy::seal_of_proto(&s),
+        },
+    );
+    let running = common::service::restart(running).await;
+    let mut api = visitor(&running);
+    for token in [param(&links[0], "access"), short.clone(), long] {
+        let opened = api
+            .get_shipment_by_tracking_number(pb::GetShipmentByTrackingNumberRequest {
+                tracking_number: number.clone(),
+                access_token: token.clone(),
+            })
+            .await
+            .unwrap();
+        assert!(opened.metadata().get(GRANT).is_some(), "{token}");
+        assert_eq!(
+            opened.into_inner().view(),
+            pb::ShipmentView::Full,
+            "{token}"
+        );
+    }
+    // Another shipment, the other party, a changed character or an ended link open nothing.
+    let swapped = format!("s{}", &short[1..]);
+    let changed = format!(
+        "{}{}",
+        &short[..short.len() - 1],
+        if short.ends_with('A') { 'B' } else { 'A' }
+    );
+    for (number, bad) in [
+        (&other.tracking_number, short.clone()),
+        (&number, swapped),
+        (&number, changed),
+        (&number, expired),
+    ] {
+        let refused = api
+            .get_shipment_by_tracking_number(pb::GetShipmentByTrackingNumberRequest {
+                tracking_number: number.clone(),
+                access_token: bad.clone(),
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(violation(&refused).0, "access_token", "{bad}");
+    }
+}
+
+#[tokio::test]
+async fn sqlite_emailed_links_are_short_and_outlive_a_restart() {
+    emailed_links_are_short_and_outlive_a_restart(start(PublicDetails::Verified).await).await;
+}
+
+#[tokio::test]
+async fn mongo_emailed_links_are_short_and_outlive_a_restart() {
+    if let Some(running) = common::service::start_on_mongo().await {
+        emailed_links_are_short_and_outlive_a_restart(running).await;
+    }
+}
+
+/// A status-update e-mail shows the tracking page's progress step, the expected delivery date
+/// and a time that names its zone.
+#[tokio::test]
+async fn update_emails_carry_the_progress_step_the_expected_date_and_a_zoned_time() {
+    let running = start(PublicDetails::Verified).await;
+    let mut admin = running.client.clone();
+    let s = create(&mut admin, valid_input()).await;
+    let number = s.tracking_number.clone();
+    // Lagos → Rotterdam: moving elsewhere is In transit, in the destination's city Out for
+    // delivery (written with an accent, as people do), then Delivered.
+    for (status, place, step) in [
+        (pb::ShipmentStatus::InTransit, "Accra, Ghana", "2"),
+        (pb::ShipmentStatus::Delayed, "Rottérdam, Netherlands", "3"),
+        (pb::ShipmentStatus::Delivered, "Rotterdam, Netherlands", "4"),
+    ] {
+        track(&mut admin, &s.id, status, place).await;
+        let sent = updates_to(&running, &number, "jan@example.nl").await;
+        let last = &sent.last().expect("an update e-mail").params;
+        assert_eq!(last["progress"], step, "{status:?}");
+        assert!(last["time"].ends_with(" UTC"), "{}", last["time"]);
+        assert!(
+            last["expected_delivery_date"].contains(", 20"),
+            "{}",
+            last["expected_delivery_date"]
+        );
+    }
 }

@@ -19,6 +19,7 @@ pub struct Running {
     pub key: TokenKey,
     /// The data folder: its SQLite file holds the outbox too.
     pub dir: tempfile::TempDir,
+    pub store: service_common::StoreConfig,
 }
 
 impl Running {
@@ -75,6 +76,14 @@ pub async fn start_on_mongo() -> Option<Running> {
     )
 }
 
+/// A restart of `running`: the same store and key, default settings.
+pub async fn restart(running: Running) -> Running {
+    let Running {
+        store, dir, key, ..
+    } = running;
+    start_on(store, dir, key, service_common::settings::defaults()).await
+}
+
 async fn start_on(
     store: service_common::StoreConfig,
     dir: tempfile::TempDir,
@@ -107,6 +116,7 @@ async fn start_on(
         channel,
         key,
         dir,
+        store,
     }
 }
 
