@@ -120,11 +120,18 @@ impl OutboxStore for SqliteOutbox {
             let now_text = utc_micros::format(&now);
             let due: Option<(i64, String)> = tx
                 .prepare_cached(
+                    // The first due of each state from the index, then the earliest of those three: one
+                    // IN over both states sorted every due e-mail (7 ms a claim with 38,000 queued).
                     "SELECT seq, doc FROM outbox WHERE seq = (
                          SELECT seq FROM (
-                             SELECT seq, next_attempt_at AS due FROM outbox WHERE state IN ('queued', 'retrying') AND next_attempt_at <= ?1
+                             SELECT * FROM (SELECT seq, next_attempt_at AS due FROM outbox
+                                 WHERE state = 'queued' AND next_attempt_at <= ?1 ORDER BY next_attempt_at LIMIT 1)
                              UNION ALL
-                             SELECT seq, lease_until AS due FROM outbox WHERE state = 'sending' AND lease_until <= ?1
+                             SELECT * FROM (SELECT seq, next_attempt_at AS due FROM outbox
+                                 WHERE state = 'retrying' AND next_attempt_at <= ?1 ORDER BY next_attempt_at LIMIT 1)
+                             UNION ALL
+                             SELECT * FROM (SELECT seq, lease_until AS due FROM outbox
+                                 WHERE state = 'sending' AND lease_until <= ?1 ORDER BY lease_until LIMIT 1)
                          ) ORDER BY due LIMIT 1)",
                 )
                 .and_then(|mut st| st.query_row([&now_text], |r| Ok((r.get(0)?, r.get(1)?))).optional())

@@ -142,16 +142,7 @@ pub trait Shipments: Send + Sync + 'static {
         &self,
         shipments: &[(Shipment, Effects)],
     ) -> Result<Vec<Result<(), ShipmentError>>, ShipmentError> {
-        let mut outcomes = Vec::with_capacity(shipments.len());
-        for (shipment, effects) in shipments {
-            match self.insert(shipment, effects).await {
-                Err(ShipmentError::Unavailable(cause)) => {
-                    return Err(ShipmentError::Unavailable(cause));
-                }
-                outcome => outcomes.push(outcome),
-            }
-        }
-        Ok(outcomes)
+        insert_one_by_one(self, shipments).await
     }
     async fn get(&self, id: &str) -> Result<Shipment, ShipmentError>;
     /// The id of the shipment holding `claim`; None when no shipment holds it.
@@ -170,6 +161,23 @@ pub trait Shipments: Send + Sync + 'static {
     /// Deletes and returns the shipment, writing `record`'s effects in the same
     /// transaction; NotFound when it is missing.
     async fn delete(&self, id: &str, record: DeleteRecord) -> Result<Shipment, ShipmentError>;
+}
+
+/// `insert` of each shipment in turn, each outcome in order; Unavailable stops them all.
+pub async fn insert_one_by_one<S: Shipments + ?Sized>(
+    store: &S,
+    shipments: &[(Shipment, Effects)],
+) -> Result<Vec<Result<(), ShipmentError>>, ShipmentError> {
+    let mut outcomes = Vec::with_capacity(shipments.len());
+    for (shipment, effects) in shipments {
+        match store.insert(shipment, effects).await {
+            Err(ShipmentError::Unavailable(cause)) => {
+                return Err(ShipmentError::Unavailable(cause));
+            }
+            outcome => outcomes.push(outcome),
+        }
+    }
+    Ok(outcomes)
 }
 
 /// Writes that belong to no single shipment change.

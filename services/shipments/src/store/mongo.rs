@@ -208,6 +208,57 @@ impl MongoShipmentStore {
         audit::store::mongo::insert_all(&self.audit, session, &effects.audit).await
     }
 
+    /// Writes every shipment with its claims and effects in one transaction, or none of them:
+    /// a duplicate key anywhere is `AlreadyClaimed` for the batch as a whole.
+    async fn insert_batch(&self, shipments: &[(Shipment, Effects)]) -> Result<(), ShipmentError> {
+        if shipments.is_empty() {
+            return Ok(());
+        }
+        let mut documents = Vec::with_capacity(shipments.len());
+        let mut claims = Vec::new();
+        let mut effects = Effects::default();
+        for (shipment, of_one) in shipments {
+            documents.push(to_document(shipment, 0)?);
+            claims.extend(
+                of_one
+                    .claims
+                    .iter()
+                    .map(|claim| doc! { "_id": claim, "shipmentId": &shipment.id }),
+            );
+            effects.emails.extend_from_slice(&of_one.emails);
+            effects.events.extend_from_slice(&of_one.events);
+            effects.audit.extend_from_slice(&of_one.audit);
+        }
+        self.in_transaction(|store, session| {
+            let (documents, claims, effects) = (documents.clone(), claims.clone(), effects.clone());
+            Box::pin(async move {
+                let written = async {
+                    if !claims.is_empty() {
+                        store
+                            .claims
+                            .insert_many(claims)
+                            .session(&mut *session)
+                            .await?;
+                    }
+                    store
+                        .shipments
+                        .insert_many(documents)
+                        .session(&mut *session)
+                        .await?;
+                    store.write_effects(session, &effects).await
+                }
+                .await;
+                match written {
+                    Err(e) if mongo::is_duplicate_key(&e) => Ok(Err(
+                        ShipmentError::AlreadyClaimed("a row of the batch".into()),
+                    )),
+                    other => other.map(Ok),
+                }
+            })
+        })
+        .await
+    }
+
     /// Runs `work` in a transaction committed with a journaled majority.
     async fn in_transaction<T>(
         &self,
@@ -372,6 +423,19 @@ impl Shipments for MongoShipmentStore {
                     "no answer from MongoDB in time".into(),
                 ))
             })
+    }
+
+    async fn insert_each(
+        &self,
+        shipments: &[(Shipment, Effects)],
+    ) -> Result<Vec<Result<(), ShipmentError>>, ShipmentError> {
+        // One transaction and one insert_many per collection for the whole batch; a refused
+        // shipment aborts it, and each is then written on its own.
+        match self.insert_batch(shipments).await {
+            Ok(()) => Ok(shipments.iter().map(|_| Ok(())).collect()),
+            Err(ShipmentError::Unavailable(cause)) => Err(ShipmentError::Unavailable(cause)),
+            Err(_) => super::insert_one_by_one(self, shipments).await,
+        }
     }
 
     async fn get(&self, id: &str) -> Result<Shipment, ShipmentError> {
