@@ -12,6 +12,15 @@ export function rememberLanguageChoice(code: LanguageCode): void {
   }
 }
 
+/** The language picked in this browser, if any (the account page shows it). */
+export function rememberedLanguageChoice(): LanguageCode | undefined {
+  try {
+    return preferredLanguage([localStorage.getItem(KEY) ?? '']);
+  } catch {
+    return undefined;
+  }
+}
+
 function hasChosenLanguage(): boolean {
   try {
     return localStorage.getItem(KEY) !== null;

@@ -5,6 +5,8 @@
 // `adoptTheme(stored)` once it is loaded, and `onThemeChosen(save)` to save each new choice.
 
 export type Theme = 'light' | 'dark';
+/** What a visitor picks: a theme, or to follow the system's colour scheme. */
+export type ThemeChoice = Theme | 'system';
 
 const THEME_STORAGE_KEY = 'theme';
 
@@ -22,13 +24,27 @@ function storeTheme(theme: Theme): void {
   }
 }
 
+/** The choice kept in this browser: a theme, or 'system' when none is stored. */
+export function storedThemeChoice(): ThemeChoice {
+  try {
+    const stored = window.localStorage.getItem(THEME_STORAGE_KEY);
+    return stored === 'dark' || stored === 'light' ? stored : 'system';
+  } catch {
+    return 'system';
+  }
+}
+
+function systemPrefersDark(): boolean {
+  return window.matchMedia('(prefers-color-scheme: dark)').matches;
+}
+
 /** The theme on the page now (server render: light, the page's default). */
 export function currentTheme(): Theme {
   return document.documentElement.classList.contains('dark') ? 'dark' : 'light';
 }
 
 const themeListeners = new Set<() => void>();
-const choiceListeners = new Set<(theme: Theme) => void>();
+const choiceListeners = new Set<(choice: ThemeChoice) => void>();
 
 /** For useSyncExternalStore: called whenever the page's theme changes. */
 export function subscribeTheme(listener: () => void): () => void {
@@ -44,18 +60,31 @@ function applyTheme(theme: Theme): void {
 /** A theme that comes from elsewhere (e.g. a signed-in user's stored preference): shown, and
  * kept locally so the next page load paints it before any script asks the server. */
 export function adoptTheme(theme: Theme): void {
-  applyTheme(theme);
+  // Kept first: listeners read the stored choice (storedThemeChoice) when told.
   storeTheme(theme);
+  applyTheme(theme);
 }
 
-/** The visitor's own choice (the toggle): shown, kept, and passed to `onThemeChosen` listeners. */
-export function chooseTheme(theme: Theme): void {
-  adoptTheme(theme);
-  choiceListeners.forEach((listener) => listener(theme));
+/** Follows the system's colour scheme again: nothing kept, the system's theme shown. */
+function adoptSystemTheme(): void {
+  try {
+    window.localStorage.removeItem(THEME_STORAGE_KEY);
+  } catch (err) {
+    console.warn('Could not forget the theme', err);
+  }
+  applyTheme(resolveTheme(null, systemPrefersDark()));
 }
 
-/** Hears every choice made with the toggle (to save it for a signed-in user). */
-export function onThemeChosen(listener: (theme: Theme) => void): () => void {
+/** The visitor's own choice (the toggle, the account page): shown, kept, and passed to
+ * `onThemeChosen` listeners. */
+export function chooseTheme(choice: ThemeChoice): void {
+  if (choice === 'system') adoptSystemTheme();
+  else adoptTheme(choice);
+  choiceListeners.forEach((listener) => listener(choice));
+}
+
+/** Hears every choice made with the toggle or the account page (to save it for a signed-in user). */
+export function onThemeChosen(listener: (choice: ThemeChoice) => void): () => void {
   choiceListeners.add(listener);
   return () => choiceListeners.delete(listener);
 }
