@@ -2,22 +2,14 @@
 // again. Storage may be unavailable (private modes); then the suggestion may show again.
 import { preferredLanguage, type LanguageCode } from '@/config/languages';
 
-const KEY = 'language-choice';
+export const LANGUAGE_CHOICE_KEY = 'language-choice';
+const KEY = LANGUAGE_CHOICE_KEY;
 
 export function rememberLanguageChoice(code: LanguageCode): void {
   try {
     localStorage.setItem(KEY, code);
   } catch {
     // Not remembered: harmless.
-  }
-}
-
-/** The language picked in this browser, if any (the account page shows it). */
-export function rememberedLanguageChoice(): LanguageCode | undefined {
-  try {
-    return preferredLanguage([localStorage.getItem(KEY) ?? '']);
-  } catch {
-    return undefined;
   }
 }
 

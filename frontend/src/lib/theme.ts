@@ -8,7 +8,7 @@ export type Theme = 'light' | 'dark';
 /** What a visitor picks: a theme, or to follow the system's colour scheme. */
 export type ThemeChoice = Theme | 'system';
 
-const THEME_STORAGE_KEY = 'theme';
+export const THEME_STORAGE_KEY = 'theme';
 
 /** The stored choice wins; otherwise the system colour-scheme preference. */
 export function resolveTheme(stored: string | null | undefined, systemPrefersDark: boolean): Theme {
@@ -22,20 +22,6 @@ function storeTheme(theme: Theme): void {
   } catch (err) {
     console.warn('Could not save the theme', err);
   }
-}
-
-/** The choice kept in this browser: a theme, or 'system' when none is stored. */
-export function storedThemeChoice(): ThemeChoice {
-  try {
-    const stored = window.localStorage.getItem(THEME_STORAGE_KEY);
-    return stored === 'dark' || stored === 'light' ? stored : 'system';
-  } catch {
-    return 'system';
-  }
-}
-
-function systemPrefersDark(): boolean {
-  return window.matchMedia('(prefers-color-scheme: dark)').matches;
 }
 
 /** The theme on the page now (server render: light, the page's default). */
@@ -52,7 +38,7 @@ export function subscribeTheme(listener: () => void): () => void {
   return () => themeListeners.delete(listener);
 }
 
-function applyTheme(theme: Theme): void {
+export function applyTheme(theme: Theme): void {
   document.documentElement.classList.toggle('dark', theme === 'dark');
   themeListeners.forEach((listener) => listener());
 }
@@ -65,22 +51,16 @@ export function adoptTheme(theme: Theme): void {
   applyTheme(theme);
 }
 
-/** Follows the system's colour scheme again: nothing kept, the system's theme shown. */
-function adoptSystemTheme(): void {
-  try {
-    window.localStorage.removeItem(THEME_STORAGE_KEY);
-  } catch (err) {
-    console.warn('Could not forget the theme', err);
-  }
-  applyTheme(resolveTheme(null, systemPrefersDark()));
+/** Tells the `onThemeChosen` listeners of a choice made here (theme-choice.ts has 'system'). */
+export function announceThemeChoice(choice: ThemeChoice): void {
+  choiceListeners.forEach((listener) => listener(choice));
 }
 
 /** The visitor's own choice (the toggle, the account page): shown, kept, and passed to
  * `onThemeChosen` listeners. */
-export function chooseTheme(choice: ThemeChoice): void {
-  if (choice === 'system') adoptSystemTheme();
-  else adoptTheme(choice);
-  choiceListeners.forEach((listener) => listener(choice));
+export function chooseTheme(theme: Theme): void {
+  adoptTheme(theme);
+  announceThemeChoice(theme);
 }
 
 /** Hears every choice made with the toggle or the account page (to save it for a signed-in user). */

@@ -1,14 +1,24 @@
 import { useState, useSyncExternalStore } from 'react';
 import { Palette } from 'lucide-react';
 import { LANGUAGES, languageByCode, pathInLanguage, preferredLanguage, type LanguageCode } from '@/config/languages';
-import { chooseTheme, storedThemeChoice, subscribeTheme, type ThemeChoice } from '@/lib/theme';
-import { rememberedLanguageChoice, rememberLanguageChoice } from '@/lib/language-choice';
+import { subscribeTheme, type ThemeChoice } from '@/lib/theme';
+import { chooseThemeChoice, storedThemeChoice } from '@/lib/theme-choice';
+import { LANGUAGE_CHOICE_KEY, rememberLanguageChoice } from '@/lib/language-choice';
 
 const THEMES: readonly { value: ThemeChoice; label: string }[] = [
   { value: 'light', label: 'Light' },
   { value: 'dark', label: 'Dark' },
   { value: 'system', label: 'Same as this device' },
 ];
+
+/** The language picked in this browser, if any. */
+function rememberedLanguageChoice(): LanguageCode | undefined {
+  try {
+    return preferredLanguage([localStorage.getItem(LANGUAGE_CHOICE_KEY) ?? '']);
+  } catch {
+    return undefined;
+  }
+}
 
 /** Theme (light, dark or the system's; the same choice as the floating toggle, saved for the
  * user) and the public site's language. The back office itself is in English only. */
@@ -32,7 +42,7 @@ export function AppearanceCard() {
               name="theme"
               value={t.value}
               checked={theme === t.value}
-              onChange={() => chooseTheme(t.value)}
+              onChange={() => chooseThemeChoice(t.value)}
             />
             {t.label}
           </label>
