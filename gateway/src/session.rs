@@ -9,6 +9,7 @@ use redis::AsyncCommands;
 use redis::aio::ConnectionManager;
 use serde::{Deserialize, Serialize};
 use service_auth::Role;
+use sha2::{Digest, Sha256};
 
 use crate::redis_call::bounded;
 
@@ -27,7 +28,17 @@ pub struct Session {
     pub session_version: u32,
     /// Unix seconds.
     pub created_at: i64,
+    /// The browser and system it signed in from ("Chrome on Linux"); empty when unknown.
+    #[serde(default)]
+    pub device: String,
+    /// Unix seconds of its last use, kept to the minute (`LAST_SEEN_STEP`).
+    #[serde(default)]
+    pub last_seen_at: i64,
 }
+
+/// How stale a session's `last_seen_at` may get: a use updates it at most this often, so a
+/// busy page does not rewrite its session on every call.
+const LAST_SEEN_STEP: i64 = 60;
 
 impl Session {
     pub fn new(
@@ -37,6 +48,7 @@ impl Session {
         role: Role,
         session_version: u32,
     ) -> Self {
+        let now = chrono::Utc::now().timestamp();
         Self {
             id: new_id(),
             user_id,
@@ -44,8 +56,15 @@ impl Session {
             name,
             role,
             session_version,
-            created_at: chrono::Utc::now().timestamp(),
+            created_at: now,
+            device: String::new(),
+            last_seen_at: now,
         }
+    }
+
+    /// The id shown to its user (ListSessions): it names the session without being the cookie.
+    pub fn public_id(&self) -> String {
+        URL_SAFE_NO_PAD.encode(&Sha256::digest(self.id.as_bytes())[..16])
     }
 
     /// The same sign-in under a new id (and a new session version): the old id stops working.
@@ -103,6 +122,11 @@ fn redis_key(id: &str) -> String {
     format!("session:{id}")
 }
 
+/// The ids of one user's sessions (some may have expired since; they are pruned when read).
+fn redis_user_key(user_id: &str) -> String {
+    format!("user-sessions:{user_id}")
+}
+
 fn down(e: impl std::fmt::Display) -> SessionStoreDown {
     metrics::counter!("session_store_errors_total").increment(1);
     SessionStoreDown(e.to_string())
@@ -133,16 +157,90 @@ impl SessionStore {
             Backend::Redis(connection) => {
                 let json = serde_json::to_string(session).map_err(down)?;
                 let mut connection = connection.clone();
-                let _: () = bounded(connection.set_ex(
-                    redis_key(&session.id),
-                    json,
-                    self.lifetime.idle.as_secs().max(1),
-                ))
+                let user_key = redis_user_key(&session.user_id);
+                let _: () = bounded(
+                    redis::pipe()
+                        .atomic()
+                        .set_ex(
+                            redis_key(&session.id),
+                            json,
+                            self.lifetime.idle.as_secs().max(1),
+                        )
+                        .ignore()
+                        .sadd(&user_key, &session.id)
+                        .ignore()
+                        .expire(&user_key, self.lifetime.absolute.as_secs().max(1) as i64)
+                        .ignore()
+                        .query_async(&mut connection),
+                )
                 .await
                 .map_err(down)?;
             }
         }
         Ok(())
+    }
+
+    /// Writes a newer `last_seen_at` of a live session, keeping its expiry.
+    async fn touch(&self, session: &Session) -> Result<(), SessionStoreDown> {
+        match &self.backend {
+            Backend::InProcess(cache) => cache.insert(session.id.clone(), session.clone()),
+            Backend::Redis(connection) => {
+                let json = serde_json::to_string(session).map_err(down)?;
+                let mut connection = connection.clone();
+                let _: () = bounded(
+                    connection.set_options(
+                        redis_key(&session.id),
+                        json,
+                        redis::SetOptions::default()
+                            .conditional_set(redis::ExistenceCheck::XX)
+                            .with_expiration(redis::SetExpiry::KEEPTTL),
+                    ),
+                )
+                .await
+                .map_err(down)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The live sessions of one user, most recently used first.
+    pub async fn of_user(&self, user_id: &str) -> Result<Vec<Session>, SessionStoreDown> {
+        let mut sessions: Vec<Session> = match &self.backend {
+            Backend::InProcess(cache) => cache
+                .iter()
+                .map(|(_, session)| session)
+                .filter(|session| session.user_id == user_id)
+                .collect(),
+            Backend::Redis(connection) => {
+                let mut connection = connection.clone();
+                let user_key = redis_user_key(user_id);
+                let ids: Vec<String> = bounded(connection.smembers(&user_key))
+                    .await
+                    .map_err(down)?;
+                if ids.is_empty() {
+                    return Ok(Vec::new());
+                }
+                let keys: Vec<String> = ids.iter().map(|id| redis_key(id)).collect();
+                let found: Vec<Option<String>> =
+                    bounded(connection.mget(&keys)).await.map_err(down)?;
+                let (live, ended): (Vec<_>, Vec<_>) = ids
+                    .into_iter()
+                    .zip(found)
+                    .partition(|(_, json)| json.is_some());
+                if !ended.is_empty() {
+                    let ended: Vec<String> = ended.into_iter().map(|(id, _)| id).collect();
+                    let _: () = bounded(connection.srem(&user_key, ended))
+                        .await
+                        .map_err(down)?;
+                }
+                live.into_iter()
+                    .filter_map(|(_, json)| serde_json::from_str(&json?).ok())
+                    .collect()
+            }
+        };
+        sessions.retain(|session| !self.lifetime.over(session));
+        sessions.sort_by_key(|session| std::cmp::Reverse(session.last_seen_at));
+        Ok(sessions)
     }
 
     /// The live session with this id, its idle expiry pushed back; None if unknown or expired.
@@ -165,7 +263,15 @@ impl SessionStore {
                 self.delete(id).await?;
                 Ok(None)
             }
-            other => Ok(other),
+            Some(mut s) => {
+                let now = chrono::Utc::now().timestamp();
+                if now - s.last_seen_at >= LAST_SEEN_STEP {
+                    s.last_seen_at = now;
+                    self.touch(&s).await?;
+                }
+                Ok(Some(s))
+            }
+            None => Ok(None),
         }
     }
 
@@ -178,6 +284,38 @@ impl SessionStore {
             }
         }
         Ok(())
+    }
+}
+
+/// "Chrome on Linux" from a `User-Agent` header: what a person recognises their browser by.
+pub fn device_of(user_agent: &str) -> String {
+    // Order matters: Edge and Opera also say Chrome; Chrome also says Safari.
+    let browser = [
+        ("Edg/", "Edge"),
+        ("OPR/", "Opera"),
+        ("Firefox/", "Firefox"),
+        ("Chrome/", "Chrome"),
+        ("Safari/", "Safari"),
+    ]
+    .into_iter()
+    .find(|(mark, _)| user_agent.contains(mark))
+    .map(|(_, name)| name);
+    let system = [
+        ("Android", "Android"),
+        ("iPhone", "iOS"),
+        ("iPad", "iPadOS"),
+        ("Windows", "Windows"),
+        ("CrOS", "ChromeOS"),
+        ("Mac OS X", "macOS"),
+        ("Linux", "Linux"),
+    ]
+    .into_iter()
+    .find(|(mark, _)| user_agent.contains(mark))
+    .map(|(_, name)| name);
+    match (browser, system) {
+        (Some(browser), Some(system)) => format!("{browser} on {system}"),
+        (Some(one), None) | (None, Some(one)) => one.to_owned(),
+        (None, None) => String::new(),
     }
 }
 
@@ -225,6 +363,25 @@ mod tests {
         assert_eq!(id_from_cookies(Some("mysession=abc")), None);
         assert_eq!(id_from_cookies(Some("session=")), None);
         assert_eq!(id_from_cookies(None), None);
+    }
+
+    #[test]
+    fn devices_are_named_as_people_know_them() {
+        let chrome_linux = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36";
+        assert_eq!(device_of(chrome_linux), "Chrome on Linux");
+        let safari_iphone = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1";
+        assert_eq!(device_of(safari_iphone), "Safari on iOS");
+        let edge = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36 Edg/130.0";
+        assert_eq!(device_of(edge), "Edge on Windows");
+        assert_eq!(device_of("curl/8.0"), "");
+    }
+
+    #[test]
+    fn the_public_id_is_not_the_cookie() {
+        let a = Session::new("u".into(), "e".into(), "n".into(), Role::Admin, 0);
+        assert_ne!(a.public_id(), a.id);
+        assert_eq!(a.public_id(), a.public_id());
+        assert_eq!(a.public_id().len(), 22);
     }
 
     #[test]

@@ -129,6 +129,28 @@ fn cookie_id<T>(request: &Request<T>) -> Option<String> {
     .map(str::to_owned)
 }
 
+fn signed_in_session(session: &Session, current: bool) -> pb::SignedInSession {
+    let time = |seconds| Some(prost_types::Timestamp { seconds, nanos: 0 });
+    pb::SignedInSession {
+        id: session.public_id(),
+        device: session.device.clone(),
+        create_time: time(session.created_at),
+        last_seen_time: time(session.last_seen_at.max(session.created_at)),
+        current,
+    }
+}
+
+impl SessionApi {
+    /// The caller's live session (its user still admitted), or UNAUTHENTICATED.
+    async fn signed_in<T>(&self, request: &Request<T>) -> Result<Session, Status> {
+        self.access
+            .signed_in(cookie_id(request).as_deref())
+            .await?
+            .map(|(session, _)| session)
+            .ok_or_else(|| Status::unauthenticated("Not signed in"))
+    }
+}
+
 #[tonic::async_trait]
 impl SessionService for SessionApi {
     #[tracing::instrument(skip_all)]
@@ -141,6 +163,12 @@ impl SessionService for SessionApi {
             .client_ip(request.metadata().as_ref(), request.extensions());
         let secure = self.proxies.secure(request.metadata().as_ref());
         let previous = cookie_id(&request);
+        let browser = request
+            .metadata()
+            .get("user-agent")
+            .and_then(|v| v.to_str().ok())
+            .map(session::device_of)
+            .unwrap_or_default();
         let device = device_id(
             request
                 .metadata()
@@ -249,13 +277,16 @@ impl SessionService for SessionApi {
         if let Some(old) = previous {
             sessions.delete(&old).await.map_err(unavailable)?;
         }
-        let session = Session::new(
-            current.id.clone(),
-            current.email.clone(),
-            current.name.clone(),
-            role,
-            current.session_version,
-        );
+        let session = Session {
+            device: browser,
+            ..Session::new(
+                current.id.clone(),
+                current.email.clone(),
+                current.name.clone(),
+                role,
+                current.session_version,
+            )
+        };
         sessions.create(&session).await.map_err(unavailable)?;
         let device = device.unwrap_or_else(session::new_id);
         self.devices
@@ -290,6 +321,76 @@ impl SessionService for SessionApi {
             &user,
             &self.access.sessions,
         )))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_sessions(
+        &self,
+        request: Request<pb::ListSessionsRequest>,
+    ) -> Result<Response<pb::ListSessionsResponse>, Status> {
+        let this = self.signed_in(&request).await?;
+        let mut sessions: Vec<pb::SignedInSession> = self
+            .access
+            .sessions
+            .of_user(&this.user_id)
+            .await
+            .map_err(unavailable)?
+            .iter()
+            .map(|s| signed_in_session(s, s.id == this.id))
+            .collect();
+        // This browser first; the store gives the rest most recently used first.
+        sessions.sort_by_key(|s| !s.current);
+        Ok(Response::new(pb::ListSessionsResponse { sessions }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn end_session(
+        &self,
+        request: Request<pb::EndSessionRequest>,
+    ) -> Result<Response<()>, Status> {
+        let this = self.signed_in(&request).await?;
+        let wanted = request.into_inner().id;
+        if wanted == this.public_id() {
+            return Err(Status::invalid_argument(
+                "id: this is the session you are using; sign out instead",
+            ));
+        }
+        let sessions = &self.access.sessions;
+        // Only the caller's own sessions are looked at: another user's id is not found.
+        let Some(other) = sessions
+            .of_user(&this.user_id)
+            .await
+            .map_err(unavailable)?
+            .into_iter()
+            .find(|s| s.public_id() == wanted)
+        else {
+            return Err(Status::not_found("Session not found"));
+        };
+        sessions.delete(&other.id).await.map_err(unavailable)?;
+        tracing::info!(email = %this.email, "signed out one other session");
+        Ok(Response::new(()))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn end_other_sessions(
+        &self,
+        request: Request<pb::EndOtherSessionsRequest>,
+    ) -> Result<Response<pb::EndOtherSessionsResponse>, Status> {
+        let this = self.signed_in(&request).await?;
+        let sessions = &self.access.sessions;
+        let mut ended_count = 0;
+        for other in sessions
+            .of_user(&this.user_id)
+            .await
+            .map_err(unavailable)?
+            .into_iter()
+            .filter(|s| s.id != this.id)
+        {
+            sessions.delete(&other.id).await.map_err(unavailable)?;
+            ended_count += 1;
+        }
+        tracing::info!(email = %this.email, ended_count, "signed out everywhere else");
+        Ok(Response::new(pb::EndOtherSessionsResponse { ended_count }))
     }
 
     #[tracing::instrument(skip_all)]

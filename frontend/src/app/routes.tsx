@@ -21,6 +21,7 @@ const AdminAuditPage = lazy(() => import('./routes/admin-audit'));
 const AdminWebhooksPage = lazy(() => import('./routes/admin-webhooks'));
 const AdminLabelsPage = lazy(() => import('./routes/admin-labels'));
 const AdminImportPage = lazy(() => import('./routes/admin-import'));
+const AdminAccountPage = lazy(() => import('./routes/admin-account'));
 const PrivacyPage = lazy(() => import('./routes/privacy'));
 const TermsPage = lazy(() => import('./routes/terms'));
 const FaqPage = lazy(() => import('./routes/faq'));
@@ -61,6 +62,7 @@ const ROUTES: RouteObject[] = [
           { path: 'webhooks', element: <AdminWebhooksPage /> },
           { path: 'labels', element: <AdminLabelsPage /> },
           { path: 'import', element: <AdminImportPage /> },
+          { path: 'account', element: <AdminAccountPage /> },
         ],
       },
       { path: 'login', element: <Navigate to={ADMIN_LOGIN_PATH} replace /> },

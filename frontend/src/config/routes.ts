@@ -7,6 +7,8 @@ export const ADMIN_SETTINGS_PATH = '/administration_and_development/settings';
 export const ADMIN_AUDIT_PATH = '/administration_and_development/audit';
 export const ADMIN_WEBHOOKS_PATH = '/administration_and_development/webhooks';
 export const ADMIN_IMPORT_PATH = '/administration_and_development/import';
+/** Every signed-in user's own password, sessions, language and theme. */
+export const ADMIN_ACCOUNT_PATH = '/administration_and_development/account';
 const ADMIN_LABELS_PATH = '/administration_and_development/labels';
 
 /** What the print page lays out: a 4×6 in shipping label or an A4 waybill. */

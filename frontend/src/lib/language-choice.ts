@@ -2,7 +2,8 @@
 // again. Storage may be unavailable (private modes); then the suggestion may show again.
 import { preferredLanguage, type LanguageCode } from '@/config/languages';
 
-const KEY = 'language-choice';
+export const LANGUAGE_CHOICE_KEY = 'language-choice';
+const KEY = LANGUAGE_CHOICE_KEY;
 
 export function rememberLanguageChoice(code: LanguageCode): void {
   try {

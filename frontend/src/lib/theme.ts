@@ -5,8 +5,10 @@
 // `adoptTheme(stored)` once it is loaded, and `onThemeChosen(save)` to save each new choice.
 
 export type Theme = 'light' | 'dark';
+/** What a visitor picks: a theme, or to follow the system's colour scheme. */
+export type ThemeChoice = Theme | 'system';
 
-const THEME_STORAGE_KEY = 'theme';
+export const THEME_STORAGE_KEY = 'theme';
 
 /** The stored choice wins; otherwise the system colour-scheme preference. */
 export function resolveTheme(stored: string | null | undefined, systemPrefersDark: boolean): Theme {
@@ -28,7 +30,7 @@ export function currentTheme(): Theme {
 }
 
 const themeListeners = new Set<() => void>();
-const choiceListeners = new Set<(theme: Theme) => void>();
+const choiceListeners = new Set<(choice: ThemeChoice) => void>();
 
 /** For useSyncExternalStore: called whenever the page's theme changes. */
 export function subscribeTheme(listener: () => void): () => void {
@@ -36,7 +38,7 @@ export function subscribeTheme(listener: () => void): () => void {
   return () => themeListeners.delete(listener);
 }
 
-function applyTheme(theme: Theme): void {
+export function applyTheme(theme: Theme): void {
   document.documentElement.classList.toggle('dark', theme === 'dark');
   themeListeners.forEach((listener) => listener());
 }
@@ -44,18 +46,25 @@ function applyTheme(theme: Theme): void {
 /** A theme that comes from elsewhere (e.g. a signed-in user's stored preference): shown, and
  * kept locally so the next page load paints it before any script asks the server. */
 export function adoptTheme(theme: Theme): void {
-  applyTheme(theme);
+  // Kept first: listeners read the stored choice (storedThemeChoice) when told.
   storeTheme(theme);
+  applyTheme(theme);
 }
 
-/** The visitor's own choice (the toggle): shown, kept, and passed to `onThemeChosen` listeners. */
+/** Tells the `onThemeChosen` listeners of a choice made here (theme-choice.ts has 'system'). */
+export function announceThemeChoice(choice: ThemeChoice): void {
+  choiceListeners.forEach((listener) => listener(choice));
+}
+
+/** The visitor's own choice (the toggle, the account page): shown, kept, and passed to
+ * `onThemeChosen` listeners. */
 export function chooseTheme(theme: Theme): void {
   adoptTheme(theme);
-  choiceListeners.forEach((listener) => listener(theme));
+  announceThemeChoice(theme);
 }
 
-/** Hears every choice made with the toggle (to save it for a signed-in user). */
-export function onThemeChosen(listener: (theme: Theme) => void): () => void {
+/** Hears every choice made with the toggle or the account page (to save it for a signed-in user). */
+export function onThemeChosen(listener: (choice: ThemeChoice) => void): () => void {
   choiceListeners.add(listener);
   return () => choiceListeners.delete(listener);
 }

@@ -12,6 +12,7 @@ mod connections;
 mod emails;
 mod files;
 mod one_click_unsubscribe;
+mod own_sessions;
 mod preferences;
 mod reflection;
 mod request_logs;

@@ -170,8 +170,8 @@ async fn write_the_fixture() {
     preferences::store::PreferenceStore::update(
         &preferences,
         &admin.id,
-        preferences::store::Preferences {
-            is_dark_mode: Some(true),
+        preferences::store::PreferenceChange {
+            is_dark_mode: Some(Some(true)),
         },
     )
     .await

@@ -15,8 +15,6 @@ pub enum AuthError {
     Invalid(Violations),
     #[error("{INVALID_CREDENTIALS}")]
     InvalidCredentials,
-    #[error("Incorrect password")]
-    IncorrectPassword,
     #[error("{ACCOUNT_DISABLED}")]
     Disabled,
     #[error("User not found")]
@@ -76,9 +74,7 @@ impl From<AuthError> for Status {
                 let message = message.join("; ");
                 violations.into_status(message)
             }
-            AuthError::InvalidCredentials | AuthError::IncorrectPassword => {
-                Status::unauthenticated(err.to_string())
-            }
+            AuthError::InvalidCredentials => Status::unauthenticated(err.to_string()),
             AuthError::Disabled => Status::permission_denied(err.to_string()),
             AuthError::NotFound => Status::not_found(err.to_string()),
             AuthError::AlreadyExists => Status::already_exists(err.to_string()),

@@ -290,7 +290,8 @@ impl AuthService for AuthApi {
         if !password::verify_off_thread(request.current_password, Some(user.password_hash.clone()))
             .await
         {
-            return Err(AuthError::IncorrectPassword.into());
+            // A field of the form, not a lost session: the caller stays signed in.
+            return Err(AuthError::invalid("current_password", "Incorrect password").into());
         }
         let new_password = NewPassword::parse("new_password", &request.new_password)?;
         user.password_hash = password::hash_off_thread(new_password.expose().to_owned()).await?;

@@ -19,7 +19,8 @@ use service_common::settings::{ExposeSecret, StoreConfig, StoreSettings, Telemet
 use tonic::{Request, Response, Status};
 
 pub use store::{
-    MongoPreferenceStore, PreferenceStore, Preferences, SqlitePreferenceStore, StoreError,
+    MongoPreferenceStore, PreferenceChange, PreferenceStore, Preferences, SqlitePreferenceStore,
+    StoreError,
 };
 
 impl From<StoreError> for Status {
@@ -62,16 +63,17 @@ impl PreferenceService for PreferencesService {
         let caller = service_auth::access::caller(&request)?;
         let request = request.into_inner();
         let given = request.preferences.unwrap_or_default();
-        // No mask sets every field.
-        let mask = match &request.update_mask {
+        let mut change = PreferenceChange::default();
+        match &request.update_mask {
+            // A named field is set, or forgotten when absent ("follow the system").
             Some(mask) if !mask.paths.is_empty() => {
-                Mask::parse(Some(mask), UPDATABLE).map_err(Status::from)?
+                let mask = Mask::parse(Some(mask), UPDATABLE).map_err(Status::from)?;
+                if mask.contains("is_dark_mode") {
+                    change.is_dark_mode = Some(given.is_dark_mode);
+                }
             }
-            _ => Mask::all(UPDATABLE),
-        };
-        let mut change = Preferences::default();
-        if mask.contains("is_dark_mode") {
-            change.is_dark_mode = given.is_dark_mode;
+            // No mask sets every field given.
+            _ => change.is_dark_mode = given.is_dark_mode.map(Some),
         }
         let saved = self.store.update(&caller.sub, change).await?;
         tracing::info!(user = %caller.sub, "preferences saved");

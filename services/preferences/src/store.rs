@@ -16,6 +16,12 @@ pub struct Preferences {
     pub is_dark_mode: Option<bool>,
 }
 
+/// What an update changes: None leaves a field alone, Some(None) forgets the choice.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PreferenceChange {
+    pub is_dark_mode: Option<Option<bool>>,
+}
+
 #[derive(Debug, thiserror::Error)]
 #[error("preference store unavailable: {0}")]
 pub struct StoreError(String);
@@ -29,8 +35,13 @@ impl From<StoreFault> for StoreError {
 #[async_trait]
 pub trait PreferenceStore: Send + Sync + 'static {
     async fn get(&self, user_id: &str) -> Result<Preferences, StoreError>;
-    /// Sets the chosen (Some) fields of `change`, creating the record if needed; returns the result.
-    async fn update(&self, user_id: &str, change: Preferences) -> Result<Preferences, StoreError>;
+    /// Applies the named (Some) fields of `change`, creating the record if needed; returns the
+    /// result.
+    async fn update(
+        &self,
+        user_id: &str,
+        change: PreferenceChange,
+    ) -> Result<Preferences, StoreError>;
 }
 
 const SCHEMA: Schema = Schema {
@@ -83,14 +94,23 @@ impl PreferenceStore for SqlitePreferenceStore {
         self.db.run(move |conn| read(conn, &user_id)).await
     }
 
-    async fn update(&self, user_id: &str, change: Preferences) -> Result<Preferences, StoreError> {
+    async fn update(
+        &self,
+        user_id: &str,
+        change: PreferenceChange,
+    ) -> Result<Preferences, StoreError> {
         let user_id = user_id.to_owned();
         self.db
             .write(move |conn| {
                 conn.execute(
                     "INSERT INTO user_preferences (user_id, is_dark_mode) VALUES (?1, ?2)
-                 ON CONFLICT (user_id) DO UPDATE SET is_dark_mode = coalesce(?2, is_dark_mode)",
-                    params![user_id, change.is_dark_mode],
+                 ON CONFLICT (user_id) DO UPDATE
+                 SET is_dark_mode = CASE WHEN ?3 THEN ?2 ELSE is_dark_mode END",
+                    params![
+                        user_id,
+                        change.is_dark_mode.flatten(),
+                        change.is_dark_mode.is_some()
+                    ],
                 )
                 .map_err(StoreFault::from)?;
                 read(conn, &user_id)
@@ -142,17 +162,31 @@ impl PreferenceStore for MongoPreferenceStore {
         ))
     }
 
-    async fn update(&self, user_id: &str, change: Preferences) -> Result<Preferences, StoreError> {
+    async fn update(
+        &self,
+        user_id: &str,
+        change: PreferenceChange,
+    ) -> Result<Preferences, StoreError> {
         let mut set = Document::new();
-        if let Some(dark) = change.is_dark_mode {
-            set.insert("isDarkMode", dark);
-        }
-        if set.is_empty() {
+        let mut unset = Document::new();
+        match change.is_dark_mode {
+            Some(Some(dark)) => set.insert("isDarkMode", dark),
+            Some(None) => unset.insert("isDarkMode", ""),
+            None => None,
+        };
+        if set.is_empty() && unset.is_empty() {
             return self.get(user_id).await;
+        }
+        let mut update = Document::new();
+        if !set.is_empty() {
+            update.insert("$set", set);
+        }
+        if !unset.is_empty() {
+            update.insert("$unset", unset);
         }
         let saved = self
             .preferences
-            .find_one_and_update(doc! { "_id": user_id }, doc! { "$set": set })
+            .find_one_and_update(doc! { "_id": user_id }, update)
             .upsert(true)
             .return_document(ReturnDocument::After)
             .await

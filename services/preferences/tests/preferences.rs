@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use logistics_proto::v1::{self as pb, preference_service_client::PreferenceServiceClient};
-use preferences::{PreferenceStore, Preferences};
+use preferences::{PreferenceChange, PreferenceStore, Preferences};
 use service_auth::{Bearer, Caller, TokenKey};
 use tokio::net::TcpListener;
 use tonic::Code;
@@ -20,7 +20,10 @@ async fn a_choice_is_kept_per_user_and_unset_fields_are_left_alone(
     let dark = Preferences {
         is_dark_mode: Some(true),
     };
-    assert_eq!(store.update("u1", dark).await.unwrap(), dark);
+    let set = |dark: Option<bool>| PreferenceChange {
+        is_dark_mode: Some(dark),
+    };
+    assert_eq!(store.update("u1", set(Some(true))).await.unwrap(), dark);
     assert_eq!(store.get("u1").await.unwrap(), dark);
     assert_eq!(
         store.get("u2").await.unwrap().is_dark_mode,
@@ -28,14 +31,23 @@ async fn a_choice_is_kept_per_user_and_unset_fields_are_left_alone(
         "another user's choice is their own"
     );
     assert_eq!(
-        store.update("u1", Preferences::default()).await.unwrap(),
+        store
+            .update("u1", PreferenceChange::default())
+            .await
+            .unwrap(),
         dark,
         "an empty change keeps the choice"
     );
     let light = Preferences {
         is_dark_mode: Some(false),
     };
-    assert_eq!(store.update("u1", light).await.unwrap(), light);
+    assert_eq!(store.update("u1", set(Some(false))).await.unwrap(), light);
+    assert_eq!(
+        store.update("u1", set(None)).await.unwrap(),
+        Preferences { is_dark_mode: None },
+        "a choice can be forgotten (follow the system)"
+    );
+    assert_eq!(store.get("u1").await.unwrap().is_dark_mode, None);
 }
 
 #[tokio::test]
@@ -116,6 +128,20 @@ async fn each_signed_in_user_reads_and_sets_their_own_theme() {
             .into_inner()
             .is_dark_mode,
         None
+    );
+
+    let follow_system = pb::UpdatePreferencesRequest {
+        preferences: Some(pb::Preferences { is_dark_mode: None }),
+        ..set_dark.clone()
+    };
+    assert_eq!(
+        ada.update_preferences(follow_system)
+            .await
+            .unwrap()
+            .into_inner()
+            .is_dark_mode,
+        None,
+        "a named field left absent is forgotten"
     );
 
     let bad_mask = pb::UpdatePreferencesRequest {

@@ -332,9 +332,19 @@ async fn users_change_their_own_password() {
         current_password: "not my password".into(),
         new_password: "a brand new password".into(),
     };
+    let refused = me.change_password(wrong).await.unwrap_err();
+    // A wrong field, not a lost session: the browser must not sign the user out.
+    assert_eq!(refused.code(), Code::InvalidArgument);
+    assert_eq!(refused.message(), "Incorrect password");
+    let details = tonic_types::StatusExt::get_details_bad_request(&refused).unwrap();
     assert_eq!(
-        me.change_password(wrong).await.unwrap_err().code(),
-        Code::Unauthenticated
+        details
+            .field_violations
+            .iter()
+            .map(|v| v.field.as_str())
+            .collect::<Vec<_>>(),
+        ["current_password"],
+        "the refusal names the field"
     );
     let right = pb::ChangePasswordRequest {
         current_password: ADMIN_PASSWORD.into(),

@@ -3,6 +3,7 @@ import { FileUp, History, LogOut, Mail, Package, Settings, UserCircle2, Users, W
 import type { User } from '@/gen/logistics/v1/user_pb';
 import { Permission, may } from '@/config/permissions';
 import {
+  ADMIN_ACCOUNT_PATH,
   ADMIN_AUDIT_PATH,
   ADMIN_WEBHOOKS_PATH,
   ADMIN_EMAILS_PATH,
@@ -85,13 +86,19 @@ export function AdminBar({ user }: { user: User }) {
           </ul>
         </nav>
         <div className="admin-user">
-          <span className="admin-user-email" data-testid="admin-user-email" title={email}>
+          {/* Who is signed in, and the way to their account page (password, sessions, theme). */}
+          <NavLink
+            to={ADMIN_ACCOUNT_PATH}
+            className={({ isActive }) => `admin-user-email admin-account-link${isActive ? ' active' : ''}`}
+            data-testid="admin-user-email"
+            title={`Your account (${email})`}
+          >
             <UserCircle2 aria-hidden="true" size={18} />
-            <span className="visually-hidden">Signed in as </span>
+            <span className="visually-hidden">Your account, signed in as </span>
             <span className="admin-user-address">
               <EmailAddress address={email} />
             </span>
-          </span>
+          </NavLink>
           <button type="button" className="btn btn-outline btn-sm" onClick={logout} disabled={loggingOut}>
             <LogOut aria-hidden="true" size={16} />
             {loggingOut ? 'Logging out...' : 'Log out'}

@@ -28,10 +28,6 @@ export function setUserDisabled(id: string, disabled: boolean): Promise<User> {
   return authClient.setUserDisabled({ id, disabled }, { timeoutMs: TIMEOUT_MS });
 }
 
-export async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
-  await authClient.changePassword({ currentPassword, newPassword }, { timeoutMs: TIMEOUT_MS });
-}
-
 /** Changes a user's role (which gives them all of its permissions). */
 export function changeRole(id: string, role: Role): Promise<User> {
   return authClient.updateUser({ user: { id, role }, updateMask: { paths: ['role'] } }, { timeoutMs: TIMEOUT_MS });

@@ -9,8 +9,8 @@ import { fieldViolations, serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
 import { createUser } from '../api/users';
 import { ROLES } from '../utils/roles';
+import { MIN_PASSWORD_LENGTH } from '@/config/passwords';
 
-export const MIN_PASSWORD_LENGTH = 12;
 const USER_CREATED_MESSAGE = 'User created successfully';
 const USER_CREATE_FAILED_MESSAGE = 'Failed to create user';
 

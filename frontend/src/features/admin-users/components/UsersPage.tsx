@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { RefreshCw } from 'lucide-react';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { ErrorAlert } from '@/components/ui/ErrorAlert';
@@ -8,15 +9,15 @@ import '@/components/ui/data-table.css';
 import { serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
 import { formatDateTime } from '@/utils/format';
+import { ADMIN_ACCOUNT_PATH } from '@/config/routes';
 import { setUserDisabled } from '../api/users';
 import { useUsers } from '../hooks/use-users';
-import { ChangePasswordForm } from './ChangePasswordForm';
 import { CreateUserForm } from './CreateUserForm';
 import { UserAccess } from './UserAccess';
 import './users.css';
 
 /** Users: the list with each user's role and Disable/Enable (a card per user on a phone), a
- * create form (for those who manage users) and the signed-in user's own password. */
+ * create form (for those who manage users) and a link to the signed-in user's account page. */
 export function UsersPage({ currentUserId, canManage }: { currentUserId: string; canManage: boolean }) {
   const { users, loading, error, reload, replace } = useUsers();
   const [busyId, setBusyId] = useState<string | null>(null);
@@ -107,7 +108,9 @@ export function UsersPage({ currentUserId, canManage }: { currentUserId: string;
 
       <div className="admin-forms">
         {canManage && <CreateUserForm onCreated={reload} />}
-        <ChangePasswordForm />
+        <p className="admin-users-account-note">
+          Your own password, sessions and theme are on <Link to={ADMIN_ACCOUNT_PATH}>your account page</Link>.
+        </p>
       </div>
     </div>
   );

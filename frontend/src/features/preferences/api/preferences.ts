@@ -9,7 +9,8 @@ export async function loadDarkMode(signal?: AbortSignal): Promise<boolean | unde
   return preferences.isDarkMode;
 }
 
-export async function saveDarkMode(isDarkMode: boolean): Promise<void> {
+/** Saves dark (true) or light (false); undefined forgets the choice (follow the system). */
+export async function saveDarkMode(isDarkMode: boolean | undefined): Promise<void> {
   await preferenceClient.updatePreferences(
     { preferences: { isDarkMode }, updateMask: { paths: ['is_dark_mode'] } },
     { timeoutMs: TIMEOUT_MS },

@@ -15,6 +15,7 @@ export function useStoredTheme(): void {
     queryFn: async ({ signal }) => (await loadDarkMode(signal)) ?? null,
   });
   useEffect(() => {
+    // Never chosen (null): this browser's own choice, or the system's, stays.
     if (dark !== undefined && dark !== null) adoptTheme(dark ? 'dark' : 'light');
   }, [dark]);
   useEffect(() => {
@@ -22,9 +23,10 @@ export function useStoredTheme(): void {
   }, [error]);
   useEffect(
     () =>
-      onThemeChosen((theme) => {
-        queryClient.setQueryData(DARK_MODE_KEY, theme === 'dark');
-        saveDarkMode(theme === 'dark').catch((err: unknown) => console.warn('Could not save the theme', err));
+      onThemeChosen((choice) => {
+        const dark = choice === 'system' ? undefined : choice === 'dark';
+        queryClient.setQueryData(DARK_MODE_KEY, dark ?? null);
+        saveDarkMode(dark).catch((err: unknown) => console.warn('Could not save the theme', err));
       }),
     [queryClient],
   );

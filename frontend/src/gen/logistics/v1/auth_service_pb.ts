@@ -313,8 +313,9 @@ export const AuthService: GenService<{
     output: typeof UserSchema;
   },
   /**
-   * The signed-in user changes their own password.
-   * Errors: INVALID_ARGUMENT (weak new password), UNAUTHENTICATED "Incorrect password".
+   * The signed-in user changes their own password; their other sessions end.
+   * Errors: INVALID_ARGUMENT (a field violation: current_password "Incorrect password", or a
+   * weak new_password).
    *
    * @generated from rpc logistics.v1.AuthService.ChangePassword
    */

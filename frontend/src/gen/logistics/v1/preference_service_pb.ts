@@ -91,7 +91,8 @@ export const PreferenceService: GenService<{
   },
   /**
    * Sets the fields named in update_mask (all set fields when it is empty) and returns the
-   * result. Errors: INVALID_ARGUMENT (an unknown path in update_mask), UNAVAILABLE.
+   * result; a field named but left absent goes back to "never chosen".
+   * Errors: INVALID_ARGUMENT (an unknown path in update_mask), UNAVAILABLE.
    *
    * @generated from rpc logistics.v1.PreferenceService.UpdatePreferences
    */

@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/session_service.proto.
  */
 export const file_logistics_v1_session_service: GenFile = /*@__PURE__*/
-  fileDesc("CiJsb2dpc3RpY3MvdjEvc2Vzc2lvbl9zZXJ2aWNlLnByb3RvEgxsb2dpc3RpY3MudjEiNwoUQ3JlYXRlU2Vzc2lvblJlcXVlc3QSDQoFZW1haWwYASABKAkSEAoIcGFzc3dvcmQYAiABKAkiEwoRR2V0U2Vzc2lvblJlcXVlc3QiFgoURGVsZXRlU2Vzc2lvblJlcXVlc3QiXAoHU2Vzc2lvbhIgCgR1c2VyGAEgASgLMhIubG9naXN0aWNzLnYxLlVzZXISLwoLZXhwaXJlX3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wMooCCg5TZXNzaW9uU2VydmljZRJSCg1DcmVhdGVTZXNzaW9uEiIubG9naXN0aWNzLnYxLkNyZWF0ZVNlc3Npb25SZXF1ZXN0GhUubG9naXN0aWNzLnYxLlNlc3Npb24iBoq1GAIYARJPCgpHZXRTZXNzaW9uEh8ubG9naXN0aWNzLnYxLkdldFNlc3Npb25SZXF1ZXN0GhUubG9naXN0aWNzLnYxLlNlc3Npb24iCZACAYq1GAIYARJTCg1EZWxldGVTZXNzaW9uEiIubG9naXN0aWNzLnYxLkRlbGV0ZVNlc3Npb25SZXF1ZXN0GhYuZ29vZ2xlLnByb3RvYnVmLkVtcHR5IgaKtRgCGAFiBnByb3RvMw", [file_google_protobuf_empty, file_google_protobuf_timestamp, file_logistics_v1_access, file_logistics_v1_user]);
+  fileDesc("CiJsb2dpc3RpY3MvdjEvc2Vzc2lvbl9zZXJ2aWNlLnByb3RvEgxsb2dpc3RpY3MudjEiNwoUQ3JlYXRlU2Vzc2lvblJlcXVlc3QSDQoFZW1haWwYASABKAkSEAoIcGFzc3dvcmQYAiABKAkiEwoRR2V0U2Vzc2lvblJlcXVlc3QiFgoURGVsZXRlU2Vzc2lvblJlcXVlc3QiXAoHU2Vzc2lvbhIgCgR1c2VyGAEgASgLMhIubG9naXN0aWNzLnYxLlVzZXISLwoLZXhwaXJlX3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIhUKE0xpc3RTZXNzaW9uc1JlcXVlc3QiRwoUTGlzdFNlc3Npb25zUmVzcG9uc2USLwoIc2Vzc2lvbnMYASADKAsyHS5sb2dpc3RpY3MudjEuU2lnbmVkSW5TZXNzaW9uIqMBCg9TaWduZWRJblNlc3Npb24SCgoCaWQYASABKAkSDgoGZGV2aWNlGAIgASgJEi8KC2NyZWF0ZV90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIyCg5sYXN0X3NlZW5fdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHY3VycmVudBgFIAEoCCIfChFFbmRTZXNzaW9uUmVxdWVzdBIKCgJpZBgBIAEoCSIZChdFbmRPdGhlclNlc3Npb25zUmVxdWVzdCIvChhFbmRPdGhlclNlc3Npb25zUmVzcG9uc2USEwoLZW5kZWRfY291bnQYASABKAUyrAQKDlNlc3Npb25TZXJ2aWNlElIKDUNyZWF0ZVNlc3Npb24SIi5sb2dpc3RpY3MudjEuQ3JlYXRlU2Vzc2lvblJlcXVlc3QaFS5sb2dpc3RpY3MudjEuU2Vzc2lvbiIGirUYAhgBEk8KCkdldFNlc3Npb24SHy5sb2dpc3RpY3MudjEuR2V0U2Vzc2lvblJlcXVlc3QaFS5sb2dpc3RpY3MudjEuU2Vzc2lvbiIJkAIBirUYAhgBElMKDURlbGV0ZVNlc3Npb24SIi5sb2dpc3RpY3MudjEuRGVsZXRlU2Vzc2lvblJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiBoq1GAIYARJgCgxMaXN0U2Vzc2lvbnMSIS5sb2dpc3RpY3MudjEuTGlzdFNlc3Npb25zUmVxdWVzdBoiLmxvZ2lzdGljcy52MS5MaXN0U2Vzc2lvbnNSZXNwb25zZSIJkAIBirUYAhgBElAKCkVuZFNlc3Npb24SHy5sb2dpc3RpY3MudjEuRW5kU2Vzc2lvblJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiCZACAoq1GAIYARJsChBFbmRPdGhlclNlc3Npb25zEiUubG9naXN0aWNzLnYxLkVuZE90aGVyU2Vzc2lvbnNSZXF1ZXN0GiYubG9naXN0aWNzLnYxLkVuZE90aGVyU2Vzc2lvbnNSZXNwb25zZSIJkAICirUYAhgBYgZwcm90bzM", [file_google_protobuf_empty, file_google_protobuf_timestamp, file_logistics_v1_access, file_logistics_v1_user]);
 
 /**
  * @generated from message logistics.v1.CreateSessionRequest
@@ -90,6 +90,132 @@ export const SessionSchema: GenMessage<Session> = /*@__PURE__*/
   messageDesc(file_logistics_v1_session_service, 3);
 
 /**
+ * @generated from message logistics.v1.ListSessionsRequest
+ */
+export type ListSessionsRequest = Message<"logistics.v1.ListSessionsRequest"> & {
+};
+
+/**
+ * Describes the message logistics.v1.ListSessionsRequest.
+ * Use `create(ListSessionsRequestSchema)` to create a new message.
+ */
+export const ListSessionsRequestSchema: GenMessage<ListSessionsRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_session_service, 4);
+
+/**
+ * @generated from message logistics.v1.ListSessionsResponse
+ */
+export type ListSessionsResponse = Message<"logistics.v1.ListSessionsResponse"> & {
+  /**
+   * @generated from field: repeated logistics.v1.SignedInSession sessions = 1;
+   */
+  sessions: SignedInSession[];
+};
+
+/**
+ * Describes the message logistics.v1.ListSessionsResponse.
+ * Use `create(ListSessionsResponseSchema)` to create a new message.
+ */
+export const ListSessionsResponseSchema: GenMessage<ListSessionsResponse> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_session_service, 5);
+
+/**
+ * One browser where the user is signed in.
+ *
+ * @generated from message logistics.v1.SignedInSession
+ */
+export type SignedInSession = Message<"logistics.v1.SignedInSession"> & {
+  /**
+   * Names the session to EndSession; not its cookie, from which it cannot be derived back.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * The browser and system it signed in from, e.g. "Chrome on Linux"; empty when unknown.
+   *
+   * @generated from field: string device = 2;
+   */
+  device: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp create_time = 3;
+   */
+  createTime?: Timestamp | undefined;
+
+  /**
+   * When it was last used, to the minute.
+   *
+   * @generated from field: google.protobuf.Timestamp last_seen_time = 4;
+   */
+  lastSeenTime?: Timestamp | undefined;
+
+  /**
+   * The session of the browser asking.
+   *
+   * @generated from field: bool current = 5;
+   */
+  current: boolean;
+};
+
+/**
+ * Describes the message logistics.v1.SignedInSession.
+ * Use `create(SignedInSessionSchema)` to create a new message.
+ */
+export const SignedInSessionSchema: GenMessage<SignedInSession> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_session_service, 6);
+
+/**
+ * @generated from message logistics.v1.EndSessionRequest
+ */
+export type EndSessionRequest = Message<"logistics.v1.EndSessionRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message logistics.v1.EndSessionRequest.
+ * Use `create(EndSessionRequestSchema)` to create a new message.
+ */
+export const EndSessionRequestSchema: GenMessage<EndSessionRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_session_service, 7);
+
+/**
+ * @generated from message logistics.v1.EndOtherSessionsRequest
+ */
+export type EndOtherSessionsRequest = Message<"logistics.v1.EndOtherSessionsRequest"> & {
+};
+
+/**
+ * Describes the message logistics.v1.EndOtherSessionsRequest.
+ * Use `create(EndOtherSessionsRequestSchema)` to create a new message.
+ */
+export const EndOtherSessionsRequestSchema: GenMessage<EndOtherSessionsRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_session_service, 8);
+
+/**
+ * @generated from message logistics.v1.EndOtherSessionsResponse
+ */
+export type EndOtherSessionsResponse = Message<"logistics.v1.EndOtherSessionsResponse"> & {
+  /**
+   * How many sessions ended.
+   *
+   * @generated from field: int32 ended_count = 1;
+   */
+  endedCount: number;
+};
+
+/**
+ * Describes the message logistics.v1.EndOtherSessionsResponse.
+ * Use `create(EndOtherSessionsResponseSchema)` to create a new message.
+ */
+export const EndOtherSessionsResponseSchema: GenMessage<EndOtherSessionsResponse> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_session_service, 9);
+
+/**
  * The browser's sign-in, served by the gateway. The session is an opaque id in an
  * HttpOnly, SameSite=Strict cookie; its data stays on the server.
  *
@@ -129,6 +255,40 @@ export const SessionService: GenService<{
     methodKind: "unary";
     input: typeof DeleteSessionRequestSchema;
     output: typeof EmptySchema;
+  },
+  /**
+   * The signed-in user's own sessions (browsers signed in now), this one first, then the
+   * most recently used. Errors: UNAUTHENTICATED (no session).
+   *
+   * @generated from rpc logistics.v1.SessionService.ListSessions
+   */
+  listSessions: {
+    methodKind: "unary";
+    input: typeof ListSessionsRequestSchema;
+    output: typeof ListSessionsResponseSchema;
+  },
+  /**
+   * Ends one of the signed-in user's other sessions, named by its id from ListSessions.
+   * Errors: UNAUTHENTICATED (no session), INVALID_ARGUMENT (this session: sign out instead),
+   * NOT_FOUND "Session not found" (unknown, already ended, or another user's).
+   *
+   * @generated from rpc logistics.v1.SessionService.EndSession
+   */
+  endSession: {
+    methodKind: "unary";
+    input: typeof EndSessionRequestSchema;
+    output: typeof EmptySchema;
+  },
+  /**
+   * Ends every session of the signed-in user but this one ("sign out everywhere else").
+   * Errors: UNAUTHENTICATED (no session).
+   *
+   * @generated from rpc logistics.v1.SessionService.EndOtherSessions
+   */
+  endOtherSessions: {
+    methodKind: "unary";
+    input: typeof EndOtherSessionsRequestSchema;
+    output: typeof EndOtherSessionsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_logistics_v1_session_service, 0);

@@ -1,0 +1,127 @@
+// Every signed-in user, whatever their role, has an account page: their own password, the
+// browsers signed in as them (with "Sign out everywhere else"), the theme and the public
+// site's language. Checked as an agent (no Users page) on a phone and a desktop.
+import { mkdirSync } from 'node:fs';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { Role } from '../src/gen/logistics/v1/user_pb';
+import { LOGIN_PATH, USERS_PATH, signIn } from './support/admin';
+import { adminRpc } from './support/rpc';
+
+const PASSWORD = 'a-Staff-Passw0rd-2026';
+const NEW_PASSWORD = 'a-Brand-New-Passw0rd-2026';
+const ACCOUNT_PATH = '/administration_and_development/account';
+const SHOTS = '/work/shots/s30-account';
+
+async function agent(request: APIRequestContext, baseURL: string): Promise<string> {
+  const admin = await adminRpc(request, baseURL);
+  const email = `agent-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+  await admin.users.createUser({ user: { email, name: 'Ama Agent', role: Role.AGENT }, password: PASSWORD });
+  return email;
+}
+
+function sessionItems(page: Page) {
+  return page.getByRole('list', { name: 'Sessions' }).getByRole('listitem');
+}
+
+async function expectNoSideways(page: Page) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+]) {
+  test(`an agent changes their password and signs out their other browser at ${viewport.width} px`, async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    // Two browsers, two sign-ins and a password hashed twice: more than the usual 30 s on 2 cores.
+    test.slow();
+    const email = await agent(request, baseURL!);
+    const here = await browser.newContext({ viewport, baseURL });
+    const page = await here.newPage();
+    await signIn(page, email, PASSWORD);
+
+    // The account page is one click away, from the user's own address in the admin bar.
+    await page.getByTestId('admin-user-email').click();
+    await expect(page).toHaveURL(new RegExp(`${ACCOUNT_PATH}$`));
+    await expect(page.getByRole('heading', { level: 1, name: 'Your Account' })).toBeVisible();
+    await expect(sessionItems(page)).toHaveCount(1);
+    await expect(sessionItems(page).first()).toContainText('This browser');
+    await expect(page.getByRole('button', { name: 'Sign out everywhere else' })).toBeDisabled();
+
+    // A wrong current password is said next to that field, and the agent stays signed in.
+    await page.getByLabel('Current Password').fill('not my password at all');
+    await page.getByLabel('New Password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel('Confirm New Password').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    await expect(page.locator('#current-password-error')).toHaveText('Incorrect password');
+    await expect(page.getByLabel('Current Password')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page).toHaveURL(new RegExp(`${ACCOUNT_PATH}$`));
+
+    // A mismatched confirmation never reaches the server.
+    await page.getByLabel('Current Password').fill(PASSWORD);
+    await page.getByLabel('Confirm New Password').fill(`${NEW_PASSWORD}x`);
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    await expect(page.locator('#confirm-password-error')).toHaveText('The new passwords do not match');
+
+    await page.getByLabel('Confirm New Password').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    await expect(page.getByText('Password changed successfully')).toBeVisible();
+    await expect(page.getByLabel('Current Password')).toHaveValue('');
+
+    // Another browser signs in with the new password (the old one no longer works) ...
+    const there = await browser.newContext({ viewport, baseURL });
+    const other = await there.newPage();
+    await signIn(other, email, NEW_PASSWORD);
+
+    // ... is listed here, and "Sign out everywhere else" ends it.
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect(sessionItems(page)).toHaveCount(2);
+    await expect(sessionItems(page).nth(1)).toContainText(/Chrome on \w+/);
+    await expect(sessionItems(page).nth(1).getByRole('button', { name: /^Sign out Chrome on \w+, signed in / })).toBeVisible();
+    await expectNoSideways(page);
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: `${SHOTS}/account-${viewport.width}.png`, fullPage: true });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `${SHOTS}/account-top-${viewport.width}.png` });
+
+    await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await expect(page.getByText('Signed out 1 other session')).toBeVisible();
+    await expect(sessionItems(page)).toHaveCount(1);
+    await other.reload();
+    await expect(other).toHaveURL(new RegExp(`${LOGIN_PATH}$`));
+    // This browser is still signed in.
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1, name: 'Your Account' })).toBeVisible();
+
+    // The theme: the same choice as the floating toggle, kept for the user.
+    await page.getByRole('radio', { name: 'Dark' }).check();
+    await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+    await page.reload();
+    await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+    await expect(page.getByRole('radio', { name: 'Dark' })).toBeChecked();
+    await page.screenshot({ path: `${SHOTS}/account-dark-${viewport.width}.png`, fullPage: true });
+    await page.getByRole('radio', { name: 'Same as this device' }).check();
+    await expect(page.locator('html')).not.toHaveClass(/\bdark\b/);
+
+    // The public site's language: remembered in this browser, with a link to the site in it.
+    await page.getByLabel('Public site language').selectOption('es');
+    await expect(page.getByRole('link', { name: 'Open the public site in Español' })).toHaveAttribute('href', '/es');
+
+    await there.close();
+    await here.close();
+  });
+}
+
+test('the Users page links to the account page instead of holding the password form', async ({ page }) => {
+  await signIn(page);
+  await page.goto(USERS_PATH);
+  await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Change Your Password' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'your account page' }).click();
+  await expect(page).toHaveURL(new RegExp(`${ACCOUNT_PATH}$`));
+  await expect(page.getByRole('heading', { name: 'Change Your Password' })).toBeVisible();
+});
