@@ -572,7 +572,8 @@ fn is_admin_route(path: &str) -> bool {
                         | "audit"
                         | "labels"
                         | "webhooks"
-                        | "import",
+                        | "import"
+                        | "account",
                 ),
                 None,
             )
@@ -656,6 +657,7 @@ mod tests {
             "/administration_and_development/audit",
             "/administration_and_development/webhooks",
             "/administration_and_development/import",
+            "/administration_and_development/account",
             "/es",
             "/fr/",
             "/ar/about",

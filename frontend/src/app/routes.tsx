@@ -10,18 +10,9 @@ const AboutPage = lazy(() => import('./routes/about'));
 const ServicesPage = lazy(() => import('./routes/services'));
 const ContactPage = lazy(() => import('./routes/contact'));
 const TrackPage = lazy(() => import('./routes/track'));
-// The admin area is its own chunks: public pages never load its code.
+// The admin area is its own chunks, its page table included: public pages never load its code.
 const AdminLoginPage = lazy(() => import('./routes/admin-login'));
 const AdminLayout = lazy(() => import('./routes/admin-layout'));
-const AdminShipmentsPage = lazy(() => import('./routes/admin-shipments'));
-const AdminUsersPage = lazy(() => import('./routes/admin-users'));
-const AdminEmailsPage = lazy(() => import('./routes/admin-emails'));
-const AdminSettingsPage = lazy(() => import('./routes/admin-settings'));
-const AdminAuditPage = lazy(() => import('./routes/admin-audit'));
-const AdminWebhooksPage = lazy(() => import('./routes/admin-webhooks'));
-const AdminLabelsPage = lazy(() => import('./routes/admin-labels'));
-const AdminImportPage = lazy(() => import('./routes/admin-import'));
-const AdminAccountPage = lazy(() => import('./routes/admin-account'));
 const PrivacyPage = lazy(() => import('./routes/privacy'));
 const TermsPage = lazy(() => import('./routes/terms'));
 const FaqPage = lazy(() => import('./routes/faq'));
@@ -49,22 +40,9 @@ const ROUTES: RouteObject[] = [
       ...PUBLIC_PAGES,
       ...LANGUAGE_PREFIXES.map((prefix) => ({ path: prefix, children: PUBLIC_PAGES })),
       { path: 'administration_and_development/login', element: <AdminLoginPage /> },
-      {
-        // The guard (in the layout) sends visitors without a staff session to the login.
-        path: 'administration_and_development',
-        element: <AdminLayout />,
-        children: [
-          { index: true, element: <AdminShipmentsPage /> },
-          { path: 'users', element: <AdminUsersPage /> },
-          { path: 'emails', element: <AdminEmailsPage /> },
-          { path: 'settings', element: <AdminSettingsPage /> },
-          { path: 'audit', element: <AdminAuditPage /> },
-          { path: 'webhooks', element: <AdminWebhooksPage /> },
-          { path: 'labels', element: <AdminLabelsPage /> },
-          { path: 'import', element: <AdminImportPage /> },
-          { path: 'account', element: <AdminAccountPage /> },
-        ],
-      },
+      // The guard and the section's pages (admin-layout.tsx) send visitors without a staff
+      // session to the login.
+      { path: 'administration_and_development/*', element: <AdminLayout /> },
       { path: 'login', element: <Navigate to={ADMIN_LOGIN_PATH} replace /> },
       { path: '*', element: <NotFoundPage /> },
     ],

@@ -1,5 +1,6 @@
-import { Suspense } from 'react';
-import { Outlet } from 'react-router-dom';
+import { lazy, Suspense } from 'react';
+import { Outlet, useRoutes, type RouteObject } from 'react-router-dom';
+import type { User } from '@/gen/logistics/v1/user_pb';
 import { Spinner } from '@/components/ui/Spinner';
 import { AdminBar } from '@/features/admin-session/components/AdminBar';
 import { RequireStaff } from '@/features/admin-session/components/RequireStaff';
@@ -7,6 +8,31 @@ import { useStoredTheme } from '@/features/preferences/hooks/use-stored-theme';
 import { useMessages } from '@/lib/i18n';
 import { DataProvider } from '../data-provider';
 import '@/styles/admin.css';
+
+const AdminShipmentsPage = lazy(() => import('./admin-shipments'));
+const AdminUsersPage = lazy(() => import('./admin-users'));
+const AdminEmailsPage = lazy(() => import('./admin-emails'));
+const AdminSettingsPage = lazy(() => import('./admin-settings'));
+const AdminAuditPage = lazy(() => import('./admin-audit'));
+const AdminWebhooksPage = lazy(() => import('./admin-webhooks'));
+const AdminLabelsPage = lazy(() => import('./admin-labels'));
+const AdminImportPage = lazy(() => import('./admin-import'));
+const AdminAccountPage = lazy(() => import('./admin-account'));
+const NotFoundPage = lazy(() => import('./not-found'));
+
+/** The sections of the admin area, relative to it; each page is its own chunk. */
+const ADMIN_PAGES: RouteObject[] = [
+  { index: true, element: <AdminShipmentsPage /> },
+  { path: 'users', element: <AdminUsersPage /> },
+  { path: 'emails', element: <AdminEmailsPage /> },
+  { path: 'settings', element: <AdminSettingsPage /> },
+  { path: 'audit', element: <AdminAuditPage /> },
+  { path: 'webhooks', element: <AdminWebhooksPage /> },
+  { path: 'labels', element: <AdminLabelsPage /> },
+  { path: 'import', element: <AdminImportPage /> },
+  { path: 'account', element: <AdminAccountPage /> },
+  { path: '*', element: <NotFoundPage /> },
+];
 
 /** /administration_and_development/*: the guard, the admin bar, then the section's page. The
  * signed-in user is passed to the pages as the outlet context. */
@@ -30,7 +56,7 @@ export default function AdminLayout() {
                   </div>
                 }
               >
-                <Outlet context={user} />
+                <AdminPages user={user} />
               </Suspense>
             </div>
           </div>
@@ -44,4 +70,9 @@ export default function AdminLayout() {
 function StoredTheme() {
   useStoredTheme();
   return null;
+}
+
+/** The section's page for the current address, with the signed-in user as its outlet context. */
+function AdminPages({ user }: { user: User }) {
+  return useRoutes([{ element: <Outlet context={user} />, children: ADMIN_PAGES }]);
 }
