@@ -4,13 +4,14 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { Role } from '../src/gen/logistics/v1/user_pb';
+import { SCREENSHOTS } from './support/visual';
 import { LOGIN_PATH, USERS_PATH, signIn } from './support/admin';
 import { adminRpc } from './support/rpc';
 
 const PASSWORD = 'a-Staff-Passw0rd-2026';
 const NEW_PASSWORD = 'a-Brand-New-Passw0rd-2026';
 const ACCOUNT_PATH = '/administration_and_development/account';
-const SHOTS = '/work/shots/s30-account';
+const SHOTS = SCREENSHOTS;
 
 async function agent(request: APIRequestContext, baseURL: string): Promise<string> {
   const admin = await adminRpc(request, baseURL);

@@ -5,6 +5,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { join } from 'node:path';
 import { ShipmentStatus, type Shipment } from '../src/gen/logistics/v1/shipment_pb';
+import { SCREENSHOTS } from './support/visual';
 import { adminEmail, signIn } from './support/admin';
 import { siteUrl } from './support/env';
 import { adminRpc, type Clients } from './support/rpc';
@@ -15,7 +16,7 @@ const PHONE = '+233 30 555 0161';
 const EMAIL = 'kwame.mensah.operations-desk@accra-logistics-example.com';
 const ORIGIN = 'القاهرة، مصر';
 const DESTINATION = 'دبي';
-const SHOTS = '/work/shots/h23-bidi';
+const SHOTS = SCREENSHOTS;
 
 /** The rendered text of `scope` line by line, each line's characters left to right as they
  * appear on screen (visually hidden text left out). */

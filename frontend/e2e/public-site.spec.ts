@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { ShipmentStatus } from '../src/gen/logistics/v1/shipment_pb';
+import { SCREENSHOTS } from './support/visual';
 import { demoShipmentWithStatus } from './support/demo';
 import { siteUrl } from './support/env';
 import { adminRpc, rpc } from './support/rpc';
@@ -21,8 +22,8 @@ const WIDTHS = [
   { width: 1280, height: 800 },
 ];
 const RUN = `${Date.now().toString(36)}`;
-const SHOTS = '/work/shots/h23-track';
-const SCREENS_SHOTS = '/work/shots/s30-screens';
+const SHOTS = SCREENSHOTS;
+const SCREENS_SHOTS = SCREENSHOTS;
 
 type Box = { x: number; y: number; width: number; height: number };
 

@@ -6,10 +6,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { SCREENSHOTS } from './support/visual';
 import { ADMIN_PATH, signIn } from './support/admin';
 import { demoShipmentWithStatus } from './support/demo';
 
-const SHOTS = '/work/shots/s30-screens';
+const SHOTS = SCREENSHOTS;
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 // The widths between where layouts change (the progress steps go into five columns at 760 px).
