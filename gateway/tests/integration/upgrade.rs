@@ -105,7 +105,10 @@ async fn data_written_before_schema_versions_is_migrated_with_every_record_intac
     // Opening the stores migrates them, as the product does at start.
     site::open_stores(data.path()).await;
     let after = every_record(data.path());
-    assert_eq!(after.keys().collect::<Vec<_>>(), before.keys().collect::<Vec<_>>());
+    assert_eq!(
+        after.keys().collect::<Vec<_>>(),
+        before.keys().collect::<Vec<_>>()
+    );
     for (table, rows) in &before {
         let now = &after[table];
         assert_eq!(now.len(), rows.len(), "{table}: no record went missing");
