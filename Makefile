@@ -8,7 +8,7 @@ CHROMIUM ?= /usr/bin/chromium
 BUF_VERSION = 1.75.0
 BUF = .tools/buf/node_modules/.bin/buf
 
-.PHONY: run run-distributed demo test test-stages test-e2e-beside-lint check unit-tests system-packages lint lint-rust lint-frontend build-rust test-rust test-frontend test-e2e test-e2e-distributed check-metrics check-deploy test-faults fault-test bench bench-smoke bench-packages tools webhook-tools buf frontend clean
+.PHONY: run run-distributed demo test test-stages check unit-tests system-packages lint lint-rust lint-frontend build-rust test-rust test-frontend test-e2e test-e2e-distributed check-metrics check-deploy test-faults fault-test bench bench-smoke bench-packages tools webhook-tools buf frontend clean
 
 ## run: build everything and start the all-in-one product on http://localhost:$(PORT)
 # E-mails written over SMTP carry the site's brand: frontend/brand.json, or BRAND_FILE (absolute).
@@ -43,20 +43,7 @@ frontend: frontend/node_modules/.package-lock.json
 test:
 	@scripts/stage-times.sh run $(MAKE) --no-print-directory test-stages
 
-test-stages: system-packages build-rust test-rust test-frontend test-e2e-beside-lint test-e2e-distributed test-faults check-metrics check-deploy bench-smoke
-
-## test-e2e-beside-lint: the Playwright suite keeps under half of two cores busy (its tests wait
-## on the page), so every static check, all CPU and no timing, runs beside it at the lowest
-## priority; its output and time are printed when both are done, and either failing fails
-test-e2e-beside-lint: system-packages frontend build-rust frontend/node_modules/.package-lock.json
-	$(STAGE) test-e2e+lint
-	@start=$$(date +%s); \
-	  (STAGE_LOG= nice -n 19 $(MAKE) --no-print-directory lint >.lint.log 2>&1; echo "$$? $$(( $$(date +%s) - start ))" >.lint.status) & \
-	  status=0; (cd frontend && CI=1 npm run e2e -- $(E2E_ARGS)) || status=$$?; \
-	  wait; read lint_status lint_seconds <.lint.status; \
-	  echo "==> lint (beside test-e2e, at the lowest priority): $$lint_seconds s, exit $$lint_status"; \
-	  cat .lint.log; rm -f .lint.log .lint.status; \
-	  [ "$$status" = 0 ] && [ "$$lint_status" = 0 ]
+test-stages: system-packages lint build-rust test-rust test-frontend test-e2e test-e2e-distributed test-faults check-metrics check-deploy bench-smoke
 
 # A target's first recipe line: `make test` times each stage from it (scripts/stage-times.sh).
 STAGE = @scripts/stage-times.sh mark

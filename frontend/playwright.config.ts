@@ -9,7 +9,8 @@ import { defineConfig, devices } from '@playwright/test';
 //   E2E_PORT     port of the gateway under test (default: a random port in 20000-29999,
 //                a range where Chromium blocks no port as unsafe)
 //   E2E_WORKERS  browsers at once (default 3: a test waits on the page far more than it computes,
-//                so three keep CI's 2 cores busy without starving any)
+//                so three keep CI's 2 cores busy without starving any; 2 against the distributed
+//                product, whose SecantusDB answers one query at a time)
 //   E2E_MODE     `distributed`: run scripts/run-distributed.sh instead (Redis, SecantusDB and each
 //                service as its own process, binaries next to GATEWAY_BIN, data in the run's folder)
 //                and only the specs listed in crossServiceSpecs
@@ -73,7 +74,7 @@ export default defineConfig({
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  workers: Number(process.env.E2E_WORKERS ?? 3),
+  workers: Number(process.env.E2E_WORKERS ?? (distributed ? 2 : 3)),
   timeout: 30_000,
   expect: { timeout: 7_000 },
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],

@@ -270,7 +270,7 @@ for (const viewport of [PHONE, DESKTOP]) {
       await page.route(`**${SHIPMENT_SERVICE_PATH}DeleteShipment`, (route) => route.abort());
       await confirmDelete();
       await expect(toasts).toHaveText(['Failed to delete shipment']);
-      await expect(async () => expectClear('error')).toPass({ timeout: 3000 });
+      await expect(async () => expectClear('error')).toPass({ timeout: 10_000 });
       await page.unroute(`**${SHIPMENT_SERVICE_PATH}DeleteShipment`);
 
       // It succeeds: a success toast, at the top of the page and then scrolled so that the admin
@@ -278,10 +278,10 @@ for (const viewport of [PHONE, DESKTOP]) {
       await confirmDelete();
       await expect(toastWithText(page, 'Shipment deleted successfully')).toBeVisible();
       await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
-      await expect(async () => expectClear('at the top')).toPass({ timeout: 3000 });
+      await expect(async () => expectClear('at the top')).toPass({ timeout: 10_000 });
       await page.screenshot({ path: join(SCREENSHOTS, `admin-phone-toasts-${viewport.width}.png`) });
       await page.evaluate(() => window.scrollTo({ top: 60, behavior: 'instant' }));
-      await expect(async () => expectClear('scrolled')).toPass({ timeout: 3000 });
+      await expect(async () => expectClear('scrolled')).toPass({ timeout: 10_000 });
     });
 
     test(`status, type, mode and payment labels are title case everywhere at ${px}`, async ({ page }) => {
