@@ -11,7 +11,6 @@ import { adminRpc } from './support/rpc';
 const PASSWORD = 'a-Staff-Passw0rd-2026';
 const NEW_PASSWORD = 'a-Brand-New-Passw0rd-2026';
 const ACCOUNT_PATH = '/administration_and_development/account';
-const SHOTS = SCREENSHOTS;
 
 async function agent(request: APIRequestContext, baseURL: string): Promise<string> {
   const admin = await adminRpc(request, baseURL);
@@ -84,10 +83,10 @@ for (const viewport of [
     await expect(sessionItems(page).nth(1)).toContainText(/Chrome on \w+/);
     await expect(sessionItems(page).nth(1).getByRole('button', { name: /^Sign out Chrome on \w+, signed in / })).toBeVisible();
     await expectNoSideways(page);
-    mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: `${SHOTS}/account-${viewport.width}.png`, fullPage: true });
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: `${SCREENSHOTS}/account-${viewport.width}.png`, fullPage: true });
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: `${SHOTS}/account-top-${viewport.width}.png` });
+    await page.screenshot({ path: `${SCREENSHOTS}/account-top-${viewport.width}.png` });
 
     await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
     await expect(page.getByText('Signed out 1 other session')).toBeVisible();
@@ -104,7 +103,7 @@ for (const viewport of [
     await page.reload();
     await expect(page.locator('html')).toHaveClass(/\bdark\b/);
     await expect(page.getByRole('radio', { name: 'Dark' })).toBeChecked();
-    await page.screenshot({ path: `${SHOTS}/account-dark-${viewport.width}.png`, fullPage: true });
+    await page.screenshot({ path: `${SCREENSHOTS}/account-dark-${viewport.width}.png`, fullPage: true });
     await page.getByRole('radio', { name: 'Same as this device' }).check();
     await expect(page.locator('html')).not.toHaveClass(/\bdark\b/);
 

@@ -22,8 +22,6 @@ const WIDTHS = [
   { width: 1280, height: 800 },
 ];
 const RUN = `${Date.now().toString(36)}`;
-const SHOTS = SCREENSHOTS;
-const SCREENS_SHOTS = SCREENSHOTS;
 
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -50,8 +48,8 @@ function pasted(number: string): string {
 }
 
 function shot(name: string, width: number): string {
-  mkdirSync(SHOTS, { recursive: true });
-  return join(SHOTS, `${name}-${width}.png`);
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return join(SCREENSHOTS, `${name}-${width}.png`);
 }
 
 for (const viewport of WIDTHS) {
@@ -182,8 +180,8 @@ for (const viewport of WIDTHS) {
       // The newest first: today's entry is among those printed, the first one is not.
       await expect(events.first()).toBeVisible();
       await expect(events.last()).toBeHidden();
-      mkdirSync(SCREENS_SHOTS, { recursive: true });
-      await page.screenshot({ path: join(SCREENS_SHOTS, `track-print-long-${viewport.width}.png`), fullPage: true });
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOTS, `track-print-long-${viewport.width}.png`), fullPage: true });
       const pdf = await page.pdf({ format: 'A4', preferCSSPageSize: true });
       const pages = pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? [];
       expect(pages).toHaveLength(1);

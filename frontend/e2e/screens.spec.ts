@@ -10,15 +10,14 @@ import { SCREENSHOTS } from './support/visual';
 import { ADMIN_PATH, signIn } from './support/admin';
 import { demoShipmentWithStatus } from './support/demo';
 
-const SHOTS = SCREENSHOTS;
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 // The widths between where layouts change (the progress steps go into five columns at 760 px).
 const BETWEEN = [768, 800, 1024].map((width) => ({ width, height: 900 }));
 
 function shot(name: string, width: number, scheme = 'light'): string {
-  mkdirSync(SHOTS, { recursive: true });
-  return join(SHOTS, `${name}-${width}-${scheme}.png`);
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return join(SCREENSHOTS, `${name}-${width}-${scheme}.png`);
 }
 
 /** The distinct line tops of each character of `text` inside `element`, in order of the text. */
