@@ -70,6 +70,9 @@ export const chromiumLaunchOptions = {
 export default defineConfig({
   testDir: './e2e',
   testMatch: distributed ? Object.keys(crossServiceSpecs) : undefined,
+  // Of those, only the flows: a test tagged @layout (e2e/support/env.ts) checks a page that is
+  // the same in both modes.
+  grepInvert: distributed ? /@layout/ : undefined,
   outputDir: './test-results/artifacts',
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
@@ -82,7 +85,9 @@ export default defineConfig({
   globalTeardown: './e2e/global-teardown.ts',
   use: {
     baseURL,
-    trace: 'retain-on-failure',
+    // A trace films every test, which costs a third of the suite's time; CI keeps no files, so
+    // it records none there (run the failing spec again without CI=1 for one).
+    trace: process.env.CI ? 'off' : 'retain-on-failure',
     colorScheme: 'light',
     // The offline service worker would answer requests before page.route() sees them; the
     // offline tests allow it in their own context.

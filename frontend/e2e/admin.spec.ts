@@ -15,7 +15,7 @@ import {
   submitLogin,
 } from './support/admin';
 import { definition, toastWithText } from './support/track-page';
-import { siteUrl } from './support/env';
+import { LAYOUT, siteUrl } from './support/env';
 import { adminRpc } from './support/rpc';
 import { waitForEmail } from './support/tracking';
 
@@ -172,7 +172,7 @@ test.describe('admin sign-in', () => {
     await expect(page.getByTestId('admin-user-email')).toContainText(adminEmail());
   });
 
-  test("an admin's bar is one line at 1280 px: every section and Log out", async ({ page }) => {
+  test("an admin's bar is one line at 1280 px: every section and Log out", { tag: LAYOUT }, async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await signIn(page);
     const nav = page.getByRole('navigation', { name: 'Admin' });
@@ -474,7 +474,7 @@ test.describe('admin dashboard', () => {
     await expect(modal.getByRole('button', { name: 'Create', exact: true })).toBeEnabled();
   });
 
-  test('the dashboard fits a 375 px screen', async ({ page }) => {
+  test('the dashboard fits a 375 px screen', { tag: LAYOUT }, async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 812 });
     await signIn(page);
     await expect(page.getByRole('region', { name: 'Shipments' }).locator('tbody tr').first()).toBeVisible();

@@ -11,6 +11,7 @@ import { adminRpc, listEmails } from './support/rpc';
 import { toastWithText } from './support/track-page';
 import { createShipment } from './support/tracking';
 import { contrastRatio, parseRgb } from './support/visual';
+import { LAYOUT } from './support/env';
 
 const NOTIFICATION_SERVICE_PATH = '/logistics.v1.NotificationService/';
 const RUN = Date.now().toString(36).slice(-6);
@@ -204,7 +205,7 @@ test.describe('stored theme', () => {
   });
 });
 
-test.describe('e-mail layout', () => {
+test.describe('e-mail layout', { tag: LAYOUT }, () => {
   // Every e-mail the product writes, in each language, as `gateway email-previews` renders it.
   const previews = mkdtempSync(join(tmpdir(), 'pse-email-previews-'));
   execFileSync(process.env.GATEWAY_BIN!, ['email-previews', '--out', previews], {

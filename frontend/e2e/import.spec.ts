@@ -7,6 +7,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { Role } from '../src/gen/logistics/v1/user_pb';
 import { ADMIN_PATH, SHIPMENT_SERVICE_PATH, signIn } from './support/admin';
 import { adminRpc } from './support/rpc';
+import { LAYOUT } from './support/env';
 
 const IMPORT_PATH = '/administration_and_development/import';
 const PASSWORD = 'an-Import-Passw0rd-2026';
@@ -383,7 +384,7 @@ test.describe('importing shipments from a CSV file', () => {
 });
 
 for (const viewport of [PHONE, DESKTOP]) {
-  test.describe(`the Import page at ${viewport.width} px`, () => {
+  test.describe(`the Import page at ${viewport.width} px`, { tag: LAYOUT }, () => {
     test.use({ viewport });
 
     test('the preview and the recent imports fit the screen', async ({ page, request, baseURL }) => {

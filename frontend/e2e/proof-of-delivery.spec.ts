@@ -9,7 +9,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { ProofOfDeliveryImageKind, ShipmentStatus, type Shipment } from '../src/gen/logistics/v1/shipment_pb';
 import { Role } from '../src/gen/logistics/v1/user_pb';
 import { signIn } from './support/admin';
-import { siteUrl } from './support/env';
+import { LAYOUT, layoutUnlessDesktop, siteUrl } from './support/env';
 import { adminRpc, rpc, type Clients } from './support/rpc';
 import { toastWithText } from './support/track-page';
 import {
@@ -150,7 +150,7 @@ async function expectAccessible(page: Page, selector: string): Promise<void> {
 }
 
 for (const viewport of VIEWPORTS) {
-  test.describe(`proof of delivery (${viewport.name})`, () => {
+  test.describe(`proof of delivery (${viewport.name})`, layoutUnlessDesktop(viewport), () => {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
 
     test('an agent marks a shipment Delivered with the recipient, a signature and a photo; the View dialog shows them', async ({
@@ -341,7 +341,7 @@ for (const viewport of VIEWPORTS) {
       await fresh.close();
     });
 
-    test('in dark mode the proof and its inputs keep their contrast', async ({ browser }) => {
+    test('in dark mode the proof and its inputs keep their contrast', { tag: LAYOUT }, async ({ browser }) => {
       // Three axe passes, a sign-in and the admin list: over 20 s on an idle machine.
       test.setTimeout(60_000);
       const run = tag();

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { EmailTemplate } from '../src/gen/logistics/v1/notification_pb';
-import { siteUrl } from './support/env';
+import { layoutUnlessDesktop, siteUrl } from './support/env';
 import { adminRpc, type Clients } from './support/rpc';
 import {
   VERIFY_BUTTON,
@@ -43,7 +43,7 @@ test.beforeAll(async ({ playwright }) => {
 });
 
 for (const viewport of VIEWPORTS) {
-  test.describe(`send me a link (${viewport.name})`, () => {
+  test.describe(`send me a link (${viewport.name})`, layoutUnlessDesktop(viewport), () => {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
 
     test('after strangers spent every attempt, the receiver gets a link by e-mail that opens the full view', async ({ page }) => {

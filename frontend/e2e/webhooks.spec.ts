@@ -6,6 +6,7 @@ import { expect, test } from '@playwright/test';
 import { LOGIN_PATH, LOGIN_SUCCESS, adminEmail, adminPassword, submitLogin } from './support/admin';
 import { freePort, startGateway, type RunningGateway } from './support/gateway';
 import { toastWithText } from './support/track-page';
+import { layoutUnlessDesktop } from './support/env';
 
 type Delivery = { path: string; headers: IncomingHttpHeaders; body: string };
 
@@ -57,7 +58,7 @@ for (const viewport of [
   { width: 390, height: 844 },
   { width: 1280, height: 800 },
 ]) {
-  test.describe(`Webhooks at ${viewport.width} px`, () => {
+  test.describe(`Webhooks at ${viewport.width} px`, layoutUnlessDesktop(viewport), () => {
     test.use({ viewport });
 
     test('an admin adds an endpoint, sees its secret once, tests, rotates, disables and deletes it', async ({ page }) => {

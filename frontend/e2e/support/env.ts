@@ -28,3 +28,13 @@ function required(name: string): string {
 export function siteUrl(): string {
   return `http://127.0.0.1:${required('E2E_PORT')}`;
 }
+
+/** Tag of a test that checks how a screen looks (a width, a theme), not a flow: the distributed
+ * run (playwright.config.ts) leaves it to the all-in-one run, whose pages are the same. */
+export const LAYOUT = '@layout';
+
+/** The tag of one viewport of a flow tested at several widths: the distributed run takes the
+ * flow once, at the desktop width. */
+export function layoutUnlessDesktop(viewport: { width: number }): { tag?: string } {
+  return viewport.width >= 1000 ? {} : { tag: LAYOUT };
+}
