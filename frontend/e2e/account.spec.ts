@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { Role } from '../src/gen/logistics/v1/user_pb';
-import { SCREENSHOTS } from './support/visual';
+import { SCREENSHOTS, keepScreenshot } from './support/visual';
 import { LOGIN_PATH, USERS_PATH, signIn } from './support/admin';
 import { adminRpc } from './support/rpc';
 
@@ -84,9 +84,9 @@ for (const viewport of [
     await expect(sessionItems(page).nth(1).getByRole('button', { name: /^Sign out Chrome on \w+, signed in / })).toBeVisible();
     await expectNoSideways(page);
     mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: `${SCREENSHOTS}/account-${viewport.width}.png`, fullPage: true });
+    await keepScreenshot(page, `${SCREENSHOTS}/account-${viewport.width}.png`, { fullPage: true });
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: `${SCREENSHOTS}/account-top-${viewport.width}.png` });
+    await keepScreenshot(page, `${SCREENSHOTS}/account-top-${viewport.width}.png`);
 
     await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
     await expect(page.getByText('Signed out 1 other session')).toBeVisible();
@@ -103,7 +103,7 @@ for (const viewport of [
     await page.reload();
     await expect(page.locator('html')).toHaveClass(/\bdark\b/);
     await expect(page.getByRole('radio', { name: 'Dark' })).toBeChecked();
-    await page.screenshot({ path: `${SCREENSHOTS}/account-dark-${viewport.width}.png`, fullPage: true });
+    await keepScreenshot(page, `${SCREENSHOTS}/account-dark-${viewport.width}.png`, { fullPage: true });
     await page.getByRole('radio', { name: 'Same as this device' }).check();
     await expect(page.locator('html')).not.toHaveClass(/\bdark\b/);
 

@@ -8,6 +8,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { openFilters, signIn, SHIPMENT_SERVICE_PATH } from './support/admin';
 import { adminRpc } from './support/rpc';
 import { createShipment } from './support/tracking';
+import { keepScreenshot } from './support/visual';
 
 const SHOTS = process.env.SHOTS_DIR ?? join(import.meta.dirname, '..', 'test-results', 'screenshots');
 
@@ -68,7 +69,7 @@ for (const viewport of [
       // A click outside the dialog, on its backdrop.
       await page.mouse.click(3, viewport.height - 3);
       await expect(ask).toBeVisible();
-      await page.screenshot({ path: join(SHOTS, `discard-confirm-${viewport.width}.png`) });
+      await keepScreenshot(page, join(SHOTS, `discard-confirm-${viewport.width}.png`));
       await page.keyboard.press('Escape');
       await expect(ask).toBeHidden();
       await expect(modal).toBeVisible();
@@ -92,7 +93,7 @@ for (const viewport of [
       const modal = page.getByRole('dialog', { name: 'Update Status of 2 shipments' });
       await expect(modal).toBeVisible();
       mkdirSync(SHOTS, { recursive: true });
-      await page.screenshot({ path: join(SHOTS, `bulk-dialog-${viewport.width}.png`) });
+      await keepScreenshot(page, join(SHOTS, `bulk-dialog-${viewport.width}.png`));
 
       const form = await modal.locator('form').boundingBox();
       for (const label of ['Status', 'Current Location', 'Remarks']) {
@@ -128,7 +129,7 @@ for (const viewport of [
       await expect(confirm).toContainText('Are you sure you want to delete this shipment?');
       await expect(confirm).toContainText(s.trackingNumber);
       await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
-      await page.screenshot({ path: join(SHOTS, `delete-confirm-${viewport.width}.png`) });
+      await keepScreenshot(page, join(SHOTS, `delete-confirm-${viewport.width}.png`));
       await confirm.getByRole('button', { name: 'Cancel' }).click();
       await expect(confirm).toBeHidden();
       await expect(row(page, s.trackingNumber)).toBeVisible();
@@ -180,7 +181,7 @@ for (const viewport of [
       await expect(exportLink).toHaveAttribute('aria-disabled', 'true');
       await exportLink.click({ force: true });
       expect(await download).toBeNull();
-      await page.screenshot({ path: join(SHOTS, `date-range-${viewport.width}.png`) });
+      await keepScreenshot(page, join(SHOTS, `date-range-${viewport.width}.png`));
       expect(sent).toEqual([]);
 
       // A right range is sent again.
@@ -223,7 +224,7 @@ for (const viewport of [
       await expect(weight).toHaveValue('40');
       await expect(weight).not.toBeEditable();
       await expect(modal.getByText('The total of the packages below.')).toBeVisible();
-      await page.screenshot({ path: join(SHOTS, `package-figures-${viewport.width}.png`) });
+      await keepScreenshot(page, join(SHOTS, `package-figures-${viewport.width}.png`));
 
       // The API applies the same rule: 7 packages of 100 kg typed, 2 pieces of 12.5 kg given.
       const made = await createShipment(await adminRpc(request, baseURL!), run, { packageCount: 7, weightKg: 100 });

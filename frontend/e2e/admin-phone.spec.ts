@@ -10,6 +10,7 @@ import { siteUrl } from './support/env';
 import { adminRpc } from './support/rpc';
 import { definition, toastWithText } from './support/track-page';
 import { createShipment, partiesFor } from './support/tracking';
+import { keepScreenshot } from './support/visual';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', 'test-results', 'screenshots');
 const RUN = Date.now().toString(36).slice(-6);
@@ -124,7 +125,7 @@ for (const viewport of [PHONE, DESKTOP]) {
       await expect(definition(summary, 'Payment Mode')).toHaveText(PAYMENT_LABELS[shipment.paymentMode]);
       await expect(definition(summary, 'Current Location')).toHaveText(shipment.currentLocation);
       await summary.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: join(SCREENSHOTS, `admin-phone-view-${viewport.width}.png`) });
+      await keepScreenshot(page, join(SCREENSHOTS, `admin-phone-view-${viewport.width}.png`));
     });
 
     test(`the shipments list keeps every button on screen at ${px}`, async ({ page }) => {
@@ -165,7 +166,7 @@ for (const viewport of [PHONE, DESKTOP]) {
         }
       }
       await page.evaluate(() => window.scrollTo(0, 0));
-      await page.screenshot({ path: join(SCREENSHOTS, `admin-phone-list-${viewport.width}.png`) });
+      await keepScreenshot(page, join(SCREENSHOTS, `admin-phone-list-${viewport.width}.png`));
     });
 
     test(`the Users page is styled and fits at ${px}`, async ({ page }) => {
@@ -196,7 +197,7 @@ for (const viewport of [PHONE, DESKTOP]) {
       await disable.scrollIntoViewIfNeeded();
       await expectInViewport(page, disable, 'Disable', true);
       await page.evaluate(() => window.scrollTo(0, 0));
-      await page.screenshot({ path: join(SCREENSHOTS, `admin-phone-users-${viewport.width}.png`), fullPage: true });
+      await keepScreenshot(page, join(SCREENSHOTS, `admin-phone-users-${viewport.width}.png`), { fullPage: true });
     });
 
     test(`search ignores accents and case both ways at ${px}`, async ({ page, request }) => {
@@ -221,7 +222,7 @@ for (const viewport of [PHONE, DESKTOP]) {
       await expect(rows).toHaveCount(2);
       expect(await numbers()).toEqual([plain.trackingNumber, accented.trackingNumber].sort());
       await page.getByLabel('Search', { exact: true }).evaluate((input) => input.scrollIntoView({ block: 'start' }));
-      await page.screenshot({ path: join(SCREENSHOTS, `admin-search-accents-${viewport.width}.png`) });
+      await keepScreenshot(page, join(SCREENSHOTS, `admin-search-accents-${viewport.width}.png`));
       await search(page, `jurgen muller ${tag}`);
       await expect(rows).toHaveCount(1);
       await expect(rows.first()).toHaveAttribute('data-tracking-number', accented.trackingNumber);
@@ -279,7 +280,7 @@ for (const viewport of [PHONE, DESKTOP]) {
       await expect(toastWithText(page, 'Shipment deleted successfully')).toBeVisible();
       await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
       await expect(async () => expectClear('at the top')).toPass({ timeout: 10_000 });
-      await page.screenshot({ path: join(SCREENSHOTS, `admin-phone-toasts-${viewport.width}.png`) });
+      await keepScreenshot(page, join(SCREENSHOTS, `admin-phone-toasts-${viewport.width}.png`));
       await page.evaluate(() => window.scrollTo({ top: 60, behavior: 'instant' }));
       await expect(async () => expectClear('scrolled')).toPass({ timeout: 10_000 });
     });
@@ -333,7 +334,7 @@ for (const viewport of [PHONE, DESKTOP]) {
           ...Object.keys(labels),
         ]);
       }
-      await page.screenshot({ path: join(SCREENSHOTS, `admin-phone-create-${viewport.width}.png`) });
+      await keepScreenshot(page, join(SCREENSHOTS, `admin-phone-create-${viewport.width}.png`));
       await create.getByRole('button', { name: 'Cancel' }).click();
 
       const first = shipmentsRegion(page).locator('tbody tr').first();

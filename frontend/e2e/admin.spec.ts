@@ -18,6 +18,7 @@ import { definition, toastWithText } from './support/track-page';
 import { LAYOUT, siteUrl } from './support/env';
 import { adminRpc } from './support/rpc';
 import { waitForEmail } from './support/tracking';
+import { keepScreenshot } from './support/visual';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', 'test-results', 'screenshots');
 const RUN = Date.now().toString(36).slice(-6);
@@ -230,7 +231,7 @@ test.describe('admin dashboard', () => {
       const modal = dialog(page, 'Create Shipment');
       await fillCreateForm(modal);
       mkdirSync(SCREENSHOTS, { recursive: true });
-      await page.screenshot({ path: join(SCREENSHOTS, 'admin-create-1280.png') });
+      await keepScreenshot(page, join(SCREENSHOTS, 'admin-create-1280.png'));
       let release!: () => void;
       const released = new Promise<void>((done) => (release = done));
       await page.route(`**${SHIPMENT_SERVICE_PATH}CreateShipment`, async (route) => {
@@ -252,7 +253,7 @@ test.describe('admin dashboard', () => {
       await expect(definition(panel, 'Total Volumetric Weight')).toHaveText(EXPECTED_TOTALS.volumetric);
       await expect(definition(panel, 'Total Volume')).toHaveText(EXPECTED_TOTALS.volume);
       await expect(definition(panel, 'Total Actual Weight')).toHaveText(EXPECTED_TOTALS.actual);
-      await page.screenshot({ path: join(SCREENSHOTS, 'admin-dashboard-1280.png'), fullPage: true });
+      await keepScreenshot(page, join(SCREENSHOTS, 'admin-dashboard-1280.png'), { fullPage: true });
       // Newest first: the new shipment heads page 1.
       await expect(page.getByRole('region', { name: 'Shipments' }).locator('tbody tr').first()).toHaveAttribute(
         'data-tracking-number',
@@ -399,7 +400,7 @@ test.describe('admin dashboard', () => {
       await expect(definition(view, 'Total Volumetric Weight')).toHaveText(EXPECTED_TOTALS.volumetric);
       await expect(view.getByRole('table').locator('tbody tr')).toHaveCount(2);
       await expect(view.getByRole('region', { name: 'Shipment History' }).getByTestId('history-event')).toHaveCount(2);
-      await page.screenshot({ path: join(SCREENSHOTS, 'admin-view-1280.png') });
+      await keepScreenshot(page, join(SCREENSHOTS, 'admin-view-1280.png'));
       await page.keyboard.press('Escape');
       await expect(view).toBeHidden();
     });
@@ -481,10 +482,10 @@ test.describe('admin dashboard', () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: join(SCREENSHOTS, 'admin-dashboard-375.png'), fullPage: true });
+    await keepScreenshot(page, join(SCREENSHOTS, 'admin-dashboard-375.png'), { fullPage: true });
     await page.getByRole('button', { name: 'Create Shipment' }).click();
     await expect(dialog(page, 'Create Shipment')).toBeVisible();
-    await page.screenshot({ path: join(SCREENSHOTS, 'admin-create-375.png') });
+    await keepScreenshot(page, join(SCREENSHOTS, 'admin-create-375.png'));
   });
 });
 
@@ -511,7 +512,7 @@ test.describe('admin users', () => {
     await expect(row).toContainText('Casey Clerk');
     await expect(row).toContainText('Active');
     mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: join(SCREENSHOTS, 'admin-users-1280.png'), fullPage: true });
+    await keepScreenshot(page, join(SCREENSHOTS, 'admin-users-1280.png'), { fullPage: true });
 
     // The new user signs in elsewhere: signed in, but no dashboard.
     const other = await browser.newContext();

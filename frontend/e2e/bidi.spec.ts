@@ -5,7 +5,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { join } from 'node:path';
 import { ShipmentStatus, type Shipment } from '../src/gen/logistics/v1/shipment_pb';
-import { SCREENSHOTS } from './support/visual';
+import { SCREENSHOTS, keepScreenshot } from './support/visual';
 import { adminEmail, signIn } from './support/admin';
 import { siteUrl } from './support/env';
 import { adminRpc, type Clients } from './support/rpc';
@@ -99,7 +99,7 @@ for (const width of [390, 1280]) {
       const word = await mode.locator('.icon-text-lead').boundingBox();
       expect(icon!.y + icon!.height / 2).toBeGreaterThan(word!.y);
       expect(icon!.y + icon!.height / 2).toBeLessThan(word!.y + word!.height);
-      await page.screenshot({ path: join(SCREENSHOTS, `track-ar-${width}.png`), fullPage: true });
+      await keepScreenshot(page, join(SCREENSHOTS, `track-ar-${width}.png`), { fullPage: true });
     });
 
     test('"Shipment created" is written in the reader\'s language; typed remarks stay as typed', async ({ page }) => {
@@ -133,7 +133,7 @@ for (const width of [390, 1280]) {
       const text = await dialog.innerText();
       expect(text).toMatch(/\d:\d\d\s?[AP]M/);
       expect(text, 'a 24-hour time beside 12-hour ones').not.toMatch(/\b\d{1,2}:\d{2}\b(?!\s?[AP]M)/);
-      await page.screenshot({ path: join(SCREENSHOTS, `admin-view-${width}.png`) });
+      await keepScreenshot(page, join(SCREENSHOTS, `admin-view-${width}.png`));
     });
 
     test("the audit log's changed fields open from a button, named and shown as the shipment form does", async ({ page }) => {
@@ -152,7 +152,7 @@ for (const width of [390, 1280]) {
       await expect(table).not.toContainText('in_transit');
       await expect(table).not.toContainText('currentLocation');
       expect(await table.innerText(), 'raw ISO times').not.toMatch(/\d{4}-\d{2}-\d{2}T/);
-      await page.screenshot({ path: join(SCREENSHOTS, `audit-${width}.png`) });
+      await keepScreenshot(page, join(SCREENSHOTS, `audit-${width}.png`));
     });
 
     test('the admin bar shows the whole address, Create User starts on a working role, the webhook hint is true', async ({ page }) => {
@@ -175,7 +175,7 @@ for (const width of [390, 1280]) {
       });
       expect(widths.longest).toBeLessThanOrEqual(widths.room);
       await role.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: join(SCREENSHOTS, `users-${width}.png`) });
+      await keepScreenshot(page, join(SCREENSHOTS, `users-${width}.png`));
       await page.goto('/administration_and_development/webhooks');
       await expect(page.getByText('on a public address')).toHaveCount(0);
     });
@@ -186,7 +186,7 @@ for (const width of [390, 1280]) {
       await expect(packages).toContainText('مليون');
       await expect(packages).not.toContainText('M');
       await packages.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: join(SCREENSHOTS, `home-ar-${width}.png`) });
+      await keepScreenshot(page, join(SCREENSHOTS, `home-ar-${width}.png`));
     });
   });
 }

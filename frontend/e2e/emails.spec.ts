@@ -10,7 +10,7 @@ import { startGateway, type RunningGateway } from './support/gateway';
 import { adminRpc, listEmails } from './support/rpc';
 import { toastWithText } from './support/track-page';
 import { createShipment } from './support/tracking';
-import { contrastRatio, parseRgb } from './support/visual';
+import { contrastRatio, parseRgb, keepScreenshot } from './support/visual';
 import { LAYOUT } from './support/env';
 
 const NOTIFICATION_SERVICE_PATH = '/logistics.v1.NotificationService/';
@@ -235,7 +235,7 @@ test.describe('e-mail layout', { tag: LAYOUT }, () => {
         const preheader = page.locator('body > div').first();
         await expect(preheader, name).toBeHidden();
         expect((await preheader.textContent())?.trim().length ?? 0, name).toBeGreaterThan(5);
-        await page.screenshot({ path: join(shots, `${name}-${width}.png`), fullPage: true });
+        await keepScreenshot(page, join(shots, `${name}-${width}.png`), { fullPage: true });
       }
     });
   }
@@ -276,7 +276,7 @@ test.describe('e-mail layout', { tag: LAYOUT }, () => {
       }
       // A dark card: the e-mail follows the reader's dark theme rather than glaring white.
       expect(contrastRatio(card, [255, 255, 255]), name).toBeGreaterThan(4.5);
-      await page.screenshot({ path: join(shots, `${name}-dark-390.png`), fullPage: true });
+      await keepScreenshot(page, join(shots, `${name}-dark-390.png`), { fullPage: true });
     }
     await context.close();
   });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { demoShipmentWithStatus } from './support/demo';
-import { SCREENSHOTS } from './support/visual';
+import { SCREENSHOTS, keepScreenshot } from './support/visual';
 
 const LANGUAGES = [
   { code: 'en', name: 'English', dir: 'ltr', prefix: '' },
@@ -51,7 +51,7 @@ for (const width of [390, 1280]) {
           if (language.prefix) expect(href === language.prefix || href.startsWith(`${language.prefix}/`), `${path} links to ${href}`).toBe(true);
         }
         const name = route === '/' ? 'home' : route.split('/')[1] + (route.split('/').length > 2 ? '-shipment' : '');
-        await page.screenshot({ path: join(SCREENSHOTS, `i18n-${language.code}-${name}-${width}.png`), fullPage: false });
+        await keepScreenshot(page, join(SCREENSHOTS, `i18n-${language.code}-${name}-${width}.png`), { fullPage: false });
       }
     }
   });
@@ -94,7 +94,7 @@ test('the language switcher opens the same page in the chosen language', async (
   await page.goto('/faq');
   await settle(page);
   await page.getByRole('button', { name: 'Language: English' }).click();
-  await page.screenshot({ path: join(SCREENSHOTS, 'i18n-switcher-1280.png') });
+  await keepScreenshot(page, join(SCREENSHOTS, 'i18n-switcher-1280.png'));
   await page.getByRole('link', { name: 'Español' }).click();
   await expect(page).toHaveURL(/\/es\/faq$/);
   await expect(page.locator('html')).toHaveAttribute('lang', 'es');
@@ -104,7 +104,7 @@ test('the language switcher opens the same page in the chosen language', async (
   await page.setViewportSize({ width: 390, height: 844 });
   await page.getByRole('button', { name: 'Abrir menú' }).click();
   await page.getByRole('button', { name: 'Idioma: Español' }).click();
-  await page.screenshot({ path: join(SCREENSHOTS, 'i18n-switcher-390.png') });
+  await keepScreenshot(page, join(SCREENSHOTS, 'i18n-switcher-390.png'));
   await page.getByRole('link', { name: 'العربية' }).click();
   await expect(page).toHaveURL(/\/ar\/faq$/);
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');

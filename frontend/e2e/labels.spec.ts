@@ -14,6 +14,7 @@ import { demoShipments, type DemoShipment } from './support/demo';
 import { siteUrl } from './support/env';
 import { adminRpc } from './support/rpc';
 import { createShipment, partiesFor } from './support/tracking';
+import { keepScreenshot } from './support/visual';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', 'test-results', 'screenshots');
 const LABELS_PATH = `${ADMIN_PATH}/labels`;
@@ -144,7 +145,7 @@ test.describe('shipment labels and waybills', () => {
     await expectReadableCodes(label, s);
     // 4 × 6 in at 96 px to the inch.
     expect(await label.boundingBox()).toMatchObject({ width: 384, height: 576 });
-    await label.screenshot({ path: join(SCREENSHOTS, 'labels-label-1280.png') });
+    await keepScreenshot(label, join(SCREENSHOTS, 'labels-label-1280.png'));
     expectSameOrigin(requests);
   });
 
@@ -162,7 +163,7 @@ test.describe('shipment labels and waybills', () => {
     await expect(waybill.getByRole('region', { name: 'Shipment details' })).toContainText(s.carrier);
     await expect(waybill.getByRole('region', { name: 'Comments' })).toContainText(s.comments);
     await expectReadableCodes(waybill, s);
-    await waybill.screenshot({ path: join(SCREENSHOTS, 'labels-waybill-1280.png') });
+    await keepScreenshot(waybill, join(SCREENSHOTS, 'labels-waybill-1280.png'));
     expectSameOrigin(requests);
   });
 
@@ -222,7 +223,7 @@ test.describe('shipment labels and waybills', () => {
     await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(255, 255, 255)');
     // Printed where a sheet of paper starts: nothing above it.
     expect(await label.boundingBox()).toMatchObject({ x: 0, y: 0 });
-    await page.screenshot({ path: join(SCREENSHOTS, 'labels-print-dark.png') });
+    await keepScreenshot(page, join(SCREENSHOTS, 'labels-print-dark.png'));
   });
 
   test('the longest text the server accepts leaves the label’s codes whole; the waybill has it all', async ({
@@ -271,7 +272,7 @@ test.describe('shipment labels and waybills', () => {
     expect(await decode(label.getByRole('img', { name: /^Code 128/ }), 'Code128')).toEqual([long.trackingNumber]);
     await expect(label.getByRole('row').filter({ hasText: '+ 7 more lines: see the waybill' })).toHaveCount(1);
     expect(pageSizes(await page.pdf({ preferCSSPageSize: true }))).toHaveLength(1);
-    await label.screenshot({ path: join(SCREENSHOTS, 'labels-label-longest.png') });
+    await keepScreenshot(label, join(SCREENSHOTS, 'labels-label-longest.png'));
 
     await page.getByRole('button', { name: 'Waybill A4' }).click();
     const waybill = page.getByRole('article', { name: `Waybill ${long.trackingNumber}` });
@@ -310,7 +311,7 @@ test.describe('shipment labels and waybills', () => {
           () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
         );
         expect(overflow).toBe(0);
-        await page.screenshot({ path: join(SCREENSHOTS, `labels-${format}-${viewport.width}.png`), fullPage: true });
+        await keepScreenshot(page, join(SCREENSHOTS, `labels-${format}-${viewport.width}.png`), { fullPage: true });
       });
     }
   }

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { ShipmentStatus } from '../src/gen/logistics/v1/shipment_pb';
-import { SCREENSHOTS } from './support/visual';
+import { SCREENSHOTS, keepScreenshot } from './support/visual';
 import { demoShipmentWithStatus } from './support/demo';
 import { siteUrl } from './support/env';
 import { adminRpc, rpc } from './support/rpc';
@@ -92,7 +92,7 @@ for (const viewport of WIDTHS) {
       await trackingInput(page).fill('PSE 1234 5678');
       await trackButton(page).click();
       await expect(trackError(page)).toHaveText(MALFORMED_MESSAGE);
-      await page.screenshot({ path: shot('track-malformed', viewport.width) });
+      await keepScreenshot(page, shot('track-malformed', viewport.width));
       // Unknown: not found, inline only.
       await trackingInput(page).fill('pse000000000');
       await trackButton(page).click();
@@ -114,7 +114,7 @@ for (const viewport of WIDTHS) {
       await expect(step.locator('.progress-marker')).toHaveText(/^Was delayed /);
       const colours = await step.locator('.progress-marker').evaluate((el) => getComputedStyle(el).backgroundColor);
       expect(colours, 'not a red badge any more').toBe('rgba(0, 0, 0, 0)');
-      await page.locator('.progress-card').screenshot({ path: shot('track-past-delay', viewport.width) });
+      await keepScreenshot(page.locator('.progress-card'), shot('track-past-delay', viewport.width));
     });
 
     test(`the journey map draws the destination and leaves no gap under it (14), at ${px}`, async ({ page }) => {
@@ -136,7 +136,7 @@ for (const viewport of WIDTHS) {
         const inner = card.y + card.height - (canvas.y + canvas.height);
         expect(inner, 'no blank room in the card under the map').toBeLessThanOrEqual(40);
       }
-      await map.screenshot({ path: shot('track-map', viewport.width) });
+      await keepScreenshot(map, shot('track-map', viewport.width));
     });
 
     test(`a printed result is one A4 page with the company's name (25), at ${px}`, async ({ page }) => {
@@ -146,7 +146,7 @@ for (const viewport of WIDTHS) {
       await expect(page.locator('.print-brand')).toBeHidden();
       await page.emulateMedia({ media: 'print' });
       await expect(page.locator('.print-brand')).toContainText('Parcel Shipping Express');
-      await page.screenshot({ path: shot('track-print', viewport.width), fullPage: true });
+      await keepScreenshot(page, shot('track-print', viewport.width), { fullPage: true });
       // Printed with the print style sheet (page.pdf uses the emulated media).
       const pdf = await page.pdf({ format: 'A4', preferCSSPageSize: true });
       const pages = pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? [];
@@ -181,7 +181,7 @@ for (const viewport of WIDTHS) {
       await expect(events.first()).toBeVisible();
       await expect(events.last()).toBeHidden();
       mkdirSync(SCREENSHOTS, { recursive: true });
-      await page.screenshot({ path: join(SCREENSHOTS, `track-print-long-${viewport.width}.png`), fullPage: true });
+      await keepScreenshot(page, join(SCREENSHOTS, `track-print-long-${viewport.width}.png`), { fullPage: true });
       const pdf = await page.pdf({ format: 'A4', preferCSSPageSize: true });
       const pages = pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? [];
       expect(pages).toHaveLength(1);
@@ -202,7 +202,7 @@ for (const viewport of WIDTHS) {
       await expect(form.getByRole('button', { name: 'Send Message' })).toBeEnabled();
       await expect(toastWithText(page, 'Failed to send message. Please try again.')).toHaveCount(0);
       await expect(page.locator('.Toastify__toast')).toHaveCount(0);
-      await page.screenshot({ path: shot('contact-invalid-email', viewport.width) });
+      await keepScreenshot(page, shot('contact-invalid-email', viewport.width));
     });
 
     test(`toasts cover no button, hero or field, and close with a 24 px target (20), at ${px}`, async ({ page }) => {
@@ -225,7 +225,7 @@ for (const viewport of WIDTHS) {
       const target = await boxOf(close);
       expect(target.width).toBeGreaterThanOrEqual(24);
       expect(target.height).toBeGreaterThanOrEqual(24);
-      await page.screenshot({ path: shot('toast-track', viewport.width) });
+      await keepScreenshot(page, shot('toast-track', viewport.width));
       await close.click();
       await expect(toast).toHaveCount(0);
 
@@ -246,7 +246,7 @@ for (const viewport of WIDTHS) {
       ] as const) {
         expect(overlaps(loginBox, await boxOf(element)), `the toast covers ${what}`).toBe(false);
       }
-      await page.screenshot({ path: shot('toast-login', viewport.width) });
+      await keepScreenshot(page, shot('toast-login', viewport.width));
     });
   });
 }
@@ -284,8 +284,8 @@ test.describe('the phone menu (23)', () => {
         if ((await link.getAttribute('aria-current')) === 'page') continue;
         expect(await link.evaluate((el) => getComputedStyle(el).backgroundColor), await link.innerText()).not.toBe(currentBg);
       }
-      if (path === '/about') await page.screenshot({ path: shot('phone-menu-about', 390) });
-      if (path === '/track') await page.screenshot({ path: shot('phone-menu-track', 390) });
+      if (path === '/about') await keepScreenshot(page, shot('phone-menu-about', 390));
+      if (path === '/track') await keepScreenshot(page, shot('phone-menu-track', 390));
     });
   }
 });

@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { SCREENSHOTS } from './support/visual';
+import { SCREENSHOTS, keepScreenshot } from './support/visual';
 import { ADMIN_PATH, signIn } from './support/admin';
 import { demoShipmentWithStatus } from './support/demo';
 
@@ -66,11 +66,11 @@ for (const viewport of [PHONE, ...BETWEEN, DESKTOP]) {
       expect(box!.x).toBeGreaterThanOrEqual(column!.x - 0.5);
       expect(box!.x + box!.width).toBeLessThanOrEqual(column!.x + column!.width + 0.5);
       await marker.scrollIntoViewIfNeeded();
-      await page.locator('.progress-card').screenshot({ path: shot('progress-on-hold', viewport.width) });
+      await keepScreenshot(page.locator('.progress-card'), shot('progress-on-hold', viewport.width));
       await dark(page);
       await expect(marker).toBeVisible();
       await marker.scrollIntoViewIfNeeded();
-      await page.locator('.progress-card').screenshot({ path: shot('progress-on-hold', viewport.width, 'dark') });
+      await keepScreenshot(page.locator('.progress-card'), shot('progress-on-hold', viewport.width, 'dark'));
       await page.emulateMedia({ colorScheme: 'light' });
 
       // The status badges of the list stay one line in their cell too.
@@ -110,7 +110,7 @@ for (const viewport of [PHONE, DESKTOP]) {
         expect(row!.y - search!.y, 'from the search box to the first shipment').toBeLessThanOrEqual(320);
         await page.evaluate(() => window.scrollTo(0, 0));
         await page.getByLabel('Search', { exact: true }).scrollIntoViewIfNeeded();
-        await page.screenshot({ path: shot('filters-folded', viewport.width) });
+        await keepScreenshot(page, shot('filters-folded', viewport.width));
       }
 
       // Opened (or closed, and opened again), a filter set is counted on the button and kept in
@@ -130,7 +130,7 @@ for (const viewport of [PHONE, DESKTOP]) {
       await expect(page).toHaveURL(/late=1/);
       await expect(toggle).toHaveAccessibleName('Filters 2 set');
       await page.getByLabel('Search', { exact: true }).scrollIntoViewIfNeeded();
-      await page.screenshot({ path: shot('filters-open', viewport.width) });
+      await keepScreenshot(page, shot('filters-open', viewport.width));
 
       await page.reload();
       await expect(toggle).toHaveAttribute('aria-expanded', phone ? 'false' : 'true');
@@ -140,7 +140,7 @@ for (const viewport of [PHONE, DESKTOP]) {
       await dark(page);
       await expect(firstRow).toBeVisible();
       await page.getByLabel('Search', { exact: true }).scrollIntoViewIfNeeded();
-      await page.screenshot({ path: shot('filters', viewport.width, 'dark') });
+      await keepScreenshot(page, shot('filters', viewport.width, 'dark'));
     });
 
     test(`the dashboard's labels line up, its figures read with single spaces, its chart has dates and an axis (24), at ${px}`, async ({ page }) => {
@@ -193,12 +193,12 @@ for (const viewport of [PHONE, DESKTOP]) {
           }
         }
       }
-      await chart.screenshot({ path: shot('dashboard-chart', viewport.width) });
-      await page.screenshot({ path: shot('dashboard', viewport.width) });
+      await keepScreenshot(chart, shot('dashboard-chart', viewport.width));
+      await keepScreenshot(page, shot('dashboard', viewport.width));
       await dark(page);
       await expect(chart).toBeVisible();
       await chart.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: shot('dashboard', viewport.width, 'dark') });
+      await keepScreenshot(page, shot('dashboard', viewport.width, 'dark'));
     });
   });
 }

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { demoShipmentWithStatus } from './support/demo';
+import { keepScreenshot } from './support/visual';
 
 const OUT_DIR = join(import.meta.dirname, '..', 'test-results', 'screenshots');
 
@@ -71,10 +72,7 @@ test('full-page screenshots of every route at 375 and 1280 px, with no console e
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${route.path} overflows at ${viewport.width}px`).toBeLessThanOrEqual(0);
         const suffix = theme === 'dark' ? '-dark' : '';
-        await page.screenshot({
-          path: join(OUT_DIR, `${route.name}-${viewport.width}${suffix}.png`),
-          fullPage: true,
-        });
+        await keepScreenshot(page, join(OUT_DIR, `${route.name}-${viewport.width}${suffix}.png`), { fullPage: true });
       }
       expect(foreign, 'requests to other hosts').toEqual([]);
       // Includes Content-Security-Policy violations, which the browser reports as console errors.

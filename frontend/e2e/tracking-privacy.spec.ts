@@ -29,6 +29,7 @@ import {
   sitePath,
   waitForEmail,
 } from './support/tracking';
+import { keepScreenshot } from './support/visual';
 
 const VIEWPORTS = [
   { name: 'phone', width: 390, height: 844 },
@@ -511,37 +512,37 @@ test('screenshots of the tracking screens at 390 and 1280 px, light and dark', a
 
       await page.goto(`/track/${shipment.trackingNumber}`);
       await expect(result(page).getByRole('img', { name: /^Map of the shipment/ })).toBeVisible();
-      await page.screenshot({ path: name('tracking-limited'), fullPage: true });
+      await keepScreenshot(page, name('tracking-limited'), { fullPage: true });
 
       await verify(page, `wrong.${run}@example.com`);
       await expect(page.locator('#verify-answer-error')).toBeVisible();
       await page.locator('#verify-answer').scrollIntoViewIfNeeded();
-      await page.screenshot({ path: name('tracking-verify-error') });
+      await keepScreenshot(page, name('tracking-verify-error'));
 
       const form = result(page).getByRole('region', { name: 'Get Updates by E-mail' });
       await form.getByRole('textbox', { name: 'Your e-mail address' }).fill(`reader.${run}@example.com`);
       await form.getByRole('button', { name: 'Subscribe' }).click();
       await expect(form.getByRole('status')).toHaveText(SUBSCRIBE_SENT);
       await form.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: name('tracking-subscribe') });
+      await keepScreenshot(page, name('tracking-subscribe'));
 
       await verify(page, partiesFor(run).receiver.email);
       await expectFullView(page, run);
-      await page.screenshot({ path: name('tracking-full'), fullPage: true });
+      await keepScreenshot(page, name('tracking-full'), { fullPage: true });
 
       await page.emulateMedia({ media: 'print' });
-      await page.screenshot({ path: name('tracking-print'), fullPage: true });
+      await keepScreenshot(page, name('tracking-print'), { fullPage: true });
       await page.emulateMedia({ media: 'screen' });
 
       await page.goto(sitePath(update.templateParams.unsubscribe_url));
       await expect(page.getByTestId('subscription-link-outcome')).toBeVisible();
       await expect(result(page).getByRole('heading', { level: 2, name: followed.trackingNumber })).toBeVisible();
-      await page.screenshot({ path: name('tracking-unsubscribed'), fullPage: true });
+      await keepScreenshot(page, name('tracking-unsubscribed'), { fullPage: true });
 
       await adminRpc(context.request, siteUrl());
       await page.goto('/administration_and_development/settings');
       await expect(page.getByRole('checkbox', { name: 'E-mail the receiver when in transit' })).toBeVisible();
-      await page.screenshot({ path: name('admin-settings'), fullPage: true });
+      await keepScreenshot(page, name('admin-settings'), { fullPage: true });
 
       await page.goto('/administration_and_development');
       await page.getByLabel('Search', { exact: true }).fill(shipment.trackingNumber);
@@ -552,7 +553,7 @@ test('screenshots of the tracking screens at 390 and 1280 px, light and dark', a
       const view = page.getByRole('dialog', { name: `Shipment ${shipment.trackingNumber}` });
       await expect(view.getByTestId('history-event')).toHaveCount(3);
       await view.getByRole('heading', { name: 'Shipment History' }).scrollIntoViewIfNeeded();
-      await page.screenshot({ path: name('admin-view-history') });
+      await keepScreenshot(page, name('admin-view-history'));
       await context.close();
     }
   }

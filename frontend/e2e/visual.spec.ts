@@ -11,7 +11,7 @@ import { demoShipments, type DemoShipment } from './support/demo';
 import { siteUrl } from './support/env';
 import { adminRpc } from './support/rpc';
 import { toastWithText } from './support/track-page';
-import { SCREENSHOTS, backdropColour, contentUnder, contrastRatio, parseRgb, scrollWindowTo } from './support/visual';
+import { SCREENSHOTS, backdropColour, contentUnder, contrastRatio, parseRgb, scrollWindowTo, keepScreenshot } from './support/visual';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -113,7 +113,7 @@ test.describe('1. packages table on a phone', () => {
       await expectPackagesReadable(page, section, s());
       const stacked = await section.locator('tbody td').first().evaluate((td) => getComputedStyle(td).display !== 'table-cell');
       expect(stacked, 'stacked into cards on a phone, a table on a desktop').toBe(viewport.width < 800);
-      await section.screenshot({ path: shotPath('packages', viewport.width) });
+      await keepScreenshot(section, shotPath('packages', viewport.width));
       await context.close();
     });
   }
@@ -135,7 +135,7 @@ test.describe('1. packages table on a phone', () => {
     });
     expect(contrastRatio(parseRgb(label), parseRgb(background))).toBeGreaterThanOrEqual(4.5);
     expect(contrastRatio(parseRgb(value), parseRgb(background))).toBeGreaterThanOrEqual(4.5);
-    await section.screenshot({ path: shotPath('packages', PHONE.width, 'dark') });
+    await keepScreenshot(section, shotPath('packages', PHONE.width, 'dark'));
     await context.close();
   });
 
@@ -151,7 +151,7 @@ test.describe('1. packages table on a phone', () => {
       const view = page.getByRole('dialog', { name: `Shipment ${shipment.trackingNumber}` });
       await expect(view).toBeVisible();
       await expectPackagesReadable(page, view, shipment);
-      await view.locator('section', { has: page.locator('#view-packages') }).screenshot({ path: shotPath('admin-view-packages', viewport.width) });
+      await keepScreenshot(view.locator('section', { has: page.locator('#view-packages') }), shotPath('admin-view-packages', viewport.width));
       await context.close();
     });
   }
@@ -215,10 +215,10 @@ test.describe('2. toasts', () => {
         const { context, page } = await openPage(browser, viewport, theme);
         await sendContactMessage(page);
         const success = await expectLegible(await shownToast(page, SENT));
-        await page.screenshot({ path: shotPath('toast-success', viewport.width, theme) });
+        await keepScreenshot(page, shotPath('toast-success', viewport.width, theme));
         await trackNothing(page);
         const error = await expectLegible(await shownToast(page, EMPTY));
-        await page.screenshot({ path: shotPath('toast-error', viewport.width, theme) });
+        await keepScreenshot(page, shotPath('toast-error', viewport.width, theme));
         test.info().annotations.push({ type: 'contrast', description: `success ${success}; error ${error}` });
         await context.close();
       });
@@ -285,7 +285,7 @@ test.describe('3. the floating theme switch', () => {
           const [link, button] = [(await faq.boundingBox())!, (await toggle.boundingBox())!];
           expect(link.x + link.width, 'the footer FAQ link ends left of the switch').toBeLessThan(button.x);
         }
-        await page.screenshot({ path: shotPath(`toggle-${name}-bottom`, viewport.width) });
+        await keepScreenshot(page, shotPath(`toggle-${name}-bottom`, viewport.width));
       }
       await context.close();
     });
@@ -317,7 +317,7 @@ test.describe('3. the floating theme switch', () => {
         }
         expect(found.length, 'measured on every page').toBeGreaterThanOrEqual(PAGES.length);
         test.info().annotations.push({ type: 'contrast', description: found.join('; ') });
-        await toggle.screenshot({ path: shotPath('toggle', viewport.width, theme) });
+        await keepScreenshot(toggle, shotPath('toggle', viewport.width, theme));
         await context.close();
       });
     }
@@ -340,7 +340,7 @@ test.describe('4. contact page margins', () => {
     const other = (await page.getByRole('main').locator('.card').first().boundingBox())!;
     expect(other.x).toBeCloseTo(20, 0);
     await gotoPage(page, '/contact');
-    await page.screenshot({ path: shotPath('contact', PHONE.width), fullPage: true });
+    await keepScreenshot(page, shotPath('contact', PHONE.width), { fullPage: true });
     await context.close();
   });
 });
@@ -356,7 +356,7 @@ test.describe('5. closing call to action and service lists', () => {
         expect(footer.y - (cta.y + cta.height), `${path}: gap between the call to action and the footer`).toBeCloseTo(0, 0);
       }
       await page.evaluate(() => window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' }));
-      await page.screenshot({ path: shotPath('services-cta-footer', viewport.width) });
+      await keepScreenshot(page, shotPath('services-cta-footer', viewport.width));
       await context.close();
     });
   }
@@ -373,7 +373,7 @@ test.describe('5. closing call to action and service lists', () => {
     // The four cards sit side by side in one row.
     const cardTops = await page.locator('.only-large .offering-card').evaluateAll((cards) => cards.map((c) => Math.round(c.getBoundingClientRect().top)));
     expect(new Set(cardTops).size).toBe(1);
-    await page.locator('ul.only-large', { has: page.locator('.offering-card') }).screenshot({ path: shotPath('services-cards', DESKTOP.width) });
+    await keepScreenshot(page.locator('ul.only-large', { has: page.locator('.offering-card') }), shotPath('services-cards', DESKTOP.width));
     await context.close();
   });
 });
@@ -390,7 +390,7 @@ test.describe('6. admin login without a network', () => {
       await expect(loginError(page)).toHaveText('Network error. Please check your connection');
       await expect(toastWithText(page, 'Network error. Please check your connection')).toBeVisible();
       await expect(page.getByText('An error occurred during login.')).toHaveCount(0);
-      await page.screenshot({ path: shotPath('login-network-error', viewport.width) });
+      await keepScreenshot(page, shotPath('login-network-error', viewport.width));
       await context.close();
     });
   }

@@ -5,6 +5,17 @@ import type { Locator, Page } from '@playwright/test';
 
 export const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'test-results', 'screenshots');
 
+/** Saves a screenshot for a person to look at. Under CI, which keeps no files, it takes none
+ * (capturing costs the browser more than most checks); E2E_SCREENSHOTS=1 takes them there too. */
+export async function keepScreenshot(
+  target: Page | Locator,
+  path: string,
+  options: { fullPage?: boolean } = {},
+): Promise<void> {
+  if (process.env.CI && !process.env.E2E_SCREENSHOTS) return;
+  await ('goto' in target ? target.screenshot({ path, ...options }) : target.screenshot({ path }));
+}
+
 export type Rgb = [number, number, number];
 
 /** "rgb(29, 78, 216)" or "rgba(…)" as computed by the browser. */
