@@ -1,6 +1,7 @@
 // Every signed-in user, whatever their role, has an account page: their own password, the
-// browsers signed in as them (with "Sign out everywhere else"), the theme and the public
-// site's language. Checked as an agent (no Users page) on a phone and a desktop.
+// browsers signed in as them (with "Sign out everywhere else"), the theme and the language of
+// the page and the public site. Checked as an agent (no Users page) on a phone and a desktop,
+// and in Arabic, right to left, inside the English back office.
 import { mkdirSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { Role } from '../src/gen/logistics/v1/user_pb';
@@ -107,12 +108,62 @@ for (const viewport of [
     await page.getByRole('radio', { name: 'Same as this device' }).check();
     await expect(page.locator('html')).not.toHaveClass(/\bdark\b/);
 
-    // The public site's language: remembered in this browser, with a link to the site in it.
-    await page.getByLabel('Public site language').selectOption('es');
-    await expect(page.getByRole('link', { name: 'Open the public site in Español' })).toHaveAttribute('href', '/es');
+    // The language: this page's and the public site's, remembered in this browser, with a link to
+    // the site in it.
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('es');
+    await expect(page.getByRole('heading', { level: 1, name: 'Tu cuenta' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Abrir el sitio público en Español' })).toHaveAttribute('href', '/es');
 
     await there.close();
     await here.close();
+  });
+}
+
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+]) {
+  test.describe(`at ${viewport.width} px`, () => {
+    test.use({ viewport });
+
+    test(`the account page reads in Arabic, right to left, once Arabic is chosen, at ${viewport.width} px`, async ({ page }) => {
+      await signIn(page);
+      await page.goto(ACCOUNT_PATH);
+      await expect(page.getByRole('heading', { level: 1, name: 'Your Account' })).toBeVisible();
+      await page.getByRole('combobox', { name: 'Language' }).selectOption('ar');
+
+      const account = page.locator('.account-page');
+      await expect(page.getByRole('heading', { level: 1, name: 'حسابك' })).toBeVisible();
+      await expect(account).toHaveAttribute('dir', 'rtl');
+      await expect(account).toHaveAttribute('lang', 'ar');
+      for (const heading of ['تغيير كلمة المرور', 'أين سجّلت الدخول', 'اللغة والمظهر']) {
+        await expect(page.getByRole('heading', { level: 2, name: heading })).toBeVisible();
+      }
+      await expect(page.getByRole('combobox', { name: 'اللغة' })).toHaveValue('ar');
+      await expect(page.getByRole('link', { name: 'افتح الموقع العام: العربية' })).toHaveAttribute('href', '/ar');
+      // The form's own checks speak Arabic too.
+      await page.getByRole('button', { name: 'تغيير كلمة المرور' }).click();
+      await expect(page.locator('#current-password-error')).toHaveText('أدخل كلمة المرور الحالية');
+      await expect(account).not.toContainText(/Change Your Password|Where You Are Signed In|Language and Theme|Sign out/);
+      // Laid out right to left: the heading starts at the right edge, the address reads in order.
+      const [heading, box] = [await page.getByRole('heading', { level: 1 }).boundingBox(), await account.boundingBox()];
+      expect(box!.x + box!.width - (heading!.x + heading!.width), 'the heading against the right edge').toBeLessThanOrEqual(2);
+      await expect(account.locator('.email-address')).toHaveAttribute('dir', 'ltr');
+      // The rest of the back office stays English, left to right.
+      await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
+      await expect(page.getByRole('link', { name: 'Shipments' })).toBeVisible();
+      await expectNoSideways(page);
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: `${SCREENSHOTS}/account-ar-${viewport.width}.png`, fullPage: true });
+
+      // Remembered in this browser.
+      await page.reload();
+      await expect(page.getByRole('heading', { level: 1, name: 'حسابك' })).toBeVisible();
+      await expect(account).toHaveAttribute('dir', 'rtl');
+      await page.getByRole('combobox', { name: 'اللغة' }).selectOption('en');
+      await expect(page.getByRole('heading', { level: 1, name: 'Your Account' })).toBeVisible();
+      await expect(account).toHaveAttribute('dir', 'ltr');
+    });
   });
 }
 

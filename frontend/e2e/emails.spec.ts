@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { timestampMs } from '@bufbuild/protobuf/wkt';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
 import { NotificationState } from '../src/gen/logistics/v1/notification_pb';
 import { LOGIN_PATH, LOGIN_SUCCESS, adminEmail, adminPassword, signIn, submitLogin } from './support/admin';
 import { startGateway, type RunningGateway } from './support/gateway';
@@ -264,6 +264,37 @@ test.describe('e-mail layout', { tag: LAYOUT }, () => {
     await expect(page.locator('tr:has(> th)').first().locator('td')).toHaveText('Pending');
   });
 
+  test('in an Arabic e-mail the written-out link, the tracking number, the e-mail address and the packages read in their order, at 390 px', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 900 });
+    const arabic = names.filter((name) => /-ar(-|$)/.test(name));
+    expect(arabic.length).toBeGreaterThanOrEqual(5);
+    for (const name of arabic) {
+      await page.setContent(readFileSync(join(previews, `${name}.html`), 'utf8'));
+      const link = page.locator('a').filter({ hasText: /^https?:\/\// });
+      await expect(link, name).toHaveCount(1);
+      const url = (await link.textContent())!;
+      await expect(link, name).toHaveAttribute('href', url);
+      const values = [
+        link,
+        page.locator('strong').filter({ hasText: /^PSE\d+$/ }),
+        page.locator('a[href^="mailto:"]'),
+      ];
+      for (const value of values) {
+        await expect(value, name).toHaveCount(1);
+        // Isolated, left to right: the characters as drawn, line by line and left to right,
+        // spell the value as written.
+        expect(await value.evaluate((el) => getComputedStyle(el.querySelector('[dir="ltr"]') ?? el).direction), name).toBe('ltr');
+        expect(await drawnText(value), name).toBe((await value.textContent())!.replace(/\s+/g, ''));
+      }
+      // The packages ("1 x Box - Documents (30 x 20 x 10 cm, 2 kg)") keep their order too.
+      if (name.startsWith('shipper-')) {
+        const packages = page.locator('div[style*="pre-line"] > span');
+        expect(await drawnText(packages), name).toBe((await packages.textContent())!.replace(/\s+/g, ''));
+      }
+      expect(await page.evaluate(() => document.scrollingElement!.scrollWidth), `${name} at 390 px`).toBeLessThanOrEqual(390);
+    }
+  });
+
   test('in dark mode the text stays readable on the card', async ({ browser }) => {
     const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 390, height: 900 } });
     const page = await context.newPage();
@@ -281,3 +312,23 @@ test.describe('e-mail layout', { tag: LAYOUT }, () => {
     await context.close();
   });
 });
+
+/** The text of `value` as the browser drew it: its characters sorted into lines (top to bottom)
+ * and, within a line, left to right. A value that reads left to right gives back its own text. */
+async function drawnText(value: Locator): Promise<string> {
+  return value.evaluate((el) => {
+    const chars: Array<{ ch: string; top: number; left: number }> = [];
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let i = 0; i < node.textContent!.length; i += 1) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = range.getClientRects()[0];
+        if (rect && rect.width > 0 && node.textContent![i].trim()) chars.push({ ch: node.textContent![i], top: rect.top, left: rect.left });
+      }
+    }
+    chars.sort((a, b) => (Math.abs(a.top - b.top) > 4 ? a.top - b.top : a.left - b.left));
+    return chars.map((c) => c.ch).join('');
+  });
+}

@@ -2,7 +2,7 @@
 // between its word and its date, never inside them, at every width (19); the shipments list's
 // filters fold on a phone behind a "Filters" button that says how many are set (22); the
 // dashboard's labels line up, its sentence has single spaces and its chart has dates and a
-// y-axis (24).
+// y-axis (24); the Audit and E-mails pages fold their filter forms the same way.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
@@ -201,4 +201,60 @@ for (const viewport of [PHONE, DESKTOP]) {
       await keepScreenshot(page, shot('dashboard', viewport.width, 'dark'));
     });
   });
+}
+
+// The Audit and E-mails pages fold their filter forms the same way (the shared FilterFold).
+const FOLDED_LISTS = [
+  { name: 'Audit', path: `${ADMIN_PATH}/audit`, form: 'Filter the audit log', field: 'Action', list: 'Audit entries', set: { 'Shipment or user': 'PSE' } },
+  { name: 'E-mails', path: `${ADMIN_PATH}/emails`, form: 'Filter the emails', field: 'State', list: 'Emails', set: { 'Recipient or tracking number': '@' } },
+] as const;
+
+for (const viewport of [PHONE, DESKTOP]) {
+  const px = `${viewport.width} px`;
+  const phone = viewport === PHONE;
+  for (const screen of FOLDED_LISTS) {
+    test.describe(`the ${screen.name} page at ${px}`, () => {
+      test.use({ viewport });
+
+      test(`its filters fold on a phone behind "Filters", like the shipments list's (22), at ${px}`, async ({ page }) => {
+        await signIn(page);
+        await page.goto(screen.path);
+        const toggle = page.getByRole('button', { name: /^Filters/ });
+        const form = page.getByRole('form', { name: screen.form });
+        const field = page.getByLabel(screen.field, { exact: true });
+        const first = page.getByRole('list', { name: screen.list }).getByRole('listitem').first();
+        await expect(first).toBeVisible();
+        await expect(toggle).toHaveAttribute('aria-expanded', phone ? 'false' : 'true');
+        await expect(page.locator(`#${await toggle.getAttribute('aria-controls')}`).getByLabel(screen.field, { exact: true })).toBeAttached();
+        await expect(field).toBeVisible({ visible: !phone });
+        if (phone) {
+          // The first entry shows on the first screen, right under the buttons, not a form later.
+          const buttons = await toggle.boundingBox();
+          const entry = await first.boundingBox();
+          expect(entry!.y - (buttons!.y + buttons!.height), 'from the Filters button to the first entry').toBeLessThanOrEqual(80);
+          expect(entry!.y + 48, 'the first entry on the first screen').toBeLessThanOrEqual(viewport.height);
+          await page.screenshot({ path: shot(`${screen.name.toLowerCase()}-filters-folded`, viewport.width) });
+          await toggle.click();
+          await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+        }
+        await expect(form).toBeVisible();
+        await expect(field).toBeVisible();
+        // Opened, the form sits under the buttons and above the entries, within the screen's width.
+        const box = await form.boundingBox();
+        expect(box!.y).toBeGreaterThan((await toggle.boundingBox())!.y);
+        expect((await first.boundingBox())!.y).toBeGreaterThan(box!.y + box!.height);
+        expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), 'no sideways scrolling').toBeLessThanOrEqual(viewport.width);
+
+        // A filter applied is counted on the button, and stays counted, folded, after a reload.
+        for (const [label, value] of Object.entries(screen.set)) await form.getByLabel(label).fill(value);
+        await form.getByRole('button', { name: 'Apply filters' }).click();
+        await expect(toggle).toHaveAccessibleName('Filters 1 set');
+        await page.screenshot({ path: shot(`${screen.name.toLowerCase()}-filters-open`, viewport.width) });
+        await page.reload();
+        await expect(toggle).toHaveAccessibleName('Filters 1 set');
+        await expect(toggle).toHaveAttribute('aria-expanded', phone ? 'false' : 'true');
+      });
+    });
+  }
 }

@@ -4,26 +4,36 @@
 // core formats them (interpolation, plurals); the React side is the hooks below and <Trans>
 // (src/lib/trans.tsx).
 import { use, useSyncExternalStore } from 'react';
-import { i18n, type Messages } from '@lingui/core';
+import { i18n, setupI18n, type I18n, type Messages } from '@lingui/core';
 import { DEFAULT_LANGUAGE, type LanguageCode } from '@/config/languages';
 
 /** The pages with their own catalogue; `common` has the layout, toasts, errors and the 404. */
-export type Page = 'common' | 'home' | 'about' | 'services' | 'contact' | 'track' | 'faq' | 'privacy' | 'terms' | 'not_found';
+export type Page = 'common' | 'home' | 'about' | 'services' | 'contact' | 'track' | 'faq' | 'privacy' | 'terms' | 'not_found' | 'account';
 
 type Loading = Promise<void> & { status?: 'fulfilled' };
 const loading = new Map<string, Loading>();
+const fetched = new Map<string, Promise<Messages>>();
+
+/** A catalogue's JSON, fetched once (the page preloads its own: scripts/build-site.mjs). */
+function fetchCatalogue(language: LanguageCode, page: Page): Promise<Messages> {
+  const key = `${language}/${page}`;
+  let promise = fetched.get(key);
+  if (!promise) {
+    promise = fetch(`${__MESSAGES_PATH__}/${key}.json`).then((response) => {
+      if (!response.ok) throw new Error(`catalogue ${key}: HTTP ${response.status}`);
+      return response.json() as Promise<Messages>;
+    });
+    fetched.set(key, promise);
+  }
+  return promise;
+}
 
 function load(language: LanguageCode, page: Page): Loading {
   const key = `${language}/${page}`;
   let promise = loading.get(key);
   if (!promise) {
-    // JSON the page preloads (scripts/build-site.mjs), in the visitor's language only.
-    const loaded: Loading = fetch(`${__MESSAGES_PATH__}/${key}.json`)
-      .then((response) => {
-        if (!response.ok) throw new Error(`catalogue ${key}: HTTP ${response.status}`);
-        return response.json() as Promise<Messages>;
-      })
-      .then((messages) => i18n.load(language, messages));
+    // In the visitor's language only.
+    const loaded: Loading = fetchCatalogue(language, page).then((messages) => i18n.load(language, messages));
     // Tagged, so use() returns at once on every later render instead of suspending again.
     void loaded.then(() => (loaded.status = 'fulfilled'));
     loading.set(key, loaded);
@@ -74,5 +84,31 @@ export function useMessages(page: Page): Translate {
 }
 
 const translate: Translate = (id, values) => i18n._(id, values);
+
+type Reading = Promise<Translate> & { status?: 'fulfilled'; value?: Translate };
+const readers = new Map<LanguageCode, I18n>();
+const reading = new Map<string, Reading>();
+
+/** The translate function of `language` for `page`, whatever the page's own language: for a
+ * part shown in the reader's language inside an English page (the account page in the back
+ * office). Suspends until that catalogue is loaded. */
+export function useMessagesIn(language: LanguageCode, page: Page): Translate {
+  const key = `${language}/${page}`;
+  let promise = reading.get(key);
+  if (!promise) {
+    const loaded: Reading = fetchCatalogue(language, page).then((messages) => {
+      let reader = readers.get(language);
+      if (reader) reader.load(language, messages);
+      else readers.set(language, (reader = setupI18n({ locale: language, messages: { [language]: messages } })));
+      const own = reader;
+      return (id: string, values?: Record<string, unknown>) => own._(id, values);
+    });
+    // Tagged with its value, so use() returns at once on every later render.
+    void loaded.then((value) => Object.assign(loaded, { status: 'fulfilled', value }));
+    reading.set(key, loaded);
+    promise = loaded;
+  }
+  return use(promise as Promise<Translate>);
+}
 
 export { i18n };

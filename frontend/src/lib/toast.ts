@@ -3,6 +3,8 @@
 // because the default build injects a <style> element, which a strict Content-Security-Policy
 // blocks; its CSS is bundled instead (components/layout/ToastContainerLazy.tsx).
 
+import { createElement } from 'react';
+
 export type ToastOptions = { toastId?: string; autoClose?: number | false };
 type Kind = 'success' | 'error' | 'info' | 'warning';
 
@@ -30,7 +32,9 @@ function show(kind: Kind, message: string, options?: ToastOptions): void {
   }
   // Toasts asked for before the container mounts are queued by react-toastify.
   void loadToastify().then(({ toast: t }) => {
-    t[kind](message, options);
+    // Its own direction, from its words: an Arabic toast (the account page) in the English back
+    // office reads right to left, its full stop at its end.
+    t[kind](createElement('span', { dir: 'auto' }, message), options);
   });
 }
 

@@ -6,9 +6,9 @@ import { DEFAULT_LANGUAGE, languageByCode, type LanguageCode } from '@/config/la
 /** Shown where a value is missing. */
 export const EMPTY_VALUE = '—';
 
-/** The Intl locale of the page's language (US English in the admin area and tests). */
-function intlLocale(): string {
-  return languageByCode((i18n.locale || DEFAULT_LANGUAGE) as LanguageCode).locale;
+/** The Intl locale of `language`, by default the page's (US English in the admin area and tests). */
+function intlLocale(language?: LanguageCode): string {
+  return languageByCode(language ?? ((i18n.locale || DEFAULT_LANGUAGE) as LanguageCode)).locale;
 }
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
@@ -20,10 +20,10 @@ function numberFormat(options: Intl.NumberFormatOptions): Intl.NumberFormat {
 }
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
-function dateFormat(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${intlLocale()} ${JSON.stringify(options)}`;
+function dateFormat(options: Intl.DateTimeFormatOptions, language?: LanguageCode): Intl.DateTimeFormat {
+  const key = `${intlLocale(language)} ${JSON.stringify(options)}`;
   let format = dateFormats.get(key);
-  if (!format) dateFormats.set(key, (format = new Intl.DateTimeFormat(intlLocale(), options)));
+  if (!format) dateFormats.set(key, (format = new Intl.DateTimeFormat(intlLocale(language), options)));
   return format;
 }
 
@@ -104,9 +104,12 @@ export function formatDimensionsCm(length: number, width: number, height: number
   return `${formatDecimal(length)} × ${formatDecimal(width)} × ${formatDecimal(height)} cm`;
 }
 
-/** A moment in the viewer's time zone, e.g. "Nov 23, 2026, 9:05 AM"; "—" when missing. */
-export function formatDateTime(date: Date | undefined): string {
-  return date && !Number.isNaN(date.getTime()) ? dateFormat({ dateStyle: 'medium', timeStyle: 'short' }).format(date) : EMPTY_VALUE;
+/** A moment in the viewer's time zone, e.g. "Nov 23, 2026, 9:05 AM", in the page's language or
+ * `language`; "—" when missing. */
+export function formatDateTime(date: Date | undefined, language?: LanguageCode): string {
+  return date && !Number.isNaN(date.getTime())
+    ? dateFormat({ dateStyle: 'medium', timeStyle: 'short' }, language).format(date)
+    : EMPTY_VALUE;
 }
 
 /** A "YYYY-MM-DD" day in full, e.g. "November 22, 2026". */

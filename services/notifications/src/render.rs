@@ -123,17 +123,53 @@ fn subject_key(template: Template) -> Option<&'static str> {
     }
 }
 
-/// `value|strong`: the value in bold, escaped; an undefined value is an error, not a blank.
-fn strong(value: Value) -> Result<Value, minijinja::Error> {
+/// A filter's value as HTML: markup a filter made (`|ltr`) kept, anything else escaped; an
+/// undefined value is an error, not a blank.
+fn html_of(filter: &str, value: &Value) -> Result<String, minijinja::Error> {
     if value.is_undefined() {
         return Err(minijinja::Error::new(
             minijinja::ErrorKind::UndefinedError,
-            "strong: undefined value",
+            format!("{filter}: undefined value"),
         ));
     }
+    Ok(if value.is_safe() {
+        value.to_string()
+    } else {
+        escape_html(&value.to_string())
+    })
+}
+
+/// `value|strong`: the value in bold.
+fn strong(value: Value) -> Result<Value, minijinja::Error> {
     Ok(Value::from_safe_string(format!(
         "<strong>{}</strong>",
-        escape_html(&value.to_string())
+        html_of("strong", &value)?
+    )))
+}
+
+/// `value|ltr`: a value that reads left to right in any e-mail (a tracking number, an e-mail
+/// address), isolated so that an Arabic sentence neither reorders it nor moves its punctuation.
+fn ltr(value: Value) -> Result<Value, minijinja::Error> {
+    Ok(Value::from_safe_string(format!(
+        r#"<span dir="ltr" style="unicode-bidi:isolate">{}</span>"#,
+        html_of("ltr", &value)?
+    )))
+}
+
+/// `value|isolate`: a value typed by people (a name, a place), in its own direction whatever
+/// the e-mail's: Latin reads left to right in an Arabic e-mail, Arabic right to left in another.
+fn isolate(value: Value) -> Result<Value, minijinja::Error> {
+    Ok(Value::from_safe_string(format!(
+        r#"<span dir="auto" style="unicode-bidi:isolate">{}</span>"#,
+        html_of("isolate", &value)?
+    )))
+}
+
+/// `url|link`: a link written out, as a link that reads left to right in any e-mail.
+fn link(value: Value) -> Result<Value, minijinja::Error> {
+    let url = html_of("link", &value)?;
+    Ok(Value::from_safe_string(format!(
+        r#"<a href="{url}" dir="ltr" style="unicode-bidi:isolate;color:inherit">{url}</a>"#
     )))
 }
 
@@ -220,6 +256,9 @@ impl Renderer {
             translate(&messages, state, key, values)
         });
         env.add_filter("strong", strong);
+        env.add_filter("ltr", ltr);
+        env.add_filter("isolate", isolate);
+        env.add_filter("link", link);
         // A status value (`in_transit`) as the e-mail's language names it; a label stays.
         env.add_filter("status_label", |state: &State, value: String| {
             outbox::emails::status_label(language_in(state), &value)
@@ -536,7 +575,7 @@ mod tests {
         let all = samples();
         let shipper = renderer.render(all[0].0, &all[0].1).unwrap();
         assert!(
-            shipper.html.contains(">Pending</td>"),
+            shipper.html.contains(">Pending</span></td>"),
             "a label, not `pending`"
         );
         assert!(shipper.text.contains("Status: Pending"));
@@ -594,5 +633,37 @@ mod tests {
             assert!(html.contains(r#"<meta name="color-scheme" content="light dark">"#));
             assert!(html.contains("prefers-color-scheme: dark"));
         }
+    }
+
+    #[test]
+    fn links_numbers_and_typed_values_keep_their_own_direction_in_an_arabic_email() {
+        let renderer = Renderer::new(Brand::spec_default()).unwrap();
+        let all = previews(&renderer, "https://ship.example").unwrap();
+        let (_, arabic) = all.iter().find(|(name, _)| name == "receiver-ar").unwrap();
+        let url =
+            "https://ship.example/ar/track/PSE313681562?access=r1o3dqt8.Xq0vJc2mT9aLk4RbYw7ZsA";
+        assert!(
+            arabic.html.contains(&format!(
+                r#"<a href="{url}" dir="ltr" style="unicode-bidi:isolate;color:inherit">{url}</a>"#
+            )),
+            "{}",
+            arabic.html
+        );
+        assert!(arabic.html.contains(
+            r#"<strong><span dir="ltr" style="unicode-bidi:isolate">PSE313681562</span></strong>"#
+        ));
+        assert!(arabic.html.contains(
+            r#"<span dir="auto" style="unicode-bidi:isolate">Rotterdam-Maasvlakte Distribution Park, Netherlands</span>"#
+        ));
+        assert!(
+            arabic
+                .html
+                .contains(r#"dir="ltr" style="unicode-bidi:isolate;color:"#)
+        );
+        // Markup a filter made is kept; a value's own markup is escaped.
+        let mut params = samples().remove(0).1;
+        params.insert("tracking".into(), "<b>PSE1</b>".into());
+        let html = renderer.render(Template::Shipper, &params).unwrap().html;
+        assert!(html.contains(r#"<strong><span dir="ltr" style="unicode-bidi:isolate">&lt;b&gt;PSE1&lt;/b&gt;</span></strong>"#));
     }
 }

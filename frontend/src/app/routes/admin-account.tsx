@@ -1,11 +1,9 @@
 import { useOutletContext } from 'react-router-dom';
 import type { User } from '@/gen/logistics/v1/user_pb';
-import { useDocumentTitle } from '@/hooks/use-document-title';
 import { AccountPage } from '@/features/account/components/AccountPage';
 
 /** /administration_and_development/account: every signed-in user's own, whatever their role. */
 export default function AdminAccountPage() {
-  useDocumentTitle('Your Account');
   const user = useOutletContext<User>();
   return <AccountPage user={user} />;
 }

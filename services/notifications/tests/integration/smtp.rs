@@ -286,7 +286,13 @@ async fn each_email_is_written_in_its_recipients_language_with_the_companys_own_
     assert!(text.contains("الحالة: قيد الانتظار"), "{text}");
     let html = arabic["html"].as_str().unwrap();
     assert!(html.contains(r#"<html lang="ar" dir="rtl">"#), "{html}");
-    assert!(html.contains("<strong>PSE000000000</strong>"), "{html}");
+    // The number reads left to right inside the Arabic sentence.
+    assert!(
+        html.contains(
+            r#"<strong><span dir="ltr" style="unicode-bidi:isolate">PSE000000000</span></strong>"#
+        ),
+        "{html}"
+    );
 }
 
 #[tokio::test]

@@ -1,67 +1,53 @@
-import { useState, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 import { Palette } from 'lucide-react';
-import { LANGUAGES, languageByCode, pathInLanguage, preferredLanguage, type LanguageCode } from '@/config/languages';
+import { LANGUAGES, languageByCode, pathInLanguage, type LanguageCode } from '@/config/languages';
+import type { Translate } from '@/lib/i18n';
 import { subscribeTheme, type ThemeChoice } from '@/lib/theme';
 import { chooseThemeChoice, storedThemeChoice } from '@/lib/theme-choice';
-import { LANGUAGE_CHOICE_KEY, rememberLanguageChoice } from '@/lib/language-choice';
 
 const THEMES: readonly { value: ThemeChoice; label: string }[] = [
-  { value: 'light', label: 'Light' },
-  { value: 'dark', label: 'Dark' },
-  { value: 'system', label: 'Same as this device' },
+  { value: 'light', label: 'account.appearance.light' },
+  { value: 'dark', label: 'account.appearance.dark' },
+  { value: 'system', label: 'account.appearance.system' },
 ];
 
-/** The language picked in this browser, if any. */
-function rememberedLanguageChoice(): LanguageCode | undefined {
-  try {
-    return preferredLanguage([localStorage.getItem(LANGUAGE_CHOICE_KEY) ?? '']);
-  } catch {
-    return undefined;
-  }
-}
+type AppearanceCardProps = { t: Translate; language: LanguageCode; onLanguage: (language: LanguageCode) => void };
 
 /** Theme (light, dark or the system's; the same choice as the floating toggle, saved for the
- * user) and the public site's language. The back office itself is in English only. */
-export function AppearanceCard() {
+ * user) and the language of this page and of the public site, remembered in this browser. */
+export function AppearanceCard({ t, language, onLanguage }: AppearanceCardProps) {
   const theme = useSyncExternalStore(subscribeTheme, storedThemeChoice, () => 'system' as const);
-  const [language, setLanguage] = useState<LanguageCode>(
-    () => rememberedLanguageChoice() ?? preferredLanguage(navigator.languages ?? [navigator.language]) ?? 'en',
-  );
   return (
     <section className="card account-card" aria-labelledby="appearance-heading">
       <h2 id="appearance-heading" className="card-title">
         <Palette aria-hidden="true" size={20} />
-        Language and Theme
+        {t('account.appearance.heading')}
       </h2>
       <fieldset className="account-choices">
-        <legend className="field-label">Theme</legend>
-        {THEMES.map((t) => (
-          <label key={t.value} className="account-choice">
+        <legend className="field-label">{t('account.appearance.theme')}</legend>
+        {THEMES.map((choice) => (
+          <label key={choice.value} className="account-choice">
             <input
               type="radio"
               name="theme"
-              value={t.value}
-              checked={theme === t.value}
-              onChange={() => chooseThemeChoice(t.value)}
+              value={choice.value}
+              checked={theme === choice.value}
+              onChange={() => chooseThemeChoice(choice.value)}
             />
-            {t.label}
+            {t(choice.label)}
           </label>
         ))}
       </fieldset>
       <div className="field">
         <label htmlFor="site-language" className="field-label">
-          Public site language
+          {t('account.appearance.language')}
         </label>
         <select
           id="site-language"
           className="input"
           value={language}
           aria-describedby="site-language-hint"
-          onChange={(event) => {
-            const code = event.target.value as LanguageCode;
-            setLanguage(code);
-            rememberLanguageChoice(code);
-          }}
+          onChange={(event) => onLanguage(event.target.value as LanguageCode)}
         >
           {LANGUAGES.map((l) => (
             <option key={l.code} value={l.code} lang={l.code}>
@@ -70,10 +56,9 @@ export function AppearanceCard() {
           ))}
         </select>
         <p id="site-language-hint" className="field-hint">
-          The back office is in English. The public site&apos;s language is part of its address; your choice is
-          remembered in this browser.{' '}
+          {t('account.appearance.language_hint')}{' '}
           <a href={pathInLanguage('/', language)} hrefLang={language}>
-            Open the public site in <span lang={language}>{languageByCode(language).name}</span>
+            {t('account.appearance.open_site', { language: languageByCode(language).name })}
           </a>
         </p>
       </div>

@@ -6,14 +6,10 @@ import { SubmitButton } from '@/components/ui/SubmitButton';
 import { Field, FormErrors } from '@/components/ui/Field';
 import { fieldInputProps } from '@/components/ui/field-input-props';
 import { MIN_PASSWORD_LENGTH } from '@/config/passwords';
+import type { Translate } from '@/lib/i18n';
 import { fieldViolations, serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
 import { OWN_SESSIONS_KEY, changePassword } from '../api/account';
-
-const PASSWORD_CHANGED_MESSAGE = 'Password changed successfully';
-const PASSWORD_CHANGE_FAILED_MESSAGE = 'Failed to change password';
-const MISMATCH_MESSAGE = 'The new passwords do not match';
-const HINT = `At least ${MIN_PASSWORD_LENGTH} characters. Your other sessions will be signed out.`;
 
 type Values = { currentPassword: string; newPassword: string; confirmPassword: string };
 
@@ -24,19 +20,20 @@ const FIELDS: Record<string, keyof Values> = {
 };
 
 /** The signed-in user changes their own password (the current one, the new one twice). */
-export function ChangePasswordForm() {
+export function ChangePasswordForm({ t }: { t: Translate }) {
   const queryClient = useQueryClient();
   const form = useForm<Values>({ defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' } });
   const { register, formState, setError } = form;
   const { errors } = formState;
   const [formErrors, setFormErrors] = useState<string[]>([]);
   const saving = formState.isSubmitting;
+  const hint = t('account.password.hint', { min: MIN_PASSWORD_LENGTH });
 
   const submit = form.handleSubmit(async (values) => {
     setFormErrors([]);
     try {
       await changePassword(values.currentPassword, values.newPassword);
-      toast.success(PASSWORD_CHANGED_MESSAGE);
+      toast.success(t('account.password.changed'));
       form.reset();
     } catch (error) {
       const violations = fieldViolations(error);
@@ -49,7 +46,7 @@ export function ChangePasswordForm() {
         setFormErrors(
           unplaced.length > 0
             ? unplaced.map((v) => v.description)
-            : [serverMessage(error, PASSWORD_CHANGE_FAILED_MESSAGE)],
+            : [serverMessage(error, t('account.password.failed'))],
         );
       }
     } finally {
@@ -71,46 +68,46 @@ export function ChangePasswordForm() {
     >
       <h2 id="change-password-heading" className="card-title">
         <KeyRound aria-hidden="true" size={20} />
-        Change Your Password
+        {t('account.password.heading')}
       </h2>
       <FormErrors messages={formErrors} />
       <div className="form-grid">
-        <Field id="current-password" label="Current Password" error={currentError}>
+        <Field id="current-password" label={t('account.password.current')} error={currentError}>
           <input
             className="input"
             type="password"
             autoComplete="current-password"
             {...fieldInputProps('current-password', currentError)}
-            {...register('currentPassword', { required: 'Enter your current password' })}
+            {...register('currentPassword', { required: t('account.password.current_required') })}
           />
         </Field>
-        <Field id="new-password" label="New Password" error={newError} hint={HINT}>
+        <Field id="new-password" label={t('account.password.new')} error={newError} hint={hint}>
           <input
             className="input"
             type="password"
             autoComplete="new-password"
-            {...fieldInputProps('new-password', newError, HINT)}
+            {...fieldInputProps('new-password', newError, hint)}
             {...register('newPassword', {
-              required: 'Enter a new password',
-              minLength: { value: MIN_PASSWORD_LENGTH, message: `At least ${MIN_PASSWORD_LENGTH} characters` },
+              required: t('account.password.new_required'),
+              minLength: { value: MIN_PASSWORD_LENGTH, message: t('account.password.too_short', { min: MIN_PASSWORD_LENGTH }) },
             })}
           />
         </Field>
-        <Field id="confirm-password" label="Confirm New Password" error={confirmError}>
+        <Field id="confirm-password" label={t('account.password.confirm')} error={confirmError}>
           <input
             className="input"
             type="password"
             autoComplete="new-password"
             {...fieldInputProps('confirm-password', confirmError)}
             {...register('confirmPassword', {
-              validate: (value, all) => value === all.newPassword || MISMATCH_MESSAGE,
+              validate: (value, all) => value === all.newPassword || t('account.password.mismatch'),
             })}
           />
         </Field>
       </div>
       <div className="form-actions">
-        <SubmitButton busy={saving} busyLabel="Saving...">
-          Change Password
+        <SubmitButton busy={saving} busyLabel={t('account.password.saving')}>
+          {t('account.password.submit')}
         </SubmitButton>
       </div>
     </form>

@@ -1,9 +1,10 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router-dom';
 import { RefreshCw } from 'lucide-react';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { FilterActions } from '@/components/admin/FilterActions';
+import { FilterFold } from '@/components/admin/FilterFold';
 import { ErrorAlert } from '@/components/ui/ErrorAlert';
 import { Field } from '@/components/ui/Field';
 import { EmailTemplate, NotificationState, type Notification } from '@/gen/logistics/v1/notification_pb';
@@ -44,7 +45,8 @@ export function EmailsPage({ canSend }: { canSend: boolean }) {
   const filters = filtersFromParams(params);
   const form = useForm<EmailFilters>({ values: filters });
   const apply = form.handleSubmit((values) => setParams(filtersToParams(values)));
-  const filtered = filters.state !== '' || filters.query !== '';
+  const setCount = [filters.state, filters.query].filter(Boolean).length;
+  const filtered = setCount > 0;
 
   return (
     <div className="admin-emails">
@@ -52,29 +54,48 @@ export function EmailsPage({ canSend }: { canSend: boolean }) {
         <h1>Emails</h1>
         <div className="admin-page-actions">{canSend && <EmailTestButton />}</div>
       </div>
-      <form className="card filter-form" onSubmit={apply} aria-label="Filter the emails">
-        <Field id="email-state" label="State">
-          <select id="email-state" className="input" {...form.register('state')}>
-            <option value="">All states</option>
-            {STATES.map((state) => (
-              <option key={state.value} value={state.value}>
-                {state.label}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field id="email-query" label="Recipient or tracking number">
-          <input id="email-query" type="search" className="input" maxLength={200} {...form.register('query')} />
-        </Field>
-        <FilterActions filtered={filtered} onClear={() => setParams(filtersToParams(NO_FILTERS))} />
-      </form>
-      <EmailResults filters={filters} filtered={filtered} canSend={canSend} />
+      <EmailResults
+        filters={filters}
+        filtered={filtered}
+        canSend={canSend}
+        filterForm={
+          <FilterFold id="email-filters" activeCount={setCount}>
+            <form className="card filter-form" onSubmit={apply} aria-label="Filter the emails">
+              <Field id="email-state" label="State">
+                <select id="email-state" className="input" {...form.register('state')}>
+                  <option value="">All states</option>
+                  {STATES.map((state) => (
+                    <option key={state.value} value={state.value}>
+                      {state.label}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+              <Field id="email-query" label="Recipient or tracking number">
+                <input id="email-query" type="search" className="input" maxLength={200} {...form.register('query')} />
+              </Field>
+              <FilterActions filtered={filtered} onClear={() => setParams(filtersToParams(NO_FILTERS))} />
+            </form>
+          </FilterFold>
+        }
+      />
     </div>
   );
 }
 
-/** The e-mails of one set of filters, with Refresh, Retry, Retry all failed and Load more. */
-function EmailResults({ filters, filtered, canSend }: { filters: EmailFilters; filtered: boolean; canSend: boolean }) {
+/** The e-mails of one set of filters, with Refresh, Retry, Retry all failed and Load more; the
+ * folded filter form opens under the Filters and Refresh buttons. */
+function EmailResults({
+  filters,
+  filtered,
+  canSend,
+  filterForm,
+}: {
+  filters: EmailFilters;
+  filtered: boolean;
+  canSend: boolean;
+  filterForm: ReactNode;
+}) {
   const { emails, backlog, loading, error, hasMore, reload, loadMore } = useEmails(filters);
   const retryEmail = useRetryEmail();
   const retryFailedEmails = useRetryFailedEmails();
@@ -117,11 +138,12 @@ function EmailResults({ filters, filtered, canSend }: { filters: EmailFilters; f
   return (
     <>
       {dialog}
-      <div className="admin-page-actions email-results-head">
+      <div className="admin-page-actions filter-bar email-results-head">
         <p className="muted">
           Shipment e-mails and contact messages on their way out.{' '}
           <span data-testid="email-backlog">{backlog === 0 ? 'Nothing waiting.' : `${backlog} waiting to be sent.`}</span>
         </p>
+        {filterForm}
         {canSend && showsFailed && (
           <button type="button" className="btn btn-outline" onClick={retryAll} disabled={retrying !== null}>
             Retry all failed
