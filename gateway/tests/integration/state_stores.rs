@@ -1,5 +1,5 @@
-//! Sessions and rate limits: one contract for the in-process and the Redis stores, and
-//! recovery after a Redis restart.
+//! Sessions and rate limits: one contract for the embedded (SQLite) or in-process and the
+//! Redis stores, and recovery after a Redis restart.
 
 use crate::common;
 
@@ -48,6 +48,43 @@ async fn sessions_live_until_deleted_or_expired(store_of: impl Fn(Lifetime) -> S
     old.created_at -= 61;
     store.create(&old).await.unwrap();
     assert_eq!(store.get(&old.id).await.unwrap(), None);
+
+    // A user's sessions are listed until they end; each use pushes the idle expiry back.
+    let store = store_of(Lifetime {
+        // Whole seconds: Redis counts in them.
+        idle: Duration::from_secs(2),
+        absolute: Duration::from_secs(60),
+    });
+    let (used, unused, other) = (session(), session(), session());
+    let other = Session {
+        user_id: "u2".into(),
+        ..other
+    };
+    for s in [&used, &unused, &other] {
+        store.create(s).await.unwrap();
+    }
+    let mut ids: Vec<String> = store
+        .of_user("u1")
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|s| s.id)
+        .collect();
+    ids.sort();
+    let mut expected = vec![used.id.clone(), unused.id.clone()];
+    expected.sort();
+    assert_eq!(ids, expected);
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert!(store.get(&used.id).await.unwrap().is_some());
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert!(
+        store.get(&used.id).await.unwrap().is_some(),
+        "used within its idle time"
+    );
+    assert_eq!(store.get(&unused.id).await.unwrap(), None, "idle too long");
+    let listed = store.of_user("u1").await.unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].id, used.id);
 }
 
 async fn limits_allow_the_limit_then_refuse(limit_of: impl Fn(&'static str) -> RateLimit) {
@@ -65,8 +102,12 @@ async fn limits_allow_the_limit_then_refuse(limit_of: impl Fn(&'static str) -> R
 }
 
 #[tokio::test]
-async fn in_process_sessions() {
-    sessions_live_until_deleted_or_expired(SessionStore::in_process).await;
+async fn embedded_sessions() {
+    let data = tempfile::tempdir().unwrap();
+    sessions_live_until_deleted_or_expired(|lifetime| {
+        SessionStore::embedded(data.path(), lifetime).unwrap()
+    })
+    .await;
 }
 
 #[tokio::test]
