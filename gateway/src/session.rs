@@ -139,8 +139,9 @@ enum Backend {
 pub const FILE: &str = "sessions.sqlite3";
 
 /// Expiries in Unix milliseconds: `idle_expires_at` moves on with each use, never past
-/// `expires_at` (the absolute end), so it alone says whether a session has ended.
-const SCHEMA: Schema = Schema {
+/// `expires_at` (the absolute end), so it alone says whether a session has ended. The same
+/// file keeps the counts that must outlive a restart too (`limits::RateLimit::embedded`).
+pub(crate) const SCHEMA: Schema = Schema {
     store: "sessions",
     steps: &[Step {
         name: "initial",
@@ -154,6 +155,13 @@ CREATE TABLE sessions (
 );
 CREATE INDEX sessions_by_user ON sessions (user_id);
 CREATE INDEX sessions_by_idle_expiry ON sessions (idle_expires_at);
+CREATE TABLE rate_counts (
+    name TEXT NOT NULL,
+    key TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    window_ends_at INTEGER NOT NULL,
+    PRIMARY KEY (name, key)
+);
 ",
     }],
 };

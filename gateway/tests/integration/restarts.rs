@@ -1,6 +1,6 @@
 //! Sessions outlive a restart of the all-in-one: a signed-in browser stays signed in, and a
 //! session ended before the restart (signed out, ended from another browser, idle too long)
-//! stays ended after it.
+//! stays ended after it; a browser the account signed in from stays known.
 
 use crate::common;
 
@@ -133,4 +133,52 @@ async fn a_session_idle_too_long_across_a_restart_stays_ended() {
         .query_row("SELECT count(*) FROM sessions", [], |r| r.get(0))
         .unwrap();
     assert_eq!(left, 1, "only the fresh session is kept");
+}
+
+/// Signs the admin in from a browser holding `cookie`; the gRPC status and the `device=…` cookie
+/// it set.
+async fn sign_in_from(site: &Site, cookie: &str) -> (Option<i32>, Option<String>) {
+    let request = pb::CreateSessionRequest {
+        email: ADMIN_EMAIL.into(),
+        password: ADMIN_PASSWORD.into(),
+    };
+    let (reply, headers) = call(
+        &site.base,
+        "logistics.v1.SessionService/CreateSession",
+        request.encode_to_vec(),
+        &[("cookie", cookie)],
+    )
+    .await;
+    let device = headers
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with("device="))
+        .map(cookie_pair);
+    (reply.grpc_status, device)
+}
+
+#[tokio::test]
+async fn a_browser_known_before_a_restart_is_still_known_after_it() {
+    let work = tempfile::tempdir().unwrap();
+    let data = work.path().join("data");
+    let one_a_minute = |s: &mut gateway::Settings| s.sign_ins_per_ip_per_minute = 1;
+    let first = all_in_one_on_with(&data, one_a_minute).await;
+    let (status, device) = sign_in_from(&first, "").await;
+    assert_eq!(status, Some(OK));
+    let device = device.expect("a device cookie");
+    drop(first);
+
+    let restarted = all_in_one_on_with(&data, one_a_minute).await;
+    assert_eq!(sign_in_from(&restarted, "").await.0, Some(OK));
+    assert_eq!(
+        sign_in_from(&restarted, "").await.0,
+        Some(RESOURCE_EXHAUSTED),
+        "the network's one sign-in a minute is used"
+    );
+    assert_eq!(
+        sign_in_from(&restarted, &device).await.0,
+        Some(OK),
+        "the browser the account signed in from before the restart is exempt"
+    );
 }

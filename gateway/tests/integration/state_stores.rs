@@ -129,6 +129,35 @@ async fn in_process_limits() {
 }
 
 #[tokio::test]
+async fn embedded_limits_outlive_a_restart() {
+    let data = tempfile::tempdir().unwrap();
+    limits_allow_the_limit_then_refuse(|name| {
+        RateLimit::embedded(name, 3, Duration::from_secs(60), data.path()).unwrap()
+    })
+    .await;
+    let before = RateLimit::embedded("kept", 2, Duration::from_secs(60), data.path()).unwrap();
+    assert!(before.hit("account\ndevice").await.unwrap());
+    let after = RateLimit::embedded("kept", 2, Duration::from_secs(60), data.path()).unwrap();
+    assert_eq!(after.count("account\ndevice").await.unwrap(), 1);
+    assert_eq!(
+        RateLimit::embedded("other", 2, Duration::from_secs(60), data.path())
+            .unwrap()
+            .count("account\ndevice")
+            .await
+            .unwrap(),
+        0,
+        "each limit counts on its own"
+    );
+    // A window that ended starts again.
+    let short = RateLimit::embedded("short", 1, Duration::from_millis(300), data.path()).unwrap();
+    assert!(short.hit("k").await.unwrap());
+    assert!(!short.hit("k").await.unwrap());
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(short.count("k").await.unwrap(), 0);
+    assert!(short.hit("k").await.unwrap());
+}
+
+#[tokio::test]
 async fn redis_limits_are_shared_by_every_gateway_replica() {
     let server = RedisServer::start().await;
     let (a, b) = (
