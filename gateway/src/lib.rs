@@ -15,7 +15,7 @@ pub mod unsubscribe;
 pub mod upstream;
 pub mod web;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -67,7 +67,8 @@ pub struct Settings {
     #[arg(long, env = "PREFERENCES_URL")]
     pub preferences_url: Option<String>,
     /// Keep sessions and rate-limit counts in Redis (every gateway replica shares them);
-    /// unset, in the process.
+    /// unset, sessions and known browsers in DATA_DIR/sessions.sqlite3, other counts in
+    /// the process.
     #[arg(long, env = "REDIS_URL", hide_env_values = true, value_parser = service_common::settings::secret)]
     pub redis_url: Option<SecretString>,
     /// Tracking lookups one client (IPv4 address or IPv6 /64) may make per minute.
@@ -437,8 +438,15 @@ async fn redis_connection(url: &str) -> anyhow::Result<redis::aio::ConnectionMan
     }
 }
 
-/// Where sessions and rate-limit counts live.
-async fn state_stores(config: &Settings) -> anyhow::Result<(SessionStore, [RateLimit; 8])> {
+/// The count of sign-ins per account and browser (`SessionApi::devices`).
+const KNOWN_DEVICES: &str = "signin-devices";
+
+/// Where sessions and rate-limit counts live: in Redis when set; else sessions and the known
+/// browsers in `data_dir` (they outlive a restart) and the other counts in the process.
+async fn state_stores(
+    config: &Settings,
+    data_dir: &Path,
+) -> anyhow::Result<(SessionStore, [RateLimit; 8])> {
     let minute = Duration::from_secs(60);
     let hour = Duration::from_secs(3600);
     let limits = [
@@ -454,7 +462,7 @@ async fn state_stores(config: &Settings) -> anyhow::Result<(SessionStore, [RateL
             config.failed_sign_ins_per_account,
             FAILED_SIGN_IN_WINDOW,
         ),
-        ("signin-devices", u64::MAX, session_api::DEVICE_LIFETIME),
+        (KNOWN_DEVICES, u64::MAX, session_api::DEVICE_LIFETIME),
         ("contact", config.contact_messages_per_hour, hour),
         ("verify", config.verifications_per_hour, hour),
         ("subscribe", config.subscriptions_per_hour, hour),
@@ -469,15 +477,31 @@ async fn state_stores(config: &Settings) -> anyhow::Result<(SessionStore, [RateL
                 }),
             )
         }
-        None => (
-            SessionStore::in_process(config.session_lifetime()),
-            limits.map(|(name, limit, window)| RateLimit::in_process(name, limit, window)),
-        ),
+        None => {
+            // The browsers an account signed in from are remembered for a year, across
+            // restarts too; the other counts may start again from zero.
+            let devices = limits
+                .iter()
+                .find(|(name, ..)| *name == KNOWN_DEVICES)
+                .map(|&(name, limit, window)| RateLimit::embedded(name, limit, window, data_dir))
+                .transpose()?;
+            (
+                SessionStore::embedded(data_dir, config.session_lifetime())?,
+                limits.map(|(name, limit, window)| match &devices {
+                    Some(devices) if name == KNOWN_DEVICES => devices.clone(),
+                    _ => RateLimit::in_process(name, limit, window),
+                }),
+            )
+        }
     })
 }
 
-/// The whole HTTP application.
-pub async fn app(config: &Settings, upstreams: Upstreams) -> anyhow::Result<Router> {
+/// The whole HTTP application; without REDIS_URL its sessions are kept in `data_dir`.
+pub async fn app(
+    config: &Settings,
+    data_dir: &Path,
+    upstreams: Upstreams,
+) -> anyhow::Result<Router> {
     let (
         sessions,
         [
@@ -490,7 +514,7 @@ pub async fn app(config: &Settings, upstreams: Upstreams) -> anyhow::Result<Rout
             verify,
             subscribe,
         ],
-    ) = state_stores(config).await?;
+    ) = state_stores(config, data_dir).await?;
     let access = Access::new(sessions, upstreams.auth.clone(), upstreams.tokens.clone());
     let proxies = TrustedProxies {
         hops: config.trusted_proxy_hops,

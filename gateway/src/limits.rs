@@ -1,11 +1,15 @@
 //! Fixed-window rate limits, counted in this process or, in distributed mode, in Redis so
-//! that every gateway replica counts together.
+//! that every gateway replica counts together; those that must outlive a restart (the known
+//! browsers) in SQLite in DATA_DIR when there is no Redis.
 
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use r2d2_sqlite::rusqlite::{OptionalExtension, params};
 use redis::aio::ConnectionManager;
+use service_common::store::{Sqlite, StoreFault};
 
 use crate::redis_call::bounded;
 
@@ -13,10 +17,22 @@ use crate::redis_call::bounded;
 #[error("rate-limit store unavailable: {0}")]
 pub struct LimitStoreDown(String);
 
+impl From<StoreFault> for LimitStoreDown {
+    fn from(fault: StoreFault) -> Self {
+        Self(fault.to_string())
+    }
+}
+
 #[derive(Clone)]
 enum Counts {
     InProcess(moka::sync::Cache<String, Arc<AtomicU64>>),
+    /// Rows of `rate_counts` in the sessions' file.
+    Embedded(Sqlite),
     Redis(ConnectionManager),
+}
+
+fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
 }
 
 /// At most `limit` hits per key in each `window`.
@@ -40,6 +56,34 @@ impl RateLimit {
             window,
             counts: Counts::InProcess(cache),
         }
+    }
+
+    /// Counted in `data_dir` (the sessions' file), so a restart keeps them; windows that ended
+    /// while the gateway was down are removed.
+    pub fn embedded(
+        name: &'static str,
+        limit: u64,
+        window: Duration,
+        data_dir: &Path,
+    ) -> anyhow::Result<Self> {
+        let db = Sqlite::open(
+            &data_dir.join(crate::session::FILE),
+            2,
+            &[&crate::session::SCHEMA],
+        )?;
+        db.run_inline(|conn| {
+            conn.execute(
+                "DELETE FROM rate_counts WHERE name = ?1 AND window_ends_at <= ?2",
+                params![name, now_ms()],
+            )
+            .map_err(StoreFault::from)
+        })?;
+        Ok(Self {
+            name,
+            limit,
+            window,
+            counts: Counts::Embedded(db),
+        })
     }
 
     pub fn redis(
@@ -68,6 +112,27 @@ impl RateLimit {
                     .get_with(key.to_owned(), || Arc::new(AtomicU64::new(0)))
                     .fetch_add(1, Ordering::Relaxed)
                     + 1
+            }
+            Counts::Embedded(db) => {
+                let (name, key, now) = (self.name, key.to_owned(), now_ms());
+                let ends = now + self.window.as_millis() as i64;
+                let count: i64 = db
+                    .write(move |conn| {
+                        // A window that has ended starts again at this hit.
+                        conn.query_row(
+                            "INSERT INTO rate_counts (name, key, count, window_ends_at) \
+                             VALUES (?1, ?2, 1, ?4) \
+                             ON CONFLICT (name, key) DO UPDATE SET \
+                             count = CASE WHEN window_ends_at <= ?3 THEN 1 ELSE count + 1 END, \
+                             window_ends_at = CASE WHEN window_ends_at <= ?3 THEN ?4 ELSE window_ends_at END \
+                             RETURNING count",
+                            params![name, key, now, ends],
+                            |row| row.get(0),
+                        )
+                        .map_err(StoreFault::from)
+                    })
+                    .await?;
+                count as u64
             }
             Counts::Redis(connection) => {
                 let key = self.redis_key(key);
@@ -99,6 +164,18 @@ impl RateLimit {
     pub async fn count(&self, key: &str) -> Result<u64, LimitStoreDown> {
         Ok(match &self.counts {
             Counts::InProcess(cache) => cache.get(key).map_or(0, |c| c.load(Ordering::Relaxed)),
+            Counts::Embedded(db) => {
+                let count: Option<i64> = db.run_inline(|conn| {
+                    conn.prepare_cached(
+                        "SELECT count FROM rate_counts \
+                         WHERE name = ?1 AND key = ?2 AND window_ends_at > ?3",
+                    )?
+                    .query_row(params![self.name, key, now_ms()], |row| row.get(0))
+                    .optional()
+                    .map_err(StoreFault::from)
+                })?;
+                count.unwrap_or(0) as u64
+            }
             Counts::Redis(connection) => {
                 let mut connection = connection.clone();
                 let count: Option<u64> = bounded(

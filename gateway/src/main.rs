@@ -88,7 +88,7 @@ async fn run(cli: &Cli) -> anyhow::Result<()> {
     } else {
         "gateway (distributed)"
     };
-    let app = gateway::app(settings, upstreams).await?;
+    let app = gateway::app(settings, &hosted.store.data_dir, upstreams).await?;
     if settings.all_in_one() {
         let public_url = hosted.site.public_url();
         tracing::info!(%public_url, "links in e-mails open {public_url} (set PUBLIC_URL to change it)");

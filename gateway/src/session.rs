@@ -1,14 +1,19 @@
-//! Browser sessions: an opaque random id in a cookie, the data on the server (in this
-//! process, or in Redis in distributed mode), with an idle and an absolute expiry.
+//! Browser sessions: an opaque random id in a cookie, the data on the server (in SQLite in
+//! DATA_DIR, or in Redis in distributed mode), with an idle and an absolute expiry; both
+//! outlive a restart of the gateway.
 
+use std::path::Path;
 use std::time::Duration;
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use r2d2_sqlite::rusqlite::{OptionalExtension, params};
 use redis::AsyncCommands;
 use redis::aio::ConnectionManager;
 use serde::{Deserialize, Serialize};
 use service_auth::Role;
+use service_common::store::migrate::{Schema, Step};
+use service_common::store::{Sqlite, StoreFault};
 use sha2::{Digest, Sha256};
 
 use crate::redis_call::bounded;
@@ -100,16 +105,77 @@ impl Lifetime {
     fn over(&self, session: &Session) -> bool {
         chrono::Utc::now().timestamp() >= session.created_at + self.absolute.as_secs() as i64
     }
+
+    /// When `session` ends at the latest (Unix milliseconds), however often it is used.
+    fn absolute_end_ms(&self, session: &Session) -> i64 {
+        session.created_at * 1000 + self.absolute.as_millis() as i64
+    }
+
+    /// When `session` ends if it is not used again after `now_ms` (Unix milliseconds).
+    fn idle_end_ms(&self, session: &Session, now_ms: i64) -> i64 {
+        (now_ms + self.idle.as_millis() as i64).min(self.absolute_end_ms(session))
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
 #[error("session store unavailable: {0}")]
 pub struct SessionStoreDown(String);
 
+impl From<StoreFault> for SessionStoreDown {
+    fn from(fault: StoreFault) -> Self {
+        down(fault)
+    }
+}
+
 #[derive(Clone)]
 enum Backend {
-    InProcess(moka::sync::Cache<String, Session>),
+    /// One row per session in `FILE` in DATA_DIR.
+    Embedded(Sqlite),
     Redis(ConnectionManager),
+}
+
+/// The sessions' file in DATA_DIR. Not in backups: a restored DATA_DIR signs everyone out
+/// rather than bringing back sessions ended since.
+pub const FILE: &str = "sessions.sqlite3";
+
+/// Expiries in Unix milliseconds: `idle_expires_at` moves on with each use, never past
+/// `expires_at` (the absolute end), so it alone says whether a session has ended. The same
+/// file keeps the counts that must outlive a restart too (`limits::RateLimit::embedded`).
+pub(crate) const SCHEMA: Schema = Schema {
+    store: "sessions",
+    steps: &[Step {
+        name: "initial",
+        sql: "
+CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    doc TEXT NOT NULL,
+    idle_expires_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+);
+CREATE INDEX sessions_by_user ON sessions (user_id);
+CREATE INDEX sessions_by_idle_expiry ON sessions (idle_expires_at);
+CREATE TABLE rate_counts (
+    name TEXT NOT NULL,
+    key TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    window_ends_at INTEGER NOT NULL,
+    PRIMARY KEY (name, key)
+);
+",
+    }],
+};
+
+fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+/// Deletes the sessions that have ended by `now_ms`.
+fn prune(conn: &r2d2_sqlite::rusqlite::Connection, now_ms: i64) -> Result<usize, StoreFault> {
+    Ok(conn.execute(
+        "DELETE FROM sessions WHERE idle_expires_at <= ?1 OR expires_at <= ?1",
+        [now_ms],
+    )?)
 }
 
 #[derive(Clone)]
@@ -133,15 +199,16 @@ fn down(e: impl std::fmt::Display) -> SessionStoreDown {
 }
 
 impl SessionStore {
-    pub fn in_process(lifetime: Lifetime) -> Self {
-        let cache = moka::sync::Cache::builder()
-            .max_capacity(100_000)
-            .time_to_idle(lifetime.idle)
-            .build();
-        Self {
-            backend: Backend::InProcess(cache),
+    /// The sessions kept in `data_dir` (made there if new), those that ended while the
+    /// gateway was down removed.
+    pub fn embedded(data_dir: &Path, lifetime: Lifetime) -> anyhow::Result<Self> {
+        let db = Sqlite::open(&data_dir.join(FILE), 4, &[&SCHEMA])?;
+        let pruned = db.run_inline(|conn| prune(conn, now_ms()))?;
+        tracing::debug!(pruned, "ended sessions removed");
+        Ok(Self {
+            backend: Backend::Embedded(db),
             lifetime,
-        }
+        })
     }
 
     pub fn redis(connection: ConnectionManager, lifetime: Lifetime) -> Self {
@@ -153,7 +220,28 @@ impl SessionStore {
 
     pub async fn create(&self, session: &Session) -> Result<(), SessionStoreDown> {
         match &self.backend {
-            Backend::InProcess(cache) => cache.insert(session.id.clone(), session.clone()),
+            Backend::Embedded(db) => {
+                let json = serde_json::to_string(session).map_err(down)?;
+                let now = now_ms();
+                let (idle_end, end) = (
+                    self.lifetime.idle_end_ms(session, now),
+                    self.lifetime.absolute_end_ms(session),
+                );
+                let (id, user_id) = (session.id.clone(), session.user_id.clone());
+                db.write(move |conn| {
+                    let tx = conn.transaction()?;
+                    // Each sign-in clears out what has ended, so the file holds about the live
+                    // sessions.
+                    prune(&tx, now)?;
+                    tx.execute(
+                        "INSERT OR REPLACE INTO sessions (id, user_id, doc, idle_expires_at, expires_at) \
+                         VALUES (?1, ?2, ?3, ?4, ?5)",
+                        params![id, user_id, json, idle_end, end],
+                    )?;
+                    tx.commit().map_err(StoreFault::from)
+                })
+                .await?;
+            }
             Backend::Redis(connection) => {
                 let json = serde_json::to_string(session).map_err(down)?;
                 let mut connection = connection.clone();
@@ -183,7 +271,19 @@ impl SessionStore {
     /// Writes a newer `last_seen_at` of a live session, keeping its expiry.
     async fn touch(&self, session: &Session) -> Result<(), SessionStoreDown> {
         match &self.backend {
-            Backend::InProcess(cache) => cache.insert(session.id.clone(), session.clone()),
+            Backend::Embedded(db) => {
+                let json = serde_json::to_string(session).map_err(down)?;
+                let id = session.id.clone();
+                // Only a row still there: an ended session stays ended.
+                db.write(move |conn| {
+                    conn.execute(
+                        "UPDATE sessions SET doc = ?1 WHERE id = ?2",
+                        params![json, id],
+                    )
+                    .map_err(StoreFault::from)
+                })
+                .await?;
+            }
             Backend::Redis(connection) => {
                 let json = serde_json::to_string(session).map_err(down)?;
                 let mut connection = connection.clone();
@@ -206,11 +306,23 @@ impl SessionStore {
     /// The live sessions of one user, most recently used first.
     pub async fn of_user(&self, user_id: &str) -> Result<Vec<Session>, SessionStoreDown> {
         let mut sessions: Vec<Session> = match &self.backend {
-            Backend::InProcess(cache) => cache
-                .iter()
-                .map(|(_, session)| session)
-                .filter(|session| session.user_id == user_id)
-                .collect(),
+            Backend::Embedded(db) => {
+                let (user_id, now) = (user_id.to_owned(), now_ms());
+                let docs: Vec<String> = db
+                    .run(move |conn| {
+                        let mut select = conn.prepare_cached(
+                            "SELECT doc FROM sessions WHERE user_id = ?1 AND idle_expires_at > ?2",
+                        )?;
+                        let docs = select
+                            .query_map(params![user_id, now], |row| row.get(0))?
+                            .collect::<Result<_, _>>()?;
+                        Ok::<_, StoreFault>(docs)
+                    })
+                    .await?;
+                docs.iter()
+                    .filter_map(|doc| serde_json::from_str(doc).ok())
+                    .collect()
+            }
             Backend::Redis(connection) => {
                 let mut connection = connection.clone();
                 let user_key = redis_user_key(user_id);
@@ -246,7 +358,40 @@ impl SessionStore {
     /// The live session with this id, its idle expiry pushed back; None if unknown or expired.
     pub async fn get(&self, id: &str) -> Result<Option<Session>, SessionStoreDown> {
         let session = match &self.backend {
-            Backend::InProcess(cache) => cache.get(id),
+            Backend::Embedded(db) => {
+                let owned = id.to_owned();
+                let found: Option<(String, i64)> = db.run_inline(|conn| {
+                    conn.prepare_cached("SELECT doc, idle_expires_at FROM sessions WHERE id = ?1")?
+                        .query_row([&owned], |row| Ok((row.get(0)?, row.get(1)?)))
+                        .optional()
+                        .map_err(StoreFault::from)
+                })?;
+                let now = now_ms();
+                match found.and_then(|(doc, idle_end)| {
+                    Some((serde_json::from_str::<Session>(&doc).ok()?, idle_end))
+                }) {
+                    Some((_, idle_end)) if idle_end <= now => {
+                        self.delete(id).await?;
+                        return Ok(None);
+                    }
+                    Some((session, idle_end)) => {
+                        let pushed = self.lifetime.idle_end_ms(&session, now);
+                        if pushed > idle_end {
+                            db.write(move |conn| {
+                                conn.execute(
+                                    "UPDATE sessions SET idle_expires_at = ?1 \
+                                     WHERE id = ?2 AND idle_expires_at < ?1",
+                                    params![pushed, owned],
+                                )
+                                .map_err(StoreFault::from)
+                            })
+                            .await?;
+                        }
+                        Some(session)
+                    }
+                    None => None,
+                }
+            }
             Backend::Redis(connection) => {
                 let mut connection = connection.clone();
                 let json: Option<String> = bounded(connection.get_ex(
@@ -277,7 +422,14 @@ impl SessionStore {
 
     pub async fn delete(&self, id: &str) -> Result<(), SessionStoreDown> {
         match &self.backend {
-            Backend::InProcess(cache) => cache.invalidate(id),
+            Backend::Embedded(db) => {
+                let id = id.to_owned();
+                db.write(move |conn| {
+                    conn.execute("DELETE FROM sessions WHERE id = ?1", [id])
+                        .map_err(StoreFault::from)
+                })
+                .await?;
+            }
             Backend::Redis(connection) => {
                 let mut connection = connection.clone();
                 let _: () = bounded(connection.del(redis_key(id))).await.map_err(down)?;

@@ -22,10 +22,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts one more gateway (own port, and own data folder unless `dataDir` names one it then
- * leaves in place for a restart) serving the built site, and waits for it. */
+/** Starts one more gateway (own port unless `extraEnv.PORT` names one, and own data folder
+ * unless `dataDir` names one it then leaves in place for a restart) serving the built site,
+ * and waits for it. */
 export async function startGateway(extraEnv: Record<string, string>, dataDir?: string): Promise<RunningGateway> {
-  const port = await freePort();
+  const port = extraEnv.PORT ? Number(extraEnv.PORT) : await freePort();
   const data = dataDir ?? mkdtempSync(join(tmpdir(), 'pse-e2e-extra-'));
   let log = '';
   const child: ChildProcess = spawn(gatewayBin(), [], {

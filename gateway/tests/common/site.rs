@@ -90,10 +90,10 @@ pub fn hosted(data: &Path) -> HostedServices {
     }
 }
 
-async fn listen(settings: &Settings, upstreams: Upstreams) -> String {
+async fn listen(settings: &Settings, data: &Path, upstreams: Upstreams) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    let app = gateway::app(settings, upstreams).await.unwrap();
+    let app = gateway::app(settings, data, upstreams).await.unwrap();
     let settings = settings.clone();
     tokio::spawn(async move { gateway::serve(listener, app, &settings).await });
     base
@@ -152,6 +152,12 @@ pub async fn all_in_one_on(data: &Path) -> Site {
     all_in_one_in(data, None, |_| {}, |_| {}).await
 }
 
+/// The all-in-one over `data`, which stays when the site is dropped, with the gateway's
+/// settings adjusted by `adjust`.
+pub async fn all_in_one_on_with(data: &Path, adjust: impl FnOnce(&mut Settings)) -> Site {
+    all_in_one_in(data, None, adjust, |_| {}).await
+}
+
 /// The all-in-one over `data` with its keys picked as the binary picks them: those `keys`
 /// names, else the ones kept in `data`.
 pub async fn all_in_one_keyed(data: &Path, keys: &TokenSettings) -> Site {
@@ -178,7 +184,7 @@ async fn all_in_one_in(
         .await
         .unwrap();
     let (store, users) = stores(data).await;
-    let base = listen(&settings, upstreams).await;
+    let base = listen(&settings, data, upstreams).await;
     Site {
         base,
         data: data.to_path_buf(),
@@ -299,7 +305,7 @@ async fn distributed_in(
         .await
         .unwrap();
     let (store, users) = stores(data).await;
-    let base = listen(&settings, upstreams).await;
+    let base = listen(&settings, data, upstreams).await;
     Site {
         base,
         data: data.to_path_buf(),
@@ -326,7 +332,7 @@ pub async fn another_gateway(site: &Site) -> String {
     )
     .await
     .unwrap();
-    listen(&site.gateway_settings, upstreams).await
+    listen(&site.gateway_settings, &site.data, upstreams).await
 }
 
 pub async fn distributed() -> Site {

@@ -17,6 +17,7 @@ mod preferences;
 mod reflection;
 mod request_logs;
 mod requests;
+mod restarts;
 mod sessions;
 mod settings;
 mod signing_keys;

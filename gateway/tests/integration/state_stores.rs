@@ -1,5 +1,5 @@
-//! Sessions and rate limits: one contract for the in-process and the Redis stores, and
-//! recovery after a Redis restart.
+//! Sessions and rate limits: one contract for the embedded (SQLite) or in-process and the
+//! Redis stores, and recovery after a Redis restart.
 
 use crate::common;
 
@@ -48,6 +48,43 @@ async fn sessions_live_until_deleted_or_expired(store_of: impl Fn(Lifetime) -> S
     old.created_at -= 61;
     store.create(&old).await.unwrap();
     assert_eq!(store.get(&old.id).await.unwrap(), None);
+
+    // A user's sessions are listed until they end; each use pushes the idle expiry back.
+    let store = store_of(Lifetime {
+        // Whole seconds: Redis counts in them.
+        idle: Duration::from_secs(2),
+        absolute: Duration::from_secs(60),
+    });
+    let (used, unused, other) = (session(), session(), session());
+    let other = Session {
+        user_id: "u2".into(),
+        ..other
+    };
+    for s in [&used, &unused, &other] {
+        store.create(s).await.unwrap();
+    }
+    let mut ids: Vec<String> = store
+        .of_user("u1")
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|s| s.id)
+        .collect();
+    ids.sort();
+    let mut expected = vec![used.id.clone(), unused.id.clone()];
+    expected.sort();
+    assert_eq!(ids, expected);
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert!(store.get(&used.id).await.unwrap().is_some());
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert!(
+        store.get(&used.id).await.unwrap().is_some(),
+        "used within its idle time"
+    );
+    assert_eq!(store.get(&unused.id).await.unwrap(), None, "idle too long");
+    let listed = store.of_user("u1").await.unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].id, used.id);
 }
 
 async fn limits_allow_the_limit_then_refuse(limit_of: impl Fn(&'static str) -> RateLimit) {
@@ -65,8 +102,12 @@ async fn limits_allow_the_limit_then_refuse(limit_of: impl Fn(&'static str) -> R
 }
 
 #[tokio::test]
-async fn in_process_sessions() {
-    sessions_live_until_deleted_or_expired(SessionStore::in_process).await;
+async fn embedded_sessions() {
+    let data = tempfile::tempdir().unwrap();
+    sessions_live_until_deleted_or_expired(|lifetime| {
+        SessionStore::embedded(data.path(), lifetime).unwrap()
+    })
+    .await;
 }
 
 #[tokio::test]
@@ -85,6 +126,35 @@ async fn in_process_limits() {
         RateLimit::in_process(name, 3, Duration::from_secs(60))
     })
     .await;
+}
+
+#[tokio::test]
+async fn embedded_limits_outlive_a_restart() {
+    let data = tempfile::tempdir().unwrap();
+    limits_allow_the_limit_then_refuse(|name| {
+        RateLimit::embedded(name, 3, Duration::from_secs(60), data.path()).unwrap()
+    })
+    .await;
+    let before = RateLimit::embedded("kept", 2, Duration::from_secs(60), data.path()).unwrap();
+    assert!(before.hit("account\ndevice").await.unwrap());
+    let after = RateLimit::embedded("kept", 2, Duration::from_secs(60), data.path()).unwrap();
+    assert_eq!(after.count("account\ndevice").await.unwrap(), 1);
+    assert_eq!(
+        RateLimit::embedded("other", 2, Duration::from_secs(60), data.path())
+            .unwrap()
+            .count("account\ndevice")
+            .await
+            .unwrap(),
+        0,
+        "each limit counts on its own"
+    );
+    // A window that ended starts again.
+    let short = RateLimit::embedded("short", 1, Duration::from_millis(300), data.path()).unwrap();
+    assert!(short.hit("k").await.unwrap());
+    assert!(!short.hit("k").await.unwrap());
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(short.count("k").await.unwrap(), 0);
+    assert!(short.hit("k").await.unwrap());
 }
 
 #[tokio::test]
