@@ -154,7 +154,7 @@ for (const viewport of [
       await expect(page.getByRole('link', { name: 'Shipments' })).toBeVisible();
       await expectNoSideways(page);
       mkdirSync(SCREENSHOTS, { recursive: true });
-      await page.screenshot({ path: `${SCREENSHOTS}/account-ar-${viewport.width}.png`, fullPage: true });
+      await keepScreenshot(page, `${SCREENSHOTS}/account-ar-${viewport.width}.png`, { fullPage: true });
 
       // Remembered in this browser.
       await page.reload();

@@ -233,7 +233,7 @@ for (const viewport of [PHONE, DESKTOP]) {
           const entry = await first.boundingBox();
           expect(entry!.y - (buttons!.y + buttons!.height), 'from the Filters button to the first entry').toBeLessThanOrEqual(80);
           expect(entry!.y + 48, 'the first entry on the first screen').toBeLessThanOrEqual(viewport.height);
-          await page.screenshot({ path: shot(`${screen.name.toLowerCase()}-filters-folded`, viewport.width) });
+          await keepScreenshot(page, shot(`${screen.name.toLowerCase()}-filters-folded`, viewport.width));
           await toggle.click();
           await expect(toggle).toHaveAttribute('aria-expanded', 'true');
         }
@@ -250,7 +250,7 @@ for (const viewport of [PHONE, DESKTOP]) {
         for (const [label, value] of Object.entries(screen.set)) await form.getByLabel(label).fill(value);
         await form.getByRole('button', { name: 'Apply filters' }).click();
         await expect(toggle).toHaveAccessibleName('Filters 1 set');
-        await page.screenshot({ path: shot(`${screen.name.toLowerCase()}-filters-open`, viewport.width) });
+        await keepScreenshot(page, shot(`${screen.name.toLowerCase()}-filters-open`, viewport.width));
         await page.reload();
         await expect(toggle).toHaveAccessibleName('Filters 1 set');
         await expect(toggle).toHaveAttribute('aria-expanded', phone ? 'false' : 'true');
