@@ -177,7 +177,7 @@ test.describe('admin sign-in', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await signIn(page);
     const nav = page.getByRole('navigation', { name: 'Admin' });
-    const tabs = ['Shipments', 'Import', 'Users', 'Emails', 'Settings', 'Audit'];
+    const tabs = ['Shipments', 'Import', 'Users', 'Emails', 'Settings', 'Audit', 'Webhooks'];
     for (const name of tabs) await expect(nav.getByRole('link', { name })).toBeVisible();
     const logout = page.getByRole('button', { name: 'Log out' });
     const middle = async (box: { y: number; height: number } | null) => box!.y + box!.height / 2;
@@ -185,6 +185,10 @@ test.describe('admin sign-in', () => {
     for (const name of tabs) {
       expect(Math.abs((await middle(await nav.getByRole('link', { name }).boundingBox())) - line), name).toBeLessThan(4);
     }
+    // The signed-in address is whole on that line, not broken letter by letter.
+    const account = page.getByTestId('admin-user-email');
+    expect(Math.abs((await middle(await account.boundingBox())) - line)).toBeLessThan(4);
+    expect((await account.boundingBox())!.height).toBeLessThan(40);
   });
 });
 

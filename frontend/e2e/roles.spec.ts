@@ -131,6 +131,19 @@ test('an admin changes a role, and the audit log and the Activity tab name who d
   await entries.first().getByText('fields changed').or(entries.first().getByText('1 field changed')).click();
   await expect(entries.first().getByRole('row', { name: /^role/ })).toContainText('agent');
 
+  // An edit is summed up by the form's labels, never the internal names.
+  await (await adminRpc(request, baseURL!)).shipments.updateShipment({
+    shipment: { id: shipment.id, product: 'Cocoa beans', comments: 'Handle with care' },
+    updateMask: { paths: ['product', 'comments'] },
+  });
+  await page.getByLabel('Action').selectOption({ label: 'Shipment updated' });
+  await page.getByLabel('Shipment or user').fill(shipment.trackingNumber);
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(entries).toHaveCount(1);
+  await expect(entries.first()).toContainText('2 fields changed');
+  await expect(entries.first().locator('.audit-changes-fields')).toHaveText(/^(Product, Comments|Comments, Product)$/);
+  await expect(entries.first()).not.toContainText('comments');
+
   await page.goto(ADMIN_PATH);
   await page.getByLabel('Search').fill(shipment.trackingNumber);
   const row = shipmentRow(page, shipment.trackingNumber);

@@ -268,11 +268,15 @@ fn change_entry(actor: &Actor, before: &Shipment, after: &Shipment, remarks: &st
             ),
         )
     } else {
-        let fields: Vec<&str> = changes.iter().map(|c| c.field.as_str()).collect();
-        (Action::ShipmentUpdate, fields.join(", "))
+        // The changed fields are the entry's changes, which the back office names by their labels.
+        (Action::ShipmentUpdate, String::new())
     };
     if !remarks.is_empty() {
-        summary = format!("{summary} ({remarks})");
+        summary = if summary.is_empty() {
+            format!("({remarks})")
+        } else {
+            format!("{summary} ({remarks})")
+        };
     }
     AuditEntry::new(actor, action, &after.id, after.tracking_number.as_str())
         .with_changes(changes)

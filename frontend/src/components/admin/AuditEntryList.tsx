@@ -49,6 +49,7 @@ function ChangedFields({ changes, describe }: { changes: readonly AuditChange[];
         {changes.length === 1 ? '1 field changed' : `${changes.length} fields changed`}
         <ChevronDown aria-hidden="true" size={16} />
       </button>
+      <span className="audit-changes-fields">{rows.map((row) => row.label).join(', ')}</span>
       <table className="audit-change-table" id={tableId} hidden={!open}>
         <thead>
           <tr>

@@ -6,6 +6,7 @@ import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { FilterActions } from '@/components/admin/FilterActions';
 import { FilterFold } from '@/components/admin/FilterFold';
 import { ErrorAlert } from '@/components/ui/ErrorAlert';
+import { EmailAddress } from '@/components/ui/Bidi';
 import { Field } from '@/components/ui/Field';
 import { EmailTemplate, NotificationState, type Notification } from '@/gen/logistics/v1/notification_pb';
 import { Spinner } from '@/components/ui/Spinner';
@@ -34,9 +35,17 @@ const TEMPLATE_NAMES: Record<number, string> = {
   [EmailTemplate.ALERT]: 'Alert',
 };
 
-function recipient(email: Notification): string {
+/** Who it is for, the address wrapping at its "@" and dots on a phone. */
+function recipient(email: Notification): ReactNode {
   if (email.template === EmailTemplate.CONTACT) return 'Company inbox';
-  return email.toName ? `${email.toName} <${email.toEmail}>` : email.toEmail;
+  if (!email.toName) return <EmailAddress address={email.toEmail} />;
+  return (
+    <>
+      {email.toName} &lt;
+      <EmailAddress address={email.toEmail} />
+      &gt;
+    </>
+  );
 }
 
 /** The e-mail outbox: filters kept in the address, then the e-mails they match. */
