@@ -75,19 +75,29 @@ pub const RESOURCE_EXHAUSTED: i32 = 8;
 pub const UNAVAILABLE: i32 = 14;
 pub const UNAUTHENTICATED: i32 = 16;
 
-/// Signs in through the gateway; the reply and the `Set-Cookie` header.
-pub async fn sign_in(base: &str, email: &str, password: &str) -> (Reply, Option<String>) {
+/// Signs in through the gateway with extra request headers; the reply and its headers.
+pub async fn sign_in_with(
+    base: &str,
+    email: &str,
+    password: &str,
+    headers: &[(&str, &str)],
+) -> (Reply, reqwest::header::HeaderMap) {
     let request = pb::CreateSessionRequest {
         email: email.into(),
         password: password.into(),
     };
-    let (reply, headers) = call(
+    call(
         base,
         "logistics.v1.SessionService/CreateSession",
         request.encode_to_vec(),
-        &[],
+        headers,
     )
-    .await;
+    .await
+}
+
+/// Signs in through the gateway; the reply and the `Set-Cookie` header.
+pub async fn sign_in(base: &str, email: &str, password: &str) -> (Reply, Option<String>) {
+    let (reply, headers) = sign_in_with(base, email, password, &[]).await;
     (
         reply,
         headers

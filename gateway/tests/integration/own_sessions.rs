@@ -14,14 +14,10 @@ const FIREFOX_ON_WINDOWS: &str =
 
 /// Signs in from a browser that says what it is; the `session=<id>` pair.
 async fn signed_in_from(site: &Site, email: &str, user_agent: &str) -> String {
-    let request = pb::CreateSessionRequest {
-        email: email.into(),
-        password: ADMIN_PASSWORD.into(),
-    };
-    let (reply, headers) = call(
+    let (reply, headers) = sign_in_with(
         &site.base,
-        "logistics.v1.SessionService/CreateSession",
-        request.encode_to_vec(),
+        email,
+        ADMIN_PASSWORD,
         &[("user-agent", user_agent)],
     )
     .await;

@@ -138,14 +138,10 @@ async fn a_session_idle_too_long_across_a_restart_stays_ended() {
 /// Signs the admin in from a browser holding `cookie`; the gRPC status and the `device=…` cookie
 /// it set.
 async fn sign_in_from(site: &Site, cookie: &str) -> (Option<i32>, Option<String>) {
-    let request = pb::CreateSessionRequest {
-        email: ADMIN_EMAIL.into(),
-        password: ADMIN_PASSWORD.into(),
-    };
-    let (reply, headers) = call(
+    let (reply, headers) = sign_in_with(
         &site.base,
-        "logistics.v1.SessionService/CreateSession",
-        request.encode_to_vec(),
+        ADMIN_EMAIL,
+        ADMIN_PASSWORD,
         &[("cookie", cookie)],
     )
     .await;

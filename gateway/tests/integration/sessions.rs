@@ -227,14 +227,10 @@ async fn sign_in_failures_are_alike_then_rate_limited() {
 #[tokio::test]
 async fn the_cookie_is_secure_behind_a_trusted_https_proxy() {
     let site = all_in_one_with(|s| s.trusted_proxy_hops = 1).await;
-    let request = pb::CreateSessionRequest {
-        email: ADMIN_EMAIL.into(),
-        password: ADMIN_PASSWORD.into(),
-    };
-    let (_, headers) = call(
+    let (_, headers) = sign_in_with(
         &site.base,
-        "logistics.v1.SessionService/CreateSession",
-        request.encode_to_vec(),
+        ADMIN_EMAIL,
+        ADMIN_PASSWORD,
         &[("x-forwarded-proto", "https")],
     )
     .await;
