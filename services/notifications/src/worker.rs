@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use outbox::{Notification, OutboxStore, Outcome};
+use outbox::{Notification, OutboxStore, Outcome, Settlement};
 use tokio::sync::Notify;
 
 use crate::transport::{SendError, Transport};
@@ -124,6 +124,9 @@ pub fn system_clock() -> Clock {
 const SETTLE_FIRST_WAIT: Duration = Duration::from_millis(100);
 const SETTLE_MAX_WAIT: Duration = Duration::from_secs(2);
 
+/// E-mails one sender claims at once from the local outbox (where sending is recording).
+const LOCAL_BATCH: usize = 256;
+
 /// How often the worker reports the outbox backlog (`outbox_backlog` gauge).
 const BACKLOG_EVERY: Duration = Duration::from_secs(5);
 
@@ -147,17 +150,45 @@ pub struct Worker {
 }
 
 impl Worker {
-    /// Claims and sends one due e-mail; false when none was due.
+    /// Claims due e-mails, sends them one after another and records their outcomes in one
+    /// write; false when none was due. A batch on the local outbox, where the store's writes
+    /// are the whole cost; one at a time otherwise, so each e-mail goes to the next free sender.
     pub async fn work_once(&self) -> Result<bool, outbox::OutboxError> {
-        let Some(claimed) = self.store.claim((self.clock)(), self.policy.lease).await? else {
-            return Ok(false);
+        let limit = if self.transport.is_local() {
+            LOCAL_BATCH
+        } else {
+            1
         };
-        let n = &claimed.notification;
+        let claimed = self
+            .store
+            .claim_batch((self.clock)(), self.policy.lease, limit)
+            .await?;
+        if claimed.is_empty() {
+            return Ok(false);
+        }
+        let mut settlements = Vec::with_capacity(claimed.len());
+        for c in claimed {
+            let outcome = self.attempt(&c.notification).await;
+            settlements.push(Settlement {
+                id: c.notification.id,
+                claim: c.claim,
+                outcome,
+            });
+        }
+        for (s, settled) in settlements.iter().zip(self.settle(&settlements).await?) {
+            if !settled {
+                tracing::warn!(id = %s.id, "lease ran out before the send finished; another worker owns the e-mail now");
+            }
+        }
+        Ok(true)
+    }
+
+    /// Sends `n` once, unless this process sent it already and could not record it yet.
+    async fn attempt(&self, n: &Notification) -> Outcome {
         let earlier = self.unsettled_mut().remove(&n.id);
         if let Some(outcome) = earlier {
             tracing::info!(id = %n.id, "e-mail sent before its lease ran out; recording that instead of sending it again");
-            self.settle(&claimed, &outcome).await?;
-            return Ok(true);
+            return outcome;
         }
         let result = self.transport.send(n).await;
         let outcome = self.policy.outcome(n, result, (self.clock)());
@@ -178,40 +209,35 @@ impl Worker {
                 tracing::error!(id = %n.id, %error, "e-mail failed for good")
             }
         }
-        if !self.settle(&claimed, &outcome).await? {
-            tracing::warn!(id = %n.id, "lease ran out before the send finished; another worker owns the e-mail now");
-        }
-        Ok(true)
+        outcome
     }
 
-    /// Records what became of a claimed e-mail, waiting out an outage of the store: an e-mail
+    /// Records what became of claimed e-mails, waiting out an outage of the store: an e-mail
     /// that went out but stayed unrecorded would be sent again once its lease ran out.
-    async fn settle(
-        &self,
-        claimed: &outbox::Claimed,
-        outcome: &Outcome,
-    ) -> Result<bool, outbox::OutboxError> {
-        let id = &claimed.notification.id;
+    async fn settle(&self, settlements: &[Settlement]) -> Result<Vec<bool>, outbox::OutboxError> {
         let mut wait = SETTLE_FIRST_WAIT;
         loop {
-            match self
-                .store
-                .settle(id, &claimed.claim, outcome, (self.clock)())
-                .await
-            {
+            match self.store.settle_batch(settlements, (self.clock)()).await {
                 Err(outbox::OutboxError::Unavailable(error)) => {
-                    self.unsettled_mut().insert(id.clone(), outcome.clone());
-                    tracing::warn!(%id, %error, "cannot record the e-mail's outcome yet; trying again");
+                    self.unsettled_mut().extend(
+                        settlements
+                            .iter()
+                            .map(|s| (s.id.clone(), s.outcome.clone())),
+                    );
+                    tracing::warn!(e_mails = settlements.len(), %error, "cannot record the e-mails' outcomes yet; trying again");
                     tokio::time::sleep(wait).await;
                     wait = (wait * 2).min(SETTLE_MAX_WAIT);
                 }
                 // Recorded: no sender needs the outcome any more. Taken over (false): the
                 // entry stays for this process's sender that claimed it, if one did.
-                Ok(true) => {
-                    self.unsettled_mut().remove(id);
-                    return Ok(true);
+                Ok(settled) => {
+                    let mut unsettled = self.unsettled_mut();
+                    for (s, _) in settlements.iter().zip(&settled).filter(|(_, done)| **done) {
+                        unsettled.remove(&s.id);
+                    }
+                    return Ok(settled);
                 }
-                settled => return settled,
+                Err(e) => return Err(e),
             }
         }
     }

@@ -16,7 +16,7 @@ use service_common::{optional_utc_micros, utc_micros};
 
 /// The e-mails' wording, which lives with notifications (`email-wording`).
 pub use email_wording as language;
-pub use store::{Claimed, MongoOutbox, OutboxError, OutboxStore, Page, SqliteOutbox};
+pub use store::{Claimed, MongoOutbox, OutboxError, OutboxStore, Page, Settlement, SqliteOutbox};
 
 /// Which template, and so which e-mail account, a notification uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

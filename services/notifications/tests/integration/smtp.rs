@@ -605,28 +605,25 @@ impl outbox::OutboxStore for Outage {
     async fn enqueue(&self, items: &[Notification]) -> Result<(), outbox::OutboxError> {
         self.store.enqueue(items).await
     }
-    async fn claim(
+    async fn claim_batch(
         &self,
         now: chrono::DateTime<chrono::Utc>,
         lease: Duration,
-    ) -> Result<Option<outbox::Claimed>, outbox::OutboxError> {
-        let claimed = self.store.claim(now, lease).await?;
-        if claimed.is_some() {
-            self.claims.fetch_add(1, Ordering::SeqCst);
-        }
+        limit: usize,
+    ) -> Result<Vec<outbox::Claimed>, outbox::OutboxError> {
+        let claimed = self.store.claim_batch(now, lease, limit).await?;
+        self.claims.fetch_add(claimed.len(), Ordering::SeqCst);
         Ok(claimed)
     }
-    async fn settle(
+    async fn settle_batch(
         &self,
-        id: &str,
-        claim: &str,
-        outcome: &Outcome,
+        settlements: &[outbox::Settlement],
         now: chrono::DateTime<chrono::Utc>,
-    ) -> Result<bool, outbox::OutboxError> {
+    ) -> Result<Vec<bool>, outbox::OutboxError> {
         if self.down.load(Ordering::SeqCst) {
             return Err(outbox::OutboxError::Unavailable("the store is away".into()));
         }
-        self.store.settle(id, claim, outcome, now).await
+        self.store.settle_batch(settlements, now).await
     }
     async fn list(
         &self,

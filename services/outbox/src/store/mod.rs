@@ -63,6 +63,14 @@ pub struct Claimed {
     pub claim: String,
 }
 
+/// What one claimed notification's attempt came to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settlement {
+    pub id: String,
+    pub claim: String,
+    pub outcome: Outcome,
+}
+
 pub struct Page {
     pub notifications: Vec<Notification>,
     /// Where the next page starts; None on the last page.
@@ -74,13 +82,32 @@ pub trait OutboxStore: Send + Sync + 'static {
     /// Writes notifications as they are (queued ones, or already settled test e-mails).
     async fn enqueue(&self, items: &[Notification]) -> Result<(), OutboxError>;
 
-    /// Takes the notification due first (queued or retrying and due, or sending with an expired
-    /// lease) for `lease`, counting an attempt. Atomic: no two callers get the same one.
+    /// Takes up to `limit` notifications due first (queued or retrying and due, or sending with
+    /// an expired lease) for `lease`, counting an attempt on each. Atomic: no two callers get
+    /// the same one.
+    async fn claim_batch(
+        &self,
+        now: DateTime<Utc>,
+        lease: Duration,
+        limit: usize,
+    ) -> Result<Vec<Claimed>, OutboxError>;
+
+    /// Records each settlement at once, where its claim still holds the notification; for each,
+    /// whether it did (false: the lease ran out and another worker took it over).
+    async fn settle_batch(
+        &self,
+        settlements: &[Settlement],
+        now: DateTime<Utc>,
+    ) -> Result<Vec<bool>, OutboxError>;
+
+    /// Takes the notification due first, as `claim_batch` does.
     async fn claim(
         &self,
         now: DateTime<Utc>,
         lease: Duration,
-    ) -> Result<Option<Claimed>, OutboxError>;
+    ) -> Result<Option<Claimed>, OutboxError> {
+        Ok(self.claim_batch(now, lease, 1).await?.pop())
+    }
 
     /// Records an attempt's outcome, if `claim` still holds the notification; false otherwise
     /// (the lease ran out and another worker took it over).
@@ -90,7 +117,15 @@ pub trait OutboxStore: Send + Sync + 'static {
         claim: &str,
         outcome: &Outcome,
         now: DateTime<Utc>,
-    ) -> Result<bool, OutboxError>;
+    ) -> Result<bool, OutboxError> {
+        let settlement = Settlement {
+            id: id.to_owned(),
+            claim: claim.to_owned(),
+            outcome: outcome.clone(),
+        };
+        let settled = self.settle_batch(&[settlement], now).await?;
+        Ok(settled.first().copied().unwrap_or(false))
+    }
 
     /// Those `filter` covers, newest first, `page_size` at a time.
     async fn list(

@@ -1,10 +1,11 @@
 //! The production outbox: the `outbox` collection beside `shipments`, so a shipment and its
-//! e-mails are written in one transaction. A claim is one atomic findOneAndUpdate.
+//! e-mails are written in one transaction. A claim takes each e-mail with one atomic update.
 
 use std::time::Duration;
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
+use futures::TryStreamExt;
 use futures::future::BoxFuture;
 use mongodb::bson::{Document, doc};
 use mongodb::error::Error as MongoError;
@@ -15,8 +16,8 @@ use service_common::store::migrate::{self, MongoStep};
 use service_common::store::{StoreFault, mongo};
 use service_common::utc_micros;
 
-use super::{Claimed, OutboxError, OutboxStore, Page, lease_end, new_claim};
-use crate::{Filter, Notification, Outcome, State};
+use super::{Claimed, OutboxError, OutboxStore, Page, Settlement, lease_end, new_claim};
+use crate::{Filter, Notification, State};
 
 pub const COLLECTION: &str = "outbox";
 
@@ -116,6 +117,32 @@ impl MongoOutbox {
         })
     }
 
+    /// Records one settlement, if its claim still holds the notification.
+    async fn settle_one(&self, s: &Settlement, now: DateTime<Utc>) -> Result<bool, OutboxError> {
+        let held = doc! { "_id": &s.id, "claim": &s.claim, "state": State::Sending.as_str() };
+        let Some(current) = self
+            .outbox
+            .find_one(held.clone())
+            .await
+            .map_err(StoreFault::from)?
+        else {
+            return Ok(false);
+        };
+        let mut notification = from_document(current)?;
+        notification.settle(&s.outcome, now);
+        let mut settled = to_document(&notification)?;
+        settled.remove("_id");
+        let result = self
+            .outbox
+            .update_one(
+                held,
+                doc! { "$set": settled, "$unset": { "claim": "", "leaseUntil": "" } },
+            )
+            .await
+            .map_err(StoreFault::from)?;
+        Ok(result.modified_count == 1)
+    }
+
     async fn find(&self, id: &str) -> Result<Notification, OutboxError> {
         let found = self
             .outbox
@@ -142,17 +169,38 @@ impl OutboxStore for MongoOutbox {
         Ok(())
     }
 
-    async fn claim(
+    async fn claim_batch(
         &self,
         now: DateTime<Utc>,
         lease: Duration,
-    ) -> Result<Option<Claimed>, OutboxError> {
+        limit: usize,
+    ) -> Result<Vec<Claimed>, OutboxError> {
         let now_text = utc_micros::format(&now);
         let claim = new_claim();
         let due = doc! { "$or": [
             { "state": { "$in": [State::Queued.as_str(), State::Retrying.as_str()] }, "nextAttemptAt": { "$lte": &now_text } },
             { "state": State::Sending.as_str(), "leaseUntil": { "$lte": &now_text } },
         ] };
+        let candidates: Vec<Document> = self
+            .outbox
+            .find(due.clone())
+            .sort(doc! { "nextAttemptAt": 1 })
+            .limit(i64::try_from(limit).unwrap_or(i64::MAX))
+            .projection(doc! { "_id": 1 })
+            .await
+            .map_err(StoreFault::from)?
+            .try_collect()
+            .await
+            .map_err(StoreFault::from)?;
+        let ids: Vec<_> = candidates
+            .into_iter()
+            .filter_map(|mut d| d.remove("_id"))
+            .collect();
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        // Each document is updated atomically and only while still due: one another worker
+        // took meanwhile is left out, never shared.
         let update = doc! {
             "$set": {
                 "state": State::Sending.as_str(),
@@ -162,52 +210,40 @@ impl OutboxStore for MongoOutbox {
             },
             "$inc": { "attempts": 1 },
         };
-        let taken = self
+        self.outbox
+            .update_many(doc! { "$and": [{ "_id": { "$in": &ids } }, due] }, update)
+            .await
+            .map_err(StoreFault::from)?;
+        let taken: Vec<Document> = self
             .outbox
-            .find_one_and_update(due, update)
+            .find(doc! { "_id": { "$in": &ids }, "claim": &claim })
             .sort(doc! { "nextAttemptAt": 1 })
-            .return_document(ReturnDocument::After)
+            .await
+            .map_err(StoreFault::from)?
+            .try_collect()
             .await
             .map_err(StoreFault::from)?;
         taken
+            .into_iter()
             .map(|d| {
                 Ok(Claimed {
                     notification: from_document(d)?,
-                    claim,
+                    claim: claim.clone(),
                 })
             })
-            .transpose()
+            .collect()
     }
 
-    async fn settle(
+    async fn settle_batch(
         &self,
-        id: &str,
-        claim: &str,
-        outcome: &Outcome,
+        settlements: &[Settlement],
         now: DateTime<Utc>,
-    ) -> Result<bool, OutboxError> {
-        let held = doc! { "_id": id, "claim": claim, "state": State::Sending.as_str() };
-        let Some(current) = self
-            .outbox
-            .find_one(held.clone())
-            .await
-            .map_err(StoreFault::from)?
-        else {
-            return Ok(false);
-        };
-        let mut notification = from_document(current)?;
-        notification.settle(outcome, now);
-        let mut settled = to_document(&notification)?;
-        settled.remove("_id");
-        let result = self
-            .outbox
-            .update_one(
-                held,
-                doc! { "$set": settled, "$unset": { "claim": "", "leaseUntil": "" } },
-            )
-            .await
-            .map_err(StoreFault::from)?;
-        Ok(result.modified_count == 1)
+    ) -> Result<Vec<bool>, OutboxError> {
+        let mut settled = Vec::with_capacity(settlements.len());
+        for s in settlements {
+            settled.push(self.settle_one(s, now).await?);
+        }
+        Ok(settled)
     }
 
     async fn list(

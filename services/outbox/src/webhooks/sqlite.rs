@@ -50,6 +50,30 @@ CREATE INDEX IF NOT EXISTS webhook_deliveries_list ON webhook_deliveries (endpoi
     }],
 };
 
+/// The due delivery to claim first: the first of each state from the due index, then the
+/// earliest of those; one `IN` over the states with `OR` sorted every due delivery.
+static DUE_DELIVERY: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let first = |state: &str, due: &str| {
+        format!(
+            "SELECT * FROM (SELECT d.seq, d.next_attempt_at AS due FROM webhook_deliveries d \
+             JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.enabled = 1 \
+             WHERE d.state = '{state}' AND {due} <= ?1 \
+             AND (d.shipment_id = '' OR NOT EXISTS ( \
+                 SELECT 1 FROM webhook_deliveries e \
+                 WHERE e.endpoint_id = d.endpoint_id AND e.shipment_id = d.shipment_id \
+                 AND e.ord < d.ord AND e.state IN ('queued', 'sending', 'retrying'))) \
+             ORDER BY d.next_attempt_at LIMIT 1)"
+        )
+    };
+    format!(
+        "SELECT d.seq, d.doc FROM webhook_deliveries d WHERE d.seq = (SELECT seq FROM ({} UNION ALL {} UNION ALL {}) \
+         ORDER BY due LIMIT 1)",
+        first("queued", "d.next_attempt_at"),
+        first("retrying", "d.next_attempt_at"),
+        first("sending", "d.lease_until"),
+    )
+});
+
 #[derive(Clone)]
 pub struct SqliteWebhooks {
     db: Sqlite,
@@ -286,17 +310,7 @@ impl WebhookStore for SqliteWebhooks {
                     .map_err(StoreFault::from)?;
                 let now_text = utc_micros::format(&now);
                 let due: Option<(i64, String)> = tx
-                    .prepare_cached(
-                        "SELECT d.seq, d.doc FROM webhook_deliveries d \
-                         JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.enabled = 1 \
-                         WHERE ((d.state IN ('queued', 'retrying') AND d.next_attempt_at <= ?1) \
-                                OR (d.state = 'sending' AND d.lease_until <= ?1)) \
-                         AND (d.shipment_id = '' OR NOT EXISTS ( \
-                             SELECT 1 FROM webhook_deliveries e \
-                             WHERE e.endpoint_id = d.endpoint_id AND e.shipment_id = d.shipment_id \
-                             AND e.ord < d.ord AND e.state IN ('queued', 'sending', 'retrying'))) \
-                         ORDER BY d.next_attempt_at LIMIT 1",
-                    )
+                    .prepare_cached(&DUE_DELIVERY)
                     .and_then(|mut st| {
                         st.query_row([&now_text], |r| Ok((r.get(0)?, r.get(1)?)))
                             .optional()

@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use outbox::emails::ContactMessage;
-use outbox::{Filter, Notification, OutboxError, OutboxStore, Outcome, State, Template};
+use outbox::{
+    Filter, Notification, OutboxError, OutboxStore, Outcome, Settlement, State, Template,
+};
 
 const LEASE: Duration = Duration::from_secs(30);
 
@@ -326,6 +328,133 @@ async fn lists_filter_by_state_and_text_and_failed_ones_are_requeued_together(
     assert_eq!(c.notification.attempts, 1, "fresh attempts");
 }
 
+async fn batch_claims_never_hand_one_email_to_two_workers(store: Arc<dyn OutboxStore>) {
+    let emails: Vec<Notification> = (0..60)
+        .map(|i| email(&format!("r{i}@example.com")))
+        .collect();
+    store.enqueue(&emails).await.unwrap();
+    let claimers = (0..6).map(|_| {
+        let store = store.clone();
+        tokio::spawn(async move {
+            let mut mine = Vec::new();
+            loop {
+                let batch = store.claim_batch(now(), LEASE, 7).await.unwrap();
+                if batch.is_empty() {
+                    return mine;
+                }
+                assert!(batch.len() <= 7, "a batch holds at most its limit");
+                for c in batch {
+                    assert_eq!(
+                        (c.notification.state, c.notification.attempts),
+                        (State::Sending, 1)
+                    );
+                    mine.push(c.notification.id);
+                }
+            }
+        })
+    });
+    let mut all = Vec::new();
+    for c in claimers.collect::<Vec<_>>() {
+        all.extend(c.await.unwrap());
+    }
+    let distinct: HashSet<_> = all.iter().collect();
+    assert_eq!(
+        (all.len(), distinct.len()),
+        (60, 60),
+        "every e-mail claimed once, none twice"
+    );
+}
+
+async fn a_failure_in_a_batch_retries_only_that_email(store: Arc<dyn OutboxStore>) {
+    let emails: Vec<Notification> = (0..3)
+        .map(|i| email(&format!("r{i}@example.com")))
+        .collect();
+    store.enqueue(&emails).await.unwrap();
+    let batch = store.claim_batch(now(), LEASE, 10).await.unwrap();
+    assert_eq!(batch.len(), 3);
+    let later = now() + chrono::Duration::minutes(5);
+    let failing = batch[1].notification.id.clone();
+    let settlements: Vec<Settlement> = batch
+        .iter()
+        .map(|c| Settlement {
+            id: c.notification.id.clone(),
+            claim: c.claim.clone(),
+            outcome: if c.notification.id == failing {
+                Outcome::Retry {
+                    at: later,
+                    error: "503 Service Unavailable".into(),
+                }
+            } else {
+                Outcome::Sent
+            },
+        })
+        .collect();
+    assert_eq!(
+        store.settle_batch(&settlements, now()).await.unwrap(),
+        [true, true, true]
+    );
+    for c in &batch {
+        let expected = if c.notification.id == failing {
+            State::Retrying
+        } else {
+            State::Sent
+        };
+        assert_eq!(store.get(&c.notification.id).await.unwrap().state, expected);
+    }
+    assert!(
+        store
+            .claim_batch(now(), LEASE, 10)
+            .await
+            .unwrap()
+            .is_empty(),
+        "nothing is due before the retry"
+    );
+    let again = store.claim_batch(later, LEASE, 10).await.unwrap();
+    let ids: Vec<_> = again.iter().map(|c| c.notification.id.clone()).collect();
+    assert_eq!(ids, [failing], "only the failed e-mail is tried again");
+    assert_eq!(again[0].notification.attempts, 2);
+}
+
+async fn a_batch_whose_lease_ran_out_is_claimable_again(store: Arc<dyn OutboxStore>) {
+    let emails: Vec<Notification> = (0..4)
+        .map(|i| email(&format!("r{i}@example.com")))
+        .collect();
+    store.enqueue(&emails).await.unwrap();
+    let crashed = store
+        .claim_batch(now(), Duration::from_millis(1), 10)
+        .await
+        .unwrap();
+    assert_eq!(crashed.len(), 4);
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    let taken_over = store.claim_batch(now(), LEASE, 10).await.unwrap();
+    let mut ids: Vec<_> = taken_over
+        .iter()
+        .map(|c| c.notification.id.clone())
+        .collect();
+    ids.sort();
+    let mut expected: Vec<_> = emails.iter().map(|e| e.id.clone()).collect();
+    expected.sort();
+    assert_eq!(
+        ids, expected,
+        "the crashed worker's whole batch is taken over"
+    );
+    assert!(taken_over.iter().all(|c| c.notification.attempts == 2));
+    let stale: Vec<Settlement> = crashed
+        .iter()
+        .map(|c| Settlement {
+            id: c.notification.id.clone(),
+            claim: c.claim.clone(),
+            outcome: Outcome::Sent,
+        })
+        .collect();
+    assert_eq!(
+        store.settle_batch(&stale, now()).await.unwrap(),
+        [false; 4],
+        "a lost claim settles nothing"
+    );
+    assert_eq!(store.backlog().await.unwrap(), 4);
+}
+
 macro_rules! contract {
     ($($case:ident),* $(,)?) => {
         mod sqlite {
@@ -356,4 +485,7 @@ contract!(
     a_contact_message_is_kept_no_longer_than_its_delivery,
     the_list_is_newest_first_and_pages_cover_everything_once,
     lists_filter_by_state_and_text_and_failed_ones_are_requeued_together,
+    batch_claims_never_hand_one_email_to_two_workers,
+    a_failure_in_a_batch_retries_only_that_email,
+    a_batch_whose_lease_ran_out_is_claimable_again,
 );
