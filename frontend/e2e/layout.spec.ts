@@ -140,6 +140,10 @@ test.describe('mobile menu at 375 px', () => {
     await expect(page).toHaveURL(/\/services$/);
     await expect(toggle).toHaveAttribute('aria-expanded', 'false');
     await expect(nav.getByRole('link', { name: 'Services' })).toBeHidden();
+    // The next tap once the page has been drawn: the address changes before the page does, and a
+    // tap in between belongs to the page being left.
+    await expect(page).toHaveTitle(/Services/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 
     // Escape.
     await toggle.click();
