@@ -283,11 +283,7 @@ impl AuditEntry {
     }
 }
 
-fn new_id() -> String {
-    use rand::Rng;
-    let bytes: [u8; 12] = rand::rng().random();
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+use service_common::new_id;
 
 /// The fields that differ between two records, by dotted path (`receiver.phone`); arrays
 /// are compared whole. Paths listed in `ignore` (and below them) are left out.

@@ -142,11 +142,7 @@ impl User {
 
 pub use service_common::{now, utc_micros};
 
-fn new_id() -> String {
-    use rand::Rng;
-    let bytes: [u8; 12] = rand::rng().random();
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+use service_common::new_id;
 
 #[cfg(test)]
 mod tests {

@@ -10,7 +10,6 @@ pub mod webhooks;
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
-use rand::Rng;
 use serde::{Deserialize, Serialize};
 use service_common::{optional_utc_micros, utc_micros};
 
@@ -94,9 +93,8 @@ impl Notification {
         now: DateTime<Utc>,
     ) -> Self {
         let subject = params.get("subject").cloned().unwrap_or_default();
-        let id: [u8; 12] = rand::rng().random();
         Self {
-            id: id.iter().map(|b| format!("{b:02x}")).collect(),
+            id: service_common::new_id(),
             template,
             to_email: to_email.to_owned(),
             to_name: to_name.to_owned(),

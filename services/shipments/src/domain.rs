@@ -384,10 +384,7 @@ pub struct ShipmentPatch {
     pub event_time: Option<DateTime<Utc>>,
 }
 
-pub fn new_id() -> String {
-    let bytes: [u8; 12] = rand::rng().random();
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+pub use service_common::new_id;
 
 #[cfg(test)]
 mod tests {

@@ -42,26 +42,27 @@ fn status_name(status: Status) -> &'static str {
     status_to_proto(status).as_str_name()
 }
 
-fn event(kind: EventType, s: &Shipment, data: Value, now: DateTime<Utc>) -> Event {
-    Event::new(kind, &s.id, s.tracking_number.as_str(), data, now)
+fn event(
+    kind: EventType,
+    s: &Shipment,
+    data: impl FnOnce() -> Value + Send + 'static,
+    now: DateTime<Utc>,
+) -> Event {
+    Event::with_data(kind, &s.id, s.tracking_number.as_str(), now, data)
+}
+
+/// `{"shipment": …}` of `s` as it is now, made when an endpoint wants it.
+fn shipment_data(s: &Shipment) -> impl FnOnce() -> Value + Send + 'static {
+    let s = s.clone();
+    move || json!({ "shipment": snapshot(&s) })
 }
 
 pub fn created(s: &Shipment, now: DateTime<Utc>) -> Vec<Event> {
-    vec![event(
-        EventType::ShipmentCreated,
-        s,
-        json!({ "shipment": snapshot(s) }),
-        now,
-    )]
+    vec![event(EventType::ShipmentCreated, s, shipment_data(s), now)]
 }
 
 pub fn deleted(s: &Shipment, now: DateTime<Utc>) -> Vec<Event> {
-    vec![event(
-        EventType::ShipmentDeleted,
-        s,
-        json!({ "shipment": snapshot(s) }),
-        now,
-    )]
+    vec![event(EventType::ShipmentDeleted, s, shipment_data(s), now)]
 }
 
 /// What one save tells: a status change (and a delivery), an update of other fields, or both.
@@ -79,14 +80,12 @@ pub fn changed(
             "previousLocation": before.current_location,
             "remarks": remarks,
         });
-        events.push(event(
-            EventType::ShipmentStatusChanged,
-            after,
-            data.clone(),
-            now,
-        ));
         if after.status == Status::Delivered && before.status != Status::Delivered {
-            events.push(event(EventType::ShipmentDelivered, after, data, now));
+            let copy = data.clone();
+            events.push(event(EventType::ShipmentStatusChanged, after, || copy, now));
+            events.push(event(EventType::ShipmentDelivered, after, || data, now));
+        } else {
+            events.push(event(EventType::ShipmentStatusChanged, after, || data, now));
         }
     }
     let shipment = snapshot(after);
@@ -98,7 +97,7 @@ pub fn changed(
         events.push(event(
             EventType::ShipmentUpdated,
             after,
-            json!({ "shipment": shipment, "changedFields": fields }),
+            move || json!({ "shipment": shipment, "changedFields": fields }),
             now,
         ));
     }

@@ -3,6 +3,7 @@
 //! in order per shipment and endpoint.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -68,11 +69,6 @@ impl EventType {
     }
 }
 
-fn random_hex<const N: usize>() -> String {
-    let bytes: [u8; N] = rand::rng().random();
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// Orders the events of one process even within one microsecond.
 static SEQUENCE: AtomicU64 = AtomicU64::new(0);
 
@@ -86,9 +82,34 @@ pub struct Event {
     pub shipment_id: String,
     pub tracking_number: String,
     /// The JSON body: `{"type", "timestamp", "data"}`.
-    pub payload: String,
+    pub payload: Payload,
     pub order: i64,
     pub at: DateTime<Utc>,
+}
+
+type MakePayload = Box<dyn FnOnce() -> String + Send>;
+
+/// An event's JSON body, made the first time a delivery needs it: most changes have no
+/// endpoint that wants them, and a shipment's snapshot costs more than the rest of its write.
+#[derive(Clone)]
+pub struct Payload(Arc<LazyLock<String, MakePayload>>);
+
+impl Payload {
+    pub fn as_str(&self) -> &str {
+        self.0.as_str()
+    }
+}
+
+impl std::fmt::Debug for Payload {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.as_str().fmt(f)
+    }
+}
+
+impl PartialEq for Payload {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
 }
 
 impl Event {
@@ -99,18 +120,32 @@ impl Event {
         data: serde_json::Value,
         now: DateTime<Utc>,
     ) -> Self {
-        let payload = serde_json::json!({
-            "type": event_type.as_str(),
-            "timestamp": now.to_rfc3339_opts(chrono::SecondsFormat::Micros, true),
-            "data": data,
+        Self::with_data(event_type, shipment_id, tracking_number, now, move || data)
+    }
+
+    /// An event whose `data` is made only if an endpoint wants it.
+    pub fn with_data(
+        event_type: EventType,
+        shipment_id: &str,
+        tracking_number: &str,
+        now: DateTime<Utc>,
+        data: impl FnOnce() -> serde_json::Value + Send + 'static,
+    ) -> Self {
+        let make: MakePayload = Box::new(move || {
+            serde_json::json!({
+                "type": event_type.as_str(),
+                "timestamp": now.to_rfc3339_opts(chrono::SecondsFormat::Micros, true),
+                "data": data(),
+            })
+            .to_string()
         });
         let sequence = SEQUENCE.fetch_add(1, Ordering::Relaxed) % 1000;
         Self {
-            id: format!("msg_{}", random_hex::<12>()),
+            id: format!("msg_{}", service_common::new_id()),
             event_type,
             shipment_id: shipment_id.to_owned(),
             tracking_number: tracking_number.to_owned(),
-            payload: payload.to_string(),
+            payload: Payload(Arc::new(LazyLock::new(make))),
             order: now.timestamp_micros().saturating_mul(1000) + sequence as i64,
             at: now,
         }
@@ -178,7 +213,7 @@ impl Endpoint {
         let secret = Secret::generate(now);
         let key = secret.key.clone();
         let endpoint = Self {
-            id: format!("ep_{}", random_hex::<12>()),
+            id: format!("ep_{}", service_common::new_id()),
             url: url.to_owned(),
             description: description.to_owned(),
             events,
@@ -298,13 +333,13 @@ impl Delivery {
     /// `event` queued for `endpoint`, due now.
     pub fn new(endpoint_id: &str, event: &Event) -> Self {
         Self {
-            id: format!("dlv_{}", random_hex::<12>()),
+            id: format!("dlv_{}", service_common::new_id()),
             endpoint_id: endpoint_id.to_owned(),
             event_id: event.id.clone(),
             event_type: event.event_type,
             shipment_id: event.shipment_id.clone(),
             tracking_number: event.tracking_number.clone(),
-            payload: event.payload.clone(),
+            payload: event.payload.as_str().to_owned(),
             order: event.order,
             state: State::Queued,
             attempts: 0,

@@ -26,7 +26,8 @@ use crate::error::ShipmentError;
 use crate::updates::EmailRules;
 
 /// `shipments_search` is a trigram full-text index of `search_text`, so the admin's
-/// substring search does not scan every row; triggers keep it in step in the same transaction.
+/// substring search does not scan every row; an insert writes its row (`index_search`) and
+/// triggers keep it in step on update and delete, in the same transaction.
 const SCHEMA: Schema = Schema {
     store: "shipments",
     steps: &[Step {
@@ -159,6 +160,11 @@ CREATE TABLE IF NOT EXISTS shipments_unfolded (seq INTEGER PRIMARY KEY);
 INSERT INTO shipments_unfolded (seq)
     SELECT seq FROM shipments WHERE length(search_text) != length(CAST(search_text AS BLOB));
 ",
+    }, Step {
+        name: "search_rows_after_inserts",
+        // Every later statement of a transaction that wrote the search index makes it flush
+        // its pending terms to disk: an import's batch writes its search rows last, at once.
+        sql: "DROP TRIGGER IF EXISTS shipments_search_insert;",
     }],
 };
 
@@ -408,7 +414,9 @@ impl InsertRow {
         })
     }
 
-    fn write(&self, tx: &rusqlite::Connection) -> Result<(), ShipmentError> {
+    /// Writes the shipment and its effects; returns its row number, which its search row
+    /// takes (`index_search`).
+    fn write(&self, tx: &rusqlite::Connection) -> Result<i64, ShipmentError> {
         for claim in &self.effects.claims {
             let claimed = tx
                 .prepare_cached(
@@ -443,9 +451,77 @@ impl InsertRow {
             }
             Err(fault) => return Err(fault.into()),
         }
+        let seq = tx.last_insert_rowid();
         write_effects(tx, &self.effects)?;
-        Ok(())
+        Ok(seq)
     }
+}
+
+/// Writes the search rows of the shipments just inserted, the last statement before the commit.
+fn index_search(tx: &rusqlite::Connection, inserted: &[(i64, &str)]) -> Result<(), StoreFault> {
+    let mut insert =
+        tx.prepare_cached("INSERT INTO shipments_search (rowid, search_text) VALUES (?, ?)")?;
+    for (seq, text) in inserted {
+        insert.execute(params![seq, text])?;
+    }
+    Ok(())
+}
+
+/// Writes `rows` in one transaction, each all or nothing: a refused one (its claim or tracking
+/// number taken) leaves nothing behind and does not stop the others.
+fn insert_batch(
+    conn: &mut rusqlite::Connection,
+    rows: &[InsertRow],
+) -> Result<Vec<Result<(), ShipmentError>>, ShipmentError> {
+    // Without savepoints first: they cost a journal each. A refusal rolls the batch
+    // back and it runs again, a savepoint each.
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(StoreFault::from)?;
+    let mut indexed = Vec::with_capacity(rows.len());
+    let mut refused = false;
+    for row in rows {
+        match row.write(&tx) {
+            Ok(seq) => indexed.push((seq, row.search_text.as_str())),
+            Err(ShipmentError::Unavailable(cause)) => {
+                return Err(ShipmentError::Unavailable(cause));
+            }
+            Err(_) => {
+                refused = true;
+                break;
+            }
+        }
+    }
+    if !refused {
+        index_search(&tx, &indexed)?;
+        tx.commit().map_err(StoreFault::from)?;
+        return Ok(rows.iter().map(|_| Ok(())).collect());
+    }
+    drop(tx);
+    indexed.clear();
+    // One commit for all, a savepoint each: a refused shipment leaves nothing behind.
+    let mut tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(StoreFault::from)?;
+    let mut outcomes = Vec::with_capacity(rows.len());
+    for row in rows {
+        let savepoint = tx.savepoint().map_err(StoreFault::from)?;
+        let outcome = row.write(&savepoint);
+        match outcome {
+            Ok(seq) => {
+                savepoint.commit().map_err(StoreFault::from)?;
+                indexed.push((seq, row.search_text.as_str()));
+            }
+            Err(ShipmentError::Unavailable(cause)) => {
+                return Err(ShipmentError::Unavailable(cause));
+            }
+            Err(_) => drop(savepoint),
+        }
+        outcomes.push(outcome.map(|_| ()));
+    }
+    index_search(&tx, &indexed)?;
+    tx.commit().map_err(StoreFault::from)?;
+    Ok(outcomes)
 }
 
 #[async_trait]
@@ -458,7 +534,8 @@ impl Shipments for SqliteShipmentStore {
                 let tx = conn
                     .transaction_with_behavior(TransactionBehavior::Immediate)
                     .map_err(StoreFault::from)?;
-                row.write(&tx)?;
+                let seq = row.write(&tx)?;
+                index_search(&tx, &[(seq, &row.search_text)])?;
                 tx.commit().map_err(StoreFault::from)?;
                 Ok(())
             })
@@ -475,48 +552,17 @@ impl Shipments for SqliteShipmentStore {
             .collect::<Result<Vec<_>, _>>()?;
         self.db
             .write(move |conn| {
-                // Without savepoints first: each would flush the search index's pending terms.
-                // A refusal rolls the batch back and it runs again, a savepoint each.
-                let tx = conn
-                    .transaction_with_behavior(TransactionBehavior::Immediate)
+                // Room for a batch's pages until its commit (64 MB), so they are not spilled
+                // to the WAL and written again; the connection's usual cache afterwards.
+                let default_cache: i64 = conn
+                    .query_row("PRAGMA cache_size", [], |r| r.get(0))
                     .map_err(StoreFault::from)?;
-                let mut refused = false;
-                for row in &rows {
-                    match row.write(&tx) {
-                        Ok(()) => {}
-                        Err(ShipmentError::Unavailable(cause)) => {
-                            return Err(ShipmentError::Unavailable(cause));
-                        }
-                        Err(_) => {
-                            refused = true;
-                            break;
-                        }
-                    }
-                }
-                if !refused {
-                    tx.commit().map_err(StoreFault::from)?;
-                    return Ok(rows.iter().map(|_| Ok(())).collect());
-                }
-                drop(tx);
-                // One commit for all, a savepoint each: a refused shipment leaves nothing behind.
-                let mut tx = conn
-                    .transaction_with_behavior(TransactionBehavior::Immediate)
+                conn.execute_batch("PRAGMA cache_size = -65536")
                     .map_err(StoreFault::from)?;
-                let mut outcomes = Vec::with_capacity(rows.len());
-                for row in &rows {
-                    let savepoint = tx.savepoint().map_err(StoreFault::from)?;
-                    let outcome = row.write(&savepoint);
-                    match outcome {
-                        Ok(()) => savepoint.commit().map_err(StoreFault::from)?,
-                        Err(ShipmentError::Unavailable(cause)) => {
-                            return Err(ShipmentError::Unavailable(cause));
-                        }
-                        Err(_) => drop(savepoint),
-                    }
-                    outcomes.push(outcome);
-                }
-                tx.commit().map_err(StoreFault::from)?;
-                Ok(outcomes)
+                let written = insert_batch(conn, &rows);
+                conn.execute_batch(&format!("PRAGMA cache_size = {default_cache}"))
+                    .map_err(StoreFault::from)?;
+                written
             })
             .await
     }

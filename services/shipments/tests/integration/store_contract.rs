@@ -729,6 +729,21 @@ async fn insert_each_keeps_every_shipment_whole_on_its_own(
         .collect();
     assert_eq!(targets.len(), 2, "the refused one left no audit entry");
     assert!(!targets.contains(&made[1].0.id));
+    assert_eq!(
+        found_by(&store, "batch").await,
+        BTreeSet::from([made[0].0.id.clone(), made[2].0.id.clone()]),
+        "the search finds the written ones, not the refused one"
+    );
+    let unrefused: Vec<_> = ["D", "E"]
+        .iter()
+        .map(|name| (shipment(&format!("{name} Lot"), "Oslo"), Effects::default()))
+        .collect();
+    let outcomes = store.insert_each(&unrefused).await.unwrap();
+    assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
+    assert_eq!(
+        found_by(&store, "lot").await,
+        BTreeSet::from([unrefused[0].0.id.clone(), unrefused[1].0.id.clone()])
+    );
 }
 
 async fn imports_are_kept_and_listed_newest_first(
