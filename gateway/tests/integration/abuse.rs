@@ -10,6 +10,7 @@ use std::time::Duration;
 use logistics_proto::v1 as pb;
 use prost::Message;
 
+use crate::calls::{cookie_pair, set_cookie};
 use common::site::{
     ADMIN_EMAIL, ADMIN_PASSWORD, CLERK_EMAIL, Site, all_in_one_with, another_gateway,
     distributed_with,
@@ -155,19 +156,14 @@ async fn sign_in_with(
         .await
         .unwrap();
     let (reply, headers) = read_reply(response).await;
-    let device = headers
-        .get_all("set-cookie")
-        .iter()
-        .map(|v| v.to_str().unwrap())
-        .find(|v| v.starts_with("device="))
-        .map(|v| {
-            assert!(
-                v.contains("; HttpOnly; SameSite=Strict")
-                    && v.contains("; Path=/logistics.v1.SessionService/;"),
-                "{v}"
-            );
-            v.split(';').next().unwrap().to_owned()
-        });
+    let device = set_cookie(&headers, "device").map(|v| {
+        assert!(
+            v.contains("; HttpOnly; SameSite=Strict")
+                && v.contains("; Path=/logistics.v1.SessionService/;"),
+            "{v}"
+        );
+        cookie_pair(v)
+    });
     (reply, device)
 }
 

@@ -106,6 +106,15 @@ pub async fn sign_in(base: &str, email: &str, password: &str) -> (Reply, Option<
     )
 }
 
+/// The `Set-Cookie` header that sets the cookie `name`, with its attributes.
+pub fn set_cookie<'a>(headers: &'a reqwest::header::HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.split_once('=').is_some_and(|(n, _)| n == name))
+}
+
 /// `session=<id>` from a `Set-Cookie` header.
 pub fn cookie_pair(set_cookie: &str) -> String {
     set_cookie.split(';').next().unwrap().to_owned()

@@ -145,12 +145,7 @@ async fn sign_in_from(site: &Site, cookie: &str) -> (Option<i32>, Option<String>
         &[("cookie", cookie)],
     )
     .await;
-    let device = headers
-        .get_all("set-cookie")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find(|v| v.starts_with("device="))
-        .map(cookie_pair);
+    let device = set_cookie(&headers, "device").map(cookie_pair);
     (reply.grpc_status, device)
 }
 

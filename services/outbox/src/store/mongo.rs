@@ -36,11 +36,53 @@ pub(crate) const NEWEST_FIRST: mongo::Order = mongo::Order {
     descending: true,
 };
 
-fn from_document(mut d: Document) -> Result<Notification, OutboxError> {
+fn from_document(d: Document) -> Result<Notification, OutboxError> {
+    held_record("notification", d)
+}
+
+/// A stored e-mail or webhook delivery without its claim, which only the store reads.
+pub(crate) fn held_record<T: serde::de::DeserializeOwned>(
+    what: &str,
+    mut d: Document,
+) -> Result<T, OutboxError> {
     for internal in ["claim", "leaseUntil"] {
         d.remove(internal);
     }
-    Ok(mongo::from_document("notification", d)?)
+    Ok(mongo::from_document(what, d)?)
+}
+
+/// Rewrites the e-mail or delivery `id` with `settle` applied and frees its claim, if `claim`
+/// still holds it; false when its lease ran out and another worker took it.
+pub(crate) async fn settle_held<T>(
+    records: &Collection<Document>,
+    what: &str,
+    id: &str,
+    claim: &str,
+    settle: impl FnOnce(&mut T),
+) -> Result<bool, OutboxError>
+where
+    T: serde::Serialize + serde::de::DeserializeOwned,
+{
+    let held = doc! { "_id": id, "claim": claim, "state": State::Sending.as_str() };
+    let Some(current) = records
+        .find_one(held.clone())
+        .await
+        .map_err(StoreFault::from)?
+    else {
+        return Ok(false);
+    };
+    let mut record: T = held_record(what, current)?;
+    settle(&mut record);
+    let mut settled = mongo::to_document(&record)?;
+    settled.remove("_id");
+    let result = records
+        .update_one(
+            held,
+            doc! { "$set": settled, "$unset": { "claim": "", "leaseUntil": "" } },
+        )
+        .await
+        .map_err(StoreFault::from)?;
+    Ok(result.modified_count == 1)
 }
 
 /// Part of the recipient's address or of the tracking number, any case; everything when unset.
@@ -119,28 +161,14 @@ impl MongoOutbox {
 
     /// Records one settlement, if its claim still holds the notification.
     async fn settle_one(&self, s: &Settlement, now: DateTime<Utc>) -> Result<bool, OutboxError> {
-        let held = doc! { "_id": &s.id, "claim": &s.claim, "state": State::Sending.as_str() };
-        let Some(current) = self
-            .outbox
-            .find_one(held.clone())
-            .await
-            .map_err(StoreFault::from)?
-        else {
-            return Ok(false);
-        };
-        let mut notification = from_document(current)?;
-        notification.settle(&s.outcome, now);
-        let mut settled = to_document(&notification)?;
-        settled.remove("_id");
-        let result = self
-            .outbox
-            .update_one(
-                held,
-                doc! { "$set": settled, "$unset": { "claim": "", "leaseUntil": "" } },
-            )
-            .await
-            .map_err(StoreFault::from)?;
-        Ok(result.modified_count == 1)
+        settle_held(
+            &self.outbox,
+            "notification",
+            &s.id,
+            &s.claim,
+            |n: &mut Notification| n.settle(&s.outcome, now),
+        )
+        .await
     }
 
     async fn find(&self, id: &str) -> Result<Notification, OutboxError> {

@@ -20,6 +20,7 @@ use super::{
     Attempt, ClaimedDelivery, Delivery, DeliveryPage, Endpoint, EndpointEdit, Event, MAX_ENDPOINTS,
     WebhookStore, fan_out, resendable,
 };
+use crate::store::mongo::{held_record, settle_held};
 use crate::store::{lease_end, new_claim};
 use crate::{OutboxError, Outcome, State};
 
@@ -43,11 +44,8 @@ fn endpoint_of(d: Document) -> Result<Endpoint, OutboxError> {
     Ok(mongo::from_document("endpoint", d)?)
 }
 
-fn delivery_of(mut d: Document) -> Result<Delivery, OutboxError> {
-    for internal in ["claim", "leaseUntil"] {
-        d.remove(internal);
-    }
-    Ok(mongo::from_document("delivery", d)?)
+fn delivery_of(d: Document) -> Result<Delivery, OutboxError> {
+    held_record("delivery", d)
 }
 
 fn internal(e: OutboxError) -> MongoError {
@@ -344,28 +342,14 @@ impl WebhookStore for MongoWebhooks {
         attempt: Attempt,
         now: DateTime<Utc>,
     ) -> Result<bool, OutboxError> {
-        let held = doc! { "_id": id, "claim": claim, "state": State::Sending.as_str() };
-        let Some(current) = self
-            .deliveries
-            .find_one(held.clone())
-            .await
-            .map_err(StoreFault::from)?
-        else {
-            return Ok(false);
-        };
-        let mut delivery = delivery_of(current)?;
-        delivery.settle(outcome, attempt, now);
-        let mut settled = to_document(&delivery)?;
-        settled.remove("_id");
-        let result = self
-            .deliveries
-            .update_one(
-                held,
-                doc! { "$set": settled, "$unset": { "claim": "", "leaseUntil": "" } },
-            )
-            .await
-            .map_err(StoreFault::from)?;
-        Ok(result.modified_count == 1)
+        settle_held(
+            &self.deliveries,
+            "delivery",
+            id,
+            claim,
+            |d: &mut Delivery| d.settle(outcome, attempt, now),
+        )
+        .await
     }
 
     async fn deliveries(
