@@ -268,7 +268,7 @@ impl ShipmentsService {
                     })
                     .collect();
             }
-            let results = self.store.insert_each(&writes).await?;
+            let results = self.store.insert_each(std::mem::take(&mut writes)).await?;
             let mut again = Vec::new();
             for (&i, result) in pending.iter().zip(results) {
                 match result {

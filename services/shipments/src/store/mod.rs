@@ -138,11 +138,12 @@ pub trait Shipments: Send + Sync + 'static {
     async fn insert(&self, shipment: &Shipment, effects: &Effects) -> Result<(), ShipmentError>;
     /// Inserts each shipment as `insert` would, each on its own (all or nothing per shipment),
     /// and answers each one's outcome in order; a store may share one commit between them.
+    /// Takes them whole, so a batch is not held twice while it is written.
     async fn insert_each(
         &self,
-        shipments: &[(Shipment, Effects)],
+        shipments: Vec<(Shipment, Effects)>,
     ) -> Result<Vec<Result<(), ShipmentError>>, ShipmentError> {
-        insert_one_by_one(self, shipments).await
+        insert_one_by_one(self, &shipments).await
     }
     async fn get(&self, id: &str) -> Result<Shipment, ShipmentError>;
     /// The id of the shipment holding `claim`; None when no shipment holds it.

@@ -427,14 +427,14 @@ impl Shipments for MongoShipmentStore {
 
     async fn insert_each(
         &self,
-        shipments: &[(Shipment, Effects)],
+        shipments: Vec<(Shipment, Effects)>,
     ) -> Result<Vec<Result<(), ShipmentError>>, ShipmentError> {
         // One transaction and one insert_many per collection for the whole batch; a refused
         // shipment aborts it, and each is then written on its own.
-        match self.insert_batch(shipments).await {
+        match self.insert_batch(&shipments).await {
             Ok(()) => Ok(shipments.iter().map(|_| Ok(())).collect()),
             Err(ShipmentError::Unavailable(cause)) => Err(ShipmentError::Unavailable(cause)),
-            Err(_) => super::insert_one_by_one(self, shipments).await,
+            Err(_) => super::insert_one_by_one(self, &shipments).await,
         }
     }
 

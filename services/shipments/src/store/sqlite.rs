@@ -402,7 +402,7 @@ struct InsertRow {
 }
 
 impl InsertRow {
-    fn of(shipment: &Shipment, effects: &Effects) -> Result<Self, ShipmentError> {
+    fn of(shipment: &Shipment, effects: Effects) -> Result<Self, ShipmentError> {
         Ok(Self {
             id: shipment.id.clone(),
             tracking_number: shipment.tracking_number.to_string(),
@@ -410,7 +410,7 @@ impl InsertRow {
             created_at: utc_micros::format(&shipment.created_at),
             search_text: shipment.search_text(),
             doc: encode(shipment)?,
-            effects: effects.clone(),
+            effects,
         })
     }
 
@@ -527,7 +527,7 @@ fn insert_batch(
 #[async_trait]
 impl Shipments for SqliteShipmentStore {
     async fn insert(&self, shipment: &Shipment, effects: &Effects) -> Result<(), ShipmentError> {
-        let row = InsertRow::of(shipment, effects)?;
+        let row = InsertRow::of(shipment, effects.clone())?;
         self.db
             .write(move |conn| {
                 // IMMEDIATE: take the write lock up front, waiting (busy_timeout) rather than failing.
@@ -544,11 +544,11 @@ impl Shipments for SqliteShipmentStore {
 
     async fn insert_each(
         &self,
-        shipments: &[(Shipment, Effects)],
+        shipments: Vec<(Shipment, Effects)>,
     ) -> Result<Vec<Result<(), ShipmentError>>, ShipmentError> {
         let rows = shipments
-            .iter()
-            .map(|(shipment, effects)| InsertRow::of(shipment, effects))
+            .into_iter()
+            .map(|(shipment, effects)| InsertRow::of(&shipment, effects))
             .collect::<Result<Vec<_>, _>>()?;
         self.db
             .write(move |conn| {

@@ -713,7 +713,7 @@ async fn insert_each_keeps_every_shipment_whole_on_its_own(
             (s, effects)
         })
         .collect();
-    let outcomes = store.insert_each(&made).await.unwrap();
+    let outcomes = store.insert_each(made.clone()).await.unwrap();
     assert!(outcomes[0].is_ok() && outcomes[2].is_ok(), "{outcomes:?}");
     assert!(matches!(outcomes[1], Err(ShipmentError::AlreadyClaimed(_))));
     assert!(store.get(&made[0].0.id).await.is_ok());
@@ -738,7 +738,7 @@ async fn insert_each_keeps_every_shipment_whole_on_its_own(
         .iter()
         .map(|name| (shipment(&format!("{name} Lot"), "Oslo"), Effects::default()))
         .collect();
-    let outcomes = store.insert_each(&unrefused).await.unwrap();
+    let outcomes = store.insert_each(unrefused.clone()).await.unwrap();
     assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
     assert_eq!(
         found_by(&store, "lot").await,
