@@ -80,12 +80,11 @@ pub fn changed(
             "previousLocation": before.current_location,
             "remarks": remarks,
         });
-        if after.status == Status::Delivered && before.status != Status::Delivered {
-            let copy = data.clone();
-            events.push(event(EventType::ShipmentStatusChanged, after, || copy, now));
+        let delivered = (after.status == Status::Delivered && before.status != Status::Delivered)
+            .then(|| data.clone());
+        events.push(event(EventType::ShipmentStatusChanged, after, || data, now));
+        if let Some(data) = delivered {
             events.push(event(EventType::ShipmentDelivered, after, || data, now));
-        } else {
-            events.push(event(EventType::ShipmentStatusChanged, after, || data, now));
         }
     }
     let shipment = snapshot(after);
