@@ -10,6 +10,8 @@ use outbox::{
     Filter, Notification, OutboxError, OutboxStore, Outcome, Settlement, State, Template,
 };
 
+use crate::racers::claimed_by;
+
 const LEASE: Duration = Duration::from_secs(30);
 
 fn now() -> DateTime<Utc> {
@@ -29,24 +31,20 @@ async fn each_email_is_claimed_by_exactly_one_of_many_claimers(store: Arc<dyn Ou
         .map(|i| email(&format!("r{i}@example.com")))
         .collect();
     store.enqueue(&emails).await.unwrap();
-    let claimers = (0..6).map(|_| {
-        let store = store.clone();
-        tokio::spawn(async move {
-            let mut mine = Vec::new();
-            while let Some(c) = store.claim(now(), LEASE).await.unwrap() {
+    let all = claimed_by(store.clone(), 6, |store| async move {
+        let claimed = store.claim(now(), LEASE).await.unwrap();
+        claimed
+            .map(|c| {
                 assert_eq!(
                     (c.notification.state, c.notification.attempts),
                     (State::Sending, 1)
                 );
-                mine.push(c.notification.id);
-            }
-            mine
-        })
-    });
-    let mut all = Vec::new();
-    for c in claimers.collect::<Vec<_>>() {
-        all.extend(c.await.unwrap());
-    }
+                c.notification.id
+            })
+            .into_iter()
+            .collect()
+    })
+    .await;
     let distinct: HashSet<_> = all.iter().collect();
     assert_eq!(
         (all.len(), distinct.len()),
@@ -333,30 +331,21 @@ async fn batch_claims_never_hand_one_email_to_two_workers(store: Arc<dyn OutboxS
         .map(|i| email(&format!("r{i}@example.com")))
         .collect();
     store.enqueue(&emails).await.unwrap();
-    let claimers = (0..6).map(|_| {
-        let store = store.clone();
-        tokio::spawn(async move {
-            let mut mine = Vec::new();
-            loop {
-                let batch = store.claim_batch(now(), LEASE, 7).await.unwrap();
-                if batch.is_empty() {
-                    return mine;
-                }
-                assert!(batch.len() <= 7, "a batch holds at most its limit");
-                for c in batch {
-                    assert_eq!(
-                        (c.notification.state, c.notification.attempts),
-                        (State::Sending, 1)
-                    );
-                    mine.push(c.notification.id);
-                }
-            }
-        })
-    });
-    let mut all = Vec::new();
-    for c in claimers.collect::<Vec<_>>() {
-        all.extend(c.await.unwrap());
-    }
+    let all = claimed_by(store.clone(), 6, |store| async move {
+        let batch = store.claim_batch(now(), LEASE, 7).await.unwrap();
+        assert!(batch.len() <= 7, "a batch holds at most its limit");
+        batch
+            .into_iter()
+            .map(|c| {
+                assert_eq!(
+                    (c.notification.state, c.notification.attempts),
+                    (State::Sending, 1)
+                );
+                c.notification.id
+            })
+            .collect()
+    })
+    .await;
     let distinct: HashSet<_> = all.iter().collect();
     assert_eq!(
         (all.len(), distinct.len()),

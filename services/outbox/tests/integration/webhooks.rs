@@ -8,6 +8,8 @@ use chrono::{DateTime, Utc};
 use outbox::webhooks::{Attempt, Endpoint, Event, EventType, MAX_ENDPOINTS, WebhookStore};
 use outbox::{OutboxError, Outcome, State};
 
+use crate::racers::claimed_by;
+
 const LEASE: Duration = Duration::from_secs(30);
 
 fn now() -> DateTime<Utc> {
@@ -161,20 +163,11 @@ async fn each_delivery_is_claimed_by_exactly_one_of_many_claimers(store: Arc<dyn
         .map(|i| event(EventType::ShipmentCreated, &format!("s{i}")))
         .collect();
     store.publish(&events).await.unwrap();
-    let claimers = (0..5).map(|_| {
-        let store = store.clone();
-        tokio::spawn(async move {
-            let mut mine = Vec::new();
-            while let Some(c) = store.claim(now(), LEASE).await.unwrap() {
-                mine.push(c.delivery.id);
-            }
-            mine
-        })
-    });
-    let mut all = Vec::new();
-    for c in claimers.collect::<Vec<_>>() {
-        all.extend(c.await.unwrap());
-    }
+    let all = claimed_by(store.clone(), 5, |store| async move {
+        let claimed = store.claim(now(), LEASE).await.unwrap();
+        claimed.map(|c| c.delivery.id).into_iter().collect()
+    })
+    .await;
     let distinct: HashSet<_> = all.iter().collect();
     assert_eq!((all.len(), distinct.len()), (20, 20));
 }
