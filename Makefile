@@ -8,7 +8,7 @@ CHROMIUM ?= /usr/bin/chromium
 BUF_VERSION = 1.75.0
 BUF = .tools/buf/node_modules/.bin/buf
 
-.PHONY: run run-distributed demo test test-stages check unit-tests system-packages lint lint-rust lint-frontend build-rust test-rust test-frontend test-e2e test-e2e-distributed check-metrics check-deploy test-faults fault-test bench bench-smoke bench-packages tools webhook-tools buf frontend clean
+.PHONY: run run-distributed demo test check unit-tests system-packages lint lint-rust lint-frontend build-rust test-rust test-frontend test-e2e test-e2e-distributed check-metrics check-deploy test-faults fault-test bench bench-smoke bench-packages tools webhook-tools buf install-buf npm-ci frontend clean
 
 ## run: build everything and start the all-in-one product on http://localhost:$(PORT)
 # E-mails written over SMTP carry the site's brand: frontend/brand.json, or BRAND_FILE (absolute).
@@ -28,22 +28,21 @@ demo:
 	cargo build --release -p gateway
 	./target/release/gateway demo
 
+npm-ci: frontend/node_modules/.package-lock.json
+
 frontend/node_modules/.package-lock.json: frontend/package-lock.json
-	$(STAGE) npm-ci
 	cd frontend && $(NPM_INSTALL)
 
 frontend: frontend/node_modules/.package-lock.json
-	$(STAGE) $@
 	cd frontend && npm run build
 
 ## test: installs the missing system packages, then lint, Rust tests (SQLite and MongoDB stores),
 ## front-end unit tests and JS budget, the Playwright suite against the all-in-one and its
 ## cross-service specs against the distributed product, deploy checks, and a tiny run of the
 ## benchmark (so it cannot rot); prints each stage's time at the end, also when one fails
+## (the stages, their order and which run side by side: scripts/test-stages.sh)
 test:
-	@scripts/stage-times.sh run $(MAKE) --no-print-directory test-stages
-
-test-stages: system-packages lint build-rust test-rust test-frontend test-e2e test-e2e-distributed test-faults check-metrics check-deploy bench-smoke
+	@MAKE="$(MAKE)" scripts/test-stages.sh
 
 # In `make test`, clippy lints the workspace while build-rust compiles it (clippy-driver as the
 # workspace's compiler, which is how `cargo clippy` runs it), instead of in a check-only build
@@ -51,13 +50,9 @@ test-stages: system-packages lint build-rust test-rust test-frontend test-e2e te
 # none rebuilds what build-rust built.
 CLIPPY_DRIVER := $(shell command -v clippy-driver 2>/dev/null)
 ifneq ($(CLIPPY_DRIVER),)
-test-stages: export RUSTC_WORKSPACE_WRAPPER = $(CLIPPY_DRIVER)
-test-stages: export CLIPPY_ARGS = -Dwarnings__CLIPPY_HACKERY__
-test-stages: CLIPPY_IN_BUILD = yes
+test: export RUSTC_WORKSPACE_WRAPPER = $(CLIPPY_DRIVER)
+test: export CLIPPY_ARGS = -Dwarnings__CLIPPY_HACKERY__
 endif
-
-# A target's first recipe line: `make test` times each stage from it (scripts/stage-times.sh).
-STAGE = @scripts/stage-times.sh mark
 
 ## check: the inner loop: every static check and the unit tests (Rust `--lib`: the binaries have
 ## none, vitest)
@@ -70,7 +65,6 @@ unit-tests: tools frontend/node_modules/.package-lock.json
 ## system-packages: Chromium, redis-server and python3-venv, installed with apt-get when missing
 ## (as root or with sudo), or the command to run
 system-packages:
-	$(STAGE) $@
 	CHROMIUM=$(CHROMIUM) scripts/ensure-system-packages.sh
 
 ## lint: every static check
@@ -79,14 +73,12 @@ lint: lint-rust lint-frontend
 ## lint-rust: rustfmt, clippy with warnings as errors, and no unused dependency
 ## (scripts/unused-deps.py: cargo-machete's check, with nothing to build first)
 lint-rust:
-	$(STAGE) $@
 	cargo fmt --all --check
 	scripts/unused-deps.py
-	$(if $(CLIPPY_IN_BUILD),@echo "clippy: runs in build-rust",cargo clippy --workspace --all-targets --locked -- -D warnings)
+	$(if $(findstring clippy-driver,$(RUSTC_WORKSPACE_WRAPPER)),@echo "clippy: runs in build-rust",cargo clippy --workspace --all-targets --locked -- -D warnings)
 
 ## lint-frontend: ESLint, knip (dead exports and files), src/gen matches proto/, buf lint of proto/
 lint-frontend: frontend/node_modules/.package-lock.json $(BUF)
-	$(STAGE) $@
 	cd frontend && npm run lint && npm run knip && npm run check-generated
 	$(BUF) lint proto
 
@@ -94,37 +86,30 @@ lint-frontend: frontend/node_modules/.package-lock.json $(BUF)
 ## binaries, as `cargo build` would give other features (those the tests' dependencies add)
 ## and so build many crates a second time
 build-rust:
-	$(STAGE) $@
 	cargo test --workspace --locked --no-run
 
 test-rust: system-packages tools build-rust
-	$(STAGE) $@
 	scripts/with-mongodb.sh cargo test --workspace --locked
 
 test-frontend: frontend
-	$(STAGE) $@
 	cd frontend && npm test && npm run budget
 
 ## test-e2e: the whole Playwright suite against the all-in-one gateway
 test-e2e: system-packages frontend build-rust
-	$(STAGE) $@
 	cd frontend && CI=1 npm run e2e -- $(E2E_ARGS)
 
 ## test-e2e-distributed: the specs whose flows cross a service boundary (the list and why:
 ## frontend/playwright.config.ts) against scripts/run-distributed.sh
 test-e2e-distributed: system-packages frontend build-rust tools
-	$(STAGE) $@
 	cd frontend && CI=1 E2E_MODE=distributed npm run e2e
 
 ## check-metrics: every process's /metrics (all-in-one gateway, each distributed service) has
 ## HELP for every metric and passes `promtool check metrics` (scripts/check-metrics.py)
 check-metrics: system-packages tools build-rust
-	$(STAGE) $@
 	scripts/check-metrics.py
 
 ## test-faults: the fault test on the debug binaries of build-rust
 test-faults: system-packages frontend build-rust tools
-	$(STAGE) $@
 	BIN_DIR=target/debug scripts/fault-test.py
 
 ## fault-test: kill and restart shipments, auth, notifications, a gateway replica, Redis and
@@ -135,7 +120,6 @@ fault-test: frontend tools
 
 ## check-deploy: lint the Dockerfile, render and validate the Kubernetes manifests (deploy/)
 check-deploy:
-	$(STAGE) $@
 	scripts/check-deploy.sh
 
 ## tools: SecantusDB, the MongoDB-compatible server the store tests run against, and the
@@ -143,7 +127,6 @@ check-deploy:
 tools: .tools/secantus/bin/secantusd-py webhook-tools
 
 .tools/secantus/bin/secantusd-py:
-	$(STAGE) install-secantusdb
 	python3 -m venv .tools/secantus
 	.tools/secantus/bin/pip install --quiet secantusdb==0.7.0b3
 
@@ -152,15 +135,15 @@ tools: .tools/secantus/bin/secantusd-py webhook-tools
 webhook-tools: .tools/webhooks/bin/python
 
 .tools/webhooks/bin/python:
-	$(STAGE) install-webhook-tools
 	python3 -m venv .tools/webhooks
 	.tools/webhooks/bin/pip install --quiet standardwebhooks==1.1.0 jsonschema==4.26.0
 
 ## buf: the buf CLI in .tools/buf (for `buf lint` and `buf curl`)
 buf: $(BUF)
 
+install-buf: $(BUF)
+
 $(BUF):
-	$(STAGE) install-buf
 	npm install --prefix .tools/buf --no-audit --no-fund --loglevel=error @bufbuild/buf@$(BUF_VERSION)
 
 ## bench: static files against nginx, tracking lookups, gateway memory, the admin list over a
@@ -170,13 +153,11 @@ bench: bench-packages frontend
 	scripts/bench.sh
 
 bench-packages:
-	$(STAGE) $@
 	CHROMIUM=$(CHROMIUM) scripts/ensure-system-packages.sh nginx-light wrk
 
 ## bench-smoke: the whole benchmark in miniature (debug build, 300 shipments, 1 s loads); checks
 ## that it runs end to end and prints its numbers, never a target
 bench-smoke: bench-packages frontend build-rust
-	$(STAGE) $@
 	BENCH_SMOKE=1 scripts/bench.sh
 
 clean:

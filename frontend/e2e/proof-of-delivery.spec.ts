@@ -8,7 +8,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { ProofOfDeliveryImageKind, ShipmentStatus, type Shipment } from '../src/gen/logistics/v1/shipment_pb';
 import { Role } from '../src/gen/logistics/v1/user_pb';
-import { signIn } from './support/admin';
+import { searchShipments, signIn } from './support/admin';
 import { LAYOUT, layoutUnlessDesktop, siteUrl } from './support/env';
 import { adminRpc, rpc, type Clients } from './support/rpc';
 import { toastWithText } from './support/track-page';
@@ -78,7 +78,7 @@ function shipmentRow(page: Page, trackingNumber: string): Locator {
 }
 
 async function findShipment(page: Page, trackingNumber: string): Promise<Locator> {
-  await page.getByLabel('Search').fill(trackingNumber);
+  await searchShipments(page, trackingNumber);
   const row = shipmentRow(page, trackingNumber);
   await expect(row).toBeVisible();
   return row;

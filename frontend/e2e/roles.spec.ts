@@ -2,7 +2,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { Role } from '../src/gen/logistics/v1/user_pb';
-import { ADMIN_PATH, USERS_PATH, signIn } from './support/admin';
+import { ADMIN_PATH, USERS_PATH, searchShipments, signIn } from './support/admin';
 import { adminRpc, rpc } from './support/rpc';
 import { createShipment } from './support/tracking';
 import { ShipmentStatus } from '../src/gen/logistics/v1/shipment_pb';
@@ -39,7 +39,7 @@ test('an agent finds shipments and updates their status, and nothing more', asyn
   await expect(page.getByRole('button', { name: 'Run email test' })).toHaveCount(0);
 
   const shipment = await createShipment(await adminRpc(request, baseURL!), `agent${Date.now()}`);
-  await page.getByLabel('Search').fill(shipment.trackingNumber);
+  await searchShipments(page, shipment.trackingNumber);
   const row = shipmentRow(page, shipment.trackingNumber);
   await expect(row).toBeVisible();
   await expect(row.getByRole('button', { name: `Edit shipment ${shipment.trackingNumber}` })).toHaveCount(0);
@@ -145,7 +145,7 @@ test('an admin changes a role, and the audit log and the Activity tab name who d
   await expect(entries.first()).not.toContainText('comments');
 
   await page.goto(ADMIN_PATH);
-  await page.getByLabel('Search').fill(shipment.trackingNumber);
+  await searchShipments(page, shipment.trackingNumber);
   const row = shipmentRow(page, shipment.trackingNumber);
   await row.getByRole('button', { name: `View shipment ${shipment.trackingNumber}` }).click();
   const view = page.getByRole('dialog', { name: `Shipment ${shipment.trackingNumber}` });

@@ -54,3 +54,11 @@ export async function openFilters(page: Page): Promise<void> {
   if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
   await expect(toggle).toHaveAttribute('aria-expanded', 'true');
 }
+
+/** Types `text` into the shipments list's Search and waits for the list of what it finds (the
+ * address carries it and no load is under way), so no row of the list before is acted on. */
+export async function searchShipments(page: Page, text: string): Promise<void> {
+  await page.getByLabel('Search').fill(text);
+  await expect(page).toHaveURL((url) => url.searchParams.get('q') === text);
+  await expect(page.locator('table[aria-busy="true"]')).toHaveCount(0);
+}

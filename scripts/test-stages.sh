@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# `make test`: every stage of the Makefile in the order below, two side by side where one of
+# them leaves a core idle (a Rust build with the Node checks, the fault test with its
+# outages), then how long each stage took, also when one failed.
+#   A line of the plan is one stage, or `a b | c d`: the stages a then b, while c then d run.
+#   The output of the right-hand side is shown when it ends, whole, after a `==> name` line.
+#   Each stage is `make STAGE` with the other stages taken as done (`-o`): a stage's own
+#   prerequisites are stages the plan ran before it.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+PLAN=(
+  "system-packages"
+  "lint-rust"
+  "build-rust | npm-ci install-buf lint-frontend frontend test-frontend check-deploy tools"
+  "test-rust"
+  "test-e2e"
+  "test-e2e-distributed"
+  "test-faults | check-metrics bench-smoke"
+)
+
+read -ra ALL <<<"$(printf '%s ' "${PLAN[@]}" | tr -d '|')"
+LOG=$(mktemp -d)
+trap 'rm -rf "$LOG"' EXIT
+START=$(date +%s)
+
+# stage NAME: runs it, appends "NAME start end status" to the table.
+stage() {
+  local name=$1 others=() s begun status
+  for s in "${ALL[@]}"; do [ "$s" = "$name" ] || others+=(-o "$s"); done
+  echo "==> $name"
+  begun=$(date +%s)
+  ${MAKE:-make} --no-print-directory "${others[@]}" "$name"
+  status=$?
+  echo "$name $((begun - START)) $(($(date +%s) - begun)) $status" >>"$LOG/table"
+  return "$status"
+}
+
+# chain STAGE...: one after another, stopping at the first that fails.
+chain() {
+  local s
+  for s in "$@"; do stage "$s" || return 1; done
+}
+
+ok=true
+for line in "${PLAN[@]}"; do
+  if [[ $line == *"|"* ]]; then
+    read -ra left <<<"${line%%|*}"
+    read -ra right <<<"${line#*|}"
+    chain "${right[@]}" >"$LOG/right" 2>&1 &
+    side=$!
+    chain "${left[@]}" || ok=false
+    wait "$side" || ok=false
+    cat "$LOG/right"
+  else
+    stage "$line" || ok=false
+  fi
+  $ok || break
+done
+failed=$(awk '$4 != 0 { printf "%s%s", sep, $1; sep = ", " }' "$LOG/table")
+
+printf '\nStage times (s), from the start of make test:\n'
+printf '  %-22s %6s %6s\n' stage start took
+while read -r name begun took status; do
+  printf '  %-22s %6d %6d%s\n' "$name" "$begun" "$took" "$([ "$status" = 0 ] || echo '  FAILED')"
+done <"$LOG/table"
+printf '  %-22s %6s %6d%s\n' total "" $(($(date +%s) - START)) "${failed:+  (FAILED in $failed)}"
+$ok
