@@ -5,6 +5,9 @@ use gateway::{Cli, Command};
 use logistics_proto::v1::shipment_service_client::ShipmentServiceClient;
 use tokio::net::TcpListener;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::read();

@@ -124,8 +124,8 @@ pub fn system_clock() -> Clock {
 const SETTLE_FIRST_WAIT: Duration = Duration::from_millis(100);
 const SETTLE_MAX_WAIT: Duration = Duration::from_secs(2);
 
-/// E-mails one sender claims at once from the local outbox (where sending is recording).
-const LOCAL_BATCH: usize = 256;
+/// E-mails one sender marks sent at once on the local outbox (where sending is recording).
+const LOCAL_BATCH: usize = 1024;
 
 /// How often the worker reports the outbox backlog (`outbox_backlog` gauge).
 const BACKLOG_EVERY: Duration = Duration::from_secs(5);
@@ -151,17 +151,24 @@ pub struct Worker {
 
 impl Worker {
     /// Claims due e-mails, sends them one after another and records their outcomes in one
-    /// write; false when none was due. A batch on the local outbox, where the store's writes
-    /// are the whole cost; one at a time otherwise, so each e-mail goes to the next free sender.
+    /// write; false when none was due. On the local outbox, where recording is sending, a batch
+    /// is marked sent in one write; otherwise one e-mail at a time, so each goes to the next
+    /// free sender.
     pub async fn work_once(&self) -> Result<bool, outbox::OutboxError> {
-        let limit = if self.transport.is_local() {
-            LOCAL_BATCH
-        } else {
-            1
-        };
+        if self.transport.is_local() {
+            let delivered = self
+                .store
+                .deliver_local((self.clock)(), LOCAL_BATCH)
+                .await?;
+            for n in &delivered {
+                metrics::counter!("emails_total", "outcome" => "sent").increment(1);
+                tracing::info!(id = %n.id, template = ?n.template, attempts = n.attempts, "e-mail sent");
+            }
+            return Ok(!delivered.is_empty());
+        }
         let claimed = self
             .store
-            .claim_batch((self.clock)(), self.policy.lease, limit)
+            .claim_batch((self.clock)(), self.policy.lease, 1)
             .await?;
         if claimed.is_empty() {
             return Ok(false);

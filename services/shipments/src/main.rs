@@ -3,6 +3,9 @@
 
 use tokio::net::TcpListener;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let cli: shipments::Cli = service_common::settings::parse();

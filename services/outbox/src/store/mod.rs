@@ -100,6 +100,39 @@ pub trait OutboxStore: Send + Sync + 'static {
         now: DateTime<Utc>,
     ) -> Result<Vec<bool>, OutboxError>;
 
+    /// For the local outbox, where delivering an e-mail is recording it as sent: marks up to
+    /// `limit` of those `claim_batch` would take sent, counting an attempt on each, and returns
+    /// them. One write where the store can; a claim and its settlement otherwise.
+    async fn deliver_local(
+        &self,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<Notification>, OutboxError> {
+        // A lease long enough to settle in; nothing is sent in between.
+        let claimed = self
+            .claim_batch(now, Duration::from_secs(60), limit)
+            .await?;
+        let settlements: Vec<Settlement> = claimed
+            .iter()
+            .map(|c| Settlement {
+                id: c.notification.id.clone(),
+                claim: c.claim.clone(),
+                outcome: Outcome::Sent,
+            })
+            .collect();
+        let settled = self.settle_batch(&settlements, now).await?;
+        Ok(claimed
+            .into_iter()
+            .zip(settled)
+            .filter(|(_, settled)| *settled)
+            .map(|(c, _)| {
+                let mut notification = c.notification;
+                notification.settle(&Outcome::Sent, now);
+                notification
+            })
+            .collect())
+    }
+
     /// Takes the notification due first, as `claim_batch` does.
     async fn claim(
         &self,

@@ -14,7 +14,7 @@ use service_common::store::{Sqlite, StoreFault, json, sqlite};
 use service_common::utc_micros;
 
 use super::{Claimed, OutboxError, OutboxStore, Page, Settlement, lease_end, new_claim};
-use crate::{Filter, Notification, State};
+use crate::{Filter, Notification, Outcome, State};
 
 /// The file the outbox shares with the shipments.
 pub const FILE: &str = "shipments.sqlite3";
@@ -94,6 +94,36 @@ impl SqliteOutbox {
     }
 }
 
+/// Up to `limit` e-mails due first at `now` (queued or retrying and due, or sending with an
+/// expired lease), with their documents.
+fn due(
+    tx: &rusqlite::Transaction,
+    now: DateTime<Utc>,
+    limit: usize,
+) -> Result<Vec<(i64, String)>, OutboxError> {
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    Ok(tx
+        .prepare_cached(
+            // The first due of each state from the index, then the earliest of those: one
+            // IN over both states sorted every due e-mail (7 ms a claim with 38,000 queued).
+            "SELECT o.seq, o.doc FROM (
+                 SELECT * FROM (SELECT seq, next_attempt_at AS due FROM outbox
+                     WHERE state = 'queued' AND next_attempt_at <= ?1 ORDER BY next_attempt_at LIMIT ?2)
+                 UNION ALL
+                 SELECT * FROM (SELECT seq, next_attempt_at AS due FROM outbox
+                     WHERE state = 'retrying' AND next_attempt_at <= ?1 ORDER BY next_attempt_at LIMIT ?2)
+                 UNION ALL
+                 SELECT * FROM (SELECT seq, lease_until AS due FROM outbox
+                     WHERE state = 'sending' AND lease_until <= ?1 ORDER BY lease_until LIMIT ?2)
+             ) d JOIN outbox o ON o.seq = d.seq ORDER BY d.due LIMIT ?2",
+        )
+        .and_then(|mut st| {
+            st.query_map(params![utc_micros::format(&now), limit], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<_, _>>()
+        })
+        .map_err(StoreFault::from)?)
+}
+
 #[async_trait]
 impl OutboxStore for SqliteOutbox {
     async fn enqueue(&self, items: &[Notification]) -> Result<(), OutboxError> {
@@ -118,28 +148,7 @@ impl OutboxStore for SqliteOutbox {
     ) -> Result<Vec<Claimed>, OutboxError> {
         self.db.write(move |conn| {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(StoreFault::from)?;
-            let now_text = utc_micros::format(&now);
-            let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-            let due: Vec<(i64, String)> = tx
-                .prepare_cached(
-                    // The first due of each state from the index, then the earliest of those: one
-                    // IN over both states sorted every due e-mail (7 ms a claim with 38,000 queued).
-                    "SELECT o.seq, o.doc FROM (
-                         SELECT * FROM (SELECT seq, next_attempt_at AS due FROM outbox
-                             WHERE state = 'queued' AND next_attempt_at <= ?1 ORDER BY next_attempt_at LIMIT ?2)
-                         UNION ALL
-                         SELECT * FROM (SELECT seq, next_attempt_at AS due FROM outbox
-                             WHERE state = 'retrying' AND next_attempt_at <= ?1 ORDER BY next_attempt_at LIMIT ?2)
-                         UNION ALL
-                         SELECT * FROM (SELECT seq, lease_until AS due FROM outbox
-                             WHERE state = 'sending' AND lease_until <= ?1 ORDER BY lease_until LIMIT ?2)
-                     ) d JOIN outbox o ON o.seq = d.seq ORDER BY d.due LIMIT ?2",
-                )
-                .and_then(|mut st| {
-                    st.query_map(params![now_text, limit], |r| Ok((r.get(0)?, r.get(1)?)))?
-                        .collect::<Result<_, _>>()
-                })
-                .map_err(StoreFault::from)?;
+            let due = due(&tx, now, limit)?;
             if due.is_empty() {
                 return Ok(Vec::new());
             }
@@ -205,6 +214,38 @@ impl OutboxStore for SqliteOutbox {
             drop((held, record));
             tx.commit().map_err(StoreFault::from)?;
             Ok(settled)
+        })
+        .await
+    }
+
+    async fn deliver_local(
+        &self,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<Notification>, OutboxError> {
+        self.db.write(move |conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(StoreFault::from)?;
+            let mut record = tx
+                .prepare_cached("UPDATE outbox SET state = ?, next_attempt_at = ?, claim = NULL, lease_until = NULL, doc = ? WHERE seq = ?")
+                .map_err(StoreFault::from)?;
+            let mut delivered = Vec::new();
+            for (seq, doc) in due(&tx, now, limit)? {
+                let mut notification = decode(&doc)?;
+                notification.attempts += 1;
+                notification.settle(&Outcome::Sent, now);
+                record
+                    .execute(params![
+                        notification.state.as_str(),
+                        utc_micros::format(&notification.next_attempt_at),
+                        encode(&notification)?,
+                        seq
+                    ])
+                    .map_err(StoreFault::from)?;
+                delivered.push(notification);
+            }
+            drop(record);
+            tx.commit().map_err(StoreFault::from)?;
+            Ok(delivered)
         })
         .await
     }

@@ -444,6 +444,61 @@ async fn a_batch_whose_lease_ran_out_is_claimable_again(store: Arc<dyn OutboxSto
     assert_eq!(store.backlog().await.unwrap(), 4);
 }
 
+async fn local_delivery_marks_due_emails_sent_once_and_leaves_the_rest(
+    store: Arc<dyn OutboxStore>,
+) {
+    let due: Vec<Notification> = (0..5)
+        .map(|i| email(&format!("r{i}@example.com")))
+        .collect();
+    let mut later = email("later@example.com");
+    later.next_attempt_at = now() + chrono::Duration::minutes(5);
+    store.enqueue(&due).await.unwrap();
+    store.enqueue(std::slice::from_ref(&later)).await.unwrap();
+    let crashed = store
+        .claim_batch(now(), Duration::from_millis(1), 1)
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(5)).await;
+
+    let first = store.deliver_local(now(), 3).await.unwrap();
+    let rest = store.deliver_local(now(), 10).await.unwrap();
+    assert_eq!(
+        (first.len(), rest.len()),
+        (3, 2),
+        "at most the limit at once"
+    );
+    let mut ids: Vec<_> = first.iter().chain(&rest).map(|n| n.id.clone()).collect();
+    ids.sort();
+    let mut expected: Vec<_> = due.iter().map(|e| e.id.clone()).collect();
+    expected.sort();
+    assert_eq!(
+        ids, expected,
+        "every due e-mail once, the one not due yet not at all"
+    );
+    assert!(store.deliver_local(now(), 10).await.unwrap().is_empty());
+    for n in first.iter().chain(&rest) {
+        let stored = store.get(&n.id).await.unwrap();
+        assert_eq!(stored.state, State::Sent);
+        assert!(stored.sent_at.is_some());
+        let attempts = if n.id == crashed[0].notification.id {
+            2
+        } else {
+            1
+        };
+        assert_eq!((n.attempts, stored.attempts), (attempts, attempts));
+    }
+    assert_eq!(store.get(&later.id).await.unwrap().state, State::Queued);
+    let lost = &crashed[0];
+    assert!(
+        !store
+            .settle(&lost.notification.id, &lost.claim, &Outcome::Sent, now())
+            .await
+            .unwrap(),
+        "the crashed claim no longer holds the e-mail it lost"
+    );
+    assert_eq!(store.backlog().await.unwrap(), 1);
+}
+
 macro_rules! contract {
     ($($case:ident),* $(,)?) => {
         mod sqlite {
@@ -477,4 +532,5 @@ contract!(
     batch_claims_never_hand_one_email_to_two_workers,
     a_failure_in_a_batch_retries_only_that_email,
     a_batch_whose_lease_ran_out_is_claimable_again,
+    local_delivery_marks_due_emails_sent_once_and_leaves_the_rest,
 );

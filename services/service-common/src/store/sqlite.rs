@@ -161,6 +161,9 @@ fn pool(
     Ok(pool)
 }
 
+/// The least time between two checkpoints.
+const CHECKPOINT_GAP: Duration = Duration::from_millis(500);
+
 /// How often the checkpointer looks without being woken (writes made outside `write`).
 const CHECKPOINT_IDLE: Duration = Duration::from_secs(1);
 
@@ -178,6 +181,8 @@ fn checkpointer(path: &Path) -> anyhow::Result<SyncSender<()>> {
             {
                 // PASSIVE: never waits for, nor blocks, readers and writers.
                 let _ = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+                // Each checkpoint ends in an fsync: a burst of writes is copied in a few.
+                std::thread::sleep(CHECKPOINT_GAP);
             }
         })?;
     Ok(wake)

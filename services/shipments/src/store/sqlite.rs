@@ -550,7 +550,8 @@ impl Shipments for SqliteShipmentStore {
             .into_iter()
             .map(|(shipment, effects)| InsertRow::of(&shipment, effects))
             .collect::<Result<Vec<_>, _>>()?;
-        self.db
+        let (written, rows) = self
+            .db
             .write(move |conn| {
                 // Room for a batch's pages until its commit (64 MB), so they are not spilled
                 // to the WAL and written again; the connection's usual cache afterwards.
@@ -562,9 +563,12 @@ impl Shipments for SqliteShipmentStore {
                 let written = insert_batch(conn, &rows);
                 conn.execute_batch(&format!("PRAGMA cache_size = {default_cache}"))
                     .map_err(StoreFault::from)?;
-                written
+                Ok::<_, ShipmentError>((written?, rows))
             })
-            .await
+            .await?;
+        // Freed beside the next writes rather than in this one's turn: tens of megabytes.
+        tokio::task::spawn_blocking(move || drop(rows));
+        Ok(written)
     }
 
     async fn get(&self, id: &str) -> Result<Shipment, ShipmentError> {
