@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 PLAN=(
   "system-packages"
   "lint-rust"
-  "build-rust | npm-ci install-buf lint-frontend frontend test-frontend check-deploy tools"
+  "build-rust tools check-deploy | npm-ci install-buf lint-frontend frontend test-frontend"
   "test-rust"
   "test-e2e"
   "test-e2e-distributed"

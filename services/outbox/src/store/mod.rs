@@ -63,6 +63,17 @@ pub struct Claimed {
     pub claim: String,
 }
 
+impl Claimed {
+    /// What its attempt came to, under its claim.
+    pub fn settlement(&self, outcome: Outcome) -> Settlement {
+        Settlement {
+            id: self.notification.id.clone(),
+            claim: self.claim.clone(),
+            outcome,
+        }
+    }
+}
+
 /// What one claimed notification's attempt came to.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settlement {
@@ -114,11 +125,7 @@ pub trait OutboxStore: Send + Sync + 'static {
             .await?;
         let settlements: Vec<Settlement> = claimed
             .iter()
-            .map(|c| Settlement {
-                id: c.notification.id.clone(),
-                claim: c.claim.clone(),
-                outcome: Outcome::Sent,
-            })
+            .map(|c| c.settlement(Outcome::Sent))
             .collect();
         let settled = self.settle_batch(&settlements, now).await?;
         Ok(claimed

@@ -365,17 +365,15 @@ async fn a_failure_in_a_batch_retries_only_that_email(store: Arc<dyn OutboxStore
     let failing = batch[1].notification.id.clone();
     let settlements: Vec<Settlement> = batch
         .iter()
-        .map(|c| Settlement {
-            id: c.notification.id.clone(),
-            claim: c.claim.clone(),
-            outcome: if c.notification.id == failing {
+        .map(|c| {
+            c.settlement(if c.notification.id == failing {
                 Outcome::Retry {
                     at: later,
                     error: "503 Service Unavailable".into(),
                 }
             } else {
                 Outcome::Sent
-            },
+            })
         })
         .collect();
     assert_eq!(
@@ -430,11 +428,7 @@ async fn a_batch_whose_lease_ran_out_is_claimable_again(store: Arc<dyn OutboxSto
     assert!(taken_over.iter().all(|c| c.notification.attempts == 2));
     let stale: Vec<Settlement> = crashed
         .iter()
-        .map(|c| Settlement {
-            id: c.notification.id.clone(),
-            claim: c.claim.clone(),
-            outcome: Outcome::Sent,
-        })
+        .map(|c| c.settlement(Outcome::Sent))
         .collect();
     assert_eq!(
         store.settle_batch(&stale, now()).await.unwrap(),

@@ -17,7 +17,7 @@ use crate::store::Effects;
 /// and random keys (tracking numbers) touch a page each, so larger batches write less. Two
 /// batches are in memory at most. 100,000 rows on glibc's malloc, time and the gateway's peak
 /// RSS: 19.5 s and 142 MB in batches of 500, 15.7 s and 283 MB in batches of 2,000, 15.2 s and
-/// 524 MB in batches of 5,000; on mimalloc, 11.8 to 12.7 s and 380 to 447 MB in batches of 5,000.
+/// 524 MB in batches of 5,000; on mimalloc, 13.1 to 14.8 s and 330 to 365 MB in batches of 5,000.
 const BATCH_ROWS: usize = 5000;
 
 /// The claims of a row: its external reference, else its place in this very file.
