@@ -14,6 +14,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "logistics/v1/preference_service.proto",
         "logistics/v1/audit_service.proto",
         "logistics/v1/webhook_service.proto",
+        "logistics/v1/customer.proto",
+        "logistics/v1/customer_service.proto",
+        "logistics/v1/customer_portal_service.proto",
     ];
     let compiled = compile(&files)?;
     let out_dir = PathBuf::from(env::var("OUT_DIR")?);

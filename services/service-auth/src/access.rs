@@ -10,7 +10,9 @@ use std::sync::LazyLock;
 use std::task::{Context, Poll};
 
 use http::{HeaderMap, Request, Response};
-use logistics_proto::v1::{Access, Permission, RateLimit, access::Audience as Pb};
+use logistics_proto::v1::{
+    Access, CustomerAccess, Permission, RateLimit, access::Audience as Pb,
+};
 use prost_types::method_options::IdempotencyLevel;
 use tonic::Status;
 use tonic::body::Body;
@@ -34,6 +36,8 @@ pub enum Audience {
     Staff(Permission),
     /// Anyone who reaches the service, without a token.
     Anyone,
+    /// A user of a customer (the token names it); with `admin`, its customer admins only.
+    Customer { admin: bool },
 }
 
 /// One method's rule.
@@ -113,6 +117,11 @@ fn audience(audience: Pb) -> Option<Audience> {
             permission => Audience::Staff(permission),
         },
         Pb::Anyone(true) => Audience::Anyone,
+        Pb::Customer(access) => match CustomerAccess::try_from(access).ok()? {
+            CustomerAccess::Unspecified => return None,
+            CustomerAccess::AnyUser => Audience::Customer { admin: false },
+            CustomerAccess::Admin => Audience::Customer { admin: true },
+        },
         _ => return None,
     })
 }
@@ -174,6 +183,16 @@ fn admit(tokens: &TokenKey, path: &str, headers: &HeaderMap) -> Result<Option<Ve
     match rule.audience {
         Audience::Staff(permission) => match verified? {
             caller if caller.may(permission) => Ok(Some(Verified(Ok(caller)))),
+            _ => Err(Status::permission_denied(NOT_PERMITTED)),
+        },
+        // Staff never pass: only a customer role with the customer named in its token.
+        Audience::Customer { admin } => match verified? {
+            caller
+                if caller.customer().is_some()
+                    && (!admin || caller.role == crate::Role::CustomerAdmin) =>
+            {
+                Ok(Some(Verified(Ok(caller))))
+            }
             _ => Err(Status::permission_denied(NOT_PERMITTED)),
         },
         Audience::SignedIn => Ok(Some(Verified(Ok(verified?)))),

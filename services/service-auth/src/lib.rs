@@ -45,10 +45,21 @@ pub enum Role {
     Manager,
     /// Everything.
     Admin,
+    /// A customer's user who also manages the customer's users (portal only).
+    CustomerAdmin,
+    /// A customer's user: the portal, with that customer's records only.
+    CustomerUser,
 }
 
 impl Role {
-    pub const ALL: [Role; 4] = [Role::User, Role::Agent, Role::Manager, Role::Admin];
+    pub const ALL: [Role; 6] = [
+        Role::User,
+        Role::Agent,
+        Role::Manager,
+        Role::Admin,
+        Role::CustomerAdmin,
+        Role::CustomerUser,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -56,7 +67,14 @@ impl Role {
             Self::Agent => "agent",
             Self::Manager => "manager",
             Self::Admin => "admin",
+            Self::CustomerAdmin => "customer_admin",
+            Self::CustomerUser => "customer_user",
         }
+    }
+
+    /// A role of a customer's users, which never holds a staff permission.
+    pub fn is_customer(self) -> bool {
+        matches!(self, Self::CustomerAdmin | Self::CustomerUser)
     }
 
     /// The API's role; UNSPECIFIED and unknown numbers are None.
@@ -67,6 +85,8 @@ impl Role {
             Pb::Agent => Some(Self::Agent),
             Pb::Manager => Some(Self::Manager),
             Pb::Admin => Some(Self::Admin),
+            Pb::CustomerAdmin => Some(Self::CustomerAdmin),
+            Pb::CustomerUser => Some(Self::CustomerUser),
             Pb::Unspecified => None,
         }
     }
@@ -78,6 +98,8 @@ impl Role {
             Self::Agent => Pb::Agent,
             Self::Manager => Pb::Manager,
             Self::Admin => Pb::Admin,
+            Self::CustomerAdmin => Pb::CustomerAdmin,
+            Self::CustomerUser => Pb::CustomerUser,
         }
     }
 
@@ -85,7 +107,7 @@ impl Role {
     pub fn permissions(self) -> &'static [Permission] {
         use Permission::*;
         match self {
-            Self::User => &[],
+            Self::User | Self::CustomerAdmin | Self::CustomerUser => &[],
             Self::Agent => &[ShipmentsRead, ShipmentsTrack, DeliveriesRecord],
             Self::Manager => &[
                 ShipmentsRead,
@@ -99,6 +121,7 @@ impl Role {
                 DeliveriesRecord,
                 DashboardRead,
                 UsersRead,
+                CustomersRead,
             ],
             Self::Admin => Permission::all(),
         }
@@ -127,7 +150,11 @@ impl std::str::FromStr for Role {
         Self::ALL
             .into_iter()
             .find(|role| role.as_str() == text)
-            .ok_or_else(|| format!("unknown role {text:?} (user, agent, manager or admin)"))
+            .ok_or_else(|| {
+                format!(
+                    "unknown role {text:?} (user, agent, manager, admin, customer_admin or customer_user)"
+                )
+            })
     }
 }
 
@@ -164,6 +191,9 @@ pub struct Caller {
     /// What they may do now (the role's permissions, possibly narrowed).
     #[serde(default, with = "permission_names")]
     pub permissions: Vec<Permission>,
+    /// The customer a customer's user acts for; None for staff.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub customer_id: Option<String>,
 }
 
 impl Caller {
@@ -174,7 +204,29 @@ impl Caller {
             email: email.into(),
             role,
             permissions: role.permissions().to_vec(),
+            customer_id: None,
         }
+    }
+
+    /// A user of `customer_id` in one of the customer roles.
+    pub fn of_customer(
+        sub: impl Into<String>,
+        email: impl Into<String>,
+        role: Role,
+        customer_id: impl Into<String>,
+    ) -> Self {
+        debug_assert!(role.is_customer());
+        Self {
+            customer_id: Some(customer_id.into()),
+            ..Self::with_role(sub, email, role)
+        }
+    }
+
+    /// The customer whose records alone this caller may see: Some for a customer's user.
+    pub fn customer(&self) -> Option<&str> {
+        self.customer_id
+            .as_deref()
+            .filter(|_| self.role.is_customer())
     }
 
     pub fn may(&self, permission: Permission) -> bool {

@@ -12,7 +12,7 @@ import type { Message, UnknownEnum } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/access.proto.
  */
 export const file_logistics_v1_access: GenFile = /*@__PURE__*/
-  fileDesc("Chlsb2dpc3RpY3MvdjEvYWNjZXNzLnByb3RvEgxsb2dpc3RpY3MudjEi1QEKBkFjY2VzcxIXCg1wdWJsaWNfbG9va3VwGAEgASgISAASKQoGcHVibGljGAIgASgOMhcubG9naXN0aWNzLnYxLlJhdGVMaW1pdEgAEhIKCHNlc3Npb25zGAMgASgISAASEwoJc2lnbmVkX2luGAQgASgISAASLgoKcGVybWlzc2lvbhgFIAEoDjIYLmxvZ2lzdGljcy52MS5QZXJtaXNzaW9uSAASEAoGYW55b25lGAYgASgISAASEAoIaW50ZXJuYWwYByABKAhCCgoIYXVkaWVuY2UqswQKClBlcm1pc3Npb24SGgoWUEVSTUlTU0lPTl9VTlNQRUNJRklFRBAAEh0KGVBFUk1JU1NJT05fU0hJUE1FTlRTX1JFQUQQARIeChpQRVJNSVNTSU9OX1NISVBNRU5UU19UUkFDSxACEh8KG1BFUk1JU1NJT05fU0hJUE1FTlRTX0NSRUFURRADEh0KGVBFUk1JU1NJT05fU0hJUE1FTlRTX0VESVQQBBIfChtQRVJNSVNTSU9OX1NISVBNRU5UU19ERUxFVEUQBRIfChtQRVJNSVNTSU9OX1NISVBNRU5UU19FWFBPUlQQBhIfChtQRVJNSVNTSU9OX1NISVBNRU5UU19JTVBPUlQQBxIbChdQRVJNSVNTSU9OX0xBQkVMU19QUklOVBAIEiAKHFBFUk1JU1NJT05fREVMSVZFUklFU19SRUNPUkQQCRIdChlQRVJNSVNTSU9OX0RBU0hCT0FSRF9SRUFEEAoSGQoVUEVSTUlTU0lPTl9VU0VSU19SRUFEEAsSGwoXUEVSTUlTU0lPTl9VU0VSU19NQU5BR0UQDBIaChZQRVJNSVNTSU9OX0VNQUlMU19SRUFEEA0SGgoWUEVSTUlTU0lPTl9FTUFJTFNfU0VORBAOEh4KGlBFUk1JU1NJT05fU0VUVElOR1NfTUFOQUdFEA8SGQoVUEVSTUlTU0lPTl9BVURJVF9SRUFEEBASHgoaUEVSTUlTU0lPTl9XRUJIT09LU19NQU5BR0UQESqJAQoJUmF0ZUxpbWl0EhoKFlJBVEVfTElNSVRfVU5TUEVDSUZJRUQQABIXChNSQVRFX0xJTUlUX1RSQUNLSU5HEAESFgoSUkFURV9MSU1JVF9DT05UQUNUEAISFQoRUkFURV9MSU1JVF9WRVJJRlkQAxIYChRSQVRFX0xJTUlUX1NVQlNDUklCRRAEOk4KBmFjY2VzcxIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGNGGAyABKAsyFC5sb2dpc3RpY3MudjEuQWNjZXNzUgZhY2Nlc3NiBnByb3RvMw", [file_google_protobuf_descriptor]);
+  fileDesc("Chlsb2dpc3RpY3MvdjEvYWNjZXNzLnByb3RvEgxsb2dpc3RpY3MudjEihwIKBkFjY2VzcxIXCg1wdWJsaWNfbG9va3VwGAEgASgISAASKQoGcHVibGljGAIgASgOMhcubG9naXN0aWNzLnYxLlJhdGVMaW1pdEgAEhIKCHNlc3Npb25zGAMgASgISAASEwoJc2lnbmVkX2luGAQgASgISAASLgoKcGVybWlzc2lvbhgFIAEoDjIYLmxvZ2lzdGljcy52MS5QZXJtaXNzaW9uSAASEAoGYW55b25lGAYgASgISAASMAoIY3VzdG9tZXIYCCABKA4yHC5sb2dpc3RpY3MudjEuQ3VzdG9tZXJBY2Nlc3NIABIQCghpbnRlcm5hbBgHIAEoCEIKCghhdWRpZW5jZSrzBAoKUGVybWlzc2lvbhIaChZQRVJNSVNTSU9OX1VOU1BFQ0lGSUVEEAASHQoZUEVSTUlTU0lPTl9TSElQTUVOVFNfUkVBRBABEh4KGlBFUk1JU1NJT05fU0hJUE1FTlRTX1RSQUNLEAISHwobUEVSTUlTU0lPTl9TSElQTUVOVFNfQ1JFQVRFEAMSHQoZUEVSTUlTU0lPTl9TSElQTUVOVFNfRURJVBAEEh8KG1BFUk1JU1NJT05fU0hJUE1FTlRTX0RFTEVURRAFEh8KG1BFUk1JU1NJT05fU0hJUE1FTlRTX0VYUE9SVBAGEh8KG1BFUk1JU1NJT05fU0hJUE1FTlRTX0lNUE9SVBAHEhsKF1BFUk1JU1NJT05fTEFCRUxTX1BSSU5UEAgSIAocUEVSTUlTU0lPTl9ERUxJVkVSSUVTX1JFQ09SRBAJEh0KGVBFUk1JU1NJT05fREFTSEJPQVJEX1JFQUQQChIZChVQRVJNSVNTSU9OX1VTRVJTX1JFQUQQCxIbChdQRVJNSVNTSU9OX1VTRVJTX01BTkFHRRAMEhoKFlBFUk1JU1NJT05fRU1BSUxTX1JFQUQQDRIaChZQRVJNSVNTSU9OX0VNQUlMU19TRU5EEA4SHgoaUEVSTUlTU0lPTl9TRVRUSU5HU19NQU5BR0UQDxIZChVQRVJNSVNTSU9OX0FVRElUX1JFQUQQEBIeChpQRVJNSVNTSU9OX1dFQkhPT0tTX01BTkFHRRAREh0KGVBFUk1JU1NJT05fQ1VTVE9NRVJTX1JFQUQQEhIfChtQRVJNSVNTSU9OX0NVU1RPTUVSU19NQU5BR0UQEypqCg5DdXN0b21lckFjY2VzcxIfChtDVVNUT01FUl9BQ0NFU1NfVU5TUEVDSUZJRUQQABIcChhDVVNUT01FUl9BQ0NFU1NfQU5ZX1VTRVIQARIZChVDVVNUT01FUl9BQ0NFU1NfQURNSU4QAiqJAQoJUmF0ZUxpbWl0EhoKFlJBVEVfTElNSVRfVU5TUEVDSUZJRUQQABIXChNSQVRFX0xJTUlUX1RSQUNLSU5HEAESFgoSUkFURV9MSU1JVF9DT05UQUNUEAISFQoRUkFURV9MSU1JVF9WRVJJRlkQAxIYChRSQVRFX0xJTUlUX1NVQlNDUklCRRAEOk4KBmFjY2VzcxIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGNGGAyABKAsyFC5sb2dpc3RpY3MudjEuQWNjZXNzUgZhY2Nlc3NiBnByb3RvMw", [file_google_protobuf_descriptor]);
 
 /**
  * Who may call one method: the gateway admits browsers by it, and the service itself checks
@@ -73,6 +73,15 @@ export type Access = Message<"logistics.v1.Access"> & {
      */
     value: boolean;
     case: "anyone";
+  } | {
+    /**
+     * A signed-in user of a customer (the token names the customer): the service answers
+     * with that customer's records only.
+     *
+     * @generated from field: logistics.v1.CustomerAccess customer = 8;
+     */
+    value: CustomerAccess;
+    case: "customer";
   } | { case: undefined; value?: undefined };
 
   /**
@@ -202,6 +211,20 @@ export const Permission = {
    * @generated from enum value: PERMISSION_WEBHOOKS_MANAGE = 17;
    */
   WEBHOOKS_MANAGE: 17,
+
+  /**
+   * See the customers (the companies that ship with the carrier), their users and shipments.
+   *
+   * @generated from enum value: PERMISSION_CUSTOMERS_READ = 18;
+   */
+  CUSTOMERS_READ: 18,
+
+  /**
+   * Create customers, change or suspend them, invite their users.
+   *
+   * @generated from enum value: PERMISSION_CUSTOMERS_MANAGE = 19;
+   */
+  CUSTOMERS_MANAGE: 19,
 } as const;
 
 /**
@@ -219,6 +242,47 @@ export type Permission = (typeof Permission)[keyof typeof Permission] | UnknownE
  */
 export const PermissionSchema: GenEnum<Permission> = /*@__PURE__*/
   enumDesc(file_logistics_v1_access, 0);
+
+/**
+ * Which users of a customer may call a portal method. Staff never may: staff roles and
+ * customer roles never mix.
+ *
+ * @generated from enum logistics.v1.CustomerAccess
+ */
+export const CustomerAccess = {
+  /**
+   * @generated from enum value: CUSTOMER_ACCESS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED: 0,
+
+  /**
+   * Any user of the customer: its customer admins and customer users.
+   *
+   * @generated from enum value: CUSTOMER_ACCESS_ANY_USER = 1;
+   */
+  ANY_USER: 1,
+
+  /**
+   * The customer's admins only.
+   *
+   * @generated from enum value: CUSTOMER_ACCESS_ADMIN = 2;
+   */
+  ADMIN: 2,
+} as const;
+
+/**
+ * Which users of a customer may call a portal method. Staff never may: staff roles and
+ * customer roles never mix.
+ *
+ * @generated from enum logistics.v1.CustomerAccess
+ */
+export type CustomerAccess = (typeof CustomerAccess)[keyof typeof CustomerAccess] | UnknownEnum;
+
+/**
+ * Describes the enum logistics.v1.CustomerAccess.
+ */
+export const CustomerAccessSchema: GenEnum<CustomerAccess> = /*@__PURE__*/
+  enumDesc(file_logistics_v1_access, 1);
 
 /**
  * Which of the client's rate limits (per network, at the gateway) a public method counts against.
@@ -271,7 +335,7 @@ export type RateLimit = (typeof RateLimit)[keyof typeof RateLimit] | UnknownEnum
  * Describes the enum logistics.v1.RateLimit.
  */
 export const RateLimitSchema: GenEnum<RateLimit> = /*@__PURE__*/
-  enumDesc(file_logistics_v1_access, 1);
+  enumDesc(file_logistics_v1_access, 2);
 
 /**
  * Who may call the method; every logistics.v1 method has it (a method without it is

@@ -7,6 +7,8 @@ import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2
 import type { EmptySchema, FieldMask } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_empty, file_google_protobuf_field_mask } from "@bufbuild/protobuf/wkt";
 import { file_logistics_v1_access } from "./access_pb";
+import type { CustomerInvitationSchema } from "./customer_pb";
+import { file_logistics_v1_customer } from "./customer_pb";
 import type { User, UserSchema } from "./user_pb";
 import { file_logistics_v1_user } from "./user_pb";
 import type { Message } from "@bufbuild/protobuf";
@@ -15,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/auth_service.proto.
  */
 export const file_logistics_v1_auth_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch9sb2dpc3RpY3MvdjEvYXV0aF9zZXJ2aWNlLnByb3RvEgxsb2dpc3RpY3MudjEiMAoNU2lnbkluUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCSJoCg5TaWduSW5SZXNwb25zZRIgCgR1c2VyGAEgASgLMhIubG9naXN0aWNzLnYxLlVzZXJKBAgCEANKBAgDEARSDXNlcnZpY2VfdG9rZW5SGXNlcnZpY2VfdG9rZW5fZXhwaXJlX3RpbWUiHAoOR2V0VXNlclJlcXVlc3QSCgoCaWQYASABKAkiOQoQTGlzdFVzZXJzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCSJPChFMaXN0VXNlcnNSZXNwb25zZRIhCgV1c2VycxgBIAMoCzISLmxvZ2lzdGljcy52MS5Vc2VyEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJHChFDcmVhdGVVc2VyUmVxdWVzdBIgCgR1c2VyGAEgASgLMhIubG9naXN0aWNzLnYxLlVzZXISEAoIcGFzc3dvcmQYAiABKAkiNgoWU2V0VXNlckRpc2FibGVkUmVxdWVzdBIKCgJpZBgBIAEoCRIQCghkaXNhYmxlZBgCIAEoCCIXChVHZXRDdXJyZW50VXNlclJlcXVlc3QiZgoRVXBkYXRlVXNlclJlcXVlc3QSIAoEdXNlchgBIAEoCzISLmxvZ2lzdGljcy52MS5Vc2VyEi8KC3VwZGF0ZV9tYXNrGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFzayJHChVDaGFuZ2VQYXNzd29yZFJlcXVlc3QSGAoQY3VycmVudF9wYXNzd29yZBgBIAEoCRIUCgxuZXdfcGFzc3dvcmQYAiABKAkylwUKC0F1dGhTZXJ2aWNlEk0KBlNpZ25JbhIbLmxvZ2lzdGljcy52MS5TaWduSW5SZXF1ZXN0GhwubG9naXN0aWNzLnYxLlNpZ25JblJlc3BvbnNlIgiKtRgEMAE4ARJGCgdHZXRVc2VyEhwubG9naXN0aWNzLnYxLkdldFVzZXJSZXF1ZXN0GhIubG9naXN0aWNzLnYxLlVzZXIiCZACAYq1GAIoCxJXCglMaXN0VXNlcnMSHi5sb2dpc3RpY3MudjEuTGlzdFVzZXJzUmVxdWVzdBofLmxvZ2lzdGljcy52MS5MaXN0VXNlcnNSZXNwb25zZSIJkAIBirUYAigLEkkKCkNyZWF0ZVVzZXISHy5sb2dpc3RpY3MudjEuQ3JlYXRlVXNlclJlcXVlc3QaEi5sb2dpc3RpY3MudjEuVXNlciIGirUYAigMElMKD1NldFVzZXJEaXNhYmxlZBIkLmxvZ2lzdGljcy52MS5TZXRVc2VyRGlzYWJsZWRSZXF1ZXN0GhIubG9naXN0aWNzLnYxLlVzZXIiBoq1GAIoDBJJCgpVcGRhdGVVc2VyEh8ubG9naXN0aWNzLnYxLlVwZGF0ZVVzZXJSZXF1ZXN0GhIubG9naXN0aWNzLnYxLlVzZXIiBoq1GAIoDBJVCg5DaGFuZ2VQYXNzd29yZBIjLmxvZ2lzdGljcy52MS5DaGFuZ2VQYXNzd29yZFJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiBoq1GAIgARJWCg5HZXRDdXJyZW50VXNlchIjLmxvZ2lzdGljcy52MS5HZXRDdXJyZW50VXNlclJlcXVlc3QaEi5sb2dpc3RpY3MudjEuVXNlciILkAIBirUYBCABOAFiBnByb3RvMw", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_logistics_v1_access, file_logistics_v1_user]);
+  fileDesc("Ch9sb2dpc3RpY3MvdjEvYXV0aF9zZXJ2aWNlLnByb3RvEgxsb2dpc3RpY3MudjEiMAoNU2lnbkluUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCSJoCg5TaWduSW5SZXNwb25zZRIgCgR1c2VyGAEgASgLMhIubG9naXN0aWNzLnYxLlVzZXJKBAgCEANKBAgDEARSDXNlcnZpY2VfdG9rZW5SGXNlcnZpY2VfdG9rZW5fZXhwaXJlX3RpbWUiHAoOR2V0VXNlclJlcXVlc3QSCgoCaWQYASABKAkiTgoQTGlzdFVzZXJzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRITCgtjdXN0b21lcl9pZBgDIAEoCSJPChFMaXN0VXNlcnNSZXNwb25zZRIhCgV1c2VycxgBIAMoCzISLmxvZ2lzdGljcy52MS5Vc2VyEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJHChFDcmVhdGVVc2VyUmVxdWVzdBIgCgR1c2VyGAEgASgLMhIubG9naXN0aWNzLnYxLlVzZXISEAoIcGFzc3dvcmQYAiABKAkiNgoWU2V0VXNlckRpc2FibGVkUmVxdWVzdBIKCgJpZBgBIAEoCRIQCghkaXNhYmxlZBgCIAEoCCIXChVHZXRDdXJyZW50VXNlclJlcXVlc3QiZgoRVXBkYXRlVXNlclJlcXVlc3QSIAoEdXNlchgBIAEoCzISLmxvZ2lzdGljcy52MS5Vc2VyEi8KC3VwZGF0ZV9tYXNrGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFzayJHChVDaGFuZ2VQYXNzd29yZFJlcXVlc3QSGAoQY3VycmVudF9wYXNzd29yZBgBIAEoCRIUCgxuZXdfcGFzc3dvcmQYAiABKAkiLQocR2V0Q3VzdG9tZXJJbnZpdGF0aW9uUmVxdWVzdBINCgV0b2tlbhgBIAEoCSJQCh9BY2NlcHRDdXN0b21lckludml0YXRpb25SZXF1ZXN0Eg0KBXRva2VuGAEgASgJEgwKBG5hbWUYAiABKAkSEAoIcGFzc3dvcmQYAyABKAky8AYKC0F1dGhTZXJ2aWNlEk0KBlNpZ25JbhIbLmxvZ2lzdGljcy52MS5TaWduSW5SZXF1ZXN0GhwubG9naXN0aWNzLnYxLlNpZ25JblJlc3BvbnNlIgiKtRgEMAE4ARJGCgdHZXRVc2VyEhwubG9naXN0aWNzLnYxLkdldFVzZXJSZXF1ZXN0GhIubG9naXN0aWNzLnYxLlVzZXIiCZACAYq1GAIoCxJXCglMaXN0VXNlcnMSHi5sb2dpc3RpY3MudjEuTGlzdFVzZXJzUmVxdWVzdBofLmxvZ2lzdGljcy52MS5MaXN0VXNlcnNSZXNwb25zZSIJkAIBirUYAigLEkkKCkNyZWF0ZVVzZXISHy5sb2dpc3RpY3MudjEuQ3JlYXRlVXNlclJlcXVlc3QaEi5sb2dpc3RpY3MudjEuVXNlciIGirUYAigMElMKD1NldFVzZXJEaXNhYmxlZBIkLmxvZ2lzdGljcy52MS5TZXRVc2VyRGlzYWJsZWRSZXF1ZXN0GhIubG9naXN0aWNzLnYxLlVzZXIiBoq1GAIoDBJJCgpVcGRhdGVVc2VyEh8ubG9naXN0aWNzLnYxLlVwZGF0ZVVzZXJSZXF1ZXN0GhIubG9naXN0aWNzLnYxLlVzZXIiBoq1GAIoDBJVCg5DaGFuZ2VQYXNzd29yZBIjLmxvZ2lzdGljcy52MS5DaGFuZ2VQYXNzd29yZFJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiBoq1GAIgARJwChVHZXRDdXN0b21lckludml0YXRpb24SKi5sb2dpc3RpY3MudjEuR2V0Q3VzdG9tZXJJbnZpdGF0aW9uUmVxdWVzdBogLmxvZ2lzdGljcy52MS5DdXN0b21lckludml0YXRpb24iCZACAYq1GAIQAxJlChhBY2NlcHRDdXN0b21lckludml0YXRpb24SLS5sb2dpc3RpY3MudjEuQWNjZXB0Q3VzdG9tZXJJbnZpdGF0aW9uUmVxdWVzdBoSLmxvZ2lzdGljcy52MS5Vc2VyIgaKtRgCEAMSVgoOR2V0Q3VycmVudFVzZXISIy5sb2dpc3RpY3MudjEuR2V0Q3VycmVudFVzZXJSZXF1ZXN0GhIubG9naXN0aWNzLnYxLlVzZXIiC5ACAYq1GAQgATgBYgZwcm90bzM", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_logistics_v1_access, file_logistics_v1_customer, file_logistics_v1_user]);
 
 /**
  * @generated from message logistics.v1.SignInRequest
@@ -88,6 +90,13 @@ export type ListUsersRequest = Message<"logistics.v1.ListUsersRequest"> & {
    * @generated from field: string page_token = 2;
    */
   pageToken: string;
+
+  /**
+   * Only this customer's users; empty lists the staff only.
+   *
+   * @generated from field: string customer_id = 3;
+   */
+  customerId: string;
 };
 
 /**
@@ -229,6 +238,56 @@ export const ChangePasswordRequestSchema: GenMessage<ChangePasswordRequest> = /*
   messageDesc(file_logistics_v1_auth_service, 9);
 
 /**
+ * @generated from message logistics.v1.GetCustomerInvitationRequest
+ */
+export type GetCustomerInvitationRequest = Message<"logistics.v1.GetCustomerInvitationRequest"> & {
+  /**
+   * The token of the invitation link (`/invitation#<token>`).
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+};
+
+/**
+ * Describes the message logistics.v1.GetCustomerInvitationRequest.
+ * Use `create(GetCustomerInvitationRequestSchema)` to create a new message.
+ */
+export const GetCustomerInvitationRequestSchema: GenMessage<GetCustomerInvitationRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_auth_service, 10);
+
+/**
+ * @generated from message logistics.v1.AcceptCustomerInvitationRequest
+ */
+export type AcceptCustomerInvitationRequest = Message<"logistics.v1.AcceptCustomerInvitationRequest"> & {
+  /**
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * The user's name, 1..100 characters; empty keeps the name the invitation gave.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * At least 12 characters.
+   *
+   * @generated from field: string password = 3;
+   */
+  password: string;
+};
+
+/**
+ * Describes the message logistics.v1.AcceptCustomerInvitationRequest.
+ * Use `create(AcceptCustomerInvitationRequestSchema)` to create a new message.
+ */
+export const AcceptCustomerInvitationRequestSchema: GenMessage<AcceptCustomerInvitationRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_auth_service, 11);
+
+/**
  * Users and their passwords. Signing in never creates an account.
  *
  * Every method but SignIn needs a service token (authorization: Bearer <JWT>) signed with
@@ -267,7 +326,8 @@ export const AuthService: GenService<{
     output: typeof UserSchema;
   },
   /**
-   * users.read. Lists users, oldest first. Errors: INVALID_ARGUMENT (bad page_size or page_token).
+   * users.read. Lists the staff, or one customer's users, oldest first.
+   * Errors: INVALID_ARGUMENT (bad page_size, page_token or customer_id).
    *
    * @generated from rpc logistics.v1.AuthService.ListUsers
    */
@@ -323,6 +383,30 @@ export const AuthService: GenService<{
     methodKind: "unary";
     input: typeof ChangePasswordRequestSchema;
     output: typeof EmptySchema;
+  },
+  /**
+   * Anyone with an invitation link: what it invites to, before they set a password.
+   * Errors: INVALID_ARGUMENT "This invitation link is invalid or has expired." (field token),
+   * ALREADY_EXISTS "This invitation has already been used.".
+   *
+   * @generated from rpc logistics.v1.AuthService.GetCustomerInvitation
+   */
+  getCustomerInvitation: {
+    methodKind: "unary";
+    input: typeof GetCustomerInvitationRequestSchema;
+    output: typeof CustomerInvitationSchema;
+  },
+  /**
+   * Anyone with an invitation link: creates the invited user with this password, once.
+   * Errors: INVALID_ARGUMENT (token as in GetCustomerInvitation, a weak password or a bad
+   * name), ALREADY_EXISTS "This invitation has already been used.".
+   *
+   * @generated from rpc logistics.v1.AuthService.AcceptCustomerInvitation
+   */
+  acceptCustomerInvitation: {
+    methodKind: "unary";
+    input: typeof AcceptCustomerInvitationRequestSchema;
+    output: typeof UserSchema;
   },
   /**
    * The caller's own user as stored now, disabled or not: the gateway checks every session

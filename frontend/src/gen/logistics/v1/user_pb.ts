@@ -12,7 +12,7 @@ import type { Message, UnknownEnum } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/user.proto.
  */
 export const file_logistics_v1_user: GenFile = /*@__PURE__*/
-  fileDesc("Chdsb2dpc3RpY3MvdjEvdXNlci5wcm90bxIMbG9naXN0aWNzLnYxIo0CCgRVc2VyEgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBG5hbWUYAyABKAkSIAoEcm9sZRgEIAEoDjISLmxvZ2lzdGljcy52MS5Sb2xlEhMKC3Blcm1pc3Npb25zGAUgAygJEhAKCGRpc2FibGVkGAYgASgIEi8KC2NyZWF0ZV90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPc2Vzc2lvbl92ZXJzaW9uGAkgASgNEhgKEHJvbGVfcGVybWlzc2lvbnMYCiADKAkqXQoEUm9sZRIUChBST0xFX1VOU1BFQ0lGSUVEEAASDQoJUk9MRV9VU0VSEAESDgoKUk9MRV9BRE1JThACEg4KClJPTEVfQUdFTlQQAxIQCgxST0xFX01BTkFHRVIQBGIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("Chdsb2dpc3RpY3MvdjEvdXNlci5wcm90bxIMbG9naXN0aWNzLnYxIqICCgRVc2VyEgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBG5hbWUYAyABKAkSIAoEcm9sZRgEIAEoDjISLmxvZ2lzdGljcy52MS5Sb2xlEhMKC3Blcm1pc3Npb25zGAUgAygJEhAKCGRpc2FibGVkGAYgASgIEi8KC2NyZWF0ZV90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPc2Vzc2lvbl92ZXJzaW9uGAkgASgNEhgKEHJvbGVfcGVybWlzc2lvbnMYCiADKAkSEwoLY3VzdG9tZXJfaWQYCyABKAkqjgEKBFJvbGUSFAoQUk9MRV9VTlNQRUNJRklFRBAAEg0KCVJPTEVfVVNFUhABEg4KClJPTEVfQURNSU4QAhIOCgpST0xFX0FHRU5UEAMSEAoMUk9MRV9NQU5BR0VSEAQSFwoTUk9MRV9DVVNUT01FUl9BRE1JThAFEhYKElJPTEVfQ1VTVE9NRVJfVVNFUhAGYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * A person who signs in: e-mail, name, role and permissions; the first account becomes admin.
@@ -90,6 +90,13 @@ export type User = Message<"logistics.v1.User"> & {
    * @generated from field: repeated string role_permissions = 10;
    */
   rolePermissions: string[];
+
+  /**
+   * Output only. The customer a customer admin or customer user belongs to; empty for staff.
+   *
+   * @generated from field: string customer_id = 11;
+   */
+  customerId: string;
 };
 
 /**
@@ -137,6 +144,20 @@ export const Role = {
    * @generated from enum value: ROLE_MANAGER = 4;
    */
   MANAGER: 4,
+
+  /**
+   * A customer's user who also manages the customer's users and address book (portal only).
+   *
+   * @generated from enum value: ROLE_CUSTOMER_ADMIN = 5;
+   */
+  CUSTOMER_ADMIN: 5,
+
+  /**
+   * A customer's user: the portal, with that customer's shipments only.
+   *
+   * @generated from enum value: ROLE_CUSTOMER_USER = 6;
+   */
+  CUSTOMER_USER: 6,
 } as const;
 
 /**
