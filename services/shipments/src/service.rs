@@ -385,6 +385,9 @@ pub(crate) fn list_query(
         created_from: from.map(start_of),
         created_before: to.map(|day| start_of(day + chrono::Days::new(1))),
         late_on: request.late.then(|| crate::domain::now().date_naive()),
+        customer: (!request.customer_id.trim().is_empty())
+            .then(|| id(&format!("{prefix}customer_id"), &request.customer_id))
+            .transpose()?,
         order,
         text: (!text.is_empty()).then_some(text),
         page_size,
