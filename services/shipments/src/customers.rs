@@ -132,8 +132,9 @@ pub fn apply(path: &str, input: &pb::Customer, customer: &mut Customer, v: &mut 
     match path {
         "name" => customer.name = v.text(&field("name"), &input.name, TextRule::line(200)),
         "account_number" => {
-            customer.account_number = account_number(&field("account_number"), &input.account_number, v)
-                .unwrap_or_else(generated_account_number)
+            customer.account_number =
+                account_number(&field("account_number"), &input.account_number, v)
+                    .unwrap_or_else(generated_account_number)
         }
         "billing_address" => {
             customer.billing_address = v.text(
@@ -144,7 +145,10 @@ pub fn apply(path: &str, input: &pb::Customer, customer: &mut Customer, v: &mut 
         }
         "contacts" => {
             if input.contacts.len() > MAX_CONTACTS {
-                v.add(field("contacts"), format!("at most {MAX_CONTACTS} contacts"));
+                v.add(
+                    field("contacts"),
+                    format!("at most {MAX_CONTACTS} contacts"),
+                );
                 return;
             }
             customer.contacts = input
@@ -190,7 +194,11 @@ fn account_number(field: &str, input: &str, v: &mut Violations) -> Option<String
     if value.is_empty() {
         return None;
     }
-    if value.len() > 30 || !value.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+    if value.len() > 30
+        || !value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+    {
         v.add(field, "must be 1 to 30 letters, digits or \"-\"");
     }
     Some(value)
@@ -238,7 +246,8 @@ pub fn query(request: &pb::ListCustomersRequest) -> Result<CustomerQuery, Shipme
             v.add(bad.field, bad.description);
             50
         });
-    let text = crate::search::fold(&v.text("query", &request.query, TextRule::line(200).optional()));
+    let text =
+        crate::search::fold(&v.text("query", &request.query, TextRule::line(200).optional()));
     let status = CustomerStatus::from_proto("status", request.status, &mut v);
     v.into_result(()).map_err(ShipmentError::Invalid)?;
     Ok(CustomerQuery {
@@ -264,13 +273,18 @@ pub fn invitation(
         Ok(pb::Role::Unspecified | pb::Role::CustomerUser) => Role::CustomerUser,
         Ok(pb::Role::CustomerAdmin) => Role::CustomerAdmin,
         _ => {
-            v.add("invitation.role", "must be ROLE_CUSTOMER_ADMIN or ROLE_CUSTOMER_USER");
+            v.add(
+                "invitation.role",
+                "must be ROLE_CUSTOMER_ADMIN or ROLE_CUSTOMER_USER",
+            );
             Role::CustomerUser
         }
     };
     v.into_result(()).map_err(ShipmentError::Invalid)?;
     if customer.status == CustomerStatus::Suspended {
-        return Err(ShipmentError::Precondition("This customer is suspended".into()));
+        return Err(ShipmentError::Precondition(
+            "This customer is suspended".into(),
+        ));
     }
     Ok(invitation::Invitation {
         customer_id: customer.id.clone(),

@@ -79,7 +79,7 @@ async fn replace_and_page_oldest_first(store: Arc<dyn UserStore>) {
 async fn staff_and_each_customers_users_list_apart(store: Arc<dyn UserStore>) {
     let staff = user("staff@example.com");
     store.insert(&staff).await.unwrap();
-    let mut of = |email: &str, customer: &str| {
+    let of = |email: &str, customer: &str| {
         let mut u = user(email);
         u.role = Role::CustomerUser;
         u.customer_id = Some(customer.to_owned());

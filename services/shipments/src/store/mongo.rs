@@ -15,8 +15,9 @@ use audit::AuditEntry;
 use outbox::Notification;
 
 use super::{
-    CustomerPage, Customers, Counters, Cursor, DeleteRecord, Edit, Effects, ImportRecord, Imports, Journal, ListPage,
-    ListQuery, MAX_COUNTED, OPEN_STATUSES, Rules, Shipments, Statistics, window_start,
+    Counters, Cursor, CustomerPage, Customers, DeleteRecord, Edit, Effects, ImportRecord, Imports,
+    Journal, ListPage, ListQuery, MAX_COUNTED, OPEN_STATUSES, Rules, Shipments, Statistics,
+    window_start,
 };
 use crate::customers::{Customer, CustomerQuery};
 use crate::domain::{Shipment, Status, TrackingNumber};
@@ -839,7 +840,8 @@ fn import_from_document(mut document: Document) -> Result<ImportRecord, Shipment
 }
 
 fn customer_to_document(c: &Customer) -> Result<Document, ShipmentError> {
-    let mut d = mongodb::bson::to_document(c).map_err(|e| ShipmentError::Internal(e.to_string()))?;
+    let mut d =
+        mongodb::bson::to_document(c).map_err(|e| ShipmentError::Internal(e.to_string()))?;
     d.remove("id");
     d.insert("_id", &c.id);
     d.insert("nameKey", crate::search::fold(&c.name));
@@ -848,7 +850,10 @@ fn customer_to_document(c: &Customer) -> Result<Document, ShipmentError> {
 }
 
 fn customer_from_document(mut d: Document) -> Result<Customer, ShipmentError> {
-    let id = d.get_str("_id").map_err(|e| ShipmentError::Internal(e.to_string()))?.to_owned();
+    let id = d
+        .get_str("_id")
+        .map_err(|e| ShipmentError::Internal(e.to_string()))?
+        .to_owned();
     d.insert("id", id);
     mongodb::bson::from_document(d).map_err(|e| ShipmentError::Internal(e.to_string()))
 }
@@ -863,12 +868,21 @@ fn taken(e: mongodb::error::Error) -> Result<Result<(), ShipmentError>, mongodb:
 
 #[async_trait]
 impl Customers for MongoShipmentStore {
-    async fn insert_customer(&self, customer: &Customer, entry: &AuditEntry) -> Result<(), ShipmentError> {
+    async fn insert_customer(
+        &self,
+        customer: &Customer,
+        entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
         let document = customer_to_document(customer)?;
         self.in_transaction(|store, session| {
             let (document, entry) = (document.clone(), entry.clone());
             Box::pin(async move {
-                if let Err(e) = store.customers.insert_one(document).session(&mut *session).await {
+                if let Err(e) = store
+                    .customers
+                    .insert_one(document)
+                    .session(&mut *session)
+                    .await
+                {
                     return taken(e);
                 }
                 audit::store::mongo::insert_all(&store.audit, session, &[entry]).await?;
@@ -898,7 +912,10 @@ impl Customers for MongoShipmentStore {
         let (customers, next) = mongo::find_page(
             &self.customers,
             filter,
-            mongo::Order { field: "nameKey", descending: false },
+            mongo::Order {
+                field: "nameKey",
+                descending: false,
+            },
             query.after.as_deref(),
             Keyset::new(query.page_size),
             customer_from_document,
@@ -907,7 +924,11 @@ impl Customers for MongoShipmentStore {
         Ok(CustomerPage { customers, next })
     }
 
-    async fn replace_customer(&self, customer: &Customer, entry: &AuditEntry) -> Result<(), ShipmentError> {
+    async fn replace_customer(
+        &self,
+        customer: &Customer,
+        entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
         let document = customer_to_document(customer)?;
         let id = customer.id.clone();
         self.in_transaction(|store, session| {

@@ -18,8 +18,9 @@ use audit::AuditEntry;
 use outbox::Notification;
 
 use super::{
-    CustomerPage, Customers, Counters, Cursor, DeleteRecord, Edit, Effects, ImportRecord, Imports, Journal, ListPage,
-    ListQuery, MAX_COUNTED, OPEN_STATUSES, Order, Rules, Shipments, Statistics, window_start,
+    Counters, Cursor, CustomerPage, Customers, DeleteRecord, Edit, Effects, ImportRecord, Imports,
+    Journal, ListPage, ListQuery, MAX_COUNTED, OPEN_STATUSES, Order, Rules, Shipments, Statistics,
+    window_start,
 };
 use crate::customers::{Customer, CustomerQuery};
 use crate::domain::{Shipment, Status, TrackingNumber, utc_micros};
@@ -971,7 +972,10 @@ fn write_customer(
     let tx = conn
         .transaction_with_behavior(TransactionBehavior::Immediate)
         .map_err(StoreFault::from)?;
-    let written = match tx.execute(sql, params_from_iter(row)).map_err(StoreFault::from) {
+    let written = match tx
+        .execute(sql, params_from_iter(row))
+        .map_err(StoreFault::from)
+    {
         Ok(n) => n,
         Err(StoreFault::Duplicate(_)) => return Err(ShipmentError::AccountNumberTaken),
         Err(e) => return Err(e.into()),
@@ -986,7 +990,11 @@ fn write_customer(
 
 #[async_trait]
 impl Customers for SqliteShipmentStore {
-    async fn insert_customer(&self, customer: &Customer, entry: &AuditEntry) -> Result<(), ShipmentError> {
+    async fn insert_customer(
+        &self,
+        customer: &Customer,
+        entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
         let (row, entry) = (customer_row(customer)?, entry.clone());
         self.db
             .write(move |conn| {
@@ -1009,7 +1017,10 @@ impl Customers for SqliteShipmentStore {
                     .query_row("SELECT doc FROM customers WHERE id = ?", [id], |r| r.get(0))
                     .optional()
                     .map_err(StoreFault::from)?;
-                Ok(json::decode("customer", &doc.ok_or(ShipmentError::CustomerNotFound)?)?)
+                Ok(json::decode(
+                    "customer",
+                    &doc.ok_or(ShipmentError::CustomerNotFound)?,
+                )?)
             })
             .await
     }
@@ -1059,7 +1070,11 @@ impl Customers for SqliteShipmentStore {
             .await
     }
 
-    async fn replace_customer(&self, customer: &Customer, entry: &AuditEntry) -> Result<(), ShipmentError> {
+    async fn replace_customer(
+        &self,
+        customer: &Customer,
+        entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
         let (row, entry) = (customer_row(customer)?, entry.clone());
         self.db
             .write(move |conn| {
