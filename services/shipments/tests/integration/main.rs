@@ -4,6 +4,7 @@ mod api;
 mod batch;
 mod blob_contract;
 mod common;
+mod customers;
 mod dashboard;
 mod import;
 mod proof_of_delivery;
