@@ -145,11 +145,7 @@ impl CustomerService for ShipmentsService {
         let now = crate::domain::now();
         let expires = now + service_auth::invitation::LIFETIME;
         let token = service_auth::invitation::sign(&self.tokens, &invitation, expires.timestamp());
-        let link = format!(
-            "{}{}/invitation#{token}",
-            self.links.public_url.trim_end_matches('/'),
-            language.path_prefix()
-        );
+        let link = outbox::emails::invitation_url(&self.links.public_url, language, &token);
         let email = outbox::emails::customer_invitation(
             &invitation.email,
             &invitation.name,
