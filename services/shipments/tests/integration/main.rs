@@ -5,6 +5,7 @@ mod batch;
 mod blob_contract;
 mod common;
 mod customers;
+mod pickups;
 mod dashboard;
 mod import;
 mod proof_of_delivery;

@@ -167,7 +167,8 @@ export const PickupService: GenService<{
   },
   /**
    * pickups.manage. The parcels were collected: each pending shipment it covers moves to in
-   * transit at the pickup address, with its history entry and e-mails, in one transaction.
+   * transit at the pickup's area, each with its history entry and e-mails; then the pickup is
+   * collected. Run again after a failure, it moves only the shipments still pending.
    * Errors: NOT_FOUND, FAILED_PRECONDITION (not requested or confirmed).
    *
    * @generated from rpc logistics.v1.PickupService.CompletePickup
