@@ -97,7 +97,11 @@ async fn main() -> anyhow::Result<()> {
                 for (i, search) in std::iter::once(&"").chain(SEARCHES.iter()).enumerate() {
                     let request = pb::ListShipmentsRequest {
                         page_size: 20,
-                        status: if i == 0 { 0 } else { ((round + i) % 5 + 1) as i32 },
+                        status: if i == 0 {
+                            0
+                        } else {
+                            ((round + i) % 5 + 1) as i32
+                        },
                         query: (*search).to_owned(),
                         ..Default::default()
                     };

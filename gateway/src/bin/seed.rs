@@ -138,7 +138,7 @@ async fn main() -> anyhow::Result<()> {
     )
     .await?;
     let client = ShipmentServiceClient::with_interceptor(
-        built.server,
+        built.server.clone(),
         service_auth::Bearer::new(&service_auth::tool_token(&key)),
     );
     let mut customers = CustomerServiceClient::with_interceptor(
@@ -169,13 +169,11 @@ async fn main() -> anyhow::Result<()> {
                 } else {
                     1 + i % (customer_ids.len() - 1)
                 };
-                request.shipment.as_mut().expect("a shipment").customer_id = customer_ids[which].clone();
+                request.shipment.as_mut().expect("a shipment").customer_id =
+                    customer_ids[which].clone();
             }
             async move {
-                let created = client
-                    .create_shipment(request)
-                    .await?
-                    .into_inner();
+                let created = client.create_shipment(request).await?.into_inner();
                 let status = rand::rng().random_range(1..=10);
                 if status <= 5 {
                     let update = pb::UpdateShipmentTrackingRequest {

@@ -13,13 +13,26 @@ use service_auth::invitation::{self, Invitation};
 
 use crate::calls::*;
 use common::site::{ADMIN_EMAIL, ADMIN_PASSWORD, Site, distributed};
+use common::wire::Reply;
 
 const PASSWORD: &str = "a long enough password";
 
-async fn rpc<T: Message + Default>(site: &Site, path: &str, message: impl Message, cookie: &str) -> (Option<i32>, Option<T>) {
-    let headers: Vec<(&str, &str)> = if cookie.is_empty() { Vec::new() } else { vec![("cookie", cookie)] };
-    let reply = call(&site.base, path, message.encode_to_vec(), &headers).await.0;
-    let body = (reply.grpc_status == Some(OK)).then(|| T::decode(reply.body.clone().unwrap()).unwrap());
+async fn rpc<T: Message + Default>(
+    site: &Site,
+    path: &str,
+    message: impl Message,
+    cookie: &str,
+) -> (Option<i32>, Option<T>) {
+    let headers: Vec<(&str, &str)> = if cookie.is_empty() {
+        Vec::new()
+    } else {
+        vec![("cookie", cookie)]
+    };
+    let reply = call(&site.base, path, message.encode_to_vec(), &headers)
+        .await
+        .0;
+    let body =
+        (reply.grpc_status == Some(OK)).then(|| T::decode(reply.body.clone().unwrap()).unwrap());
     (reply.grpc_status, body)
 }
 
@@ -43,17 +56,34 @@ async fn within_5_seconds(mut holds: impl AsyncFnMut() -> bool) -> bool {
 }
 
 async fn customers_reach_the_portal_only_until_suspended(site: &Site) {
-    let admin = signed_in(site, ADMIN_EMAIL, ADMIN_PASSWORD).await.1.unwrap();
+    let admin = signed_in(site, ADMIN_EMAIL, ADMIN_PASSWORD)
+        .await
+        .1
+        .unwrap();
     let create = |name: &str| pb::CreateCustomerRequest {
         customer: Some(pb::Customer {
             name: name.into(),
             ..Default::default()
         }),
     };
-    let (status, acme) = rpc::<pb::Customer>(site, "logistics.v1.CustomerService/CreateCustomer", create("Acme Imports"), &admin).await;
+    let (status, acme) = rpc::<pb::Customer>(
+        site,
+        "logistics.v1.CustomerService/CreateCustomer",
+        create("Acme Imports"),
+        &admin,
+    )
+    .await;
     assert_eq!(status, Some(OK));
     let acme = acme.unwrap();
-    let bolt = rpc::<pb::Customer>(site, "logistics.v1.CustomerService/CreateCustomer", create("Bolt Traders"), &admin).await.1.unwrap();
+    let bolt = rpc::<pb::Customer>(
+        site,
+        "logistics.v1.CustomerService/CreateCustomer",
+        create("Bolt Traders"),
+        &admin,
+    )
+    .await
+    .1
+    .unwrap();
 
     // Staff book one shipment for each customer.
     let mut ids = Vec::new();
@@ -63,7 +93,10 @@ async fn customers_reach_the_portal_only_until_suspended(site: &Site) {
         let made = rpc::<pb::Shipment>(
             site,
             "logistics.v1.ShipmentService/CreateShipment",
-            pb::CreateShipmentRequest { shipment: Some(input), ..Default::default() },
+            pb::CreateShipmentRequest {
+                shipment: Some(input),
+                ..Default::default()
+            },
             &admin,
         )
         .await;
@@ -86,32 +119,93 @@ async fn customers_reach_the_portal_only_until_suspended(site: &Site) {
     let accepted = rpc::<pb::User>(
         site,
         "logistics.v1.AuthService/AcceptCustomerInvitation",
-        pb::AcceptCustomerInvitationRequest { token, name: String::new(), password: PASSWORD.into() },
+        pb::AcceptCustomerInvitationRequest {
+            token,
+            name: String::new(),
+            password: PASSWORD.into(),
+        },
         "",
     )
     .await;
     assert_eq!(accepted.0, Some(OK));
     let (reply, cookie) = signed_in(site, "buyer@acme.example", PASSWORD).await;
     let session = pb::Session::decode(reply.body.unwrap()).unwrap();
-    assert_eq!(session.user.as_ref().unwrap().customer_id, acme.id, "the page knows the customer");
+    assert_eq!(
+        session.user.as_ref().unwrap().customer_id,
+        acme.id,
+        "the page knows the customer"
+    );
     let buyer = cookie.unwrap();
 
-    let listed = rpc::<pb::ListShipmentsResponse>(site, "logistics.v1.CustomerPortalService/ListShipments", pb::ListShipmentsRequest::default(), &buyer).await;
+    let listed = rpc::<pb::ListShipmentsResponse>(
+        site,
+        "logistics.v1.CustomerPortalService/ListShipments",
+        pb::ListShipmentsRequest::default(),
+        &buyer,
+    )
+    .await;
     assert_eq!(listed.0, Some(OK));
-    assert_eq!(listed.1.unwrap().shipments.iter().map(|s| s.id.clone()).collect::<Vec<_>>(), [ids[0].clone()]);
-    let other = rpc::<pb::Shipment>(site, "logistics.v1.CustomerPortalService/GetShipment", pb::GetShipmentRequest { id: ids[1].clone() }, &buyer).await;
-    assert_eq!(other.0, Some(NOT_FOUND), "another customer's shipment is as missing");
+    assert_eq!(
+        listed
+            .1
+            .unwrap()
+            .shipments
+            .iter()
+            .map(|s| s.id.clone())
+            .collect::<Vec<_>>(),
+        [ids[0].clone()]
+    );
+    let other = rpc::<pb::Shipment>(
+        site,
+        "logistics.v1.CustomerPortalService/GetShipment",
+        pb::GetShipmentRequest { id: ids[1].clone() },
+        &buyer,
+    )
+    .await;
+    assert_eq!(
+        other.0,
+        Some(NOT_FOUND),
+        "another customer's shipment is as missing"
+    );
     for (path, message) in [
-        ("logistics.v1.ShipmentService/ListShipments", pb::ListShipmentsRequest::default().encode_to_vec()),
-        ("logistics.v1.ShipmentService/GetShipment", pb::GetShipmentRequest { id: ids[0].clone() }.encode_to_vec()),
-        ("logistics.v1.CustomerService/ListCustomers", pb::ListCustomersRequest::default().encode_to_vec()),
-        ("logistics.v1.AuthService/ListUsers", pb::ListUsersRequest::default().encode_to_vec()),
+        (
+            "logistics.v1.ShipmentService/ListShipments",
+            pb::ListShipmentsRequest::default().encode_to_vec(),
+        ),
+        (
+            "logistics.v1.ShipmentService/GetShipment",
+            pb::GetShipmentRequest { id: ids[0].clone() }.encode_to_vec(),
+        ),
+        (
+            "logistics.v1.CustomerService/ListCustomers",
+            pb::ListCustomersRequest::default().encode_to_vec(),
+        ),
+        (
+            "logistics.v1.AuthService/ListUsers",
+            pb::ListUsersRequest::default().encode_to_vec(),
+        ),
     ] {
-        let reply = call(&site.base, path, message, &[("cookie", &buyer)]).await.0;
-        assert_eq!(reply.grpc_status, Some(PERMISSION_DENIED), "{path}: a customer reaches no staff method");
+        let reply = call(&site.base, path, message, &[("cookie", &buyer)])
+            .await
+            .0;
+        assert_eq!(
+            reply.grpc_status,
+            Some(PERMISSION_DENIED),
+            "{path}: a customer reaches no staff method"
+        );
     }
-    let staff_in_portal = rpc::<pb::ListShipmentsResponse>(site, "logistics.v1.CustomerPortalService/ListShipments", pb::ListShipmentsRequest::default(), &admin).await;
-    assert_eq!(staff_in_portal.0, Some(PERMISSION_DENIED), "staff never reach the portal");
+    let staff_in_portal = rpc::<pb::ListShipmentsResponse>(
+        site,
+        "logistics.v1.CustomerPortalService/ListShipments",
+        pb::ListShipmentsRequest::default(),
+        &admin,
+    )
+    .await;
+    assert_eq!(
+        staff_in_portal.0,
+        Some(PERMISSION_DENIED),
+        "staff never reach the portal"
+    );
 
     // Suspending the customer ends the session within 5 s and refuses a new sign-in.
     let suspend = pb::UpdateCustomerRequest {
@@ -120,21 +214,40 @@ async fn customers_reach_the_portal_only_until_suspended(site: &Site) {
             status: pb::CustomerStatus::Suspended.into(),
             ..Default::default()
         }),
-        update_mask: Some(prost_types::FieldMask { paths: vec!["status".into()] }),
+        update_mask: Some(prost_types::FieldMask {
+            paths: vec!["status".into()],
+        }),
     };
-    assert_eq!(rpc::<pb::Customer>(site, "logistics.v1.CustomerService/UpdateCustomer", suspend, &admin).await.0, Some(OK));
+    assert_eq!(
+        rpc::<pb::Customer>(
+            site,
+            "logistics.v1.CustomerService/UpdateCustomer",
+            suspend,
+            &admin
+        )
+        .await
+        .0,
+        Some(OK)
+    );
     assert!(
         within_5_seconds(async || {
-            rpc::<pb::ListShipmentsResponse>(site, "logistics.v1.CustomerPortalService/ListShipments", pb::ListShipmentsRequest::default(), &buyer)
-                .await
-                .0
-                == Some(UNAUTHENTICATED)
+            rpc::<pb::ListShipmentsResponse>(
+                site,
+                "logistics.v1.CustomerPortalService/ListShipments",
+                pb::ListShipmentsRequest::default(),
+                &buyer,
+            )
+            .await
+            .0 == Some(UNAUTHENTICATED)
         })
         .await,
         "the suspended customer's user is signed out within 5 s"
     );
     let (refused, cookie) = signed_in(site, "buyer@acme.example", PASSWORD).await;
-    assert_eq!((refused.grpc_status, cookie), (Some(PERMISSION_DENIED), None));
+    assert_eq!(
+        (refused.grpc_status, cookie),
+        (Some(PERMISSION_DENIED), None)
+    );
 }
 
 fn shipments_input() -> pb::Shipment {
@@ -158,10 +271,24 @@ fn shipments_input() -> pb::Shipment {
         payment_mode: 1,
         total_freight_cents: 1000,
         weight_kg: 1.0,
-        expected_delivery_date: Some(pb::Date { year: 2030, month: 1, day: 1 }),
-        departure_time: Some(pb::TimeOfDay { hours: 9, minutes: 0 }),
-        pickup_date: Some(pb::Date { year: 2029, month: 12, day: 30 }),
-        pickup_time: Some(pb::TimeOfDay { hours: 8, minutes: 0 }),
+        expected_delivery_date: Some(pb::Date {
+            year: 2030,
+            month: 1,
+            day: 1,
+        }),
+        departure_time: Some(pb::TimeOfDay {
+            hours: 9,
+            minutes: 0,
+        }),
+        pickup_date: Some(pb::Date {
+            year: 2029,
+            month: 12,
+            day: 30,
+        }),
+        pickup_time: Some(pb::TimeOfDay {
+            hours: 8,
+            minutes: 0,
+        }),
         packages: vec![pb::Package {
             quantity: 1,
             piece_type: "Box".into(),

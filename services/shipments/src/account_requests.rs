@@ -103,18 +103,37 @@ impl AccountRequest {
 }
 
 /// A new request from the form's fields.
-pub fn from_form(input: &pb::AccountRequest, now: DateTime<Utc>) -> Result<AccountRequest, ShipmentError> {
+pub fn from_form(
+    input: &pb::AccountRequest,
+    now: DateTime<Utc>,
+) -> Result<AccountRequest, ShipmentError> {
     let mut v = Violations::default();
     let field = |name: &str| format!("account_request.{name}");
-    let company_name = v.text(&field("company_name"), &input.company_name, TextRule::line(200));
-    let contact_name = v.text(&field("contact_name"), &input.contact_name, TextRule::line(100));
+    let company_name = v.text(
+        &field("company_name"),
+        &input.company_name,
+        TextRule::line(200),
+    );
+    let contact_name = v.text(
+        &field("contact_name"),
+        &input.contact_name,
+        TextRule::line(100),
+    );
     let email = input.email.trim().to_lowercase();
     if !service_common::is_email(&email) {
         v.add(field("email"), "Invalid email address format");
     }
     let phone = v.text(&field("phone"), &input.phone, TextRule::line(30).optional());
-    let address = v.text(&field("address"), &input.address, TextRule::paragraph(500).optional());
-    let message = v.text(&field("message"), &input.message, TextRule::paragraph(2000).optional());
+    let address = v.text(
+        &field("address"),
+        &input.address,
+        TextRule::paragraph(500).optional(),
+    );
+    let message = v.text(
+        &field("message"),
+        &input.message,
+        TextRule::paragraph(2000).optional(),
+    );
     let language = Language::parse(&input.language_code).unwrap_or_else(|problem| {
         v.add(field("language_code"), problem);
         Language::En

@@ -110,7 +110,9 @@ pub fn apply(path: &str, prefix: &str, typed: &Typed, entry: &mut Entry, v: &mut
         "address" => entry.address = v.text(&field, typed.address, TextRule::paragraph(300)),
         "phone" => entry.phone = v.text(&field, typed.phone, TextRule::line(30).optional()),
         "email" => {
-            let email = v.text(&field, typed.email, TextRule::line(254).optional()).to_lowercase();
+            let email = v
+                .text(&field, typed.email, TextRule::line(254).optional())
+                .to_lowercase();
             if !email.is_empty() && !service_common::is_email(&email) {
                 v.add(field, "Invalid email address format");
             }
@@ -161,13 +163,19 @@ pub fn typed(entry: &pb::AddressBookEntry) -> Typed<'_> {
 
 /// The entries of a CSV file (header `kind,name,address,phone,email`, in any order; phone and
 /// email may be left out), all checked: a bad cell names its row and column.
-pub fn from_csv(customer_id: &str, csv: &str, now: DateTime<Utc>) -> Result<Vec<Entry>, ShipmentError> {
+pub fn from_csv(
+    customer_id: &str,
+    csv: &str,
+    now: DateTime<Utc>,
+) -> Result<Vec<Entry>, ShipmentError> {
     let mut v = Violations::default();
     if csv.len() > MAX_IMPORT_BYTES {
         v.add("csv", "must be at most 1 MB");
         return Err(ShipmentError::Invalid(v));
     }
-    let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(csv.as_bytes());
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_reader(csv.as_bytes());
     let header: Vec<String> = match reader.headers() {
         Ok(header) => header.iter().map(|h| h.trim().to_lowercase()).collect(),
         Err(e) => {
@@ -210,7 +218,13 @@ pub fn from_csv(customer_id: &str, csv: &str, now: DateTime<Utc>) -> Result<Vec<
             phone: cell("phone"),
             email: cell("email"),
         };
-        entries.push(new_entry(customer_id, &format!("rows[{}].", i + 1), &typed, now, &mut v));
+        entries.push(new_entry(
+            customer_id,
+            &format!("rows[{}].", i + 1),
+            &typed,
+            now,
+            &mut v,
+        ));
     }
     if entries.is_empty() && v.is_empty() {
         v.add("csv", "has no rows");
@@ -228,7 +242,10 @@ pub struct EntryQuery {
     pub after: Option<String>,
 }
 
-pub fn query(customer_id: &str, request: &pb::ListAddressBookEntriesRequest) -> Result<EntryQuery, ShipmentError> {
+pub fn query(
+    customer_id: &str,
+    request: &pb::ListAddressBookEntriesRequest,
+) -> Result<EntryQuery, ShipmentError> {
     let mut v = Violations::default();
     let page_size = paging::page_size_of("page_size".to_owned(), request.page_size, 50, 100)
         .unwrap_or_else(|bad| {
@@ -236,7 +253,8 @@ pub fn query(customer_id: &str, request: &pb::ListAddressBookEntriesRequest) -> 
             50
         });
     let kind = EntryKind::from_proto("kind", request.kind, &mut v);
-    let text = crate::search::fold(&v.text("query", &request.query, TextRule::line(200).optional()));
+    let text =
+        crate::search::fold(&v.text("query", &request.query, TextRule::line(200).optional()));
     v.into_result(()).map_err(ShipmentError::Invalid)?;
     Ok(EntryQuery {
         customer_id: customer_id.to_owned(),
@@ -257,7 +275,10 @@ mod tests {
         let good = "Kind,Name,Address,Email\nsender,Acme Depot,1 Harbour Rd,\nreceiver,Bea,2 Hill St,bea@example.com\n";
         let entries = from_csv("c1", good, now).unwrap();
         assert_eq!(entries.len(), 2);
-        assert_eq!((entries[1].kind, entries[1].email.as_str()), (EntryKind::Receiver, "bea@example.com"));
+        assert_eq!(
+            (entries[1].kind, entries[1].email.as_str()),
+            (EntryKind::Receiver, "bea@example.com")
+        );
 
         let bad = "kind,name,address,email\nsender,Acme,1 Rd,\nparcel,,2 Rd,nope\n";
         let Err(ShipmentError::Invalid(v)) = from_csv("c1", bad, now) else {
@@ -270,7 +291,10 @@ mod tests {
             panic!("a header without kind is refused");
         };
         assert_eq!(v.iter().next().unwrap().field, "csv");
-        let long = format!("kind,name,address\n{}", "sender,A,B\n".repeat(MAX_IMPORT_ROWS + 1));
+        let long = format!(
+            "kind,name,address\n{}",
+            "sender,A,B\n".repeat(MAX_IMPORT_ROWS + 1)
+        );
         assert!(from_csv("c1", &long, now).is_err());
     }
 }

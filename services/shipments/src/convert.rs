@@ -18,7 +18,11 @@ use service_common::text::TextRule;
 /// The shipment checks of a request's times, beside the shared text rule.
 pub trait TimeChecks {
     fn optional_date(&mut self, field: &str, value: Option<&pb::Date>) -> Option<NaiveDate>;
-    fn optional_time(&mut self, field: &str, value: Option<&pb::TimeOfDay>) -> Option<chrono::NaiveTime>;
+    fn optional_time(
+        &mut self,
+        field: &str,
+        value: Option<&pb::TimeOfDay>,
+    ) -> Option<chrono::NaiveTime>;
     fn past_time(
         &mut self,
         field: &str,
@@ -34,7 +38,11 @@ impl TimeChecks for Violations {
     }
 
     /// An optional time of day: None when unset.
-    fn optional_time(&mut self, field: &str, value: Option<&pb::TimeOfDay>) -> Option<chrono::NaiveTime> {
+    fn optional_time(
+        &mut self,
+        field: &str,
+        value: Option<&pb::TimeOfDay>,
+    ) -> Option<chrono::NaiveTime> {
         value.map(|t| crate::details::Time.check(field, &Some(*t), self))
     }
 

@@ -194,7 +194,8 @@ pub async fn build(
         ))
         .with(Enforced::new(
             tokens.clone(),
-            CustomerPortalServiceServer::new(service.clone()).max_decoding_message_size(MAX_MESSAGE_BYTES),
+            CustomerPortalServiceServer::new(service.clone())
+                .max_decoding_message_size(MAX_MESSAGE_BYTES),
         ))
         .with(Enforced::new(
             tokens,

@@ -67,8 +67,9 @@ impl PickupService for ShipmentsService {
     ) -> Result<Response<pb::Pickup>, Status> {
         let (_, actor) = verified(&request)?;
         let request = request.into_inner();
-        let agent_id = id("agent_id", &request.agent_id)
-            .map_err(|_| ShipmentError::from(FieldViolation::new("agent_id", "is not a user id")))?;
+        let agent_id = id("agent_id", &request.agent_id).map_err(|_| {
+            ShipmentError::from(FieldViolation::new("agent_id", "is not a user id"))
+        })?;
         let agent_email = request.agent_email.trim().to_lowercase();
         if !service_common::is_email(&agent_email) {
             return Err(ShipmentError::from(FieldViolation::new(
@@ -84,7 +85,9 @@ impl PickupService for ShipmentsService {
         after.agent_email = agent_email.clone();
         let entry = pickup_entry(&actor, Action::PickupAssign, &after)
             .with_summary(format!("Assigned to {agent_email}"));
-        Ok(Response::new(self.save_pickup(&before, after, entry, Vec::new()).await?))
+        Ok(Response::new(
+            self.save_pickup(&before, after, entry, Vec::new()).await?,
+        ))
     }
 
     #[tracing::instrument(skip_all)]
@@ -113,7 +116,9 @@ impl PickupService for ShipmentsService {
             crate::domain::now(),
         );
         let entry = pickup_entry(&actor, Action::PickupConfirm, &after);
-        Ok(Response::new(self.save_pickup(&before, after, entry, vec![email]).await?))
+        Ok(Response::new(
+            self.save_pickup(&before, after, entry, vec![email]).await?,
+        ))
     }
 
     #[tracing::instrument(skip_all)]
@@ -147,7 +152,9 @@ impl PickupService for ShipmentsService {
         let mut after = before.clone();
         after.state = PickupState::Collected;
         let entry = pickup_entry(&actor, Action::PickupCollect, &after);
-        Ok(Response::new(self.save_pickup(&before, after, entry, Vec::new()).await?))
+        Ok(Response::new(
+            self.save_pickup(&before, after, entry, Vec::new()).await?,
+        ))
     }
 
     #[tracing::instrument(skip_all)]
@@ -158,14 +165,18 @@ impl PickupService for ShipmentsService {
         let (_, actor) = verified(&request)?;
         let reason = TextRule::paragraph(500)
             .check(&request.get_ref().reason)
-            .map_err(|description| ShipmentError::from(FieldViolation::new("reason", description)))?;
+            .map_err(|description| {
+                ShipmentError::from(FieldViolation::new("reason", description))
+            })?;
         let before = self.pickup(&request.get_ref().id).await?;
         still_open(&before)?;
         let mut after = before.clone();
         after.state = PickupState::Failed;
         after.failure_reason = reason.clone();
         let entry = pickup_entry(&actor, Action::PickupFail, &after).with_summary(reason);
-        Ok(Response::new(self.save_pickup(&before, after, entry, Vec::new()).await?))
+        Ok(Response::new(
+            self.save_pickup(&before, after, entry, Vec::new()).await?,
+        ))
     }
 
     #[tracing::instrument(skip_all)]
@@ -173,7 +184,9 @@ impl PickupService for ShipmentsService {
         &self,
         _request: Request<pb::GetPickupSettingsRequest>,
     ) -> Result<Response<pb::PickupSettings>, Status> {
-        Ok(Response::new(self.store.pickup_settings().await?.to_proto()))
+        Ok(Response::new(
+            self.store.pickup_settings().await?.to_proto(),
+        ))
     }
 
     #[tracing::instrument(skip_all)]

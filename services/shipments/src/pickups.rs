@@ -182,7 +182,12 @@ impl PickupSettings {
         pb::PickupSettings {
             same_day_cutoff: Some(time_to_proto(self.same_day_cutoff)),
             closed_weekdays: self.closed_weekdays.iter().map(|d| *d as i32).collect(),
-            closed_dates: self.closed_dates.iter().copied().map(date_to_proto).collect(),
+            closed_dates: self
+                .closed_dates
+                .iter()
+                .copied()
+                .map(date_to_proto)
+                .collect(),
         }
     }
 
@@ -196,14 +201,20 @@ impl PickupSettings {
             match u32::try_from(*day) {
                 Ok(day @ 1..=7) if !weekdays.contains(&day) => weekdays.push(day),
                 Ok(1..=7) => {}
-                _ => v.add(format!("settings.closed_weekdays[{i}]"), "must be 1 (Monday) to 7 (Sunday)"),
+                _ => v.add(
+                    format!("settings.closed_weekdays[{i}]"),
+                    "must be 1 (Monday) to 7 (Sunday)",
+                ),
             }
         }
         if weekdays.len() == 7 {
             v.add("settings.closed_weekdays", "at least one day must be open");
         }
         if input.closed_dates.len() > MAX_CLOSED_DATES {
-            v.add("settings.closed_dates", format!("at most {MAX_CLOSED_DATES} dates"));
+            v.add(
+                "settings.closed_dates",
+                format!("at most {MAX_CLOSED_DATES} dates"),
+            );
         }
         let mut dates: Vec<NaiveDate> = input
             .closed_dates
@@ -232,7 +243,9 @@ impl PickupSettings {
         if day == today && now.time() >= self.same_day_cutoff {
             return Some("is past today's cut-off time: choose a later day");
         }
-        if self.closed_weekdays.contains(&day.weekday().number_from_monday())
+        if self
+            .closed_weekdays
+            .contains(&day.weekday().number_from_monday())
             || self.closed_dates.contains(&day)
         {
             return Some("is a closed day: choose another day");
@@ -292,18 +305,30 @@ pub fn request(
         }
     };
     if input.shipment_ids.len() > MAX_SHIPMENTS {
-        v.add("pickup.shipment_ids", format!("at most {MAX_SHIPMENTS} shipments"));
+        v.add(
+            "pickup.shipment_ids",
+            format!("at most {MAX_SHIPMENTS} shipments"),
+        );
     }
     let mut shipment_ids = Vec::new();
     for (i, id) in input.shipment_ids.iter().take(MAX_SHIPMENTS).enumerate() {
         let id = id.trim();
-        if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+        if id.is_empty()
+            || id.len() > 64
+            || !id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
             v.add(format!("pickup.shipment_ids[{i}]"), "Shipment not found");
         } else if !shipment_ids.iter().any(|s| s == id) {
             shipment_ids.push(id.to_owned());
         }
     }
-    let notes = v.text("pickup.notes", &input.notes, TextRule::paragraph(1000).optional());
+    let notes = v.text(
+        "pickup.notes",
+        &input.notes,
+        TextRule::paragraph(1000).optional(),
+    );
     let (Some(date), Some(start), Some(end)) = (date, start, end) else {
         if v.is_empty() {
             v.add("pickup.date", "is required");
@@ -343,7 +368,10 @@ pub fn query(request: &pb::ListPickupsRequest) -> Result<PickupQuery, ShipmentEr
         });
     let state = PickupState::from_proto("state", request.state, &mut v);
     let date = v.optional_date("date", request.date.as_ref());
-    let area = crate::search::fold(v.text("area", &request.area, TextRule::line(100).optional()).trim());
+    let area = crate::search::fold(
+        v.text("area", &request.area, TextRule::line(100).optional())
+            .trim(),
+    );
     v.into_result(()).map_err(ShipmentError::Invalid)?;
     Ok(PickupQuery {
         customer_id: None,
@@ -360,7 +388,9 @@ mod tests {
     use super::*;
 
     fn at(text: &str) -> DateTime<Utc> {
-        DateTime::parse_from_rfc3339(text).unwrap().with_timezone(&Utc)
+        DateTime::parse_from_rfc3339(text)
+            .unwrap()
+            .with_timezone(&Utc)
     }
 
     #[test]
@@ -371,10 +401,25 @@ mod tests {
         let afternoon = at("2026-11-27T13:00:00Z");
         let day = |d: u32| NaiveDate::from_ymd_opt(2026, 11, d).unwrap();
         assert_eq!(settings.refusal(day(27), morning), None);
-        assert!(settings.refusal(day(27), afternoon).unwrap().contains("cut-off"));
+        assert!(
+            settings
+                .refusal(day(27), afternoon)
+                .unwrap()
+                .contains("cut-off")
+        );
         assert_eq!(settings.refusal(day(28), afternoon), None);
-        assert!(settings.refusal(day(29), afternoon).unwrap().contains("closed"));
-        assert!(settings.refusal(day(26), morning).unwrap().contains("today or later"));
+        assert!(
+            settings
+                .refusal(day(29), afternoon)
+                .unwrap()
+                .contains("closed")
+        );
+        assert!(
+            settings
+                .refusal(day(26), morning)
+                .unwrap()
+                .contains("today or later")
+        );
         let holiday = PickupSettings {
             closed_dates: vec![day(30)],
             ..PickupSettings::default()

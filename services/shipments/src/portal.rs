@@ -153,15 +153,18 @@ impl ShipmentsService {
                     audit: vec![
                         answer_entry(Action::AccountRequestApprove),
                         customer_entry(actor, Action::CustomerCreate, &customer),
-                        customer_entry(actor, Action::CustomerInvite, &customer)
-                            .with_summary(format!("Invited {} as customer_admin", invitation.email)),
+                        customer_entry(actor, Action::CustomerInvite, &customer).with_summary(
+                            format!("Invited {} as customer_admin", invitation.email),
+                        ),
                     ],
                     ..Effects::default()
                 };
                 (Some(customer), effects)
             }
         };
-        self.store.answer_request(&request, customer.as_ref(), &effects).await?;
+        self.store
+            .answer_request(&request, customer.as_ref(), &effects)
+            .await?;
         tracing::info!(request = %request.id, state = request.state.as_str(), "account request answered");
         Ok(request.to_proto())
     }
@@ -219,7 +222,7 @@ impl CustomerService for ShipmentsService {
         let request = request.into_inner();
         let input = request.customer.unwrap_or_default();
         let mask = Mask::parse(request.update_mask.as_ref(), customers::UPDATABLE)
-            .map_err(|v| ShipmentError::Invalid(v.into()))?;
+            .map_err(ShipmentError::Invalid)?;
         let before = self.customer("customer.id", &input.id).await?;
         let mut customer = before.clone();
         let mut v = Violations::default();
@@ -310,7 +313,9 @@ impl CustomerService for ShipmentsService {
         request: Request<pb::ApproveAccountRequestRequest>,
     ) -> Result<Response<pb::AccountRequest>, Status> {
         let (_, actor) = verified(&request)?;
-        Ok(Response::new(self.answer(&request.get_ref().id, &actor, None).await?))
+        Ok(Response::new(
+            self.answer(&request.get_ref().id, &actor, None).await?,
+        ))
     }
 
     #[tracing::instrument(skip_all)]
@@ -320,7 +325,10 @@ impl CustomerService for ShipmentsService {
     ) -> Result<Response<pb::AccountRequest>, Status> {
         let (_, actor) = verified(&request)?;
         let reason = account_requests::reason(&request.get_ref().reason)?;
-        Ok(Response::new(self.answer(&request.get_ref().id, &actor, Some(reason)).await?))
+        Ok(Response::new(
+            self.answer(&request.get_ref().id, &actor, Some(reason))
+                .await?,
+        ))
     }
 
     #[tracing::instrument(skip_all)]
@@ -416,7 +424,9 @@ impl CustomerPortalService for ShipmentsService {
         v.into_result(()).map_err(ShipmentError::Invalid)?;
         self.room_for(&customer_id, 1).await?;
         let audit_entry = address_entry(&actor, &customer_id, format!("Added {}", entry.name));
-        self.store.insert_entries(std::slice::from_ref(&entry), &audit_entry).await?;
+        self.store
+            .insert_entries(std::slice::from_ref(&entry), &audit_entry)
+            .await?;
         Ok(Response::new(entry.to_proto()))
     }
 
@@ -430,7 +440,7 @@ impl CustomerPortalService for ShipmentsService {
         let request = request.into_inner();
         let input = request.entry.unwrap_or_default();
         let mask = Mask::parse(request.update_mask.as_ref(), address_book::UPDATABLE)
-            .map_err(|v| ShipmentError::Invalid(v.into()))?;
+            .map_err(ShipmentError::Invalid)?;
         let id = id("entry.id", &input.id).map_err(|_| ShipmentError::EntryNotFound)?;
         let mut entry = self.store.get_entry(&customer_id, &id).await?;
         let typed = address_book::typed(&input);
@@ -466,9 +476,14 @@ impl CustomerPortalService for ShipmentsService {
     ) -> Result<Response<pb::ImportAddressBookEntriesResponse>, Status> {
         let (caller, actor) = verified(&request)?;
         let customer_id = customer_of(&caller)?;
-        let entries = address_book::from_csv(&customer_id, &request.get_ref().csv, crate::domain::now())?;
+        let entries =
+            address_book::from_csv(&customer_id, &request.get_ref().csv, crate::domain::now())?;
         self.room_for(&customer_id, entries.len() as u64).await?;
-        let audit_entry = address_entry(&actor, &customer_id, format!("Imported {} entries", entries.len()));
+        let audit_entry = address_entry(
+            &actor,
+            &customer_id,
+            format!("Imported {} entries", entries.len()),
+        );
         self.store.insert_entries(&entries, &audit_entry).await?;
         Ok(Response::new(pb::ImportAddressBookEntriesResponse {
             imported_count: entries.len() as i32,
@@ -480,7 +495,9 @@ impl CustomerPortalService for ShipmentsService {
         &self,
         _request: Request<pb::GetPickupSettingsRequest>,
     ) -> Result<Response<pb::PickupSettings>, Status> {
-        Ok(Response::new(self.store.pickup_settings().await?.to_proto()))
+        Ok(Response::new(
+            self.store.pickup_settings().await?.to_proto(),
+        ))
     }
 
     #[tracing::instrument(skip_all)]
@@ -574,7 +591,8 @@ impl ShipmentsService {
 }
 
 fn address_entry(actor: &Actor, customer_id: &str, summary: String) -> AuditEntry {
-    AuditEntry::new(actor, Action::AddressBookChange, customer_id, customer_id).with_summary(summary)
+    AuditEntry::new(actor, Action::AddressBookChange, customer_id, customer_id)
+        .with_summary(summary)
 }
 
 pub(crate) fn pickup_entry(actor: &Actor, action: Action, pickup: &Pickup) -> AuditEntry {

@@ -14,9 +14,9 @@ use outbox::Notification;
 use crate::account_requests::{AccountRequest, RequestQuery};
 use crate::address_book::{Entry, EntryQuery};
 use crate::customers::{Customer, CustomerQuery};
-use crate::pickups::{Pickup, PickupQuery, PickupSettings};
 use crate::domain::{Shipment, Status, TrackingNumber};
 use crate::error::ShipmentError;
+use crate::pickups::{Pickup, PickupQuery, PickupSettings};
 use crate::updates::EmailRules;
 
 pub mod imports;
@@ -166,13 +166,20 @@ pub trait Customers: Send + Sync + 'static {
     /// How many entries a customer's address book holds.
     async fn count_entries(&self, customer_id: &str) -> Result<u64, ShipmentError>;
     /// Writes all the entries and their audit entry, or none.
-    async fn insert_entries(&self, entries: &[Entry], audit: &AuditEntry) -> Result<(), ShipmentError>;
+    async fn insert_entries(
+        &self,
+        entries: &[Entry],
+        audit: &AuditEntry,
+    ) -> Result<(), ShipmentError>;
     /// The customer's entry; another customer's is EntryNotFound.
     async fn get_entry(&self, customer_id: &str, id: &str) -> Result<Entry, ShipmentError>;
     async fn replace_entry(&self, entry: &Entry, audit: &AuditEntry) -> Result<(), ShipmentError>;
     async fn delete_entry(&self, entry: &Entry, audit: &AuditEntry) -> Result<(), ShipmentError>;
     /// By name.
-    async fn list_entries(&self, query: &EntryQuery) -> Result<(Vec<Entry>, Option<String>), ShipmentError>;
+    async fn list_entries(
+        &self,
+        query: &EntryQuery,
+    ) -> Result<(Vec<Entry>, Option<String>), ShipmentError>;
 
     async fn insert_request(&self, request: &AccountRequest) -> Result<(), ShipmentError>;
     /// Errors: RequestNotFound.
@@ -191,11 +198,15 @@ pub trait Customers: Send + Sync + 'static {
         effects: &Effects,
     ) -> Result<(), ShipmentError>;
 
-    async fn insert_pickup(&self, pickup: &Pickup, audit: &AuditEntry) -> Result<(), ShipmentError>;
+    async fn insert_pickup(&self, pickup: &Pickup, audit: &AuditEntry)
+    -> Result<(), ShipmentError>;
     /// Errors: PickupNotFound.
     async fn get_pickup(&self, id: &str) -> Result<Pickup, ShipmentError>;
     /// One customer's newest first, or (no customer) the staff queue by day.
-    async fn list_pickups(&self, query: &PickupQuery) -> Result<(Vec<Pickup>, Option<String>), ShipmentError>;
+    async fn list_pickups(
+        &self,
+        query: &PickupQuery,
+    ) -> Result<(Vec<Pickup>, Option<String>), ShipmentError>;
     /// Saves a changed pickup with its e-mails and audit entries in one transaction, unless it
     /// changed since `before` was read (Precondition).
     async fn replace_pickup(

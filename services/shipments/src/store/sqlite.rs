@@ -25,9 +25,9 @@ use super::{
 use crate::account_requests::{AccountRequest, RequestQuery};
 use crate::address_book::{Entry, EntryQuery};
 use crate::customers::{Customer, CustomerQuery};
-use crate::pickups::{Pickup, PickupQuery, PickupSettings};
 use crate::domain::{Shipment, Status, TrackingNumber, utc_micros};
 use crate::error::ShipmentError;
+use crate::pickups::{Pickup, PickupQuery, PickupSettings};
 use crate::updates::EmailRules;
 
 /// `shipments_search` is a trigram full-text index of `search_text`, so the admin's
@@ -1129,15 +1129,26 @@ impl Customers for SqliteShipmentStore {
         self.db
             .run(move |conn| {
                 let n: i64 = conn
-                    .query_row("SELECT count(*) FROM address_book WHERE customer_id = ?", [customer_id], |r| r.get(0))
+                    .query_row(
+                        "SELECT count(*) FROM address_book WHERE customer_id = ?",
+                        [customer_id],
+                        |r| r.get(0),
+                    )
                     .map_err(StoreFault::from)?;
                 Ok(n as u64)
             })
             .await
     }
 
-    async fn insert_entries(&self, entries: &[Entry], entry: &AuditEntry) -> Result<(), ShipmentError> {
-        let rows = entries.iter().map(entry_row).collect::<Result<Vec<_>, _>>()?;
+    async fn insert_entries(
+        &self,
+        entries: &[Entry],
+        entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
+        let rows = entries
+            .iter()
+            .map(entry_row)
+            .collect::<Result<Vec<_>, _>>()?;
         let entry = entry.clone();
         self.db
             .write(move |conn| {
@@ -1161,15 +1172,26 @@ impl Customers for SqliteShipmentStore {
         self.db
             .run(move |conn| {
                 let doc: Option<String> = conn
-                    .query_row("SELECT doc FROM address_book WHERE id = ? AND customer_id = ?", [id, customer_id], |r| r.get(0))
+                    .query_row(
+                        "SELECT doc FROM address_book WHERE id = ? AND customer_id = ?",
+                        [id, customer_id],
+                        |r| r.get(0),
+                    )
                     .optional()
                     .map_err(StoreFault::from)?;
-                Ok(json::decode("address book entry", &doc.ok_or(ShipmentError::EntryNotFound)?)?)
+                Ok(json::decode(
+                    "address book entry",
+                    &doc.ok_or(ShipmentError::EntryNotFound)?,
+                )?)
             })
             .await
     }
 
-    async fn replace_entry(&self, entry: &Entry, audit_entry: &AuditEntry) -> Result<(), ShipmentError> {
+    async fn replace_entry(
+        &self,
+        entry: &Entry,
+        audit_entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
         let [id, customer, name, kind, search, doc] = entry_row(entry)?;
         let audit_entry = audit_entry.clone();
         self.db
@@ -1191,14 +1213,23 @@ impl Customers for SqliteShipmentStore {
             .await
     }
 
-    async fn delete_entry(&self, entry: &Entry, audit_entry: &AuditEntry) -> Result<(), ShipmentError> {
+    async fn delete_entry(
+        &self,
+        entry: &Entry,
+        audit_entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
         let (id, customer) = (entry.id.clone(), entry.customer_id.clone());
         let audit_entry = audit_entry.clone();
         self.db
             .write(move |conn| {
-                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(StoreFault::from)?;
+                let tx = conn
+                    .transaction_with_behavior(TransactionBehavior::Immediate)
+                    .map_err(StoreFault::from)?;
                 let n = tx
-                    .execute("DELETE FROM address_book WHERE id = ? AND customer_id = ?", params![id, customer])
+                    .execute(
+                        "DELETE FROM address_book WHERE id = ? AND customer_id = ?",
+                        params![id, customer],
+                    )
                     .map_err(StoreFault::from)?;
                 if n == 0 {
                     return Err(ShipmentError::EntryNotFound);
@@ -1210,11 +1241,15 @@ impl Customers for SqliteShipmentStore {
             .await
     }
 
-    async fn list_entries(&self, query: &EntryQuery) -> Result<(Vec<Entry>, Option<String>), ShipmentError> {
+    async fn list_entries(
+        &self,
+        query: &EntryQuery,
+    ) -> Result<(Vec<Entry>, Option<String>), ShipmentError> {
         let query = query.clone();
         self.db
             .run(move |conn| {
-                let mut select = "SELECT name_key, id, doc FROM address_book WHERE customer_id = ?".to_owned();
+                let mut select =
+                    "SELECT name_key, id, doc FROM address_book WHERE customer_id = ?".to_owned();
                 let mut values = vec![Value::Text(query.customer_id.clone())];
                 if let Some(kind) = query.kind {
                     select.push_str(" AND kind = ?");
@@ -1224,14 +1259,32 @@ impl Customers for SqliteShipmentStore {
                     select.push_str(" AND instr(search_text, ?) > 0");
                     values.push(Value::Text(text.clone()));
                 }
-                let by_name = service_common::store::sqlite::Order { by: Some("name_key"), key: "id", integer_key: false, descending: false };
-                page_of(conn, &select, values, by_name, query.after.as_deref(), query.page_size, "address book entry")
+                let by_name = service_common::store::sqlite::Order {
+                    by: Some("name_key"),
+                    key: "id",
+                    integer_key: false,
+                    descending: false,
+                };
+                page_of(
+                    conn,
+                    &select,
+                    values,
+                    by_name,
+                    query.after.as_deref(),
+                    query.page_size,
+                    "address book entry",
+                )
             })
             .await
     }
 
     async fn insert_request(&self, request: &AccountRequest) -> Result<(), ShipmentError> {
-        let row = (request.id.clone(), utc_micros::format(&request.created_at), request.state.as_str(), json::encode(request)?);
+        let row = (
+            request.id.clone(),
+            utc_micros::format(&request.created_at),
+            request.state.as_str(),
+            json::encode(request)?,
+        );
         self.db
             .write(move |conn| {
                 conn.execute(
@@ -1249,15 +1302,23 @@ impl Customers for SqliteShipmentStore {
         self.db
             .run(move |conn| {
                 let doc: Option<String> = conn
-                    .query_row("SELECT doc FROM account_requests WHERE id = ?", [id], |r| r.get(0))
+                    .query_row("SELECT doc FROM account_requests WHERE id = ?", [id], |r| {
+                        r.get(0)
+                    })
                     .optional()
                     .map_err(StoreFault::from)?;
-                Ok(json::decode("account request", &doc.ok_or(ShipmentError::RequestNotFound)?)?)
+                Ok(json::decode(
+                    "account request",
+                    &doc.ok_or(ShipmentError::RequestNotFound)?,
+                )?)
             })
             .await
     }
 
-    async fn list_requests(&self, query: &RequestQuery) -> Result<(Vec<AccountRequest>, Option<String>), ShipmentError> {
+    async fn list_requests(
+        &self,
+        query: &RequestQuery,
+    ) -> Result<(Vec<AccountRequest>, Option<String>), ShipmentError> {
         let query = query.clone();
         self.db
             .run(move |conn| {
@@ -1267,14 +1328,36 @@ impl Customers for SqliteShipmentStore {
                     select.push_str(" WHERE state = ?");
                     values.push(Value::Text(state.as_str().to_owned()));
                 }
-                let newest = service_common::store::sqlite::Order { by: Some("created_at"), key: "id", integer_key: false, descending: true };
-                page_of(conn, &select, values, newest, query.after.as_deref(), query.page_size, "account request")
+                let newest = service_common::store::sqlite::Order {
+                    by: Some("created_at"),
+                    key: "id",
+                    integer_key: false,
+                    descending: true,
+                };
+                page_of(
+                    conn,
+                    &select,
+                    values,
+                    newest,
+                    query.after.as_deref(),
+                    query.page_size,
+                    "account request",
+                )
             })
             .await
     }
 
-    async fn answer_request(&self, request: &AccountRequest, customer: Option<&Customer>, effects: &Effects) -> Result<(), ShipmentError> {
-        let (id, state, doc) = (request.id.clone(), request.state.as_str(), json::encode(request)?);
+    async fn answer_request(
+        &self,
+        request: &AccountRequest,
+        customer: Option<&Customer>,
+        effects: &Effects,
+    ) -> Result<(), ShipmentError> {
+        let (id, state, doc) = (
+            request.id.clone(),
+            request.state.as_str(),
+            json::encode(request)?,
+        );
         let customer = customer.map(customer_row).transpose()?;
         let effects = effects.clone();
         self.db
@@ -1310,7 +1393,11 @@ impl Customers for SqliteShipmentStore {
             .await
     }
 
-    async fn insert_pickup(&self, pickup: &Pickup, audit_entry: &AuditEntry) -> Result<(), ShipmentError> {
+    async fn insert_pickup(
+        &self,
+        pickup: &Pickup,
+        audit_entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
         let row = pickup_row(pickup)?;
         let audit_entry = audit_entry.clone();
         self.db
@@ -1336,12 +1423,18 @@ impl Customers for SqliteShipmentStore {
                     .query_row("SELECT doc FROM pickups WHERE id = ?", [id], |r| r.get(0))
                     .optional()
                     .map_err(StoreFault::from)?;
-                Ok(json::decode("pickup", &doc.ok_or(ShipmentError::PickupNotFound)?)?)
+                Ok(json::decode(
+                    "pickup",
+                    &doc.ok_or(ShipmentError::PickupNotFound)?,
+                )?)
             })
             .await
     }
 
-    async fn list_pickups(&self, query: &PickupQuery) -> Result<(Vec<Pickup>, Option<String>), ShipmentError> {
+    async fn list_pickups(
+        &self,
+        query: &PickupQuery,
+    ) -> Result<(Vec<Pickup>, Option<String>), ShipmentError> {
         let query = query.clone();
         self.db
             .run(move |conn| {
@@ -1351,9 +1444,19 @@ impl Customers for SqliteShipmentStore {
                     Some(customer) => {
                         clauses.push("customer_id = ?");
                         values.push(Value::Text(customer.clone()));
-                        service_common::store::sqlite::Order { by: Some("created_at"), key: "id", integer_key: false, descending: true }
+                        service_common::store::sqlite::Order {
+                            by: Some("created_at"),
+                            key: "id",
+                            integer_key: false,
+                            descending: true,
+                        }
                     }
-                    None => service_common::store::sqlite::Order { by: Some("day"), key: "id", integer_key: false, descending: false },
+                    None => service_common::store::sqlite::Order {
+                        by: Some("day"),
+                        key: "id",
+                        integer_key: false,
+                        descending: false,
+                    },
                 };
                 if let Some(state) = query.state {
                     clauses.push("state = ?");
@@ -1372,12 +1475,25 @@ impl Customers for SqliteShipmentStore {
                 if !clauses.is_empty() {
                     select.push_str(&format!(" WHERE {}", clauses.join(" AND ")));
                 }
-                page_of(conn, &select, values, order, query.after.as_deref(), query.page_size, "pickup")
+                page_of(
+                    conn,
+                    &select,
+                    values,
+                    order,
+                    query.after.as_deref(),
+                    query.page_size,
+                    "pickup",
+                )
             })
             .await
     }
 
-    async fn replace_pickup(&self, before: &Pickup, pickup: &Pickup, effects: &Effects) -> Result<(), ShipmentError> {
+    async fn replace_pickup(
+        &self,
+        before: &Pickup,
+        pickup: &Pickup,
+        effects: &Effects,
+    ) -> Result<(), ShipmentError> {
         let expected = json::encode(before)?;
         let row = pickup_row(pickup)?;
         let effects = effects.clone();
@@ -1405,7 +1521,11 @@ impl Customers for SqliteShipmentStore {
         self.db
             .run(|conn| {
                 let doc: Option<String> = conn
-                    .query_row("SELECT doc FROM settings WHERE name = ?", [PICKUP_SETTINGS], |r| r.get(0))
+                    .query_row(
+                        "SELECT doc FROM settings WHERE name = ?",
+                        [PICKUP_SETTINGS],
+                        |r| r.get(0),
+                    )
                     .optional()
                     .map_err(StoreFault::from)?;
                 Ok(match doc {
@@ -1416,7 +1536,11 @@ impl Customers for SqliteShipmentStore {
             .await
     }
 
-    async fn set_pickup_settings(&self, settings: &PickupSettings, audit_entry: &AuditEntry) -> Result<(), ShipmentError> {
+    async fn set_pickup_settings(
+        &self,
+        settings: &PickupSettings,
+        audit_entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
         let doc = json::encode(settings)?;
         let audit_entry = audit_entry.clone();
         self.db

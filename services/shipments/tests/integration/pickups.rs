@@ -22,20 +22,28 @@ fn bearer(running: &Running, caller: &Caller) -> Bearer {
 }
 
 async fn new_customer(running: &Running, name: &str) -> pb::Customer {
-    CustomerServiceClient::with_interceptor(running.channel.clone(), bearer(running, &caller("admin")))
-        .create_customer(pb::CreateCustomerRequest {
-            customer: Some(pb::Customer {
-                name: name.into(),
-                ..Default::default()
-            }),
-        })
-        .await
-        .unwrap()
-        .into_inner()
+    CustomerServiceClient::with_interceptor(
+        running.channel.clone(),
+        bearer(running, &caller("admin")),
+    )
+    .create_customer(pb::CreateCustomerRequest {
+        customer: Some(pb::Customer {
+            name: name.into(),
+            ..Default::default()
+        }),
+    })
+    .await
+    .unwrap()
+    .into_inner()
 }
 
 fn portal(running: &Running, customer: &pb::Customer, role: Role) -> Portal {
-    let caller = Caller::of_customer(format!("u-{}", customer.id), "buyer@example.com", role, &customer.id);
+    let caller = Caller::of_customer(
+        format!("u-{}", customer.id),
+        "buyer@example.com",
+        role,
+        &customer.id,
+    );
     CustomerPortalServiceClient::with_interceptor(running.channel.clone(), bearer(running, &caller))
 }
 
@@ -125,25 +133,52 @@ async fn the_address_book_is_the_customers_own_and_imports_all_or_nothing(runnin
         .unwrap()
         .into_inner();
     assert_eq!(
-        listed.entries.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(),
+        listed
+            .entries
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect::<Vec<_>>(),
         ["Bea Buyer", "Cy"],
         "receivers only, by name; the refused file added nothing"
     );
 
     // A plain customer user reads the book but does not change it.
     let mut user = portal(&running, &acme, Role::CustomerUser);
-    assert_eq!(user.list_address_book_entries(pb::ListAddressBookEntriesRequest::default()).await.unwrap().into_inner().entries.len(), 3);
+    assert_eq!(
+        user.list_address_book_entries(pb::ListAddressBookEntriesRequest::default())
+            .await
+            .unwrap()
+            .into_inner()
+            .entries
+            .len(),
+        3
+    );
     let denied = user
-        .delete_address_book_entry(pb::DeleteAddressBookEntryRequest { id: made.id.clone() })
+        .delete_address_book_entry(pb::DeleteAddressBookEntryRequest {
+            id: made.id.clone(),
+        })
         .await
         .unwrap_err();
     assert_eq!(denied.code(), Code::PermissionDenied);
 
     // Another customer's admin neither sees nor touches it.
     let mut other = portal(&running, &bolt, Role::CustomerAdmin);
-    assert!(other.list_address_book_entries(pb::ListAddressBookEntriesRequest::default()).await.unwrap().into_inner().entries.is_empty());
+    assert!(
+        other
+            .list_address_book_entries(pb::ListAddressBookEntriesRequest::default())
+            .await
+            .unwrap()
+            .into_inner()
+            .entries
+            .is_empty()
+    );
     for status in [
-        other.delete_address_book_entry(pb::DeleteAddressBookEntryRequest { id: made.id.clone() }).await.unwrap_err(),
+        other
+            .delete_address_book_entry(pb::DeleteAddressBookEntryRequest {
+                id: made.id.clone(),
+            })
+            .await
+            .unwrap_err(),
         other
             .update_address_book_entry(pb::UpdateAddressBookEntryRequest {
                 entry: Some(pb::AddressBookEntry {
@@ -151,14 +186,22 @@ async fn the_address_book_is_the_customers_own_and_imports_all_or_nothing(runnin
                     name: "Mine now".into(),
                     ..Default::default()
                 }),
-                update_mask: Some(prost_types::FieldMask { paths: vec!["name".into()] }),
+                update_mask: Some(prost_types::FieldMask {
+                    paths: vec!["name".into()],
+                }),
             })
             .await
             .unwrap_err(),
     ] {
-        assert_eq!((status.code(), status.message()), (Code::NotFound, "Address book entry not found"));
+        assert_eq!(
+            (status.code(), status.message()),
+            (Code::NotFound, "Address book entry not found")
+        );
     }
-    admin.delete_address_book_entry(pb::DeleteAddressBookEntryRequest { id: made.id }).await.unwrap();
+    admin
+        .delete_address_book_entry(pb::DeleteAddressBookEntryRequest { id: made.id })
+        .await
+        .unwrap();
 }
 
 async fn a_pickup_is_asked_for_confirmed_and_collected_moving_its_shipments(running: Running) {
@@ -196,7 +239,10 @@ async fn a_pickup_is_asked_for_confirmed_and_collected_moving_its_shipments(runn
         "{refused:?}"
     );
     let refused = api
-        .create_pickup(pickup_of(vec![booked.id.clone(), theirs.id.clone()], open_day()))
+        .create_pickup(pickup_of(
+            vec![booked.id.clone(), theirs.id.clone()],
+            open_day(),
+        ))
         .await
         .unwrap_err();
     assert_eq!(fields(&refused), ["pickup.shipment_ids[1]"]);
@@ -207,8 +253,16 @@ async fn a_pickup_is_asked_for_confirmed_and_collected_moving_its_shipments(runn
         .unwrap()
         .into_inner();
     assert_eq!(
-        (pickup.state(), pickup.customer_name.as_str(), pickup.requested_by.as_str()),
-        (pb::PickupState::Requested, "Acme Imports", "buyer@example.com")
+        (
+            pickup.state(),
+            pickup.customer_name.as_str(),
+            pickup.requested_by.as_str()
+        ),
+        (
+            pb::PickupState::Requested,
+            "Acme Imports",
+            "buyer@example.com"
+        )
     );
     assert!(
         portal(&running, &bolt, Role::CustomerUser)
@@ -221,7 +275,10 @@ async fn a_pickup_is_asked_for_confirmed_and_collected_moving_its_shipments(runn
         "another customer sees none of it"
     );
 
-    let mut queue = PickupServiceClient::with_interceptor(running.channel.clone(), bearer(&running, &caller("agent")));
+    let mut queue = PickupServiceClient::with_interceptor(
+        running.channel.clone(),
+        bearer(&running, &caller("agent")),
+    );
     let listed = queue
         .list_pickups(pb::ListPickupsRequest {
             date: Some(date(open_day())),
@@ -243,13 +300,17 @@ async fn a_pickup_is_asked_for_confirmed_and_collected_moving_its_shipments(runn
         .into_inner();
     assert_eq!(assigned.agent_email, "agent@example.com");
     let confirmed = queue
-        .confirm_pickup(pb::ConfirmPickupRequest { id: pickup.id.clone() })
+        .confirm_pickup(pb::ConfirmPickupRequest {
+            id: pickup.id.clone(),
+        })
         .await
         .unwrap()
         .into_inner();
     assert_eq!(confirmed.state(), pb::PickupState::Confirmed);
     let again = queue
-        .confirm_pickup(pb::ConfirmPickupRequest { id: pickup.id.clone() })
+        .confirm_pickup(pb::ConfirmPickupRequest {
+            id: pickup.id.clone(),
+        })
         .await
         .unwrap_err();
     assert_eq!(again.code(), Code::FailedPrecondition);
@@ -260,18 +321,25 @@ async fn a_pickup_is_asked_for_confirmed_and_collected_moving_its_shipments(runn
         .unwrap()
         .notifications;
     assert!(
-        emails.iter().any(|n| n.template == outbox::Template::PickupConfirmed && n.to_email == "buyer@example.com"),
+        emails
+            .iter()
+            .any(|n| n.template == outbox::Template::PickupConfirmed
+                && n.to_email == "buyer@example.com"),
         "the user who asked is e-mailed"
     );
 
     let collected = queue
-        .complete_pickup(pb::CompletePickupRequest { id: pickup.id.clone() })
+        .complete_pickup(pb::CompletePickupRequest {
+            id: pickup.id.clone(),
+        })
         .await
         .unwrap()
         .into_inner();
     assert_eq!(collected.state(), pb::PickupState::Collected);
     let moved = api
-        .get_shipment(pb::GetShipmentRequest { id: booked.id.clone() })
+        .get_shipment(pb::GetShipmentRequest {
+            id: booked.id.clone(),
+        })
         .await
         .unwrap()
         .into_inner();
@@ -279,7 +347,10 @@ async fn a_pickup_is_asked_for_confirmed_and_collected_moving_its_shipments(runn
         (moved.status(), moved.current_location.as_str()),
         (pb::ShipmentStatus::InTransit, "Tema")
     );
-    assert_eq!(moved.history.last().unwrap().status(), pb::ShipmentStatus::InTransit);
+    assert_eq!(
+        moved.history.last().unwrap().status(),
+        pb::ShipmentStatus::InTransit
+    );
     let failed = queue
         .fail_pickup(pb::FailPickupRequest {
             id: pickup.id.clone(),
@@ -287,14 +358,19 @@ async fn a_pickup_is_asked_for_confirmed_and_collected_moving_its_shipments(runn
         })
         .await
         .unwrap_err();
-    assert_eq!(failed.code(), Code::FailedPrecondition, "a collected pickup stays collected");
+    assert_eq!(
+        failed.code(),
+        Code::FailedPrecondition,
+        "a collected pickup stays collected"
+    );
 
     // Customers never reach the queue.
     let caller = Caller::of_customer("u-x", "x@example.com", Role::CustomerAdmin, &acme.id);
-    let denied = PickupServiceClient::with_interceptor(running.channel.clone(), bearer(&running, &caller))
-        .list_pickups(pb::ListPickupsRequest::default())
-        .await
-        .unwrap_err();
+    let denied =
+        PickupServiceClient::with_interceptor(running.channel.clone(), bearer(&running, &caller))
+            .list_pickups(pb::ListPickupsRequest::default())
+            .await
+            .unwrap_err();
     assert_eq!(denied.code(), Code::PermissionDenied);
 }
 
@@ -311,7 +387,10 @@ async fn an_account_request_is_approved_into_a_customer_or_declined_by_email(run
         })
         .await
         .unwrap_err();
-    assert_eq!(fields(&refused), ["account_request.company_name", "account_request.email"]);
+    assert_eq!(
+        fields(&refused),
+        ["account_request.company_name", "account_request.email"]
+    );
     let ask = |company: &str, email: &str| pb::CreateAccountRequestRequest {
         account_request: Some(pb::AccountRequest {
             company_name: company.into(),
@@ -323,10 +402,21 @@ async fn an_account_request_is_approved_into_a_customer_or_declined_by_email(run
             ..Default::default()
         }),
     };
-    let first = visitor.create_account_request(ask("Kofi Foods", "kofi@example.com")).await.unwrap().into_inner();
-    let second = visitor.create_account_request(ask("Spam Co", "spam@example.com")).await.unwrap().into_inner();
+    let first = visitor
+        .create_account_request(ask("Kofi Foods", "kofi@example.com"))
+        .await
+        .unwrap()
+        .into_inner();
+    let second = visitor
+        .create_account_request(ask("Spam Co", "spam@example.com"))
+        .await
+        .unwrap()
+        .into_inner();
 
-    let mut staff = CustomerServiceClient::with_interceptor(running.channel.clone(), bearer(&running, &caller("admin")));
+    let mut staff = CustomerServiceClient::with_interceptor(
+        running.channel.clone(),
+        bearer(&running, &caller("admin")),
+    );
     let pending = staff
         .list_account_requests(pb::ListAccountRequestsRequest {
             state: pb::AccountRequestState::Pending.into(),
@@ -338,13 +428,17 @@ async fn an_account_request_is_approved_into_a_customer_or_declined_by_email(run
     assert_eq!(pending.account_requests.len(), 2);
 
     let approved = staff
-        .approve_account_request(pb::ApproveAccountRequestRequest { id: first.id.clone() })
+        .approve_account_request(pb::ApproveAccountRequestRequest {
+            id: first.id.clone(),
+        })
         .await
         .unwrap()
         .into_inner();
     assert_eq!(approved.state(), pb::AccountRequestState::Approved);
     let customer = staff
-        .get_customer(pb::GetCustomerRequest { id: approved.customer_id.clone() })
+        .get_customer(pb::GetCustomerRequest {
+            id: approved.customer_id.clone(),
+        })
         .await
         .unwrap()
         .into_inner();
@@ -368,12 +462,17 @@ async fn an_account_request_is_approved_into_a_customer_or_declined_by_email(run
         .await
         .unwrap();
     let twice = staff
-        .approve_account_request(pb::ApproveAccountRequestRequest { id: second.id.clone() })
+        .approve_account_request(pb::ApproveAccountRequestRequest {
+            id: second.id.clone(),
+        })
         .await
         .unwrap_err();
     assert_eq!(
         (twice.code(), twice.message()),
-        (Code::FailedPrecondition, "This request was already answered")
+        (
+            Code::FailedPrecondition,
+            "This request was already answered"
+        )
     );
 
     let emails = common::service::outbox_of(&running)
@@ -382,9 +481,20 @@ async fn an_account_request_is_approved_into_a_customer_or_declined_by_email(run
         .await
         .unwrap()
         .notifications;
-    let to = |email: &str| emails.iter().find(|n| n.to_email == email).map(|n| n.template);
-    assert_eq!(to("kofi@example.com"), Some(outbox::Template::CustomerInvitation));
-    assert_eq!(to("spam@example.com"), Some(outbox::Template::AccountRequestDeclined));
+    let to = |email: &str| {
+        emails
+            .iter()
+            .find(|n| n.to_email == email)
+            .map(|n| n.template)
+    };
+    assert_eq!(
+        to("kofi@example.com"),
+        Some(outbox::Template::CustomerInvitation)
+    );
+    assert_eq!(
+        to("spam@example.com"),
+        Some(outbox::Template::AccountRequestDeclined)
+    );
 }
 
 macro_rules! both_stores {
