@@ -121,7 +121,7 @@ async fn a_customer_sees_and_reaches_only_its_own_shipments(running: Running) {
     ] {
         assert_eq!(
             ids(api.list_shipments(request).await.unwrap().into_inner()),
-            [ours.id.clone()]
+            std::slice::from_ref(&ours.id)
         );
     }
     for query in ["Bolt", &theirs.tracking_number, &nobodys.tracking_number] {
@@ -173,7 +173,7 @@ async fn a_customer_sees_and_reaches_only_its_own_shipments(running: Running) {
         .await
         .unwrap()
         .into_inner();
-    assert_eq!(ids(staff_list), [theirs.id.clone()]);
+    assert_eq!(ids(staff_list), std::slice::from_ref(&theirs.id));
 }
 
 async fn a_booking_is_the_callers_pending_shipment_whatever_it_claims(running: Running) {
