@@ -6,7 +6,8 @@ describe('Permission', () => {
     expect(Permission.shipmentsRead).toBe('shipments.read');
     expect(Permission.deliveriesRecord).toBe('deliveries.record');
     expect(Permission.webhooksManage).toBe('webhooks.manage');
-    expect(Object.keys(Permission)).toHaveLength(17);
+    expect(Permission.customersManage).toBe('customers.manage');
+    expect(Object.keys(Permission)).toHaveLength(19);
     for (const name of Object.values(Permission)) expect(name).toMatch(/^[a-z]+\.[a-z_]+$/);
   });
 });

@@ -7,9 +7,9 @@ import type { CustomerStatus } from '@/gen/logistics/v1/customer_pb';
 import { CustomerService } from '@/gen/logistics/v1/customer_service_pb';
 import { ShipmentService } from '@/gen/logistics/v1/shipment_service_pb';
 
-export const PAGE_SIZE = 20;
+const PAGE_SIZE = 20;
 /** How many of a customer's shipments its page lists (the shipments screen has them all). */
-export const SHIPMENTS_SHOWN = 10;
+const SHIPMENTS_SHOWN = 10;
 
 export function useCustomersPage(filter: { query: string; status: CustomerStatus; pageToken: string }) {
   return useQuery(

@@ -27,7 +27,7 @@ export const STATUS_CHOICES: ReadonlyArray<{ key: StatusKey; value: CustomerStat
   { key: 'suspended', value: CustomerStatus.SUSPENDED, label: 'Suspended' },
 ];
 
-export function statusKeyOf(status: CustomerStatus): StatusKey {
+function statusKeyOf(status: CustomerStatus): StatusKey {
   return status === CustomerStatus.SUSPENDED ? 'suspended' : 'active';
 }
 
