@@ -132,9 +132,9 @@ for (const viewport of [PHONE, DESKTOP]) {
         const email = `buyer-${run}@example.com`;
         await page.getByRole('button', { name: 'Invite user' }).click();
         const dialog = page.getByRole('dialog', { name: `Invite a user of ${renamed}` });
-        await dialog.getByLabel('E-mail').fill(email);
-        await dialog.getByLabel('Name').fill('Kofi Buyer');
-        await dialog.getByLabel('Role').selectOption({ label: 'Customer admin' });
+        await dialog.getByLabel('E-mail', { exact: true }).fill(email);
+        await dialog.getByLabel('Name', { exact: true }).fill('Kofi Buyer');
+        await dialog.getByLabel('Role', { exact: true }).selectOption({ label: 'Customer admin' });
         await expect(dialog.getByLabel('Language of the e-mail')).toHaveValue('en');
         await dialog.getByRole('button', { name: 'Send invitation' }).click();
         await expect(toastWithText(page, `Invitation sent to ${email}`)).toBeVisible();
