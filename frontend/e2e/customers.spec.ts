@@ -36,12 +36,12 @@ async function expectNoSidewaysScroll(page: Page): Promise<void> {
 }
 
 /** Both themes of the page as it is, into the screenshots folder. */
-async function shoot(page: Page, name: string): Promise<void> {
+async function shoot(page: Page, name: string, fullPage = true): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   const width = page.viewportSize()!.width;
   for (const theme of ['light', 'dark'] as const) {
     await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}-${theme}.png`, fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}-${theme}.png`, fullPage });
   }
   await page.evaluate(() => document.documentElement.classList.remove('dark'));
 }
@@ -109,7 +109,7 @@ for (const viewport of [PHONE, DESKTOP]) {
         await contact.getByLabel('E-mail').fill(`ama-${run}@example.com`);
         await contact.getByLabel('Phone').fill('+233 20 000 0000');
         await dialog.getByLabel('Default payment mode').selectOption('bank_transfer');
-        await shoot(page, 'customer-dialog');
+        await shoot(page, 'customer-dialog', false);
         await dialog.getByRole('button', { name: 'Create customer' }).click();
         await expect(toastWithText(page, `Customer ${name} created`)).toBeVisible();
         await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
@@ -145,6 +145,7 @@ for (const viewport of [PHONE, DESKTOP]) {
         const head = page.locator('.admin-page-head');
         await page.getByRole('button', { name: 'Suspend', exact: true }).click();
         const confirm = page.getByRole('alertdialog', { name: 'Suspend customer' });
+        await shoot(page, 'suspend-confirm', false);
         await expect(confirm).toContainText(
           `Suspend ${renamed}? Their users are signed out within seconds and cannot sign in until you reactivate the customer.`,
         );
@@ -169,6 +170,8 @@ for (const viewport of [PHONE, DESKTOP]) {
         const select = details.getByLabel('Customer', { exact: true });
         await expect(select.locator('option', { hasText: renamed })).toHaveCount(1);
         await select.selectOption({ label: (await select.locator('option', { hasText: renamed }).textContent())! });
+        await select.scrollIntoViewIfNeeded();
+        await shoot(page, 'shipment-form-customer', false);
         await form.getByRole('button', { name: 'Create', exact: true }).click();
         await expect(toastWithText(page, 'Shipment created successfully')).toBeVisible();
         const trackingNumber = (await page.locator('.created-panel dd.mono').first().textContent())!.trim();
@@ -189,6 +192,8 @@ for (const viewport of [PHONE, DESKTOP]) {
         await row.getByRole('button', { name: `View shipment ${trackingNumber}` }).click();
         const view = page.getByRole('dialog', { name: `Shipment ${trackingNumber}` });
         await expect(view.getByRole('link', { name: renamed })).toBeVisible();
+        await view.getByRole('link', { name: renamed }).scrollIntoViewIfNeeded();
+        await shoot(page, 'shipment-view-customer', false);
         await view.getByRole('button', { name: 'Close' }).click();
 
         await chip.getByRole('button', { name: `Remove the filter Customer: ${renamed}` }).click();
