@@ -5,7 +5,10 @@
 
 use std::time::Duration;
 
-use logistics_proto::v1::{self as pb, auth_service_client::AuthServiceClient};
+use logistics_proto::v1::{
+    self as pb, auth_service_client::AuthServiceClient,
+    customer_service_client::CustomerServiceClient,
+};
 use service_auth::{CALL_TOKEN_LIFETIME, Caller, Permission, Role, TokenKey};
 use tonic::{Code, Status};
 
@@ -29,6 +32,8 @@ pub struct CurrentUser {
     pub permissions: Vec<Permission>,
     pub disabled: bool,
     pub session_version: u32,
+    /// The customer of a customer's user; None for staff.
+    pub customer_id: Option<String>,
 }
 
 impl CurrentUser {
@@ -45,6 +50,7 @@ impl CurrentUser {
             name: user.name,
             disabled: user.disabled,
             session_version: user.session_version,
+            customer_id: Some(user.customer_id).filter(|c| !c.is_empty()),
         })
     }
 
@@ -54,6 +60,7 @@ impl CurrentUser {
             email: self.email.clone(),
             role: self.role,
             permissions: self.permissions.clone(),
+            customer_id: self.customer_id.clone(),
         }
     }
 
@@ -72,6 +79,8 @@ impl CurrentUser {
 pub struct Access {
     pub sessions: SessionStore,
     auth: Upstream,
+    /// Where customers are kept: a suspended customer's users have no access.
+    shipments: Upstream,
     tokens: TokenKey,
     users: moka::sync::Cache<String, CurrentUser>,
 }
@@ -82,7 +91,12 @@ fn unavailable(e: impl std::fmt::Display) -> Status {
 }
 
 impl Access {
-    pub fn new(sessions: SessionStore, auth: Upstream, tokens: TokenKey) -> Self {
+    pub fn new(
+        sessions: SessionStore,
+        auth: Upstream,
+        shipments: Upstream,
+        tokens: TokenKey,
+    ) -> Self {
         let users = moka::sync::Cache::builder()
             .max_capacity(100_000)
             .time_to_live(RECHECK_AFTER)
@@ -90,6 +104,7 @@ impl Access {
         Self {
             sessions,
             auth,
+            shipments,
             tokens,
             users,
         }
@@ -139,6 +154,7 @@ impl Access {
             email: session.email.clone(),
             role: session.role,
             permissions: Vec::new(),
+            customer_id: None,
         };
         let mut request = tonic::Request::new(pb::GetCurrentUserRequest {});
         let bearer = format!("Bearer {}", self.tokens.mint(&caller, CALL_TOKEN_LIFETIME));
@@ -153,8 +169,45 @@ impl Access {
             Err(status) if status.code() == Code::NotFound => None,
             Err(status) => return Err(unavailable(status.message())),
         };
+        let user = match user {
+            Some(user) => Some(self.with_customer_state(user).await?),
+            None => None,
+        };
         if let Some(user) = &user {
             self.users.insert(user.id.clone(), user.clone());
+        }
+        Ok(user)
+    }
+
+    /// The user, disabled while their customer is suspended (or gone): a customer's users
+    /// lose access with it, within the same recheck as any other revocation.
+    pub async fn with_customer_state(&self, mut user: CurrentUser) -> Result<CurrentUser, Status> {
+        if !user.role.is_customer() {
+            return Ok(user);
+        }
+        let Some(_) = user.customer_id.as_ref() else {
+            user.disabled = true;
+            return Ok(user);
+        };
+        let mut request = tonic::Request::new(pb::GetCurrentCustomerRequest {});
+        let bearer = format!(
+            "Bearer {}",
+            self.tokens.mint(&user.caller(), CALL_TOKEN_LIFETIME)
+        );
+        request
+            .metadata_mut()
+            .insert("authorization", bearer.parse().expect("a JWT is ASCII"));
+        match CustomerServiceClient::new(self.shipments.clone())
+            .get_current_customer(request)
+            .await
+        {
+            Ok(reply) => {
+                if reply.into_inner().status() != pb::CustomerStatus::Active {
+                    user.disabled = true;
+                }
+            }
+            Err(status) if status.code() == Code::NotFound => user.disabled = true,
+            Err(status) => return Err(unavailable(status.message())),
         }
         Ok(user)
     }

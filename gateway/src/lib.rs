@@ -515,7 +515,12 @@ pub async fn app(
             subscribe,
         ],
     ) = state_stores(config, data_dir).await?;
-    let access = Access::new(sessions, upstreams.auth.clone(), upstreams.tokens.clone());
+    let access = Access::new(
+        sessions,
+        upstreams.auth.clone(),
+        upstreams.shipments.clone(),
+        upstreams.tokens.clone(),
+    );
     let proxies = TrustedProxies {
         hops: config.trusted_proxy_hops,
         secure_cookie: config.secure_cookie,

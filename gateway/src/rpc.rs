@@ -241,7 +241,9 @@ impl RpcGateway {
                 }
                 None
             }
-            Some(audience @ (Audience::SignedIn | Audience::Staff(_))) => {
+            Some(
+                audience @ (Audience::SignedIn | Audience::Staff(_) | Audience::Customer { .. }),
+            ) => {
                 let id = session::id_from_cookies(
                     request
                         .headers()
@@ -254,9 +256,16 @@ impl RpcGateway {
                     Ok(None) => return refuse(tonic::Status::unauthenticated("Please sign in.")),
                     Err(status) => return refuse(status),
                 };
-                if let Audience::Staff(permission) = audience
-                    && !user.may(permission)
-                {
+                let admitted = match audience {
+                    Audience::Staff(permission) => user.may(permission),
+                    // Staff never pass, nor a customer's user without their customer.
+                    Audience::Customer { admin } => {
+                        user.caller().customer().is_some()
+                            && (!admin || user.role == service_auth::Role::CustomerAdmin)
+                    }
+                    _ => true,
+                };
+                if !admitted {
                     return refuse(tonic::Status::permission_denied(NOT_PERMITTED));
                 }
                 Some((session, user))

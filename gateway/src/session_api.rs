@@ -103,6 +103,7 @@ fn session_reply(session: &Session, user: &CurrentUser, sessions: &SessionStore)
                 .iter()
                 .map(|p| p.as_str().to_owned())
                 .collect(),
+            customer_id: user.customer_id.clone().unwrap_or_default(),
             ..Default::default()
         }),
         expire_time: Some(prost_types::Timestamp {
@@ -271,6 +272,11 @@ impl SessionService for SessionApi {
         };
         let current = CurrentUser::from_proto(signed_in.user.unwrap_or_default())
             .ok_or_else(|| Status::internal("the auth service answered without a role"))?;
+        // A suspended customer's users are refused as a disabled user is.
+        let current = self.access.with_customer_state(current).await?;
+        if current.disabled {
+            return Err(Status::permission_denied("This account has been disabled"));
+        }
         let role = current.role;
         let sessions = &self.access.sessions;
         // A new id at every sign-in; the old session, if any, ends.

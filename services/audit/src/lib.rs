@@ -73,10 +73,21 @@ pub enum Action {
     EmailRetry,
     #[serde(rename = "settings.update")]
     SettingsUpdate,
+    #[serde(rename = "customer.create")]
+    CustomerCreate,
+    #[serde(rename = "customer.update")]
+    CustomerUpdate,
+    #[serde(rename = "customer.suspend")]
+    CustomerSuspend,
+    #[serde(rename = "customer.reactivate")]
+    CustomerReactivate,
+    /// An invitation e-mailed to become a user of the customer.
+    #[serde(rename = "customer.invite")]
+    CustomerInvite,
 }
 
 impl Action {
-    pub const ALL: [Action; 17] = [
+    pub const ALL: [Action; 22] = [
         Action::ShipmentCreate,
         Action::ShipmentUpdate,
         Action::ShipmentStatusChange,
@@ -94,6 +105,11 @@ impl Action {
         Action::SignInFailure,
         Action::EmailRetry,
         Action::SettingsUpdate,
+        Action::CustomerCreate,
+        Action::CustomerUpdate,
+        Action::CustomerSuspend,
+        Action::CustomerReactivate,
+        Action::CustomerInvite,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -115,6 +131,11 @@ impl Action {
             Self::SignInFailure => "session.sign_in_failure",
             Self::EmailRetry => "email.retry",
             Self::SettingsUpdate => "settings.update",
+            Self::CustomerCreate => "customer.create",
+            Self::CustomerUpdate => "customer.update",
+            Self::CustomerSuspend => "customer.suspend",
+            Self::CustomerReactivate => "customer.reactivate",
+            Self::CustomerInvite => "customer.invite",
         }
     }
 
@@ -134,6 +155,11 @@ impl Action {
             | Self::ProofOfDelivery => "shipment",
             Self::EmailRetry => "email",
             Self::SettingsUpdate => "settings",
+            Self::CustomerCreate
+            | Self::CustomerUpdate
+            | Self::CustomerSuspend
+            | Self::CustomerReactivate
+            | Self::CustomerInvite => "customer",
             _ => "user",
         }
     }

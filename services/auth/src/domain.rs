@@ -103,6 +103,9 @@ pub struct User {
     pub created_at: DateTime<Utc>,
     #[serde(with = "utc_micros")]
     pub updated_at: DateTime<Utc>,
+    /// The customer of a customer admin or customer user; None for staff.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub customer_id: Option<String>,
 }
 
 impl User {
@@ -136,6 +139,7 @@ impl User {
             session_version: 0,
             created_at: now,
             updated_at: now,
+            customer_id: None,
         }
     }
 }

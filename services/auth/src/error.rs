@@ -21,6 +21,8 @@ pub enum AuthError {
     NotFound,
     #[error("A user with this email already exists")]
     AlreadyExists,
+    #[error("This invitation has already been used.")]
+    InvitationUsed,
     #[error("{0}")]
     FailedPrecondition(String),
     #[error("the user store is unavailable: {0}")]
@@ -77,7 +79,9 @@ impl From<AuthError> for Status {
             AuthError::InvalidCredentials => Status::unauthenticated(err.to_string()),
             AuthError::Disabled => Status::permission_denied(err.to_string()),
             AuthError::NotFound => Status::not_found(err.to_string()),
-            AuthError::AlreadyExists => Status::already_exists(err.to_string()),
+            AuthError::AlreadyExists | AuthError::InvitationUsed => {
+                Status::already_exists(err.to_string())
+            }
             AuthError::FailedPrecondition(message) => Status::failed_precondition(message),
             AuthError::Unavailable(cause) => {
                 tracing::warn!(%cause, "user store unavailable");

@@ -106,7 +106,8 @@ pub fn server(
     audit_log: Arc<dyn audit::AuditLog>,
 ) -> Enforced<AuthServiceServer<AuthApi>> {
     let server =
-        AuthServiceServer::new(AuthApi::new(store, audit_log)).max_decoding_message_size(64 * 1024);
+        AuthServiceServer::new(AuthApi::new(store, audit_log).with_invitations(tokens.clone()))
+            .max_decoding_message_size(64 * 1024);
     Enforced::new(tokens, server)
 }
 

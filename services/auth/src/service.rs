@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use audit::{Action, Actor, AuditEntry, AuditLog};
 use logistics_proto::v1::{self as pb, auth_service_server::AuthService};
-use service_auth::Permission;
+use service_auth::{Permission, TokenKey, invitation};
 use service_common::mask::Mask;
 use service_common::paging;
 use service_common::timestamp;
@@ -20,6 +20,8 @@ pub struct AuthApi {
     store: Arc<dyn UserStore>,
     /// Where sign-ins and changes of users are recorded.
     audit: Arc<dyn AuditLog>,
+    /// Verifies invitation links; None in the tools that only create admins.
+    tokens: Option<TokenKey>,
 }
 
 /// The fields of a user an audit entry compares: never the password's hash.
@@ -29,6 +31,12 @@ const NOT_AUDITED: &[&str] = &["passwordHash", "updatedAt", "createdAt", "sessio
 const UPDATABLE: &[&str] = &["name", "role", "permissions"];
 
 const ROLES: &str = "must be user, agent, manager or admin";
+
+/// A customer's users come only by invitation, and keep a customer role.
+const CUSTOMER_ROLES: &str = "customer roles are given by invitation only";
+
+/// What an invitation link says when it does not verify.
+const INVITATION_INVALID: &str = "This invitation link is invalid or has expired.";
 
 /// What an admin narrowed a user to: each name a permission of the role, stored as given
 /// (in the API's order); all of the role's is stored as none, so it follows the role.
@@ -75,6 +83,7 @@ pub fn user_to_proto(u: &User) -> pb::User {
         create_time: Some(timestamp::to_proto(u.created_at)),
         update_time: Some(timestamp::to_proto(u.updated_at)),
         session_version: u.session_version,
+        customer_id: u.customer_id.clone().unwrap_or_default(),
         role_permissions: u
             .role
             .permissions()
@@ -86,7 +95,33 @@ pub fn user_to_proto(u: &User) -> pb::User {
 
 impl AuthApi {
     pub fn new(store: Arc<dyn UserStore>, audit: Arc<dyn AuditLog>) -> Self {
-        Self { store, audit }
+        Self {
+            store,
+            audit,
+            tokens: None,
+        }
+    }
+
+    /// The service that also verifies invitation links signed with `tokens`.
+    pub fn with_invitations(self, tokens: TokenKey) -> Self {
+        Self {
+            tokens: Some(tokens),
+            ..self
+        }
+    }
+
+    /// The invitation a link's token names, not yet accepted.
+    async fn invitation(&self, token: &str) -> Result<(invitation::Invitation, i64), AuthError> {
+        let verified = self
+            .tokens
+            .as_ref()
+            .and_then(|key| invitation::verify(key, token))
+            .ok_or_else(|| AuthError::invalid("token", INVITATION_INVALID))?;
+        let email = Email::parse(&verified.0.email)?;
+        if self.store.find_by_email(&email).await?.is_some() {
+            return Err(AuthError::InvitationUsed);
+        }
+        Ok(verified)
     }
 
     /// Records what was done. The user store is another database, so the change is already
@@ -203,7 +238,15 @@ impl AuthService for AuthApi {
         let request = request.into_inner();
         let page_size = paging::page_size(request.page_size, 50, 100).map_err(AuthError::from)?;
         let after = paging::decode(&request.page_token).map_err(AuthError::from)?;
-        let page = self.store.list(page_size, after.as_deref()).await?;
+        let customer = service_common::text::TextRule::line(64)
+            .optional()
+            .check(&request.customer_id)
+            .map_err(|description| AuthError::invalid("customer_id", description))?;
+        let customer = Some(customer.as_str()).filter(|c| !c.is_empty());
+        let page = self
+            .store
+            .list(customer, page_size, after.as_deref())
+            .await?;
         Ok(Response::new(pb::ListUsersResponse {
             users: page.users.iter().map(user_to_proto).collect(),
             next_page_token: page.next.as_deref().map(paging::encode).unwrap_or_default(),
@@ -229,6 +272,9 @@ impl AuthService for AuthApi {
             None if input.role == pb::Role::Unspecified as i32 => Role::User,
             None => return Err(AuthError::invalid("user.role", ROLES).into()),
         };
+        if role.is_customer() {
+            return Err(AuthError::invalid("user.role", CUSTOMER_ROLES).into());
+        }
         let password = NewPassword::parse("password", &request.password)?;
         let user = self.create(email, &name, role, password).await?;
         self.record(
@@ -340,8 +386,13 @@ impl AuthService for AuthApi {
                     .into());
                 }
                 "role" => {
-                    user.role = Role::from_proto(input.role)
+                    let role = Role::from_proto(input.role)
                         .ok_or_else(|| AuthError::invalid("user.role", ROLES))?;
+                    // Staff roles and customer roles never mix.
+                    if role.is_customer() != user.role.is_customer() {
+                        return Err(AuthError::invalid("user.role", CUSTOMER_ROLES).into());
+                    }
+                    user.role = role;
                     if !mask.contains("permissions") {
                         user.permissions.clear();
                     }
@@ -390,5 +441,78 @@ impl AuthService for AuthApi {
         let caller = service_auth::access::caller(&request)?;
         let user = self.store.get(&caller.sub).await?;
         Ok(Response::new(user_to_proto(&user)))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn get_customer_invitation(
+        &self,
+        request: Request<pb::GetCustomerInvitationRequest>,
+    ) -> Result<Response<pb::CustomerInvitation>, Status> {
+        let (invitation, exp) = self.invitation(&request.get_ref().token).await?;
+        Ok(Response::new(invitation_to_proto(invitation, exp)))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn accept_customer_invitation(
+        &self,
+        request: Request<pb::AcceptCustomerInvitationRequest>,
+    ) -> Result<Response<pb::User>, Status> {
+        let actor = Actor::anonymous(&request);
+        let request = request.into_inner();
+        let (invitation, _) = self.invitation(&request.token).await?;
+        let name = service_common::text::TextRule::line(100)
+            .optional()
+            .check(&request.name)
+            .map_err(|description| AuthError::invalid("name", description))?;
+        let name = if name.is_empty() {
+            invitation.name.clone()
+        } else {
+            name
+        };
+        let password = NewPassword::parse("password", &request.password)?;
+        let email = Email::parse(&invitation.email)?;
+        let hash = password::hash_off_thread(password.expose().to_owned()).await?;
+        let mut user = User::new(email, &name, invitation.role, hash, false, domain::now());
+        user.customer_id = Some(invitation.customer_id.clone());
+        // Two tabs accepting at once: the e-mail's unique key lets one through.
+        self.store.insert(&user).await.map_err(|e| match e {
+            AuthError::AlreadyExists => AuthError::InvitationUsed,
+            e => e,
+        })?;
+        tracing::info!(
+            role = user.role.as_str(),
+            "customer user created by invitation"
+        );
+        self.record(
+            AuditEntry::new(
+                &Actor {
+                    id: user.id.clone(),
+                    email: user.email.as_str().to_owned(),
+                    ..actor
+                },
+                Action::UserCreate,
+                &user.id,
+                user.email.as_str(),
+            )
+            .with_summary(format!(
+                "Invitation accepted: {} of customer {} ({})",
+                user.role.as_str(),
+                invitation.customer_name,
+                invitation.customer_id
+            )),
+        )
+        .await;
+        Ok(Response::new(user_to_proto(&user)))
+    }
+}
+
+fn invitation_to_proto(invitation: invitation::Invitation, exp: i64) -> pb::CustomerInvitation {
+    pb::CustomerInvitation {
+        customer_id: invitation.customer_id,
+        customer_name: invitation.customer_name,
+        email: invitation.email,
+        name: invitation.name,
+        role: invitation.role.to_proto().into(),
+        expire_time: chrono::DateTime::from_timestamp(exp, 0).map(timestamp::to_proto),
     }
 }

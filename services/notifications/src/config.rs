@@ -102,6 +102,11 @@ pub struct EmailApiSettings {
     /// e-mails fail with a message naming this variable.
     #[arg(long, env = "EMAILJS_ALERT_TEMPLATE_ID")]
     pub emailjs_alert_template_id: Option<String>,
+    /// Template of the invitation to a customer's account (parameters `to_name`, `to_email`,
+    /// `subject`, `customer_name`, `accept_url`, `expire_time`); unset, those e-mails fail
+    /// with a message naming this variable.
+    #[arg(long, env = "EMAILJS_INVITATION_TEMPLATE_ID")]
+    pub emailjs_invitation_template_id: Option<String>,
     /// The contact form's own account: public key (`user_id`).
     #[arg(long, env = "CONTACT_EMAILJS_PUBLIC_KEY")]
     pub contact_emailjs_public_key: Option<String>,
@@ -159,6 +164,8 @@ pub struct EmailApiConfig {
     /// The admins' alerts (a webhook endpoint disabled); unset, those e-mails fail naming it.
     pub alert_template: Option<String>,
     pub subscription_template: Option<String>,
+    /// The invitations to a customer's account; unset, those e-mails fail naming it.
+    pub invitation_template: Option<String>,
     pub contact: Account,
     pub contact_template: String,
 }
@@ -295,6 +302,7 @@ impl EmailApiSettings {
             update_template: optional(&self.emailjs_update_template_id),
             alert_template: optional(&self.emailjs_alert_template_id),
             subscription_template: optional(&self.emailjs_subscription_template_id),
+            invitation_template: optional(&self.emailjs_invitation_template_id),
             contact: Account {
                 public_key: get(&self.contact_emailjs_public_key),
                 private_key: given_secret(&self.contact_emailjs_private_key),

@@ -7,7 +7,10 @@ use anyhow::Context as _;
 use minijinja::value::Kwargs;
 use minijinja::{AutoEscape, Environment, Output, State, UndefinedBehavior, Value};
 use outbox::Template;
-use outbox::emails::{ContactMessage, StatusUpdate, UpdateRecipient, subscription_confirmation};
+use outbox::emails::{
+    ContactMessage, StatusUpdate, UpdateRecipient, customer_invitation, invitation_url,
+    subscription_confirmation,
+};
 use outbox::language::{Language, interpolate};
 
 use crate::brand::Brand;
@@ -35,6 +38,14 @@ const SOURCES: &[(&str, &str)] = &[
     (
         "subscription_confirmation.txt",
         include_str!("../templates/subscription_confirmation.txt"),
+    ),
+    (
+        "customer_invitation.html",
+        include_str!("../templates/customer_invitation.html"),
+    ),
+    (
+        "customer_invitation.txt",
+        include_str!("../templates/customer_invitation.txt"),
     ),
     ("contact.html", include_str!("../templates/contact.html")),
     ("contact.txt", include_str!("../templates/contact.txt")),
@@ -72,6 +83,7 @@ fn stem(template: Template) -> &'static str {
         Template::StatusUpdate => "status_update",
         Template::SubscriptionConfirmation => "subscription_confirmation",
         Template::Alert => "alert",
+        Template::CustomerInvitation => "customer_invitation",
     }
 }
 
@@ -119,6 +131,7 @@ fn subject_key(template: Template) -> Option<&'static str> {
         Template::Receiver => Some("email.receiver.subject"),
         Template::StatusUpdate => Some("email.update.subject"),
         Template::SubscriptionConfirmation => Some("email.confirm.subject"),
+        Template::CustomerInvitation => Some("email.invitation.subject"),
         Template::Contact | Template::Alert => None,
     }
 }
@@ -299,6 +312,7 @@ impl Renderer {
                         .get("tracking_number")
                         .or_else(|| params.get("tracking"))
                         .cloned(),
+                    "customer" => params.get("customer_name").cloned(),
                     other => params.get(other).cloned(),
                 })
             });
@@ -421,6 +435,18 @@ pub fn previews(renderer: &Renderer, public_url: &str) -> anyhow::Result<Vec<(St
                 now,
             ),
         )?;
+        add(
+            format!("customer_invitation-{code}"),
+            customer_invitation(
+                "maria.garcia-lopez@example.com",
+                "Maria Garcia Lopez de la Fuente",
+                "Distribuidora Internacional de Refacciones Industriales del Norte, S.A. de C.V.",
+                &invitation_url(public_url, language, "Xq0vJc2mT9aLk4RbYw7ZsA8pN3"),
+                now + chrono::Duration::days(3),
+                language,
+                now,
+            ),
+        )?;
     }
     // A link sent before the short ones (a ~300-character token) still wraps.
     let legacy = format!(
@@ -512,6 +538,15 @@ fn samples() -> Vec<(Template, BTreeMap<String, String>)> {
             "ERP",
             "2026-11-24 09:30 UTC",
             "https://ship.example/administration_and_development/webhooks",
+            now,
+        ),
+        customer_invitation(
+            "ana@acme.example",
+            "Ana",
+            "Acme Imports",
+            "https://ship.example/invitation#t",
+            now,
+            Language::En,
             now,
         ),
     ]
@@ -636,6 +671,123 @@ mod tests {
     }
 
     #[test]
+    fn an_invitation_names_the_company_and_the_customer_and_carries_its_link_in_each_language() {
+        let renderer = Renderer::new(Brand::spec_default()).unwrap();
+        let until = chrono::DateTime::parse_from_rfc3339("2026-11-30T16:18:00Z")
+            .unwrap()
+            .to_utc();
+        let company =
+            r#"<span dir="auto" style="unicode-bidi:isolate">Parcel Shipping Express</span>"#;
+        let customer =
+            r#"<strong><span dir="auto" style="unicode-bidi:isolate">Acme Imports</span></strong>"#;
+        for (language, subject, hello, intro, action, expiry, ignore) in [
+            (
+                Language::En,
+                "You're invited to Acme Imports",
+                "Hello Ana Ruiz,",
+                "{company} has invited you to join {customer} on its customer portal.",
+                "Set your password",
+                "The link works once, until Nov 30, 2026, 4:18 PM UTC.",
+                "If you did not expect this e-mail, you can ignore it.",
+            ),
+            (
+                Language::Es,
+                "Invitación para unirse a Acme Imports",
+                "Hola, Ana Ruiz:",
+                "{company} le invita a unirse a {customer} en su portal de clientes.",
+                "Establecer su contraseña",
+                "El enlace funciona una sola vez, hasta el 30 nov 2026, 16:18 UTC.",
+                "Si no esperaba este correo, puede ignorarlo.",
+            ),
+            (
+                Language::Fr,
+                "Invitation à rejoindre Acme Imports",
+                "Bonjour Ana Ruiz,",
+                "{company} vous invite à rejoindre {customer} sur son portail clients.",
+                "Définir votre mot de passe",
+                "Le lien ne fonctionne qu’une fois, jusqu’au 30 nov. 2026, 16:18 UTC.",
+                "Si vous n’attendiez pas cet e-mail, vous pouvez l’ignorer.",
+            ),
+            (
+                Language::Ar,
+                "دعوة للانضمام إلى Acme Imports",
+                "مرحبًا Ana Ruiz،",
+                "دعتك {company} للانضمام إلى {customer} على بوابة العملاء الخاصة بها.",
+                "عيّن كلمة المرور",
+                "يعمل الرابط مرة واحدة فقط، حتى 30 نوفمبر 2026، 4:18 م UTC.",
+                "إن لم تكن تتوقع هذه الرسالة، يمكنك تجاهلها.",
+            ),
+        ] {
+            let url = invitation_url("https://ship.example", language, "k2Jf8sLq0PzW3mNv");
+            let n = customer_invitation(
+                "ana@acme.example",
+                "Ana Ruiz",
+                "Acme Imports",
+                &url,
+                until,
+                language,
+                service_common::now(),
+            );
+            let rendered = renderer.render(n.template, &n.params).unwrap();
+            assert_eq!(rendered.subject, subject);
+            let fill = |text: &str, company: &str, customer: &str| {
+                text.replace("{company}", company)
+                    .replace("{customer}", customer)
+            };
+            let text = &rendered.text;
+            assert_eq!(text.lines().next(), Some(hello), "{text}");
+            for shown in [
+                fill(intro, "Parcel Shipping Express", "Acme Imports"),
+                format!("{action}: {url}"),
+                expiry.to_owned(),
+                ignore.to_owned(),
+            ] {
+                assert!(text.contains(&shown), "{language}: {shown} in {text}");
+            }
+            let html = &rendered.html;
+            for shown in [
+                format!(r#"<html lang="{language}" dir="{}">"#, language.direction()),
+                fill(intro, company, customer),
+                format!(r#"<a href="{url}" style="display:inline-block"#),
+                format!(">{}</a>", escape_html(action)),
+                format!(
+                    r#"<a href="{url}" dir="ltr" style="unicode-bidi:isolate;color:inherit">{url}</a>"#
+                ),
+                escape_html(ignore),
+            ] {
+                assert!(html.contains(&shown), "{language}: {shown} in {html}");
+            }
+            // Until when, isolated so that an Arabic sentence keeps the date's order.
+            let time = format!(
+                r#"<span dir="auto" style="unicode-bidi:isolate">{}</span>."#,
+                n.params["expire_time"]
+            );
+            assert!(html.contains(&time), "{language}: {time} in {html}");
+        }
+        // The company's own wording of the subject names the customer too.
+        let mut brand = Brand::spec_default();
+        brand.messages.insert(
+            Language::En,
+            [(
+                "email.invitation.subject".to_owned(),
+                "Join {customer} on Northwind".to_owned(),
+            )]
+            .into(),
+        );
+        let n = customer_invitation(
+            "ana@acme.example",
+            "Ana",
+            "Acme Imports",
+            "https://ship.example/invitation#t",
+            until,
+            Language::En,
+            service_common::now(),
+        );
+        let branded = Renderer::new(brand).unwrap().render(n.template, &n.params);
+        assert_eq!(branded.unwrap().subject, "Join Acme Imports on Northwind");
+    }
+
+    #[test]
     fn links_numbers_and_typed_values_keep_their_own_direction_in_an_arabic_email() {
         let renderer = Renderer::new(Brand::spec_default()).unwrap();
         let all = previews(&renderer, "https://ship.example").unwrap();
@@ -660,6 +812,23 @@ mod tests {
                 .html
                 .contains(r#"dir="ltr" style="unicode-bidi:isolate;color:"#)
         );
+        // An invitation: the page of the link and the customer's name keep their direction too.
+        let (_, invited) = all
+            .iter()
+            .find(|(name, _)| name == "customer_invitation-ar")
+            .unwrap();
+        assert!(invited.html.contains(r#"<html lang="ar" dir="rtl">"#));
+        let url = "https://ship.example/ar/invitation#Xq0vJc2mT9aLk4RbYw7ZsA8pN3";
+        assert!(
+            invited.html.contains(&format!(
+                r#"<a href="{url}" dir="ltr" style="unicode-bidi:isolate;color:inherit">{url}</a>"#
+            )),
+            "{}",
+            invited.html
+        );
+        assert!(invited.html.contains(
+            r#"<strong><span dir="auto" style="unicode-bidi:isolate">Distribuidora Internacional de Refacciones Industriales del Norte, S.A. de C.V.</span></strong>"#
+        ));
         // Markup a filter made is kept; a value's own markup is escaped.
         let mut params = samples().remove(0).1;
         params.insert("tracking".into(), "<b>PSE1</b>".into());

@@ -93,6 +93,7 @@ pub fn notification_to_proto(n: &Notification) -> pb::Notification {
             Template::StatusUpdate => pb::EmailTemplate::StatusUpdate,
             Template::SubscriptionConfirmation => pb::EmailTemplate::SubscriptionConfirmation,
             Template::Alert => pb::EmailTemplate::Alert,
+            Template::CustomerInvitation => pb::EmailTemplate::CustomerInvitation,
         } as i32,
         to_email: n.to_email.clone(),
         to_name: n.to_name.clone(),

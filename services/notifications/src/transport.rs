@@ -115,6 +115,13 @@ impl Transport {
                 &config.shipments,
                 optional(&config.alert_template, "EMAILJS_ALERT_TEMPLATE_ID")?,
             ),
+            Template::CustomerInvitation => (
+                &config.shipments,
+                optional(
+                    &config.invitation_template,
+                    "EMAILJS_INVITATION_TEMPLATE_ID",
+                )?,
+            ),
         };
         let mut body = json!({
             "lib_version": LIB_VERSION,

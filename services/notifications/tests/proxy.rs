@@ -288,6 +288,7 @@ async fn the_email_api_connects_directly_whatever_the_environment_says() {
         update_template: None,
         alert_template: None,
         subscription_template: None,
+        invitation_template: None,
         contact: account,
         contact_template: "tpl".into(),
     });

@@ -253,6 +253,46 @@ pub fn subscription_confirmation(
     n
 }
 
+/// The page where someone invited to a customer's account sets their password, in `language`:
+/// the token goes in the fragment, so it never reaches a server log.
+pub fn invitation_url(public_url: &str, language: Language, token: &str) -> String {
+    format!(
+        "{}{}/invitation#{token}",
+        public_url.trim_end_matches('/'),
+        language.path_prefix()
+    )
+}
+
+/// Invites `name` <`email`> to `customer_name`'s account: the single-use link that sets their
+/// password, and until when it works (written in the e-mail's language, in UTC).
+pub fn customer_invitation(
+    email: &str,
+    name: &str,
+    customer_name: &str,
+    accept_url: &str,
+    expire_time: DateTime<Utc>,
+    language: Language,
+    now: DateTime<Utc>,
+) -> Notification {
+    let subject = format(
+        language,
+        "email.invitation.subject",
+        &[("customer", customer_name)],
+    );
+    let p = params(
+        language,
+        [
+            ("to_name", name),
+            ("to_email", email),
+            ("subject", &subject),
+            ("customer_name", customer_name),
+            ("accept_url", accept_url),
+            ("expire_time", &date_time(language, expire_time)),
+        ],
+    );
+    Notification::new(Template::CustomerInvitation, email, name, p, now)
+}
+
 /// Tells an admin that a webhook endpoint failed for the whole retry window and was disabled.
 pub fn endpoint_disabled(
     to: &str,
@@ -313,4 +353,74 @@ pub fn package_line(
 ) -> String {
     let [l, w, h] = dims_cm;
     format!("{quantity} x {piece_type} - {description} ({l} x {w} x {h} cm, {weight_kg} kg)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(text: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(text).unwrap().to_utc()
+    }
+
+    #[test]
+    fn an_invitation_goes_to_the_invitee_with_the_link_the_customer_and_the_expiry() {
+        let url = invitation_url("https://ship.example/", Language::En, "k2Jf8sLq0PzW3mNv");
+        assert_eq!(url, "https://ship.example/invitation#k2Jf8sLq0PzW3mNv");
+        let n = customer_invitation(
+            "ana@acme.example",
+            "Ana Ruiz",
+            "Acme Imports",
+            &url,
+            at("2026-11-30T16:18:00Z"),
+            Language::En,
+            at("2026-11-27T16:18:00Z"),
+        );
+        assert_eq!(n.template, Template::CustomerInvitation);
+        assert_eq!(
+            (n.to_email.as_str(), n.to_name.as_str()),
+            ("ana@acme.example", "Ana Ruiz")
+        );
+        assert_eq!(n.subject, "You're invited to Acme Imports");
+        assert!(n.tracking_number.is_empty());
+        let expected: BTreeMap<String, String> = [
+            ("to_name", "Ana Ruiz"),
+            ("to_email", "ana@acme.example"),
+            ("subject", "You're invited to Acme Imports"),
+            ("customer_name", "Acme Imports"),
+            (
+                "accept_url",
+                "https://ship.example/invitation#k2Jf8sLq0PzW3mNv",
+            ),
+            ("expire_time", "Nov 30, 2026, 4:18 PM UTC"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+        assert_eq!(n.params, expected);
+        // The outbox stores the template by this name.
+        assert_eq!(
+            serde_json::to_value(n.template).unwrap(),
+            "customer_invitation"
+        );
+    }
+
+    #[test]
+    fn an_invitation_in_another_language_says_so_and_links_to_that_languages_page() {
+        let url = invitation_url("https://ship.example", Language::Es, "t0k3n");
+        assert_eq!(url, "https://ship.example/es/invitation#t0k3n");
+        let n = customer_invitation(
+            "ana@acme.example",
+            "Ana",
+            "Acme",
+            &url,
+            at("2026-11-30T16:18:00Z"),
+            Language::Es,
+            at("2026-11-27T16:18:00Z"),
+        );
+        assert_eq!(n.params["language"], "es");
+        assert_eq!(n.params["expire_time"], "30 nov 2026, 16:18 UTC");
+        assert_eq!(n.params["accept_url"], url);
+        assert_eq!(n.subject, "Invitación para unirse a Acme");
+    }
 }

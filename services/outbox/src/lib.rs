@@ -30,6 +30,8 @@ pub enum Template {
     SubscriptionConfirmation,
     /// Something an admin must act on (a webhook endpoint disabled).
     Alert,
+    /// The link that lets someone invited to a customer's account set their password.
+    CustomerInvitation,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -10,9 +10,7 @@ use std::sync::LazyLock;
 use std::task::{Context, Poll};
 
 use http::{HeaderMap, Request, Response};
-use logistics_proto::v1::{
-    Access, CustomerAccess, Permission, RateLimit, access::Audience as Pb,
-};
+use logistics_proto::v1::{Access, CustomerAccess, Permission, RateLimit, access::Audience as Pb};
 use prost_types::method_options::IdempotencyLevel;
 use tonic::Status;
 use tonic::body::Body;

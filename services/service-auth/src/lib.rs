@@ -3,6 +3,7 @@
 //! so an internal tool needs a valid token too.
 
 pub mod access;
+pub mod invitation;
 pub mod keyfile;
 
 use secrecy::{ExposeSecret, SecretString};

@@ -142,6 +142,7 @@ fn details(i: usize, demo: &Demo, now: DateTime<Utc>) -> ShipmentDetails {
             .unwrap_or_default(),
         packages: demo.packages.clone(),
         language: demo.language,
+        customer_id: String::new(),
         comments: format!("Handle with care. Reference DEMO-{:03}.", i + 1),
     }
 }

@@ -171,6 +171,9 @@ details! {
     /// The language of the shipment's e-mails and of the tracking links in them.
     #[serde(default, skip_serializing_if = "Language::is_english")]
     language: Language = "language_code" (language_code), "language_code", Languages;
+    /// The customer who ships it, whose portal shows it; empty for none.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    customer_id: String = "customer_id" (customer_id), "customer_id", Text::Rule(TextRule::line(64).optional());
 }
 
 /// How one kind of field crosses each edge.
@@ -755,6 +758,7 @@ mod tests {
             packages: Vec::new(),
             comments: String::new(),
             language: Language::En,
+            customer_id: String::new(),
         };
         patch.apply_to(&mut d);
         d.follow_packages();

@@ -23,6 +23,12 @@ pub enum ShipmentError {
     /// No such import.
     #[error("Import not found")]
     ImportNotFound,
+    /// No such customer (or not the caller's).
+    #[error("Customer not found")]
+    CustomerNotFound,
+    /// Another customer has this account number.
+    #[error("A customer with this account number already exists")]
+    AccountNumberTaken,
     /// Too many attempts or subscriptions; the message says which.
     #[error("{0}")]
     Exhausted(String),
@@ -72,6 +78,8 @@ impl From<ShipmentError> for Status {
             }
             ShipmentError::NotFound => Status::not_found("Shipment not found"),
             ShipmentError::ImportNotFound => Status::not_found("Import not found"),
+            ShipmentError::CustomerNotFound => Status::not_found(err.to_string()),
+            ShipmentError::AccountNumberTaken => Status::already_exists(err.to_string()),
             ShipmentError::Precondition(message) => Status::failed_precondition(message),
             ShipmentError::AlreadyClaimed(claim) => {
                 Status::already_exists(match claim.strip_prefix(crate::claims::REFERENCE_CLAIM) {

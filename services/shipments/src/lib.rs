@@ -5,6 +5,7 @@ pub mod blobs;
 pub mod claims;
 pub mod convert;
 pub mod csv_input;
+pub mod customers;
 pub mod delivery;
 pub mod demo;
 pub mod details;
@@ -13,6 +14,7 @@ pub mod emails;
 pub mod error;
 pub mod export;
 pub mod import;
+pub mod portal;
 pub mod privacy;
 pub mod search;
 pub mod service;
@@ -37,6 +39,8 @@ use store::{MongoShipmentStore, ShipmentStore, SqliteShipmentStore};
 pub const MAX_MESSAGE_BYTES: usize = 9 * 1024 * 1024;
 
 use logistics_proto::v1::audit_service_server::AuditServiceServer;
+use logistics_proto::v1::customer_portal_service_server::CustomerPortalServiceServer;
+use logistics_proto::v1::customer_service_server::CustomerServiceServer;
 use service_auth::TokenSettings;
 use service_auth::access::Enforced;
 use service_common::settings::{
@@ -173,10 +177,20 @@ pub async fn build(
     let audit_log = audit::open(config).await?;
     let service = service(store, blobs, tokens.clone(), site, settings);
     service.keep_sweeping_pending_imports().await;
-    let services = Services::new(served(service)).with(Enforced::new(
-        tokens,
-        AuditServiceServer::new(audit::AuditApi::new(audit_log)),
-    ));
+    let services = Services::new(served(service.clone()))
+        .with(Enforced::new(
+            tokens.clone(),
+            AuditServiceServer::new(audit::AuditApi::new(audit_log)),
+        ))
+        .with(Enforced::new(
+            tokens.clone(),
+            CustomerServiceServer::new(service.clone())
+                .max_decoding_message_size(MAX_MESSAGE_BYTES),
+        ))
+        .with(Enforced::new(
+            tokens,
+            CustomerPortalServiceServer::new(service).max_decoding_message_size(MAX_MESSAGE_BYTES),
+        ));
     Ok(Built::of_services(services))
 }
 

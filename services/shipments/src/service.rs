@@ -199,6 +199,27 @@ impl ShipmentsService {
         Ok(shipment)
     }
 
+    /// One page of the list `query` asks for, as the API answers it.
+    pub(crate) async fn list_page(
+        &self,
+        query: &ListQuery,
+    ) -> Result<pb::ListShipmentsResponse, ShipmentError> {
+        let page = self.store.list(query).await?;
+        Ok(pb::ListShipmentsResponse {
+            shipments: page
+                .shipments
+                .iter()
+                .map(convert::shipment_to_proto)
+                .collect(),
+            next_page_token: page
+                .next
+                .as_ref()
+                .map(encode_page_token)
+                .unwrap_or_default(),
+            total_size: i32::try_from(page.total).unwrap_or(i32::MAX),
+        })
+    }
+
     /// Writes a new shipment booked at `at` by `actor`, with its audit entry, drawing
     /// another tracking number on a collision.
     pub async fn create(
@@ -385,6 +406,9 @@ pub(crate) fn list_query(
         created_from: from.map(start_of),
         created_before: to.map(|day| start_of(day + chrono::Days::new(1))),
         late_on: request.late.then(|| crate::domain::now().date_naive()),
+        customer: (!request.customer_id.trim().is_empty())
+            .then(|| id(&format!("{prefix}customer_id"), &request.customer_id))
+            .transpose()?,
         order,
         text: (!text.is_empty()).then_some(text),
         page_size,
@@ -428,6 +452,7 @@ impl ShipmentService for ShipmentsService {
                 return Err(ShipmentError::Invalid(all).into());
             }
         };
+        self.check_customer(&details.customer_id).await?;
         let shipment = self
             .create(details, reference, booked.unwrap_or(now), &actor)
             .await?;
@@ -534,20 +559,7 @@ impl ShipmentService for ShipmentsService {
         request: Request<pb::ListShipmentsRequest>,
     ) -> Result<Response<pb::ListShipmentsResponse>, Status> {
         let query = list_query(&request.into_inner(), "")?;
-        let page = self.store.list(&query).await?;
-        Ok(Response::new(pb::ListShipmentsResponse {
-            shipments: page
-                .shipments
-                .iter()
-                .map(convert::shipment_to_proto)
-                .collect(),
-            next_page_token: page
-                .next
-                .as_ref()
-                .map(encode_page_token)
-                .unwrap_or_default(),
-            total_size: i32::try_from(page.total).unwrap_or(i32::MAX),
-        }))
+        Ok(Response::new(self.list_page(&query).await?))
     }
 
     #[tracing::instrument(skip_all)]
@@ -750,6 +762,9 @@ impl ShipmentService for ShipmentsService {
             && !caller.may(Permission::ShipmentsTrack)
         {
             return Err(Status::permission_denied(service_auth::NOT_PERMITTED));
+        }
+        if let Some(customer_id) = &patch.details.customer_id {
+            self.check_customer(customer_id).await?;
         }
         Ok(Response::new(self.update(&id, patch, actor).await?))
     }

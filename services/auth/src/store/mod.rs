@@ -24,8 +24,14 @@ pub trait UserStore: Send + Sync + 'static {
     async fn get(&self, id: &str) -> Result<User, AuthError>;
     async fn find_by_email(&self, email: &Email) -> Result<Option<User>, AuthError>;
     async fn count(&self) -> Result<u64, AuthError>;
-    /// Oldest first; `after` is a cursor from a previous page.
-    async fn list(&self, page_size: usize, after: Option<&str>) -> Result<UserPage, AuthError>;
+    /// The staff (`customer` None) or one customer's users, oldest first; `after` is a
+    /// cursor from a previous page.
+    async fn list(
+        &self,
+        customer: Option<&str>,
+        page_size: usize,
+        after: Option<&str>,
+    ) -> Result<UserPage, AuthError>;
     /// Replaces a stored user (same id) and returns it; NotFound when missing.
     async fn replace(&self, user: &User) -> Result<User, AuthError>;
 }

@@ -101,14 +101,24 @@ impl UserStore for MongoUserStore {
             .map_err(StoreFault::from)?)
     }
 
-    async fn list(&self, page_size: usize, after: Option<&str>) -> Result<UserPage, AuthError> {
+    async fn list(
+        &self,
+        customer: Option<&str>,
+        page_size: usize,
+        after: Option<&str>,
+    ) -> Result<UserPage, AuthError> {
+        // Staff have no customerId field at all.
+        let filter = match customer {
+            Some(customer) => doc! { "customerId": customer },
+            None => doc! { "customerId": { "$exists": false } },
+        };
         let oldest_first = mongo::Order {
             field: "createdAt",
             descending: false,
         };
         let (users, next) = mongo::find_page(
             &self.users,
-            doc! {},
+            filter,
             oldest_first,
             after,
             Keyset::new(page_size),

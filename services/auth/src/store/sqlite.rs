@@ -106,8 +106,15 @@ impl UserStore for SqliteUserStore {
             .await
     }
 
-    async fn list(&self, page_size: usize, after: Option<&str>) -> Result<UserPage, AuthError> {
+    async fn list(
+        &self,
+        customer: Option<&str>,
+        page_size: usize,
+        after: Option<&str>,
+    ) -> Result<UserPage, AuthError> {
         let after = after.map(str::to_owned);
+        // Staff have no customer: '' selects them. Users are few, a scan is fine.
+        let customer = customer.unwrap_or_default().to_owned();
         let oldest_first = sqlite::Order {
             by: Some("created_at"),
             key: "id",
@@ -118,8 +125,9 @@ impl UserStore for SqliteUserStore {
             .run(move |conn| {
                 let (docs, next) = sqlite::page::<String, AuthError>(
                     conn,
-                    "SELECT created_at, id, doc FROM users",
-                    Vec::new(),
+                    "SELECT created_at, id, doc FROM users \
+                     WHERE coalesce(json_extract(doc, '$.customerId'), '') = ?",
+                    vec![customer.into()],
                     oldest_first,
                     after.as_deref(),
                     Keyset::new(page_size),

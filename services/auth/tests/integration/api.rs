@@ -8,15 +8,15 @@ use tonic::transport::Channel;
 
 const ADMIN_PASSWORD: &str = "correct horse battery staple";
 
-struct Running {
-    channel: Channel,
-    key: TokenKey,
-    admin: pb::User,
+pub(crate) struct Running {
+    pub(crate) channel: Channel,
+    pub(crate) key: TokenKey,
+    pub(crate) admin: pb::User,
     _dir: tempfile::TempDir,
 }
 
 impl Running {
-    fn anonymous(&self) -> AuthServiceClient<Channel> {
+    pub(crate) fn anonymous(&self) -> AuthServiceClient<Channel> {
         AuthServiceClient::new(self.channel.clone())
     }
 
@@ -25,7 +25,10 @@ impl Running {
     }
 
     /// Calls as `user`, with the permissions the service gave them (as the gateway does).
-    fn as_user(&self, user: &pb::User) -> AuthServiceClient<InterceptedService<Channel, Bearer>> {
+    pub(crate) fn as_user(
+        &self,
+        user: &pb::User,
+    ) -> AuthServiceClient<InterceptedService<Channel, Bearer>> {
         let caller = Caller {
             sub: user.id.clone(),
             email: user.email.clone(),
@@ -35,6 +38,7 @@ impl Running {
                 .iter()
                 .filter_map(|p| Permission::parse(p))
                 .collect(),
+            customer_id: Some(user.customer_id.clone()).filter(|c| !c.is_empty()),
         };
         self.as_token(&self.key.mint(&caller, service_auth::CALL_TOKEN_LIFETIME))
     }
@@ -51,7 +55,7 @@ impl Running {
     }
 }
 
-async fn start() -> Running {
+pub(crate) async fn start() -> Running {
     let dir = tempfile::tempdir().unwrap();
     let key = TokenKey::generate();
     let store = service_common::StoreConfig::Embedded {
@@ -385,6 +389,7 @@ async fn user_page_tokens_are_opaque_and_checked() {
     let list = |page_token: String| pb::ListUsersRequest {
         page_size: 2,
         page_token,
+        ..Default::default()
     };
     let first = admin
         .list_users(list(String::new()))

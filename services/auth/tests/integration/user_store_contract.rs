@@ -58,7 +58,7 @@ async fn replace_and_page_oldest_first(store: Arc<dyn UserStore>) {
     let mut seen = Vec::new();
     let mut after: Option<String> = None;
     loop {
-        let page = store.list(2, after.as_deref()).await.unwrap();
+        let page = store.list(None, 2, after.as_deref()).await.unwrap();
         seen.extend(page.users.iter().map(|u| u.id.clone()));
         match page.next {
             Some(n) => after = Some(n),
@@ -74,6 +74,36 @@ async fn replace_and_page_oldest_first(store: Arc<dyn UserStore>) {
         store.replace(&user("ghost@example.com")).await,
         Err(AuthError::NotFound)
     ));
+}
+
+async fn staff_and_each_customers_users_list_apart(store: Arc<dyn UserStore>) {
+    let staff = user("staff@example.com");
+    store.insert(&staff).await.unwrap();
+    let of = |email: &str, customer: &str| {
+        let mut u = user(email);
+        u.role = Role::CustomerUser;
+        u.customer_id = Some(customer.to_owned());
+        u
+    };
+    let (a, b) = (of("a@acme.example", "acme"), of("b@bolt.example", "bolt"));
+    store.insert(&a).await.unwrap();
+    store.insert(&b).await.unwrap();
+    let ids =
+        |page: auth::store::UserPage| page.users.into_iter().map(|u| u.id).collect::<Vec<_>>();
+    assert_eq!(ids(store.list(None, 10, None).await.unwrap()), [staff.id]);
+    assert_eq!(
+        ids(store.list(Some("acme"), 10, None).await.unwrap()),
+        [a.id.clone()]
+    );
+    assert_eq!(
+        ids(store.list(Some("bolt"), 10, None).await.unwrap()),
+        [b.id]
+    );
+    assert!(ids(store.list(Some("nobody"), 10, None).await.unwrap()).is_empty());
+    assert_eq!(
+        store.get(&a.id).await.unwrap().customer_id.as_deref(),
+        Some("acme")
+    );
 }
 
 macro_rules! contract {
@@ -95,4 +125,8 @@ macro_rules! contract {
     };
 }
 
-contract!(insert_find_and_unique_email, replace_and_page_oldest_first);
+contract!(
+    insert_find_and_unique_email,
+    replace_and_page_oldest_first,
+    staff_and_each_customers_users_list_apart
+);

@@ -129,6 +129,7 @@ fn api_config(base_url: &str) -> MailConfig {
         shipper_template: "tpl-shipper".into(),
         update_template: Some("tpl-update".into()),
         subscription_template: None,
+        invitation_template: None,
         alert_template: None,
         receiver_template: "tpl-receiver".into(),
         contact: Account {
@@ -846,6 +847,85 @@ async fn update_emails_use_their_own_template_and_an_unset_one_is_named() {
         "Missing required environment variables: EMAILJS_SUBSCRIPTION_TEMPLATE_ID"
     );
     wait_for_state(&running.store, &update.id, State::Sent).await;
+}
+
+fn invitation(now: DateTime<Utc>) -> outbox::Notification {
+    outbox::emails::customer_invitation(
+        "ana@acme.example",
+        "Ana Ruiz",
+        "Acme Imports",
+        "https://ship.example/fr/invitation#k2Jf8sLq0PzW3mNv",
+        chrono::DateTime::parse_from_rfc3339("2026-11-30T16:18:00Z")
+            .unwrap()
+            .to_utc(),
+        outbox::language::Language::Fr,
+        now,
+    )
+}
+
+#[tokio::test]
+async fn an_invitation_is_sent_with_its_own_template_and_parameters() {
+    let (api, url) = MockApi::start().await;
+    let MailConfig::EmailApi(mut config) = api_config(&url) else {
+        unreachable!()
+    };
+    config.invitation_template = Some("tpl-invitation".into());
+    let mut running = start(MailConfig::EmailApi(config), fast_policy()).await;
+    let invited = invitation(service_common::now());
+    running
+        .store
+        .enqueue(std::slice::from_ref(&invited))
+        .await
+        .unwrap();
+    let _worker = spawn_worker(&running.worker);
+    let received = api.wait_for(1).await;
+    assert_eq!(received[0].idempotency_key, invited.id);
+    assert_eq!(received[0].body["template_id"], "tpl-invitation");
+    assert_eq!(received[0].body["service_id"], "svc-ship");
+    assert_eq!(
+        received[0].body["template_params"],
+        json!({
+            "to_name": "Ana Ruiz",
+            "to_email": "ana@acme.example",
+            "subject": "Invitation à rejoindre Acme Imports",
+            "customer_name": "Acme Imports",
+            "accept_url": "https://ship.example/fr/invitation#k2Jf8sLq0PzW3mNv",
+            "expire_time": "30 nov. 2026, 16:18 UTC",
+            "language": "fr",
+        })
+    );
+    wait_for_state(&running.store, &invited.id, State::Sent).await;
+    let listed = running
+        .admin
+        .list_notifications(pb::ListNotificationsRequest::default())
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        listed.notifications[0].template,
+        pb::EmailTemplate::CustomerInvitation as i32
+    );
+    assert_eq!(listed.notifications[0].to_name, "Ana Ruiz");
+}
+
+#[tokio::test]
+async fn an_invitation_without_its_template_fails_naming_the_setting() {
+    let (api, url) = MockApi::start().await;
+    // This configuration has no EMAILJS_INVITATION_TEMPLATE_ID.
+    let running = start(api_config(&url), fast_policy()).await;
+    let invited = invitation(service_common::now());
+    running
+        .store
+        .enqueue(std::slice::from_ref(&invited))
+        .await
+        .unwrap();
+    let _worker = spawn_worker(&running.worker);
+    let failed = wait_for_state(&running.store, &invited.id, State::Failed).await;
+    assert_eq!(
+        failed.last_error,
+        "Missing required environment variables: EMAILJS_INVITATION_TEMPLATE_ID"
+    );
+    assert!(api.received().is_empty(), "nothing reached the e-mail API");
 }
 
 #[tokio::test]

@@ -296,6 +296,51 @@ async fn each_email_is_written_in_its_recipients_language_with_the_companys_own_
 }
 
 #[tokio::test]
+async fn an_invitation_arrives_to_the_invitee_by_name_with_its_link_and_the_company() {
+    let server = SmtpServer::start("accept");
+    let transport = server.transport(None);
+    let url = outbox::emails::invitation_url("https://ship.example", Language::Ar, "k2Jf8sLq");
+    let invited = outbox::emails::customer_invitation(
+        "ana@acme.example",
+        "Ana Ruiz",
+        "Acme Imports",
+        &url,
+        chrono::DateTime::parse_from_rfc3339("2026-11-30T16:18:00Z")
+            .unwrap()
+            .to_utc(),
+        Language::Ar,
+        service_common::now(),
+    );
+    transport.send(&invited).await.unwrap();
+
+    let received = server.received();
+    let message = &received[0];
+    assert_eq!(message["rcpt_tos"], serde_json::json!(["ana@acme.example"]));
+    assert_eq!(header(message, "to"), ["Ana Ruiz <ana@acme.example>"]);
+    assert_eq!(
+        header(message, "subject"),
+        ["دعوة للانضمام إلى Acme Imports"]
+    );
+    let text = message["text"].as_str().unwrap();
+    assert!(
+        text.contains("دعتك Northwind Freight للانضمام إلى Acme Imports"),
+        "{text}"
+    );
+    assert!(
+        text.contains("عيّن كلمة المرور: https://ship.example/ar/invitation#k2Jf8sLq"),
+        "{text}"
+    );
+    let html = message["html"].as_str().unwrap();
+    assert!(html.contains(r#"<html lang="ar" dir="rtl">"#), "{html}");
+    assert!(
+        html.contains(r#"<a href="https://ship.example/ar/invitation#k2Jf8sLq""#),
+        "{html}"
+    );
+    assert!(html.contains("Acme Imports"), "{html}");
+    assert!(header(message, "list-unsubscribe").is_empty());
+}
+
+#[tokio::test]
 async fn line_breaks_in_names_never_become_headers() {
     let server = SmtpServer::start("accept");
     let transport = server.transport(None);

@@ -11,6 +11,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use audit::AuditEntry;
 use outbox::Notification;
 
+use crate::customers::{Customer, CustomerQuery};
 use crate::domain::{Shipment, Status, TrackingNumber};
 use crate::error::ShipmentError;
 use crate::updates::EmailRules;
@@ -92,6 +93,8 @@ pub struct ListQuery {
     pub created_before: Option<DateTime<Utc>>,
     /// Only late shipments: not delivered, expected before this day.
     pub late_on: Option<NaiveDate>,
+    /// Only this customer's shipments.
+    pub customer: Option<String>,
     pub order: Order,
     pub page_size: usize,
     pub after: Option<Cursor>,
@@ -126,9 +129,37 @@ pub const OPEN_STATUSES: [Status; 4] = [
 ];
 
 /// Everything the service keeps, one trait per aggregate; each store implements them all.
-pub trait ShipmentStore: Shipments + Imports + Journal + Rules + Counters {}
+pub trait ShipmentStore: Shipments + Imports + Journal + Rules + Counters + Customers {}
 
-impl<T: Shipments + Imports + Journal + Rules + Counters> ShipmentStore for T {}
+impl<T: Shipments + Imports + Journal + Rules + Counters + Customers> ShipmentStore for T {}
+
+/// One page of customers, by name; `next` is the cursor after the last one.
+pub struct CustomerPage {
+    pub customers: Vec<Customer>,
+    pub next: Option<String>,
+}
+
+/// The customers, each change written with its audit entry in one transaction.
+#[async_trait]
+pub trait Customers: Send + Sync + 'static {
+    /// Errors: AccountNumberTaken.
+    async fn insert_customer(
+        &self,
+        customer: &Customer,
+        audit: &AuditEntry,
+    ) -> Result<(), ShipmentError>;
+    /// Errors: CustomerNotFound.
+    async fn get_customer(&self, id: &str) -> Result<Customer, ShipmentError>;
+    async fn list_customers(&self, query: &CustomerQuery) -> Result<CustomerPage, ShipmentError>;
+    /// Replaces a stored customer (same id). Errors: CustomerNotFound, AccountNumberTaken.
+    async fn replace_customer(
+        &self,
+        customer: &Customer,
+        audit: &AuditEntry,
+    ) -> Result<(), ShipmentError>;
+    /// Writes an invitation's e-mail and its audit entry in one transaction.
+    async fn invite(&self, email: &Notification, audit: &AuditEntry) -> Result<(), ShipmentError>;
+}
 
 /// The shipments, with what each change writes beside it.
 #[async_trait]

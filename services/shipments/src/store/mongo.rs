@@ -15,9 +15,11 @@ use audit::AuditEntry;
 use outbox::Notification;
 
 use super::{
-    Counters, Cursor, DeleteRecord, Edit, Effects, ImportRecord, Imports, Journal, ListPage,
-    ListQuery, MAX_COUNTED, OPEN_STATUSES, Rules, Shipments, Statistics, window_start,
+    Counters, Cursor, CustomerPage, Customers, DeleteRecord, Edit, Effects, ImportRecord, Imports,
+    Journal, ListPage, ListQuery, MAX_COUNTED, OPEN_STATUSES, Rules, Shipments, Statistics,
+    window_start,
 };
+use crate::customers::{Customer, CustomerQuery};
 use crate::domain::{Shipment, Status, TrackingNumber};
 use crate::error::ShipmentError;
 use crate::updates::EmailRules;
@@ -47,6 +49,7 @@ pub struct MongoShipmentStore {
     /// The unique names shipments claim (`_id`), and the imports' records.
     claims: Collection<Document>,
     imports: Collection<Document>,
+    customers: Collection<Document>,
 }
 
 /// The id of the e-mail rules in the settings collection.
@@ -60,7 +63,7 @@ fn majority() -> mongodb::options::WriteConcern {
 }
 
 /// The shipments' schema versions, oldest first; a released step is never edited.
-const MIGRATIONS: [MongoStep; 2] = [
+const MIGRATIONS: [MongoStep; 3] = [
     MongoStep {
         name: "initial",
         apply: initial,
@@ -69,7 +72,36 @@ const MIGRATIONS: [MongoStep; 2] = [
         name: "search_text",
         apply: add_search_text,
     },
+    MongoStep {
+        name: "customers",
+        apply: customers,
+    },
 ];
+
+/// The customers by name and by account number, and each customer's shipments newest first.
+fn customers(db: mongodb::Database) -> BoxFuture<'static, mongodb::error::Result<()>> {
+    Box::pin(async move {
+        db.collection::<Document>("customers")
+            .create_indexes([
+                IndexModel::builder()
+                    .keys(doc! { "accountNumber": 1 })
+                    .options(IndexOptions::builder().unique(true).build())
+                    .build(),
+                IndexModel::builder()
+                    .keys(doc! { "nameKey": 1, "_id": 1 })
+                    .build(),
+            ])
+            .await?;
+        db.collection::<Document>("shipments")
+            .create_index(
+                IndexModel::builder()
+                    .keys(doc! { "customerId": 1, "createdAt": -1, "_id": -1 })
+                    .build(),
+            )
+            .await
+            .map(drop)
+    })
+}
 
 fn initial(db: mongodb::Database) -> BoxFuture<'static, mongodb::error::Result<()>> {
     Box::pin(async move {
@@ -172,6 +204,7 @@ impl MongoShipmentStore {
             counters,
             claims,
             imports,
+            customers: db.collection("customers"),
         })
     }
 }
@@ -326,6 +359,9 @@ fn filter(query: &ListQuery) -> Document {
     }
     if !created.is_empty() {
         filter.insert("createdAt", created);
+    }
+    if let Some(customer) = &query.customer {
+        filter.insert("customerId", customer);
     }
     if let Some(today) = query.late_on {
         let open: Vec<&str> = OPEN_STATUSES.iter().map(|s| s.as_str()).collect();
@@ -801,4 +837,131 @@ fn import_from_document(mut document: Document) -> Result<ImportRecord, Shipment
     document.remove("_id");
     document.remove("seq");
     mongodb::bson::from_document(document).map_err(|e| ShipmentError::Internal(e.to_string()))
+}
+
+fn customer_to_document(c: &Customer) -> Result<Document, ShipmentError> {
+    let mut d =
+        mongodb::bson::to_document(c).map_err(|e| ShipmentError::Internal(e.to_string()))?;
+    d.remove("id");
+    d.insert("_id", &c.id);
+    d.insert("nameKey", crate::search::fold(&c.name));
+    d.insert("searchText", c.search_text());
+    Ok(d)
+}
+
+fn customer_from_document(mut d: Document) -> Result<Customer, ShipmentError> {
+    let id = d
+        .get_str("_id")
+        .map_err(|e| ShipmentError::Internal(e.to_string()))?
+        .to_owned();
+    d.insert("id", id);
+    mongodb::bson::from_document(d).map_err(|e| ShipmentError::Internal(e.to_string()))
+}
+
+/// A write refused for a taken account number: a refusal, not a database fault.
+fn taken(e: mongodb::error::Error) -> Result<Result<(), ShipmentError>, mongodb::error::Error> {
+    match StoreFault::from(e.clone()) {
+        StoreFault::Duplicate(_) => Ok(Err(ShipmentError::AccountNumberTaken)),
+        _ => Err(e),
+    }
+}
+
+#[async_trait]
+impl Customers for MongoShipmentStore {
+    async fn insert_customer(
+        &self,
+        customer: &Customer,
+        entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
+        let document = customer_to_document(customer)?;
+        self.in_transaction(|store, session| {
+            let (document, entry) = (document.clone(), entry.clone());
+            Box::pin(async move {
+                if let Err(e) = store
+                    .customers
+                    .insert_one(document)
+                    .session(&mut *session)
+                    .await
+                {
+                    return taken(e);
+                }
+                audit::store::mongo::insert_all(&store.audit, session, &[entry]).await?;
+                Ok(Ok(()))
+            })
+        })
+        .await
+    }
+
+    async fn get_customer(&self, id: &str) -> Result<Customer, ShipmentError> {
+        let found = self
+            .customers
+            .find_one(doc! { "_id": id })
+            .await
+            .map_err(StoreFault::from)?;
+        customer_from_document(found.ok_or(ShipmentError::CustomerNotFound)?)
+    }
+
+    async fn list_customers(&self, query: &CustomerQuery) -> Result<CustomerPage, ShipmentError> {
+        let mut filter = Document::new();
+        if let Some(text) = &query.text {
+            filter.insert("searchText", doc! { "$regex": mongo::regex_literal(text) });
+        }
+        if let Some(status) = query.status {
+            filter.insert("status", status.as_str());
+        }
+        let (customers, next) = mongo::find_page(
+            &self.customers,
+            filter,
+            mongo::Order {
+                field: "nameKey",
+                descending: false,
+            },
+            query.after.as_deref(),
+            Keyset::new(query.page_size),
+            customer_from_document,
+        )
+        .await?;
+        Ok(CustomerPage { customers, next })
+    }
+
+    async fn replace_customer(
+        &self,
+        customer: &Customer,
+        entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
+        let document = customer_to_document(customer)?;
+        let id = customer.id.clone();
+        self.in_transaction(|store, session| {
+            let (document, entry, id) = (document.clone(), entry.clone(), id.clone());
+            Box::pin(async move {
+                match store
+                    .customers
+                    .replace_one(doc! { "_id": &id }, document)
+                    .session(&mut *session)
+                    .await
+                {
+                    Ok(replaced) if replaced.matched_count == 0 => {
+                        return Ok(Err(ShipmentError::CustomerNotFound));
+                    }
+                    Ok(_) => {}
+                    Err(e) => return taken(e),
+                }
+                audit::store::mongo::insert_all(&store.audit, session, &[entry]).await?;
+                Ok(Ok(()))
+            })
+        })
+        .await
+    }
+
+    async fn invite(&self, email: &Notification, entry: &AuditEntry) -> Result<(), ShipmentError> {
+        self.in_transaction(|store, session| {
+            let (email, entry) = (email.clone(), entry.clone());
+            Box::pin(async move {
+                outbox::store::mongo::insert_all(&store.outbox, session, &[email]).await?;
+                audit::store::mongo::insert_all(&store.audit, session, &[entry]).await?;
+                Ok(Ok(()))
+            })
+        })
+        .await
+    }
 }

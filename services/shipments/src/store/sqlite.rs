@@ -18,9 +18,11 @@ use audit::AuditEntry;
 use outbox::Notification;
 
 use super::{
-    Counters, Cursor, DeleteRecord, Edit, Effects, ImportRecord, Imports, Journal, ListPage,
-    ListQuery, MAX_COUNTED, OPEN_STATUSES, Order, Rules, Shipments, Statistics, window_start,
+    Counters, Cursor, CustomerPage, Customers, DeleteRecord, Edit, Effects, ImportRecord, Imports,
+    Journal, ListPage, ListQuery, MAX_COUNTED, OPEN_STATUSES, Order, Rules, Shipments, Statistics,
+    window_start,
 };
+use crate::customers::{Customer, CustomerQuery};
 use crate::domain::{Shipment, Status, TrackingNumber, utc_micros};
 use crate::error::ShipmentError;
 use crate::updates::EmailRules;
@@ -165,11 +167,29 @@ INSERT INTO shipments_unfolded (seq)
         // Every later statement of a transaction that wrote the search index makes it flush
         // its pending terms to disk: an import's batch writes its search rows last, at once.
         sql: "DROP TRIGGER IF EXISTS shipments_search_insert;",
+    }, Step {
+        name: "customers",
+        // A customer's shipments, newest first, from the index alone (the portal's list).
+        sql: "
+CREATE TABLE IF NOT EXISTS customers (
+    id TEXT PRIMARY KEY,
+    account_number TEXT NOT NULL UNIQUE,
+    name_key TEXT NOT NULL,
+    status TEXT NOT NULL,
+    search_text TEXT NOT NULL,
+    doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS customers_by_name ON customers (name_key, id);
+CREATE INDEX IF NOT EXISTS shipments_customer ON shipments (json_extract(doc, '$.customerId'), seq);
+",
     }],
 };
 
 /// The expected delivery date inside a stored shipment (`YYYY-MM-DD`), as its indexes name it.
 const EXPECTED: &str = "json_extract(s.doc, '$.expectedDeliveryDate')";
+
+/// The customer of a stored shipment, as its index names it.
+const CUSTOMER: &str = "json_extract(s.doc, '$.customerId')";
 
 /// The trigram index answers queries of three characters or more.
 const TRIGRAM: usize = 3;
@@ -327,6 +347,10 @@ fn filter(query: &ListQuery) -> Filter {
     if let Some(before) = &query.created_before {
         row_clauses.push("s.created_at < ?".to_owned());
         values.push(Value::Text(utc_micros::format(before)));
+    }
+    if let Some(customer) = &query.customer {
+        row_clauses.push(format!("{CUSTOMER} = ?"));
+        values.push(Value::Text(customer.clone()));
     }
     if let Some(today) = query.late_on {
         let open = vec!["?"; OPEN_STATUSES.len()].join(", ");
@@ -921,6 +945,166 @@ impl Counters for SqliteShipmentStore {
                     .map_err(StoreFault::from)?;
                 }
                 Ok(count as u64)
+            })
+            .await
+    }
+}
+
+/// A customer's row: its columns beside the document.
+fn customer_row(c: &Customer) -> Result<[Value; 6], ShipmentError> {
+    Ok([
+        Value::Text(c.id.clone()),
+        Value::Text(c.account_number.clone()),
+        Value::Text(crate::search::fold(&c.name)),
+        Value::Text(c.status.as_str().to_owned()),
+        Value::Text(c.search_text()),
+        Value::Text(json::encode(c)?),
+    ])
+}
+
+/// The write of a customer and its audit entry; a taken account number refuses it.
+fn write_customer(
+    conn: &mut rusqlite::Connection,
+    sql: &str,
+    row: &[Value; 6],
+    entry: &AuditEntry,
+) -> Result<bool, ShipmentError> {
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(StoreFault::from)?;
+    let written = match tx
+        .execute(sql, params_from_iter(row))
+        .map_err(StoreFault::from)
+    {
+        Ok(n) => n,
+        Err(StoreFault::Duplicate(_)) => return Err(ShipmentError::AccountNumberTaken),
+        Err(e) => return Err(e.into()),
+    };
+    if written == 0 {
+        return Ok(false);
+    }
+    audit::store::sqlite::insert_all(&tx, std::slice::from_ref(entry))?;
+    tx.commit().map_err(StoreFault::from)?;
+    Ok(true)
+}
+
+#[async_trait]
+impl Customers for SqliteShipmentStore {
+    async fn insert_customer(
+        &self,
+        customer: &Customer,
+        entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
+        let (row, entry) = (customer_row(customer)?, entry.clone());
+        self.db
+            .write(move |conn| {
+                write_customer(
+                    conn,
+                    "INSERT INTO customers (id, account_number, name_key, status, search_text, doc) VALUES (?, ?, ?, ?, ?, ?)",
+                    &row,
+                    &entry,
+                )
+                .map(drop)
+            })
+            .await
+    }
+
+    async fn get_customer(&self, id: &str) -> Result<Customer, ShipmentError> {
+        let id = id.to_owned();
+        self.db
+            .run(move |conn| {
+                let doc: Option<String> = conn
+                    .query_row("SELECT doc FROM customers WHERE id = ?", [id], |r| r.get(0))
+                    .optional()
+                    .map_err(StoreFault::from)?;
+                Ok(json::decode(
+                    "customer",
+                    &doc.ok_or(ShipmentError::CustomerNotFound)?,
+                )?)
+            })
+            .await
+    }
+
+    async fn list_customers(&self, query: &CustomerQuery) -> Result<CustomerPage, ShipmentError> {
+        let query = query.clone();
+        let by_name = service_common::store::sqlite::Order {
+            by: Some("name_key"),
+            key: "id",
+            integer_key: false,
+            descending: false,
+        };
+        self.db
+            .run(move |conn| {
+                let mut clauses = Vec::new();
+                let mut values = Vec::new();
+                if let Some(text) = &query.text {
+                    clauses.push("instr(search_text, ?) > 0");
+                    values.push(Value::Text(text.clone()));
+                }
+                if let Some(status) = query.status {
+                    clauses.push("status = ?");
+                    values.push(Value::Text(status.as_str().to_owned()));
+                }
+                let mut select = "SELECT name_key, id, doc FROM customers".to_owned();
+                if !clauses.is_empty() {
+                    select.push_str(&format!(" WHERE {}", clauses.join(" AND ")));
+                }
+                let (docs, next) = service_common::store::sqlite::page::<String, ShipmentError>(
+                    conn,
+                    &select,
+                    values,
+                    by_name,
+                    query.after.as_deref(),
+                    Keyset::new(query.page_size),
+                    |r| {
+                        let cursor = paging::cursor(r.get::<_, String>(0)?, r.get::<_, String>(1)?);
+                        Ok((cursor, r.get(2)?))
+                    },
+                )?;
+                let customers = docs
+                    .iter()
+                    .map(|doc| Ok(json::decode("customer", doc)?))
+                    .collect::<Result<Vec<_>, ShipmentError>>()?;
+                Ok(CustomerPage { customers, next })
+            })
+            .await
+    }
+
+    async fn replace_customer(
+        &self,
+        customer: &Customer,
+        entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
+        let (row, entry) = (customer_row(customer)?, entry.clone());
+        self.db
+            .write(move |conn| {
+                // The same columns, the id last for the WHERE.
+                let [id, account, name, status, search, doc] = row.clone();
+                let row = [account, name, status, search, doc, id];
+                match write_customer(
+                    conn,
+                    "UPDATE customers SET account_number = ?, name_key = ?, status = ?, search_text = ?, doc = ? WHERE id = ?",
+                    &row,
+                    &entry,
+                )? {
+                    true => Ok(()),
+                    false => Err(ShipmentError::CustomerNotFound),
+                }
+            })
+            .await
+    }
+
+    async fn invite(&self, email: &Notification, entry: &AuditEntry) -> Result<(), ShipmentError> {
+        let (email, entry) = (email.clone(), entry.clone());
+        self.db
+            .write(move |conn| {
+                let tx = conn
+                    .transaction_with_behavior(TransactionBehavior::Immediate)
+                    .map_err(StoreFault::from)?;
+                outbox::store::sqlite::insert_all(&tx, std::slice::from_ref(&email))?;
+                audit::store::sqlite::insert_all(&tx, std::slice::from_ref(&entry))?;
+                tx.commit().map_err(StoreFault::from)?;
+                Ok(())
             })
             .await
     }

@@ -47,6 +47,7 @@ pub fn details(shipper: &str, origin: &str) -> ShipmentDetails {
         }],
         comments: String::new(),
         language: Default::default(),
+        customer_id: String::new(),
     }
 }
 
