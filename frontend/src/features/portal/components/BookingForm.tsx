@@ -103,7 +103,7 @@ function BookingForm({ customer }: { customer: Customer }) {
         {field(`${side}.name`, t('portal.book.name'))}
         {field(`${side}.phone`, t('portal.book.phone'), { type: 'tel' })}
         {field(`${side}.address`, t('portal.book.address'), { wide: true })}
-        {field(`${side}.email`, t('portal.book.email'), { type: 'email', wide: true, required: false })}
+        {field(`${side}.email`, t('portal.book.email'), { type: 'email', wide: true })}
       </div>
     </fieldset>
   );

@@ -47,6 +47,10 @@ describe('the booking form', () => {
     expect(shipment.packages?.[0]).toMatchObject({ quantity: 2, weightKg: 1.5, lengthCm: 30 });
     expect(shipment.pickupDate).toEqual({ year: 2026, month: 12, day: 1 });
     expect(shipment.pickupTime).toEqual({ hours: 9, minutes: 30 });
+    // The figures staff complete later, from what the booking says.
+    expect(shipment.product).toBe('Books, Tools');
+    expect(shipment.productQuantity).toBe(3);
+    expect(shipment.expectedDeliveryDate).toEqual({ year: 2026, month: 12, day: 1 });
   });
 
   it('puts a server violation next to its input', () => {

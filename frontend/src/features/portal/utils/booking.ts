@@ -2,6 +2,7 @@
 // server violation goes. Pure.
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { Customer } from '@/gen/logistics/v1/customer_pb';
+import { company } from '@/config/company';
 import { PaymentMode, type ShipmentSchema } from '@/gen/logistics/v1/shipment_pb';
 import { MODE_OPTIONS, PAYMENT_OPTIONS, TYPE_OPTIONS, keyOf, valueOf } from '@/utils/shipment';
 
@@ -89,7 +90,18 @@ export function bookingToShipment(values: BookingValues): MessageInitShape<typeo
   const weight = packages.reduce((sum, p) => sum + p.weightKg * p.quantity, 0);
   const [year, month, day] = values.pickupDate.split('-').map(Number);
   const [hours, minutes] = values.pickupTime.split(':').map(Number);
+  const pickupDate = values.pickupDate ? { year, month, day } : undefined;
+  const pickupTime = values.pickupTime ? { hours, minutes } : undefined;
+  const pieces = packages.reduce((sum, p) => sum + p.quantity, 0);
   return {
+    // What the staff fill in later but the shipment rules require at creation (details.rs):
+    // the carrier is this company, the goods are the packages, delivery and departure are not
+    // known before the pickup; staff correct them once the parcels are collected.
+    carrier: company.name,
+    product: packages.map((p) => p.description).filter(Boolean).join(', ').slice(0, 200),
+    productQuantity: pieces,
+    expectedDeliveryDate: pickupDate,
+    departureTime: pickupTime,
     shipper: trimmed(values.shipper),
     receiver: trimmed(values.receiver),
     origin: values.origin.trim(),
@@ -98,10 +110,10 @@ export function bookingToShipment(values: BookingValues): MessageInitShape<typeo
     mode: valueOf(MODE_OPTIONS, values.mode),
     paymentMode: valueOf(PAYMENT_OPTIONS, values.paymentMode),
     packages,
-    packageCount: packages.reduce((sum, p) => sum + p.quantity, 0),
+    packageCount: pieces,
     weightKg: Math.round(weight * 1000) / 1000,
-    pickupDate: values.pickupDate ? { year, month, day } : undefined,
-    pickupTime: values.pickupTime ? { hours, minutes } : undefined,
+    pickupDate,
+    pickupTime,
     comments: values.comments.trim(),
   };
 }
