@@ -65,9 +65,14 @@ export function Header() {
           </ul>
           {/* Customers sign in to the portal (the staff path is not shown to visitors). */}
           {isPublic && (
-            <Link to={PORTAL_LOGIN_PATH} className="nav-link nav-link-signin" onClick={() => setOpen(false)}>
+            <Link
+              to={PORTAL_LOGIN_PATH}
+              className="nav-link nav-link-signin"
+              title={t('common.nav.customer_signin')}
+              onClick={() => setOpen(false)}
+            >
               <LogIn aria-hidden="true" size={18} />
-              {t('common.nav.customer_signin')}
+              <span className="nav-signin-text">{t('common.nav.customer_signin')}</span>
             </Link>
           )}
           {isPublic && <LanguageMenu />}
