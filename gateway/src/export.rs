@@ -38,6 +38,8 @@ pub struct Filter {
     to: String,
     late: bool,
     sort: String,
+    /// A customer's id: only that customer's shipments.
+    customer: String,
 }
 
 fn plain(status: StatusCode, message: &str) -> Response {
@@ -83,6 +85,7 @@ impl Filter {
             create_date_to: day("to", &self.to)?,
             late: self.late,
             order_by: self.sort.clone(),
+            customer_id: self.customer.clone(),
             ..Default::default()
         })
     }

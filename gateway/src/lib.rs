@@ -574,6 +574,9 @@ pub async fn app(
         rpc::WEBHOOK_SERVICE,
         rpc::PREFERENCE_SERVICE,
         rpc::AUDIT_SERVICE,
+        rpc::CUSTOMER_SERVICE,
+        rpc::CUSTOMER_PORTAL_SERVICE,
+        rpc::PICKUP_SERVICE,
     ] {
         router = router.route_service(&format!("{service}{{method}}"), grpc_web.clone());
     }

@@ -30,6 +30,9 @@ pub const NOTIFICATION_SERVICE: &str = "/logistics.v1.NotificationService/";
 pub const WEBHOOK_SERVICE: &str = "/logistics.v1.WebhookService/";
 pub const PREFERENCE_SERVICE: &str = "/logistics.v1.PreferenceService/";
 pub const AUDIT_SERVICE: &str = "/logistics.v1.AuditService/";
+pub const CUSTOMER_SERVICE: &str = "/logistics.v1.CustomerService/";
+pub const CUSTOMER_PORTAL_SERVICE: &str = "/logistics.v1.CustomerPortalService/";
+pub const PICKUP_SERVICE: &str = "/logistics.v1.PickupService/";
 const CHANGE_PASSWORD: &str = "/logistics.v1.AuthService/ChangePassword";
 
 pub const TOO_MANY_LOOKUPS: &str =

@@ -4,7 +4,10 @@
 
 use std::time::Instant;
 
-use logistics_proto::v1::{self as pb, shipment_service_client::ShipmentServiceClient};
+use logistics_proto::v1::{
+    self as pb, customer_portal_service_client::CustomerPortalServiceClient,
+    customer_service_client::CustomerServiceClient, shipment_service_client::ShipmentServiceClient,
+};
 
 /// What an admin types: names, places and part of a tracking number.
 const SEARCHES: [&str; 8] = [
@@ -36,7 +39,7 @@ async fn main() -> anyhow::Result<()> {
     )
     .await?;
     let mut client = ShipmentServiceClient::with_interceptor(
-        built.server,
+        built.server.clone(),
         service_auth::Bearer::new(&service_auth::tool_token(&key)),
     );
     let mut times = Vec::new();
@@ -61,6 +64,60 @@ async fn main() -> anyhow::Result<()> {
         "admin list (search + status + first page): {} queries, p50 {p50:.1} ms, p95 {p95:.1} ms (largest match count {total})",
         times.len(),
     );
+    // The portal's list of the big customer `seed --customers` made (a tenth of the store).
+    let big = CustomerServiceClient::with_interceptor(
+        built.server.clone(),
+        service_auth::Bearer::new(&service_auth::tool_token(&key)),
+    )
+    .list_customers(pb::ListCustomersRequest {
+        query: "Benchmark Customer 0000".into(),
+        ..Default::default()
+    })
+    .await?
+    .into_inner()
+    .customers
+    .into_iter()
+    .next();
+    match big {
+        None => println!("portal list: skipped (the store was seeded without --customers)"),
+        Some(customer) => {
+            let caller = service_auth::Caller::of_customer(
+                "bench",
+                "bench@example.com",
+                service_auth::Role::CustomerUser,
+                &customer.id,
+            );
+            let mut portal = CustomerPortalServiceClient::with_interceptor(
+                built.server.clone(),
+                service_auth::Bearer::new(&key.mint(&caller, std::time::Duration::from_secs(3600))),
+            );
+            let mut times = Vec::new();
+            let mut total = 0;
+            for round in 0..rounds {
+                for (i, search) in std::iter::once(&"").chain(SEARCHES.iter()).enumerate() {
+                    let request = pb::ListShipmentsRequest {
+                        page_size: 20,
+                        status: if i == 0 {
+                            0
+                        } else {
+                            ((round + i) % 5 + 1) as i32
+                        },
+                        query: (*search).to_owned(),
+                        ..Default::default()
+                    };
+                    let started = Instant::now();
+                    let page = portal.list_shipments(request).await?.into_inner();
+                    times.push(started.elapsed());
+                    total = page.total_size.max(total);
+                }
+            }
+            let (p50, p95) = percentiles(&mut times);
+            println!(
+                "portal list (one customer's first page, search + status): {} queries, p50 {p50:.1} ms, p95 {p95:.1} ms (largest match count {total})",
+                times.len(),
+            );
+        }
+    }
     // The dashboard's figures: counts by status, late, 30 days of created and delivered.
     let mut times = Vec::new();
     let mut counted = 0;

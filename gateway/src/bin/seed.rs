@@ -5,7 +5,10 @@
 use std::io::Write;
 
 use futures::{StreamExt, TryStreamExt};
-use logistics_proto::v1::{self as pb, shipment_service_client::ShipmentServiceClient};
+use logistics_proto::v1::{
+    self as pb, customer_service_client::CustomerServiceClient,
+    shipment_service_client::ShipmentServiceClient,
+};
 use rand::Rng;
 use rand::seq::IndexedRandom;
 
@@ -112,6 +115,10 @@ struct Cli {
     /// Write (up to 10,000 of) their tracking numbers to this file.
     #[arg(long)]
     numbers: Option<std::path::PathBuf>,
+    /// Create this many customers first and give each shipment one: the first customer ships
+    /// a tenth of them (the portal benchmark's big customer), the others share the rest.
+    #[arg(long, default_value_t = 0)]
+    customers: usize,
     #[command(flatten)]
     store: service_common::settings::StoreSettings,
 }
@@ -131,18 +138,42 @@ async fn main() -> anyhow::Result<()> {
     )
     .await?;
     let client = ShipmentServiceClient::with_interceptor(
-        built.server,
+        built.server.clone(),
         service_auth::Bearer::new(&service_auth::tool_token(&key)),
     );
+    let mut customers = CustomerServiceClient::with_interceptor(
+        built.server.clone(),
+        service_auth::Bearer::new(&service_auth::tool_token(&key)),
+    );
+    let mut customer_ids = Vec::with_capacity(cli.customers);
+    for i in 0..cli.customers {
+        let customer = customers
+            .create_customer(pb::CreateCustomerRequest {
+                customer: Some(pb::Customer {
+                    name: format!("Benchmark Customer {i:04}"),
+                    ..Default::default()
+                }),
+            })
+            .await?
+            .into_inner();
+        customer_ids.push(customer.id);
+    }
     let started = std::time::Instant::now();
     let numbers: Vec<String> = futures::stream::iter(0..count)
-        .map(|_| {
+        .map(|i| {
             let mut client = client.clone();
+            let mut request = random_shipment();
+            if !customer_ids.is_empty() {
+                let which = if i % 10 == 0 || customer_ids.len() == 1 {
+                    0
+                } else {
+                    1 + i % (customer_ids.len() - 1)
+                };
+                request.shipment.as_mut().expect("a shipment").customer_id =
+                    customer_ids[which].clone();
+            }
             async move {
-                let created = client
-                    .create_shipment(random_shipment())
-                    .await?
-                    .into_inner();
+                let created = client.create_shipment(request).await?.into_inner();
                 let status = rand::rng().random_range(1..=10);
                 if status <= 5 {
                     let update = pb::UpdateShipmentTrackingRequest {

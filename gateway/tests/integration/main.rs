@@ -9,6 +9,7 @@ mod calls;
 #[path = "../common/mod.rs"]
 mod common;
 mod connections;
+mod customers;
 mod emails;
 mod files;
 mod one_click_unsubscribe;

@@ -84,10 +84,26 @@ pub enum Action {
     /// An invitation e-mailed to become a user of the customer.
     #[serde(rename = "customer.invite")]
     CustomerInvite,
+    #[serde(rename = "pickup.request")]
+    PickupRequest,
+    #[serde(rename = "pickup.assign")]
+    PickupAssign,
+    #[serde(rename = "pickup.confirm")]
+    PickupConfirm,
+    #[serde(rename = "pickup.collect")]
+    PickupCollect,
+    #[serde(rename = "pickup.fail")]
+    PickupFail,
+    #[serde(rename = "customer.request_approve")]
+    AccountRequestApprove,
+    #[serde(rename = "customer.request_decline")]
+    AccountRequestDecline,
+    #[serde(rename = "customer.address_book")]
+    AddressBookChange,
 }
 
 impl Action {
-    pub const ALL: [Action; 22] = [
+    pub const ALL: [Action; 30] = [
         Action::ShipmentCreate,
         Action::ShipmentUpdate,
         Action::ShipmentStatusChange,
@@ -110,6 +126,14 @@ impl Action {
         Action::CustomerSuspend,
         Action::CustomerReactivate,
         Action::CustomerInvite,
+        Action::PickupRequest,
+        Action::PickupAssign,
+        Action::PickupConfirm,
+        Action::PickupCollect,
+        Action::PickupFail,
+        Action::AccountRequestApprove,
+        Action::AccountRequestDecline,
+        Action::AddressBookChange,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -136,6 +160,14 @@ impl Action {
             Self::CustomerSuspend => "customer.suspend",
             Self::CustomerReactivate => "customer.reactivate",
             Self::CustomerInvite => "customer.invite",
+            Self::PickupRequest => "pickup.request",
+            Self::PickupAssign => "pickup.assign",
+            Self::PickupConfirm => "pickup.confirm",
+            Self::PickupCollect => "pickup.collect",
+            Self::PickupFail => "pickup.fail",
+            Self::AccountRequestApprove => "customer.request_approve",
+            Self::AccountRequestDecline => "customer.request_decline",
+            Self::AddressBookChange => "customer.address_book",
         }
     }
 
@@ -159,7 +191,15 @@ impl Action {
             | Self::CustomerUpdate
             | Self::CustomerSuspend
             | Self::CustomerReactivate
-            | Self::CustomerInvite => "customer",
+            | Self::CustomerInvite
+            | Self::AccountRequestApprove
+            | Self::AccountRequestDecline
+            | Self::AddressBookChange => "customer",
+            Self::PickupRequest
+            | Self::PickupAssign
+            | Self::PickupConfirm
+            | Self::PickupCollect
+            | Self::PickupFail => "pickup",
             _ => "user",
         }
     }

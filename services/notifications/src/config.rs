@@ -107,6 +107,16 @@ pub struct EmailApiSettings {
     /// with a message naming this variable.
     #[arg(long, env = "EMAILJS_INVITATION_TEMPLATE_ID")]
     pub emailjs_invitation_template_id: Option<String>,
+    /// Template of the e-mail that confirms a customer's pickup (parameters `to_email`,
+    /// `subject`, `customer_name`, `address`, `pickup_date`, `pickup_window`, `parcel_count`,
+    /// `parcels`); unset, those e-mails fail with a message naming this variable.
+    #[arg(long, env = "EMAILJS_PICKUP_TEMPLATE_ID")]
+    pub emailjs_pickup_template_id: Option<String>,
+    /// Template of the e-mail that declines an account request (parameters `to_name`,
+    /// `to_email`, `subject`, `company_name`, `reason`); unset, those e-mails fail with a
+    /// message naming this variable.
+    #[arg(long, env = "EMAILJS_ACCOUNT_DECLINED_TEMPLATE_ID")]
+    pub emailjs_account_declined_template_id: Option<String>,
     /// The contact form's own account: public key (`user_id`).
     #[arg(long, env = "CONTACT_EMAILJS_PUBLIC_KEY")]
     pub contact_emailjs_public_key: Option<String>,
@@ -166,6 +176,10 @@ pub struct EmailApiConfig {
     pub subscription_template: Option<String>,
     /// The invitations to a customer's account; unset, those e-mails fail naming it.
     pub invitation_template: Option<String>,
+    /// The confirmations of a customer's pickup; unset, those e-mails fail naming it.
+    pub pickup_template: Option<String>,
+    /// The declined account requests; unset, those e-mails fail naming it.
+    pub account_declined_template: Option<String>,
     pub contact: Account,
     pub contact_template: String,
 }
@@ -303,6 +317,8 @@ impl EmailApiSettings {
             alert_template: optional(&self.emailjs_alert_template_id),
             subscription_template: optional(&self.emailjs_subscription_template_id),
             invitation_template: optional(&self.emailjs_invitation_template_id),
+            pickup_template: optional(&self.emailjs_pickup_template_id),
+            account_declined_template: optional(&self.emailjs_account_declined_template_id),
             contact: Account {
                 public_key: get(&self.contact_emailjs_public_key),
                 private_key: given_secret(&self.contact_emailjs_private_key),

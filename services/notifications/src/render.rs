@@ -8,8 +8,8 @@ use minijinja::value::Kwargs;
 use minijinja::{AutoEscape, Environment, Output, State, UndefinedBehavior, Value};
 use outbox::Template;
 use outbox::emails::{
-    ContactMessage, StatusUpdate, UpdateRecipient, customer_invitation, invitation_url,
-    subscription_confirmation,
+    ContactMessage, StatusUpdate, UpdateRecipient, account_request_declined, customer_invitation,
+    invitation_url, pickup_confirmed, subscription_confirmation,
 };
 use outbox::language::{Language, interpolate};
 
@@ -46,6 +46,22 @@ const SOURCES: &[(&str, &str)] = &[
     (
         "customer_invitation.txt",
         include_str!("../templates/customer_invitation.txt"),
+    ),
+    (
+        "pickup_confirmed.html",
+        include_str!("../templates/pickup_confirmed.html"),
+    ),
+    (
+        "pickup_confirmed.txt",
+        include_str!("../templates/pickup_confirmed.txt"),
+    ),
+    (
+        "account_request_declined.html",
+        include_str!("../templates/account_request_declined.html"),
+    ),
+    (
+        "account_request_declined.txt",
+        include_str!("../templates/account_request_declined.txt"),
     ),
     ("contact.html", include_str!("../templates/contact.html")),
     ("contact.txt", include_str!("../templates/contact.txt")),
@@ -84,6 +100,8 @@ fn stem(template: Template) -> &'static str {
         Template::SubscriptionConfirmation => "subscription_confirmation",
         Template::Alert => "alert",
         Template::CustomerInvitation => "customer_invitation",
+        Template::PickupConfirmed => "pickup_confirmed",
+        Template::AccountRequestDeclined => "account_request_declined",
     }
 }
 
@@ -132,6 +150,8 @@ fn subject_key(template: Template) -> Option<&'static str> {
         Template::StatusUpdate => Some("email.update.subject"),
         Template::SubscriptionConfirmation => Some("email.confirm.subject"),
         Template::CustomerInvitation => Some("email.invitation.subject"),
+        Template::PickupConfirmed => Some("email.pickup.subject"),
+        Template::AccountRequestDeclined => Some("email.declined.subject"),
         Template::Contact | Template::Alert => None,
     }
 }
@@ -313,6 +333,7 @@ impl Renderer {
                         .or_else(|| params.get("tracking"))
                         .cloned(),
                     "customer" => params.get("customer_name").cloned(),
+                    "date" => params.get("pickup_date").cloned(),
                     other => params.get(other).cloned(),
                 })
             });
@@ -447,6 +468,33 @@ pub fn previews(renderer: &Renderer, public_url: &str) -> anyhow::Result<Vec<(St
                 now,
             ),
         )?;
+        add(
+            format!("pickup_confirmed-{code}"),
+            pickup_confirmed(
+                "maria.garcia-lopez@example.com",
+                "Distribuidora Internacional de Refacciones Industriales del Norte, S.A. de C.V.",
+                "Avenida Industrial Poniente 4521, Bodega 17, Parque Logístico Norte, 66600 Apodaca, Nuevo León, Mexico",
+                now.date_naive() + chrono::Duration::days(2),
+                (
+                    chrono::NaiveTime::from_hms_opt(9, 0, 0).unwrap(),
+                    chrono::NaiveTime::from_hms_opt(12, 30, 0).unwrap(),
+                ),
+                14,
+                language,
+                now,
+            ),
+        )?;
+        add(
+            format!("account_request_declined-{code}"),
+            account_request_declined(
+                "maria.garcia-lopez@example.com",
+                "Maria Garcia Lopez de la Fuente",
+                "Distribuidora Internacional de Refacciones Industriales del Norte, S.A. de C.V.",
+                "We do not collect from or deliver to this region yet; we expect to from next spring.\nPlease ask again then.",
+                language,
+                now,
+            ),
+        )?;
     }
     // A link sent before the short ones (a ~300-character token) still wraps.
     let legacy = format!(
@@ -546,6 +594,27 @@ fn samples() -> Vec<(Template, BTreeMap<String, String>)> {
             "Acme Imports",
             "https://ship.example/invitation#t",
             now,
+            Language::En,
+            now,
+        ),
+        pickup_confirmed(
+            "ana@acme.example",
+            "Acme Imports",
+            "12 Harbour Road, Rotterdam",
+            now.date_naive(),
+            (
+                chrono::NaiveTime::from_hms_opt(9, 0, 0).unwrap(),
+                chrono::NaiveTime::from_hms_opt(12, 0, 0).unwrap(),
+            ),
+            1,
+            Language::En,
+            now,
+        ),
+        account_request_declined(
+            "li@blue.example",
+            "Li Wei",
+            "Blue Harbour Trading",
+            "Outside our area",
             Language::En,
             now,
         ),
@@ -788,6 +857,209 @@ mod tests {
     }
 
     #[test]
+    fn a_confirmed_pickup_says_when_where_and_how_many_parcels_in_each_language() {
+        let renderer = Renderer::new(Brand::spec_default()).unwrap();
+        let isolated = |value: &str| {
+            format!(r#"<span dir="auto" style="unicode-bidi:isolate">{value}</span>"#)
+        };
+        let company = isolated("Parcel Shipping Express");
+        let customer = format!("<strong>{}</strong>", isolated("Acme Imports"));
+        let address = "Avenida Industrial 4521, 66600 Apodaca";
+        for (language, subject, hello, intro, date, parcels, ready) in [
+            (
+                Language::En,
+                "Your pickup on Dec 3, 2026 is confirmed",
+                "Hello,",
+                "{company} confirmed the pickup for {customer}:",
+                "Dec 3, 2026",
+                "3 parcels",
+                "Please have the parcels ready and labelled.",
+            ),
+            (
+                Language::Es,
+                "Su recogida del 3 dic 2026 está confirmada",
+                "Hola:",
+                "{company} ha confirmado la recogida para {customer}:",
+                "3 dic 2026",
+                "3 bultos",
+                "Tenga los bultos preparados y etiquetados.",
+            ),
+            (
+                Language::Fr,
+                "Votre enlèvement du 3 déc. 2026 est confirmé",
+                "Bonjour,",
+                "{company} a confirmé l’enlèvement pour {customer} :",
+                "3 déc. 2026",
+                "3 colis",
+                "Merci de tenir les colis prêts et étiquetés.",
+            ),
+            (
+                Language::Ar,
+                "تم تأكيد موعد الاستلام يوم 3 ديسمبر 2026",
+                "مرحبًا،",
+                "أكّدت {company} موعد استلام الطرود من {customer}:",
+                "3 ديسمبر 2026",
+                "3 طرود",
+                "يُرجى تجهيز الطرود ووضع الملصقات عليها.",
+            ),
+        ] {
+            let n = pickup_confirmed(
+                "ana@acme.example",
+                "Acme Imports",
+                address,
+                chrono::NaiveDate::from_ymd_opt(2026, 12, 3).unwrap(),
+                (
+                    chrono::NaiveTime::from_hms_opt(9, 0, 0).unwrap(),
+                    chrono::NaiveTime::from_hms_opt(12, 30, 0).unwrap(),
+                ),
+                3,
+                language,
+                service_common::now(),
+            );
+            let rendered = renderer.render(n.template, &n.params).unwrap();
+            assert_eq!(rendered.subject, subject);
+            let fill = |company: &str, customer: &str| {
+                intro
+                    .replace("{company}", company)
+                    .replace("{customer}", customer)
+            };
+            let text = &rendered.text;
+            assert_eq!(text.lines().next(), Some(hello), "{text}");
+            for shown in [
+                fill("Parcel Shipping Express", "Acme Imports"),
+                date.to_owned(),
+                "09:00–12:30".to_owned(),
+                address.to_owned(),
+                parcels.to_owned(),
+                ready.to_owned(),
+            ] {
+                assert!(text.contains(&shown), "{language}: {shown} in {text}");
+            }
+            let html = &rendered.html;
+            for shown in [
+                format!(r#"<html lang="{language}" dir="{}">"#, language.direction()),
+                fill(&company, &customer),
+                isolated(date),
+                // The window reads left to right even in an Arabic e-mail.
+                isolated(r#"<span dir="ltr" style="unicode-bidi:isolate">09:00–12:30</span>"#),
+                isolated(address),
+                isolated(parcels),
+                escape_html(ready),
+            ] {
+                assert!(html.contains(&shown), "{language}: {shown} in {html}");
+            }
+        }
+        // One parcel is singular; the company's own subject names the date too.
+        let mut brand = Brand::spec_default();
+        brand.messages.insert(
+            Language::En,
+            [(
+                "email.pickup.subject".to_owned(),
+                "Northwind collects on {date}".to_owned(),
+            )]
+            .into(),
+        );
+        let n = pickup_confirmed(
+            "ana@acme.example",
+            "Acme Imports",
+            address,
+            chrono::NaiveDate::from_ymd_opt(2026, 12, 3).unwrap(),
+            (
+                chrono::NaiveTime::from_hms_opt(14, 0, 0).unwrap(),
+                chrono::NaiveTime::from_hms_opt(17, 0, 0).unwrap(),
+            ),
+            1,
+            Language::En,
+            service_common::now(),
+        );
+        let branded = Renderer::new(brand).unwrap().render(n.template, &n.params);
+        let branded = branded.unwrap();
+        assert_eq!(branded.subject, "Northwind collects on Dec 3, 2026");
+        assert!(branded.text.contains("1 parcel\n"), "{}", branded.text);
+        assert!(branded.text.contains("14:00–17:00"), "{}", branded.text);
+    }
+
+    #[test]
+    fn a_declined_request_names_the_company_the_request_and_the_reason_in_each_language() {
+        let renderer = Renderer::new(Brand::spec_default()).unwrap();
+        let isolated = |value: &str| {
+            format!(r#"<span dir="auto" style="unicode-bidi:isolate">{value}</span>"#)
+        };
+        let company = isolated("Parcel Shipping Express");
+        let company_name = format!("<strong>{}</strong>", isolated("Blue Harbour Trading"));
+        let reason = "We do not serve Lagos yet.";
+        for (language, subject, hello, intro, reason_line, contact) in [
+            (
+                Language::En,
+                "Your account request for Blue Harbour Trading",
+                "Hello Li Wei,",
+                "Thank you for your interest in shipping with {company}. We are unable to open an account for {company_name} at this time.",
+                "Reason: {reason}",
+                "You can reply to this e-mail or write to us through the contact page.",
+            ),
+            (
+                Language::Es,
+                "Su solicitud de cuenta para Blue Harbour Trading",
+                "Hola, Li Wei:",
+                "Gracias por su interés en enviar con {company}. Por el momento no podemos abrir una cuenta para {company_name}.",
+                "Motivo: {reason}",
+                "Puede responder a este correo o escribirnos desde la página de contacto.",
+            ),
+            (
+                Language::Fr,
+                "Votre demande de compte pour Blue Harbour Trading",
+                "Bonjour Li Wei,",
+                "Merci de l’intérêt que vous portez aux envois avec {company}. Nous ne sommes pas en mesure d’ouvrir un compte pour {company_name} pour le moment.",
+                "Motif : {reason}",
+                "Vous pouvez répondre à cet e-mail ou nous écrire depuis la page de contact.",
+            ),
+            (
+                Language::Ar,
+                "طلبك لفتح حساب باسم Blue Harbour Trading",
+                "مرحبًا Li Wei،",
+                "شكرًا لاهتمامك بالشحن مع {company}. يتعذّر علينا فتح حساب باسم {company_name} في الوقت الحالي.",
+                "السبب: {reason}",
+                "يمكنك الرد على هذه الرسالة أو مراسلتنا عبر صفحة الاتصال.",
+            ),
+        ] {
+            let n = account_request_declined(
+                "li@blue.example",
+                "Li Wei",
+                "Blue Harbour Trading",
+                reason,
+                language,
+                service_common::now(),
+            );
+            let rendered = renderer.render(n.template, &n.params).unwrap();
+            assert_eq!(rendered.subject, subject);
+            let fill = |company: &str, company_name: &str| {
+                intro
+                    .replace("{company}", company)
+                    .replace("{company_name}", company_name)
+            };
+            let text = &rendered.text;
+            assert_eq!(text.lines().next(), Some(hello), "{text}");
+            for shown in [
+                fill("Parcel Shipping Express", "Blue Harbour Trading"),
+                reason_line.replace("{reason}", reason),
+                contact.to_owned(),
+            ] {
+                assert!(text.contains(&shown), "{language}: {shown} in {text}");
+            }
+            let html = &rendered.html;
+            for shown in [
+                format!(r#"<html lang="{language}" dir="{}">"#, language.direction()),
+                hello.replace("Li Wei", &isolated("Li Wei")),
+                fill(&company, &company_name),
+                reason_line.replace("{reason}", &isolated(reason)),
+                escape_html(contact),
+            ] {
+                assert!(html.contains(&shown), "{language}: {shown} in {html}");
+            }
+        }
+    }
+
+    #[test]
     fn links_numbers_and_typed_values_keep_their_own_direction_in_an_arabic_email() {
         let renderer = Renderer::new(Brand::spec_default()).unwrap();
         let all = previews(&renderer, "https://ship.example").unwrap();
@@ -828,6 +1100,27 @@ mod tests {
         );
         assert!(invited.html.contains(
             r#"<strong><span dir="auto" style="unicode-bidi:isolate">Distribuidora Internacional de Refacciones Industriales del Norte, S.A. de C.V.</span></strong>"#
+        ));
+        // A pickup's window reads left to right and its customer in its own direction.
+        let (_, pickup) = all
+            .iter()
+            .find(|(name, _)| name == "pickup_confirmed-ar")
+            .unwrap();
+        assert!(pickup.html.contains(r#"<html lang="ar" dir="rtl">"#));
+        assert!(
+            pickup
+                .html
+                .contains(r#"<span dir="ltr" style="unicode-bidi:isolate">09:00–12:30</span>"#),
+            "{}",
+            pickup.html
+        );
+        let (_, declined) = all
+            .iter()
+            .find(|(name, _)| name == "account_request_declined-ar")
+            .unwrap();
+        assert!(declined.html.contains(r#"<html lang="ar" dir="rtl">"#));
+        assert!(declined.html.contains(
+            r#"<span dir="auto" style="unicode-bidi:isolate">Maria Garcia Lopez de la Fuente</span>"#
         ));
         // Markup a filter made is kept; a value's own markup is escaped.
         let mut params = samples().remove(0).1;

@@ -94,6 +94,8 @@ pub fn notification_to_proto(n: &Notification) -> pb::Notification {
             Template::SubscriptionConfirmation => pb::EmailTemplate::SubscriptionConfirmation,
             Template::Alert => pb::EmailTemplate::Alert,
             Template::CustomerInvitation => pb::EmailTemplate::CustomerInvitation,
+            Template::PickupConfirmed => pb::EmailTemplate::PickupConfirmed,
+            Template::AccountRequestDeclined => pb::EmailTemplate::AccountRequestDeclined,
         } as i32,
         to_email: n.to_email.clone(),
         to_name: n.to_name.clone(),

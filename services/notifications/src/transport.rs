@@ -122,6 +122,17 @@ impl Transport {
                     "EMAILJS_INVITATION_TEMPLATE_ID",
                 )?,
             ),
+            Template::PickupConfirmed => (
+                &config.shipments,
+                optional(&config.pickup_template, "EMAILJS_PICKUP_TEMPLATE_ID")?,
+            ),
+            Template::AccountRequestDeclined => (
+                &config.shipments,
+                optional(
+                    &config.account_declined_template,
+                    "EMAILJS_ACCOUNT_DECLINED_TEMPLATE_ID",
+                )?,
+            ),
         };
         let mut body = json!({
             "lib_version": LIB_VERSION,

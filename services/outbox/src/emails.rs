@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 
-use crate::language::{Language, date_text, date_time, format, message};
+use crate::language::{Language, date, date_text, date_time, format, message, plural};
 use crate::{Notification, Template};
 
 /// What the shipper and receiver e-mails say about a new shipment.
@@ -293,6 +293,77 @@ pub fn customer_invitation(
     Notification::new(Template::CustomerInvitation, email, name, p, now)
 }
 
+/// A pickup's time window as every language writes it: `09:00–12:00`.
+pub fn time_window((from, until): (chrono::NaiveTime, chrono::NaiveTime)) -> String {
+    format!("{}–{}", from.format("%H:%M"), until.format("%H:%M"))
+}
+
+/// To the customer's user who asked for the pickup.
+#[allow(clippy::too_many_arguments)] // Each argument is one fact of the pickup, as stored.
+pub fn pickup_confirmed(
+    email: &str,
+    customer_name: &str,
+    address: &str,
+    date: chrono::NaiveDate,
+    window: (chrono::NaiveTime, chrono::NaiveTime),
+    parcel_count: u32,
+    language: Language,
+    now: DateTime<Utc>,
+) -> Notification {
+    let day = self::date(language, date);
+    let subject = format(language, "email.pickup.subject", &[("date", &day)]);
+    let p = params(
+        language,
+        [
+            ("to_email", email),
+            ("subject", &subject),
+            ("customer_name", customer_name),
+            ("address", address),
+            ("pickup_date", &day),
+            ("pickup_window", &time_window(window)),
+            ("parcel_count", &parcel_count.to_string()),
+            (
+                "parcels",
+                &plural(language, "email.pickup.parcels", parcel_count.into()),
+            ),
+        ],
+    );
+    Notification::new(Template::PickupConfirmed, email, "", p, now)
+}
+
+/// To a visitor whose account request staff declined.
+pub fn account_request_declined(
+    email: &str,
+    contact_name: &str,
+    company_name: &str,
+    reason: &str,
+    language: Language,
+    now: DateTime<Utc>,
+) -> Notification {
+    let subject = format(
+        language,
+        "email.declined.subject",
+        &[("company_name", company_name)],
+    );
+    let p = params(
+        language,
+        [
+            ("to_name", contact_name),
+            ("to_email", email),
+            ("subject", &subject),
+            ("company_name", company_name),
+            ("reason", reason),
+        ],
+    );
+    Notification::new(
+        Template::AccountRequestDeclined,
+        email,
+        contact_name,
+        p,
+        now,
+    )
+}
+
 /// Tells an admin that a webhook endpoint failed for the whole retry window and was disabled.
 pub fn endpoint_disabled(
     to: &str,
@@ -422,5 +493,109 @@ mod tests {
         assert_eq!(n.params["expire_time"], "30 nov 2026, 16:18 UTC");
         assert_eq!(n.params["accept_url"], url);
         assert_eq!(n.subject, "Invitación para unirse a Acme");
+    }
+
+    fn pickup(language: Language, parcels: u32) -> Notification {
+        pickup_confirmed(
+            "ana@acme.example",
+            "Acme Imports",
+            "12 Harbour Road, Rotterdam",
+            chrono::NaiveDate::from_ymd_opt(2026, 12, 3).unwrap(),
+            (
+                chrono::NaiveTime::from_hms_opt(9, 0, 0).unwrap(),
+                chrono::NaiveTime::from_hms_opt(12, 30, 0).unwrap(),
+            ),
+            parcels,
+            language,
+            at("2026-11-27T16:18:00Z"),
+        )
+    }
+
+    #[test]
+    fn a_confirmed_pickup_goes_to_the_user_with_the_date_window_address_and_parcels() {
+        let n = pickup(Language::En, 3);
+        assert_eq!(n.template, Template::PickupConfirmed);
+        assert_eq!(
+            (n.to_email.as_str(), n.to_name.as_str()),
+            ("ana@acme.example", "")
+        );
+        assert_eq!(n.subject, "Your pickup on Dec 3, 2026 is confirmed");
+        let expected: BTreeMap<String, String> = [
+            ("to_email", "ana@acme.example"),
+            ("subject", "Your pickup on Dec 3, 2026 is confirmed"),
+            ("customer_name", "Acme Imports"),
+            ("address", "12 Harbour Road, Rotterdam"),
+            ("pickup_date", "Dec 3, 2026"),
+            ("pickup_window", "09:00–12:30"),
+            ("parcel_count", "3"),
+            ("parcels", "3 parcels"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+        assert_eq!(n.params, expected);
+        assert_eq!(pickup(Language::En, 1).params["parcels"], "1 parcel");
+        assert_eq!(
+            serde_json::to_value(n.template).unwrap(),
+            "pickup_confirmed"
+        );
+    }
+
+    #[test]
+    fn a_confirmed_pickup_in_another_language_writes_its_date_and_count_in_it() {
+        let n = pickup(Language::Fr, 1);
+        assert_eq!(n.params["language"], "fr");
+        assert_eq!(n.subject, "Votre enlèvement du 3 déc. 2026 est confirmé");
+        assert_eq!(n.params["parcels"], "1 colis");
+        let n = pickup(Language::Ar, 2);
+        assert_eq!(n.params["parcels"], "طردان");
+        assert_eq!(n.params["pickup_window"], "09:00–12:30");
+        assert_eq!(pickup(Language::Es, 4).params["parcels"], "4 bultos");
+    }
+
+    #[test]
+    fn a_declined_request_goes_to_the_contact_by_name_with_the_reason() {
+        let n = account_request_declined(
+            "li@blue.example",
+            "Li Wei",
+            "Blue Harbour Trading",
+            "We do not serve this region yet.",
+            Language::En,
+            at("2026-11-27T16:18:00Z"),
+        );
+        assert_eq!(n.template, Template::AccountRequestDeclined);
+        assert_eq!(
+            (n.to_email.as_str(), n.to_name.as_str()),
+            ("li@blue.example", "Li Wei")
+        );
+        assert_eq!(n.subject, "Your account request for Blue Harbour Trading");
+        let expected: BTreeMap<String, String> = [
+            ("to_name", "Li Wei"),
+            ("to_email", "li@blue.example"),
+            ("subject", "Your account request for Blue Harbour Trading"),
+            ("company_name", "Blue Harbour Trading"),
+            ("reason", "We do not serve this region yet."),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+        assert_eq!(n.params, expected);
+        assert_eq!(
+            serde_json::to_value(n.template).unwrap(),
+            "account_request_declined"
+        );
+        let es = account_request_declined(
+            "li@blue.example",
+            "Li Wei",
+            "Blue Harbour Trading",
+            "Zona sin servicio",
+            Language::Es,
+            at("2026-11-27T16:18:00Z"),
+        );
+        assert_eq!(
+            es.subject,
+            "Su solicitud de cuenta para Blue Harbour Trading"
+        );
+        assert_eq!(es.params["language"], "es");
     }
 }

@@ -32,6 +32,10 @@ pub enum Template {
     Alert,
     /// The link that lets someone invited to a customer's account set their password.
     CustomerInvitation,
+    /// A customer's pickup was confirmed, to the user who asked for it.
+    PickupConfirmed,
+    /// A visitor's account request was declined, with the reason.
+    AccountRequestDeclined,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -109,7 +109,12 @@ impl Role {
         use Permission::*;
         match self {
             Self::User | Self::CustomerAdmin | Self::CustomerUser => &[],
-            Self::Agent => &[ShipmentsRead, ShipmentsTrack, DeliveriesRecord],
+            Self::Agent => &[
+                ShipmentsRead,
+                ShipmentsTrack,
+                DeliveriesRecord,
+                PickupsManage,
+            ],
             Self::Manager => &[
                 ShipmentsRead,
                 ShipmentsTrack,
@@ -123,6 +128,7 @@ impl Role {
                 DashboardRead,
                 UsersRead,
                 CustomersRead,
+                PickupsManage,
             ],
             Self::Admin => Permission::all(),
         }

@@ -18,6 +18,11 @@ use service_common::text::TextRule;
 /// The shipment checks of a request's times, beside the shared text rule.
 pub trait TimeChecks {
     fn optional_date(&mut self, field: &str, value: Option<&pb::Date>) -> Option<NaiveDate>;
+    fn optional_time(
+        &mut self,
+        field: &str,
+        value: Option<&pb::TimeOfDay>,
+    ) -> Option<chrono::NaiveTime>;
     fn past_time(
         &mut self,
         field: &str,
@@ -30,6 +35,15 @@ impl TimeChecks for Violations {
     /// An optional date: None when unset.
     fn optional_date(&mut self, field: &str, value: Option<&pb::Date>) -> Option<NaiveDate> {
         value.map(|d| Date.check(field, &Some(*d), self))
+    }
+
+    /// An optional time of day: None when unset.
+    fn optional_time(
+        &mut self,
+        field: &str,
+        value: Option<&pb::TimeOfDay>,
+    ) -> Option<chrono::NaiveTime> {
+        value.map(|t| crate::details::Time.check(field, &Some(*t), self))
     }
 
     /// An optional instant in the past (2000 to `now`), for events recorded after the fact.

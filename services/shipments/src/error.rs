@@ -26,6 +26,12 @@ pub enum ShipmentError {
     /// No such customer (or not the caller's).
     #[error("Customer not found")]
     CustomerNotFound,
+    #[error("Address book entry not found")]
+    EntryNotFound,
+    #[error("Account request not found")]
+    RequestNotFound,
+    #[error("Pickup not found")]
+    PickupNotFound,
     /// Another customer has this account number.
     #[error("A customer with this account number already exists")]
     AccountNumberTaken,
@@ -78,7 +84,10 @@ impl From<ShipmentError> for Status {
             }
             ShipmentError::NotFound => Status::not_found("Shipment not found"),
             ShipmentError::ImportNotFound => Status::not_found("Import not found"),
-            ShipmentError::CustomerNotFound => Status::not_found(err.to_string()),
+            ShipmentError::CustomerNotFound
+            | ShipmentError::EntryNotFound
+            | ShipmentError::RequestNotFound
+            | ShipmentError::PickupNotFound => Status::not_found(err.to_string()),
             ShipmentError::AccountNumberTaken => Status::already_exists(err.to_string()),
             ShipmentError::Precondition(message) => Status::failed_precondition(message),
             ShipmentError::AlreadyClaimed(claim) => {

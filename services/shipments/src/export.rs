@@ -188,7 +188,7 @@ mod tests {
             product,product_quantity,payment_mode,total_freight,weight_kg,\
             expected_delivery_date,departure_time,pickup_date,pickup_time,comments,packages,\
             total_volumetric_weight_kg,total_volume_m3,total_actual_weight_kg,created_at,\
-            updated_at,id,external_reference,language_code";
+            updated_at,id,external_reference,language_code,customer_id";
         assert_eq!(COLUMNS.join(","), expected);
     }
 }

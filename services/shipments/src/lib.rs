@@ -1,5 +1,7 @@
 //! The shipments service: the shipment rules, their two stores and the gRPC server.
 
+pub mod account_requests;
+pub mod address_book;
 pub mod batch;
 pub mod blobs;
 pub mod claims;
@@ -14,6 +16,8 @@ pub mod emails;
 pub mod error;
 pub mod export;
 pub mod import;
+pub mod pickup_queue;
+pub mod pickups;
 pub mod portal;
 pub mod privacy;
 pub mod search;
@@ -41,6 +45,7 @@ pub const MAX_MESSAGE_BYTES: usize = 9 * 1024 * 1024;
 use logistics_proto::v1::audit_service_server::AuditServiceServer;
 use logistics_proto::v1::customer_portal_service_server::CustomerPortalServiceServer;
 use logistics_proto::v1::customer_service_server::CustomerServiceServer;
+use logistics_proto::v1::pickup_service_server::PickupServiceServer;
 use service_auth::TokenSettings;
 use service_auth::access::Enforced;
 use service_common::settings::{
@@ -188,8 +193,13 @@ pub async fn build(
                 .max_decoding_message_size(MAX_MESSAGE_BYTES),
         ))
         .with(Enforced::new(
+            tokens.clone(),
+            CustomerPortalServiceServer::new(service.clone())
+                .max_decoding_message_size(MAX_MESSAGE_BYTES),
+        ))
+        .with(Enforced::new(
             tokens,
-            CustomerPortalServiceServer::new(service).max_decoding_message_size(MAX_MESSAGE_BYTES),
+            PickupServiceServer::new(service).max_decoding_message_size(MAX_MESSAGE_BYTES),
         ));
     Ok(Built::of_services(services))
 }

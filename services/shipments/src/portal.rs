@@ -12,10 +12,26 @@ use service_common::mask::Mask;
 use service_common::paging;
 use tonic::{Request, Response, Status};
 
+use crate::account_requests::{self, RequestState};
+use crate::address_book;
 use crate::convert;
 use crate::customers::{self, Customer, CustomerStatus, Scope};
 use crate::error::{FieldViolation, ShipmentError, Violations};
+use crate::pickups::{self, Pickup, PickupState};
 use crate::service::{ShipmentsService, id, list_query, verified};
+use crate::store::Effects;
+
+/// The customer a portal caller acts for (the access layer admits no one else).
+fn customer_of(caller: &service_auth::Caller) -> Result<String, ShipmentError> {
+    match Scope::of(caller) {
+        Scope::Customer(id) => Ok(id),
+        Scope::Staff => Err(ShipmentError::CustomerNotFound),
+    }
+}
+
+fn page_token(next: Option<String>) -> String {
+    next.as_deref().map(paging::encode).unwrap_or_default()
+}
 
 impl ShipmentsService {
     /// The customer with this id, as a request names it.
@@ -48,6 +64,109 @@ impl ShipmentsService {
     ) -> Result<crate::domain::Shipment, ShipmentError> {
         let id = id("id", id_value)?;
         scope.admit(self.store.get(&id).await?)
+    }
+}
+
+impl ShipmentsService {
+    /// The invitation e-mail of `invitation` to `customer`, with its link and expiry.
+    fn invitation_email(
+        &self,
+        customer: &Customer,
+        invitation: &service_auth::invitation::Invitation,
+        language: Language,
+    ) -> outbox::Notification {
+        let now = crate::domain::now();
+        let expires = now + service_auth::invitation::LIFETIME;
+        let token = service_auth::invitation::sign(&self.tokens, invitation, expires.timestamp());
+        let link = outbox::emails::invitation_url(&self.links.public_url, language, &token);
+        outbox::emails::customer_invitation(
+            &invitation.email,
+            &invitation.name,
+            &customer.name,
+            &link,
+            expires,
+            language,
+            now,
+        )
+    }
+
+    /// Answers a pending account request, as `actor`.
+    async fn answer(
+        &self,
+        id_value: &str,
+        actor: &Actor,
+        decline: Option<String>,
+    ) -> Result<pb::AccountRequest, ShipmentError> {
+        let id = id("id", id_value).map_err(|_| ShipmentError::RequestNotFound)?;
+        let mut request = self.store.get_request(&id).await?;
+        request.answerable()?;
+        let now = crate::domain::now();
+        request.updated_at = now;
+        let answer_entry = |action| {
+            AuditEntry::new(actor, action, &request.id, &request.company_name)
+                .with_summary(format!("{} <{}>", request.contact_name, request.email))
+        };
+        let (customer, effects) = match decline {
+            Some(reason) => {
+                request.state = RequestState::Declined;
+                request.decline_reason = reason.clone();
+                let email = outbox::emails::account_request_declined(
+                    &request.email,
+                    &request.contact_name,
+                    &request.company_name,
+                    &reason,
+                    request.language,
+                    now,
+                );
+                let effects = Effects {
+                    emails: vec![email],
+                    audit: vec![answer_entry(Action::AccountRequestDecline)],
+                    ..Effects::default()
+                };
+                (None, effects)
+            }
+            None => {
+                let input = pb::Customer {
+                    name: request.company_name.clone(),
+                    billing_address: request.address.clone(),
+                    contacts: vec![pb::CustomerContact {
+                        name: request.contact_name.clone(),
+                        email: request.email.clone(),
+                        phone: request.phone.clone(),
+                    }],
+                    ..Default::default()
+                };
+                let customer = customers::from_create(&input, now)?;
+                let invitation = customers::invitation(
+                    &pb::CustomerInvitation {
+                        email: request.email.clone(),
+                        name: request.contact_name.clone(),
+                        role: pb::Role::CustomerAdmin.into(),
+                        ..Default::default()
+                    },
+                    &customer,
+                )?;
+                request.state = RequestState::Approved;
+                request.customer_id = customer.id.clone();
+                let effects = Effects {
+                    emails: vec![self.invitation_email(&customer, &invitation, request.language)],
+                    audit: vec![
+                        answer_entry(Action::AccountRequestApprove),
+                        customer_entry(actor, Action::CustomerCreate, &customer),
+                        customer_entry(actor, Action::CustomerInvite, &customer).with_summary(
+                            format!("Invited {} as customer_admin", invitation.email),
+                        ),
+                    ],
+                    ..Effects::default()
+                };
+                (Some(customer), effects)
+            }
+        };
+        self.store
+            .answer_request(&request, customer.as_ref(), &effects)
+            .await?;
+        tracing::info!(request = %request.id, state = request.state.as_str(), "account request answered");
+        Ok(request.to_proto())
     }
 }
 
@@ -103,7 +222,7 @@ impl CustomerService for ShipmentsService {
         let request = request.into_inner();
         let input = request.customer.unwrap_or_default();
         let mask = Mask::parse(request.update_mask.as_ref(), customers::UPDATABLE)
-            .map_err(|v| ShipmentError::Invalid(v.into()))?;
+            .map_err(ShipmentError::Invalid)?;
         let before = self.customer("customer.id", &input.id).await?;
         let mut customer = before.clone();
         let mut v = Violations::default();
@@ -142,23 +261,7 @@ impl CustomerService for ShipmentsService {
             .customer("invitation.customer_id", &input.customer_id)
             .await?;
         let invitation = customers::invitation(&input, &customer)?;
-        let now = crate::domain::now();
-        let expires = now + service_auth::invitation::LIFETIME;
-        let token = service_auth::invitation::sign(&self.tokens, &invitation, expires.timestamp());
-        let link = format!(
-            "{}{}/invitation#{token}",
-            self.links.public_url.trim_end_matches('/'),
-            language.path_prefix()
-        );
-        let email = outbox::emails::customer_invitation(
-            &invitation.email,
-            &invitation.name,
-            &customer.name,
-            &link,
-            expires,
-            language,
-            now,
-        );
+        let email = self.invitation_email(&customer, &invitation, language);
         let entry =
             customer_entry(&actor, Action::CustomerInvite, &customer).with_summary(format!(
                 "Invited {} as {}",
@@ -173,8 +276,59 @@ impl CustomerService for ShipmentsService {
             email: invitation.email,
             name: invitation.name,
             role: invitation.role.to_proto().into(),
-            expire_time: Some(service_common::timestamp::to_proto(expires)),
+            expire_time: Some(service_common::timestamp::to_proto(
+                crate::domain::now() + service_auth::invitation::LIFETIME,
+            )),
         }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn create_account_request(
+        &self,
+        request: Request<pb::CreateAccountRequestRequest>,
+    ) -> Result<Response<pb::AccountRequest>, Status> {
+        let input = request.into_inner().account_request.unwrap_or_default();
+        let account_request = account_requests::from_form(&input, crate::domain::now())?;
+        self.store.insert_request(&account_request).await?;
+        tracing::info!(request = %account_request.id, "account requested");
+        Ok(Response::new(account_request.to_proto()))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_account_requests(
+        &self,
+        request: Request<pb::ListAccountRequestsRequest>,
+    ) -> Result<Response<pb::ListAccountRequestsResponse>, Status> {
+        let query = account_requests::query(request.get_ref())?;
+        let (requests, next) = self.store.list_requests(&query).await?;
+        Ok(Response::new(pb::ListAccountRequestsResponse {
+            account_requests: requests.iter().map(|r| r.to_proto()).collect(),
+            next_page_token: page_token(next),
+        }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn approve_account_request(
+        &self,
+        request: Request<pb::ApproveAccountRequestRequest>,
+    ) -> Result<Response<pb::AccountRequest>, Status> {
+        let (_, actor) = verified(&request)?;
+        Ok(Response::new(
+            self.answer(&request.get_ref().id, &actor, None).await?,
+        ))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn decline_account_request(
+        &self,
+        request: Request<pb::DeclineAccountRequestRequest>,
+    ) -> Result<Response<pb::AccountRequest>, Status> {
+        let (_, actor) = verified(&request)?;
+        let reason = account_requests::reason(&request.get_ref().reason)?;
+        Ok(Response::new(
+            self.answer(&request.get_ref().id, &actor, Some(reason))
+                .await?,
+        ))
     }
 
     #[tracing::instrument(skip_all)]
@@ -236,4 +390,218 @@ impl CustomerPortalService for ShipmentsService {
         tracing::info!(tracking_number = %shipment.tracking_number, "shipment booked");
         Ok(Response::new(convert::shipment_to_proto(&shipment)))
     }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_address_book_entries(
+        &self,
+        request: Request<pb::ListAddressBookEntriesRequest>,
+    ) -> Result<Response<pb::ListAddressBookEntriesResponse>, Status> {
+        let (caller, _) = verified(&request)?;
+        let query = address_book::query(&customer_of(&caller)?, request.get_ref())?;
+        let (entries, next) = self.store.list_entries(&query).await?;
+        Ok(Response::new(pb::ListAddressBookEntriesResponse {
+            entries: entries.iter().map(|e| e.to_proto()).collect(),
+            next_page_token: page_token(next),
+        }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn create_address_book_entry(
+        &self,
+        request: Request<pb::CreateAddressBookEntryRequest>,
+    ) -> Result<Response<pb::AddressBookEntry>, Status> {
+        let (caller, actor) = verified(&request)?;
+        let customer_id = customer_of(&caller)?;
+        let input = request.into_inner().entry.unwrap_or_default();
+        let mut v = Violations::default();
+        let entry = address_book::new_entry(
+            &customer_id,
+            "entry.",
+            &address_book::typed(&input),
+            crate::domain::now(),
+            &mut v,
+        );
+        v.into_result(()).map_err(ShipmentError::Invalid)?;
+        self.room_for(&customer_id, 1).await?;
+        let audit_entry = address_entry(&actor, &customer_id, format!("Added {}", entry.name));
+        self.store
+            .insert_entries(std::slice::from_ref(&entry), &audit_entry)
+            .await?;
+        Ok(Response::new(entry.to_proto()))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn update_address_book_entry(
+        &self,
+        request: Request<pb::UpdateAddressBookEntryRequest>,
+    ) -> Result<Response<pb::AddressBookEntry>, Status> {
+        let (caller, actor) = verified(&request)?;
+        let customer_id = customer_of(&caller)?;
+        let request = request.into_inner();
+        let input = request.entry.unwrap_or_default();
+        let mask = Mask::parse(request.update_mask.as_ref(), address_book::UPDATABLE)
+            .map_err(ShipmentError::Invalid)?;
+        let id = id("entry.id", &input.id).map_err(|_| ShipmentError::EntryNotFound)?;
+        let mut entry = self.store.get_entry(&customer_id, &id).await?;
+        let typed = address_book::typed(&input);
+        let mut v = Violations::default();
+        for path in mask.paths() {
+            address_book::apply(path, "entry.", &typed, &mut entry, &mut v);
+        }
+        v.into_result(()).map_err(ShipmentError::Invalid)?;
+        entry.updated_at = crate::domain::now();
+        let audit_entry = address_entry(&actor, &customer_id, format!("Changed {}", entry.name));
+        self.store.replace_entry(&entry, &audit_entry).await?;
+        Ok(Response::new(entry.to_proto()))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn delete_address_book_entry(
+        &self,
+        request: Request<pb::DeleteAddressBookEntryRequest>,
+    ) -> Result<Response<()>, Status> {
+        let (caller, actor) = verified(&request)?;
+        let customer_id = customer_of(&caller)?;
+        let id = id("id", &request.get_ref().id).map_err(|_| ShipmentError::EntryNotFound)?;
+        let entry = self.store.get_entry(&customer_id, &id).await?;
+        let audit_entry = address_entry(&actor, &customer_id, format!("Removed {}", entry.name));
+        self.store.delete_entry(&entry, &audit_entry).await?;
+        Ok(Response::new(()))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn import_address_book_entries(
+        &self,
+        request: Request<pb::ImportAddressBookEntriesRequest>,
+    ) -> Result<Response<pb::ImportAddressBookEntriesResponse>, Status> {
+        let (caller, actor) = verified(&request)?;
+        let customer_id = customer_of(&caller)?;
+        let entries =
+            address_book::from_csv(&customer_id, &request.get_ref().csv, crate::domain::now())?;
+        self.room_for(&customer_id, entries.len() as u64).await?;
+        let audit_entry = address_entry(
+            &actor,
+            &customer_id,
+            format!("Imported {} entries", entries.len()),
+        );
+        self.store.insert_entries(&entries, &audit_entry).await?;
+        Ok(Response::new(pb::ImportAddressBookEntriesResponse {
+            imported_count: entries.len() as i32,
+        }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn get_pickup_settings(
+        &self,
+        _request: Request<pb::GetPickupSettingsRequest>,
+    ) -> Result<Response<pb::PickupSettings>, Status> {
+        Ok(Response::new(
+            self.store.pickup_settings().await?.to_proto(),
+        ))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn create_pickup(
+        &self,
+        request: Request<pb::CreatePickupRequest>,
+    ) -> Result<Response<pb::Pickup>, Status> {
+        let (caller, actor) = verified(&request)?;
+        let scope = Scope::of(&caller);
+        let customer_id = customer_of(&caller)?;
+        let input = request.into_inner().pickup.unwrap_or_default();
+        let settings = self.store.pickup_settings().await?;
+        let now = crate::domain::now();
+        let asked = pickups::request(&input, &settings, now)?;
+        let mut v = Violations::default();
+        for (i, shipment) in asked.shipment_ids.iter().enumerate() {
+            match self.get_in(&scope, shipment).await {
+                Ok(_) => {}
+                Err(ShipmentError::NotFound) => {
+                    v.add(format!("pickup.shipment_ids[{i}]"), "Shipment not found")
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        v.into_result(()).map_err(ShipmentError::Invalid)?;
+        let customer = self.store.get_customer(&customer_id).await?;
+        let pickup = Pickup {
+            id: service_common::new_id(),
+            customer_id,
+            customer_name: customer.name.clone(),
+            address: asked.address,
+            area: asked.area,
+            date: asked.date,
+            window_start: asked.window.0,
+            window_end: asked.window.1,
+            parcel_count: asked.parcel_count,
+            shipment_ids: asked.shipment_ids,
+            notes: asked.notes,
+            state: PickupState::Requested,
+            agent_id: String::new(),
+            agent_email: String::new(),
+            failure_reason: String::new(),
+            requested_by: caller.email.clone(),
+            language: Language::En,
+            created_at: now,
+            updated_at: now,
+        };
+        let audit_entry = pickup_entry(&actor, Action::PickupRequest, &pickup);
+        self.store.insert_pickup(&pickup, &audit_entry).await?;
+        tracing::info!(pickup = %pickup.id, "pickup requested");
+        Ok(Response::new(pickup.to_proto()))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_pickups(
+        &self,
+        request: Request<pb::ListPickupsRequest>,
+    ) -> Result<Response<pb::ListPickupsResponse>, Status> {
+        let (caller, _) = verified(&request)?;
+        let mut query = pickups::query(request.get_ref())?;
+        query.customer_id = Some(customer_of(&caller)?);
+        // The queue's filters are the staff's; the portal lists by state only.
+        query.date = None;
+        query.area = None;
+        Ok(Response::new(self.pickup_page(&query).await?))
+    }
+}
+
+impl ShipmentsService {
+    /// Refuses an address book that `adding` more entries would overfill.
+    async fn room_for(&self, customer_id: &str, adding: u64) -> Result<(), ShipmentError> {
+        if self.store.count_entries(customer_id).await? + adding > address_book::MAX_ENTRIES {
+            return Err(ShipmentError::Exhausted(format!(
+                "The address book holds at most {} entries",
+                address_book::MAX_ENTRIES
+            )));
+        }
+        Ok(())
+    }
+
+    pub(crate) async fn pickup_page(
+        &self,
+        query: &pickups::PickupQuery,
+    ) -> Result<pb::ListPickupsResponse, ShipmentError> {
+        let (found, next) = self.store.list_pickups(query).await?;
+        Ok(pb::ListPickupsResponse {
+            pickups: found.iter().map(Pickup::to_proto).collect(),
+            next_page_token: page_token(next),
+        })
+    }
+}
+
+fn address_entry(actor: &Actor, customer_id: &str, summary: String) -> AuditEntry {
+    AuditEntry::new(actor, Action::AddressBookChange, customer_id, customer_id)
+        .with_summary(summary)
+}
+
+pub(crate) fn pickup_entry(actor: &Actor, action: Action, pickup: &Pickup) -> AuditEntry {
+    AuditEntry::new(actor, action, &pickup.id, &pickup.customer_name).with_summary(format!(
+        "{} {}–{}, {} parcels, {}",
+        pickup.date,
+        pickup.window_start.format("%H:%M"),
+        pickup.window_end.format("%H:%M"),
+        pickup.parcel_count,
+        pickup.area
+    ))
 }

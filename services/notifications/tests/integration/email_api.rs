@@ -130,6 +130,8 @@ fn api_config(base_url: &str) -> MailConfig {
         update_template: Some("tpl-update".into()),
         subscription_template: None,
         invitation_template: None,
+        pickup_template: None,
+        account_declined_template: None,
         alert_template: None,
         receiver_template: "tpl-receiver".into(),
         contact: Account {
@@ -925,6 +927,145 @@ async fn an_invitation_without_its_template_fails_naming_the_setting() {
         failed.last_error,
         "Missing required environment variables: EMAILJS_INVITATION_TEMPLATE_ID"
     );
+    assert!(api.received().is_empty(), "nothing reached the e-mail API");
+}
+
+fn pickup(now: DateTime<Utc>) -> outbox::Notification {
+    outbox::emails::pickup_confirmed(
+        "ana@acme.example",
+        "Acme Imports",
+        "12 Harbour Road, Rotterdam",
+        chrono::NaiveDate::from_ymd_opt(2026, 12, 3).unwrap(),
+        (
+            chrono::NaiveTime::from_hms_opt(9, 0, 0).unwrap(),
+            chrono::NaiveTime::from_hms_opt(12, 30, 0).unwrap(),
+        ),
+        3,
+        outbox::language::Language::Es,
+        now,
+    )
+}
+
+fn declined(now: DateTime<Utc>) -> outbox::Notification {
+    outbox::emails::account_request_declined(
+        "li@blue.example",
+        "Li Wei",
+        "Blue Harbour Trading",
+        "We do not serve this region yet.",
+        outbox::language::Language::En,
+        now,
+    )
+}
+
+#[tokio::test]
+async fn a_confirmed_pickup_and_a_declined_request_are_sent_with_their_own_templates() {
+    let (api, url) = MockApi::start().await;
+    let MailConfig::EmailApi(mut config) = api_config(&url) else {
+        unreachable!()
+    };
+    config.pickup_template = Some("tpl-pickup".into());
+    config.account_declined_template = Some("tpl-declined".into());
+    let mut running = start(MailConfig::EmailApi(config), fast_policy()).await;
+    let (pickup, declined) = (
+        pickup(service_common::now()),
+        declined(service_common::now()),
+    );
+    running
+        .store
+        .enqueue(&[pickup.clone(), declined.clone()])
+        .await
+        .unwrap();
+    let _worker = spawn_worker(&running.worker);
+    let received = api.wait_for(2).await;
+    let sent = |id: &str| {
+        received
+            .iter()
+            .find(|r| r.idempotency_key == id)
+            .unwrap_or_else(|| panic!("{id} was not sent"))
+            .body
+            .clone()
+    };
+    let to_customer = sent(&pickup.id);
+    assert_eq!(to_customer["template_id"], "tpl-pickup");
+    assert_eq!(to_customer["service_id"], "svc-ship");
+    assert_eq!(
+        to_customer["template_params"],
+        json!({
+            "to_email": "ana@acme.example",
+            "subject": "Su recogida del 3 dic 2026 está confirmada",
+            "customer_name": "Acme Imports",
+            "address": "12 Harbour Road, Rotterdam",
+            "pickup_date": "3 dic 2026",
+            "pickup_window": "09:00–12:30",
+            "parcel_count": "3",
+            "parcels": "3 bultos",
+            "language": "es",
+        })
+    );
+    let to_visitor = sent(&declined.id);
+    assert_eq!(to_visitor["template_id"], "tpl-declined");
+    assert_eq!(to_visitor["service_id"], "svc-ship");
+    assert_eq!(
+        to_visitor["template_params"],
+        json!({
+            "to_name": "Li Wei",
+            "to_email": "li@blue.example",
+            "subject": "Your account request for Blue Harbour Trading",
+            "company_name": "Blue Harbour Trading",
+            "reason": "We do not serve this region yet.",
+        })
+    );
+    wait_for_state(&running.store, &pickup.id, State::Sent).await;
+    wait_for_state(&running.store, &declined.id, State::Sent).await;
+    let listed = running
+        .admin
+        .list_notifications(pb::ListNotificationsRequest::default())
+        .await
+        .unwrap()
+        .into_inner();
+    let template_of = |id: &str| {
+        listed
+            .notifications
+            .iter()
+            .find(|n| n.id == id)
+            .map(|n| n.template)
+    };
+    assert_eq!(
+        template_of(&pickup.id),
+        Some(pb::EmailTemplate::PickupConfirmed as i32)
+    );
+    assert_eq!(
+        template_of(&declined.id),
+        Some(pb::EmailTemplate::AccountRequestDeclined as i32)
+    );
+}
+
+#[tokio::test]
+async fn a_pickup_or_declined_request_without_its_template_fails_naming_the_setting() {
+    let (api, url) = MockApi::start().await;
+    // This configuration has neither EMAILJS_PICKUP_TEMPLATE_ID nor
+    // EMAILJS_ACCOUNT_DECLINED_TEMPLATE_ID.
+    let running = start(api_config(&url), fast_policy()).await;
+    let (pickup, declined) = (
+        pickup(service_common::now()),
+        declined(service_common::now()),
+    );
+    running
+        .store
+        .enqueue(&[pickup.clone(), declined.clone()])
+        .await
+        .unwrap();
+    let _worker = spawn_worker(&running.worker);
+    for (id, setting) in [
+        (&pickup.id, "EMAILJS_PICKUP_TEMPLATE_ID"),
+        (&declined.id, "EMAILJS_ACCOUNT_DECLINED_TEMPLATE_ID"),
+    ] {
+        let failed = wait_for_state(&running.store, id, State::Failed).await;
+        assert_eq!(
+            failed.last_error,
+            format!("Missing required environment variables: {setting}")
+        );
+    }
     assert!(api.received().is_empty(), "nothing reached the e-mail API");
 }
 

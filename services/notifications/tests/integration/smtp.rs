@@ -341,6 +341,93 @@ async fn an_invitation_arrives_to_the_invitee_by_name_with_its_link_and_the_comp
 }
 
 #[tokio::test]
+async fn a_confirmed_pickup_arrives_with_the_date_window_address_and_parcels() {
+    let server = SmtpServer::start("accept");
+    let transport = server.transport(None);
+    let pickup = outbox::emails::pickup_confirmed(
+        "ana@acme.example",
+        "Acme Imports",
+        "12 Harbour Road, Rotterdam",
+        chrono::NaiveDate::from_ymd_opt(2026, 12, 3).unwrap(),
+        (
+            chrono::NaiveTime::from_hms_opt(9, 0, 0).unwrap(),
+            chrono::NaiveTime::from_hms_opt(12, 30, 0).unwrap(),
+        ),
+        1,
+        Language::En,
+        service_common::now(),
+    );
+    transport.send(&pickup).await.unwrap();
+
+    let received = server.received();
+    let message = &received[0];
+    assert_eq!(message["rcpt_tos"], serde_json::json!(["ana@acme.example"]));
+    assert_eq!(
+        header(message, "subject"),
+        ["Your pickup on Dec 3, 2026 is confirmed"]
+    );
+    let text = message["text"].as_str().unwrap();
+    for shown in [
+        "Hello,",
+        "Northwind Freight confirmed the pickup for Acme Imports:",
+        "Dec 3, 2026",
+        "09:00–12:30",
+        "12 Harbour Road, Rotterdam",
+        "Parcels: 1 parcel",
+        "Please have the parcels ready and labelled.",
+    ] {
+        assert!(text.contains(shown), "{shown} in {text}");
+    }
+    assert!(!text.contains("1 parcels"), "{text}");
+    let html = message["html"].as_str().unwrap();
+    assert!(html.contains(r#"<html lang="en" dir="ltr">"#), "{html}");
+    assert!(html.contains("Acme Imports"), "{html}");
+    assert!(html.contains("09:00–12:30"), "{html}");
+    assert!(header(message, "list-unsubscribe").is_empty());
+}
+
+#[tokio::test]
+async fn a_declined_request_arrives_to_the_contact_by_name_with_the_reason_in_arabic() {
+    let server = SmtpServer::start("accept");
+    let transport = server.transport(None);
+    let declined = outbox::emails::account_request_declined(
+        "li@blue.example",
+        "Li Wei",
+        "Blue Harbour Trading",
+        "We do not serve this region yet.",
+        Language::Ar,
+        service_common::now(),
+    );
+    transport.send(&declined).await.unwrap();
+
+    let received = server.received();
+    let message = &received[0];
+    assert_eq!(message["rcpt_tos"], serde_json::json!(["li@blue.example"]));
+    assert_eq!(header(message, "to"), ["Li Wei <li@blue.example>"]);
+    assert_eq!(
+        header(message, "subject"),
+        ["طلبك لفتح حساب باسم Blue Harbour Trading"]
+    );
+    let text = message["text"].as_str().unwrap();
+    for shown in [
+        "مرحبًا Li Wei،",
+        "شكرًا لاهتمامك بالشحن مع Northwind Freight. يتعذّر علينا فتح حساب باسم Blue Harbour Trading في الوقت الحالي.",
+        "السبب: We do not serve this region yet.",
+        "يمكنك الرد على هذه الرسالة أو مراسلتنا عبر صفحة الاتصال.",
+    ] {
+        assert!(text.contains(shown), "{shown} in {text}");
+    }
+    let html = message["html"].as_str().unwrap();
+    assert!(html.contains(r#"<html lang="ar" dir="rtl">"#), "{html}");
+    assert!(
+        html.contains(
+            r#"<span dir="auto" style="unicode-bidi:isolate">We do not serve this region yet.</span>"#
+        ),
+        "{html}"
+    );
+}
+
+#[tokio::test]
 async fn line_breaks_in_names_never_become_headers() {
     let server = SmtpServer::start("accept");
     let transport = server.transport(None);

@@ -206,6 +206,35 @@ pub fn date_time(language: Language, at: chrono::DateTime<chrono::Utc>) -> Strin
     )
 }
 
+/// The plural categories `language` has (CLDR's, for whole numbers), each a key suffix of a
+/// plural message: `email.pickup.parcels.one`, `….other`, …
+pub fn plural_categories(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::En | Language::Es | Language::Fr => &["one", "other"],
+        Language::Ar => &["zero", "one", "two", "few", "many", "other"],
+    }
+}
+
+/// Which plural category `count` takes in `language` (CLDR's rules for whole numbers).
+pub fn plural_category(language: Language, count: u64) -> &'static str {
+    match (language, count) {
+        (Language::En | Language::Es, 1) | (Language::Fr, 0 | 1) => "one",
+        (Language::Ar, 0) => "zero",
+        (Language::Ar, 1) => "one",
+        (Language::Ar, 2) => "two",
+        (Language::Ar, n) if (3..=10).contains(&(n % 100)) => "few",
+        (Language::Ar, n) if (11..=99).contains(&(n % 100)) => "many",
+        _ => "other",
+    }
+}
+
+/// The plural message `key` for `count` in `language`, its `{count}` filled: "1 parcel",
+/// "3 parcels", "طردان", …
+pub fn plural(language: Language, key: &str, count: u64) -> String {
+    let key = format!("{key}.{}", plural_category(language, count));
+    format(language, &key, &[("count", &count.to_string())])
+}
+
 /// The placeholders of a message, e.g. `{tracking}` → `tracking`.
 pub fn placeholders(text: &str) -> Vec<String> {
     let mut names = Vec::new();
@@ -224,21 +253,40 @@ pub fn keys() -> impl Iterator<Item = &'static str> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+
     use super::*;
+
+    /// `key.other` in English makes `key` a plural message.
+    fn plural_base(key: &str) -> Option<&str> {
+        let (base, category) = key.rsplit_once('.')?;
+        let plural = ["zero", "one", "two", "few", "many", "other"].contains(&category)
+            && CATALOGUES[&Language::En].contains_key(&format!("{base}.other"));
+        plural.then_some(base)
+    }
 
     #[test]
     fn every_language_has_exactly_the_english_keys_with_the_same_placeholders() {
         let english = &CATALOGUES[&Language::En];
+        let bases: BTreeSet<&str> = english.keys().filter_map(|k| plural_base(k)).collect();
         for language in Language::ALL {
             let messages = &CATALOGUES[&language];
-            let missing: Vec<_> = english
+            // A plural message has exactly the language's own categories.
+            let expected: BTreeSet<String> = english
                 .keys()
+                .filter(|k| plural_base(k).is_none())
+                .cloned()
+                .chain(bases.iter().flat_map(|base| {
+                    plural_categories(language)
+                        .iter()
+                        .map(move |c| format!("{base}.{c}"))
+                }))
+                .collect();
+            let missing: Vec<_> = expected
+                .iter()
                 .filter(|k| !messages.contains_key(*k))
                 .collect();
-            let extra: Vec<_> = messages
-                .keys()
-                .filter(|k| !english.contains_key(*k))
-                .collect();
+            let extra: Vec<_> = messages.keys().filter(|k| !expected.contains(*k)).collect();
             assert!(
                 missing.is_empty(),
                 "locales/{language}.json lacks {missing:?}"
@@ -252,13 +300,43 @@ mod tests {
                     !text.trim().is_empty(),
                     "locales/{language}.json: {key} is empty"
                 );
-                assert_eq!(
-                    placeholders(text),
-                    placeholders(&english[key]),
-                    "locales/{language}.json: {key} must use the placeholders of English"
-                );
+                match plural_base(key) {
+                    // "طرد واحد" names no count: a plural form uses some of English's names.
+                    Some(base) => {
+                        let allowed = placeholders(&english[&format!("{base}.other")]);
+                        assert!(
+                            placeholders(text).iter().all(|p| allowed.contains(p)),
+                            "locales/{language}.json: {key} may use only {allowed:?}"
+                        );
+                    }
+                    None => assert_eq!(
+                        placeholders(text),
+                        placeholders(&english[key]),
+                        "locales/{language}.json: {key} must use the placeholders of English"
+                    ),
+                }
             }
         }
+    }
+
+    #[test]
+    fn counts_take_each_languages_plural_form() {
+        let parcels = |language, n| plural(language, "email.pickup.parcels", n);
+        assert_eq!(parcels(Language::En, 1), "1 parcel");
+        assert_eq!(parcels(Language::En, 0), "0 parcels");
+        assert_eq!(parcels(Language::En, 3), "3 parcels");
+        assert_eq!(parcels(Language::Es, 1), "1 bulto");
+        assert_eq!(parcels(Language::Es, 12), "12 bultos");
+        assert_eq!(parcels(Language::Fr, 0), "0 colis");
+        assert_eq!(parcels(Language::Fr, 1), "1 colis");
+        assert_eq!(plural_category(Language::Fr, 1), "one");
+        assert_eq!(plural_category(Language::Fr, 2), "other");
+        assert_eq!(parcels(Language::Ar, 1), "طرد واحد");
+        assert_eq!(parcels(Language::Ar, 2), "طردان");
+        assert_eq!(parcels(Language::Ar, 3), "3 طرود");
+        assert_eq!(parcels(Language::Ar, 11), "11 طردًا");
+        assert_eq!(parcels(Language::Ar, 100), "100 طرد");
+        assert_eq!(parcels(Language::Ar, 103), "103 طرود");
     }
 
     #[test]

@@ -21,13 +21,14 @@ const PREVIEW_ROWS: usize = 10;
 const REJECTED_PREVIEW_ROWS: usize = 20;
 
 /// Columns a row may leave blank and a file may leave out.
-const OPTIONAL_COLUMNS: [&str; 6] = [
+const OPTIONAL_COLUMNS: [&str; 7] = [
     "tracking_number",
     "status",
     "current_location",
     "created_at",
     "external_reference",
     "language_code",
+    "customer_id",
 ];
 /// Columns the export writes that an import ignores (computed, or the store's own), and the
 /// two a report of rejected rows adds in front, so a fixed report imports as it is.

@@ -11,9 +11,12 @@ use chrono::{DateTime, NaiveDate, Utc};
 use audit::AuditEntry;
 use outbox::Notification;
 
+use crate::account_requests::{AccountRequest, RequestQuery};
+use crate::address_book::{Entry, EntryQuery};
 use crate::customers::{Customer, CustomerQuery};
 use crate::domain::{Shipment, Status, TrackingNumber};
 use crate::error::ShipmentError;
+use crate::pickups::{Pickup, PickupQuery, PickupSettings};
 use crate::updates::EmailRules;
 
 pub mod imports;
@@ -159,6 +162,66 @@ pub trait Customers: Send + Sync + 'static {
     ) -> Result<(), ShipmentError>;
     /// Writes an invitation's e-mail and its audit entry in one transaction.
     async fn invite(&self, email: &Notification, audit: &AuditEntry) -> Result<(), ShipmentError>;
+
+    /// How many entries a customer's address book holds.
+    async fn count_entries(&self, customer_id: &str) -> Result<u64, ShipmentError>;
+    /// Writes all the entries and their audit entry, or none.
+    async fn insert_entries(
+        &self,
+        entries: &[Entry],
+        audit: &AuditEntry,
+    ) -> Result<(), ShipmentError>;
+    /// The customer's entry; another customer's is EntryNotFound.
+    async fn get_entry(&self, customer_id: &str, id: &str) -> Result<Entry, ShipmentError>;
+    async fn replace_entry(&self, entry: &Entry, audit: &AuditEntry) -> Result<(), ShipmentError>;
+    async fn delete_entry(&self, entry: &Entry, audit: &AuditEntry) -> Result<(), ShipmentError>;
+    /// By name.
+    async fn list_entries(
+        &self,
+        query: &EntryQuery,
+    ) -> Result<(Vec<Entry>, Option<String>), ShipmentError>;
+
+    async fn insert_request(&self, request: &AccountRequest) -> Result<(), ShipmentError>;
+    /// Errors: RequestNotFound.
+    async fn get_request(&self, id: &str) -> Result<AccountRequest, ShipmentError>;
+    /// Newest first.
+    async fn list_requests(
+        &self,
+        query: &RequestQuery,
+    ) -> Result<(Vec<AccountRequest>, Option<String>), ShipmentError>;
+    /// Saves an answered request, the customer an approval made, its e-mails and audit
+    /// entries in one transaction; a request answered meanwhile is refused (Precondition).
+    async fn answer_request(
+        &self,
+        request: &AccountRequest,
+        customer: Option<&Customer>,
+        effects: &Effects,
+    ) -> Result<(), ShipmentError>;
+
+    async fn insert_pickup(&self, pickup: &Pickup, audit: &AuditEntry)
+    -> Result<(), ShipmentError>;
+    /// Errors: PickupNotFound.
+    async fn get_pickup(&self, id: &str) -> Result<Pickup, ShipmentError>;
+    /// One customer's newest first, or (no customer) the staff queue by day.
+    async fn list_pickups(
+        &self,
+        query: &PickupQuery,
+    ) -> Result<(Vec<Pickup>, Option<String>), ShipmentError>;
+    /// Saves a changed pickup with its e-mails and audit entries in one transaction, unless it
+    /// changed since `before` was read (Precondition).
+    async fn replace_pickup(
+        &self,
+        before: &Pickup,
+        pickup: &Pickup,
+        effects: &Effects,
+    ) -> Result<(), ShipmentError>;
+    /// The defaults until saved.
+    async fn pickup_settings(&self) -> Result<PickupSettings, ShipmentError>;
+    async fn set_pickup_settings(
+        &self,
+        settings: &PickupSettings,
+        audit: &AuditEntry,
+    ) -> Result<(), ShipmentError>;
 }
 
 /// The shipments, with what each change writes beside it.

@@ -19,9 +19,12 @@ use super::{
     Journal, ListPage, ListQuery, MAX_COUNTED, OPEN_STATUSES, Rules, Shipments, Statistics,
     window_start,
 };
+use crate::account_requests::{AccountRequest, RequestQuery};
+use crate::address_book::{Entry, EntryQuery};
 use crate::customers::{Customer, CustomerQuery};
 use crate::domain::{Shipment, Status, TrackingNumber};
 use crate::error::ShipmentError;
+use crate::pickups::{Pickup, PickupQuery, PickupSettings};
 use crate::updates::EmailRules;
 use service_common::paging::Keyset;
 use service_common::store::migrate::{self, MongoStep};
@@ -50,6 +53,9 @@ pub struct MongoShipmentStore {
     claims: Collection<Document>,
     imports: Collection<Document>,
     customers: Collection<Document>,
+    address_book: Collection<Document>,
+    account_requests: Collection<Document>,
+    pickups: Collection<Document>,
 }
 
 /// The id of the e-mail rules in the settings collection.
@@ -89,6 +95,30 @@ fn customers(db: mongodb::Database) -> BoxFuture<'static, mongodb::error::Result
                     .build(),
                 IndexModel::builder()
                     .keys(doc! { "nameKey": 1, "_id": 1 })
+                    .build(),
+            ])
+            .await?;
+        db.collection::<Document>("address_book")
+            .create_index(
+                IndexModel::builder()
+                    .keys(doc! { "customerId": 1, "nameKey": 1, "_id": 1 })
+                    .build(),
+            )
+            .await?;
+        db.collection::<Document>("account_requests")
+            .create_index(
+                IndexModel::builder()
+                    .keys(doc! { "createdAt": -1, "_id": -1 })
+                    .build(),
+            )
+            .await?;
+        db.collection::<Document>("pickups")
+            .create_indexes([
+                IndexModel::builder()
+                    .keys(doc! { "customerId": 1, "createdAt": -1, "_id": -1 })
+                    .build(),
+                IndexModel::builder()
+                    .keys(doc! { "date": 1, "_id": 1 })
                     .build(),
             ])
             .await?;
@@ -205,6 +235,9 @@ impl MongoShipmentStore {
             claims,
             imports,
             customers: db.collection("customers"),
+            address_book: db.collection("address_book"),
+            account_requests: db.collection("account_requests"),
+            pickups: db.collection("pickups"),
         })
     }
 }
@@ -953,6 +986,347 @@ impl Customers for MongoShipmentStore {
         .await
     }
 
+    async fn count_entries(&self, customer_id: &str) -> Result<u64, ShipmentError> {
+        Ok(self
+            .address_book
+            .count_documents(doc! { "customerId": customer_id })
+            .await
+            .map_err(StoreFault::from)?)
+    }
+
+    async fn insert_entries(
+        &self,
+        entries: &[Entry],
+        entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
+        let documents = entries
+            .iter()
+            .map(entry_to_document)
+            .collect::<Result<Vec<_>, _>>()?;
+        self.in_transaction(|store, session| {
+            let (documents, entry) = (documents.clone(), entry.clone());
+            Box::pin(async move {
+                store
+                    .address_book
+                    .insert_many(documents)
+                    .session(&mut *session)
+                    .await?;
+                audit::store::mongo::insert_all(&store.audit, session, &[entry]).await?;
+                Ok(Ok(()))
+            })
+        })
+        .await
+    }
+
+    async fn get_entry(&self, customer_id: &str, id: &str) -> Result<Entry, ShipmentError> {
+        let found = self
+            .address_book
+            .find_one(doc! { "_id": id, "customerId": customer_id })
+            .await
+            .map_err(StoreFault::from)?;
+        with_id(found.ok_or(ShipmentError::EntryNotFound)?)
+    }
+
+    async fn replace_entry(
+        &self,
+        entry: &Entry,
+        audit_entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
+        let document = entry_to_document(entry)?;
+        let filter = doc! { "_id": &entry.id, "customerId": &entry.customer_id };
+        self.in_transaction(|store, session| {
+            let (document, audit_entry, filter) =
+                (document.clone(), audit_entry.clone(), filter.clone());
+            Box::pin(async move {
+                let replaced = store
+                    .address_book
+                    .replace_one(filter, document)
+                    .session(&mut *session)
+                    .await?;
+                if replaced.matched_count == 0 {
+                    return Ok(Err(ShipmentError::EntryNotFound));
+                }
+                audit::store::mongo::insert_all(&store.audit, session, &[audit_entry]).await?;
+                Ok(Ok(()))
+            })
+        })
+        .await
+    }
+
+    async fn delete_entry(
+        &self,
+        entry: &Entry,
+        audit_entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
+        let filter = doc! { "_id": &entry.id, "customerId": &entry.customer_id };
+        self.in_transaction(|store, session| {
+            let (audit_entry, filter) = (audit_entry.clone(), filter.clone());
+            Box::pin(async move {
+                let deleted = store
+                    .address_book
+                    .delete_one(filter)
+                    .session(&mut *session)
+                    .await?;
+                if deleted.deleted_count == 0 {
+                    return Ok(Err(ShipmentError::EntryNotFound));
+                }
+                audit::store::mongo::insert_all(&store.audit, session, &[audit_entry]).await?;
+                Ok(Ok(()))
+            })
+        })
+        .await
+    }
+
+    async fn list_entries(
+        &self,
+        query: &EntryQuery,
+    ) -> Result<(Vec<Entry>, Option<String>), ShipmentError> {
+        let mut filter = doc! { "customerId": &query.customer_id };
+        if let Some(kind) = query.kind {
+            filter.insert("kind", kind.as_str());
+        }
+        if let Some(text) = &query.text {
+            filter.insert("searchText", doc! { "$regex": mongo::regex_literal(text) });
+        }
+        mongo::find_page(
+            &self.address_book,
+            filter,
+            mongo::Order {
+                field: "nameKey",
+                descending: false,
+            },
+            query.after.as_deref(),
+            Keyset::new(query.page_size),
+            with_id,
+        )
+        .await
+    }
+
+    async fn insert_request(&self, request: &AccountRequest) -> Result<(), ShipmentError> {
+        self.account_requests
+            .insert_one(to_document_with_id(request, &request.id)?)
+            .await
+            .map_err(StoreFault::from)?;
+        Ok(())
+    }
+
+    async fn get_request(&self, id: &str) -> Result<AccountRequest, ShipmentError> {
+        let found = self
+            .account_requests
+            .find_one(doc! { "_id": id })
+            .await
+            .map_err(StoreFault::from)?;
+        with_id(found.ok_or(ShipmentError::RequestNotFound)?)
+    }
+
+    async fn list_requests(
+        &self,
+        query: &RequestQuery,
+    ) -> Result<(Vec<AccountRequest>, Option<String>), ShipmentError> {
+        let mut filter = Document::new();
+        if let Some(state) = query.state {
+            filter.insert("state", state.as_str());
+        }
+        mongo::find_page(
+            &self.account_requests,
+            filter,
+            mongo::Order {
+                field: "createdAt",
+                descending: true,
+            },
+            query.after.as_deref(),
+            Keyset::new(query.page_size),
+            with_id,
+        )
+        .await
+    }
+
+    async fn answer_request(
+        &self,
+        request: &AccountRequest,
+        customer: Option<&Customer>,
+        effects: &Effects,
+    ) -> Result<(), ShipmentError> {
+        let document = to_document_with_id(request, &request.id)?;
+        let customer = customer.map(customer_to_document).transpose()?;
+        let id = request.id.clone();
+        self.in_transaction(|store, session| {
+            let (document, customer, effects, id) = (
+                document.clone(),
+                customer.clone(),
+                effects.clone(),
+                id.clone(),
+            );
+            Box::pin(async move {
+                let replaced = store
+                    .account_requests
+                    .replace_one(doc! { "_id": &id, "state": "pending" }, document)
+                    .session(&mut *session)
+                    .await?;
+                if replaced.matched_count == 0 {
+                    return Ok(Err(ShipmentError::Precondition(
+                        "This request was already answered".into(),
+                    )));
+                }
+                if let Some(customer) = customer
+                    && let Err(e) = store
+                        .customers
+                        .insert_one(customer)
+                        .session(&mut *session)
+                        .await
+                {
+                    return taken(e);
+                }
+                outbox::store::mongo::insert_all(&store.outbox, session, &effects.emails).await?;
+                audit::store::mongo::insert_all(&store.audit, session, &effects.audit).await?;
+                Ok(Ok(()))
+            })
+        })
+        .await
+    }
+
+    async fn insert_pickup(
+        &self,
+        pickup: &Pickup,
+        audit_entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
+        let document = pickup_to_document(pickup)?;
+        self.in_transaction(|store, session| {
+            let (document, audit_entry) = (document.clone(), audit_entry.clone());
+            Box::pin(async move {
+                store
+                    .pickups
+                    .insert_one(document)
+                    .session(&mut *session)
+                    .await?;
+                audit::store::mongo::insert_all(&store.audit, session, &[audit_entry]).await?;
+                Ok(Ok(()))
+            })
+        })
+        .await
+    }
+
+    async fn get_pickup(&self, id: &str) -> Result<Pickup, ShipmentError> {
+        let found = self
+            .pickups
+            .find_one(doc! { "_id": id })
+            .await
+            .map_err(StoreFault::from)?;
+        with_id(found.ok_or(ShipmentError::PickupNotFound)?)
+    }
+
+    async fn list_pickups(
+        &self,
+        query: &PickupQuery,
+    ) -> Result<(Vec<Pickup>, Option<String>), ShipmentError> {
+        let mut filter = Document::new();
+        let order = match &query.customer_id {
+            Some(customer) => {
+                filter.insert("customerId", customer);
+                mongo::Order {
+                    field: "createdAt",
+                    descending: true,
+                }
+            }
+            None => mongo::Order {
+                field: "date",
+                descending: false,
+            },
+        };
+        if let Some(state) = query.state {
+            filter.insert("state", state.as_str());
+        }
+        if let Some(day) = query.date {
+            filter.insert("date", day.to_string());
+        }
+        if let Some(area) = &query.area {
+            filter.insert("areaKey", area);
+        }
+        mongo::find_page(
+            &self.pickups,
+            filter,
+            order,
+            query.after.as_deref(),
+            Keyset::new(query.page_size),
+            with_id,
+        )
+        .await
+    }
+
+    async fn replace_pickup(
+        &self,
+        before: &Pickup,
+        pickup: &Pickup,
+        effects: &Effects,
+    ) -> Result<(), ShipmentError> {
+        let document = pickup_to_document(pickup)?;
+        let filter = doc! { "_id": &before.id, "updatedAt": crate::domain::utc_micros::format(&before.updated_at) };
+        self.in_transaction(|store, session| {
+            let (document, filter, effects) = (document.clone(), filter.clone(), effects.clone());
+            Box::pin(async move {
+                let replaced = store
+                    .pickups
+                    .replace_one(filter, document)
+                    .session(&mut *session)
+                    .await?;
+                if replaced.matched_count == 0 {
+                    return Ok(Err(ShipmentError::Precondition(
+                        "This pickup changed meanwhile: reload it".into(),
+                    )));
+                }
+                outbox::store::mongo::insert_all(&store.outbox, session, &effects.emails).await?;
+                audit::store::mongo::insert_all(&store.audit, session, &effects.audit).await?;
+                Ok(Ok(()))
+            })
+        })
+        .await
+    }
+
+    async fn pickup_settings(&self) -> Result<PickupSettings, ShipmentError> {
+        let found = self
+            .settings
+            .find_one(doc! { "_id": PICKUP_SETTINGS })
+            .await
+            .map_err(StoreFault::from)?;
+        match found {
+            Some(d) => {
+                let text = d
+                    .get_str("json")
+                    .map_err(|e| ShipmentError::Internal(format!("stored pickup settings: {e}")))?;
+                Ok(service_common::store::json::decode(
+                    "pickup settings",
+                    text,
+                )?)
+            }
+            None => Ok(PickupSettings::default()),
+        }
+    }
+
+    async fn set_pickup_settings(
+        &self,
+        settings: &PickupSettings,
+        audit_entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
+        let text = service_common::store::json::encode(settings)?;
+        self.in_transaction(|store, session| {
+            let (text, audit_entry) = (text.clone(), audit_entry.clone());
+            Box::pin(async move {
+                store
+                    .settings
+                    .update_one(
+                        doc! { "_id": PICKUP_SETTINGS },
+                        doc! { "$set": { "json": text } },
+                    )
+                    .upsert(true)
+                    .session(&mut *session)
+                    .await?;
+                audit::store::mongo::insert_all(&store.audit, session, &[audit_entry]).await?;
+                Ok(Ok(()))
+            })
+        })
+        .await
+    }
+
     async fn invite(&self, email: &Notification, entry: &AuditEntry) -> Result<(), ShipmentError> {
         self.in_transaction(|store, session| {
             let (email, entry) = (email.clone(), entry.clone());
@@ -964,4 +1338,41 @@ impl Customers for MongoShipmentStore {
         })
         .await
     }
+}
+
+/// The id of the pickup settings in the settings collection.
+const PICKUP_SETTINGS: &str = "pickups";
+
+fn to_document_with_id<T: serde::Serialize>(
+    value: &T,
+    id: &str,
+) -> Result<Document, ShipmentError> {
+    let mut d =
+        mongodb::bson::to_document(value).map_err(|e| ShipmentError::Internal(e.to_string()))?;
+    d.remove("id");
+    d.insert("_id", id);
+    Ok(d)
+}
+
+/// A stored record back, its `_id` as its id.
+fn with_id<T: serde::de::DeserializeOwned>(mut d: Document) -> Result<T, ShipmentError> {
+    let id = d
+        .get_str("_id")
+        .map_err(|e| ShipmentError::Internal(e.to_string()))?
+        .to_owned();
+    d.insert("id", id);
+    mongodb::bson::from_document(d).map_err(|e| ShipmentError::Internal(e.to_string()))
+}
+
+fn entry_to_document(e: &Entry) -> Result<Document, ShipmentError> {
+    let mut d = to_document_with_id(e, &e.id)?;
+    d.insert("nameKey", crate::search::fold(&e.name));
+    d.insert("searchText", e.search_text());
+    Ok(d)
+}
+
+fn pickup_to_document(p: &Pickup) -> Result<Document, ShipmentError> {
+    let mut d = to_document_with_id(p, &p.id)?;
+    d.insert("areaKey", p.area_key());
+    Ok(d)
 }

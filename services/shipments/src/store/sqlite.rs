@@ -22,9 +22,12 @@ use super::{
     Journal, ListPage, ListQuery, MAX_COUNTED, OPEN_STATUSES, Order, Rules, Shipments, Statistics,
     window_start,
 };
+use crate::account_requests::{AccountRequest, RequestQuery};
+use crate::address_book::{Entry, EntryQuery};
 use crate::customers::{Customer, CustomerQuery};
 use crate::domain::{Shipment, Status, TrackingNumber, utc_micros};
 use crate::error::ShipmentError;
+use crate::pickups::{Pickup, PickupQuery, PickupSettings};
 use crate::updates::EmailRules;
 
 /// `shipments_search` is a trigram full-text index of `search_text`, so the admin's
@@ -181,6 +184,33 @@ CREATE TABLE IF NOT EXISTS customers (
 );
 CREATE INDEX IF NOT EXISTS customers_by_name ON customers (name_key, id);
 CREATE INDEX IF NOT EXISTS shipments_customer ON shipments (json_extract(doc, '$.customerId'), seq);
+CREATE TABLE IF NOT EXISTS address_book (
+    id TEXT PRIMARY KEY,
+    customer_id TEXT NOT NULL,
+    name_key TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    search_text TEXT NOT NULL,
+    doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS address_book_by_name ON address_book (customer_id, name_key, id);
+CREATE TABLE IF NOT EXISTS account_requests (
+    id TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    state TEXT NOT NULL,
+    doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS account_requests_newest ON account_requests (created_at, id);
+CREATE TABLE IF NOT EXISTS pickups (
+    id TEXT PRIMARY KEY,
+    customer_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    day TEXT NOT NULL,
+    area_key TEXT NOT NULL,
+    state TEXT NOT NULL,
+    doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS pickups_customer ON pickups (customer_id, created_at, id);
+CREATE INDEX IF NOT EXISTS pickups_by_day ON pickups (day, id);
 ",
     }],
 };
@@ -1094,6 +1124,440 @@ impl Customers for SqliteShipmentStore {
             .await
     }
 
+    async fn count_entries(&self, customer_id: &str) -> Result<u64, ShipmentError> {
+        let customer_id = customer_id.to_owned();
+        self.db
+            .run(move |conn| {
+                let n: i64 = conn
+                    .query_row(
+                        "SELECT count(*) FROM address_book WHERE customer_id = ?",
+                        [customer_id],
+                        |r| r.get(0),
+                    )
+                    .map_err(StoreFault::from)?;
+                Ok(n as u64)
+            })
+            .await
+    }
+
+    async fn insert_entries(
+        &self,
+        entries: &[Entry],
+        entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
+        let rows = entries
+            .iter()
+            .map(entry_row)
+            .collect::<Result<Vec<_>, _>>()?;
+        let entry = entry.clone();
+        self.db
+            .write(move |conn| {
+                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(StoreFault::from)?;
+                for row in &rows {
+                    tx.execute(
+                        "INSERT INTO address_book (id, customer_id, name_key, kind, search_text, doc) VALUES (?, ?, ?, ?, ?, ?)",
+                        params_from_iter(row),
+                    )
+                    .map_err(StoreFault::from)?;
+                }
+                audit::store::sqlite::insert_all(&tx, std::slice::from_ref(&entry))?;
+                tx.commit().map_err(StoreFault::from)?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn get_entry(&self, customer_id: &str, id: &str) -> Result<Entry, ShipmentError> {
+        let (customer_id, id) = (customer_id.to_owned(), id.to_owned());
+        self.db
+            .run(move |conn| {
+                let doc: Option<String> = conn
+                    .query_row(
+                        "SELECT doc FROM address_book WHERE id = ? AND customer_id = ?",
+                        [id, customer_id],
+                        |r| r.get(0),
+                    )
+                    .optional()
+                    .map_err(StoreFault::from)?;
+                Ok(json::decode(
+                    "address book entry",
+                    &doc.ok_or(ShipmentError::EntryNotFound)?,
+                )?)
+            })
+            .await
+    }
+
+    async fn replace_entry(
+        &self,
+        entry: &Entry,
+        audit_entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
+        let [id, customer, name, kind, search, doc] = entry_row(entry)?;
+        let audit_entry = audit_entry.clone();
+        self.db
+            .write(move |conn| {
+                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(StoreFault::from)?;
+                let n = tx
+                    .execute(
+                        "UPDATE address_book SET name_key = ?, kind = ?, search_text = ?, doc = ? WHERE id = ? AND customer_id = ?",
+                        params_from_iter([name, kind, search, doc, id, customer]),
+                    )
+                    .map_err(StoreFault::from)?;
+                if n == 0 {
+                    return Err(ShipmentError::EntryNotFound);
+                }
+                audit::store::sqlite::insert_all(&tx, std::slice::from_ref(&audit_entry))?;
+                tx.commit().map_err(StoreFault::from)?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn delete_entry(
+        &self,
+        entry: &Entry,
+        audit_entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
+        let (id, customer) = (entry.id.clone(), entry.customer_id.clone());
+        let audit_entry = audit_entry.clone();
+        self.db
+            .write(move |conn| {
+                let tx = conn
+                    .transaction_with_behavior(TransactionBehavior::Immediate)
+                    .map_err(StoreFault::from)?;
+                let n = tx
+                    .execute(
+                        "DELETE FROM address_book WHERE id = ? AND customer_id = ?",
+                        params![id, customer],
+                    )
+                    .map_err(StoreFault::from)?;
+                if n == 0 {
+                    return Err(ShipmentError::EntryNotFound);
+                }
+                audit::store::sqlite::insert_all(&tx, std::slice::from_ref(&audit_entry))?;
+                tx.commit().map_err(StoreFault::from)?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn list_entries(
+        &self,
+        query: &EntryQuery,
+    ) -> Result<(Vec<Entry>, Option<String>), ShipmentError> {
+        let query = query.clone();
+        self.db
+            .run(move |conn| {
+                let mut select =
+                    "SELECT name_key, id, doc FROM address_book WHERE customer_id = ?".to_owned();
+                let mut values = vec![Value::Text(query.customer_id.clone())];
+                if let Some(kind) = query.kind {
+                    select.push_str(" AND kind = ?");
+                    values.push(Value::Text(kind.as_str().to_owned()));
+                }
+                if let Some(text) = &query.text {
+                    select.push_str(" AND instr(search_text, ?) > 0");
+                    values.push(Value::Text(text.clone()));
+                }
+                let by_name = service_common::store::sqlite::Order {
+                    by: Some("name_key"),
+                    key: "id",
+                    integer_key: false,
+                    descending: false,
+                };
+                page_of(
+                    conn,
+                    &select,
+                    values,
+                    by_name,
+                    query.after.as_deref(),
+                    query.page_size,
+                    "address book entry",
+                )
+            })
+            .await
+    }
+
+    async fn insert_request(&self, request: &AccountRequest) -> Result<(), ShipmentError> {
+        let row = (
+            request.id.clone(),
+            utc_micros::format(&request.created_at),
+            request.state.as_str(),
+            json::encode(request)?,
+        );
+        self.db
+            .write(move |conn| {
+                conn.execute(
+                    "INSERT INTO account_requests (id, created_at, state, doc) VALUES (?, ?, ?, ?)",
+                    params![row.0, row.1, row.2, row.3],
+                )
+                .map_err(StoreFault::from)?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn get_request(&self, id: &str) -> Result<AccountRequest, ShipmentError> {
+        let id = id.to_owned();
+        self.db
+            .run(move |conn| {
+                let doc: Option<String> = conn
+                    .query_row("SELECT doc FROM account_requests WHERE id = ?", [id], |r| {
+                        r.get(0)
+                    })
+                    .optional()
+                    .map_err(StoreFault::from)?;
+                Ok(json::decode(
+                    "account request",
+                    &doc.ok_or(ShipmentError::RequestNotFound)?,
+                )?)
+            })
+            .await
+    }
+
+    async fn list_requests(
+        &self,
+        query: &RequestQuery,
+    ) -> Result<(Vec<AccountRequest>, Option<String>), ShipmentError> {
+        let query = query.clone();
+        self.db
+            .run(move |conn| {
+                let mut select = "SELECT created_at, id, doc FROM account_requests".to_owned();
+                let mut values = Vec::new();
+                if let Some(state) = query.state {
+                    select.push_str(" WHERE state = ?");
+                    values.push(Value::Text(state.as_str().to_owned()));
+                }
+                let newest = service_common::store::sqlite::Order {
+                    by: Some("created_at"),
+                    key: "id",
+                    integer_key: false,
+                    descending: true,
+                };
+                page_of(
+                    conn,
+                    &select,
+                    values,
+                    newest,
+                    query.after.as_deref(),
+                    query.page_size,
+                    "account request",
+                )
+            })
+            .await
+    }
+
+    async fn answer_request(
+        &self,
+        request: &AccountRequest,
+        customer: Option<&Customer>,
+        effects: &Effects,
+    ) -> Result<(), ShipmentError> {
+        let (id, state, doc) = (
+            request.id.clone(),
+            request.state.as_str(),
+            json::encode(request)?,
+        );
+        let customer = customer.map(customer_row).transpose()?;
+        let effects = effects.clone();
+        self.db
+            .write(move |conn| {
+                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(StoreFault::from)?;
+                let n = tx
+                    .execute(
+                        "UPDATE account_requests SET state = ?, doc = ? WHERE id = ? AND state = 'pending'",
+                        params![state, doc, id],
+                    )
+                    .map_err(StoreFault::from)?;
+                if n == 0 {
+                    return Err(ShipmentError::Precondition("This request was already answered".into()));
+                }
+                if let Some(row) = &customer {
+                    match tx.execute(
+                        "INSERT INTO customers (id, account_number, name_key, status, search_text, doc) VALUES (?, ?, ?, ?, ?, ?)",
+                        params_from_iter(row),
+                    ) {
+                        Ok(_) => {}
+                        Err(e) => {
+                            return Err(match StoreFault::from(e) {
+                                StoreFault::Duplicate(_) => ShipmentError::AccountNumberTaken,
+                                fault => fault.into(),
+                            });
+                        }
+                    }
+                }
+                write_effects(&tx, &effects)?;
+                tx.commit().map_err(StoreFault::from)?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn insert_pickup(
+        &self,
+        pickup: &Pickup,
+        audit_entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
+        let row = pickup_row(pickup)?;
+        let audit_entry = audit_entry.clone();
+        self.db
+            .write(move |conn| {
+                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(StoreFault::from)?;
+                tx.execute(
+                    "INSERT INTO pickups (id, customer_id, created_at, day, area_key, state, doc) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    params_from_iter(&row),
+                )
+                .map_err(StoreFault::from)?;
+                audit::store::sqlite::insert_all(&tx, std::slice::from_ref(&audit_entry))?;
+                tx.commit().map_err(StoreFault::from)?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn get_pickup(&self, id: &str) -> Result<Pickup, ShipmentError> {
+        let id = id.to_owned();
+        self.db
+            .run(move |conn| {
+                let doc: Option<String> = conn
+                    .query_row("SELECT doc FROM pickups WHERE id = ?", [id], |r| r.get(0))
+                    .optional()
+                    .map_err(StoreFault::from)?;
+                Ok(json::decode(
+                    "pickup",
+                    &doc.ok_or(ShipmentError::PickupNotFound)?,
+                )?)
+            })
+            .await
+    }
+
+    async fn list_pickups(
+        &self,
+        query: &PickupQuery,
+    ) -> Result<(Vec<Pickup>, Option<String>), ShipmentError> {
+        let query = query.clone();
+        self.db
+            .run(move |conn| {
+                let mut clauses = Vec::new();
+                let mut values = Vec::new();
+                let order = match &query.customer_id {
+                    Some(customer) => {
+                        clauses.push("customer_id = ?");
+                        values.push(Value::Text(customer.clone()));
+                        service_common::store::sqlite::Order {
+                            by: Some("created_at"),
+                            key: "id",
+                            integer_key: false,
+                            descending: true,
+                        }
+                    }
+                    None => service_common::store::sqlite::Order {
+                        by: Some("day"),
+                        key: "id",
+                        integer_key: false,
+                        descending: false,
+                    },
+                };
+                if let Some(state) = query.state {
+                    clauses.push("state = ?");
+                    values.push(Value::Text(state.as_str().to_owned()));
+                }
+                if let Some(day) = query.date {
+                    clauses.push("day = ?");
+                    values.push(Value::Text(day.to_string()));
+                }
+                if let Some(area) = &query.area {
+                    clauses.push("area_key = ?");
+                    values.push(Value::Text(area.clone()));
+                }
+                let by = order.by.unwrap_or("id");
+                let mut select = format!("SELECT {by}, id, doc FROM pickups");
+                if !clauses.is_empty() {
+                    select.push_str(&format!(" WHERE {}", clauses.join(" AND ")));
+                }
+                page_of(
+                    conn,
+                    &select,
+                    values,
+                    order,
+                    query.after.as_deref(),
+                    query.page_size,
+                    "pickup",
+                )
+            })
+            .await
+    }
+
+    async fn replace_pickup(
+        &self,
+        before: &Pickup,
+        pickup: &Pickup,
+        effects: &Effects,
+    ) -> Result<(), ShipmentError> {
+        let expected = json::encode(before)?;
+        let row = pickup_row(pickup)?;
+        let effects = effects.clone();
+        self.db
+            .write(move |conn| {
+                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(StoreFault::from)?;
+                let [id, _, _, day, area, state, doc] = row.clone();
+                let n = tx
+                    .execute(
+                        "UPDATE pickups SET day = ?, area_key = ?, state = ?, doc = ? WHERE id = ? AND doc = ?",
+                        params_from_iter([day, area, state, doc, id, Value::Text(expected.clone())]),
+                    )
+                    .map_err(StoreFault::from)?;
+                if n == 0 {
+                    return Err(ShipmentError::Precondition("This pickup changed meanwhile: reload it".into()));
+                }
+                write_effects(&tx, &effects)?;
+                tx.commit().map_err(StoreFault::from)?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn pickup_settings(&self) -> Result<PickupSettings, ShipmentError> {
+        self.db
+            .run(|conn| {
+                let doc: Option<String> = conn
+                    .query_row(
+                        "SELECT doc FROM settings WHERE name = ?",
+                        [PICKUP_SETTINGS],
+                        |r| r.get(0),
+                    )
+                    .optional()
+                    .map_err(StoreFault::from)?;
+                Ok(match doc {
+                    Some(doc) => json::decode("pickup settings", &doc)?,
+                    None => PickupSettings::default(),
+                })
+            })
+            .await
+    }
+
+    async fn set_pickup_settings(
+        &self,
+        settings: &PickupSettings,
+        audit_entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
+        let doc = json::encode(settings)?;
+        let audit_entry = audit_entry.clone();
+        self.db
+            .write(move |conn| {
+                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(StoreFault::from)?;
+                tx.execute(
+                    "INSERT INTO settings (name, doc) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET doc = excluded.doc",
+                    params![PICKUP_SETTINGS, doc],
+                )
+                .map_err(StoreFault::from)?;
+                audit::store::sqlite::insert_all(&tx, std::slice::from_ref(&audit_entry))?;
+                tx.commit().map_err(StoreFault::from)?;
+                Ok(())
+            })
+            .await
+    }
+
     async fn invite(&self, email: &Notification, entry: &AuditEntry) -> Result<(), ShipmentError> {
         let (email, entry) = (email.clone(), entry.clone());
         self.db
@@ -1108,4 +1572,59 @@ impl Customers for SqliteShipmentStore {
             })
             .await
     }
+}
+
+/// The name of the pickup settings in the settings table.
+const PICKUP_SETTINGS: &str = "pickups";
+
+fn entry_row(e: &Entry) -> Result<[Value; 6], ShipmentError> {
+    Ok([
+        Value::Text(e.id.clone()),
+        Value::Text(e.customer_id.clone()),
+        Value::Text(crate::search::fold(&e.name)),
+        Value::Text(e.kind.as_str().to_owned()),
+        Value::Text(e.search_text()),
+        Value::Text(json::encode(e)?),
+    ])
+}
+
+fn pickup_row(p: &Pickup) -> Result<[Value; 7], ShipmentError> {
+    Ok([
+        Value::Text(p.id.clone()),
+        Value::Text(p.customer_id.clone()),
+        Value::Text(utc_micros::format(&p.created_at)),
+        Value::Text(p.date.to_string()),
+        Value::Text(p.area_key()),
+        Value::Text(p.state.as_str().to_owned()),
+        Value::Text(json::encode(p)?),
+    ])
+}
+
+/// One keyset page of documents: `select` names the order column, the id and the document.
+fn page_of<T: serde::de::DeserializeOwned>(
+    conn: &rusqlite::Connection,
+    select: &str,
+    values: Vec<Value>,
+    order: service_common::store::sqlite::Order<'_>,
+    after: Option<&str>,
+    page_size: usize,
+    what: &'static str,
+) -> Result<(Vec<T>, Option<String>), ShipmentError> {
+    let (docs, next) = service_common::store::sqlite::page::<String, ShipmentError>(
+        conn,
+        select,
+        values,
+        order,
+        after,
+        Keyset::new(page_size),
+        |r| {
+            let cursor = paging::cursor(r.get::<_, String>(0)?, r.get::<_, String>(1)?);
+            Ok((cursor, r.get(2)?))
+        },
+    )?;
+    let items = docs
+        .iter()
+        .map(|doc| Ok(json::decode(what, doc)?))
+        .collect::<Result<Vec<T>, ShipmentError>>()?;
+    Ok((items, next))
 }

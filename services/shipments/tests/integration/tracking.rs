@@ -7,11 +7,9 @@ use std::collections::BTreeMap;
 
 use common::service::{Running, caller, create, start_with, valid_input, violations};
 use logistics_proto::v1::{self as pb};
-use outbox::{OutboxStore, Template};
+use outbox::Template;
 use prost::Message;
-use secrecy::ExposeSecret;
 use service_auth::CALL_TOKEN_LIFETIME;
-use service_common::StoreConfig;
 use shipments::privacy::PublicDetails;
 use tonic::{Code, Request};
 use tonic_types::StatusExt;
@@ -59,17 +57,8 @@ fn violation(status: &tonic::Status) -> (String, String) {
 
 /// Every e-mail in the outbox for one shipment, oldest first.
 async fn outbox_of(running: &Running, number: &str) -> Vec<outbox::Notification> {
-    let outbox: Box<dyn OutboxStore> = match &running.store {
-        StoreConfig::Embedded { data_dir } => {
-            Box::new(outbox::SqliteOutbox::open(data_dir).unwrap())
-        }
-        StoreConfig::Mongo { uri, database } => Box::new(
-            outbox::MongoOutbox::connect(uri.expose_secret(), database)
-                .await
-                .unwrap(),
-        ),
-    };
-    let mut all = outbox
+    let mut all = crate::common::service::outbox_of(running)
+        .await
         .list(&Default::default(), 100, None)
         .await
         .unwrap()

@@ -33,6 +33,7 @@ const TEMPLATE_NAMES: Record<number, string> = {
   [EmailTemplate.RECEIVER]: 'Receiver',
   [EmailTemplate.CONTACT]: 'Contact form',
   [EmailTemplate.ALERT]: 'Alert',
+  [EmailTemplate.CUSTOMER_INVITATION]: 'Customer invitation',
 };
 
 /** Who it is for, the address wrapping at its "@" and dots on a phone. */

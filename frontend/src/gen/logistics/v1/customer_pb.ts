@@ -6,7 +6,7 @@ import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2"
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
-import type { PaymentMode } from "./shipment_pb";
+import type { Date, PaymentMode, TimeOfDay } from "./shipment_pb";
 import { file_logistics_v1_shipment } from "./shipment_pb";
 import type { Role } from "./user_pb";
 import { file_logistics_v1_user } from "./user_pb";
@@ -16,7 +16,7 @@ import type { Message, UnknownEnum } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/customer.proto.
  */
 export const file_logistics_v1_customer: GenFile = /*@__PURE__*/
-  fileDesc("Chtsb2dpc3RpY3MvdjEvY3VzdG9tZXIucHJvdG8SDGxvZ2lzdGljcy52MSI9Cg9DdXN0b21lckNvbnRhY3QSDAoEbmFtZRgBIAEoCRINCgVlbWFpbBgCIAEoCRINCgVwaG9uZRgDIAEoCSLPAgoIQ3VzdG9tZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIWCg5hY2NvdW50X251bWJlchgDIAEoCRIXCg9iaWxsaW5nX2FkZHJlc3MYBCABKAkSLwoIY29udGFjdHMYBSADKAsyHS5sb2dpc3RpY3MudjEuQ3VzdG9tZXJDb250YWN0EjcKFGRlZmF1bHRfcGF5bWVudF9tb2RlGAYgASgOMhkubG9naXN0aWNzLnYxLlBheW1lbnRNb2RlEiwKBnN0YXR1cxgHIAEoDjIcLmxvZ2lzdGljcy52MS5DdXN0b21lclN0YXR1cxIvCgtjcmVhdGVfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLdXBkYXRlX3RpbWUYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIrABChJDdXN0b21lckludml0YXRpb24SEwoLY3VzdG9tZXJfaWQYASABKAkSFQoNY3VzdG9tZXJfbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRIMCgRuYW1lGAQgASgJEiAKBHJvbGUYBSABKA4yEi5sb2dpc3RpY3MudjEuUm9sZRIvCgtleHBpcmVfdGltZRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAqbAoOQ3VzdG9tZXJTdGF0dXMSHwobQ1VTVE9NRVJfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGgoWQ1VTVE9NRVJfU1RBVFVTX0FDVElWRRABEh0KGUNVU1RPTUVSX1NUQVRVU19TVVNQRU5ERUQQAmIGcHJvdG8z", [file_google_protobuf_timestamp, file_logistics_v1_shipment, file_logistics_v1_user]);
+  fileDesc("Chtsb2dpc3RpY3MvdjEvY3VzdG9tZXIucHJvdG8SDGxvZ2lzdGljcy52MSI9Cg9DdXN0b21lckNvbnRhY3QSDAoEbmFtZRgBIAEoCRINCgVlbWFpbBgCIAEoCRINCgVwaG9uZRgDIAEoCSLPAgoIQ3VzdG9tZXISCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIWCg5hY2NvdW50X251bWJlchgDIAEoCRIXCg9iaWxsaW5nX2FkZHJlc3MYBCABKAkSLwoIY29udGFjdHMYBSADKAsyHS5sb2dpc3RpY3MudjEuQ3VzdG9tZXJDb250YWN0EjcKFGRlZmF1bHRfcGF5bWVudF9tb2RlGAYgASgOMhkubG9naXN0aWNzLnYxLlBheW1lbnRNb2RlEiwKBnN0YXR1cxgHIAEoDjIcLmxvZ2lzdGljcy52MS5DdXN0b21lclN0YXR1cxIvCgtjcmVhdGVfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLdXBkYXRlX3RpbWUYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIrABChJDdXN0b21lckludml0YXRpb24SEwoLY3VzdG9tZXJfaWQYASABKAkSFQoNY3VzdG9tZXJfbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRIMCgRuYW1lGAQgASgJEiAKBHJvbGUYBSABKA4yEi5sb2dpc3RpY3MudjEuUm9sZRIvCgtleHBpcmVfdGltZRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi4AIKDkFjY291bnRSZXF1ZXN0EgoKAmlkGAEgASgJEhQKDGNvbXBhbnlfbmFtZRgCIAEoCRIUCgxjb250YWN0X25hbWUYAyABKAkSDQoFZW1haWwYBCABKAkSDQoFcGhvbmUYBSABKAkSDwoHYWRkcmVzcxgGIAEoCRIPCgdtZXNzYWdlGAcgASgJEhUKDWxhbmd1YWdlX2NvZGUYCCABKAkSMAoFc3RhdGUYCSABKA4yIS5sb2dpc3RpY3MudjEuQWNjb3VudFJlcXVlc3RTdGF0ZRIWCg5kZWNsaW5lX3JlYXNvbhgKIAEoCRITCgtjdXN0b21lcl9pZBgLIAEoCRIvCgtjcmVhdGVfdGltZRgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLdXBkYXRlX3RpbWUYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIu8BChBBZGRyZXNzQm9va0VudHJ5EgoKAmlkGAEgASgJEjAKBGtpbmQYAiABKA4yIi5sb2dpc3RpY3MudjEuQWRkcmVzc0Jvb2tFbnRyeUtpbmQSDAoEbmFtZRgDIAEoCRIPCgdhZGRyZXNzGAQgASgJEg0KBXBob25lGAUgASgJEg0KBWVtYWlsGAYgASgJEi8KC2NyZWF0ZV90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi+QMKBlBpY2t1cBIKCgJpZBgBIAEoCRITCgtjdXN0b21lcl9pZBgCIAEoCRIVCg1jdXN0b21lcl9uYW1lGAMgASgJEg8KB2FkZHJlc3MYBCABKAkSDAoEYXJlYRgFIAEoCRIgCgRkYXRlGAYgASgLMhIubG9naXN0aWNzLnYxLkRhdGUSLQoMd2luZG93X3N0YXJ0GAcgASgLMhcubG9naXN0aWNzLnYxLlRpbWVPZkRheRIrCgp3aW5kb3dfZW5kGAggASgLMhcubG9naXN0aWNzLnYxLlRpbWVPZkRheRIUCgxwYXJjZWxfY291bnQYCSABKAUSFAoMc2hpcG1lbnRfaWRzGAogAygJEg0KBW5vdGVzGAsgASgJEigKBXN0YXRlGAwgASgOMhkubG9naXN0aWNzLnYxLlBpY2t1cFN0YXRlEhAKCGFnZW50X2lkGA0gASgJEhMKC2FnZW50X2VtYWlsGA4gASgJEhYKDmZhaWx1cmVfcmVhc29uGA8gASgJEhQKDHJlcXVlc3RlZF9ieRgQIAEoCRIvCgtjcmVhdGVfdGltZRgRIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLdXBkYXRlX3RpbWUYEiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIoUBCg5QaWNrdXBTZXR0aW5ncxIwCg9zYW1lX2RheV9jdXRvZmYYASABKAsyFy5sb2dpc3RpY3MudjEuVGltZU9mRGF5EhcKD2Nsb3NlZF93ZWVrZGF5cxgCIAMoBRIoCgxjbG9zZWRfZGF0ZXMYAyADKAsyEi5sb2dpc3RpY3MudjEuRGF0ZSpsCg5DdXN0b21lclN0YXR1cxIfChtDVVNUT01FUl9TVEFUVVNfVU5TUEVDSUZJRUQQABIaChZDVVNUT01FUl9TVEFUVVNfQUNUSVZFEAESHQoZQ1VTVE9NRVJfU1RBVFVTX1NVU1BFTkRFRBACKqcBChNBY2NvdW50UmVxdWVzdFN0YXRlEiUKIUFDQ09VTlRfUkVRVUVTVF9TVEFURV9VTlNQRUNJRklFRBAAEiEKHUFDQ09VTlRfUkVRVUVTVF9TVEFURV9QRU5ESU5HEAESIgoeQUNDT1VOVF9SRVFVRVNUX1NUQVRFX0FQUFJPVkVEEAISIgoeQUNDT1VOVF9SRVFVRVNUX1NUQVRFX0RFQ0xJTkVEEAMqiQEKFEFkZHJlc3NCb29rRW50cnlLaW5kEicKI0FERFJFU1NfQk9PS19FTlRSWV9LSU5EX1VOU1BFQ0lGSUVEEAASIgoeQUREUkVTU19CT09LX0VOVFJZX0tJTkRfU0VOREVSEAESJAogQUREUkVTU19CT09LX0VOVFJZX0tJTkRfUkVDRUlWRVIQAiqYAQoLUGlja3VwU3RhdGUSHAoYUElDS1VQX1NUQVRFX1VOU1BFQ0lGSUVEEAASGgoWUElDS1VQX1NUQVRFX1JFUVVFU1RFRBABEhoKFlBJQ0tVUF9TVEFURV9DT05GSVJNRUQQAhIaChZQSUNLVVBfU1RBVEVfQ09MTEVDVEVEEAMSFwoTUElDS1VQX1NUQVRFX0ZBSUxFRBAEYgZwcm90bzM", [file_google_protobuf_timestamp, file_logistics_v1_shipment, file_logistics_v1_user]);
 
 /**
  * A person to call or write to at a customer.
@@ -187,6 +187,351 @@ export const CustomerInvitationSchema: GenMessage<CustomerInvitation> = /*@__PUR
   messageDesc(file_logistics_v1_customer, 2);
 
 /**
+ * A visitor's request to ship with the carrier, from the site's request form.
+ *
+ * @generated from message logistics.v1.AccountRequest
+ */
+export type AccountRequest = Message<"logistics.v1.AccountRequest"> & {
+  /**
+   * Output only.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * 1..200 characters.
+   *
+   * @generated from field: string company_name = 2;
+   */
+  companyName: string;
+
+  /**
+   * The person to invite, 1..100 characters.
+   *
+   * @generated from field: string contact_name = 3;
+   */
+  contactName: string;
+
+  /**
+   * Where the answer goes.
+   *
+   * @generated from field: string email = 4;
+   */
+  email: string;
+
+  /**
+   * Up to 30 characters.
+   *
+   * @generated from field: string phone = 5;
+   */
+  phone: string;
+
+  /**
+   * Up to 500 characters.
+   *
+   * @generated from field: string address = 6;
+   */
+  address: string;
+
+  /**
+   * What they ship and how often, up to 2,000 characters.
+   *
+   * @generated from field: string message = 7;
+   */
+  message: string;
+
+  /**
+   * The language of the answer: "en" (when empty), "es", "fr" or "ar".
+   *
+   * @generated from field: string language_code = 8;
+   */
+  languageCode: string;
+
+  /**
+   * Output only.
+   *
+   * @generated from field: logistics.v1.AccountRequestState state = 9;
+   */
+  state: AccountRequestState;
+
+  /**
+   * Output only. Why it was declined.
+   *
+   * @generated from field: string decline_reason = 10;
+   */
+  declineReason: string;
+
+  /**
+   * Output only. The customer made when it was approved.
+   *
+   * @generated from field: string customer_id = 11;
+   */
+  customerId: string;
+
+  /**
+   * Output only.
+   *
+   * @generated from field: google.protobuf.Timestamp create_time = 12;
+   */
+  createTime?: Timestamp | undefined;
+
+  /**
+   * Output only.
+   *
+   * @generated from field: google.protobuf.Timestamp update_time = 13;
+   */
+  updateTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message logistics.v1.AccountRequest.
+ * Use `create(AccountRequestSchema)` to create a new message.
+ */
+export const AccountRequestSchema: GenMessage<AccountRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer, 3);
+
+/**
+ * A sender or receiver a customer ships from or to often.
+ *
+ * @generated from message logistics.v1.AddressBookEntry
+ */
+export type AddressBookEntry = Message<"logistics.v1.AddressBookEntry"> & {
+  /**
+   * Output only.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: logistics.v1.AddressBookEntryKind kind = 2;
+   */
+  kind: AddressBookEntryKind;
+
+  /**
+   * 1..100 characters.
+   *
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * 1..300 characters.
+   *
+   * @generated from field: string address = 4;
+   */
+  address: string;
+
+  /**
+   * Up to 30 characters.
+   *
+   * @generated from field: string phone = 5;
+   */
+  phone: string;
+
+  /**
+   * A valid e-mail address, or empty.
+   *
+   * @generated from field: string email = 6;
+   */
+  email: string;
+
+  /**
+   * Output only.
+   *
+   * @generated from field: google.protobuf.Timestamp create_time = 7;
+   */
+  createTime?: Timestamp | undefined;
+
+  /**
+   * Output only.
+   *
+   * @generated from field: google.protobuf.Timestamp update_time = 8;
+   */
+  updateTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message logistics.v1.AddressBookEntry.
+ * Use `create(AddressBookEntrySchema)` to create a new message.
+ */
+export const AddressBookEntrySchema: GenMessage<AddressBookEntry> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer, 4);
+
+/**
+ * A customer's request that a courier collect parcels.
+ *
+ * @generated from message logistics.v1.Pickup
+ */
+export type Pickup = Message<"logistics.v1.Pickup"> & {
+  /**
+   * Output only.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Output only.
+   *
+   * @generated from field: string customer_id = 2;
+   */
+  customerId: string;
+
+  /**
+   * Output only.
+   *
+   * @generated from field: string customer_name = 3;
+   */
+  customerName: string;
+
+  /**
+   * Where to collect, 1..300 characters.
+   *
+   * @generated from field: string address = 4;
+   */
+  address: string;
+
+  /**
+   * The town or district, 1..100 characters: the staff queue groups by it.
+   *
+   * @generated from field: string area = 5;
+   */
+  area: string;
+
+  /**
+   * An open day (not a closed day of the settings), today or later; today only before the
+   * cut-off time.
+   *
+   * @generated from field: logistics.v1.Date date = 6;
+   */
+  date?: Date | undefined;
+
+  /**
+   * The time window, start before end.
+   *
+   * @generated from field: logistics.v1.TimeOfDay window_start = 7;
+   */
+  windowStart?: TimeOfDay | undefined;
+
+  /**
+   * @generated from field: logistics.v1.TimeOfDay window_end = 8;
+   */
+  windowEnd?: TimeOfDay | undefined;
+
+  /**
+   * 1..1,000.
+   *
+   * @generated from field: int32 parcel_count = 9;
+   */
+  parcelCount: number;
+
+  /**
+   * The shipments it covers, up to 100, each the customer's own.
+   *
+   * @generated from field: repeated string shipment_ids = 10;
+   */
+  shipmentIds: string[];
+
+  /**
+   * Up to 1,000 characters.
+   *
+   * @generated from field: string notes = 11;
+   */
+  notes: string;
+
+  /**
+   * Output only.
+   *
+   * @generated from field: logistics.v1.PickupState state = 12;
+   */
+  state: PickupState;
+
+  /**
+   * Output only. The staff member it is assigned to, and their e-mail.
+   *
+   * @generated from field: string agent_id = 13;
+   */
+  agentId: string;
+
+  /**
+   * @generated from field: string agent_email = 14;
+   */
+  agentEmail: string;
+
+  /**
+   * Output only. Why it failed.
+   *
+   * @generated from field: string failure_reason = 15;
+   */
+  failureReason: string;
+
+  /**
+   * Output only. Who asked for it (their e-mail gets the confirmation).
+   *
+   * @generated from field: string requested_by = 16;
+   */
+  requestedBy: string;
+
+  /**
+   * Output only.
+   *
+   * @generated from field: google.protobuf.Timestamp create_time = 17;
+   */
+  createTime?: Timestamp | undefined;
+
+  /**
+   * Output only.
+   *
+   * @generated from field: google.protobuf.Timestamp update_time = 18;
+   */
+  updateTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message logistics.v1.Pickup.
+ * Use `create(PickupSchema)` to create a new message.
+ */
+export const PickupSchema: GenMessage<Pickup> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer, 5);
+
+/**
+ * When pickups may be asked for (staff settings).
+ *
+ * @generated from message logistics.v1.PickupSettings
+ */
+export type PickupSettings = Message<"logistics.v1.PickupSettings"> & {
+  /**
+   * A pickup for today may be asked for until this time (UTC); 00:00 means never same-day.
+   *
+   * @generated from field: logistics.v1.TimeOfDay same_day_cutoff = 1;
+   */
+  sameDayCutoff?: TimeOfDay | undefined;
+
+  /**
+   * Days of the week without pickups: 1 (Monday) .. 7 (Sunday).
+   *
+   * @generated from field: repeated int32 closed_weekdays = 2;
+   */
+  closedWeekdays: number[];
+
+  /**
+   * Other days without pickups (holidays), up to 100.
+   *
+   * @generated from field: repeated logistics.v1.Date closed_dates = 3;
+   */
+  closedDates: Date[];
+};
+
+/**
+ * Describes the message logistics.v1.PickupSettings.
+ * Use `create(PickupSettingsSchema)` to create a new message.
+ */
+export const PickupSettingsSchema: GenMessage<PickupSettings> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer, 6);
+
+/**
  * Whether a customer's users may use the portal.
  *
  * @generated from enum logistics.v1.CustomerStatus
@@ -222,4 +567,138 @@ export type CustomerStatus = (typeof CustomerStatus)[keyof typeof CustomerStatus
  */
 export const CustomerStatusSchema: GenEnum<CustomerStatus> = /*@__PURE__*/
   enumDesc(file_logistics_v1_customer, 0);
+
+/**
+ * Where a visitor's request for an account stands.
+ *
+ * @generated from enum logistics.v1.AccountRequestState
+ */
+export const AccountRequestState = {
+  /**
+   * @generated from enum value: ACCOUNT_REQUEST_STATE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED: 0,
+
+  /**
+   * Waiting for staff.
+   *
+   * @generated from enum value: ACCOUNT_REQUEST_STATE_PENDING = 1;
+   */
+  PENDING: 1,
+
+  /**
+   * A customer was made and its contact invited as customer admin.
+   *
+   * @generated from enum value: ACCOUNT_REQUEST_STATE_APPROVED = 2;
+   */
+  APPROVED: 2,
+
+  /**
+   * Refused; the visitor was e-mailed the reason.
+   *
+   * @generated from enum value: ACCOUNT_REQUEST_STATE_DECLINED = 3;
+   */
+  DECLINED: 3,
+} as const;
+
+/**
+ * Where a visitor's request for an account stands.
+ *
+ * @generated from enum logistics.v1.AccountRequestState
+ */
+export type AccountRequestState = (typeof AccountRequestState)[keyof typeof AccountRequestState] | UnknownEnum;
+
+/**
+ * Describes the enum logistics.v1.AccountRequestState.
+ */
+export const AccountRequestStateSchema: GenEnum<AccountRequestState> = /*@__PURE__*/
+  enumDesc(file_logistics_v1_customer, 1);
+
+/**
+ * Which side of a shipment an address book entry fills.
+ *
+ * @generated from enum logistics.v1.AddressBookEntryKind
+ */
+export const AddressBookEntryKind = {
+  /**
+   * @generated from enum value: ADDRESS_BOOK_ENTRY_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED: 0,
+
+  /**
+   * @generated from enum value: ADDRESS_BOOK_ENTRY_KIND_SENDER = 1;
+   */
+  SENDER: 1,
+
+  /**
+   * @generated from enum value: ADDRESS_BOOK_ENTRY_KIND_RECEIVER = 2;
+   */
+  RECEIVER: 2,
+} as const;
+
+/**
+ * Which side of a shipment an address book entry fills.
+ *
+ * @generated from enum logistics.v1.AddressBookEntryKind
+ */
+export type AddressBookEntryKind = (typeof AddressBookEntryKind)[keyof typeof AddressBookEntryKind] | UnknownEnum;
+
+/**
+ * Describes the enum logistics.v1.AddressBookEntryKind.
+ */
+export const AddressBookEntryKindSchema: GenEnum<AddressBookEntryKind> = /*@__PURE__*/
+  enumDesc(file_logistics_v1_customer, 2);
+
+/**
+ * Where a pickup stands.
+ *
+ * @generated from enum logistics.v1.PickupState
+ */
+export const PickupState = {
+  /**
+   * @generated from enum value: PICKUP_STATE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED: 0,
+
+  /**
+   * Asked for by the customer, waiting for staff.
+   *
+   * @generated from enum value: PICKUP_STATE_REQUESTED = 1;
+   */
+  REQUESTED: 1,
+
+  /**
+   * Staff confirmed it (the customer was e-mailed).
+   *
+   * @generated from enum value: PICKUP_STATE_CONFIRMED = 2;
+   */
+  CONFIRMED: 2,
+
+  /**
+   * The parcels were collected: its shipments moved to in transit.
+   *
+   * @generated from enum value: PICKUP_STATE_COLLECTED = 3;
+   */
+  COLLECTED: 3,
+
+  /**
+   * It could not be done; failure_reason says why.
+   *
+   * @generated from enum value: PICKUP_STATE_FAILED = 4;
+   */
+  FAILED: 4,
+} as const;
+
+/**
+ * Where a pickup stands.
+ *
+ * @generated from enum logistics.v1.PickupState
+ */
+export type PickupState = (typeof PickupState)[keyof typeof PickupState] | UnknownEnum;
+
+/**
+ * Describes the enum logistics.v1.PickupState.
+ */
+export const PickupStateSchema: GenEnum<PickupState> = /*@__PURE__*/
+  enumDesc(file_logistics_v1_customer, 3);
 

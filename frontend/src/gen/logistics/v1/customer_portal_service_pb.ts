@@ -2,19 +2,276 @@
 // @generated from file logistics/v1/customer_portal_service.proto (package logistics.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { EmptySchema, FieldMask } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_empty, file_google_protobuf_field_mask } from "@bufbuild/protobuf/wkt";
 import { file_logistics_v1_access } from "./access_pb";
-import type { ShipmentSchema } from "./shipment_pb";
+import type { AddressBookEntry, AddressBookEntryKind, AddressBookEntrySchema, Pickup, PickupSchema, PickupSettingsSchema, PickupState } from "./customer_pb";
+import { file_logistics_v1_customer } from "./customer_pb";
+import type { Date, ShipmentSchema } from "./shipment_pb";
 import { file_logistics_v1_shipment } from "./shipment_pb";
 import type { CreateShipmentRequestSchema, GetShipmentRequestSchema, ListShipmentsRequestSchema, ListShipmentsResponseSchema } from "./shipment_service_pb";
 import { file_logistics_v1_shipment_service } from "./shipment_service_pb";
+import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file logistics/v1/customer_portal_service.proto.
  */
 export const file_logistics_v1_customer_portal_service: GenFile = /*@__PURE__*/
-  fileDesc("Cipsb2dpc3RpY3MvdjEvY3VzdG9tZXJfcG9ydGFsX3NlcnZpY2UucHJvdG8SDGxvZ2lzdGljcy52MTKnAgoVQ3VzdG9tZXJQb3J0YWxTZXJ2aWNlEmMKDUxpc3RTaGlwbWVudHMSIi5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1JlcXVlc3QaIy5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1Jlc3BvbnNlIgmQAgGKtRgCQAESUgoLR2V0U2hpcG1lbnQSIC5sb2dpc3RpY3MudjEuR2V0U2hpcG1lbnRSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50IgmQAgGKtRgCQAESVQoOQ3JlYXRlU2hpcG1lbnQSIy5sb2dpc3RpY3MudjEuQ3JlYXRlU2hpcG1lbnRSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50IgaKtRgCQAFiBnByb3RvMw", [file_logistics_v1_access, file_logistics_v1_shipment, file_logistics_v1_shipment_service]);
+  fileDesc("Cipsb2dpc3RpY3MvdjEvY3VzdG9tZXJfcG9ydGFsX3NlcnZpY2UucHJvdG8SDGxvZ2lzdGljcy52MSKHAQodTGlzdEFkZHJlc3NCb29rRW50cmllc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkSMAoEa2luZBgDIAEoDjIiLmxvZ2lzdGljcy52MS5BZGRyZXNzQm9va0VudHJ5S2luZBINCgVxdWVyeRgEIAEoCSJqCh5MaXN0QWRkcmVzc0Jvb2tFbnRyaWVzUmVzcG9uc2USLwoHZW50cmllcxgBIAMoCzIeLmxvZ2lzdGljcy52MS5BZGRyZXNzQm9va0VudHJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJOCh1DcmVhdGVBZGRyZXNzQm9va0VudHJ5UmVxdWVzdBItCgVlbnRyeRgBIAEoCzIeLmxvZ2lzdGljcy52MS5BZGRyZXNzQm9va0VudHJ5In8KHVVwZGF0ZUFkZHJlc3NCb29rRW50cnlSZXF1ZXN0Ei0KBWVudHJ5GAEgASgLMh4ubG9naXN0aWNzLnYxLkFkZHJlc3NCb29rRW50cnkSLwoLdXBkYXRlX21hc2sYAiABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrIisKHURlbGV0ZUFkZHJlc3NCb29rRW50cnlSZXF1ZXN0EgoKAmlkGAEgASgJIi4KH0ltcG9ydEFkZHJlc3NCb29rRW50cmllc1JlcXVlc3QSCwoDY3N2GAEgASgJIjoKIEltcG9ydEFkZHJlc3NCb29rRW50cmllc1Jlc3BvbnNlEhYKDmltcG9ydGVkX2NvdW50GAEgASgFIhoKGEdldFBpY2t1cFNldHRpbmdzUmVxdWVzdCI7ChNDcmVhdGVQaWNrdXBSZXF1ZXN0EiQKBnBpY2t1cBgBIAEoCzIULmxvZ2lzdGljcy52MS5QaWNrdXAilQEKEkxpc3RQaWNrdXBzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmxvZ2lzdGljcy52MS5QaWNrdXBTdGF0ZRIgCgRkYXRlGAQgASgLMhIubG9naXN0aWNzLnYxLkRhdGUSDAoEYXJlYRgFIAEoCSJVChNMaXN0UGlja3Vwc1Jlc3BvbnNlEiUKB3BpY2t1cHMYASADKAsyFC5sb2dpc3RpY3MudjEuUGlja3VwEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCTKGCQoVQ3VzdG9tZXJQb3J0YWxTZXJ2aWNlEmMKDUxpc3RTaGlwbWVudHMSIi5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1JlcXVlc3QaIy5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1Jlc3BvbnNlIgmQAgGKtRgCQAESUgoLR2V0U2hpcG1lbnQSIC5sb2dpc3RpY3MudjEuR2V0U2hpcG1lbnRSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50IgmQAgGKtRgCQAESVQoOQ3JlYXRlU2hpcG1lbnQSIy5sb2dpc3RpY3MudjEuQ3JlYXRlU2hpcG1lbnRSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50IgaKtRgCQAESfgoWTGlzdEFkZHJlc3NCb29rRW50cmllcxIrLmxvZ2lzdGljcy52MS5MaXN0QWRkcmVzc0Jvb2tFbnRyaWVzUmVxdWVzdBosLmxvZ2lzdGljcy52MS5MaXN0QWRkcmVzc0Jvb2tFbnRyaWVzUmVzcG9uc2UiCZACAYq1GAJAARJtChZDcmVhdGVBZGRyZXNzQm9va0VudHJ5EisubG9naXN0aWNzLnYxLkNyZWF0ZUFkZHJlc3NCb29rRW50cnlSZXF1ZXN0Gh4ubG9naXN0aWNzLnYxLkFkZHJlc3NCb29rRW50cnkiBoq1GAJAAhJtChZVcGRhdGVBZGRyZXNzQm9va0VudHJ5EisubG9naXN0aWNzLnYxLlVwZGF0ZUFkZHJlc3NCb29rRW50cnlSZXF1ZXN0Gh4ubG9naXN0aWNzLnYxLkFkZHJlc3NCb29rRW50cnkiBoq1GAJAAhJlChZEZWxldGVBZGRyZXNzQm9va0VudHJ5EisubG9naXN0aWNzLnYxLkRlbGV0ZUFkZHJlc3NCb29rRW50cnlSZXF1ZXN0GhYuZ29vZ2xlLnByb3RvYnVmLkVtcHR5IgaKtRgCQAISgQEKGEltcG9ydEFkZHJlc3NCb29rRW50cmllcxItLmxvZ2lzdGljcy52MS5JbXBvcnRBZGRyZXNzQm9va0VudHJpZXNSZXF1ZXN0Gi4ubG9naXN0aWNzLnYxLkltcG9ydEFkZHJlc3NCb29rRW50cmllc1Jlc3BvbnNlIgaKtRgCQAISZAoRR2V0UGlja3VwU2V0dGluZ3MSJi5sb2dpc3RpY3MudjEuR2V0UGlja3VwU2V0dGluZ3NSZXF1ZXN0GhwubG9naXN0aWNzLnYxLlBpY2t1cFNldHRpbmdzIgmQAgGKtRgCQAESTwoMQ3JlYXRlUGlja3VwEiEubG9naXN0aWNzLnYxLkNyZWF0ZVBpY2t1cFJlcXVlc3QaFC5sb2dpc3RpY3MudjEuUGlja3VwIgaKtRgCQAESXQoLTGlzdFBpY2t1cHMSIC5sb2dpc3RpY3MudjEuTGlzdFBpY2t1cHNSZXF1ZXN0GiEubG9naXN0aWNzLnYxLkxpc3RQaWNrdXBzUmVzcG9uc2UiCZACAYq1GAJAAWIGcHJvdG8z", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_logistics_v1_access, file_logistics_v1_customer, file_logistics_v1_shipment, file_logistics_v1_shipment_service]);
+
+/**
+ * @generated from message logistics.v1.ListAddressBookEntriesRequest
+ */
+export type ListAddressBookEntriesRequest = Message<"logistics.v1.ListAddressBookEntriesRequest"> & {
+  /**
+   * 1..100; 0 means 50.
+   *
+   * @generated from field: int32 page_size = 1;
+   */
+  pageSize: number;
+
+  /**
+   * @generated from field: string page_token = 2;
+   */
+  pageToken: string;
+
+  /**
+   * Only entries of this kind; UNSPECIFIED means all.
+   *
+   * @generated from field: logistics.v1.AddressBookEntryKind kind = 3;
+   */
+  kind: AddressBookEntryKind;
+
+  /**
+   * Case-insensitive substring of the name or address, up to 200 characters.
+   *
+   * @generated from field: string query = 4;
+   */
+  query: string;
+};
+
+/**
+ * Describes the message logistics.v1.ListAddressBookEntriesRequest.
+ * Use `create(ListAddressBookEntriesRequestSchema)` to create a new message.
+ */
+export const ListAddressBookEntriesRequestSchema: GenMessage<ListAddressBookEntriesRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer_portal_service, 0);
+
+/**
+ * @generated from message logistics.v1.ListAddressBookEntriesResponse
+ */
+export type ListAddressBookEntriesResponse = Message<"logistics.v1.ListAddressBookEntriesResponse"> & {
+  /**
+   * @generated from field: repeated logistics.v1.AddressBookEntry entries = 1;
+   */
+  entries: AddressBookEntry[];
+
+  /**
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message logistics.v1.ListAddressBookEntriesResponse.
+ * Use `create(ListAddressBookEntriesResponseSchema)` to create a new message.
+ */
+export const ListAddressBookEntriesResponseSchema: GenMessage<ListAddressBookEntriesResponse> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer_portal_service, 1);
+
+/**
+ * @generated from message logistics.v1.CreateAddressBookEntryRequest
+ */
+export type CreateAddressBookEntryRequest = Message<"logistics.v1.CreateAddressBookEntryRequest"> & {
+  /**
+   * @generated from field: logistics.v1.AddressBookEntry entry = 1;
+   */
+  entry?: AddressBookEntry | undefined;
+};
+
+/**
+ * Describes the message logistics.v1.CreateAddressBookEntryRequest.
+ * Use `create(CreateAddressBookEntryRequestSchema)` to create a new message.
+ */
+export const CreateAddressBookEntryRequestSchema: GenMessage<CreateAddressBookEntryRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer_portal_service, 2);
+
+/**
+ * @generated from message logistics.v1.UpdateAddressBookEntryRequest
+ */
+export type UpdateAddressBookEntryRequest = Message<"logistics.v1.UpdateAddressBookEntryRequest"> & {
+  /**
+   * @generated from field: logistics.v1.AddressBookEntry entry = 1;
+   */
+  entry?: AddressBookEntry | undefined;
+
+  /**
+   * @generated from field: google.protobuf.FieldMask update_mask = 2;
+   */
+  updateMask?: FieldMask | undefined;
+};
+
+/**
+ * Describes the message logistics.v1.UpdateAddressBookEntryRequest.
+ * Use `create(UpdateAddressBookEntryRequestSchema)` to create a new message.
+ */
+export const UpdateAddressBookEntryRequestSchema: GenMessage<UpdateAddressBookEntryRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer_portal_service, 3);
+
+/**
+ * @generated from message logistics.v1.DeleteAddressBookEntryRequest
+ */
+export type DeleteAddressBookEntryRequest = Message<"logistics.v1.DeleteAddressBookEntryRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message logistics.v1.DeleteAddressBookEntryRequest.
+ * Use `create(DeleteAddressBookEntryRequestSchema)` to create a new message.
+ */
+export const DeleteAddressBookEntryRequestSchema: GenMessage<DeleteAddressBookEntryRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer_portal_service, 4);
+
+/**
+ * @generated from message logistics.v1.ImportAddressBookEntriesRequest
+ */
+export type ImportAddressBookEntriesRequest = Message<"logistics.v1.ImportAddressBookEntriesRequest"> & {
+  /**
+   * The CSV file's text, UTF-8.
+   *
+   * @generated from field: string csv = 1;
+   */
+  csv: string;
+};
+
+/**
+ * Describes the message logistics.v1.ImportAddressBookEntriesRequest.
+ * Use `create(ImportAddressBookEntriesRequestSchema)` to create a new message.
+ */
+export const ImportAddressBookEntriesRequestSchema: GenMessage<ImportAddressBookEntriesRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer_portal_service, 5);
+
+/**
+ * @generated from message logistics.v1.ImportAddressBookEntriesResponse
+ */
+export type ImportAddressBookEntriesResponse = Message<"logistics.v1.ImportAddressBookEntriesResponse"> & {
+  /**
+   * How many entries were added.
+   *
+   * @generated from field: int32 imported_count = 1;
+   */
+  importedCount: number;
+};
+
+/**
+ * Describes the message logistics.v1.ImportAddressBookEntriesResponse.
+ * Use `create(ImportAddressBookEntriesResponseSchema)` to create a new message.
+ */
+export const ImportAddressBookEntriesResponseSchema: GenMessage<ImportAddressBookEntriesResponse> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer_portal_service, 6);
+
+/**
+ * @generated from message logistics.v1.GetPickupSettingsRequest
+ */
+export type GetPickupSettingsRequest = Message<"logistics.v1.GetPickupSettingsRequest"> & {
+};
+
+/**
+ * Describes the message logistics.v1.GetPickupSettingsRequest.
+ * Use `create(GetPickupSettingsRequestSchema)` to create a new message.
+ */
+export const GetPickupSettingsRequestSchema: GenMessage<GetPickupSettingsRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer_portal_service, 7);
+
+/**
+ * @generated from message logistics.v1.CreatePickupRequest
+ */
+export type CreatePickupRequest = Message<"logistics.v1.CreatePickupRequest"> & {
+  /**
+   * Output-only fields are ignored.
+   *
+   * @generated from field: logistics.v1.Pickup pickup = 1;
+   */
+  pickup?: Pickup | undefined;
+};
+
+/**
+ * Describes the message logistics.v1.CreatePickupRequest.
+ * Use `create(CreatePickupRequestSchema)` to create a new message.
+ */
+export const CreatePickupRequestSchema: GenMessage<CreatePickupRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer_portal_service, 8);
+
+/**
+ * @generated from message logistics.v1.ListPickupsRequest
+ */
+export type ListPickupsRequest = Message<"logistics.v1.ListPickupsRequest"> & {
+  /**
+   * 1..100; 0 means 50.
+   *
+   * @generated from field: int32 page_size = 1;
+   */
+  pageSize: number;
+
+  /**
+   * @generated from field: string page_token = 2;
+   */
+  pageToken: string;
+
+  /**
+   * Only pickups in this state; UNSPECIFIED means all.
+   *
+   * @generated from field: logistics.v1.PickupState state = 3;
+   */
+  state: PickupState;
+
+  /**
+   * Staff only (PickupService): only pickups on this day, and only in this area (exact,
+   * case-insensitive).
+   *
+   * @generated from field: logistics.v1.Date date = 4;
+   */
+  date?: Date | undefined;
+
+  /**
+   * @generated from field: string area = 5;
+   */
+  area: string;
+};
+
+/**
+ * Describes the message logistics.v1.ListPickupsRequest.
+ * Use `create(ListPickupsRequestSchema)` to create a new message.
+ */
+export const ListPickupsRequestSchema: GenMessage<ListPickupsRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer_portal_service, 9);
+
+/**
+ * @generated from message logistics.v1.ListPickupsResponse
+ */
+export type ListPickupsResponse = Message<"logistics.v1.ListPickupsResponse"> & {
+  /**
+   * @generated from field: repeated logistics.v1.Pickup pickups = 1;
+   */
+  pickups: Pickup[];
+
+  /**
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message logistics.v1.ListPickupsResponse.
+ * Use `create(ListPickupsResponseSchema)` to create a new message.
+ */
+export const ListPickupsResponseSchema: GenMessage<ListPickupsResponse> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer_portal_service, 10);
 
 /**
  * The portal: a customer's users book shipments and follow them. Every method answers with
@@ -59,6 +316,93 @@ export const CustomerPortalService: GenService<{
     methodKind: "unary";
     input: typeof CreateShipmentRequestSchema;
     output: typeof ShipmentSchema;
+  },
+  /**
+   * The customer's address book, by name, optionally of one kind.
+   * Errors: INVALID_ARGUMENT (bad page_size, page_token or kind).
+   *
+   * @generated from rpc logistics.v1.CustomerPortalService.ListAddressBookEntries
+   */
+  listAddressBookEntries: {
+    methodKind: "unary";
+    input: typeof ListAddressBookEntriesRequestSchema;
+    output: typeof ListAddressBookEntriesResponseSchema;
+  },
+  /**
+   * Customer admins. Adds an entry; at most 5,000 per customer.
+   * Errors: INVALID_ARGUMENT (bad field), RESOURCE_EXHAUSTED (address book full).
+   *
+   * @generated from rpc logistics.v1.CustomerPortalService.CreateAddressBookEntry
+   */
+  createAddressBookEntry: {
+    methodKind: "unary";
+    input: typeof CreateAddressBookEntryRequestSchema;
+    output: typeof AddressBookEntrySchema;
+  },
+  /**
+   * Customer admins. Changes the fields named in update_mask: "kind", "name", "address",
+   * "phone", "email". Errors: INVALID_ARGUMENT, NOT_FOUND "Address book entry not found".
+   *
+   * @generated from rpc logistics.v1.CustomerPortalService.UpdateAddressBookEntry
+   */
+  updateAddressBookEntry: {
+    methodKind: "unary";
+    input: typeof UpdateAddressBookEntryRequestSchema;
+    output: typeof AddressBookEntrySchema;
+  },
+  /**
+   * Customer admins. Errors: NOT_FOUND "Address book entry not found".
+   *
+   * @generated from rpc logistics.v1.CustomerPortalService.DeleteAddressBookEntry
+   */
+  deleteAddressBookEntry: {
+    methodKind: "unary";
+    input: typeof DeleteAddressBookEntryRequestSchema;
+    output: typeof EmptySchema;
+  },
+  /**
+   * Customer admins. Adds the rows of a CSV file (header: kind,name,address,phone,email; kind
+   * "sender" or "receiver"), up to 1,000 rows and 1 MB: all rows or, if any is bad, none.
+   * Errors: INVALID_ARGUMENT naming each bad row and column ("rows[3].email").
+   *
+   * @generated from rpc logistics.v1.CustomerPortalService.ImportAddressBookEntries
+   */
+  importAddressBookEntries: {
+    methodKind: "unary";
+    input: typeof ImportAddressBookEntriesRequestSchema;
+    output: typeof ImportAddressBookEntriesResponseSchema;
+  },
+  /**
+   * When pickups may be asked for: the cut-off time and closed days.
+   *
+   * @generated from rpc logistics.v1.CustomerPortalService.GetPickupSettings
+   */
+  getPickupSettings: {
+    methodKind: "unary";
+    input: typeof GetPickupSettingsRequestSchema;
+    output: typeof PickupSettingsSchema;
+  },
+  /**
+   * Asks for a pickup of the customer's parcels.
+   * Errors: INVALID_ARGUMENT (bad field: a closed day, past the cut-off, a shipment not the
+   * customer's, a window that ends before it starts).
+   *
+   * @generated from rpc logistics.v1.CustomerPortalService.CreatePickup
+   */
+  createPickup: {
+    methodKind: "unary";
+    input: typeof CreatePickupRequestSchema;
+    output: typeof PickupSchema;
+  },
+  /**
+   * The customer's pickups, newest first. Errors: INVALID_ARGUMENT (bad page_size or page_token).
+   *
+   * @generated from rpc logistics.v1.CustomerPortalService.ListPickups
+   */
+  listPickups: {
+    methodKind: "unary";
+    input: typeof ListPickupsRequestSchema;
+    output: typeof ListPickupsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_logistics_v1_customer_portal_service, 0);

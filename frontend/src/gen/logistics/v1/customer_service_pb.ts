@@ -7,7 +7,7 @@ import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2
 import type { FieldMask } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_field_mask } from "@bufbuild/protobuf/wkt";
 import { file_logistics_v1_access } from "./access_pb";
-import type { Customer, CustomerInvitation, CustomerInvitationSchema, CustomerSchema, CustomerStatus } from "./customer_pb";
+import type { AccountRequest, AccountRequestSchema, AccountRequestState, Customer, CustomerInvitation, CustomerInvitationSchema, CustomerSchema, CustomerStatus } from "./customer_pb";
 import { file_logistics_v1_customer } from "./customer_pb";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/customer_service.proto.
  */
 export const file_logistics_v1_customer_service: GenFile = /*@__PURE__*/
-  fileDesc("CiNsb2dpc3RpY3MvdjEvY3VzdG9tZXJfc2VydmljZS5wcm90bxIMbG9naXN0aWNzLnYxIkEKFUNyZWF0ZUN1c3RvbWVyUmVxdWVzdBIoCghjdXN0b21lchgBIAEoCzIWLmxvZ2lzdGljcy52MS5DdXN0b21lciIgChJHZXRDdXN0b21lclJlcXVlc3QSCgoCaWQYASABKAkiegoUTGlzdEN1c3RvbWVyc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkSDQoFcXVlcnkYAyABKAkSLAoGc3RhdHVzGAQgASgOMhwubG9naXN0aWNzLnYxLkN1c3RvbWVyU3RhdHVzIlsKFUxpc3RDdXN0b21lcnNSZXNwb25zZRIpCgljdXN0b21lcnMYASADKAsyFi5sb2dpc3RpY3MudjEuQ3VzdG9tZXISFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJInIKFVVwZGF0ZUN1c3RvbWVyUmVxdWVzdBIoCghjdXN0b21lchgBIAEoCzIWLmxvZ2lzdGljcy52MS5DdXN0b21lchIvCgt1cGRhdGVfbWFzaxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2sibgofQ3JlYXRlQ3VzdG9tZXJJbnZpdGF0aW9uUmVxdWVzdBI0CgppbnZpdGF0aW9uGAEgASgLMiAubG9naXN0aWNzLnYxLkN1c3RvbWVySW52aXRhdGlvbhIVCg1sYW5ndWFnZV9jb2RlGAIgASgJIhsKGUdldEN1cnJlbnRDdXN0b21lclJlcXVlc3QyzwQKD0N1c3RvbWVyU2VydmljZRJVCg5DcmVhdGVDdXN0b21lchIjLmxvZ2lzdGljcy52MS5DcmVhdGVDdXN0b21lclJlcXVlc3QaFi5sb2dpc3RpY3MudjEuQ3VzdG9tZXIiBoq1GAIoExJSCgtHZXRDdXN0b21lchIgLmxvZ2lzdGljcy52MS5HZXRDdXN0b21lclJlcXVlc3QaFi5sb2dpc3RpY3MudjEuQ3VzdG9tZXIiCZACAYq1GAIoEhJjCg1MaXN0Q3VzdG9tZXJzEiIubG9naXN0aWNzLnYxLkxpc3RDdXN0b21lcnNSZXF1ZXN0GiMubG9naXN0aWNzLnYxLkxpc3RDdXN0b21lcnNSZXNwb25zZSIJkAIBirUYAigSElUKDlVwZGF0ZUN1c3RvbWVyEiMubG9naXN0aWNzLnYxLlVwZGF0ZUN1c3RvbWVyUmVxdWVzdBoWLmxvZ2lzdGljcy52MS5DdXN0b21lciIGirUYAigTEnMKGENyZWF0ZUN1c3RvbWVySW52aXRhdGlvbhItLmxvZ2lzdGljcy52MS5DcmVhdGVDdXN0b21lckludml0YXRpb25SZXF1ZXN0GiAubG9naXN0aWNzLnYxLkN1c3RvbWVySW52aXRhdGlvbiIGirUYAigTEmAKEkdldEN1cnJlbnRDdXN0b21lchInLmxvZ2lzdGljcy52MS5HZXRDdXJyZW50Q3VzdG9tZXJSZXF1ZXN0GhYubG9naXN0aWNzLnYxLkN1c3RvbWVyIgmQAgGKtRgCQAFiBnByb3RvMw", [file_google_protobuf_field_mask, file_logistics_v1_access, file_logistics_v1_customer]);
+  fileDesc("CiNsb2dpc3RpY3MvdjEvY3VzdG9tZXJfc2VydmljZS5wcm90bxIMbG9naXN0aWNzLnYxIkEKFUNyZWF0ZUN1c3RvbWVyUmVxdWVzdBIoCghjdXN0b21lchgBIAEoCzIWLmxvZ2lzdGljcy52MS5DdXN0b21lciIgChJHZXRDdXN0b21lclJlcXVlc3QSCgoCaWQYASABKAkiegoUTGlzdEN1c3RvbWVyc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkSDQoFcXVlcnkYAyABKAkSLAoGc3RhdHVzGAQgASgOMhwubG9naXN0aWNzLnYxLkN1c3RvbWVyU3RhdHVzIlsKFUxpc3RDdXN0b21lcnNSZXNwb25zZRIpCgljdXN0b21lcnMYASADKAsyFi5sb2dpc3RpY3MudjEuQ3VzdG9tZXISFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJInIKFVVwZGF0ZUN1c3RvbWVyUmVxdWVzdBIoCghjdXN0b21lchgBIAEoCzIWLmxvZ2lzdGljcy52MS5DdXN0b21lchIvCgt1cGRhdGVfbWFzaxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2sibgofQ3JlYXRlQ3VzdG9tZXJJbnZpdGF0aW9uUmVxdWVzdBI0CgppbnZpdGF0aW9uGAEgASgLMiAubG9naXN0aWNzLnYxLkN1c3RvbWVySW52aXRhdGlvbhIVCg1sYW5ndWFnZV9jb2RlGAIgASgJIhsKGUdldEN1cnJlbnRDdXN0b21lclJlcXVlc3QiVAobQ3JlYXRlQWNjb3VudFJlcXVlc3RSZXF1ZXN0EjUKD2FjY291bnRfcmVxdWVzdBgBIAEoCzIcLmxvZ2lzdGljcy52MS5BY2NvdW50UmVxdWVzdCJ1ChpMaXN0QWNjb3VudFJlcXVlc3RzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIwCgVzdGF0ZRgDIAEoDjIhLmxvZ2lzdGljcy52MS5BY2NvdW50UmVxdWVzdFN0YXRlIm4KG0xpc3RBY2NvdW50UmVxdWVzdHNSZXNwb25zZRI2ChBhY2NvdW50X3JlcXVlc3RzGAEgAygLMhwubG9naXN0aWNzLnYxLkFjY291bnRSZXF1ZXN0EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIqChxBcHByb3ZlQWNjb3VudFJlcXVlc3RSZXF1ZXN0EgoKAmlkGAEgASgJIjoKHERlY2xpbmVBY2NvdW50UmVxdWVzdFJlcXVlc3QSCgoCaWQYASABKAkSDgoGcmVhc29uGAIgASgJMoUICg9DdXN0b21lclNlcnZpY2USVQoOQ3JlYXRlQ3VzdG9tZXISIy5sb2dpc3RpY3MudjEuQ3JlYXRlQ3VzdG9tZXJSZXF1ZXN0GhYubG9naXN0aWNzLnYxLkN1c3RvbWVyIgaKtRgCKBMSUgoLR2V0Q3VzdG9tZXISIC5sb2dpc3RpY3MudjEuR2V0Q3VzdG9tZXJSZXF1ZXN0GhYubG9naXN0aWNzLnYxLkN1c3RvbWVyIgmQAgGKtRgCKBISYwoNTGlzdEN1c3RvbWVycxIiLmxvZ2lzdGljcy52MS5MaXN0Q3VzdG9tZXJzUmVxdWVzdBojLmxvZ2lzdGljcy52MS5MaXN0Q3VzdG9tZXJzUmVzcG9uc2UiCZACAYq1GAIoEhJVCg5VcGRhdGVDdXN0b21lchIjLmxvZ2lzdGljcy52MS5VcGRhdGVDdXN0b21lclJlcXVlc3QaFi5sb2dpc3RpY3MudjEuQ3VzdG9tZXIiBoq1GAIoExJzChhDcmVhdGVDdXN0b21lckludml0YXRpb24SLS5sb2dpc3RpY3MudjEuQ3JlYXRlQ3VzdG9tZXJJbnZpdGF0aW9uUmVxdWVzdBogLmxvZ2lzdGljcy52MS5DdXN0b21lckludml0YXRpb24iBoq1GAIoExJnChRDcmVhdGVBY2NvdW50UmVxdWVzdBIpLmxvZ2lzdGljcy52MS5DcmVhdGVBY2NvdW50UmVxdWVzdFJlcXVlc3QaHC5sb2dpc3RpY3MudjEuQWNjb3VudFJlcXVlc3QiBoq1GAIQBBJ1ChNMaXN0QWNjb3VudFJlcXVlc3RzEigubG9naXN0aWNzLnYxLkxpc3RBY2NvdW50UmVxdWVzdHNSZXF1ZXN0GikubG9naXN0aWNzLnYxLkxpc3RBY2NvdW50UmVxdWVzdHNSZXNwb25zZSIJkAIBirUYAigSEmkKFUFwcHJvdmVBY2NvdW50UmVxdWVzdBIqLmxvZ2lzdGljcy52MS5BcHByb3ZlQWNjb3VudFJlcXVlc3RSZXF1ZXN0GhwubG9naXN0aWNzLnYxLkFjY291bnRSZXF1ZXN0IgaKtRgCKBMSaQoVRGVjbGluZUFjY291bnRSZXF1ZXN0EioubG9naXN0aWNzLnYxLkRlY2xpbmVBY2NvdW50UmVxdWVzdFJlcXVlc3QaHC5sb2dpc3RpY3MudjEuQWNjb3VudFJlcXVlc3QiBoq1GAIoExJgChJHZXRDdXJyZW50Q3VzdG9tZXISJy5sb2dpc3RpY3MudjEuR2V0Q3VycmVudEN1c3RvbWVyUmVxdWVzdBoWLmxvZ2lzdGljcy52MS5DdXN0b21lciIJkAIBirUYAkABYgZwcm90bzM", [file_google_protobuf_field_mask, file_logistics_v1_access, file_logistics_v1_customer]);
 
 /**
  * @generated from message logistics.v1.CreateCustomerRequest
@@ -179,6 +179,121 @@ export const GetCurrentCustomerRequestSchema: GenMessage<GetCurrentCustomerReque
   messageDesc(file_logistics_v1_customer_service, 6);
 
 /**
+ * @generated from message logistics.v1.CreateAccountRequestRequest
+ */
+export type CreateAccountRequestRequest = Message<"logistics.v1.CreateAccountRequestRequest"> & {
+  /**
+   * Output-only fields are ignored.
+   *
+   * @generated from field: logistics.v1.AccountRequest account_request = 1;
+   */
+  accountRequest?: AccountRequest | undefined;
+};
+
+/**
+ * Describes the message logistics.v1.CreateAccountRequestRequest.
+ * Use `create(CreateAccountRequestRequestSchema)` to create a new message.
+ */
+export const CreateAccountRequestRequestSchema: GenMessage<CreateAccountRequestRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer_service, 7);
+
+/**
+ * @generated from message logistics.v1.ListAccountRequestsRequest
+ */
+export type ListAccountRequestsRequest = Message<"logistics.v1.ListAccountRequestsRequest"> & {
+  /**
+   * 1..100; 0 means 50.
+   *
+   * @generated from field: int32 page_size = 1;
+   */
+  pageSize: number;
+
+  /**
+   * @generated from field: string page_token = 2;
+   */
+  pageToken: string;
+
+  /**
+   * Only requests in this state; UNSPECIFIED means all.
+   *
+   * @generated from field: logistics.v1.AccountRequestState state = 3;
+   */
+  state: AccountRequestState;
+};
+
+/**
+ * Describes the message logistics.v1.ListAccountRequestsRequest.
+ * Use `create(ListAccountRequestsRequestSchema)` to create a new message.
+ */
+export const ListAccountRequestsRequestSchema: GenMessage<ListAccountRequestsRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer_service, 8);
+
+/**
+ * @generated from message logistics.v1.ListAccountRequestsResponse
+ */
+export type ListAccountRequestsResponse = Message<"logistics.v1.ListAccountRequestsResponse"> & {
+  /**
+   * @generated from field: repeated logistics.v1.AccountRequest account_requests = 1;
+   */
+  accountRequests: AccountRequest[];
+
+  /**
+   * Empty on the last page.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message logistics.v1.ListAccountRequestsResponse.
+ * Use `create(ListAccountRequestsResponseSchema)` to create a new message.
+ */
+export const ListAccountRequestsResponseSchema: GenMessage<ListAccountRequestsResponse> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer_service, 9);
+
+/**
+ * @generated from message logistics.v1.ApproveAccountRequestRequest
+ */
+export type ApproveAccountRequestRequest = Message<"logistics.v1.ApproveAccountRequestRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message logistics.v1.ApproveAccountRequestRequest.
+ * Use `create(ApproveAccountRequestRequestSchema)` to create a new message.
+ */
+export const ApproveAccountRequestRequestSchema: GenMessage<ApproveAccountRequestRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer_service, 10);
+
+/**
+ * @generated from message logistics.v1.DeclineAccountRequestRequest
+ */
+export type DeclineAccountRequestRequest = Message<"logistics.v1.DeclineAccountRequestRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * 1..500 characters, sent to the visitor.
+   *
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message logistics.v1.DeclineAccountRequestRequest.
+ * Use `create(DeclineAccountRequestRequestSchema)` to create a new message.
+ */
+export const DeclineAccountRequestRequestSchema: GenMessage<DeclineAccountRequestRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer_service, 11);
+
+/**
  * The carrier's customers, as staff manage them.
  *
  * Invalid input gives INVALID_ARGUMENT with a google.rpc.BadRequest detail whose field
@@ -248,6 +363,52 @@ export const CustomerService: GenService<{
     methodKind: "unary";
     input: typeof CreateCustomerInvitationRequestSchema;
     output: typeof CustomerInvitationSchema;
+  },
+  /**
+   * Anyone from the site: asks for a customer account. Staff approve or decline it, and the
+   * visitor is e-mailed either way. Errors: INVALID_ARGUMENT (bad field).
+   *
+   * @generated from rpc logistics.v1.CustomerService.CreateAccountRequest
+   */
+  createAccountRequest: {
+    methodKind: "unary";
+    input: typeof CreateAccountRequestRequestSchema;
+    output: typeof AccountRequestSchema;
+  },
+  /**
+   * customers.read. The requests, newest first, optionally in one state.
+   * Errors: INVALID_ARGUMENT (bad page_size or page_token).
+   *
+   * @generated from rpc logistics.v1.CustomerService.ListAccountRequests
+   */
+  listAccountRequests: {
+    methodKind: "unary";
+    input: typeof ListAccountRequestsRequestSchema;
+    output: typeof ListAccountRequestsResponseSchema;
+  },
+  /**
+   * customers.manage. Approves a pending request: makes the customer and invites its contact
+   * as customer admin (the invitation e-mail is the answer).
+   * Errors: NOT_FOUND "Account request not found", FAILED_PRECONDITION "This request was
+   * already answered".
+   *
+   * @generated from rpc logistics.v1.CustomerService.ApproveAccountRequest
+   */
+  approveAccountRequest: {
+    methodKind: "unary";
+    input: typeof ApproveAccountRequestRequestSchema;
+    output: typeof AccountRequestSchema;
+  },
+  /**
+   * customers.manage. Declines a pending request and e-mails the visitor the reason.
+   * Errors: as ApproveAccountRequest, INVALID_ARGUMENT (reason missing).
+   *
+   * @generated from rpc logistics.v1.CustomerService.DeclineAccountRequest
+   */
+  declineAccountRequest: {
+    methodKind: "unary";
+    input: typeof DeclineAccountRequestRequestSchema;
+    output: typeof AccountRequestSchema;
   },
   /**
    * A customer's user: their own customer, as staff keep it.

@@ -210,3 +210,18 @@ pub fn violations(status: &tonic::Status) -> Vec<String> {
         .map(|b| b.field_violations.into_iter().map(|v| v.field).collect())
         .unwrap_or_default()
 }
+
+/// The outbox beside the running service's shipments (same file or database).
+pub async fn outbox_of(running: &Running) -> Box<dyn outbox::OutboxStore> {
+    use secrecy::ExposeSecret;
+    match &running.store {
+        service_common::StoreConfig::Embedded { data_dir } => {
+            Box::new(outbox::SqliteOutbox::open(data_dir).unwrap())
+        }
+        service_common::StoreConfig::Mongo { uri, database } => Box::new(
+            outbox::MongoOutbox::connect(uri.expose_secret(), database)
+                .await
+                .unwrap(),
+        ),
+    }
+}

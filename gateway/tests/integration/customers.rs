@@ -1,0 +1,313 @@
+//! Customers through the gateway, in both modes: an invited user signs in and reaches the
+//! portal only, staff never reach it, and suspending the customer ends its users' sessions
+//! within 5 s and refuses their sign-in.
+
+use crate::common;
+
+use std::time::{Duration, Instant};
+
+use logistics_proto::v1 as pb;
+use prost::Message;
+use service_auth::Role;
+use service_auth::invitation::{self, Invitation};
+
+use crate::calls::*;
+use common::site::{ADMIN_EMAIL, ADMIN_PASSWORD, Site, distributed};
+use common::wire::Reply;
+
+const PASSWORD: &str = "a long enough password";
+
+async fn rpc<T: Message + Default>(
+    site: &Site,
+    path: &str,
+    message: impl Message,
+    cookie: &str,
+) -> (Option<i32>, Option<T>) {
+    let headers: Vec<(&str, &str)> = if cookie.is_empty() {
+        Vec::new()
+    } else {
+        vec![("cookie", cookie)]
+    };
+    let reply = call(&site.base, path, message.encode_to_vec(), &headers)
+        .await
+        .0;
+    let body =
+        (reply.grpc_status == Some(OK)).then(|| T::decode(reply.body.clone().unwrap()).unwrap());
+    (reply.grpc_status, body)
+}
+
+async fn signed_in(site: &Site, email: &str, password: &str) -> (Reply, Option<String>) {
+    let (reply, cookie) = sign_in(&site.base, email, password).await;
+    (reply, cookie.as_deref().map(cookie_pair))
+}
+
+/// Whether `holds` comes true within 5 s, asked every 100 ms.
+async fn within_5_seconds(mut holds: impl AsyncFnMut() -> bool) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        if holds().await {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn customers_reach_the_portal_only_until_suspended(site: &Site) {
+    let admin = signed_in(site, ADMIN_EMAIL, ADMIN_PASSWORD)
+        .await
+        .1
+        .unwrap();
+    let create = |name: &str| pb::CreateCustomerRequest {
+        customer: Some(pb::Customer {
+            name: name.into(),
+            ..Default::default()
+        }),
+    };
+    let (status, acme) = rpc::<pb::Customer>(
+        site,
+        "logistics.v1.CustomerService/CreateCustomer",
+        create("Acme Imports"),
+        &admin,
+    )
+    .await;
+    assert_eq!(status, Some(OK));
+    let acme = acme.unwrap();
+    let bolt = rpc::<pb::Customer>(
+        site,
+        "logistics.v1.CustomerService/CreateCustomer",
+        create("Bolt Traders"),
+        &admin,
+    )
+    .await
+    .1
+    .unwrap();
+
+    // Staff book one shipment for each customer.
+    let mut ids = Vec::new();
+    for customer in [&acme, &bolt] {
+        let mut input = shipments_input();
+        input.customer_id = customer.id.clone();
+        let made = rpc::<pb::Shipment>(
+            site,
+            "logistics.v1.ShipmentService/CreateShipment",
+            pb::CreateShipmentRequest {
+                shipment: Some(input),
+                ..Default::default()
+            },
+            &admin,
+        )
+        .await;
+        assert_eq!(made.0, Some(OK));
+        ids.push(made.1.unwrap().id);
+    }
+
+    // The invited user sets a password through the public page's call, then signs in.
+    let token = invitation::sign(
+        &site.tokens,
+        &Invitation {
+            customer_id: acme.id.clone(),
+            customer_name: acme.name.clone(),
+            email: "buyer@acme.example".into(),
+            name: "Bea".into(),
+            role: Role::CustomerUser,
+        },
+        chrono::Utc::now().timestamp() + 3600,
+    );
+    let accepted = rpc::<pb::User>(
+        site,
+        "logistics.v1.AuthService/AcceptCustomerInvitation",
+        pb::AcceptCustomerInvitationRequest {
+            token,
+            name: String::new(),
+            password: PASSWORD.into(),
+        },
+        "",
+    )
+    .await;
+    assert_eq!(accepted.0, Some(OK));
+    let (reply, cookie) = signed_in(site, "buyer@acme.example", PASSWORD).await;
+    let session = pb::Session::decode(reply.body.unwrap()).unwrap();
+    assert_eq!(
+        session.user.as_ref().unwrap().customer_id,
+        acme.id,
+        "the page knows the customer"
+    );
+    let buyer = cookie.unwrap();
+
+    let listed = rpc::<pb::ListShipmentsResponse>(
+        site,
+        "logistics.v1.CustomerPortalService/ListShipments",
+        pb::ListShipmentsRequest::default(),
+        &buyer,
+    )
+    .await;
+    assert_eq!(listed.0, Some(OK));
+    assert_eq!(
+        listed
+            .1
+            .unwrap()
+            .shipments
+            .iter()
+            .map(|s| s.id.clone())
+            .collect::<Vec<_>>(),
+        [ids[0].clone()]
+    );
+    let other = rpc::<pb::Shipment>(
+        site,
+        "logistics.v1.CustomerPortalService/GetShipment",
+        pb::GetShipmentRequest { id: ids[1].clone() },
+        &buyer,
+    )
+    .await;
+    assert_eq!(
+        other.0,
+        Some(NOT_FOUND),
+        "another customer's shipment is as missing"
+    );
+    for (path, message) in [
+        (
+            "logistics.v1.ShipmentService/ListShipments",
+            pb::ListShipmentsRequest::default().encode_to_vec(),
+        ),
+        (
+            "logistics.v1.ShipmentService/GetShipment",
+            pb::GetShipmentRequest { id: ids[0].clone() }.encode_to_vec(),
+        ),
+        (
+            "logistics.v1.CustomerService/ListCustomers",
+            pb::ListCustomersRequest::default().encode_to_vec(),
+        ),
+        (
+            "logistics.v1.AuthService/ListUsers",
+            pb::ListUsersRequest::default().encode_to_vec(),
+        ),
+    ] {
+        let reply = call(&site.base, path, message, &[("cookie", &buyer)])
+            .await
+            .0;
+        assert_eq!(
+            reply.grpc_status,
+            Some(PERMISSION_DENIED),
+            "{path}: a customer reaches no staff method"
+        );
+    }
+    let staff_in_portal = rpc::<pb::ListShipmentsResponse>(
+        site,
+        "logistics.v1.CustomerPortalService/ListShipments",
+        pb::ListShipmentsRequest::default(),
+        &admin,
+    )
+    .await;
+    assert_eq!(
+        staff_in_portal.0,
+        Some(PERMISSION_DENIED),
+        "staff never reach the portal"
+    );
+
+    // Suspending the customer ends the session within 5 s and refuses a new sign-in.
+    let suspend = pb::UpdateCustomerRequest {
+        customer: Some(pb::Customer {
+            id: acme.id.clone(),
+            status: pb::CustomerStatus::Suspended.into(),
+            ..Default::default()
+        }),
+        update_mask: Some(prost_types::FieldMask {
+            paths: vec!["status".into()],
+        }),
+    };
+    assert_eq!(
+        rpc::<pb::Customer>(
+            site,
+            "logistics.v1.CustomerService/UpdateCustomer",
+            suspend,
+            &admin
+        )
+        .await
+        .0,
+        Some(OK)
+    );
+    assert!(
+        within_5_seconds(async || {
+            rpc::<pb::ListShipmentsResponse>(
+                site,
+                "logistics.v1.CustomerPortalService/ListShipments",
+                pb::ListShipmentsRequest::default(),
+                &buyer,
+            )
+            .await
+            .0 == Some(UNAUTHENTICATED)
+        })
+        .await,
+        "the suspended customer's user is signed out within 5 s"
+    );
+    let (refused, cookie) = signed_in(site, "buyer@acme.example", PASSWORD).await;
+    assert_eq!(
+        (refused.grpc_status, cookie),
+        (Some(PERMISSION_DENIED), None)
+    );
+}
+
+fn shipments_input() -> pb::Shipment {
+    let party = |name: &str| pb::Party {
+        name: name.into(),
+        address: "1 Harbour Road".into(),
+        phone: "+233 20 000 0000".into(),
+        email: format!("{}@example.com", name.to_lowercase()),
+    };
+    pb::Shipment {
+        shipper: Some(party("Shipper")),
+        receiver: Some(party("Receiver")),
+        origin: "Tema".into(),
+        destination: "Lagos".into(),
+        carrier: "DHL".into(),
+        r#type: 1,
+        mode: 1,
+        package_count: 1,
+        product: "Books".into(),
+        product_quantity: 1,
+        payment_mode: 1,
+        total_freight_cents: 1000,
+        weight_kg: 1.0,
+        expected_delivery_date: Some(pb::Date {
+            year: 2030,
+            month: 1,
+            day: 1,
+        }),
+        departure_time: Some(pb::TimeOfDay {
+            hours: 9,
+            minutes: 0,
+        }),
+        pickup_date: Some(pb::Date {
+            year: 2029,
+            month: 12,
+            day: 30,
+        }),
+        pickup_time: Some(pb::TimeOfDay {
+            hours: 8,
+            minutes: 0,
+        }),
+        packages: vec![pb::Package {
+            quantity: 1,
+            piece_type: "Box".into(),
+            description: "Books".into(),
+            length_cm: 10.0,
+            width_cm: 10.0,
+            height_cm: 10.0,
+            weight_kg: 1.0,
+        }],
+        ..Default::default()
+    }
+}
+
+#[tokio::test]
+async fn all_in_one_customers_reach_the_portal_only_until_suspended() {
+    customers_reach_the_portal_only_until_suspended(&all_in_one(60).await).await;
+}
+
+#[tokio::test]
+async fn distributed_customers_reach_the_portal_only_until_suspended() {
+    customers_reach_the_portal_only_until_suspended(&distributed().await).await;
+}

@@ -1,0 +1,522 @@
+//! The portal's address book and pickups, the staff's pickup queue and account requests, on
+//! both stores: each customer's records stay its own, and every step does what the user sees.
+
+use crate::common;
+
+use chrono::{Datelike, Days, Weekday};
+use common::service::{Running, caller, start, start_on_mongo, valid_input};
+
+use logistics_proto::v1::{
+    self as pb, customer_portal_service_client::CustomerPortalServiceClient,
+    customer_service_client::CustomerServiceClient, pickup_service_client::PickupServiceClient,
+};
+use service_auth::{Bearer, CALL_TOKEN_LIFETIME, Caller, Role};
+use tonic::Code;
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::Channel;
+
+type Portal = CustomerPortalServiceClient<InterceptedService<Channel, Bearer>>;
+
+fn bearer(running: &Running, caller: &Caller) -> Bearer {
+    Bearer::new(&running.key.mint(caller, CALL_TOKEN_LIFETIME))
+}
+
+async fn new_customer(running: &Running, name: &str) -> pb::Customer {
+    CustomerServiceClient::with_interceptor(
+        running.channel.clone(),
+        bearer(running, &caller("admin")),
+    )
+    .create_customer(pb::CreateCustomerRequest {
+        customer: Some(pb::Customer {
+            name: name.into(),
+            ..Default::default()
+        }),
+    })
+    .await
+    .unwrap()
+    .into_inner()
+}
+
+fn portal(running: &Running, customer: &pb::Customer, role: Role) -> Portal {
+    let caller = Caller::of_customer(
+        format!("u-{}", customer.id),
+        "buyer@example.com",
+        role,
+        &customer.id,
+    );
+    CustomerPortalServiceClient::with_interceptor(running.channel.clone(), bearer(running, &caller))
+}
+
+fn fields(status: &tonic::Status) -> Vec<String> {
+    tonic_types::StatusExt::get_details_bad_request(status)
+        .map(|b| b.field_violations.into_iter().map(|v| v.field).collect())
+        .unwrap_or_default()
+}
+
+/// The next day that is open by default (not a Sunday), after today.
+fn open_day() -> chrono::NaiveDate {
+    let mut day = chrono::Utc::now().date_naive() + Days::new(1);
+    while day.weekday() == Weekday::Sun {
+        day = day + Days::new(1);
+    }
+    day
+}
+
+fn date(day: chrono::NaiveDate) -> pb::Date {
+    pb::Date {
+        year: day.year(),
+        month: day.month() as i32,
+        day: day.day() as i32,
+    }
+}
+
+fn time(hours: i32) -> pb::TimeOfDay {
+    pb::TimeOfDay { hours, minutes: 0 }
+}
+
+fn pickup_of(shipments: Vec<String>, day: chrono::NaiveDate) -> pb::CreatePickupRequest {
+    pb::CreatePickupRequest {
+        pickup: Some(pb::Pickup {
+            address: "1 Harbour Road, Tema".into(),
+            area: "Tema".into(),
+            date: Some(date(day)),
+            window_start: Some(time(9)),
+            window_end: Some(time(12)),
+            parcel_count: 2,
+            shipment_ids: shipments,
+            notes: "Gate B".into(),
+            ..Default::default()
+        }),
+    }
+}
+
+async fn the_address_book_is_the_customers_own_and_imports_all_or_nothing(running: Running) {
+    let acme = new_customer(&running, "Acme Imports").await;
+    let bolt = new_customer(&running, "Bolt Traders").await;
+    let mut admin = portal(&running, &acme, Role::CustomerAdmin);
+    let made = admin
+        .create_address_book_entry(pb::CreateAddressBookEntryRequest {
+            entry: Some(pb::AddressBookEntry {
+                kind: pb::AddressBookEntryKind::Receiver.into(),
+                name: "Bea Buyer".into(),
+                address: "2 Hill Street, Accra".into(),
+                email: "Bea@Example.com".into(),
+                ..Default::default()
+            }),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(made.email, "bea@example.com");
+
+    let refused = admin
+        .import_address_book_entries(pb::ImportAddressBookEntriesRequest {
+            csv: "kind,name,address,email\nsender,Depot,3 Dock Rd,\nboth,X,4 Rd,nope\n".into(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(fields(&refused), ["rows[2].kind", "rows[2].email"]);
+    let imported = admin
+        .import_address_book_entries(pb::ImportAddressBookEntriesRequest {
+            csv: "kind,name,address\nsender,Acme Depot,3 Dock Rd\nreceiver,Cy,5 Bay Rd\n".into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(imported.imported_count, 2);
+    let listed = admin
+        .list_address_book_entries(pb::ListAddressBookEntriesRequest {
+            kind: pb::AddressBookEntryKind::Receiver.into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        listed
+            .entries
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect::<Vec<_>>(),
+        ["Bea Buyer", "Cy"],
+        "receivers only, by name; the refused file added nothing"
+    );
+
+    // A plain customer user reads the book but does not change it.
+    let mut user = portal(&running, &acme, Role::CustomerUser);
+    assert_eq!(
+        user.list_address_book_entries(pb::ListAddressBookEntriesRequest::default())
+            .await
+            .unwrap()
+            .into_inner()
+            .entries
+            .len(),
+        3
+    );
+    let denied = user
+        .delete_address_book_entry(pb::DeleteAddressBookEntryRequest {
+            id: made.id.clone(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(denied.code(), Code::PermissionDenied);
+
+    // Another customer's admin neither sees nor touches it.
+    let mut other = portal(&running, &bolt, Role::CustomerAdmin);
+    assert!(
+        other
+            .list_address_book_entries(pb::ListAddressBookEntriesRequest::default())
+            .await
+            .unwrap()
+            .into_inner()
+            .entries
+            .is_empty()
+    );
+    for status in [
+        other
+            .delete_address_book_entry(pb::DeleteAddressBookEntryRequest {
+                id: made.id.clone(),
+            })
+            .await
+            .unwrap_err(),
+        other
+            .update_address_book_entry(pb::UpdateAddressBookEntryRequest {
+                entry: Some(pb::AddressBookEntry {
+                    id: made.id.clone(),
+                    name: "Mine now".into(),
+                    ..Default::default()
+                }),
+                update_mask: Some(prost_types::FieldMask {
+                    paths: vec!["name".into()],
+                }),
+            })
+            .await
+            .unwrap_err(),
+    ] {
+        assert_eq!(
+            (status.code(), status.message()),
+            (Code::NotFound, "Address book entry not found")
+        );
+    }
+    admin
+        .delete_address_book_entry(pb::DeleteAddressBookEntryRequest { id: made.id })
+        .await
+        .unwrap();
+}
+
+async fn a_pickup_is_asked_for_confirmed_and_collected_moving_its_shipments(running: Running) {
+    let acme = new_customer(&running, "Acme Imports").await;
+    let bolt = new_customer(&running, "Bolt Traders").await;
+    let mut api = portal(&running, &acme, Role::CustomerUser);
+    let booked = api
+        .create_shipment(pb::CreateShipmentRequest {
+            shipment: Some(valid_input()),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let theirs = portal(&running, &bolt, Role::CustomerUser)
+        .create_shipment(pb::CreateShipmentRequest {
+            shipment: Some(valid_input()),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+
+    // Another customer's shipment, a closed day and a window that ends first are refused by field.
+    let mut sunday = open_day();
+    while sunday.weekday() != Weekday::Sun {
+        sunday = sunday + Days::new(1);
+    }
+    let mut bad = pickup_of(vec![booked.id.clone(), theirs.id.clone()], sunday);
+    bad.pickup.as_mut().unwrap().window_end = Some(time(8));
+    let refused = api.create_pickup(bad).await.unwrap_err();
+    assert_eq!(
+        fields(&refused),
+        ["pickup.date", "pickup.window_end"],
+        "{refused:?}"
+    );
+    let refused = api
+        .create_pickup(pickup_of(
+            vec![booked.id.clone(), theirs.id.clone()],
+            open_day(),
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(fields(&refused), ["pickup.shipment_ids[1]"]);
+
+    let pickup = api
+        .create_pickup(pickup_of(vec![booked.id.clone()], open_day()))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        (
+            pickup.state(),
+            pickup.customer_name.as_str(),
+            pickup.requested_by.as_str()
+        ),
+        (
+            pb::PickupState::Requested,
+            "Acme Imports",
+            "buyer@example.com"
+        )
+    );
+    assert!(
+        portal(&running, &bolt, Role::CustomerUser)
+            .list_pickups(pb::ListPickupsRequest::default())
+            .await
+            .unwrap()
+            .into_inner()
+            .pickups
+            .is_empty(),
+        "another customer sees none of it"
+    );
+
+    let mut queue = PickupServiceClient::with_interceptor(
+        running.channel.clone(),
+        bearer(&running, &caller("agent")),
+    );
+    let listed = queue
+        .list_pickups(pb::ListPickupsRequest {
+            date: Some(date(open_day())),
+            area: " TEMA ".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(listed.pickups.len(), 1, "the queue filters by day and area");
+    let assigned = queue
+        .assign_pickup(pb::AssignPickupRequest {
+            id: pickup.id.clone(),
+            agent_id: "0190aaaaaaaaaaaaaaaaaaaa".into(),
+            agent_email: "Agent@Example.com".into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(assigned.agent_email, "agent@example.com");
+    let confirmed = queue
+        .confirm_pickup(pb::ConfirmPickupRequest {
+            id: pickup.id.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(confirmed.state(), pb::PickupState::Confirmed);
+    let again = queue
+        .confirm_pickup(pb::ConfirmPickupRequest {
+            id: pickup.id.clone(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(again.code(), Code::FailedPrecondition);
+    let emails = common::service::outbox_of(&running)
+        .await
+        .list(&Default::default(), 100, None)
+        .await
+        .unwrap()
+        .notifications;
+    assert!(
+        emails
+            .iter()
+            .any(|n| n.template == outbox::Template::PickupConfirmed
+                && n.to_email == "buyer@example.com"),
+        "the user who asked is e-mailed"
+    );
+
+    let collected = queue
+        .complete_pickup(pb::CompletePickupRequest {
+            id: pickup.id.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(collected.state(), pb::PickupState::Collected);
+    let moved = api
+        .get_shipment(pb::GetShipmentRequest {
+            id: booked.id.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        (moved.status(), moved.current_location.as_str()),
+        (pb::ShipmentStatus::InTransit, "Tema")
+    );
+    assert_eq!(
+        moved.history.last().unwrap().status(),
+        pb::ShipmentStatus::InTransit
+    );
+    let failed = queue
+        .fail_pickup(pb::FailPickupRequest {
+            id: pickup.id.clone(),
+            reason: "Closed".into(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(
+        failed.code(),
+        Code::FailedPrecondition,
+        "a collected pickup stays collected"
+    );
+
+    // Customers never reach the queue.
+    let caller = Caller::of_customer("u-x", "x@example.com", Role::CustomerAdmin, &acme.id);
+    let denied =
+        PickupServiceClient::with_interceptor(running.channel.clone(), bearer(&running, &caller))
+            .list_pickups(pb::ListPickupsRequest::default())
+            .await
+            .unwrap_err();
+    assert_eq!(denied.code(), Code::PermissionDenied);
+}
+
+async fn an_account_request_is_approved_into_a_customer_or_declined_by_email(running: Running) {
+    let mut visitor = CustomerServiceClient::new(running.channel.clone());
+    let refused = visitor
+        .create_account_request(pb::CreateAccountRequestRequest {
+            account_request: Some(pb::AccountRequest {
+                company_name: "".into(),
+                contact_name: "Kofi".into(),
+                email: "nope".into(),
+                ..Default::default()
+            }),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(
+        fields(&refused),
+        ["account_request.company_name", "account_request.email"]
+    );
+    let ask = |company: &str, email: &str| pb::CreateAccountRequestRequest {
+        account_request: Some(pb::AccountRequest {
+            company_name: company.into(),
+            contact_name: "Kofi Mensah".into(),
+            email: email.into(),
+            address: "7 Ring Road, Accra".into(),
+            message: "20 parcels a week".into(),
+            language_code: "fr".into(),
+            ..Default::default()
+        }),
+    };
+    let first = visitor
+        .create_account_request(ask("Kofi Foods", "kofi@example.com"))
+        .await
+        .unwrap()
+        .into_inner();
+    let second = visitor
+        .create_account_request(ask("Spam Co", "spam@example.com"))
+        .await
+        .unwrap()
+        .into_inner();
+
+    let mut staff = CustomerServiceClient::with_interceptor(
+        running.channel.clone(),
+        bearer(&running, &caller("admin")),
+    );
+    let pending = staff
+        .list_account_requests(pb::ListAccountRequestsRequest {
+            state: pb::AccountRequestState::Pending.into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(pending.account_requests.len(), 2);
+
+    let approved = staff
+        .approve_account_request(pb::ApproveAccountRequestRequest {
+            id: first.id.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(approved.state(), pb::AccountRequestState::Approved);
+    let customer = staff
+        .get_customer(pb::GetCustomerRequest {
+            id: approved.customer_id.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        (customer.name.as_str(), customer.contacts[0].email.as_str()),
+        ("Kofi Foods", "kofi@example.com")
+    );
+    let no_reason = staff
+        .decline_account_request(pb::DeclineAccountRequestRequest {
+            id: second.id.clone(),
+            reason: " ".into(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(fields(&no_reason), ["reason"]);
+    staff
+        .decline_account_request(pb::DeclineAccountRequestRequest {
+            id: second.id.clone(),
+            reason: "We do not ship that kind of goods.".into(),
+        })
+        .await
+        .unwrap();
+    let twice = staff
+        .approve_account_request(pb::ApproveAccountRequestRequest {
+            id: second.id.clone(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (twice.code(), twice.message()),
+        (
+            Code::FailedPrecondition,
+            "This request was already answered"
+        )
+    );
+
+    let emails = common::service::outbox_of(&running)
+        .await
+        .list(&Default::default(), 100, None)
+        .await
+        .unwrap()
+        .notifications;
+    let to = |email: &str| {
+        emails
+            .iter()
+            .find(|n| n.to_email == email)
+            .map(|n| n.template)
+    };
+    assert_eq!(
+        to("kofi@example.com"),
+        Some(outbox::Template::CustomerInvitation)
+    );
+    assert_eq!(
+        to("spam@example.com"),
+        Some(outbox::Template::AccountRequestDeclined)
+    );
+}
+
+macro_rules! both_stores {
+    ($($case:ident),*) => {
+        mod sqlite { $(
+            #[tokio::test(flavor = "multi_thread")]
+            async fn $case() {
+                super::$case(super::start().await).await;
+            }
+        )* }
+        mod mongo { $(
+            #[tokio::test(flavor = "multi_thread")]
+            async fn $case() {
+                let Some(running) = super::start_on_mongo().await else { return };
+                super::$case(running).await;
+            }
+        )* }
+    };
+}
+
+both_stores!(
+    the_address_book_is_the_customers_own_and_imports_all_or_nothing,
+    a_pickup_is_asked_for_confirmed_and_collected_moving_its_shipments,
+    an_account_request_is_approved_into_a_customer_or_declined_by_email
+);
