@@ -53,7 +53,7 @@ export function InvitationPage() {
   return (
     <>
       <PageHero title={t('portal.invitation.title')} intro={t('portal.invitation.intro')} />
-      <div className="container login-page invitation-page">{body}</div>
+      <div className="container invitation-page">{body}</div>
     </>
   );
 }
@@ -120,7 +120,7 @@ function AcceptForm({ token, email, name: invitedName }: { token: string; email:
   };
 
   return (
-    <form className="card login-card" onSubmit={submit} aria-busy={busy}>
+    <form className="card invitation-form" onSubmit={submit} aria-busy={busy}>
       {errors.form && (
         <div className="alert alert-error" role="alert" data-testid="invitation-form-error">
           <AlertCircle aria-hidden="true" size={22} />
@@ -167,12 +167,10 @@ function AcceptForm({ token, email, name: invitedName }: { token: string; email:
           {...fieldInputProps('invite-confirm', errors.confirm)}
         />
       </Field>
-      <div className="login-submit-row">
-        <SubmitButton busy={busy} busyLabel={t('portal.invitation.creating')}>
-          <UserPlus aria-hidden="true" size={18} />
-          {t('portal.invitation.submit')}
-        </SubmitButton>
-      </div>
+      <SubmitButton busy={busy} busyLabel={t('portal.invitation.creating')}>
+        <UserPlus aria-hidden="true" size={18} />
+        {t('portal.invitation.submit')}
+      </SubmitButton>
     </form>
   );
 }

@@ -3,6 +3,8 @@ import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { ChevronLeft, ChevronRight, PackagePlus, Search } from 'lucide-react';
 import { StatusBadge } from '@/components/shipment/StatusBadge';
 import { ErrorAlert } from '@/components/ui/ErrorAlert';
+import { Field } from '@/components/ui/Field';
+import { fieldInputProps } from '@/components/ui/field-input-props';
 import { Spinner } from '@/components/ui/Spinner';
 import { PORTAL_BOOK_PATH, portalShipmentPath } from '@/config/routes';
 import { useDocumentTitle } from '@/hooks/use-document-title';
@@ -34,10 +36,7 @@ export function ShipmentsList() {
       </div>
 
       <form className="card portal-filters" role="search" onSubmit={(event) => event.preventDefault()}>
-        <div className="field portal-search">
-          <label htmlFor="portal-search" className="field-label">
-            {t('portal.list.search')}
-          </label>
+        <Field id="portal-search" label={t('portal.list.search')} className="portal-search">
           <div className="portal-search-box">
             <Search aria-hidden="true" size={18} />
             <input
@@ -49,11 +48,8 @@ export function ShipmentsList() {
               onChange={(event) => setSearch(event.target.value)}
             />
           </div>
-        </div>
-        <div className="field">
-          <label htmlFor="portal-status" className="field-label">
-            {t('portal.list.status')}
-          </label>
+        </Field>
+        <Field id="portal-status" label={t('portal.list.status')}>
           <select
             id="portal-status"
             className="select"
@@ -67,11 +63,8 @@ export function ShipmentsList() {
               </option>
             ))}
           </select>
-        </div>
-        <div className="field">
-          <label htmlFor="portal-from" className="field-label">
-            {t('portal.list.from')}
-          </label>
+        </Field>
+        <Field id="portal-from" label={t('portal.list.from')}>
           <input
             id="portal-from"
             className="input"
@@ -79,26 +72,16 @@ export function ShipmentsList() {
             value={params.from}
             onChange={(event) => setFilter({ from: event.target.value })}
           />
-        </div>
-        <div className={`field${backwards ? ' has-error' : ''}`}>
-          <label htmlFor="portal-to" className="field-label">
-            {t('portal.list.to')}
-          </label>
+        </Field>
+        <Field id="portal-to" label={t('portal.list.to')} error={backwards ? t('portal.list.backwards_range') : undefined}>
           <input
-            id="portal-to"
             className="input"
             type="date"
             value={params.to}
-            aria-invalid={backwards || undefined}
-            aria-describedby={backwards ? 'portal-to-error' : undefined}
+            {...fieldInputProps('portal-to', backwards ? t('portal.list.backwards_range') : undefined)}
             onChange={(event) => setFilter({ to: event.target.value })}
           />
-          {backwards && (
-            <p id="portal-to-error" className="field-error">
-              {t('portal.list.backwards_range')}
-            </p>
-          )}
-        </div>
+        </Field>
       </form>
 
       {list.error && <ErrorAlert message={serverMessage(list.error, t('portal.list.load_failed'))} />}
