@@ -22,7 +22,7 @@ export type Clients = {
 };
 
 /** A `fetch` that goes through Playwright's request API (and so its cookie jar). */
-function fetchThrough(request: APIRequestContext, origin: string): typeof fetch {
+export function fetchThrough(request: APIRequestContext, origin: string): typeof fetch {
   return async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const headers: Record<string, string> = { origin };

@@ -5,7 +5,7 @@ import { Header } from '@/components/layout/Header';
 import { ThemeToggle } from '@/components/layout/ThemeToggle';
 import { ToastHost } from '@/components/layout/ToastHost';
 import { PageSpinner } from '@/components/ui/Spinner';
-import { ADMIN_HOME_PATH } from '@/config/routes';
+import { ADMIN_HOME_PATH, isPortalPath } from '@/config/routes';
 import { useScrollToHash } from '@/hooks/use-scroll-to-hash';
 import { useScrollToTopOnNavigate } from '@/hooks/use-scroll-to-top-on-navigate';
 import { useHydrated } from '@/hooks/use-hydrated';
@@ -33,7 +33,7 @@ export function RootLayout() {
       <a className="skip-link" href="#main-content">
         {t('common.skip_to_content')}
       </a>
-      {!pathname.startsWith(ADMIN_HOME_PATH) && <LanguageOffer />}
+      {!pathname.startsWith(ADMIN_HOME_PATH) && !isPortalPath(pathname) && <LanguageOffer />}
       <Header />
       <main id="main-content" className="site-main" tabIndex={-1}>
         <RouteErrorBoundary locationKey={pathname}>

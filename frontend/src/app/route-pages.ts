@@ -12,6 +12,8 @@ const PAGES_BY_FIRST_SEGMENT: Record<string, Page> = {
   privacy: 'privacy',
   terms: 'terms',
   faq: 'faq',
+  invitation: 'portal',
+  portal: 'portal',
 };
 
 /** The catalogue a path's page needs besides `common` (the admin area, in English, needs none). */

@@ -13,6 +13,10 @@ const TrackPage = lazy(() => import('./routes/track'));
 // The admin area is its own chunks, its page table included: public pages never load its code.
 const AdminLoginPage = lazy(() => import('./routes/admin-login'));
 const AdminLayout = lazy(() => import('./routes/admin-layout'));
+// The customers' portal and their invitation page: their own chunks too.
+const PortalLoginPage = lazy(() => import('./routes/portal-login'));
+const PortalLayout = lazy(() => import('./routes/portal-layout'));
+const InvitationPage = lazy(() => import('./routes/invitation'));
 const PrivacyPage = lazy(() => import('./routes/privacy'));
 const TermsPage = lazy(() => import('./routes/terms'));
 const FaqPage = lazy(() => import('./routes/faq'));
@@ -31,6 +35,8 @@ const PUBLIC_PAGES: RouteObject[] = [
   { path: 'privacy', element: <PrivacyPage /> },
   { path: 'terms', element: <TermsPage /> },
   { path: 'faq', element: <FaqPage /> },
+  // Not prerendered and never indexed: a private link.
+  { path: 'invitation', element: <InvitationPage /> },
 ];
 
 const ROUTES: RouteObject[] = [
@@ -43,6 +49,9 @@ const ROUTES: RouteObject[] = [
       // The guard and the section's pages (admin-layout.tsx) send visitors without a staff
       // session to the login.
       { path: 'administration_and_development/*', element: <AdminLayout /> },
+      { path: 'portal/login', element: <PortalLoginPage /> },
+      // The guard (portal-layout.tsx) sends visitors without a customer's session to its sign-in.
+      { path: 'portal/*', element: <PortalLayout /> },
       { path: 'login', element: <Navigate to={ADMIN_LOGIN_PATH} replace /> },
       { path: '*', element: <NotFoundPage /> },
     ],

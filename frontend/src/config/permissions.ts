@@ -2,7 +2,7 @@
 // proto's Permission enum (PERMISSION_SHIPMENTS_READ is `shipments.read`, Permission.shipmentsRead
 // here). The server is the authority; the UI only hides what would be refused.
 import { Permission as ProtoPermission } from '@/gen/logistics/v1/access_pb';
-import type { User } from '@/gen/logistics/v1/user_pb';
+import { Role, type User } from '@/gen/logistics/v1/user_pb';
 
 type ValueName = Exclude<keyof typeof ProtoPermission, 'UNSPECIFIED'>;
 /** SHIPMENTS_READ → shipmentsRead */
@@ -30,4 +30,9 @@ export function may(user: User, permission: Permission): boolean {
 /** Whether the user has any back-office access at all. */
 export function hasOfficeAccess(user: User): boolean {
   return !user.disabled && user.permissions.length > 0;
+}
+
+/** Whether the user is one of a customer's users (the portal), never staff. */
+export function isCustomerUser(user: User): boolean {
+  return user.role === Role.CUSTOMER_ADMIN || user.role === Role.CUSTOMER_USER;
 }

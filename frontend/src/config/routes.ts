@@ -27,7 +27,28 @@ const ADMIN_LABELS_PATH = '/administration_and_development/labels';
 /** What the print page lays out: a 4×6 in shipping label or an A4 waybill. */
 export type PrintFormat = 'label' | 'waybill';
 
-/** The print page for these shipment ids, e.g. `…/labels?ids=a1,b2&format=waybill`. */
-export function labelsPath(ids: readonly string[], format: PrintFormat = 'label'): string {
-  return `${ADMIN_LABELS_PATH}?ids=${ids.map(encodeURIComponent).join(',')}&format=${format}`;
+/** The print page for these shipment ids, e.g. `…/labels?ids=a1,b2&format=waybill`; the portal's
+ * own page for a customer's user. */
+export function labelsPath(ids: readonly string[], format: PrintFormat = 'label', area: PrintArea = 'staff'): string {
+  const base = area === 'portal' ? PORTAL_LABELS_PATH : ADMIN_LABELS_PATH;
+  return `${base}?ids=${ids.map(encodeURIComponent).join(',')}&format=${format}`;
+}
+
+// The customers' portal (their own shipments and bookings) and its sign-in.
+export const PORTAL_HOME_PATH = '/portal';
+export const PORTAL_LOGIN_PATH = '/portal/login';
+export const PORTAL_BOOK_PATH = '/portal/book';
+const PORTAL_LABELS_PATH = '/portal/labels';
+
+/** One of the customer's shipments in the portal. */
+export function portalShipmentPath(id: string): string {
+  return `${PORTAL_HOME_PATH}/shipments/${encodeURIComponent(id)}`;
+}
+
+/** Which side prints: staff (ShipmentService) or a customer's user (CustomerPortalService). */
+export type PrintArea = 'staff' | 'portal';
+
+/** Whether a path is the portal's (in the language picked in the browser, not the path's). */
+export function isPortalPath(pathname: string): boolean {
+  return pathname === PORTAL_HOME_PATH || pathname.startsWith(`${PORTAL_HOME_PATH}/`);
 }

@@ -1,6 +1,6 @@
 // The language a visitor picked (switcher or suggestion), kept so the suggestion is not offered
 // again. Storage may be unavailable (private modes); then the suggestion may show again.
-import { preferredLanguage, type LanguageCode } from '@/config/languages';
+import { DEFAULT_LANGUAGE, preferredLanguage, type LanguageCode } from '@/config/languages';
 
 export const LANGUAGE_CHOICE_KEY = 'language-choice';
 const KEY = LANGUAGE_CHOICE_KEY;
@@ -31,4 +31,16 @@ export function languageToOffer(pageLanguage: LanguageCode): LanguageCode | unde
 
 export function offersAnotherLanguage(pageLanguage: LanguageCode): boolean {
   return languageToOffer(pageLanguage) !== undefined;
+}
+
+/** The language of pages without a language in their path (the portal): the one picked in this
+ * browser, else the browser's own, else English. */
+export function chosenLanguage(): LanguageCode {
+  let picked: string | null = null;
+  try {
+    picked = localStorage.getItem(KEY);
+  } catch {
+    // Storage unavailable: the browser's language.
+  }
+  return preferredLanguage([picked ?? '', ...(navigator.languages ?? [navigator.language])]) ?? DEFAULT_LANGUAGE;
 }

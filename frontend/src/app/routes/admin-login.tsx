@@ -1,13 +1,14 @@
 import { Navigate } from 'react-router-dom';
 import { PageHero } from '@/components/ui/PageHero';
-import { ADMIN_HOME_PATH } from '@/config/routes';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { LoginForm } from '@/features/admin-session/components/LoginForm';
 import { useSession } from '@/features/admin-session/hooks/use-session';
+import { homePathOf } from '@/features/admin-session/utils/home-path';
 import { DataProvider } from '../data-provider';
 import '@/styles/admin.css';
 
-/** /administration_and_development/login: already signed in → the dashboard. */
+/** /administration_and_development/login: already signed in → the dashboard (a customer's user:
+ * the portal). */
 export default function AdminLoginPage() {
   return (
     <DataProvider>
@@ -19,7 +20,7 @@ export default function AdminLoginPage() {
 function LoginPage() {
   useDocumentTitle('Admin Login');
   const session = useSession();
-  if (session.status === 'signed-in') return <Navigate to={ADMIN_HOME_PATH} replace />;
+  if (session.status === 'signed-in') return <Navigate to={homePathOf(session.user)} replace />;
   return (
     <>
       <PageHero title="Admin Login" intro="Sign in to manage shipments." />

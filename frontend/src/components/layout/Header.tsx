@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
-import { Menu, X } from 'lucide-react';
-import { ADMIN_HOME_PATH } from '@/config/routes';
+import { LogIn, Menu, X } from 'lucide-react';
+import { ADMIN_HOME_PATH, PORTAL_LOGIN_PATH, isPortalPath } from '@/config/routes';
 import { useDismiss } from '@/hooks/use-dismiss';
 import { useLanguage } from '@/hooks/use-language';
 import { useMessages } from '@/lib/i18n';
@@ -16,8 +16,8 @@ export function Header() {
   const t = useMessages('common');
   const { path } = useLanguage();
   const location = useLocation();
-  // The admin area is in English only.
-  const isPublic = !location.pathname.startsWith(ADMIN_HOME_PATH);
+  // The admin area is in English only; the portal's language is the one picked, not its path's.
+  const isPublic = !location.pathname.startsWith(ADMIN_HOME_PATH) && !isPortalPath(location.pathname);
   // The location the menu was opened at: it closes on a route change.
   const [openAt, setOpenAt] = useState<string | null>(null);
   const open = openAt === location.key;
@@ -63,6 +63,18 @@ export function Header() {
               </li>
             ))}
           </ul>
+          {/* Customers sign in to the portal (the staff path is not shown to visitors). */}
+          {isPublic && (
+            <Link
+              to={PORTAL_LOGIN_PATH}
+              className="nav-link nav-link-signin"
+              title={t('common.nav.customer_signin')}
+              onClick={() => setOpen(false)}
+            >
+              <LogIn aria-hidden="true" size={18} />
+              <span className="nav-signin-text">{t('common.nav.customer_signin')}</span>
+            </Link>
+          )}
           {isPublic && <LanguageMenu />}
         </nav>
       </div>

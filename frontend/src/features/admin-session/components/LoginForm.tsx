@@ -6,9 +6,16 @@ import { useSignIn } from '../hooks/use-session';
 import { LOGIN_SUCCESS_MESSAGE, loginErrorMessage } from '../utils/login-error';
 import './login.css';
 
+/** The form's words; the staff login's English ones unless the page translates them (the portal). */
+type LoginFormWords = { email: string; password: string; submit: string; success: string };
+
+const STAFF_WORDS: LoginFormWords = { email: 'Email', password: 'Password', submit: 'Login', success: LOGIN_SUCCESS_MESSAGE };
+
+type LoginFormProps = { words?: LoginFormWords; initialEmail?: string };
+
 /** Email and password; on success the session is this user (the page redirects). */
-export function LoginForm() {
-  const [email, setEmail] = useState('');
+export function LoginForm({ words = STAFF_WORDS, initialEmail = '' }: LoginFormProps) {
+  const [email, setEmail] = useState(initialEmail);
   const [password, setPassword] = useState('');
   const signIn = useSignIn();
   // Still busy once signed in: the page is leaving.
@@ -21,7 +28,7 @@ export function LoginForm() {
     signIn.mutate(
       { email: email.trim(), password },
       {
-        onSuccess: () => toast.success(LOGIN_SUCCESS_MESSAGE, { autoClose: 3000, toastId: 'login-success' }),
+        onSuccess: () => toast.success(words.success, { autoClose: 3000, toastId: 'login-success' }),
         onError: (err) => {
           setPassword('');
           toast.error(loginErrorMessage(err), { toastId: `login-error-${Date.now()}` });
@@ -38,7 +45,7 @@ export function LoginForm() {
           <p>{error}</p>
         </div>
       )}
-      <Field id="login-email" label="Email">
+      <Field id="login-email" label={words.email}>
         <input
           id="login-email"
           className="input"
@@ -50,7 +57,7 @@ export function LoginForm() {
           onChange={(event) => setEmail(event.target.value)}
         />
       </Field>
-      <Field id="login-password" label="Password">
+      <Field id="login-password" label={words.password}>
         <input
           id="login-password"
           className="input"
@@ -64,7 +71,7 @@ export function LoginForm() {
       </Field>
       <button type="submit" className="btn btn-primary btn-lg login-submit" disabled={busy}>
         {busy ? <LoaderCircle className="icon-spin" aria-hidden="true" size={20} /> : <LogIn aria-hidden="true" size={20} />}
-        Login
+        {words.submit}
       </button>
     </form>
   );

@@ -3,16 +3,16 @@ import type { User } from '@/gen/logistics/v1/user_pb';
 import { Navigate, useLocation } from 'react-router-dom';
 import { ShieldAlert } from 'lucide-react';
 import { Spinner } from '@/components/ui/Spinner';
-import { ADMIN_LOGIN_PATH } from '@/config/routes';
+import { ADMIN_LOGIN_PATH, PORTAL_HOME_PATH } from '@/config/routes';
 import { useDocumentTitle } from '@/hooks/use-document-title';
-import { hasOfficeAccess } from '@/config/permissions';
+import { hasOfficeAccess, isCustomerUser } from '@/config/permissions';
 import { useLogout, useSession, useSessionRefresh } from '../hooks/use-session';
 
 /**
  * The admin area's guard: a spinner while the session is restored, the login page without a
  * session, a short notice for a signed-in user without office access (the dashboard is never
- * rendered for them; the server refuses their calls anyway). Staff of every role pass; each
- * page shows only what their permissions allow.
+ * rendered for them; the server refuses their calls anyway). A customer's user goes to the
+ * portal. Staff of every role pass; each page shows only what their permissions allow.
  */
 export function RequireStaff({ children }: { children: (user: User) => ReactNode }) {
   const session = useSession();
@@ -29,6 +29,7 @@ export function RequireStaff({ children }: { children: (user: User) => ReactNode
   if (session.status === 'signed-out') {
     return <Navigate to={ADMIN_LOGIN_PATH} replace state={{ from: location.pathname }} />;
   }
+  if (isCustomerUser(session.user)) return <Navigate to={PORTAL_HOME_PATH} replace />;
   if (!hasOfficeAccess(session.user)) {
     return <NotAdminNotice email={session.user.email} />;
   }

@@ -72,15 +72,15 @@ export function useSignIn() {
   });
 }
 
-/** Log out: DeleteSession, then the login page. */
-export function useLogout(): { logout: () => void; loggingOut: boolean } {
+/** Log out: DeleteSession, then the login page (the staff one, or the portal's). */
+export function useLogout(loginPath = ADMIN_LOGIN_PATH): { logout: () => void; loggingOut: boolean } {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const mutation = useMutation({
     mutationFn: deleteSession,
     onSuccess: () => {
       endSession(queryClient, null);
-      navigate(ADMIN_LOGIN_PATH, { replace: true });
+      navigate(loginPath, { replace: true });
     },
     onError: () => toast.error(LOGOUT_FAILED_MESSAGE),
   });

@@ -1,8 +1,10 @@
-// The print page's one call: GetShipment for each id (admin session; the cookie travels with it).
+// The print page's one call: GetShipment for each id, through the staff service or the portal's
+// (the session cookie travels with it).
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { serverMessage } from '@/lib/rpc-errors';
-import { shipmentClient } from '@/lib/transport';
+import type { PrintArea } from '@/config/routes';
+import { customerPortalClient, shipmentClient } from '@/lib/transport';
 
 const TIMEOUT_MS = 15_000;
 
@@ -12,9 +14,10 @@ export type PrintItem =
   | { id: string; shipment?: undefined; error: string };
 
 /** The shipment with this id, or why it cannot be printed; never rejects except when aborted. */
-export async function loadPrintItem(id: string, signal: AbortSignal): Promise<PrintItem> {
+export async function loadPrintItem(area: PrintArea, id: string, signal: AbortSignal): Promise<PrintItem> {
+  const client = area === 'portal' ? customerPortalClient : shipmentClient;
   try {
-    return { id, shipment: await shipmentClient.getShipment({ id }, { signal, timeoutMs: TIMEOUT_MS }) };
+    return { id, shipment: await client.getShipment({ id }, { signal, timeoutMs: TIMEOUT_MS }) };
   } catch (error) {
     if (signal.aborted) throw error;
     if (ConnectError.from(error).code === Code.NotFound) return { id, error: `Shipment not found: ${id}` };

@@ -2,7 +2,7 @@ import './labels.css';
 import { AlertCircle, Printer } from 'lucide-react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { ErrorAlert } from '@/components/ui/ErrorAlert';
-import { ADMIN_HOME_PATH, labelsPath, type PrintFormat } from '@/config/routes';
+import { ADMIN_HOME_PATH, PORTAL_HOME_PATH, labelsPath, type PrintArea, type PrintFormat } from '@/config/routes';
 import { Spinner } from '@/components/ui/Spinner';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { useFitScale } from '../hooks/use-fit-scale';
@@ -19,9 +19,10 @@ const FORMATS: ReadonlyArray<{ format: PrintFormat; label: string; title: string
 /** The sheets' width on screen at 96 px per inch: 4 in, or 210 mm. */
 const SHEET_WIDTH_PX: Record<PrintFormat, number> = { label: 4 * 96, waybill: (210 / 25.4) * 96 };
 
-/** /administration_and_development/labels?ids=…&format=label|waybill: one label or waybill per
- * shipment, ready to print, with a toolbar (Print, format) that the printout leaves out. */
-export function LabelsPage() {
+/** /administration_and_development/labels?ids=…&format=label|waybill (staff) and /portal/labels
+ * (a customer's own shipments): one label or waybill per shipment, ready to print, with a toolbar
+ * (Print, format) that the printout leaves out. */
+export function LabelsPage({ area = 'staff' }: { area?: PrintArea }) {
   const [params] = useSearchParams();
   const parsed = parseIds(params.get('ids'));
   const format = parseFormat(params.get('format'));
@@ -34,17 +35,17 @@ export function LabelsPage() {
         <h1 className="labels-title">{title}</h1>
         <ErrorAlert message={parsed.error} />
         <p className="labels-back">
-          <Link to={ADMIN_HOME_PATH}>Back to the shipments</Link>
+          <Link to={area === 'portal' ? PORTAL_HOME_PATH : ADMIN_HOME_PATH}>Back to the shipments</Link>
         </p>
       </div>
     );
   }
-  return <PrintPreview ids={parsed.ids} format={format} title={title} />;
+  return <PrintPreview area={area} ids={parsed.ids} format={format} title={title} />;
 }
 
-function PrintPreview({ ids, format, title }: { ids: string[]; format: PrintFormat; title: string }) {
+function PrintPreview({ area, ids, format, title }: { area: PrintArea; ids: string[]; format: PrintFormat; title: string }) {
   const navigate = useNavigate();
-  const { loading, items } = usePrintItems(ids);
+  const { loading, items } = usePrintItems(area, ids);
   const { ref, scale } = useFitScale<HTMLDivElement>(SHEET_WIDTH_PX[format]);
   const errors = items.filter((item) => item.error !== undefined);
   const printable = items.length - errors.length;
@@ -60,7 +61,7 @@ function PrintPreview({ ids, format, title }: { ids: string[]; format: PrintForm
               key={f.format}
               type="button"
               aria-pressed={f.format === format}
-              onClick={() => navigate(labelsPath(ids, f.format), { replace: true })}
+              onClick={() => navigate(labelsPath(ids, f.format, area), { replace: true })}
             >
               {f.label}
             </button>

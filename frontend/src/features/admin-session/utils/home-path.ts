@@ -1,0 +1,9 @@
+import type { User } from '@/gen/logistics/v1/user_pb';
+import { isCustomerUser } from '@/config/permissions';
+import { ADMIN_HOME_PATH, PORTAL_HOME_PATH } from '@/config/routes';
+
+/** Where a signed-in user lands (from either sign-in page): a customer's user in the portal,
+ * staff in the back office. */
+export function homePathOf(user: User): string {
+  return isCustomerUser(user) ? PORTAL_HOME_PATH : ADMIN_HOME_PATH;
+}

@@ -1,0 +1,51 @@
+import './portal.css';
+import { NavLink } from 'react-router-dom';
+import { Building2, LogOut, Package, PackagePlus } from 'lucide-react';
+import type { User } from '@/gen/logistics/v1/user_pb';
+import { PORTAL_BOOK_PATH, PORTAL_HOME_PATH } from '@/config/routes';
+import { useMessages } from '@/lib/i18n';
+import { useCurrentCustomer } from '../api/portal';
+
+type PortalBarProps = { user: User; onSignOut: () => void; signingOut: boolean };
+
+/** The portal's bar: the customer's name, the sections, who is signed in, and Sign out. */
+export function PortalBar({ user, onSignOut, signingOut }: PortalBarProps) {
+  const t = useMessages('portal');
+  const customer = useCurrentCustomer();
+  const linkClass = ({ isActive }: { isActive: boolean }) => `portal-nav-link${isActive ? ' active' : ''}`;
+  return (
+    <div className="portal-bar">
+      <div className="container portal-bar-inner">
+        <p className="portal-company" data-testid="portal-company">
+          <Building2 aria-hidden="true" size={20} />
+          <bdi>{customer.data?.name ?? '\u00a0'}</bdi>
+        </p>
+        <nav aria-label={t('portal.nav.label')}>
+          <ul className="portal-nav">
+            <li>
+              <NavLink to={PORTAL_HOME_PATH} end className={linkClass}>
+                <Package aria-hidden="true" size={18} />
+                {t('portal.nav.shipments')}
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to={PORTAL_BOOK_PATH} className={linkClass}>
+                <PackagePlus aria-hidden="true" size={18} />
+                {t('portal.nav.book')}
+              </NavLink>
+            </li>
+          </ul>
+        </nav>
+        <div className="portal-user">
+          <span className="portal-user-name" data-testid="portal-user-name">
+            <bdi>{user.name || user.email}</bdi>
+          </span>
+          <button type="button" className="btn btn-outline btn-sm" onClick={onSignOut} disabled={signingOut}>
+            <LogOut aria-hidden="true" size={16} />
+            {signingOut ? t('portal.signing_out') : t('portal.sign_out')}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+import { create } from '@bufbuild/protobuf';
+import { describe, expect, it } from 'vitest';
+import { CustomerSchema } from '@/gen/logistics/v1/customer_pb';
+import { PaymentMode, ShipmentMode, ShipmentType } from '@/gen/logistics/v1/shipment_pb';
+import { bookingDefaults, bookingFieldOf, bookingToShipment } from './booking';
+
+const customer = create(CustomerSchema, {
+  name: 'Acme Imports',
+  billingAddress: '1 Dock Road\nPort City',
+  contacts: [
+    { name: 'Ana', email: 'ana@acme.example', phone: '+1 555 0100' },
+    { name: 'Bo', email: 'bo@acme.example', phone: '+1 555 0101' },
+  ],
+  defaultPaymentMode: PaymentMode.CASH,
+});
+
+describe('the booking form', () => {
+  it('prefills the shipper from the customer and its first contact, and its payment mode', () => {
+    const values = bookingDefaults(customer);
+    expect(values.shipper).toEqual({ name: 'Acme Imports', address: '1 Dock Road\nPort City', phone: '+1 555 0100', email: 'ana@acme.example' });
+    expect(values.paymentMode).toBe('cash');
+    expect(values.packages).toHaveLength(1);
+    // A customer without a default: the first payment mode.
+    expect(bookingDefaults(create(CustomerSchema, { name: 'X' })).paymentMode).toBe('bank_transfer');
+  });
+
+  it('sends the packages, their count and total weight, the pickup day and time', () => {
+    const values = bookingDefaults(customer);
+    values.receiver = { name: ' Zed ', address: 'Rue 2', phone: '555 0199', email: '' };
+    values.origin = 'Port City';
+    values.destination = 'Lyon';
+    values.type = 'express';
+    values.mode = 'air_shipping';
+    values.packages = [
+      { quantity: '2', pieceType: 'Box', description: 'Books', length: '30', width: '20', height: '10', weight: '1,5' },
+      { quantity: '1', pieceType: 'Crate', description: 'Tools', length: '50', width: '40', height: '30', weight: '4' },
+    ];
+    values.pickupDate = '2026-12-01';
+    values.pickupTime = '09:30';
+    const shipment = bookingToShipment(values);
+    expect(shipment.receiver?.name).toBe('Zed');
+    expect(shipment.type).toBe(ShipmentType.EXPRESS);
+    expect(shipment.mode).toBe(ShipmentMode.AIR_SHIPPING);
+    expect(shipment.paymentMode).toBe(PaymentMode.CASH);
+    expect(shipment.packageCount).toBe(3);
+    expect(shipment.weightKg).toBe(7);
+    expect(shipment.packages?.[0]).toMatchObject({ quantity: 2, weightKg: 1.5, lengthCm: 30 });
+    expect(shipment.pickupDate).toEqual({ year: 2026, month: 12, day: 1 });
+    expect(shipment.pickupTime).toEqual({ hours: 9, minutes: 30 });
+    // The figures staff complete later, from what the booking says.
+    expect(shipment.product).toBe('Books, Tools');
+    expect(shipment.productQuantity).toBe(3);
+    expect(shipment.expectedDeliveryDate).toEqual({ year: 2026, month: 12, day: 1 });
+  });
+
+  it('puts a server violation next to its input', () => {
+    expect(bookingFieldOf('shipment.receiver.phone')).toBe('receiver.phone');
+    expect(bookingFieldOf('packages[1].weight_kg')).toBe('packages.1.weight');
+    expect(bookingFieldOf('packages')).toBe('packages');
+    expect(bookingFieldOf('pickup_date')).toBe('pickupDate');
+    expect(bookingFieldOf('shipment.payment_mode')).toBe('paymentMode');
+    expect(bookingFieldOf('carrier')).toBeNull();
+  });
+});
