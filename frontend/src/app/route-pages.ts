@@ -12,6 +12,7 @@ const PAGES_BY_FIRST_SEGMENT: Record<string, Page> = {
   privacy: 'privacy',
   terms: 'terms',
   faq: 'faq',
+  'ship-with-us': 'ship_with_us',
 };
 
 /** The catalogue a path's page needs besides `common` (the admin area, in English, needs none). */

@@ -16,6 +16,7 @@ const AdminLayout = lazy(() => import('./routes/admin-layout'));
 const PrivacyPage = lazy(() => import('./routes/privacy'));
 const TermsPage = lazy(() => import('./routes/terms'));
 const FaqPage = lazy(() => import('./routes/faq'));
+const ShipWithUsPage = lazy(() => import('./routes/ship-with-us'));
 const NotFoundPage = lazy(() => import('./routes/not-found'));
 
 /** The route table: every page's path. A plain <BrowserRouter>, not the data router: it is ~17 KB gzip
@@ -31,6 +32,7 @@ const PUBLIC_PAGES: RouteObject[] = [
   { path: 'privacy', element: <PrivacyPage /> },
   { path: 'terms', element: <TermsPage /> },
   { path: 'faq', element: <FaqPage /> },
+  { path: 'ship-with-us', element: <ShipWithUsPage /> },
 ];
 
 const ROUTES: RouteObject[] = [
