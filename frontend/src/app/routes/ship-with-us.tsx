@@ -1,4 +1,5 @@
 import { ArrowDown, BookUser, Building2, ClipboardCheck, FileText, KeyRound, MapPinned, Printer, Send, Truck, PackagePlus } from 'lucide-react';
+import { Ltr } from '@/components/ui/Bidi';
 import { FeatureCardGrid, type FeatureCardItem } from '@/components/ui/FeatureCardGrid';
 import { PageHero } from '@/components/ui/PageHero';
 import { Section } from '@/components/ui/Section';
@@ -7,6 +8,7 @@ import { company } from '@/config/company';
 import { AccountRequestForm } from '@/features/account-requests/components/AccountRequestForm';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { useMessages } from '@/lib/i18n';
+import { Trans } from '@/lib/trans';
 import { formatFigure } from '@/utils/figures';
 import './ship-with-us.css';
 
@@ -38,7 +40,11 @@ export default function ShipWithUsPage() {
       <PageHero
         eyebrow={t('ship_with_us.hero.eyebrow')}
         title={t('ship_with_us.hero.title')}
-        intro={t('ship_with_us.hero.intro', { company: company.name, clients: formatFigure(company.figures.clients) })}
+        intro={
+          // The company's name reads left to right on one line: wrapped in an Arabic sentence its
+          // words would land at opposite ends of two lines.
+          <Trans id="ship_with_us.hero.intro" values={{ company: <Ltr className="nowrap">{company.name}</Ltr>, clients: formatFigure(company.figures.clients) }} />
+        }
       >
         <div className="button-row ship-hero-actions">
           <a href="#request" className="btn btn-accent btn-lg">

@@ -4,6 +4,7 @@ import { CheckCircle2, Send } from 'lucide-react';
 import { Field, FormErrors } from '@/components/ui/Field';
 import { fieldInputProps } from '@/components/ui/field-input-props';
 import { SubmitButton } from '@/components/ui/SubmitButton';
+import { useHydrated } from '@/hooks/use-hydrated';
 import { useLanguage } from '@/hooks/use-language';
 import { useMessages } from '@/lib/i18n';
 import { formFieldOf, looksLikeEmail, sendAccountRequest, type AccountRequestField, type AccountRequestForm as Values } from '../api/account-request';
@@ -32,6 +33,8 @@ export function AccountRequestForm({ labelledBy }: { labelledBy: string }) {
   const [sent, setSent] = useState(false);
   const thanks = useRef<HTMLParagraphElement>(null);
   const sending = formState.isSubmitting;
+  // Until React runs the form, a press would submit the static HTML (its values in the URL).
+  const hydrated = useHydrated();
 
   // The form the visitor was in is gone: the thank-you takes the focus, so it is read out.
   useEffect(() => {
@@ -138,7 +141,7 @@ export function AccountRequestForm({ labelledBy }: { labelledBy: string }) {
         <textarea className="input" rows={4} maxLength={2000} {...fieldInputProps('request-message', err('message'))} {...register('message')} />
       </Field>
       <div className="form-actions">
-        <SubmitButton busy={sending} busyLabel={t('ship_with_us.form.sending')}>
+        <SubmitButton busy={sending} disabled={!hydrated} busyLabel={t('ship_with_us.form.sending')}>
           <Send aria-hidden="true" size={18} className="flip-rtl" />
           {t('ship_with_us.form.submit')}
         </SubmitButton>
