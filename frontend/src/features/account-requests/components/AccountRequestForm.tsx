@@ -82,9 +82,9 @@ export function AccountRequestForm({ labelledBy }: { labelledBy: string }) {
   const required = (message: string) => ({ validate: (value: string) => value.trim() !== '' || message });
 
   return (
-    <form className="account-request-form" onSubmit={submit} aria-labelledby={labelledBy} aria-busy={sending} noValidate>
+    <form className="form-stack" onSubmit={submit} aria-labelledby={labelledBy} aria-busy={sending} noValidate>
       <FormErrors messages={formErrors} />
-      <div className="account-request-grid">
+      <div className="form-grid">
         <Field id="request-company" label={t('ship_with_us.form.company_name')} error={err('companyName')}>
           <input
             className="input"
