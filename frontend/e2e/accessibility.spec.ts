@@ -14,6 +14,7 @@ function publicRoutes(): string[] {
     '/privacy',
     '/terms',
     '/faq',
+    '/ship-with-us',
     '/administration_and_development/login',
     '/no-such-page',
   ];

@@ -6,6 +6,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { join } from 'node:path';
 import { ShipmentStatus, type Shipment } from '../src/gen/logistics/v1/shipment_pb';
 import { SCREENSHOTS, keepScreenshot } from './support/visual';
+import { visualLines } from './support/visual-lines';
 import { adminEmail, signIn } from './support/admin';
 import { siteUrl } from './support/env';
 import { adminRpc, type Clients } from './support/rpc';
@@ -16,41 +17,6 @@ const PHONE = '+233 30 555 0161';
 const EMAIL = 'kwame.mensah.operations-desk@accra-logistics-example.com';
 const ORIGIN = 'القاهرة، مصر';
 const DESTINATION = 'دبي';
-
-/** The rendered text of `scope` line by line, each line's characters left to right as they
- * appear on screen (visually hidden text left out). */
-function visualLines(scope: Locator): Promise<string[]> {
-  return scope.evaluate((root) => {
-    const chars: Array<{ ch: string; x: number; y: number }> = [];
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (node.parentElement?.closest('.visually-hidden')) continue;
-      const text = node.textContent ?? '';
-      for (let i = 0; i < text.length; i += 1) {
-        const range = document.createRange();
-        range.setStart(node, i);
-        range.setEnd(node, i + 1);
-        const rect = range.getBoundingClientRect();
-        if (rect.width === 0) continue;
-        chars.push({ ch: text[i], x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 });
-      }
-    }
-    chars.sort((a, b) => a.y - b.y);
-    const lines: Array<typeof chars> = [];
-    for (const c of chars) {
-      const line = lines.at(-1);
-      if (line && Math.abs(line[0].y - c.y) < 6) line.push(c);
-      else lines.push([c]);
-    }
-    return lines.map((line) =>
-      line
-        .sort((a, b) => a.x - b.x)
-        .map((c) => c.ch)
-        .join('')
-        .trim(),
-    );
-  });
-}
 
 /** An e-mail address shown on one line or wrapped only after "@" or before a dot. */
 async function expectSensiblyWrapped(link: Locator): Promise<void> {

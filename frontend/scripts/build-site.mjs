@@ -23,6 +23,7 @@ const PRERENDERED_ROUTES = [
   { path: '/privacy', module: 'src/app/routes/privacy.tsx', page: 'privacy' },
   { path: '/terms', module: 'src/app/routes/terms.tsx', page: 'terms' },
   { path: '/faq', module: 'src/app/routes/faq.tsx', page: 'faq' },
+  { path: '/ship-with-us', module: 'src/app/routes/ship-with-us.tsx', page: 'ship_with_us' },
   { path: '/track', module: 'src/app/routes/track.tsx', page: 'track' },
 ];
 

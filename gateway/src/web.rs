@@ -547,7 +547,10 @@ fn is_public_route(path: &str) -> bool {
     match (segments.next(), segments.next(), segments.next()) {
         (None, _, _) => true,
         (
-            Some("about" | "services" | "contact" | "track" | "privacy" | "terms" | "faq"),
+            Some(
+                "about" | "services" | "contact" | "track" | "privacy" | "terms" | "faq"
+                | "ship-with-us",
+            ),
             None,
             _,
         ) => true,

@@ -14,6 +14,7 @@ const PAGES_BY_FIRST_SEGMENT: Record<string, Page> = {
   faq: 'faq',
   invitation: 'portal',
   portal: 'portal',
+  'ship-with-us': 'ship_with_us',
 };
 
 /** The catalogue a path's page needs besides `common` (the admin area, in English, needs none). */

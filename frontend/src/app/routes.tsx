@@ -20,6 +20,7 @@ const InvitationPage = lazy(() => import('./routes/invitation'));
 const PrivacyPage = lazy(() => import('./routes/privacy'));
 const TermsPage = lazy(() => import('./routes/terms'));
 const FaqPage = lazy(() => import('./routes/faq'));
+const ShipWithUsPage = lazy(() => import('./routes/ship-with-us'));
 const NotFoundPage = lazy(() => import('./routes/not-found'));
 
 /** The route table: every page's path. A plain <BrowserRouter>, not the data router: it is ~17 KB gzip
@@ -37,6 +38,7 @@ const PUBLIC_PAGES: RouteObject[] = [
   { path: 'faq', element: <FaqPage /> },
   // Not prerendered and never indexed: a private link.
   { path: 'invitation', element: <InvitationPage /> },
+  { path: 'ship-with-us', element: <ShipWithUsPage /> },
 ];
 
 const ROUTES: RouteObject[] = [

@@ -86,6 +86,12 @@ export function Footer() {
             <Mail aria-hidden="true" size={18} />
             <a href={`mailto:${company.supportEmail}`}>{company.supportEmail}</a>
           </p>
+          {/* Businesses that want an account ask for one on Ship with us. */}
+          <p>
+            <Link to={path('/ship-with-us')} state={SMOOTH_SCROLL_TO_TOP}>
+              {t('common.footer.ship_with_us')}
+            </Link>
+          </p>
           <ul className="footer-hours">
             {hours.map((slot) => (
               <li key={slot.days}>
