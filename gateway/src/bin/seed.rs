@@ -83,7 +83,8 @@ async fn bulk(
                     .expect("the seed's shipments are valid");
                 let mut rng = rand::rng();
                 let at = now - chrono::Duration::seconds(rng.random_range(0..365 * 24 * 3600));
-                let mut shipment = Shipment::create(details, TrackingNumber::generate(), at, "seed");
+                let mut shipment =
+                    Shipment::create(details, TrackingNumber::generate(), at, "seed");
                 if rng.random_bool(0.5) {
                     shipment.status = *Status::ALL.choose(&mut rng).expect("statuses");
                 }
