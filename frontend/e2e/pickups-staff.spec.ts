@@ -40,6 +40,9 @@ async function expectNoSidewaysScroll(page: Page): Promise<void> {
 async function shoot(page: Page, name: string, fullPage = true): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   const width = page.viewportSize()!.width;
+  // The toasts of earlier steps would hide what the picture is for.
+  for (const close of await page.locator('.Toastify__close-button').all()) await close.click().catch(() => {});
+  await expect(page.locator('.Toastify__toast')).toHaveCount(0);
   for (const theme of ['light', 'dark'] as const) {
     await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
     await page.screenshot({ path: `${SHOTS}/${name}-${width}-${theme}.png`, fullPage });
@@ -234,8 +237,11 @@ for (const viewport of [PHONE, DESKTOP]) {
       await expect(row.locator('td[data-label="Parcels"]')).toHaveText('2');
       await expect(row.locator('td[data-label="Shipments"]')).toHaveText('1');
       await expect(row.locator('td[data-label="Agent"]')).toHaveText('Unassigned');
+      await expect(row.locator('td[data-label="Area and address"]')).toContainText(area);
       await expect(row.getByText('Ring at the gate')).toBeVisible();
       await expectNoSidewaysScroll(page);
+      const region = await page.getByRole('region', { name: 'Pickups' }).evaluate((el) => [el.scrollWidth, el.clientWidth]);
+      expect(region[0], 'every column of the queue is on screen').toBeLessThanOrEqual(region[1]);
       await shoot(page, 'pickups-queue');
 
       await test.step('assigned to the signed-in admin', async () => {

@@ -167,10 +167,8 @@ export function PickupsPage({ user, canListUsers }: { user: User; canListUsers: 
                 <tr>
                   <th scope="col">Customer</th>
                   <th scope="col">State</th>
-                  <th scope="col">Date</th>
-                  <th scope="col">Window</th>
-                  <th scope="col">Area</th>
-                  <th scope="col">Address</th>
+                  <th scope="col">When</th>
+                  <th scope="col">Area and address</th>
                   <th scope="col">Parcels</th>
                   <th scope="col">Shipments</th>
                   <th scope="col">Agent</th>
@@ -188,42 +186,49 @@ export function PickupsPage({ user, canListUsers }: { user: User; canListUsers: 
                       <td className="card-aside">
                         <span className={`status-pill tone-${state.tone}`}>{state.label}</span>
                       </td>
-                      <td data-label="Date">
-                        {pickup.date ? formatDateParts(pickup.date.year, pickup.date.month, pickup.date.day) : EMPTY_VALUE}
+                      <td data-label="When">
+                        <span>
+                          <span className="pickup-when">
+                            {pickup.date ? formatDateParts(pickup.date.year, pickup.date.month, pickup.date.day) : EMPTY_VALUE}
+                          </span>{' '}
+                          <span className="pickup-when">
+                            {time(pickup.windowStart)}–{time(pickup.windowEnd)}
+                          </span>
+                        </span>
                       </td>
-                      <td data-label="Window">
-                        {time(pickup.windowStart)}–{time(pickup.windowEnd)}
-                      </td>
-                      <td data-label="Area">{pickup.area}</td>
-                      <td data-label="Address" className="pickup-address">
-                        {pickup.address}
-                        {pickup.notes && <span className="pickup-notes">{pickup.notes}</span>}
-                        {pickup.failureReason && <span className="pickup-notes">Failed: {pickup.failureReason}</span>}
+                      <td data-label="Area and address" className="pickup-address">
+                        <span>
+                          <strong className="pickup-area">{pickup.area}</strong> {pickup.address}
+                          {pickup.notes && <span className="pickup-notes">{pickup.notes}</span>}
+                          {pickup.failureReason && <span className="pickup-notes">Failed: {pickup.failureReason}</span>}
+                        </span>
                       </td>
                       <td data-label="Parcels">{pickup.parcelCount}</td>
                       <td data-label="Shipments">{pickup.shipmentIds.length}</td>
                       <td data-label="Agent">{pickup.agentEmail || 'Unassigned'}</td>
                       <td className="pickup-actions">
-                        {allowed.assign && (
-                          <button type="button" className="btn btn-outline btn-sm" disabled={rowBusy} onClick={() => setDialog({ kind: 'assign', pickup })}>
-                            Assign
-                          </button>
-                        )}
-                        {allowed.confirm && (
-                          <button type="button" className="btn btn-outline btn-sm" disabled={rowBusy} onClick={() => void confirmPickup(pickup)}>
-                            Confirm
-                          </button>
-                        )}
-                        {allowed.collect && (
-                          <button type="button" className="btn btn-outline btn-sm" disabled={rowBusy} onClick={() => setDialog({ kind: 'collect', pickup })}>
-                            Mark collected
-                          </button>
-                        )}
-                        {allowed.fail && (
-                          <button type="button" className="btn btn-outline btn-sm" disabled={rowBusy} onClick={() => setDialog({ kind: 'fail', pickup })}>
-                            Mark failed
-                          </button>
-                        )}
+                        <div className="pickup-actions-list">
+                          {allowed.assign && (
+                            <button type="button" className="btn btn-outline btn-sm" disabled={rowBusy} onClick={() => setDialog({ kind: 'assign', pickup })}>
+                              Assign
+                            </button>
+                          )}
+                          {allowed.confirm && (
+                            <button type="button" className="btn btn-outline btn-sm" disabled={rowBusy} onClick={() => void confirmPickup(pickup)}>
+                              Confirm
+                            </button>
+                          )}
+                          {allowed.collect && (
+                            <button type="button" className="btn btn-outline btn-sm" disabled={rowBusy} onClick={() => setDialog({ kind: 'collect', pickup })}>
+                              Mark collected
+                            </button>
+                          )}
+                          {allowed.fail && (
+                            <button type="button" className="btn btn-outline btn-sm" disabled={rowBusy} onClick={() => setDialog({ kind: 'fail', pickup })}>
+                              Mark failed
+                            </button>
+                          )}
+                        </div>
                       </td>
                     </tr>
                   );
