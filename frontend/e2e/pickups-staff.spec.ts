@@ -196,6 +196,7 @@ for (const viewport of [PHONE, DESKTOP]) {
         await expect(dialog.getByLabel('Reason')).toHaveAttribute('aria-invalid', 'true');
         await expect(dialog.getByText('Enter the reason')).toBeVisible();
         await dialog.getByLabel('Reason').fill('We do not serve Cape Coast yet.');
+        await expect(dialog.getByText('Enter the reason')).toHaveCount(0);
         await shoot(page, 'decline-dialog', false);
         await dialog.getByRole('button', { name: 'Decline' }).click();
         await expect(toastWithText(page, `${declined} declined: efua-volta-${run}@example.com was e-mailed the reason`)).toBeVisible();

@@ -52,7 +52,11 @@ export function DeclineRequestDialog({ request, onClose }: { request: AccountReq
             maxLength={500}
             data-autofocus
             value={reason}
-            onChange={(event) => setReason(event.target.value)}
+            onChange={(event) => {
+              setReason(event.target.value);
+              // A typed reason answers "Enter the reason".
+              if (event.target.value.trim()) setError('');
+            }}
             {...fieldInputProps('decline-reason', error || undefined, `The reason is e-mailed to ${request.email}.`)}
           />
         </Field>

@@ -54,7 +54,11 @@ export function FailPickupDialog({ pickup, onClose }: { pickup: Pickup; onClose:
             maxLength={500}
             data-autofocus
             value={reason}
-            onChange={(event) => setReason(event.target.value)}
+            onChange={(event) => {
+              setReason(event.target.value);
+              // A typed reason answers "Enter the reason".
+              if (event.target.value.trim()) setError('');
+            }}
             {...fieldInputProps('pickup-fail-reason', error || undefined)}
           />
         </Field>
