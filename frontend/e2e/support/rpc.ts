@@ -5,9 +5,11 @@ import { createGrpcWebTransport } from '@connectrpc/connect-web';
 import type { APIRequestContext } from '@playwright/test';
 import { AuditService } from '../../src/gen/logistics/v1/audit_service_pb';
 import { AuthService } from '../../src/gen/logistics/v1/auth_service_pb';
+import { CustomerPortalService } from '../../src/gen/logistics/v1/customer_portal_service_pb';
 import { CustomerService } from '../../src/gen/logistics/v1/customer_service_pb';
 import { NotificationService } from '../../src/gen/logistics/v1/notification_service_pb';
 import type { Notification } from '../../src/gen/logistics/v1/notification_pb';
+import { PickupService } from '../../src/gen/logistics/v1/pickup_service_pb';
 import { SessionService } from '../../src/gen/logistics/v1/session_service_pb';
 import { ShipmentService } from '../../src/gen/logistics/v1/shipment_service_pb';
 import { adminEmail, adminPassword } from './admin';
@@ -19,6 +21,8 @@ export type Clients = {
   users: Client<typeof AuthService>;
   audit: Client<typeof AuditService>;
   customers: Client<typeof CustomerService>;
+  portal: Client<typeof CustomerPortalService>;
+  pickups: Client<typeof PickupService>;
 };
 
 /** A `fetch` that goes through Playwright's request API (and so its cookie jar). */
@@ -50,6 +54,8 @@ export function rpc(request: APIRequestContext, baseURL: string): Clients {
     users: createClient(AuthService, transport),
     audit: createClient(AuditService, transport),
     customers: createClient(CustomerService, transport),
+    portal: createClient(CustomerPortalService, transport),
+    pickups: createClient(PickupService, transport),
   };
 }
 

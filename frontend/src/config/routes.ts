@@ -8,6 +8,9 @@ export const ADMIN_AUDIT_PATH = '/administration_and_development/audit';
 export const ADMIN_WEBHOOKS_PATH = '/administration_and_development/webhooks';
 export const ADMIN_IMPORT_PATH = '/administration_and_development/import';
 export const ADMIN_CUSTOMERS_PATH = '/administration_and_development/customers';
+/** Visitors' requests for a customer account, a tab of the customers screen. */
+export const ADMIN_ACCOUNT_REQUESTS_PATH = '/administration_and_development/customers/requests';
+export const ADMIN_PICKUPS_PATH = '/administration_and_development/pickups';
 
 /** One customer's page: details, users and shipments. */
 export function customerPath(id: string): string {

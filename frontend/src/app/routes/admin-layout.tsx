@@ -20,6 +20,8 @@ const AdminImportPage = lazy(() => import('./admin-import'));
 const AdminAccountPage = lazy(() => import('./admin-account'));
 const AdminCustomersPage = lazy(() => import('./admin-customers'));
 const AdminCustomerPage = lazy(() => import('./admin-customer'));
+const AdminAccountRequestsPage = lazy(() => import('./admin-account-requests'));
+const AdminPickupsPage = lazy(() => import('./admin-pickups'));
 const NotFoundPage = lazy(() => import('./not-found'));
 
 /** The sections of the admin area, relative to it; each page is its own chunk. */
@@ -34,7 +36,9 @@ const ADMIN_PAGES: RouteObject[] = [
   { path: 'import', element: <AdminImportPage /> },
   { path: 'account', element: <AdminAccountPage /> },
   { path: 'customers', element: <AdminCustomersPage /> },
+  { path: 'customers/requests', element: <AdminAccountRequestsPage /> },
   { path: 'customers/:id', element: <AdminCustomerPage /> },
+  { path: 'pickups', element: <AdminPickupsPage /> },
   { path: '*', element: <NotFoundPage /> },
 ];
 

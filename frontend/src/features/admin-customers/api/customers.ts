@@ -3,7 +3,7 @@
 import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { AuthService } from '@/gen/logistics/v1/auth_service_pb';
-import type { CustomerStatus } from '@/gen/logistics/v1/customer_pb';
+import { AccountRequestState, type CustomerStatus } from '@/gen/logistics/v1/customer_pb';
 import { CustomerService } from '@/gen/logistics/v1/customer_service_pb';
 import { ShipmentService } from '@/gen/logistics/v1/shipment_service_pb';
 
@@ -55,4 +55,30 @@ export function useUpdateCustomer() {
 
 export function useInviteUser() {
   return useMutation(CustomerService.method.createCustomerInvitation, { onSuccess: useOnCustomerChange() }).mutateAsync;
+}
+
+/** Visitors' account requests, newest first, in one state (or all). */
+export function useAccountRequestsPage(filter: { state: AccountRequestState; pageToken: string }) {
+  return useQuery(
+    CustomerService.method.listAccountRequests,
+    { pageSize: PAGE_SIZE, ...filter },
+    { placeholderData: keepPreviousData },
+  );
+}
+
+/** How many requests wait, up to the server's page size (the tab's badge says "99+" past 99). */
+export function usePendingRequestCount() {
+  const query = useQuery(CustomerService.method.listAccountRequests, {
+    pageSize: 100,
+    state: AccountRequestState.PENDING,
+  });
+  return query.data?.accountRequests.length;
+}
+
+export function useApproveAccountRequest() {
+  return useMutation(CustomerService.method.approveAccountRequest, { onSuccess: useOnCustomerChange() }).mutateAsync;
+}
+
+export function useDeclineAccountRequest() {
+  return useMutation(CustomerService.method.declineAccountRequest, { onSuccess: useOnCustomerChange() }).mutateAsync;
 }

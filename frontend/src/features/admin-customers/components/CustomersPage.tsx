@@ -12,6 +12,7 @@ import { STATUS_CHOICES } from '../utils/customer-form';
 import type { CustomerListParams } from '../utils/list-params';
 import { CustomerFormDialog } from './CustomerFormDialog';
 import { CustomerStatusPill } from './CustomerStatusPill';
+import { CustomersTabs } from './CustomersTabs';
 import './customers.css';
 
 /** Customers: search, status filter and pages (all in the address), a row per customer (a card
@@ -39,6 +40,7 @@ export function CustomersPage({ canManage }: { canManage: boolean }) {
           )}
         </div>
       </div>
+      <CustomersTabs />
 
       <div className="card filter-form" role="search">
         <div className="field">

@@ -1,5 +1,5 @@
 import { NavLink } from 'react-router-dom';
-import { Building2, FileUp, History, LogOut, Mail, Package, Settings, UserCircle2, Users, Webhook } from 'lucide-react';
+import { Building2, FileUp, Truck, History, LogOut, Mail, Package, Settings, UserCircle2, Users, Webhook } from 'lucide-react';
 import type { User } from '@/gen/logistics/v1/user_pb';
 import { Permission, may } from '@/config/permissions';
 import {
@@ -10,6 +10,7 @@ import {
   ADMIN_EMAILS_PATH,
   ADMIN_HOME_PATH,
   ADMIN_IMPORT_PATH,
+  ADMIN_PICKUPS_PATH,
   ADMIN_SETTINGS_PATH,
   ADMIN_USERS_PATH,
 } from '@/config/routes';
@@ -49,6 +50,14 @@ export function AdminBar({ user }: { user: User }) {
                 <NavLink to={ADMIN_CUSTOMERS_PATH} className={linkClass}>
                   <Building2 aria-hidden="true" size={18} />
                   Customers
+                </NavLink>
+              </li>
+            )}
+            {may(user, Permission.pickupsManage) && (
+              <li>
+                <NavLink to={ADMIN_PICKUPS_PATH} className={linkClass}>
+                  <Truck aria-hidden="true" size={18} />
+                  Pickups
                 </NavLink>
               </li>
             )}

@@ -1,13 +1,15 @@
 import { AlertCircle, RefreshCw } from 'lucide-react';
 import { Spinner } from '@/components/ui/Spinner';
 import { serverMessage } from '@/lib/rpc-errors';
+import { usePickupSettings } from '../api/pickup-settings';
 import { useTrackingEmailSettings } from '../api/tracking-email-settings';
+import { PickupSettingsForm } from './PickupSettingsForm';
 import { TrackingEmailSettingsForm } from './TrackingEmailSettingsForm';
 import './settings.css';
 
 const LOAD_FAILED_MESSAGE = 'Failed to load settings';
 
-/** Settings: which events send tracking e-mails to whom. */
+/** Settings: which events send tracking e-mails to whom, and when pickups may be asked for. */
 export function SettingsPage() {
   const { data: settings, error, isFetching, refetch } = useTrackingEmailSettings();
   return (
@@ -29,6 +31,24 @@ export function SettingsPage() {
           </button>
         </div>
       )}
+      <PickupSettings />
+    </div>
+  );
+}
+
+/** The pickups section, loaded on its own: a failure there leaves the e-mail rules usable. */
+function PickupSettings() {
+  const { data: settings, error, isFetching, refetch } = usePickupSettings();
+  if (settings) return <PickupSettingsForm settings={settings} />;
+  if (isFetching || !error) return <Spinner label="Loading pickup settings…" />;
+  return (
+    <div className="alert alert-error" role="alert">
+      <AlertCircle aria-hidden="true" size={22} />
+      <p>{serverMessage(error, 'Failed to load the pickup settings')}</p>
+      <button type="button" className="btn btn-outline btn-sm" onClick={() => void refetch()}>
+        <RefreshCw aria-hidden="true" size={16} />
+        Try again
+      </button>
     </div>
   );
 }
