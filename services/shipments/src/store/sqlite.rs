@@ -172,7 +172,7 @@ INSERT INTO shipments_unfolded (seq)
         sql: "DROP TRIGGER IF EXISTS shipments_search_insert;",
     }, Step {
         name: "customers",
-        // A customer's shipments, newest first, from the index alone (the portal's list).
+        // A customer's shipments, newest first, from an index (the portal's list).
         sql: "
 CREATE TABLE IF NOT EXISTS customers (
     id TEXT PRIMARY KEY,
@@ -184,6 +184,8 @@ CREATE TABLE IF NOT EXISTS customers (
 );
 CREATE INDEX IF NOT EXISTS customers_by_name ON customers (name_key, id);
 CREATE INDEX IF NOT EXISTS shipments_customer ON shipments (json_extract(doc, '$.customerId'), seq);
+CREATE INDEX IF NOT EXISTS shipments_customer_status
+    ON shipments (json_extract(doc, '$.customerId'), status, seq);
 CREATE TABLE IF NOT EXISTS address_book (
     id TEXT PRIMARY KEY,
     customer_id TEXT NOT NULL,
@@ -224,7 +226,7 @@ CREATE TABLE IF NOT EXISTS customer_watchers (
 /// The expected delivery date inside a stored shipment (`YYYY-MM-DD`), as its indexes name it.
 const EXPECTED: &str = "json_extract(s.doc, '$.expectedDeliveryDate')";
 
-/// The customer of a stored shipment, as its index names it.
+/// The customer of a stored shipment, as its indexes name it.
 const CUSTOMER: &str = "json_extract(s.doc, '$.customerId')";
 
 /// The trigram index answers queries of three characters or more.
@@ -333,7 +335,40 @@ struct Filter {
     key: &'static str,
 }
 
-fn filter(query: &ListQuery) -> Filter {
+/// Within one customer's shipments, a search term the whole store holds fewer times than this
+/// is looked up in the search index; a commoner one is found faster by reading the customer's
+/// own rows newest first.
+const RARE_IN_STORE: i64 = 5_000;
+
+/// How a search within one customer's shipments is answered.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CustomerSearch {
+    /// Through the search index: the term is rare.
+    Indexed,
+    /// By reading the customer's rows: the term is common.
+    Scanned,
+}
+
+/// Whether the search index holds `text` rarely enough to answer a customer's search from it.
+fn customer_search(conn: &rusqlite::Connection, text: &str) -> Result<CustomerSearch, StoreFault> {
+    let held: i64 = conn
+        .prepare_cached(&format!(
+            "SELECT count(*) FROM (SELECT rowid FROM shipments_search WHERE shipments_search MATCH ? LIMIT {RARE_IN_STORE})"
+        ))?
+        .query_row([phrase(text)], |r| r.get(0))?;
+    Ok(if held < RARE_IN_STORE {
+        CustomerSearch::Indexed
+    } else {
+        CustomerSearch::Scanned
+    })
+}
+
+/// A quoted FTS5 phrase is literal text (quotes doubled): a substring match.
+fn phrase(text: &str) -> String {
+    format!("\"{}\"", text.replace('"', "\"\""))
+}
+
+fn filter(query: &ListQuery, customer_search: Option<CustomerSearch>) -> Filter {
     let mut from = "shipments s";
     let mut key = "s.seq";
     let mut clauses: Vec<String> = Vec::new();
@@ -353,6 +388,21 @@ fn filter(query: &ListQuery) -> Filter {
                 .iter()
                 .map(|st| Value::Text(st.as_str().to_owned())),
         );
+    } else if let (Some(text), Some(how)) = (&query.text, customer_search) {
+        // The customer's index gives the order; the term narrows it either way.
+        match how {
+            CustomerSearch::Indexed => {
+                clauses.push(
+                    "s.seq IN (SELECT rowid FROM shipments_search WHERE shipments_search MATCH ?)"
+                        .into(),
+                );
+                values.push(Value::Text(phrase(text)));
+            }
+            CustomerSearch::Scanned => {
+                clauses.push("instr(s.search_text, ?) > 0".into());
+                values.push(Value::Text(text.clone()));
+            }
+        }
     } else if let Some(text) = &query.text {
         if text.chars().count() >= TRIGRAM {
             // A quoted FTS5 phrase is literal text (quotes doubled): a substring match.
@@ -671,7 +721,14 @@ impl Shipments for SqliteShipmentStore {
             .map(|c| parse_cursor(c, query.order))
             .transpose()?;
         self.db.run(move |conn| {
-            let Filter { sql: matches, mut values, key } = filter(&query);
+            let how = match (&query.customer, &query.text) {
+                (Some(_), Some(text)) if query.labelled.is_empty() && text.chars().count() >= TRIGRAM => {
+                    Some(customer_search(conn, text)?)
+                }
+                (Some(_), Some(_)) if query.labelled.is_empty() => Some(CustomerSearch::Scanned),
+                _ => None,
+            };
+            let Filter { sql: matches, mut values, key } = filter(&query, how);
             let count_sql = format!("SELECT count(*) FROM ({matches} LIMIT {})", MAX_COUNTED + 1);
             let total: i64 = conn.prepare_cached(&count_sql)
                 .and_then(|mut st| st.query_row(params_from_iter(&values), |r| r.get(0)))
