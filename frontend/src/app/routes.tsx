@@ -14,9 +14,11 @@ const TrackPage = lazy(() => import('./routes/track'));
 const AdminLoginPage = lazy(() => import('./routes/admin-login'));
 const AdminLayout = lazy(() => import('./routes/admin-layout'));
 // The customers' portal and their invitation page: their own chunks too.
-const PortalLoginPage = lazy(() => import('./routes/portal-login'));
-const PortalLayout = lazy(() => import('./routes/portal-layout'));
-const InvitationPage = lazy(() => import('./routes/invitation'));
+// One chunk for the three, so the first page's table of chunks stays short.
+const portal = () => import('./routes/portal-entry');
+const PortalLoginPage = lazy(() => portal().then((m) => ({ default: m.PortalLoginPage })));
+const PortalLayout = lazy(() => portal().then((m) => ({ default: m.PortalLayout })));
+const InvitationPage = lazy(() => portal().then((m) => ({ default: m.InvitationRoute })));
 const PrivacyPage = lazy(() => import('./routes/privacy'));
 const TermsPage = lazy(() => import('./routes/terms'));
 const FaqPage = lazy(() => import('./routes/faq'));

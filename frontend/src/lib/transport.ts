@@ -5,7 +5,6 @@
 import { Code, ConnectError, createClient, type Client, type Interceptor } from '@connectrpc/connect';
 import { createGrpcWebTransport } from '@connectrpc/connect-web';
 import { AuthService } from '@/gen/logistics/v1/auth_service_pb';
-import { CustomerPortalService } from '@/gen/logistics/v1/customer_portal_service_pb';
 import { NotificationService } from '@/gen/logistics/v1/notification_service_pb';
 import { PreferenceService } from '@/gen/logistics/v1/preference_service_pb';
 import { SessionService } from '@/gen/logistics/v1/session_service_pb';
@@ -48,4 +47,3 @@ export const authClient: Client<typeof AuthService> = createClient(AuthService, 
 export const notificationClient: Client<typeof NotificationService> = createClient(NotificationService, transport);
 export const preferenceClient: Client<typeof PreferenceService> = createClient(PreferenceService, transport);
 export const webhookClient: Client<typeof WebhookService> = createClient(WebhookService, transport);
-export const customerPortalClient: Client<typeof CustomerPortalService> = createClient(CustomerPortalService, transport);

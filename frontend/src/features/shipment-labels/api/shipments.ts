@@ -4,7 +4,8 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { serverMessage } from '@/lib/rpc-errors';
 import type { PrintArea } from '@/config/routes';
-import { customerPortalClient, shipmentClient } from '@/lib/transport';
+import { customerPortalClient } from '@/lib/portal-client';
+import { shipmentClient } from '@/lib/transport';
 
 const TIMEOUT_MS = 15_000;
 
