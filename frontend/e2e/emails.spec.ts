@@ -217,7 +217,7 @@ test.describe('e-mail layout', { tag: LAYOUT }, () => {
   const shots = process.env.SHOTS_DIR ?? join(import.meta.dirname, '..', 'test-results', 'screenshots', 'emails');
 
   test('every template is rendered in every language', () => {
-    for (const template of ['shipper', 'receiver', 'status_update', 'subscription_confirmation', 'customer_invitation']) {
+    for (const template of ['shipper', 'receiver', 'status_update', 'subscription_confirmation', 'customer_invitation', 'pickup_confirmed', 'account_request_declined']) {
       for (const language of ['en', 'es', 'fr', 'ar']) expect(names).toContain(`${template}-${language}`);
     }
     expect(names).toEqual(expect.arrayContaining(['contact-en', 'alert-en', 'receiver-en-legacy-link']));
@@ -270,13 +270,19 @@ test.describe('e-mail layout', { tag: LAYOUT }, () => {
     expect(arabic.length).toBeGreaterThanOrEqual(5);
     for (const name of arabic) {
       await page.setContent(readFileSync(join(previews, `${name}.html`), 'utf8'));
+      // A pickup's confirmation and a declined request carry no link; the others one.
+      const linked = !/^(pickup_confirmed|account_request_declined)-/.test(name);
       const link = page.locator('a').filter({ hasText: /^https?:\/\// });
-      await expect(link, name).toHaveCount(1);
-      const url = (await link.textContent())!;
-      await expect(link, name).toHaveAttribute('href', url);
-      // A shipment's e-mail names its number; an invitation names no shipment.
-      const number = name.startsWith('customer_invitation-') ? [] : [page.locator('strong').filter({ hasText: /^PSE\d+$/ })];
-      const values = [link, ...number, page.locator('a[href^="mailto:"]')];
+      await expect(link, name).toHaveCount(linked ? 1 : 0);
+      if (linked) await expect(link, name).toHaveAttribute('href', (await link.textContent())!);
+      // A shipment's e-mail names its number; the customer and account e-mails name no shipment.
+      const shipment = !/^(customer_invitation|pickup_confirmed|account_request_declined)-/.test(name);
+      const number = shipment ? [page.locator('strong').filter({ hasText: /^PSE\d+$/ })] : [];
+      // A pickup's window says "from … to …" in Arabic: no dash between two times to flip around.
+      if (name.startsWith('pickup_confirmed-')) {
+        await expect(page.locator('td > span[dir="auto"]').filter({ hasText: /^من \d\d:\d\d إلى \d\d:\d\d$/ }), name).toHaveCount(1);
+      }
+      const values = [...(linked ? [link] : []), ...number, page.locator('a[href^="mailto:"]')];
       for (const value of values) {
         await expect(value, name).toHaveCount(1);
         // Isolated, left to right: the characters as drawn, line by line and left to right,

@@ -5,6 +5,7 @@ import { createGrpcWebTransport } from '@connectrpc/connect-web';
 import type { APIRequestContext } from '@playwright/test';
 import { AuditService } from '../../src/gen/logistics/v1/audit_service_pb';
 import { AuthService } from '../../src/gen/logistics/v1/auth_service_pb';
+import { CustomerService } from '../../src/gen/logistics/v1/customer_service_pb';
 import { NotificationService } from '../../src/gen/logistics/v1/notification_service_pb';
 import type { Notification } from '../../src/gen/logistics/v1/notification_pb';
 import { SessionService } from '../../src/gen/logistics/v1/session_service_pb';
@@ -17,6 +18,7 @@ export type Clients = {
   sessions: Client<typeof SessionService>;
   users: Client<typeof AuthService>;
   audit: Client<typeof AuditService>;
+  customers: Client<typeof CustomerService>;
 };
 
 /** A `fetch` that goes through Playwright's request API (and so its cookie jar). */
@@ -47,6 +49,7 @@ export function rpc(request: APIRequestContext, baseURL: string): Clients {
     sessions: createClient(SessionService, transport),
     users: createClient(AuthService, transport),
     audit: createClient(AuditService, transport),
+    customers: createClient(CustomerService, transport),
   };
 }
 

@@ -7,6 +7,19 @@ export const ADMIN_SETTINGS_PATH = '/administration_and_development/settings';
 export const ADMIN_AUDIT_PATH = '/administration_and_development/audit';
 export const ADMIN_WEBHOOKS_PATH = '/administration_and_development/webhooks';
 export const ADMIN_IMPORT_PATH = '/administration_and_development/import';
+export const ADMIN_CUSTOMERS_PATH = '/administration_and_development/customers';
+
+/** One customer's page: details, users and shipments. */
+export function customerPath(id: string): string {
+  return `${ADMIN_CUSTOMERS_PATH}/${encodeURIComponent(id)}`;
+}
+
+/** The shipments list showing one customer's shipments (and, with `query`, a search among them). */
+export function customerShipmentsPath(customerId: string, query = ''): string {
+  const params = new URLSearchParams({ customer: customerId });
+  if (query) params.set('q', query);
+  return `${ADMIN_HOME_PATH}?${params.toString()}`;
+}
 /** Every signed-in user's own password, sessions, language and theme. */
 export const ADMIN_ACCOUNT_PATH = '/administration_and_development/account';
 const ADMIN_LABELS_PATH = '/administration_and_development/labels';

@@ -53,7 +53,13 @@ async fn each_service_reflects_only_its_own_services() {
     let processes = [
         (
             settings.shipments_url.clone().unwrap(),
-            vec!["logistics.v1.AuditService", "logistics.v1.ShipmentService"],
+            vec![
+                "logistics.v1.AuditService",
+                "logistics.v1.CustomerPortalService",
+                "logistics.v1.CustomerService",
+                "logistics.v1.PickupService",
+                "logistics.v1.ShipmentService",
+            ],
         ),
         (
             settings.auth_url.clone().unwrap(),

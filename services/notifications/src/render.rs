@@ -865,13 +865,14 @@ mod tests {
         let company = isolated("Parcel Shipping Express");
         let customer = format!("<strong>{}</strong>", isolated("Acme Imports"));
         let address = "Avenida Industrial 4521, 66600 Apodaca";
-        for (language, subject, hello, intro, date, parcels, ready) in [
+        for (language, subject, hello, intro, date, window, parcels, ready) in [
             (
                 Language::En,
                 "Your pickup on Dec 3, 2026 is confirmed",
                 "Hello,",
                 "{company} confirmed the pickup for {customer}:",
                 "Dec 3, 2026",
+                "09:00–12:30",
                 "3 parcels",
                 "Please have the parcels ready and labelled.",
             ),
@@ -881,6 +882,7 @@ mod tests {
                 "Hola:",
                 "{company} ha confirmado la recogida para {customer}:",
                 "3 dic 2026",
+                "09:00–12:30",
                 "3 bultos",
                 "Tenga los bultos preparados y etiquetados.",
             ),
@@ -890,6 +892,7 @@ mod tests {
                 "Bonjour,",
                 "{company} a confirmé l’enlèvement pour {customer} :",
                 "3 déc. 2026",
+                "09:00–12:30",
                 "3 colis",
                 "Merci de tenir les colis prêts et étiquetés.",
             ),
@@ -899,6 +902,7 @@ mod tests {
                 "مرحبًا،",
                 "أكّدت {company} موعد استلام الطرود من {customer}:",
                 "3 ديسمبر 2026",
+                "من 09:00 إلى 12:30",
                 "3 طرود",
                 "يُرجى تجهيز الطرود ووضع الملصقات عليها.",
             ),
@@ -928,7 +932,7 @@ mod tests {
             for shown in [
                 fill("Parcel Shipping Express", "Acme Imports"),
                 date.to_owned(),
-                "09:00–12:30".to_owned(),
+                window.to_owned(),
                 address.to_owned(),
                 parcels.to_owned(),
                 ready.to_owned(),
@@ -940,8 +944,7 @@ mod tests {
                 format!(r#"<html lang="{language}" dir="{}">"#, language.direction()),
                 fill(&company, &customer),
                 isolated(date),
-                // The window reads left to right even in an Arabic e-mail.
-                isolated(r#"<span dir="ltr" style="unicode-bidi:isolate">09:00–12:30</span>"#),
+                isolated(window),
                 isolated(address),
                 isolated(parcels),
                 escape_html(ready),
@@ -1101,16 +1104,16 @@ mod tests {
         assert!(invited.html.contains(
             r#"<strong><span dir="auto" style="unicode-bidi:isolate">Distribuidora Internacional de Refacciones Industriales del Norte, S.A. de C.V.</span></strong>"#
         ));
-        // A pickup's window reads left to right and its customer in its own direction.
+        // A pickup's window says "from … to …", so no dash between two times flips around.
         let (_, pickup) = all
             .iter()
             .find(|(name, _)| name == "pickup_confirmed-ar")
             .unwrap();
         assert!(pickup.html.contains(r#"<html lang="ar" dir="rtl">"#));
         assert!(
-            pickup
-                .html
-                .contains(r#"<span dir="ltr" style="unicode-bidi:isolate">09:00–12:30</span>"#),
+            pickup.html.contains(
+                r#"<span dir="auto" style="unicode-bidi:isolate">من 09:00 إلى 12:30</span>"#
+            ),
             "{}",
             pickup.html
         );

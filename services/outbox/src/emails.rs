@@ -293,9 +293,20 @@ pub fn customer_invitation(
     Notification::new(Template::CustomerInvitation, email, name, p, now)
 }
 
-/// A pickup's time window as every language writes it: `09:00–12:00`.
-pub fn time_window((from, until): (chrono::NaiveTime, chrono::NaiveTime)) -> String {
-    format!("{}–{}", from.format("%H:%M"), until.format("%H:%M"))
+/// A pickup's time window in `language`: `09:00–12:30`, in Arabic `من 09:00 إلى 12:30` (a dash
+/// between two times reads either way in a right-to-left line).
+pub fn time_window(
+    language: Language,
+    (from, until): (chrono::NaiveTime, chrono::NaiveTime),
+) -> String {
+    format(
+        language,
+        "email.pickup.window",
+        &[
+            ("from", &from.format("%H:%M").to_string()),
+            ("until", &until.format("%H:%M").to_string()),
+        ],
+    )
 }
 
 /// To the customer's user who asked for the pickup.
@@ -320,7 +331,7 @@ pub fn pickup_confirmed(
             ("customer_name", customer_name),
             ("address", address),
             ("pickup_date", &day),
-            ("pickup_window", &time_window(window)),
+            ("pickup_window", &time_window(language, window)),
             ("parcel_count", &parcel_count.to_string()),
             (
                 "parcels",
@@ -549,7 +560,7 @@ mod tests {
         assert_eq!(n.params["parcels"], "1 colis");
         let n = pickup(Language::Ar, 2);
         assert_eq!(n.params["parcels"], "طردان");
-        assert_eq!(n.params["pickup_window"], "09:00–12:30");
+        assert_eq!(n.params["pickup_window"], "من 09:00 إلى 12:30");
         assert_eq!(pickup(Language::Es, 4).params["parcels"], "4 bultos");
     }
 

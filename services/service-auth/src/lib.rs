@@ -635,7 +635,12 @@ mod tests {
         let json = serde_json::to_value(&agent).unwrap();
         assert_eq!(
             json["permissions"],
-            serde_json::json!(["shipments.read", "shipments.track", "deliveries.record"])
+            serde_json::json!([
+                "shipments.read",
+                "shipments.track",
+                "deliveries.record",
+                "pickups.manage"
+            ])
         );
         assert_eq!(serde_json::from_value::<Caller>(json).unwrap(), agent);
     }

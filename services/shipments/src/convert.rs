@@ -253,7 +253,7 @@ pub fn shipment_from_proto(s: &pb::Shipment) -> Result<Shipment, Violations> {
     })
 }
 
-fn event_to_proto(event: Event) -> pb::TrackingEvent {
+pub(crate) fn event_to_proto(event: Event) -> pb::TrackingEvent {
     match event {
         Event::Created => pb::TrackingEvent::Created,
         Event::InTransit => pb::TrackingEvent::InTransit,

@@ -331,3 +331,71 @@ impl Scope {
         query
     }
 }
+
+/// One customer user's choice of the shipment changes that e-mail them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Watcher {
+    pub customer_id: String,
+    pub user_id: String,
+    pub email: String,
+    pub events: Vec<crate::updates::Event>,
+    #[serde(default)]
+    pub language: outbox::language::Language,
+}
+
+impl Watcher {
+    pub fn choices(&self) -> pb::NotificationChoices {
+        pb::NotificationChoices {
+            events: self
+                .events
+                .iter()
+                .map(|e| crate::convert::event_to_proto(*e) as i32)
+                .collect(),
+            language_code: self.language.code().to_owned(),
+        }
+    }
+}
+
+/// The choices a request makes, for `caller`; only the four status changes may be chosen.
+pub fn watcher(
+    caller: &Caller,
+    customer_id: &str,
+    input: &pb::NotificationChoices,
+) -> Result<Watcher, ShipmentError> {
+    use crate::updates::Event;
+    let mut v = Violations::default();
+    let mut events = Vec::new();
+    for (i, number) in input.events.iter().enumerate() {
+        let event = [
+            Event::InTransit,
+            Event::Delayed,
+            Event::OnHold,
+            Event::Delivered,
+        ]
+        .into_iter()
+        .find(|e| crate::convert::event_to_proto(*e) as i32 == *number);
+        match event {
+            Some(event) if !events.contains(&event) => events.push(event),
+            Some(_) => {}
+            None => v.add(
+                format!("choices.events[{i}]"),
+                "must be one of in_transit, delayed, on_hold, delivered",
+            ),
+        }
+    }
+    events.sort();
+    let language =
+        outbox::language::Language::parse(&input.language_code).unwrap_or_else(|problem| {
+            v.add("choices.language_code", problem);
+            outbox::language::Language::En
+        });
+    v.into_result(Watcher {
+        customer_id: customer_id.to_owned(),
+        user_id: caller.sub.clone(),
+        email: caller.email.clone(),
+        events,
+        language,
+    })
+    .map_err(ShipmentError::Invalid)
+}

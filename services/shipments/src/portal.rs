@@ -552,6 +552,35 @@ impl CustomerPortalService for ShipmentsService {
     }
 
     #[tracing::instrument(skip_all)]
+    async fn get_notification_choices(
+        &self,
+        request: Request<pb::GetNotificationChoicesRequest>,
+    ) -> Result<Response<pb::NotificationChoices>, Status> {
+        let (caller, _) = verified(&request)?;
+        let customer_id = customer_of(&caller)?;
+        let choices = self
+            .store
+            .watcher(&customer_id, &caller.sub)
+            .await?
+            .map(|w| w.choices())
+            .unwrap_or_default();
+        Ok(Response::new(choices))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn update_notification_choices(
+        &self,
+        request: Request<pb::UpdateNotificationChoicesRequest>,
+    ) -> Result<Response<pb::NotificationChoices>, Status> {
+        let (caller, _) = verified(&request)?;
+        let customer_id = customer_of(&caller)?;
+        let input = request.into_inner().choices.unwrap_or_default();
+        let watcher = customers::watcher(&caller, &customer_id, &input)?;
+        self.store.set_watcher(&watcher).await?;
+        Ok(Response::new(watcher.choices()))
+    }
+
+    #[tracing::instrument(skip_all)]
     async fn list_pickups(
         &self,
         request: Request<pb::ListPickupsRequest>,

@@ -135,6 +135,18 @@ impl ShipmentsService {
     ) -> Result<pb::Shipment, ShipmentError> {
         let rules = self.store.email_rules().await?;
         let links = self.links.clone();
+        // Only a move can e-mail the customer's users: read them for moves alone.
+        let watchers = match patch.status {
+            Some(_) => {
+                let customer = self.store.get(id).await?.details.customer_id;
+                if customer.is_empty() {
+                    Vec::new()
+                } else {
+                    self.store.watchers(&customer).await?
+                }
+            }
+            None => Vec::new(),
+        };
         let edit: crate::store::Edit = Arc::new(move |shipment: &mut Shipment| {
             let last = shipment
                 .shipment_history
@@ -152,8 +164,14 @@ impl ShipmentsService {
             let now = crate::domain::now();
             shipment.apply(&patch, &actor.email, now);
             let at = patch.event_time.unwrap_or(now);
-            let emails =
-                crate::updates::status_change_emails(before.status, shipment, &rules, &links, at);
+            let emails = crate::updates::status_change_emails(
+                before.status,
+                shipment,
+                &rules,
+                &watchers,
+                &links,
+                at,
+            );
             Ok(Effects {
                 emails,
                 events: crate::webhooks::changed(&before, shipment, &patch.remarks, now),

@@ -274,6 +274,7 @@ pub fn status_change_emails(
     before: Status,
     after: &Shipment,
     rules: &EmailRules,
+    watchers: &[crate::customers::Watcher],
     links: &Links,
     now: DateTime<Utc>,
 ) -> Vec<Notification> {
@@ -318,6 +319,23 @@ pub fn status_change_emails(
                 tracking_url: links.full_view(after, party),
                 unsubscribe_url: None,
                 language: d.language,
+            };
+            emails.push(update.to(&recipient, now));
+        }
+    }
+    // The customer's users who chose this event follow it in the portal, with what staff see.
+    for watcher in watchers {
+        if watcher.customer_id == d.customer_id && watcher.events.contains(&event) {
+            let recipient = UpdateRecipient {
+                email: watcher.email.clone(),
+                name: String::new(),
+                tracking_url: format!(
+                    "{}/portal/shipments/{}",
+                    links.public_url.trim_end_matches('/'),
+                    after.id
+                ),
+                unsubscribe_url: None,
+                language: watcher.language,
             };
             emails.push(update.to(&recipient, now));
         }

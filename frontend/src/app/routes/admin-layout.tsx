@@ -18,6 +18,8 @@ const AdminWebhooksPage = lazy(() => import('./admin-webhooks'));
 const AdminLabelsPage = lazy(() => import('./admin-labels'));
 const AdminImportPage = lazy(() => import('./admin-import'));
 const AdminAccountPage = lazy(() => import('./admin-account'));
+const AdminCustomersPage = lazy(() => import('./admin-customers'));
+const AdminCustomerPage = lazy(() => import('./admin-customer'));
 const NotFoundPage = lazy(() => import('./not-found'));
 
 /** The sections of the admin area, relative to it; each page is its own chunk. */
@@ -31,6 +33,8 @@ const ADMIN_PAGES: RouteObject[] = [
   { path: 'labels', element: <AdminLabelsPage /> },
   { path: 'import', element: <AdminImportPage /> },
   { path: 'account', element: <AdminAccountPage /> },
+  { path: 'customers', element: <AdminCustomersPage /> },
+  { path: 'customers/:id', element: <AdminCustomerPage /> },
   { path: '*', element: <NotFoundPage /> },
 ];
 

@@ -25,6 +25,7 @@ export default function AdminShipmentsPage() {
         export: may(user, Permission.shipmentsExport),
         import: may(user, Permission.shipmentsImport),
         recordProof: may(user, Permission.deliveriesRecord),
+        customers: may(user, Permission.customersRead),
       }}
     />
   );

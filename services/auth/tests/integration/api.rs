@@ -463,7 +463,12 @@ async fn admins_change_roles_and_narrow_permissions_within_the_role() {
         .into_inner();
     assert_eq!(
         agent.permissions,
-        ["shipments.read", "shipments.track", "deliveries.record"]
+        [
+            "shipments.read",
+            "shipments.track",
+            "deliveries.record",
+            "pickups.manage"
+        ]
     );
 
     let manager = admin

@@ -13,7 +13,7 @@ use outbox::Notification;
 
 use crate::account_requests::{AccountRequest, RequestQuery};
 use crate::address_book::{Entry, EntryQuery};
-use crate::customers::{Customer, CustomerQuery};
+use crate::customers::{Customer, CustomerQuery, Watcher};
 use crate::domain::{Shipment, Status, TrackingNumber};
 use crate::error::ShipmentError;
 use crate::pickups::{Pickup, PickupQuery, PickupSettings};
@@ -215,6 +215,16 @@ pub trait Customers: Send + Sync + 'static {
         pickup: &Pickup,
         effects: &Effects,
     ) -> Result<(), ShipmentError>;
+    /// The customer's users who chose e-mails about its shipments.
+    async fn watchers(&self, customer_id: &str) -> Result<Vec<Watcher>, ShipmentError>;
+    /// One user's choices; None until saved.
+    async fn watcher(
+        &self,
+        customer_id: &str,
+        user_id: &str,
+    ) -> Result<Option<Watcher>, ShipmentError>;
+    /// Saves a user's choices (no events: forgets them).
+    async fn set_watcher(&self, watcher: &Watcher) -> Result<(), ShipmentError>;
     /// The defaults until saved.
     async fn pickup_settings(&self) -> Result<PickupSettings, ShipmentError>;
     async fn set_pickup_settings(

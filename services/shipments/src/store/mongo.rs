@@ -21,7 +21,7 @@ use super::{
 };
 use crate::account_requests::{AccountRequest, RequestQuery};
 use crate::address_book::{Entry, EntryQuery};
-use crate::customers::{Customer, CustomerQuery};
+use crate::customers::{Customer, CustomerQuery, Watcher};
 use crate::domain::{Shipment, Status, TrackingNumber};
 use crate::error::ShipmentError;
 use crate::pickups::{Pickup, PickupQuery, PickupSettings};
@@ -56,6 +56,7 @@ pub struct MongoShipmentStore {
     address_book: Collection<Document>,
     account_requests: Collection<Document>,
     pickups: Collection<Document>,
+    watchers: Collection<Document>,
 }
 
 /// The id of the e-mail rules in the settings collection.
@@ -104,6 +105,9 @@ fn customers(db: mongodb::Database) -> BoxFuture<'static, mongodb::error::Result
                     .keys(doc! { "customerId": 1, "nameKey": 1, "_id": 1 })
                     .build(),
             )
+            .await?;
+        db.collection::<Document>("customer_watchers")
+            .create_index(IndexModel::builder().keys(doc! { "customerId": 1 }).build())
             .await?;
         db.collection::<Document>("account_requests")
             .create_index(
@@ -238,6 +242,7 @@ impl MongoShipmentStore {
             address_book: db.collection("address_book"),
             account_requests: db.collection("account_requests"),
             pickups: db.collection("pickups"),
+            watchers: db.collection("customer_watchers"),
         })
     }
 }
@@ -1282,6 +1287,51 @@ impl Customers for MongoShipmentStore {
         .await
     }
 
+    async fn watchers(&self, customer_id: &str) -> Result<Vec<Watcher>, ShipmentError> {
+        let documents: Vec<Document> = self
+            .watchers
+            .find(doc! { "customerId": customer_id })
+            .await
+            .map_err(StoreFault::from)?
+            .try_collect()
+            .await
+            .map_err(StoreFault::from)?;
+        documents.into_iter().map(without_id).collect()
+    }
+
+    async fn watcher(
+        &self,
+        customer_id: &str,
+        user_id: &str,
+    ) -> Result<Option<Watcher>, ShipmentError> {
+        let found = self
+            .watchers
+            .find_one(doc! { "_id": format!("{customer_id}:{user_id}") })
+            .await
+            .map_err(StoreFault::from)?;
+        found.map(without_id).transpose()
+    }
+
+    async fn set_watcher(&self, watcher: &Watcher) -> Result<(), ShipmentError> {
+        let id = format!("{}:{}", watcher.customer_id, watcher.user_id);
+        if watcher.events.is_empty() {
+            self.watchers
+                .delete_one(doc! { "_id": &id })
+                .await
+                .map_err(StoreFault::from)?;
+        } else {
+            let mut document = mongodb::bson::to_document(watcher)
+                .map_err(|e| ShipmentError::Internal(e.to_string()))?;
+            document.insert("_id", &id);
+            self.watchers
+                .replace_one(doc! { "_id": &id }, document)
+                .upsert(true)
+                .await
+                .map_err(StoreFault::from)?;
+        }
+        Ok(())
+    }
+
     async fn pickup_settings(&self) -> Result<PickupSettings, ShipmentError> {
         let found = self
             .settings
@@ -1375,4 +1425,10 @@ fn pickup_to_document(p: &Pickup) -> Result<Document, ShipmentError> {
     let mut d = to_document_with_id(p, &p.id)?;
     d.insert("areaKey", p.area_key());
     Ok(d)
+}
+
+/// A stored record whose `_id` is not one of its fields.
+fn without_id<T: serde::de::DeserializeOwned>(mut d: Document) -> Result<T, ShipmentError> {
+    d.remove("_id");
+    mongodb::bson::from_document(d).map_err(|e| ShipmentError::Internal(e.to_string()))
 }

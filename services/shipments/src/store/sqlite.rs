@@ -24,7 +24,7 @@ use super::{
 };
 use crate::account_requests::{AccountRequest, RequestQuery};
 use crate::address_book::{Entry, EntryQuery};
-use crate::customers::{Customer, CustomerQuery};
+use crate::customers::{Customer, CustomerQuery, Watcher};
 use crate::domain::{Shipment, Status, TrackingNumber, utc_micros};
 use crate::error::ShipmentError;
 use crate::pickups::{Pickup, PickupQuery, PickupSettings};
@@ -211,6 +211,12 @@ CREATE TABLE IF NOT EXISTS pickups (
 );
 CREATE INDEX IF NOT EXISTS pickups_customer ON pickups (customer_id, created_at, id);
 CREATE INDEX IF NOT EXISTS pickups_by_day ON pickups (day, id);
+CREATE TABLE IF NOT EXISTS customer_watchers (
+    customer_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    doc TEXT NOT NULL,
+    PRIMARY KEY (customer_id, user_id)
+) WITHOUT ROWID;
 ",
     }],
 };
@@ -1512,6 +1518,68 @@ impl Customers for SqliteShipmentStore {
                 }
                 write_effects(&tx, &effects)?;
                 tx.commit().map_err(StoreFault::from)?;
+                Ok(())
+            })
+            .await
+    }
+
+    async fn watchers(&self, customer_id: &str) -> Result<Vec<Watcher>, ShipmentError> {
+        let customer_id = customer_id.to_owned();
+        self.db
+            .run(move |conn| {
+                let mut st = conn
+                    .prepare_cached("SELECT doc FROM customer_watchers WHERE customer_id = ?")
+                    .map_err(StoreFault::from)?;
+                let docs = st
+                    .query_map([customer_id], |r| r.get::<_, String>(0))
+                    .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                    .map_err(StoreFault::from)?;
+                docs.iter()
+                    .map(|d| Ok(json::decode("watcher", d)?))
+                    .collect()
+            })
+            .await
+    }
+
+    async fn watcher(
+        &self,
+        customer_id: &str,
+        user_id: &str,
+    ) -> Result<Option<Watcher>, ShipmentError> {
+        let (customer_id, user_id) = (customer_id.to_owned(), user_id.to_owned());
+        self.db
+            .run(move |conn| {
+                let doc: Option<String> = conn
+                    .query_row(
+                        "SELECT doc FROM customer_watchers WHERE customer_id = ? AND user_id = ?",
+                        [customer_id, user_id],
+                        |r| r.get(0),
+                    )
+                    .optional()
+                    .map_err(StoreFault::from)?;
+                doc.map(|d| Ok(json::decode("watcher", &d)?)).transpose()
+            })
+            .await
+    }
+
+    async fn set_watcher(&self, watcher: &Watcher) -> Result<(), ShipmentError> {
+        let (customer_id, user_id, empty) = (
+            watcher.customer_id.clone(),
+            watcher.user_id.clone(),
+            watcher.events.is_empty(),
+        );
+        let doc = json::encode(watcher)?;
+        self.db
+            .write(move |conn| {
+                if empty {
+                    conn.execute("DELETE FROM customer_watchers WHERE customer_id = ? AND user_id = ?", params![customer_id, user_id])
+                } else {
+                    conn.execute(
+                        "INSERT INTO customer_watchers (customer_id, user_id, doc) VALUES (?, ?, ?) ON CONFLICT (customer_id, user_id) DO UPDATE SET doc = excluded.doc",
+                        params![customer_id, user_id, doc],
+                    )
+                }
+                .map_err(StoreFault::from)?;
                 Ok(())
             })
             .await

@@ -121,7 +121,7 @@ async fn a_customer_sees_and_reaches_only_its_own_shipments(running: Running) {
     ] {
         assert_eq!(
             ids(api.list_shipments(request).await.unwrap().into_inner()),
-            [ours.id.clone()]
+            std::slice::from_ref(&ours.id)
         );
     }
     for query in ["Bolt", &theirs.tracking_number, &nobodys.tracking_number] {
@@ -173,7 +173,7 @@ async fn a_customer_sees_and_reaches_only_its_own_shipments(running: Running) {
         .await
         .unwrap()
         .into_inner();
-    assert_eq!(ids(staff_list), [theirs.id.clone()]);
+    assert_eq!(ids(staff_list), std::slice::from_ref(&theirs.id));
 }
 
 async fn a_booking_is_the_callers_pending_shipment_whatever_it_claims(running: Running) {
@@ -502,6 +502,94 @@ async fn an_invitation_is_emailed_with_its_link(running: Running) {
     );
 }
 
+async fn a_customer_user_is_emailed_the_changes_they_chose(running: Running) {
+    let acme = new_customer(&running, "Acme Imports").await;
+    let bolt = new_customer(&running, "Bolt Traders").await;
+    let ours = shipment_of(&running, &acme, "Acme Warehouse").await;
+    let watcher = |customer: &pb::Customer, email: &str| {
+        Caller::of_customer(
+            format!("w-{email}"),
+            email,
+            Role::CustomerUser,
+            &customer.id,
+        )
+    };
+    let choose = |events: Vec<pb::TrackingEvent>| pb::UpdateNotificationChoicesRequest {
+        choices: Some(pb::NotificationChoices {
+            events: events.into_iter().map(|e| e as i32).collect(),
+            language_code: "fr".into(),
+        }),
+    };
+    let mut ada = portal(&running, &watcher(&acme, "ada@acme.example"));
+    assert!(
+        ada.get_notification_choices(pb::GetNotificationChoicesRequest {})
+            .await
+            .unwrap()
+            .into_inner()
+            .events
+            .is_empty()
+    );
+    let refused = ada
+        .update_notification_choices(choose(vec![pb::TrackingEvent::Created]))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument);
+    let saved = ada
+        .update_notification_choices(choose(vec![
+            pb::TrackingEvent::Delivered,
+            pb::TrackingEvent::InTransit,
+        ]))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        saved.events,
+        [
+            pb::TrackingEvent::InTransit as i32,
+            pb::TrackingEvent::Delivered as i32
+        ]
+    );
+    portal(&running, &watcher(&bolt, "bob@bolt.example"))
+        .update_notification_choices(choose(vec![pb::TrackingEvent::InTransit]))
+        .await
+        .unwrap();
+
+    let mut staff = running.client.clone();
+    for status in [pb::ShipmentStatus::InTransit, pb::ShipmentStatus::OnHold] {
+        staff
+            .update_shipment_tracking(pb::UpdateShipmentTrackingRequest {
+                id: ours.id.clone(),
+                status: status.into(),
+                current_location: "Tema".into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+    }
+    let emails = common::service::outbox_of(&running)
+        .await
+        .list(&Default::default(), 100, None)
+        .await
+        .unwrap()
+        .notifications;
+    let to_ada: Vec<&outbox::Notification> = emails
+        .iter()
+        .filter(|n| n.to_email == "ada@acme.example")
+        .collect();
+    assert_eq!(to_ada.len(), 1, "in transit only: on hold was not chosen");
+    assert!(
+        to_ada[0]
+            .params
+            .values()
+            .any(|v| v.contains(&format!("/portal/shipments/{}", ours.id))),
+        "the e-mail links to the portal's page"
+    );
+    assert!(
+        emails.iter().all(|n| n.to_email != "bob@bolt.example"),
+        "another customer's user hears nothing"
+    );
+}
+
 macro_rules! both_stores {
     ($($case:ident),*) => {
         mod sqlite { $(
@@ -525,5 +613,6 @@ both_stores!(
     a_booking_is_the_callers_pending_shipment_whatever_it_claims,
     staff_and_customer_roles_never_reach_each_others_methods,
     staff_manage_customers_with_clear_errors,
-    an_invitation_is_emailed_with_its_link
+    an_invitation_is_emailed_with_its_link,
+    a_customer_user_is_emailed_the_changes_they_chose
 );

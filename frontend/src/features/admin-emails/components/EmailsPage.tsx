@@ -34,6 +34,8 @@ const TEMPLATE_NAMES: Record<number, string> = {
   [EmailTemplate.CONTACT]: 'Contact form',
   [EmailTemplate.ALERT]: 'Alert',
   [EmailTemplate.CUSTOMER_INVITATION]: 'Customer invitation',
+  [EmailTemplate.PICKUP_CONFIRMED]: 'Pickup confirmed',
+  [EmailTemplate.ACCOUNT_REQUEST_DECLINED]: 'Account request declined',
 };
 
 /** Who it is for, the address wrapping at its "@" and dots on a phone. */

@@ -1,10 +1,11 @@
 import { NavLink } from 'react-router-dom';
-import { FileUp, History, LogOut, Mail, Package, Settings, UserCircle2, Users, Webhook } from 'lucide-react';
+import { Building2, FileUp, History, LogOut, Mail, Package, Settings, UserCircle2, Users, Webhook } from 'lucide-react';
 import type { User } from '@/gen/logistics/v1/user_pb';
 import { Permission, may } from '@/config/permissions';
 import {
   ADMIN_ACCOUNT_PATH,
   ADMIN_AUDIT_PATH,
+  ADMIN_CUSTOMERS_PATH,
   ADMIN_WEBHOOKS_PATH,
   ADMIN_EMAILS_PATH,
   ADMIN_HOME_PATH,
@@ -40,6 +41,14 @@ export function AdminBar({ user }: { user: User }) {
                 <NavLink to={ADMIN_IMPORT_PATH} className={linkClass}>
                   <FileUp aria-hidden="true" size={18} />
                   Import
+                </NavLink>
+              </li>
+            )}
+            {may(user, Permission.customersRead) && (
+              <li>
+                <NavLink to={ADMIN_CUSTOMERS_PATH} className={linkClass}>
+                  <Building2 aria-hidden="true" size={18} />
+                  Customers
                 </NavLink>
               </li>
             )}

@@ -9,6 +9,7 @@ import {
   type ProofOfDeliveryImage,
 } from '@/gen/logistics/v1/shipment_service_pb';
 import { AuditService } from '@/gen/logistics/v1/audit_service_pb';
+import { CustomerService } from '@/gen/logistics/v1/customer_service_pb';
 import { shipmentClient } from '@/lib/transport';
 import type { ShipmentInit, ShipmentUpdate } from '../utils/shipment-form';
 
@@ -31,6 +32,12 @@ export function useShipment(id: string) {
 }
 
 /** The audit entries about one shipment, newest first (the latest 100). */
+/** A customer's name, for the shipments a customer is attached to (customers.read). */
+export function useCustomerName(id: string, enabled = true) {
+  const query = useQuery(CustomerService.method.getCustomer, { id }, { enabled: enabled && id !== '' });
+  return query.data?.name;
+}
+
 export function useShipmentActivity(id: string) {
   return useQuery(AuditService.method.listAuditEntries, { target: id, pageSize: 100 });
 }
@@ -133,6 +140,8 @@ export type ListFilter = {
   to: string;
   late: boolean;
   sort: string;
+  /** Only this customer's shipments; '' for all. */
+  customerId: string;
 };
 
 function day(text: string): { year: number; month: number; day: number } | undefined {
@@ -148,6 +157,7 @@ function listRequest(filter: ListFilter) {
     createDateTo: day(filter.to),
     late: filter.late,
     orderBy: filter.sort,
+    customerId: filter.customerId,
   };
 }
 

@@ -11,10 +11,10 @@ const CREATE_SUCCESS_MESSAGE = 'Shipment created successfully';
 const CREATE_FAILURE_MESSAGE = 'Failed to create shipment';
 const CREATE_SERVICE_MESSAGE = 'Unable to create shipment. Please check your connection and try again.';
 
-type CreateShipmentModalProps = { onClose: () => void; onCreated: (shipment: Shipment) => void };
+type CreateShipmentModalProps = { onClose: () => void; onCreated: (shipment: Shipment) => void; customers: boolean };
 
 /** The Create Shipment modal: every field, Cancel (back to the defaults) and Create. */
-export function CreateShipmentModal({ onClose, onCreated }: CreateShipmentModalProps) {
+export function CreateShipmentModal({ onClose, onCreated, customers }: CreateShipmentModalProps) {
   const form = useForm<ShipmentFormValues>({ defaultValues: defaultShipmentFormValues() });
   const createShipment = useCreateShipment();
   const [formErrors, setFormErrors] = useState<string[]>([]);
@@ -48,6 +48,7 @@ export function CreateShipmentModal({ onClose, onCreated }: CreateShipmentModalP
       onCancel={cancel}
       submitLabel="Create"
       busyLabel="Creating..."
+      customers={customers}
     />
   );
 }

@@ -16,11 +16,13 @@ type EditShipmentModalProps = {
   shipment: Shipment;
   onClose: () => void;
   onUpdated: (shipment: Shipment) => void;
+  /** The user reads customers (the Customer input). */
+  customers: boolean;
 };
 
 /** Edit Shipment Details: status, location, remarks and every other field, pre-filled. Update
  * sends only the changed fields; an emptied Comments clears them. */
-export function EditShipmentModal({ shipment, onClose, onUpdated }: EditShipmentModalProps) {
+export function EditShipmentModal({ shipment, onClose, onUpdated, customers }: EditShipmentModalProps) {
   const form = useForm<ShipmentFormValues>({ defaultValues: shipmentToFormValues(shipment) });
   const updateShipment = useUpdateShipment();
   const [formErrors, setFormErrors] = useState<string[]>([]);
@@ -64,6 +66,7 @@ export function EditShipmentModal({ shipment, onClose, onUpdated }: EditShipment
           Tracking number <strong className="mono">{shipment.trackingNumber}</strong>.
         </p>
       }
+      customers={customers}
     />
   );
 }

@@ -16,6 +16,7 @@ import { statusKey } from '@/utils/shipment';
 import { useShipment } from '../api/shipments';
 import { shipmentSummary } from '../utils/shipment-fields';
 import { ProofOfDeliverySection } from './ProofOfDeliverySection';
+import { CustomerName } from './CustomerName';
 import { RecordProofModal } from './RecordProofModal';
 import { ShipmentActivity } from './ShipmentActivity';
 
@@ -39,12 +40,15 @@ export function ShipmentDetailsDialog({
   showActivity = false,
   showLabels = false,
   canRecordProof = false,
+  canReadCustomers = false,
 }: {
   shipment: Shipment;
   onClose: () => void;
   showActivity?: boolean;
   showLabels?: boolean;
   canRecordProof?: boolean;
+  /** The customer row shows the customer's name (else its id). */
+  canReadCustomers?: boolean;
 }) {
   const fresh = useShipment(initial.id);
   const [tab, setTab] = useState<Tab>('details');
@@ -78,7 +82,9 @@ export function ShipmentDetailsDialog({
         <dl className="details-list details-grid">
           {shipmentSummary(s).map((row) => (
             <Detail key={row.field} term={row.term}>
-              {row.mono ? (
+              {row.customerId ? (
+                <CustomerName id={row.customerId} canRead={canReadCustomers} />
+              ) : row.mono ? (
                 <Ltr className="mono">{row.value}</Ltr>
               ) : row.icon ? (
                 <IconText icon={<ShipmentModeIcon kind={row.icon} />} text={row.value} />

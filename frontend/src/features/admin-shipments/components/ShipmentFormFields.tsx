@@ -13,6 +13,7 @@ import {
   type ShipmentFieldEntry,
 } from '../utils/shipment-fields';
 import { blankPackage, type ShipmentFormValues } from '../utils/shipment-form';
+import { CustomerPicker } from './CustomerPicker';
 
 type Name = FieldPath<ShipmentFormValues>;
 
@@ -22,6 +23,8 @@ type FormFieldsProps = {
    * browser: an emptied input means empty, which only Comments may be. */
   mode: 'create' | 'edit';
   idPrefix: string;
+  /** The user reads customers: the Customer input is shown (else the shipment keeps its own). */
+  customers?: boolean;
 };
 
 const ENTRIES = SHIPMENT_FIELDS as readonly ShipmentFieldEntry[];
@@ -31,7 +34,7 @@ function inputAttributes(control: Control): InputAttributes {
 }
 
 /** Every field of a shipment, as SHIPMENT_FIELDS lists them, shared by the Create and Edit modals. */
-export function ShipmentFormFields({ form, mode, idPrefix }: FormFieldsProps) {
+export function ShipmentFormFields({ form, mode, idPrefix, customers = false }: FormFieldsProps) {
   const { register, control, formState } = form;
   const packages = useFieldArray({ control, name: 'packages' });
   // The figures the packages give (package count, weight), as the inputs show them.
@@ -96,6 +99,8 @@ export function ShipmentFormFields({ form, mode, idPrefix }: FormFieldsProps) {
             <textarea className="textarea" rows={3} {...fieldInputProps(id, error)} {...register(name)} />
           </Field>
         );
+      case 'customer':
+        return customers ? <CustomerPicker key={name} form={form} name="customerId" id={id} label={entry.label} error={error} /> : null;
       case 'select':
         return (
           <Field key={name} id={id} label={entry.label} error={error}>

@@ -16,18 +16,20 @@ type ShipmentFormModalProps = {
   submitLabel: string;
   busyLabel: string;
   intro?: ReactNode;
+  /** The user reads customers (the Customer input). */
+  customers: boolean;
 };
 
 /** The modal both the Create and the Edit dialogs share: every shipment field, Cancel and submit. */
 export function ShipmentFormModal(props: ShipmentFormModalProps) {
-  const { title, mode, form, formErrors, onSubmit, onCancel, submitLabel, busyLabel, intro } = props;
+  const { title, mode, form, formErrors, onSubmit, onCancel, submitLabel, busyLabel, intro, customers } = props;
   const saving = form.formState.isSubmitting;
   return (
     <Modal title={title} onClose={onCancel} size="lg" busy={saving} dirty={form.formState.isDirty}>
       {intro}
       <form onSubmit={onSubmit} aria-busy={saving} className="shipment-form">
         <FormErrors messages={formErrors} />
-        <ShipmentFormFields form={form} mode={mode} idPrefix={mode} />
+        <ShipmentFormFields form={form} mode={mode} idPrefix={mode} customers={customers} />
         <div className="modal-footer">
           <ModalCancelButton disabled={saving} />
           <SubmitButton busy={saving} busyLabel={busyLabel}>

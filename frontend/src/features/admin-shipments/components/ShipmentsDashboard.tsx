@@ -28,6 +28,7 @@ import { SORTS, activeFilterCount, exportHref } from '../utils/list-params';
 import { BulkUpdateModal, type Selection } from './BulkUpdateModal';
 import { CreateShipmentModal } from './CreateShipmentModal';
 import { CreatedShipmentPanel } from './CreatedShipmentPanel';
+import { CustomerFilterChip } from './CustomerFilterChip';
 import { DashboardFigures } from './DashboardFigures';
 import { EditShipmentModal } from './EditShipmentModal';
 import { ShipmentDetailsDialog } from './ShipmentDetailsDialog';
@@ -65,6 +66,8 @@ export type ShipmentActions = {
   import: boolean;
   /** Record a delivered shipment's proof of delivery. */
   recordProof: boolean;
+  /** Read customers: pick a shipment's customer, see its name. */
+  customers: boolean;
 };
 
 /** The shipments part of the dashboard: search, filter, refresh, the list and its dialogs. */
@@ -270,6 +273,14 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
         )}
       </div>
 
+      {list.params.customer && (
+        <CustomerFilterChip
+          id={list.params.customer}
+          canRead={allowed.customers}
+          onRemove={() => list.setFilter({ customer: '' })}
+        />
+      )}
+
       {(allowed.track || allowed.labels) && (selected.size > 0 || allMatching) && (
         <div className="bulk-bar" role="region" aria-label="Selected shipments">
           <p>
@@ -429,6 +440,7 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
       )}
       {dialog.kind === 'create' && (
         <CreateShipmentModal
+          customers={allowed.customers}
           onClose={closeDialog}
           onCreated={(shipment) => {
             closeDialog();
@@ -444,6 +456,7 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
           showActivity={allowed.activity}
           showLabels={allowed.labels}
           canRecordProof={allowed.recordProof}
+          canReadCustomers={allowed.customers}
         />
       )}
       {dialog.kind === 'bulk' && (
@@ -466,6 +479,7 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
       )}
       {dialog.kind === 'edit' && (
         <EditShipmentModal
+          customers={allowed.customers}
           shipment={dialog.shipment}
           onClose={closeDialog}
           onUpdated={closeDialog}

@@ -45,7 +45,7 @@ export function useShipmentList() {
     if (params.q !== typed.trim()) setTyped(params.q);
   }
   const query = useDebouncedValue(typed.trim(), SEARCH_DEBOUNCE_MS);
-  const { status, from, to, late, sort, after, page } = params;
+  const { status, from, to, late, sort, customer, after, page } = params;
 
   const update = useCallback(
     (change: Partial<ListParams>, keepPage = false) => {
@@ -68,7 +68,7 @@ export function useShipmentList() {
   }, [query, params.q, update]);
 
   // Tokens of the pages before this one, while the filter stays the same.
-  const filterKey = `${status}\n${params.q.trim()}\n${from}\n${to}\n${late}\n${sort}`;
+  const filterKey = `${status}\n${params.q.trim()}\n${from}\n${to}\n${late}\n${sort}\n${customer}`;
   const [earlier, setEarlier] = useState<{ key: string; tokens: string[] }>({ key: filterKey, tokens: [] });
   if (earlier.key !== filterKey) setEarlier({ key: filterKey, tokens: [] });
 

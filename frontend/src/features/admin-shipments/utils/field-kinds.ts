@@ -23,7 +23,9 @@ export type InputAttributes = {
 export type Control =
   | { element: 'input'; attributes: InputAttributes }
   | { element: 'textarea' }
-  | { element: 'select'; choices: ReadonlyArray<{ key: string; label: string; lang?: string }>; unset: boolean };
+  | { element: 'select'; choices: ReadonlyArray<{ key: string; label: string; lang?: string }>; unset: boolean }
+  /** One of the customers (ListCustomers), searchable by name; empty for none. */
+  | { element: 'customer' };
 
 /** A field with one input: T is the message value, I what the create/update payload takes.
  * Methods, not function properties, so any kind fits where the table is walked as a whole. */
@@ -205,6 +207,18 @@ export const language: ScalarKind<string> = {
   zero: undefined,
   same: (code, stored) => code === (stored || 'en'),
   show: (code) => LANGUAGES.find((l) => l.code === (code || 'en'))?.name ?? code,
+};
+
+/** The customer a shipment is attached to, by id: none when empty (an edit that empties it
+ * detaches it). The View dialog shows the customer's name (ShipmentDetailsDialog). */
+export const customer: ScalarKind<string> = {
+  control: { element: 'customer' },
+  blank: '',
+  toInput: (id) => id,
+  parse: (id) => id.trim(),
+  zero: '',
+  same,
+  show: (id) => id || EMPTY_VALUE,
 };
 
 /** The message value a create sends for an input. */

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { activeFilterCount, exportHref, paramsFrom, paramsTo } from './list-params';
+import { activeFilterCount, exportHref, filterOf, paramsFrom, paramsTo } from './list-params';
 
 describe('the shipments list in the address', () => {
   it('round-trips every filter, the sort and the page', () => {
-    const search = new URLSearchParams('q=tema&status=in_transit&from=2026-11-01&to=2026-11-30&late=1&sort=create_time&page=3&after=abc');
+    const search = new URLSearchParams(
+      'q=tema&status=in_transit&from=2026-11-01&to=2026-11-30&late=1&sort=create_time&customer=c1&page=3&after=abc',
+    );
     const params = paramsFrom(search);
     expect(params).toEqual({
       q: 'tema',
@@ -12,6 +14,7 @@ describe('the shipments list in the address', () => {
       to: '2026-11-30',
       late: true,
       sort: 'create_time',
+      customer: 'c1',
       after: 'abc',
       page: 3,
     });
@@ -22,6 +25,13 @@ describe('the shipments list in the address', () => {
     const params = paramsFrom(new URLSearchParams('status=lost&from=soon&sort=price&page=4'));
     expect(params).toMatchObject({ status: 'all', from: '', sort: '', page: 1 });
     expect(paramsTo(params).toString()).toBe('');
+  });
+
+  it("shows one customer's shipments when the address names it", () => {
+    const params = paramsFrom(new URLSearchParams('customer=c1'));
+    expect(filterOf(params).customerId).toBe('c1');
+    expect(activeFilterCount(params)).toBe(0);
+    expect(filterOf(paramsFrom(new URLSearchParams(''))).customerId).toBe('');
   });
 
   it('exports what the list shows, all pages', () => {

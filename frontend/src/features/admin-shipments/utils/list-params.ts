@@ -14,6 +14,8 @@ export type ListParams = {
   late: boolean;
   /** '' (newest first) or an `order_by` of the API. */
   sort: string;
+  /** Only this customer's shipments (its id), '' for all. */
+  customer: string;
   /** The page's token ('' for the first) and its 1-based number. */
   after: string;
   page: number;
@@ -40,6 +42,7 @@ export function paramsFrom(search: URLSearchParams): ListParams {
     to: DAY.test(text('to')) ? text('to') : '',
     late: text('late') === '1' || text('late') === 'true',
     sort: SORTS.some((s) => s.value === sort) ? sort : '',
+    customer: text('customer').slice(0, 100),
     after: text('after'),
     page: Number.isFinite(page) && page > 1 && text('after') ? page : 1,
   };
@@ -53,6 +56,7 @@ export function paramsTo(params: ListParams): URLSearchParams {
   if (params.to) out.set('to', params.to);
   if (params.late) out.set('late', '1');
   if (params.sort) out.set('sort', params.sort);
+  if (params.customer) out.set('customer', params.customer);
   if (params.after && params.page > 1) {
     out.set('page', String(params.page));
     out.set('after', params.after);
@@ -81,6 +85,7 @@ export function filterOf(params: ListParams, query = params.q.trim()): ListFilte
     to: params.to,
     late: params.late,
     sort: params.sort,
+    customerId: params.customer,
   };
 }
 
@@ -93,6 +98,7 @@ export function exportHref(params: ListParams): string {
   if (params.to) out.set('to', params.to);
   if (params.late) out.set('late', 'true');
   if (params.sort) out.set('sort', params.sort);
+  if (params.customer) out.set('customer', params.customer);
   const query = out.toString();
   return `/exports/shipments.csv${query ? `?${query}` : ''}`;
 }

@@ -18,6 +18,7 @@ describe('shipmentSummary', () => {
     expect(rows.map((r) => r.term)).toEqual([
       'Tracking Number',
       'Status',
+      'Customer',
       'Origin',
       'Destination',
       'Current Location',
@@ -50,5 +51,11 @@ describe('shipmentSummary', () => {
     expect(row('Total Freight').value).toBe('$1,250.50');
     expect(row('Expected Delivery').value).toBe('—');
     expect(row('Origin').value).toBe('');
+    expect(row('Customer')).toMatchObject({ value: '—', customerId: undefined });
+  });
+
+  it("names the customer's id for the dialog to show its name", () => {
+    const rows = shipmentSummary(create(ShipmentSchema, { customerId: 'c-42' }));
+    expect(rows.find((r) => r.term === 'Customer')).toMatchObject({ value: 'c-42', customerId: 'c-42' });
   });
 });

@@ -21,6 +21,7 @@ import {
 } from '@/utils/shipment';
 import {
   choice,
+  customer,
   date,
   decimal,
   integer,
@@ -63,6 +64,8 @@ type ViewOptions<T> = {
   hidden?: boolean;
   mono?: boolean;
   icon?(value: T): ModeIcon;
+  /** The value is a customer's id: the View dialog shows the customer's name. */
+  customer?: boolean;
 };
 
 export type ScalarEntry<K extends ShipmentField = ShipmentField, N extends string = string> = {
@@ -169,6 +172,7 @@ export const SHIPMENT_FIELDS = [
   scalar('status', 'Status', choice(STATUS_OPTIONS, statusLabel, 'pending'), { group: 'Tracking', editOnly: true }),
   party('shipper', 'Shipper'),
   party('receiver', 'Receiver'),
+  scalar('customerId', 'Customer', customer, { view: { customer: true } }),
   scalar('origin', 'Origin', text),
   scalar('destination', 'Destination', text),
   scalar('currentLocation', 'Current Location', text, { group: 'Tracking', editOnly: true }),
@@ -208,7 +212,7 @@ export type PartyFormValues = Record<Fields<Party>, string>;
 export type PackageFormValues = { [E in (typeof PACKAGE_FIELDS)[number] as E['name']]: string };
 
 /** One row of the View dialog's summary. */
-export type SummaryRow = { field: string; term: string; value: string; mono?: boolean; icon?: ModeIcon };
+export type SummaryRow = { field: string; term: string; value: string; mono?: boolean; icon?: ModeIcon; customerId?: string };
 
 /** The View dialog's summary of a shipment, in the table's order. */
 export function shipmentSummary(s: Shipment): SummaryRow[] {
@@ -224,6 +228,7 @@ export function shipmentSummary(s: Shipment): SummaryRow[] {
       value: entry.type === 'scalar' ? entry.kind.show(value) : entry.show(value as never),
       mono: view.mono,
       icon: view.icon?.(value as never),
+      customerId: view.customer && typeof value === 'string' && value !== '' ? value : undefined,
     });
   }
   return rows;

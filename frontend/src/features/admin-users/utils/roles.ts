@@ -30,6 +30,8 @@ const PERMISSION_LABELS: Record<string, string> = {
   'settings.manage': 'Change settings',
   'audit.read': 'Read the audit log',
   'webhooks.manage': 'Manage webhooks',
+  'customers.read': 'See customers',
+  'customers.manage': 'Create, edit and suspend customers; invite their users',
 };
 
 export function permissionLabel(permission: string): string {

@@ -9,7 +9,7 @@ import { file_google_protobuf_empty, file_google_protobuf_field_mask } from "@bu
 import { file_logistics_v1_access } from "./access_pb";
 import type { AddressBookEntry, AddressBookEntryKind, AddressBookEntrySchema, Pickup, PickupSchema, PickupSettingsSchema, PickupState } from "./customer_pb";
 import { file_logistics_v1_customer } from "./customer_pb";
-import type { Date, ShipmentSchema } from "./shipment_pb";
+import type { Date, ShipmentSchema, TrackingEvent } from "./shipment_pb";
 import { file_logistics_v1_shipment } from "./shipment_pb";
 import type { CreateShipmentRequestSchema, GetShipmentRequestSchema, ListShipmentsRequestSchema, ListShipmentsResponseSchema } from "./shipment_service_pb";
 import { file_logistics_v1_shipment_service } from "./shipment_service_pb";
@@ -19,7 +19,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/customer_portal_service.proto.
  */
 export const file_logistics_v1_customer_portal_service: GenFile = /*@__PURE__*/
-  fileDesc("Cipsb2dpc3RpY3MvdjEvY3VzdG9tZXJfcG9ydGFsX3NlcnZpY2UucHJvdG8SDGxvZ2lzdGljcy52MSKHAQodTGlzdEFkZHJlc3NCb29rRW50cmllc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkSMAoEa2luZBgDIAEoDjIiLmxvZ2lzdGljcy52MS5BZGRyZXNzQm9va0VudHJ5S2luZBINCgVxdWVyeRgEIAEoCSJqCh5MaXN0QWRkcmVzc0Jvb2tFbnRyaWVzUmVzcG9uc2USLwoHZW50cmllcxgBIAMoCzIeLmxvZ2lzdGljcy52MS5BZGRyZXNzQm9va0VudHJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJOCh1DcmVhdGVBZGRyZXNzQm9va0VudHJ5UmVxdWVzdBItCgVlbnRyeRgBIAEoCzIeLmxvZ2lzdGljcy52MS5BZGRyZXNzQm9va0VudHJ5In8KHVVwZGF0ZUFkZHJlc3NCb29rRW50cnlSZXF1ZXN0Ei0KBWVudHJ5GAEgASgLMh4ubG9naXN0aWNzLnYxLkFkZHJlc3NCb29rRW50cnkSLwoLdXBkYXRlX21hc2sYAiABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrIisKHURlbGV0ZUFkZHJlc3NCb29rRW50cnlSZXF1ZXN0EgoKAmlkGAEgASgJIi4KH0ltcG9ydEFkZHJlc3NCb29rRW50cmllc1JlcXVlc3QSCwoDY3N2GAEgASgJIjoKIEltcG9ydEFkZHJlc3NCb29rRW50cmllc1Jlc3BvbnNlEhYKDmltcG9ydGVkX2NvdW50GAEgASgFIhoKGEdldFBpY2t1cFNldHRpbmdzUmVxdWVzdCI7ChNDcmVhdGVQaWNrdXBSZXF1ZXN0EiQKBnBpY2t1cBgBIAEoCzIULmxvZ2lzdGljcy52MS5QaWNrdXAilQEKEkxpc3RQaWNrdXBzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmxvZ2lzdGljcy52MS5QaWNrdXBTdGF0ZRIgCgRkYXRlGAQgASgLMhIubG9naXN0aWNzLnYxLkRhdGUSDAoEYXJlYRgFIAEoCSJVChNMaXN0UGlja3Vwc1Jlc3BvbnNlEiUKB3BpY2t1cHMYASADKAsyFC5sb2dpc3RpY3MudjEuUGlja3VwEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCTKGCQoVQ3VzdG9tZXJQb3J0YWxTZXJ2aWNlEmMKDUxpc3RTaGlwbWVudHMSIi5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1JlcXVlc3QaIy5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1Jlc3BvbnNlIgmQAgGKtRgCQAESUgoLR2V0U2hpcG1lbnQSIC5sb2dpc3RpY3MudjEuR2V0U2hpcG1lbnRSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50IgmQAgGKtRgCQAESVQoOQ3JlYXRlU2hpcG1lbnQSIy5sb2dpc3RpY3MudjEuQ3JlYXRlU2hpcG1lbnRSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50IgaKtRgCQAESfgoWTGlzdEFkZHJlc3NCb29rRW50cmllcxIrLmxvZ2lzdGljcy52MS5MaXN0QWRkcmVzc0Jvb2tFbnRyaWVzUmVxdWVzdBosLmxvZ2lzdGljcy52MS5MaXN0QWRkcmVzc0Jvb2tFbnRyaWVzUmVzcG9uc2UiCZACAYq1GAJAARJtChZDcmVhdGVBZGRyZXNzQm9va0VudHJ5EisubG9naXN0aWNzLnYxLkNyZWF0ZUFkZHJlc3NCb29rRW50cnlSZXF1ZXN0Gh4ubG9naXN0aWNzLnYxLkFkZHJlc3NCb29rRW50cnkiBoq1GAJAAhJtChZVcGRhdGVBZGRyZXNzQm9va0VudHJ5EisubG9naXN0aWNzLnYxLlVwZGF0ZUFkZHJlc3NCb29rRW50cnlSZXF1ZXN0Gh4ubG9naXN0aWNzLnYxLkFkZHJlc3NCb29rRW50cnkiBoq1GAJAAhJlChZEZWxldGVBZGRyZXNzQm9va0VudHJ5EisubG9naXN0aWNzLnYxLkRlbGV0ZUFkZHJlc3NCb29rRW50cnlSZXF1ZXN0GhYuZ29vZ2xlLnByb3RvYnVmLkVtcHR5IgaKtRgCQAISgQEKGEltcG9ydEFkZHJlc3NCb29rRW50cmllcxItLmxvZ2lzdGljcy52MS5JbXBvcnRBZGRyZXNzQm9va0VudHJpZXNSZXF1ZXN0Gi4ubG9naXN0aWNzLnYxLkltcG9ydEFkZHJlc3NCb29rRW50cmllc1Jlc3BvbnNlIgaKtRgCQAISZAoRR2V0UGlja3VwU2V0dGluZ3MSJi5sb2dpc3RpY3MudjEuR2V0UGlja3VwU2V0dGluZ3NSZXF1ZXN0GhwubG9naXN0aWNzLnYxLlBpY2t1cFNldHRpbmdzIgmQAgGKtRgCQAESTwoMQ3JlYXRlUGlja3VwEiEubG9naXN0aWNzLnYxLkNyZWF0ZVBpY2t1cFJlcXVlc3QaFC5sb2dpc3RpY3MudjEuUGlja3VwIgaKtRgCQAESXQoLTGlzdFBpY2t1cHMSIC5sb2dpc3RpY3MudjEuTGlzdFBpY2t1cHNSZXF1ZXN0GiEubG9naXN0aWNzLnYxLkxpc3RQaWNrdXBzUmVzcG9uc2UiCZACAYq1GAJAAWIGcHJvdG8z", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_logistics_v1_access, file_logistics_v1_customer, file_logistics_v1_shipment, file_logistics_v1_shipment_service]);
+  fileDesc("Cipsb2dpc3RpY3MvdjEvY3VzdG9tZXJfcG9ydGFsX3NlcnZpY2UucHJvdG8SDGxvZ2lzdGljcy52MSKHAQodTGlzdEFkZHJlc3NCb29rRW50cmllc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkSMAoEa2luZBgDIAEoDjIiLmxvZ2lzdGljcy52MS5BZGRyZXNzQm9va0VudHJ5S2luZBINCgVxdWVyeRgEIAEoCSJqCh5MaXN0QWRkcmVzc0Jvb2tFbnRyaWVzUmVzcG9uc2USLwoHZW50cmllcxgBIAMoCzIeLmxvZ2lzdGljcy52MS5BZGRyZXNzQm9va0VudHJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJOCh1DcmVhdGVBZGRyZXNzQm9va0VudHJ5UmVxdWVzdBItCgVlbnRyeRgBIAEoCzIeLmxvZ2lzdGljcy52MS5BZGRyZXNzQm9va0VudHJ5In8KHVVwZGF0ZUFkZHJlc3NCb29rRW50cnlSZXF1ZXN0Ei0KBWVudHJ5GAEgASgLMh4ubG9naXN0aWNzLnYxLkFkZHJlc3NCb29rRW50cnkSLwoLdXBkYXRlX21hc2sYAiABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrIisKHURlbGV0ZUFkZHJlc3NCb29rRW50cnlSZXF1ZXN0EgoKAmlkGAEgASgJIi4KH0ltcG9ydEFkZHJlc3NCb29rRW50cmllc1JlcXVlc3QSCwoDY3N2GAEgASgJIjoKIEltcG9ydEFkZHJlc3NCb29rRW50cmllc1Jlc3BvbnNlEhYKDmltcG9ydGVkX2NvdW50GAEgASgFIhoKGEdldFBpY2t1cFNldHRpbmdzUmVxdWVzdCI7ChNDcmVhdGVQaWNrdXBSZXF1ZXN0EiQKBnBpY2t1cBgBIAEoCzIULmxvZ2lzdGljcy52MS5QaWNrdXAilQEKEkxpc3RQaWNrdXBzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmxvZ2lzdGljcy52MS5QaWNrdXBTdGF0ZRIgCgRkYXRlGAQgASgLMhIubG9naXN0aWNzLnYxLkRhdGUSDAoEYXJlYRgFIAEoCSJVChNMaXN0UGlja3Vwc1Jlc3BvbnNlEiUKB3BpY2t1cHMYASADKAsyFC5sb2dpc3RpY3MudjEuUGlja3VwEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJZChNOb3RpZmljYXRpb25DaG9pY2VzEisKBmV2ZW50cxgBIAMoDjIbLmxvZ2lzdGljcy52MS5UcmFja2luZ0V2ZW50EhUKDWxhbmd1YWdlX2NvZGUYAiABKAkiHwodR2V0Tm90aWZpY2F0aW9uQ2hvaWNlc1JlcXVlc3QiVgogVXBkYXRlTm90aWZpY2F0aW9uQ2hvaWNlc1JlcXVlc3QSMgoHY2hvaWNlcxgBIAEoCzIhLmxvZ2lzdGljcy52MS5Ob3RpZmljYXRpb25DaG9pY2VzMvYKChVDdXN0b21lclBvcnRhbFNlcnZpY2USYwoNTGlzdFNoaXBtZW50cxIiLmxvZ2lzdGljcy52MS5MaXN0U2hpcG1lbnRzUmVxdWVzdBojLmxvZ2lzdGljcy52MS5MaXN0U2hpcG1lbnRzUmVzcG9uc2UiCZACAYq1GAJAARJSCgtHZXRTaGlwbWVudBIgLmxvZ2lzdGljcy52MS5HZXRTaGlwbWVudFJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQiCZACAYq1GAJAARJVCg5DcmVhdGVTaGlwbWVudBIjLmxvZ2lzdGljcy52MS5DcmVhdGVTaGlwbWVudFJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQiBoq1GAJAARJ+ChZMaXN0QWRkcmVzc0Jvb2tFbnRyaWVzEisubG9naXN0aWNzLnYxLkxpc3RBZGRyZXNzQm9va0VudHJpZXNSZXF1ZXN0GiwubG9naXN0aWNzLnYxLkxpc3RBZGRyZXNzQm9va0VudHJpZXNSZXNwb25zZSIJkAIBirUYAkABEm0KFkNyZWF0ZUFkZHJlc3NCb29rRW50cnkSKy5sb2dpc3RpY3MudjEuQ3JlYXRlQWRkcmVzc0Jvb2tFbnRyeVJlcXVlc3QaHi5sb2dpc3RpY3MudjEuQWRkcmVzc0Jvb2tFbnRyeSIGirUYAkACEm0KFlVwZGF0ZUFkZHJlc3NCb29rRW50cnkSKy5sb2dpc3RpY3MudjEuVXBkYXRlQWRkcmVzc0Jvb2tFbnRyeVJlcXVlc3QaHi5sb2dpc3RpY3MudjEuQWRkcmVzc0Jvb2tFbnRyeSIGirUYAkACEmUKFkRlbGV0ZUFkZHJlc3NCb29rRW50cnkSKy5sb2dpc3RpY3MudjEuRGVsZXRlQWRkcmVzc0Jvb2tFbnRyeVJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiBoq1GAJAAhKBAQoYSW1wb3J0QWRkcmVzc0Jvb2tFbnRyaWVzEi0ubG9naXN0aWNzLnYxLkltcG9ydEFkZHJlc3NCb29rRW50cmllc1JlcXVlc3QaLi5sb2dpc3RpY3MudjEuSW1wb3J0QWRkcmVzc0Jvb2tFbnRyaWVzUmVzcG9uc2UiBoq1GAJAAhJkChFHZXRQaWNrdXBTZXR0aW5ncxImLmxvZ2lzdGljcy52MS5HZXRQaWNrdXBTZXR0aW5nc1JlcXVlc3QaHC5sb2dpc3RpY3MudjEuUGlja3VwU2V0dGluZ3MiCZACAYq1GAJAARJPCgxDcmVhdGVQaWNrdXASIS5sb2dpc3RpY3MudjEuQ3JlYXRlUGlja3VwUmVxdWVzdBoULmxvZ2lzdGljcy52MS5QaWNrdXAiBoq1GAJAARJzChZHZXROb3RpZmljYXRpb25DaG9pY2VzEisubG9naXN0aWNzLnYxLkdldE5vdGlmaWNhdGlvbkNob2ljZXNSZXF1ZXN0GiEubG9naXN0aWNzLnYxLk5vdGlmaWNhdGlvbkNob2ljZXMiCZACAYq1GAJAARJ5ChlVcGRhdGVOb3RpZmljYXRpb25DaG9pY2VzEi4ubG9naXN0aWNzLnYxLlVwZGF0ZU5vdGlmaWNhdGlvbkNob2ljZXNSZXF1ZXN0GiEubG9naXN0aWNzLnYxLk5vdGlmaWNhdGlvbkNob2ljZXMiCZACAoq1GAJAARJdCgtMaXN0UGlja3VwcxIgLmxvZ2lzdGljcy52MS5MaXN0UGlja3Vwc1JlcXVlc3QaIS5sb2dpc3RpY3MudjEuTGlzdFBpY2t1cHNSZXNwb25zZSIJkAIBirUYAkABYgZwcm90bzM", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_logistics_v1_access, file_logistics_v1_customer, file_logistics_v1_shipment, file_logistics_v1_shipment_service]);
 
 /**
  * @generated from message logistics.v1.ListAddressBookEntriesRequest
@@ -274,6 +274,65 @@ export const ListPickupsResponseSchema: GenMessage<ListPickupsResponse> = /*@__P
   messageDesc(file_logistics_v1_customer_portal_service, 10);
 
 /**
+ * Which changes of the customer's shipments e-mail one of its users (each a status update
+ * e-mail linking to the shipment's portal page).
+ *
+ * @generated from message logistics.v1.NotificationChoices
+ */
+export type NotificationChoices = Message<"logistics.v1.NotificationChoices"> & {
+  /**
+   * Of TRACKING_EVENT_IN_TRANSIT, _DELAYED, _ON_HOLD and _DELIVERED; empty: none (the default).
+   *
+   * @generated from field: repeated logistics.v1.TrackingEvent events = 1;
+   */
+  events: TrackingEvent[];
+
+  /**
+   * The language of those e-mails: "en" (when empty), "es", "fr" or "ar".
+   *
+   * @generated from field: string language_code = 2;
+   */
+  languageCode: string;
+};
+
+/**
+ * Describes the message logistics.v1.NotificationChoices.
+ * Use `create(NotificationChoicesSchema)` to create a new message.
+ */
+export const NotificationChoicesSchema: GenMessage<NotificationChoices> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer_portal_service, 11);
+
+/**
+ * @generated from message logistics.v1.GetNotificationChoicesRequest
+ */
+export type GetNotificationChoicesRequest = Message<"logistics.v1.GetNotificationChoicesRequest"> & {
+};
+
+/**
+ * Describes the message logistics.v1.GetNotificationChoicesRequest.
+ * Use `create(GetNotificationChoicesRequestSchema)` to create a new message.
+ */
+export const GetNotificationChoicesRequestSchema: GenMessage<GetNotificationChoicesRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer_portal_service, 12);
+
+/**
+ * @generated from message logistics.v1.UpdateNotificationChoicesRequest
+ */
+export type UpdateNotificationChoicesRequest = Message<"logistics.v1.UpdateNotificationChoicesRequest"> & {
+  /**
+   * @generated from field: logistics.v1.NotificationChoices choices = 1;
+   */
+  choices?: NotificationChoices | undefined;
+};
+
+/**
+ * Describes the message logistics.v1.UpdateNotificationChoicesRequest.
+ * Use `create(UpdateNotificationChoicesRequestSchema)` to create a new message.
+ */
+export const UpdateNotificationChoicesRequestSchema: GenMessage<UpdateNotificationChoicesRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer_portal_service, 13);
+
+/**
  * The portal: a customer's users book shipments and follow them. Every method answers with
  * the caller's customer's records only; another customer's shipment answers NOT_FOUND, as a
  * missing one does. Errors of every method: UNAUTHENTICATED (no valid token),
@@ -393,6 +452,27 @@ export const CustomerPortalService: GenService<{
     methodKind: "unary";
     input: typeof CreatePickupRequestSchema;
     output: typeof PickupSchema;
+  },
+  /**
+   * Which changes of the customer's shipments e-mail the caller.
+   *
+   * @generated from rpc logistics.v1.CustomerPortalService.GetNotificationChoices
+   */
+  getNotificationChoices: {
+    methodKind: "unary";
+    input: typeof GetNotificationChoicesRequestSchema;
+    output: typeof NotificationChoicesSchema;
+  },
+  /**
+   * Saves which changes of the customer's shipments e-mail the caller.
+   * Errors: INVALID_ARGUMENT (an event other than the four, a bad language_code).
+   *
+   * @generated from rpc logistics.v1.CustomerPortalService.UpdateNotificationChoices
+   */
+  updateNotificationChoices: {
+    methodKind: "unary";
+    input: typeof UpdateNotificationChoicesRequestSchema;
+    output: typeof NotificationChoicesSchema;
   },
   /**
    * The customer's pickups, newest first. Errors: INVALID_ARGUMENT (bad page_size or page_token).
