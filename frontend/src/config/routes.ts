@@ -38,6 +38,8 @@ export function labelsPath(ids: readonly string[], format: PrintFormat = 'label'
 export const PORTAL_HOME_PATH = '/portal';
 export const PORTAL_LOGIN_PATH = '/portal/login';
 export const PORTAL_BOOK_PATH = '/portal/book';
+export const PORTAL_ADDRESS_BOOK_PATH = '/portal/address-book';
+export const PORTAL_NOTIFICATIONS_PATH = '/portal/notifications';
 const PORTAL_LABELS_PATH = '/portal/labels';
 
 /** One of the customer's shipments in the portal. */
