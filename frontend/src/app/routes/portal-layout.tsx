@@ -18,6 +18,8 @@ const PortalBookPage = lazy(() => import('./portal-book'));
 const PortalLabelsPage = lazy(() => import('./portal-labels'));
 const PortalAddressBookPage = lazy(() => import('./portal-address-book'));
 const PortalNotificationsPage = lazy(() => import('./portal-notifications'));
+const PortalPickupsPage = lazy(() => import('./portal-pickups'));
+const PortalPickupRequestPage = lazy(() => import('./portal-pickup-request'));
 const NotFoundPage = lazy(() => import('./not-found'));
 
 /** The portal's pages, relative to /portal; each is its own chunk. */
@@ -28,6 +30,8 @@ const PORTAL_PAGES: RouteObject[] = [
   { path: 'labels', element: <PortalLabelsPage /> },
   { path: 'address-book', element: <PortalAddressBookPage /> },
   { path: 'notifications', element: <PortalNotificationsPage /> },
+  { path: 'pickups', element: <PortalPickupsPage /> },
+  { path: 'pickups/new', element: <PortalPickupRequestPage /> },
   { path: '*', element: <NotFoundPage /> },
 ];
 
