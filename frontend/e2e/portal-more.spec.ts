@@ -151,6 +151,16 @@ for (const viewport of [
       await expect(page.getByLabel('E-mail language')).toHaveValue('es');
       await shoot(page, 'notifications');
 
+      // In Arabic, right to left.
+      await page.evaluate(() => localStorage.setItem('language-choice', 'ar'));
+      await page.goto('/portal/address-book');
+      await expect(page.getByRole('heading', { level: 1, name: 'دفتر العناوين' })).toBeVisible();
+      await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+      await shoot(page, 'address-book-ar');
+      await page.goto('/portal/pickups/new');
+      await expect(page.getByText('الاستلام في اليوم نفسه حتى الساعة')).toBeVisible();
+      await shoot(page, 'pickup-request-ar');
+
       // A customer user reads the book only.
       const context = await browser.newContext({ viewport });
       const clerk = await context.newPage();

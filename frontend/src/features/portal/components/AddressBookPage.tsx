@@ -209,6 +209,8 @@ function EntryDialog({ entry, onClose, t }: { entry: AddressBookEntry | null; on
         <input
           className="input"
           type={type}
+          // Latin addresses keep their order in the Arabic page.
+          dir={type === 'text' ? 'auto' : undefined}
           required={name === 'name' || name === 'address'}
           value={values[name]}
           onChange={(e) => setValues({ ...values, [name]: e.target.value })}

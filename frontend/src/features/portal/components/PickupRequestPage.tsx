@@ -118,6 +118,8 @@ function PickupForm({ customer, settings }: { customer: Customer; settings: Pick
         <input
           className="input"
           type={type}
+          // Latin addresses keep their order in the Arabic page.
+          dir={type === 'text' ? 'auto' : undefined}
           required
           min={type === 'number' ? 1 : undefined}
           value={values[name]}
@@ -164,6 +166,7 @@ function PickupForm({ customer, settings }: { customer: Customer; settings: Pick
         <textarea
           className="textarea"
           rows={3}
+          dir="auto"
           value={values.notes}
           onChange={(e) => setValues({ ...values, notes: e.target.value })}
           {...fieldInputProps('pickup-notes', errors.notes)}
