@@ -93,6 +93,23 @@ for (const viewport of [
       await page.getByLabel('Kind').selectOption({ label: 'All' });
       await page.getByLabel('Search').fill('Quay');
       await expect(page.locator('.address-book-entry')).toHaveCount(1);
+      await page.getByLabel('Search').fill('');
+
+      // Edited (a bad e-mail shown next to its field first), then one deleted after a confirmation.
+      await page.getByRole('button', { name: `Edit Depot ${run}` }).click();
+      const edit = page.getByRole('dialog');
+      await edit.getByLabel('Email').fill('depot@');
+      await edit.getByLabel('Phone').fill('+1 555 0199');
+      await edit.evaluate((dialog) => dialog.querySelector('form')?.setAttribute('novalidate', ''));
+      await edit.getByRole('button', { name: 'Save' }).click();
+      await expect(edit.locator('#entry-email-error')).toBeVisible();
+      await edit.getByLabel('Email').fill('depot@example.com');
+      await edit.getByRole('button', { name: 'Save' }).click();
+      await expect(edit).toBeHidden();
+      await expect(page.locator('.address-book-entry', { hasText: `Depot ${run}` })).toContainText('+1 555 0199');
+      await page.getByRole('button', { name: `Delete Kim ${run}` }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+      await expect(page.locator('.address-book-entry')).toHaveCount(2);
 
       // A booking to a receiver from the book.
       await page.getByRole('link', { name: 'Book a shipment' }).click();
@@ -166,7 +183,7 @@ for (const viewport of [
       const clerk = await context.newPage();
       await signInToPortal(clerk, user);
       await clerk.goto('/portal/address-book');
-      await expect(clerk.locator('.address-book-entry')).toHaveCount(3);
+      await expect(clerk.locator('.address-book-entry')).toHaveCount(2);
       await expect(clerk.getByText("Your company's administrators can change the address book.")).toBeVisible();
       await expect(clerk.getByRole('button', { name: 'Add', exact: true })).toHaveCount(0);
       await expect(clerk.getByRole('button', { name: 'Import CSV' })).toHaveCount(0);
