@@ -41,6 +41,15 @@ export function labelsPath(ids: readonly string[], format: PrintFormat = 'label'
 export const PORTAL_HOME_PATH = '/portal';
 export const PORTAL_LOGIN_PATH = '/portal/login';
 export const PORTAL_BOOK_PATH = '/portal/book';
+export const PORTAL_ADDRESS_BOOK_PATH = '/portal/address-book';
+export const PORTAL_NOTIFICATIONS_PATH = '/portal/notifications';
+export const PORTAL_PICKUPS_PATH = '/portal/pickups';
+export const PORTAL_NEW_PICKUP_PATH = '/portal/pickups/new';
+
+/** The pickup request form with one shipment ticked. */
+export function portalPickupForPath(shipmentId: string): string {
+  return `${PORTAL_NEW_PICKUP_PATH}?shipment=${encodeURIComponent(shipmentId)}`;
+}
 const PORTAL_LABELS_PATH = '/portal/labels';
 
 /** One of the customer's shipments in the portal. */

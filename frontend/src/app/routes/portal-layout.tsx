@@ -16,6 +16,10 @@ const PortalShipmentsPage = lazy(() => import('./portal-shipments'));
 const PortalShipmentPage = lazy(() => import('./portal-shipment'));
 const PortalBookPage = lazy(() => import('./portal-book'));
 const PortalLabelsPage = lazy(() => import('./portal-labels'));
+const PortalAddressBookPage = lazy(() => import('./portal-address-book'));
+const PortalNotificationsPage = lazy(() => import('./portal-notifications'));
+const PortalPickupsPage = lazy(() => import('./portal-pickups'));
+const PortalPickupRequestPage = lazy(() => import('./portal-pickup-request'));
 const NotFoundPage = lazy(() => import('./not-found'));
 
 /** The portal's pages, relative to /portal; each is its own chunk. */
@@ -24,6 +28,10 @@ const PORTAL_PAGES: RouteObject[] = [
   { path: 'shipments/:id', element: <PortalShipmentPage /> },
   { path: 'book', element: <PortalBookPage /> },
   { path: 'labels', element: <PortalLabelsPage /> },
+  { path: 'address-book', element: <PortalAddressBookPage /> },
+  { path: 'notifications', element: <PortalNotificationsPage /> },
+  { path: 'pickups', element: <PortalPickupsPage /> },
+  { path: 'pickups/new', element: <PortalPickupRequestPage /> },
   { path: '*', element: <NotFoundPage /> },
 ];
 

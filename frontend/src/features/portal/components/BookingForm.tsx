@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useFieldArray, useForm, type FieldPath, type UseFormReturn } from 'react-hook-form';
 import { Plus, Trash2 } from 'lucide-react';
-import type { Customer } from '@/gen/logistics/v1/customer_pb';
+import { AddressBookEntryKind, type Customer } from '@/gen/logistics/v1/customer_pb';
 import { Field, FormErrors } from '@/components/ui/Field';
 import { fieldInputProps } from '@/components/ui/field-input-props';
 import { ErrorAlert } from '@/components/ui/ErrorAlert';
@@ -15,6 +15,7 @@ import { fieldViolations, serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
 import { MODE_OPTIONS, PAYMENT_OPTIONS, TYPE_OPTIONS, type EnumOption } from '@/utils/shipment';
 import { useBookShipment, useCurrentCustomer } from '../api/portal';
+import { AddressPicker } from './AddressPicker';
 import { blankPackage, bookingDefaults, bookingFieldOf, bookingToShipment, type BookingValues } from '../utils/booking';
 
 type Name = FieldPath<BookingValues>;
@@ -100,6 +101,15 @@ function BookingForm({ customer }: { customer: Customer }) {
     <fieldset className="form-section">
       <legend>{legend}</legend>
       <div className="form-grid">
+        <AddressPicker
+          id={`book-${side}-choose`}
+          kind={side === 'shipper' ? AddressBookEntryKind.SENDER : AddressBookEntryKind.RECEIVER}
+          onPick={(entry) => {
+            for (const key of ['name', 'address', 'phone', 'email'] as const) {
+              form.setValue(`${side}.${key}`, entry[key], { shouldDirty: true });
+            }
+          }}
+        />
         {field(`${side}.name`, t('portal.book.name'))}
         {field(`${side}.phone`, t('portal.book.phone'), { type: 'tel' })}
         {field(`${side}.address`, t('portal.book.address'), { wide: true })}

@@ -1,8 +1,8 @@
 import './portal.css';
 import { NavLink } from 'react-router-dom';
-import { Building2, LogOut, Package, PackagePlus } from 'lucide-react';
+import { Bell, BookUser, Building2, LogOut, Package, PackagePlus, Truck } from 'lucide-react';
 import type { User } from '@/gen/logistics/v1/user_pb';
-import { PORTAL_BOOK_PATH, PORTAL_HOME_PATH } from '@/config/routes';
+import { PORTAL_ADDRESS_BOOK_PATH, PORTAL_BOOK_PATH, PORTAL_HOME_PATH, PORTAL_NOTIFICATIONS_PATH, PORTAL_PICKUPS_PATH } from '@/config/routes';
 import { useMessages } from '@/lib/i18n';
 import { useCurrentCustomer } from '../api/portal';
 
@@ -32,6 +32,24 @@ export function PortalBar({ user, onSignOut, signingOut }: PortalBarProps) {
               <NavLink to={PORTAL_BOOK_PATH} className={linkClass}>
                 <PackagePlus aria-hidden="true" size={18} />
                 {t('portal.nav.book')}
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to={PORTAL_ADDRESS_BOOK_PATH} className={linkClass}>
+                <BookUser aria-hidden="true" size={18} />
+                {t('portal.nav.address_book')}
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to={PORTAL_PICKUPS_PATH} className={linkClass}>
+                <Truck aria-hidden="true" size={18} />
+                {t('portal.nav.pickups')}
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to={PORTAL_NOTIFICATIONS_PATH} className={linkClass}>
+                <Bell aria-hidden="true" size={18} />
+                {t('portal.nav.notifications')}
               </NavLink>
             </li>
           </ul>

@@ -18,6 +18,7 @@ import { Trans } from '@/lib/trans';
 import { EMPTY_VALUE, formatDateParts, formatDateTime, formatTimeOfDay } from '@/utils/format';
 import { MODE_OPTIONS, PAYMENT_OPTIONS, TYPE_OPTIONS, labelIdOf, statusKey, totalWeightKg } from '@/utils/shipment';
 import { usePortalShipment } from '../api/portal';
+import { PickupLink } from './PickupLink';
 
 function Detail({ term, children }: { term: string; children: ReactNode }) {
   return (
@@ -95,6 +96,7 @@ function ShipmentDetails({ shipment }: { shipment: Shipment }) {
             <FileText aria-hidden="true" size={18} />
             {t('portal.shipment.print_waybill')}
           </Link>
+          <PickupLink shipment={shipment} />
         </div>
       </div>
 
