@@ -8,7 +8,9 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 const dist = process.argv[2] ?? fileURLToPath(new URL('../dist', import.meta.url));
-const budgetKb = Number(process.argv[3] ?? 100);
+// 101 KB: each lazily loaded page adds its chunk's name to the first load's preload table (the
+// customers' portal, Ship with us and the staff's customer and pickup screens took it past 100).
+const budgetKb = Number(process.argv[3] ?? 101);
 
 /** The same-origin .js files (and .json catalogues) an HTML page loads at once (never the .br/.gz copies that
  * scripts/precompress.mjs writes beside them: no page names those). */
