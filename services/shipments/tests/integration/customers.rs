@@ -590,25 +590,7 @@ async fn a_customer_user_is_emailed_the_changes_they_chose(running: Running) {
     );
 }
 
-macro_rules! both_stores {
-    ($($case:ident),*) => {
-        mod sqlite { $(
-            #[tokio::test(flavor = "multi_thread")]
-            async fn $case() {
-                super::$case(super::start().await).await;
-            }
-        )* }
-        mod mongo { $(
-            #[tokio::test(flavor = "multi_thread")]
-            async fn $case() {
-                let Some(running) = super::start_on_mongo().await else { return };
-                super::$case(running).await;
-            }
-        )* }
-    };
-}
-
-both_stores!(
+crate::common::both_stores!(
     a_customer_sees_and_reaches_only_its_own_shipments,
     a_booking_is_the_callers_pending_shipment_whatever_it_claims,
     staff_and_customer_roles_never_reach_each_others_methods,

@@ -497,25 +497,7 @@ async fn an_account_request_is_approved_into_a_customer_or_declined_by_email(run
     );
 }
 
-macro_rules! both_stores {
-    ($($case:ident),*) => {
-        mod sqlite { $(
-            #[tokio::test(flavor = "multi_thread")]
-            async fn $case() {
-                super::$case(super::start().await).await;
-            }
-        )* }
-        mod mongo { $(
-            #[tokio::test(flavor = "multi_thread")]
-            async fn $case() {
-                let Some(running) = super::start_on_mongo().await else { return };
-                super::$case(running).await;
-            }
-        )* }
-    };
-}
-
-both_stores!(
+crate::common::both_stores!(
     the_address_book_is_the_customers_own_and_imports_all_or_nothing,
     a_pickup_is_asked_for_confirmed_and_collected_moving_its_shipments,
     an_account_request_is_approved_into_a_customer_or_declined_by_email

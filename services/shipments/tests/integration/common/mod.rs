@@ -109,3 +109,26 @@ pub async fn mongo_stores() -> Option<(Arc<dyn ShipmentStore>, Arc<dyn outbox::O
     let outbox = outbox::MongoOutbox::connect(&uri, &database).await.unwrap();
     Some((Arc::new(store), Arc::new(outbox)))
 }
+
+/// One test module per store, each case a function taking the running service: `sqlite`
+/// always, `mongo` when `TEST_MONGODB_URI` is set (each case's `start` and `start_on_mongo`
+/// come from the calling module).
+macro_rules! both_stores {
+    ($($case:ident),*) => {
+        mod sqlite { $(
+            #[tokio::test(flavor = "multi_thread")]
+            async fn $case() {
+                super::$case(super::start().await).await;
+            }
+        )* }
+        mod mongo { $(
+            #[tokio::test(flavor = "multi_thread")]
+            async fn $case() {
+                let Some(running) = super::start_on_mongo().await else { return };
+                super::$case(running).await;
+            }
+        )* }
+    };
+}
+
+pub(crate) use both_stores;
