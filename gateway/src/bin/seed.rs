@@ -56,7 +56,7 @@ fn customer_of(i: usize, customers: &[String]) -> Option<&String> {
     match customers.len() {
         0 => None,
         1 => customers.first(),
-        _ if i % 10 == 0 => customers.first(),
+        _ if i.is_multiple_of(10) => customers.first(),
         n => customers.get(1 + i % (n - 1)),
     }
 }
