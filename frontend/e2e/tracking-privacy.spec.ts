@@ -360,15 +360,17 @@ test.describe('admin Settings', () => {
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Settings' }).click();
     await expect(page).toHaveURL(/\/administration_and_development\/settings$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
-    const rows = page.getByRole('table').locator('tbody tr');
+    // The e-mail rules' own form: the page has other sections (Pickups) with their own Save.
+    const form = page.getByRole('form', { name: 'Tracking E-mails' });
+    const rows = form.getByRole('table').locator('tbody tr');
     await expect(rows.locator('th')).toContainText(['Created', 'In Transit', 'Delayed', 'On Hold', 'Delivered']);
-    await expect(page.getByRole('checkbox', { name: 'E-mail subscribers when created' })).toHaveCount(0);
-    await expect(page.getByRole('checkbox')).toHaveCount(14);
+    await expect(form.getByRole('checkbox', { name: 'E-mail subscribers when created' })).toHaveCount(0);
+    await expect(form.getByRole('checkbox')).toHaveCount(14);
 
-    const box = page.getByRole('checkbox', { name: 'E-mail the receiver when on hold' });
+    const box = form.getByRole('checkbox', { name: 'E-mail the receiver when on hold' });
     const before = await box.isChecked();
     await box.setChecked(!before);
-    await page.getByRole('button', { name: 'Save' }).click();
+    await form.getByRole('button', { name: 'Save' }).click();
     await expect(toastWithText(page, 'Settings saved successfully')).toBeVisible();
     await page.reload();
     await expect(page.getByRole('checkbox', { name: 'E-mail the receiver when on hold' })).toBeChecked({ checked: !before });
@@ -378,7 +380,7 @@ test.describe('admin Settings', () => {
     // Back as it was, with the keyboard alone.
     await page.getByRole('checkbox', { name: 'E-mail the receiver when on hold' }).focus();
     await page.keyboard.press('Space');
-    await page.getByRole('button', { name: 'Save' }).focus();
+    await form.getByRole('button', { name: 'Save' }).focus();
     await page.keyboard.press('Enter');
     await expect(toastWithText(page, 'Settings saved successfully').last()).toBeVisible();
     await expect.poll(async () => (await admin.shipments.getTrackingEmailSettings({})).rules.find((r) => r.event === TrackingEvent.ON_HOLD)?.receiver).toBe(before);
