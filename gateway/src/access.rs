@@ -185,10 +185,10 @@ impl Access {
         if !user.role.is_customer() {
             return Ok(user);
         }
-        let Some(_) = user.customer_id.as_ref() else {
+        if user.customer_id.is_none() {
             user.disabled = true;
             return Ok(user);
-        };
+        }
         let mut request = tonic::Request::new(pb::GetCurrentCustomerRequest {});
         let bearer = format!(
             "Bearer {}",

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use service_common::text::TextRule;
 use service_common::{paging, timestamp};
 
+use crate::convert::TimeChecks;
 use crate::error::{FieldViolation, ShipmentError, Violations};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -172,11 +173,7 @@ pub struct RequestQuery {
 
 pub fn query(request: &pb::ListAccountRequestsRequest) -> Result<RequestQuery, ShipmentError> {
     let mut v = Violations::default();
-    let page_size = paging::page_size_of("page_size".to_owned(), request.page_size, 50, 100)
-        .unwrap_or_else(|bad| {
-            v.add(bad.field, bad.description);
-            50
-        });
+    let page_size = v.page_size(request.page_size);
     let state = RequestState::from_proto("state", request.state, &mut v);
     v.into_result(()).map_err(ShipmentError::Invalid)?;
     Ok(RequestQuery {

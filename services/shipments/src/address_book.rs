@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use service_common::text::TextRule;
 use service_common::{paging, timestamp};
 
+use crate::convert::TimeChecks;
 use crate::error::{ShipmentError, Violations};
 
 /// Most entries one customer keeps.
@@ -247,11 +248,7 @@ pub fn query(
     request: &pb::ListAddressBookEntriesRequest,
 ) -> Result<EntryQuery, ShipmentError> {
     let mut v = Violations::default();
-    let page_size = paging::page_size_of("page_size".to_owned(), request.page_size, 50, 100)
-        .unwrap_or_else(|bad| {
-            v.add(bad.field, bad.description);
-            50
-        });
+    let page_size = v.page_size(request.page_size);
     let kind = EntryKind::from_proto("kind", request.kind, &mut v);
     let text =
         crate::search::fold(&v.text("query", &request.query, TextRule::line(200).optional()));

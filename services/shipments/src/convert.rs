@@ -15,8 +15,10 @@ use crate::error::Violations;
 use crate::updates::{EmailRule, EmailRules, Event};
 use service_common::text::TextRule;
 
-/// The shipment checks of a request's times, beside the shared text rule.
+/// The shipment checks of a request's times and page size, beside the shared text rule.
 pub trait TimeChecks {
+    /// A list request's `page_size`: 1..100, 0 meaning 50 (50 after a violation).
+    fn page_size(&mut self, value: i32) -> usize;
     fn optional_date(&mut self, field: &str, value: Option<&pb::Date>) -> Option<NaiveDate>;
     fn optional_time(
         &mut self,
@@ -35,6 +37,13 @@ impl TimeChecks for Violations {
     /// An optional date: None when unset.
     fn optional_date(&mut self, field: &str, value: Option<&pb::Date>) -> Option<NaiveDate> {
         value.map(|d| Date.check(field, &Some(*d), self))
+    }
+
+    fn page_size(&mut self, value: i32) -> usize {
+        service_common::paging::page_size_of("page_size", value, 50, 100).unwrap_or_else(|bad| {
+            self.add(bad.field, bad.description);
+            50
+        })
     }
 
     /// An optional time of day: None when unset.

@@ -8,6 +8,7 @@ use service_auth::{Caller, Role, invitation};
 use service_common::text::TextRule;
 use service_common::{paging, timestamp};
 
+use crate::convert::TimeChecks;
 use crate::details::{Choice, Choices, Kind, PaymentMode};
 use crate::domain::Shipment;
 use crate::error::{ShipmentError, Violations};
@@ -241,11 +242,7 @@ pub struct CustomerQuery {
 
 pub fn query(request: &pb::ListCustomersRequest) -> Result<CustomerQuery, ShipmentError> {
     let mut v = Violations::default();
-    let page_size = paging::page_size_of("page_size".to_owned(), request.page_size, 50, 100)
-        .unwrap_or_else(|bad| {
-            v.add(bad.field, bad.description);
-            50
-        });
+    let page_size = v.page_size(request.page_size);
     let text =
         crate::search::fold(&v.text("query", &request.query, TextRule::line(200).optional()));
     let status = CustomerStatus::from_proto("status", request.status, &mut v);

@@ -421,7 +421,7 @@ impl Kind for Time {
     }
 }
 
-fn time_of_day(t: NaiveTime) -> pb::TimeOfDay {
+pub fn time_of_day(t: NaiveTime) -> pb::TimeOfDay {
     pb::TimeOfDay {
         hours: t.hour() as i32,
         minutes: t.minute() as i32,
@@ -693,7 +693,7 @@ pub struct Package {
 }
 
 /// Times of day as HH:MM, the precision of the admin's time picker.
-mod hh_mm {
+pub(crate) mod hh_mm {
     use chrono::NaiveTime;
     use serde::{Deserialize, Deserializer, Serializer};
 

@@ -1,13 +1,14 @@
 //! Pickups: a customer asks for its parcels to be collected on an open day, within a time
 //! window; staff assign, confirm, collect (its shipments move to in transit) or fail it.
 
-use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, Timelike, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, Utc};
 use logistics_proto::v1 as pb;
 use serde::{Deserialize, Serialize};
 use service_common::text::TextRule;
 use service_common::{paging, timestamp};
 
 use crate::convert::TimeChecks;
+use crate::details::{date, hh_mm, time_of_day};
 use crate::error::{ShipmentError, Violations};
 
 /// Most shipments one pickup covers, and most closed dates the settings keep.
@@ -62,20 +63,6 @@ impl PickupState {
     }
 }
 
-mod hh_mm {
-    use chrono::NaiveTime;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(t: &NaiveTime, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&t.format("%H:%M").to_string())
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<NaiveTime, D::Error> {
-        let text = String::deserialize(d)?;
-        NaiveTime::parse_from_str(&text, "%H:%M").map_err(serde::de::Error::custom)
-    }
-}
-
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Pickup {
@@ -110,21 +97,6 @@ pub struct Pickup {
     pub updated_at: DateTime<Utc>,
 }
 
-fn date_to_proto(d: NaiveDate) -> pb::Date {
-    pb::Date {
-        year: d.year(),
-        month: d.month() as i32,
-        day: d.day() as i32,
-    }
-}
-
-fn time_to_proto(t: NaiveTime) -> pb::TimeOfDay {
-    pb::TimeOfDay {
-        hours: t.hour() as i32,
-        minutes: t.minute() as i32,
-    }
-}
-
 impl Pickup {
     pub fn to_proto(&self) -> pb::Pickup {
         pb::Pickup {
@@ -133,9 +105,9 @@ impl Pickup {
             customer_name: self.customer_name.clone(),
             address: self.address.clone(),
             area: self.area.clone(),
-            date: Some(date_to_proto(self.date)),
-            window_start: Some(time_to_proto(self.window_start)),
-            window_end: Some(time_to_proto(self.window_end)),
+            date: Some(date(self.date)),
+            window_start: Some(time_of_day(self.window_start)),
+            window_end: Some(time_of_day(self.window_end)),
             parcel_count: self.parcel_count as i32,
             shipment_ids: self.shipment_ids.clone(),
             notes: self.notes.clone(),
@@ -180,14 +152,9 @@ impl Default for PickupSettings {
 impl PickupSettings {
     pub fn to_proto(&self) -> pb::PickupSettings {
         pb::PickupSettings {
-            same_day_cutoff: Some(time_to_proto(self.same_day_cutoff)),
+            same_day_cutoff: Some(time_of_day(self.same_day_cutoff)),
             closed_weekdays: self.closed_weekdays.iter().map(|d| *d as i32).collect(),
-            closed_dates: self
-                .closed_dates
-                .iter()
-                .copied()
-                .map(date_to_proto)
-                .collect(),
+            closed_dates: self.closed_dates.iter().copied().map(date).collect(),
         }
     }
 
@@ -361,11 +328,7 @@ pub struct PickupQuery {
 
 pub fn query(request: &pb::ListPickupsRequest) -> Result<PickupQuery, ShipmentError> {
     let mut v = Violations::default();
-    let page_size = paging::page_size_of("page_size".to_owned(), request.page_size, 50, 100)
-        .unwrap_or_else(|bad| {
-            v.add(bad.field, bad.description);
-            50
-        });
+    let page_size = v.page_size(request.page_size);
     let state = PickupState::from_proto("state", request.state, &mut v);
     let date = v.optional_date("date", request.date.as_ref());
     let area = crate::search::fold(
