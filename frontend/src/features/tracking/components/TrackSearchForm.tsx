@@ -4,6 +4,8 @@ import { useMessages } from '@/lib/i18n';
 import { KeepWords } from '@/components/ui/KeepWords';
 
 type TrackSearchFormProps = {
+  /** Where the form goes before the page's script runs: the /track page in this language. */
+  action: string;
   /** Pre-filled value (the number in the URL). */
   initialValue: string;
   /** While true the Track button is disabled. */
@@ -13,7 +15,7 @@ type TrackSearchFormProps = {
 };
 
 /** The tracking-number search box and its Track button. */
-export function TrackSearchForm({ initialValue, loading, onSearch }: TrackSearchFormProps) {
+export function TrackSearchForm({ action, initialValue, loading, onSearch }: TrackSearchFormProps) {
   const t = useMessages('track');
   const [value, setValue] = useState(initialValue);
 
@@ -23,7 +25,8 @@ export function TrackSearchForm({ initialValue, loading, onSearch }: TrackSearch
   };
 
   return (
-    <form className="track-form" role="search" aria-busy={loading} onSubmit={submit} noValidate>
+    // A tap before the script takes over still searches: the browser sends ?trackingNumber= to /track.
+    <form className="track-form" role="search" action={action} method="get" aria-busy={loading} onSubmit={submit} noValidate>
       <label htmlFor="tracking-number" className="track-form-label">
         {t('track.search.label')}
       </label>

@@ -17,7 +17,53 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/auth_service.proto.
  */
 export const file_logistics_v1_auth_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch9sb2dpc3RpY3MvdjEvYXV0aF9zZXJ2aWNlLnByb3RvEgxsb2dpc3RpY3MudjEiMAoNU2lnbkluUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCSJoCg5TaWduSW5SZXNwb25zZRIgCgR1c2VyGAEgASgLMhIubG9naXN0aWNzLnYxLlVzZXJKBAgCEANKBAgDEARSDXNlcnZpY2VfdG9rZW5SGXNlcnZpY2VfdG9rZW5fZXhwaXJlX3RpbWUiHAoOR2V0VXNlclJlcXVlc3QSCgoCaWQYASABKAkiTgoQTGlzdFVzZXJzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRITCgtjdXN0b21lcl9pZBgDIAEoCSJPChFMaXN0VXNlcnNSZXNwb25zZRIhCgV1c2VycxgBIAMoCzISLmxvZ2lzdGljcy52MS5Vc2VyEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJHChFDcmVhdGVVc2VyUmVxdWVzdBIgCgR1c2VyGAEgASgLMhIubG9naXN0aWNzLnYxLlVzZXISEAoIcGFzc3dvcmQYAiABKAkiNgoWU2V0VXNlckRpc2FibGVkUmVxdWVzdBIKCgJpZBgBIAEoCRIQCghkaXNhYmxlZBgCIAEoCCIXChVHZXRDdXJyZW50VXNlclJlcXVlc3QiZgoRVXBkYXRlVXNlclJlcXVlc3QSIAoEdXNlchgBIAEoCzISLmxvZ2lzdGljcy52MS5Vc2VyEi8KC3VwZGF0ZV9tYXNrGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFzayJHChVDaGFuZ2VQYXNzd29yZFJlcXVlc3QSGAoQY3VycmVudF9wYXNzd29yZBgBIAEoCRIUCgxuZXdfcGFzc3dvcmQYAiABKAkiLQocR2V0Q3VzdG9tZXJJbnZpdGF0aW9uUmVxdWVzdBINCgV0b2tlbhgBIAEoCSJQCh9BY2NlcHRDdXN0b21lckludml0YXRpb25SZXF1ZXN0Eg0KBXRva2VuGAEgASgJEgwKBG5hbWUYAiABKAkSEAoIcGFzc3dvcmQYAyABKAky8AYKC0F1dGhTZXJ2aWNlEk0KBlNpZ25JbhIbLmxvZ2lzdGljcy52MS5TaWduSW5SZXF1ZXN0GhwubG9naXN0aWNzLnYxLlNpZ25JblJlc3BvbnNlIgiKtRgEMAE4ARJGCgdHZXRVc2VyEhwubG9naXN0aWNzLnYxLkdldFVzZXJSZXF1ZXN0GhIubG9naXN0aWNzLnYxLlVzZXIiCZACAYq1GAIoCxJXCglMaXN0VXNlcnMSHi5sb2dpc3RpY3MudjEuTGlzdFVzZXJzUmVxdWVzdBofLmxvZ2lzdGljcy52MS5MaXN0VXNlcnNSZXNwb25zZSIJkAIBirUYAigLEkkKCkNyZWF0ZVVzZXISHy5sb2dpc3RpY3MudjEuQ3JlYXRlVXNlclJlcXVlc3QaEi5sb2dpc3RpY3MudjEuVXNlciIGirUYAigMElMKD1NldFVzZXJEaXNhYmxlZBIkLmxvZ2lzdGljcy52MS5TZXRVc2VyRGlzYWJsZWRSZXF1ZXN0GhIubG9naXN0aWNzLnYxLlVzZXIiBoq1GAIoDBJJCgpVcGRhdGVVc2VyEh8ubG9naXN0aWNzLnYxLlVwZGF0ZVVzZXJSZXF1ZXN0GhIubG9naXN0aWNzLnYxLlVzZXIiBoq1GAIoDBJVCg5DaGFuZ2VQYXNzd29yZBIjLmxvZ2lzdGljcy52MS5DaGFuZ2VQYXNzd29yZFJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiBoq1GAIgARJwChVHZXRDdXN0b21lckludml0YXRpb24SKi5sb2dpc3RpY3MudjEuR2V0Q3VzdG9tZXJJbnZpdGF0aW9uUmVxdWVzdBogLmxvZ2lzdGljcy52MS5DdXN0b21lckludml0YXRpb24iCZACAYq1GAIQAxJlChhBY2NlcHRDdXN0b21lckludml0YXRpb24SLS5sb2dpc3RpY3MudjEuQWNjZXB0Q3VzdG9tZXJJbnZpdGF0aW9uUmVxdWVzdBoSLmxvZ2lzdGljcy52MS5Vc2VyIgaKtRgCEAMSVgoOR2V0Q3VycmVudFVzZXISIy5sb2dpc3RpY3MudjEuR2V0Q3VycmVudFVzZXJSZXF1ZXN0GhIubG9naXN0aWNzLnYxLlVzZXIiC5ACAYq1GAQgATgBYgZwcm90bzM", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_logistics_v1_access, file_logistics_v1_customer, file_logistics_v1_user]);
+  fileDesc("Ch9sb2dpc3RpY3MvdjEvYXV0aF9zZXJ2aWNlLnByb3RvEgxsb2dpc3RpY3MudjEiQQoYTGlzdEN1c3RvbWVyVXNlcnNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJIj4KHlNldEN1c3RvbWVyVXNlckRpc2FibGVkUmVxdWVzdBIKCgJpZBgBIAEoCRIQCghkaXNhYmxlZBgCIAEoCCIwCg1TaWduSW5SZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJImgKDlNpZ25JblJlc3BvbnNlEiAKBHVzZXIYASABKAsyEi5sb2dpc3RpY3MudjEuVXNlckoECAIQA0oECAMQBFINc2VydmljZV90b2tlblIZc2VydmljZV90b2tlbl9leHBpcmVfdGltZSIcCg5HZXRVc2VyUmVxdWVzdBIKCgJpZBgBIAEoCSJOChBMaXN0VXNlcnNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEhMKC2N1c3RvbWVyX2lkGAMgASgJIk8KEUxpc3RVc2Vyc1Jlc3BvbnNlEiEKBXVzZXJzGAEgAygLMhIubG9naXN0aWNzLnYxLlVzZXISFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIkcKEUNyZWF0ZVVzZXJSZXF1ZXN0EiAKBHVzZXIYASABKAsyEi5sb2dpc3RpY3MudjEuVXNlchIQCghwYXNzd29yZBgCIAEoCSI2ChZTZXRVc2VyRGlzYWJsZWRSZXF1ZXN0EgoKAmlkGAEgASgJEhAKCGRpc2FibGVkGAIgASgIIhcKFUdldEN1cnJlbnRVc2VyUmVxdWVzdCJmChFVcGRhdGVVc2VyUmVxdWVzdBIgCgR1c2VyGAEgASgLMhIubG9naXN0aWNzLnYxLlVzZXISLwoLdXBkYXRlX21hc2sYAiABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrIkcKFUNoYW5nZVBhc3N3b3JkUmVxdWVzdBIYChBjdXJyZW50X3Bhc3N3b3JkGAEgASgJEhQKDG5ld19wYXNzd29yZBgCIAEoCSItChxHZXRDdXN0b21lckludml0YXRpb25SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIlAKH0FjY2VwdEN1c3RvbWVySW52aXRhdGlvblJlcXVlc3QSDQoFdG9rZW4YASABKAkSDAoEbmFtZRgCIAEoCRIQCghwYXNzd29yZBgDIAEoCTK+CAoLQXV0aFNlcnZpY2USTQoGU2lnbkluEhsubG9naXN0aWNzLnYxLlNpZ25JblJlcXVlc3QaHC5sb2dpc3RpY3MudjEuU2lnbkluUmVzcG9uc2UiCIq1GAQwATgBEkYKB0dldFVzZXISHC5sb2dpc3RpY3MudjEuR2V0VXNlclJlcXVlc3QaEi5sb2dpc3RpY3MudjEuVXNlciIJkAIBirUYAigLElcKCUxpc3RVc2VycxIeLmxvZ2lzdGljcy52MS5MaXN0VXNlcnNSZXF1ZXN0Gh8ubG9naXN0aWNzLnYxLkxpc3RVc2Vyc1Jlc3BvbnNlIgmQAgGKtRgCKAsSSQoKQ3JlYXRlVXNlchIfLmxvZ2lzdGljcy52MS5DcmVhdGVVc2VyUmVxdWVzdBoSLmxvZ2lzdGljcy52MS5Vc2VyIgaKtRgCKAwSUwoPU2V0VXNlckRpc2FibGVkEiQubG9naXN0aWNzLnYxLlNldFVzZXJEaXNhYmxlZFJlcXVlc3QaEi5sb2dpc3RpY3MudjEuVXNlciIGirUYAigMEkkKClVwZGF0ZVVzZXISHy5sb2dpc3RpY3MudjEuVXBkYXRlVXNlclJlcXVlc3QaEi5sb2dpc3RpY3MudjEuVXNlciIGirUYAigMElUKDkNoYW5nZVBhc3N3b3JkEiMubG9naXN0aWNzLnYxLkNoYW5nZVBhc3N3b3JkUmVxdWVzdBoWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eSIGirUYAiABEnAKFUdldEN1c3RvbWVySW52aXRhdGlvbhIqLmxvZ2lzdGljcy52MS5HZXRDdXN0b21lckludml0YXRpb25SZXF1ZXN0GiAubG9naXN0aWNzLnYxLkN1c3RvbWVySW52aXRhdGlvbiIJkAIBirUYAhADEmUKGEFjY2VwdEN1c3RvbWVySW52aXRhdGlvbhItLmxvZ2lzdGljcy52MS5BY2NlcHRDdXN0b21lckludml0YXRpb25SZXF1ZXN0GhIubG9naXN0aWNzLnYxLlVzZXIiBoq1GAIQAxJnChFMaXN0Q3VzdG9tZXJVc2VycxImLmxvZ2lzdGljcy52MS5MaXN0Q3VzdG9tZXJVc2Vyc1JlcXVlc3QaHy5sb2dpc3RpY3MudjEuTGlzdFVzZXJzUmVzcG9uc2UiCZACAYq1GAJAAhJjChdTZXRDdXN0b21lclVzZXJEaXNhYmxlZBIsLmxvZ2lzdGljcy52MS5TZXRDdXN0b21lclVzZXJEaXNhYmxlZFJlcXVlc3QaEi5sb2dpc3RpY3MudjEuVXNlciIGirUYAkACElYKDkdldEN1cnJlbnRVc2VyEiMubG9naXN0aWNzLnYxLkdldEN1cnJlbnRVc2VyUmVxdWVzdBoSLmxvZ2lzdGljcy52MS5Vc2VyIguQAgGKtRgEIAE4AWIGcHJvdG8z", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_logistics_v1_access, file_logistics_v1_customer, file_logistics_v1_user]);
+
+/**
+ * @generated from message logistics.v1.ListCustomerUsersRequest
+ */
+export type ListCustomerUsersRequest = Message<"logistics.v1.ListCustomerUsersRequest"> & {
+  /**
+   * 1..100; 0 means 50.
+   *
+   * @generated from field: int32 page_size = 1;
+   */
+  pageSize: number;
+
+  /**
+   * @generated from field: string page_token = 2;
+   */
+  pageToken: string;
+};
+
+/**
+ * Describes the message logistics.v1.ListCustomerUsersRequest.
+ * Use `create(ListCustomerUsersRequestSchema)` to create a new message.
+ */
+export const ListCustomerUsersRequestSchema: GenMessage<ListCustomerUsersRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_auth_service, 0);
+
+/**
+ * @generated from message logistics.v1.SetCustomerUserDisabledRequest
+ */
+export type SetCustomerUserDisabledRequest = Message<"logistics.v1.SetCustomerUserDisabledRequest"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: bool disabled = 2;
+   */
+  disabled: boolean;
+};
+
+/**
+ * Describes the message logistics.v1.SetCustomerUserDisabledRequest.
+ * Use `create(SetCustomerUserDisabledRequestSchema)` to create a new message.
+ */
+export const SetCustomerUserDisabledRequestSchema: GenMessage<SetCustomerUserDisabledRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_auth_service, 1);
 
 /**
  * @generated from message logistics.v1.SignInRequest
@@ -39,7 +85,7 @@ export type SignInRequest = Message<"logistics.v1.SignInRequest"> & {
  * Use `create(SignInRequestSchema)` to create a new message.
  */
 export const SignInRequestSchema: GenMessage<SignInRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_auth_service, 0);
+  messageDesc(file_logistics_v1_auth_service, 2);
 
 /**
  * @generated from message logistics.v1.SignInResponse
@@ -56,7 +102,7 @@ export type SignInResponse = Message<"logistics.v1.SignInResponse"> & {
  * Use `create(SignInResponseSchema)` to create a new message.
  */
 export const SignInResponseSchema: GenMessage<SignInResponse> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_auth_service, 1);
+  messageDesc(file_logistics_v1_auth_service, 3);
 
 /**
  * @generated from message logistics.v1.GetUserRequest
@@ -73,7 +119,7 @@ export type GetUserRequest = Message<"logistics.v1.GetUserRequest"> & {
  * Use `create(GetUserRequestSchema)` to create a new message.
  */
 export const GetUserRequestSchema: GenMessage<GetUserRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_auth_service, 2);
+  messageDesc(file_logistics_v1_auth_service, 4);
 
 /**
  * @generated from message logistics.v1.ListUsersRequest
@@ -104,7 +150,7 @@ export type ListUsersRequest = Message<"logistics.v1.ListUsersRequest"> & {
  * Use `create(ListUsersRequestSchema)` to create a new message.
  */
 export const ListUsersRequestSchema: GenMessage<ListUsersRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_auth_service, 3);
+  messageDesc(file_logistics_v1_auth_service, 5);
 
 /**
  * @generated from message logistics.v1.ListUsersResponse
@@ -126,7 +172,7 @@ export type ListUsersResponse = Message<"logistics.v1.ListUsersResponse"> & {
  * Use `create(ListUsersResponseSchema)` to create a new message.
  */
 export const ListUsersResponseSchema: GenMessage<ListUsersResponse> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_auth_service, 4);
+  messageDesc(file_logistics_v1_auth_service, 6);
 
 /**
  * @generated from message logistics.v1.CreateUserRequest
@@ -152,7 +198,7 @@ export type CreateUserRequest = Message<"logistics.v1.CreateUserRequest"> & {
  * Use `create(CreateUserRequestSchema)` to create a new message.
  */
 export const CreateUserRequestSchema: GenMessage<CreateUserRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_auth_service, 5);
+  messageDesc(file_logistics_v1_auth_service, 7);
 
 /**
  * @generated from message logistics.v1.SetUserDisabledRequest
@@ -174,7 +220,7 @@ export type SetUserDisabledRequest = Message<"logistics.v1.SetUserDisabledReques
  * Use `create(SetUserDisabledRequestSchema)` to create a new message.
  */
 export const SetUserDisabledRequestSchema: GenMessage<SetUserDisabledRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_auth_service, 6);
+  messageDesc(file_logistics_v1_auth_service, 8);
 
 /**
  * @generated from message logistics.v1.GetCurrentUserRequest
@@ -187,7 +233,7 @@ export type GetCurrentUserRequest = Message<"logistics.v1.GetCurrentUserRequest"
  * Use `create(GetCurrentUserRequestSchema)` to create a new message.
  */
 export const GetCurrentUserRequestSchema: GenMessage<GetCurrentUserRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_auth_service, 7);
+  messageDesc(file_logistics_v1_auth_service, 9);
 
 /**
  * @generated from message logistics.v1.UpdateUserRequest
@@ -211,7 +257,7 @@ export type UpdateUserRequest = Message<"logistics.v1.UpdateUserRequest"> & {
  * Use `create(UpdateUserRequestSchema)` to create a new message.
  */
 export const UpdateUserRequestSchema: GenMessage<UpdateUserRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_auth_service, 8);
+  messageDesc(file_logistics_v1_auth_service, 10);
 
 /**
  * @generated from message logistics.v1.ChangePasswordRequest
@@ -235,7 +281,7 @@ export type ChangePasswordRequest = Message<"logistics.v1.ChangePasswordRequest"
  * Use `create(ChangePasswordRequestSchema)` to create a new message.
  */
 export const ChangePasswordRequestSchema: GenMessage<ChangePasswordRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_auth_service, 9);
+  messageDesc(file_logistics_v1_auth_service, 11);
 
 /**
  * @generated from message logistics.v1.GetCustomerInvitationRequest
@@ -254,7 +300,7 @@ export type GetCustomerInvitationRequest = Message<"logistics.v1.GetCustomerInvi
  * Use `create(GetCustomerInvitationRequestSchema)` to create a new message.
  */
 export const GetCustomerInvitationRequestSchema: GenMessage<GetCustomerInvitationRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_auth_service, 10);
+  messageDesc(file_logistics_v1_auth_service, 12);
 
 /**
  * @generated from message logistics.v1.AcceptCustomerInvitationRequest
@@ -285,7 +331,7 @@ export type AcceptCustomerInvitationRequest = Message<"logistics.v1.AcceptCustom
  * Use `create(AcceptCustomerInvitationRequestSchema)` to create a new message.
  */
 export const AcceptCustomerInvitationRequestSchema: GenMessage<AcceptCustomerInvitationRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_auth_service, 11);
+  messageDesc(file_logistics_v1_auth_service, 13);
 
 /**
  * Users and their passwords. Signing in never creates an account.
@@ -406,6 +452,30 @@ export const AuthService: GenService<{
   acceptCustomerInvitation: {
     methodKind: "unary";
     input: typeof AcceptCustomerInvitationRequestSchema;
+    output: typeof UserSchema;
+  },
+  /**
+   * Customer admins. The users of the caller's customer, oldest first.
+   * Errors: INVALID_ARGUMENT (bad page_size or page_token).
+   *
+   * @generated from rpc logistics.v1.AuthService.ListCustomerUsers
+   */
+  listCustomerUsers: {
+    methodKind: "unary";
+    input: typeof ListCustomerUsersRequestSchema;
+    output: typeof ListUsersResponseSchema;
+  },
+  /**
+   * Customer admins. Disables or enables a user of the caller's customer (their sessions
+   * follow within 5 s); nobody disables themself. Audited.
+   * Errors: NOT_FOUND "User not found" (also a staff user or another customer's),
+   * FAILED_PRECONDITION (disabling yourself).
+   *
+   * @generated from rpc logistics.v1.AuthService.SetCustomerUserDisabled
+   */
+  setCustomerUserDisabled: {
+    methodKind: "unary";
+    input: typeof SetCustomerUserDisabledRequestSchema;
     output: typeof UserSchema;
   },
   /**

@@ -7,11 +7,11 @@ import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2
 import type { EmptySchema, FieldMask } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_empty, file_google_protobuf_field_mask } from "@bufbuild/protobuf/wkt";
 import { file_logistics_v1_access } from "./access_pb";
-import type { AddressBookEntry, AddressBookEntryKind, AddressBookEntrySchema, Pickup, PickupSchema, PickupSettingsSchema, PickupState } from "./customer_pb";
+import type { AddressBookEntry, AddressBookEntryKind, AddressBookEntrySchema, CustomerInvitation, CustomerInvitationSchema, Pickup, PickupSchema, PickupSettingsSchema, PickupState } from "./customer_pb";
 import { file_logistics_v1_customer } from "./customer_pb";
 import type { Date, ShipmentSchema, TrackingEvent } from "./shipment_pb";
 import { file_logistics_v1_shipment } from "./shipment_pb";
-import type { CreateShipmentRequestSchema, GetShipmentRequestSchema, ListShipmentsRequestSchema, ListShipmentsResponseSchema } from "./shipment_service_pb";
+import type { CreateShipmentRequestSchema, ExportShipmentsRequestSchema, ExportShipmentsResponseSchema, GetProofOfDeliveryImageRequestSchema, GetShipmentRequestSchema, ListShipmentsRequestSchema, ListShipmentsResponseSchema, ProofOfDeliveryImageSchema } from "./shipment_service_pb";
 import { file_logistics_v1_shipment_service } from "./shipment_service_pb";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -19,7 +19,33 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/customer_portal_service.proto.
  */
 export const file_logistics_v1_customer_portal_service: GenFile = /*@__PURE__*/
-  fileDesc("Cipsb2dpc3RpY3MvdjEvY3VzdG9tZXJfcG9ydGFsX3NlcnZpY2UucHJvdG8SDGxvZ2lzdGljcy52MSKHAQodTGlzdEFkZHJlc3NCb29rRW50cmllc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkSMAoEa2luZBgDIAEoDjIiLmxvZ2lzdGljcy52MS5BZGRyZXNzQm9va0VudHJ5S2luZBINCgVxdWVyeRgEIAEoCSJqCh5MaXN0QWRkcmVzc0Jvb2tFbnRyaWVzUmVzcG9uc2USLwoHZW50cmllcxgBIAMoCzIeLmxvZ2lzdGljcy52MS5BZGRyZXNzQm9va0VudHJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJOCh1DcmVhdGVBZGRyZXNzQm9va0VudHJ5UmVxdWVzdBItCgVlbnRyeRgBIAEoCzIeLmxvZ2lzdGljcy52MS5BZGRyZXNzQm9va0VudHJ5In8KHVVwZGF0ZUFkZHJlc3NCb29rRW50cnlSZXF1ZXN0Ei0KBWVudHJ5GAEgASgLMh4ubG9naXN0aWNzLnYxLkFkZHJlc3NCb29rRW50cnkSLwoLdXBkYXRlX21hc2sYAiABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrIisKHURlbGV0ZUFkZHJlc3NCb29rRW50cnlSZXF1ZXN0EgoKAmlkGAEgASgJIi4KH0ltcG9ydEFkZHJlc3NCb29rRW50cmllc1JlcXVlc3QSCwoDY3N2GAEgASgJIjoKIEltcG9ydEFkZHJlc3NCb29rRW50cmllc1Jlc3BvbnNlEhYKDmltcG9ydGVkX2NvdW50GAEgASgFIhoKGEdldFBpY2t1cFNldHRpbmdzUmVxdWVzdCI7ChNDcmVhdGVQaWNrdXBSZXF1ZXN0EiQKBnBpY2t1cBgBIAEoCzIULmxvZ2lzdGljcy52MS5QaWNrdXAilQEKEkxpc3RQaWNrdXBzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmxvZ2lzdGljcy52MS5QaWNrdXBTdGF0ZRIgCgRkYXRlGAQgASgLMhIubG9naXN0aWNzLnYxLkRhdGUSDAoEYXJlYRgFIAEoCSJVChNMaXN0UGlja3Vwc1Jlc3BvbnNlEiUKB3BpY2t1cHMYASADKAsyFC5sb2dpc3RpY3MudjEuUGlja3VwEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJZChNOb3RpZmljYXRpb25DaG9pY2VzEisKBmV2ZW50cxgBIAMoDjIbLmxvZ2lzdGljcy52MS5UcmFja2luZ0V2ZW50EhUKDWxhbmd1YWdlX2NvZGUYAiABKAkiHwodR2V0Tm90aWZpY2F0aW9uQ2hvaWNlc1JlcXVlc3QiVgogVXBkYXRlTm90aWZpY2F0aW9uQ2hvaWNlc1JlcXVlc3QSMgoHY2hvaWNlcxgBIAEoCzIhLmxvZ2lzdGljcy52MS5Ob3RpZmljYXRpb25DaG9pY2VzMvYKChVDdXN0b21lclBvcnRhbFNlcnZpY2USYwoNTGlzdFNoaXBtZW50cxIiLmxvZ2lzdGljcy52MS5MaXN0U2hpcG1lbnRzUmVxdWVzdBojLmxvZ2lzdGljcy52MS5MaXN0U2hpcG1lbnRzUmVzcG9uc2UiCZACAYq1GAJAARJSCgtHZXRTaGlwbWVudBIgLmxvZ2lzdGljcy52MS5HZXRTaGlwbWVudFJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQiCZACAYq1GAJAARJVCg5DcmVhdGVTaGlwbWVudBIjLmxvZ2lzdGljcy52MS5DcmVhdGVTaGlwbWVudFJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQiBoq1GAJAARJ+ChZMaXN0QWRkcmVzc0Jvb2tFbnRyaWVzEisubG9naXN0aWNzLnYxLkxpc3RBZGRyZXNzQm9va0VudHJpZXNSZXF1ZXN0GiwubG9naXN0aWNzLnYxLkxpc3RBZGRyZXNzQm9va0VudHJpZXNSZXNwb25zZSIJkAIBirUYAkABEm0KFkNyZWF0ZUFkZHJlc3NCb29rRW50cnkSKy5sb2dpc3RpY3MudjEuQ3JlYXRlQWRkcmVzc0Jvb2tFbnRyeVJlcXVlc3QaHi5sb2dpc3RpY3MudjEuQWRkcmVzc0Jvb2tFbnRyeSIGirUYAkACEm0KFlVwZGF0ZUFkZHJlc3NCb29rRW50cnkSKy5sb2dpc3RpY3MudjEuVXBkYXRlQWRkcmVzc0Jvb2tFbnRyeVJlcXVlc3QaHi5sb2dpc3RpY3MudjEuQWRkcmVzc0Jvb2tFbnRyeSIGirUYAkACEmUKFkRlbGV0ZUFkZHJlc3NCb29rRW50cnkSKy5sb2dpc3RpY3MudjEuRGVsZXRlQWRkcmVzc0Jvb2tFbnRyeVJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiBoq1GAJAAhKBAQoYSW1wb3J0QWRkcmVzc0Jvb2tFbnRyaWVzEi0ubG9naXN0aWNzLnYxLkltcG9ydEFkZHJlc3NCb29rRW50cmllc1JlcXVlc3QaLi5sb2dpc3RpY3MudjEuSW1wb3J0QWRkcmVzc0Jvb2tFbnRyaWVzUmVzcG9uc2UiBoq1GAJAAhJkChFHZXRQaWNrdXBTZXR0aW5ncxImLmxvZ2lzdGljcy52MS5HZXRQaWNrdXBTZXR0aW5nc1JlcXVlc3QaHC5sb2dpc3RpY3MudjEuUGlja3VwU2V0dGluZ3MiCZACAYq1GAJAARJPCgxDcmVhdGVQaWNrdXASIS5sb2dpc3RpY3MudjEuQ3JlYXRlUGlja3VwUmVxdWVzdBoULmxvZ2lzdGljcy52MS5QaWNrdXAiBoq1GAJAARJzChZHZXROb3RpZmljYXRpb25DaG9pY2VzEisubG9naXN0aWNzLnYxLkdldE5vdGlmaWNhdGlvbkNob2ljZXNSZXF1ZXN0GiEubG9naXN0aWNzLnYxLk5vdGlmaWNhdGlvbkNob2ljZXMiCZACAYq1GAJAARJ5ChlVcGRhdGVOb3RpZmljYXRpb25DaG9pY2VzEi4ubG9naXN0aWNzLnYxLlVwZGF0ZU5vdGlmaWNhdGlvbkNob2ljZXNSZXF1ZXN0GiEubG9naXN0aWNzLnYxLk5vdGlmaWNhdGlvbkNob2ljZXMiCZACAoq1GAJAARJdCgtMaXN0UGlja3VwcxIgLmxvZ2lzdGljcy52MS5MaXN0UGlja3Vwc1JlcXVlc3QaIS5sb2dpc3RpY3MudjEuTGlzdFBpY2t1cHNSZXNwb25zZSIJkAIBirUYAkABYgZwcm90bzM", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_logistics_v1_access, file_logistics_v1_customer, file_logistics_v1_shipment, file_logistics_v1_shipment_service]);
+  fileDesc("Cipsb2dpc3RpY3MvdjEvY3VzdG9tZXJfcG9ydGFsX3NlcnZpY2UucHJvdG8SDGxvZ2lzdGljcy52MSJqChtDcmVhdGVVc2VySW52aXRhdGlvblJlcXVlc3QSNAoKaW52aXRhdGlvbhgBIAEoCzIgLmxvZ2lzdGljcy52MS5DdXN0b21lckludml0YXRpb24SFQoNbGFuZ3VhZ2VfY29kZRgCIAEoCSKHAQodTGlzdEFkZHJlc3NCb29rRW50cmllc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkSMAoEa2luZBgDIAEoDjIiLmxvZ2lzdGljcy52MS5BZGRyZXNzQm9va0VudHJ5S2luZBINCgVxdWVyeRgEIAEoCSJqCh5MaXN0QWRkcmVzc0Jvb2tFbnRyaWVzUmVzcG9uc2USLwoHZW50cmllcxgBIAMoCzIeLmxvZ2lzdGljcy52MS5BZGRyZXNzQm9va0VudHJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJOCh1DcmVhdGVBZGRyZXNzQm9va0VudHJ5UmVxdWVzdBItCgVlbnRyeRgBIAEoCzIeLmxvZ2lzdGljcy52MS5BZGRyZXNzQm9va0VudHJ5In8KHVVwZGF0ZUFkZHJlc3NCb29rRW50cnlSZXF1ZXN0Ei0KBWVudHJ5GAEgASgLMh4ubG9naXN0aWNzLnYxLkFkZHJlc3NCb29rRW50cnkSLwoLdXBkYXRlX21hc2sYAiABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrIisKHURlbGV0ZUFkZHJlc3NCb29rRW50cnlSZXF1ZXN0EgoKAmlkGAEgASgJIi4KH0ltcG9ydEFkZHJlc3NCb29rRW50cmllc1JlcXVlc3QSCwoDY3N2GAEgASgJIjoKIEltcG9ydEFkZHJlc3NCb29rRW50cmllc1Jlc3BvbnNlEhYKDmltcG9ydGVkX2NvdW50GAEgASgFIhoKGEdldFBpY2t1cFNldHRpbmdzUmVxdWVzdCI7ChNDcmVhdGVQaWNrdXBSZXF1ZXN0EiQKBnBpY2t1cBgBIAEoCzIULmxvZ2lzdGljcy52MS5QaWNrdXAilQEKEkxpc3RQaWNrdXBzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIoCgVzdGF0ZRgDIAEoDjIZLmxvZ2lzdGljcy52MS5QaWNrdXBTdGF0ZRIgCgRkYXRlGAQgASgLMhIubG9naXN0aWNzLnYxLkRhdGUSDAoEYXJlYRgFIAEoCSJVChNMaXN0UGlja3Vwc1Jlc3BvbnNlEiUKB3BpY2t1cHMYASADKAsyFC5sb2dpc3RpY3MudjEuUGlja3VwEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJZChNOb3RpZmljYXRpb25DaG9pY2VzEisKBmV2ZW50cxgBIAMoDjIbLmxvZ2lzdGljcy52MS5UcmFja2luZ0V2ZW50EhUKDWxhbmd1YWdlX2NvZGUYAiABKAkiHwodR2V0Tm90aWZpY2F0aW9uQ2hvaWNlc1JlcXVlc3QiVgogVXBkYXRlTm90aWZpY2F0aW9uQ2hvaWNlc1JlcXVlc3QSMgoHY2hvaWNlcxgBIAEoCzIhLmxvZ2lzdGljcy52MS5Ob3RpZmljYXRpb25DaG9pY2VzMsgNChVDdXN0b21lclBvcnRhbFNlcnZpY2USYwoNTGlzdFNoaXBtZW50cxIiLmxvZ2lzdGljcy52MS5MaXN0U2hpcG1lbnRzUmVxdWVzdBojLmxvZ2lzdGljcy52MS5MaXN0U2hpcG1lbnRzUmVzcG9uc2UiCZACAYq1GAJAARJSCgtHZXRTaGlwbWVudBIgLmxvZ2lzdGljcy52MS5HZXRTaGlwbWVudFJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQiCZACAYq1GAJAARJVCg5DcmVhdGVTaGlwbWVudBIjLmxvZ2lzdGljcy52MS5DcmVhdGVTaGlwbWVudFJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQiBoq1GAJAARJ+ChZMaXN0QWRkcmVzc0Jvb2tFbnRyaWVzEisubG9naXN0aWNzLnYxLkxpc3RBZGRyZXNzQm9va0VudHJpZXNSZXF1ZXN0GiwubG9naXN0aWNzLnYxLkxpc3RBZGRyZXNzQm9va0VudHJpZXNSZXNwb25zZSIJkAIBirUYAkABEm0KFkNyZWF0ZUFkZHJlc3NCb29rRW50cnkSKy5sb2dpc3RpY3MudjEuQ3JlYXRlQWRkcmVzc0Jvb2tFbnRyeVJlcXVlc3QaHi5sb2dpc3RpY3MudjEuQWRkcmVzc0Jvb2tFbnRyeSIGirUYAkACEm0KFlVwZGF0ZUFkZHJlc3NCb29rRW50cnkSKy5sb2dpc3RpY3MudjEuVXBkYXRlQWRkcmVzc0Jvb2tFbnRyeVJlcXVlc3QaHi5sb2dpc3RpY3MudjEuQWRkcmVzc0Jvb2tFbnRyeSIGirUYAkACEmUKFkRlbGV0ZUFkZHJlc3NCb29rRW50cnkSKy5sb2dpc3RpY3MudjEuRGVsZXRlQWRkcmVzc0Jvb2tFbnRyeVJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiBoq1GAJAAhKBAQoYSW1wb3J0QWRkcmVzc0Jvb2tFbnRyaWVzEi0ubG9naXN0aWNzLnYxLkltcG9ydEFkZHJlc3NCb29rRW50cmllc1JlcXVlc3QaLi5sb2dpc3RpY3MudjEuSW1wb3J0QWRkcmVzc0Jvb2tFbnRyaWVzUmVzcG9uc2UiBoq1GAJAAhJkChFHZXRQaWNrdXBTZXR0aW5ncxImLmxvZ2lzdGljcy52MS5HZXRQaWNrdXBTZXR0aW5nc1JlcXVlc3QaHC5sb2dpc3RpY3MudjEuUGlja3VwU2V0dGluZ3MiCZACAYq1GAJAARJPCgxDcmVhdGVQaWNrdXASIS5sb2dpc3RpY3MudjEuQ3JlYXRlUGlja3VwUmVxdWVzdBoULmxvZ2lzdGljcy52MS5QaWNrdXAiBoq1GAJAARJzChZHZXROb3RpZmljYXRpb25DaG9pY2VzEisubG9naXN0aWNzLnYxLkdldE5vdGlmaWNhdGlvbkNob2ljZXNSZXF1ZXN0GiEubG9naXN0aWNzLnYxLk5vdGlmaWNhdGlvbkNob2ljZXMiCZACAYq1GAJAARJ5ChlVcGRhdGVOb3RpZmljYXRpb25DaG9pY2VzEi4ubG9naXN0aWNzLnYxLlVwZGF0ZU5vdGlmaWNhdGlvbkNob2ljZXNSZXF1ZXN0GiEubG9naXN0aWNzLnYxLk5vdGlmaWNhdGlvbkNob2ljZXMiCZACAoq1GAJAARJdCgtMaXN0UGlja3VwcxIgLmxvZ2lzdGljcy52MS5MaXN0UGlja3Vwc1JlcXVlc3QaIS5sb2dpc3RpY3MudjEuTGlzdFBpY2t1cHNSZXNwb25zZSIJkAIBirUYAkABEmsKD0V4cG9ydFNoaXBtZW50cxIkLmxvZ2lzdGljcy52MS5FeHBvcnRTaGlwbWVudHNSZXF1ZXN0GiUubG9naXN0aWNzLnYxLkV4cG9ydFNoaXBtZW50c1Jlc3BvbnNlIgmQAgGKtRgCQAEwARJ2ChdHZXRQcm9vZk9mRGVsaXZlcnlJbWFnZRIsLmxvZ2lzdGljcy52MS5HZXRQcm9vZk9mRGVsaXZlcnlJbWFnZVJlcXVlc3QaIi5sb2dpc3RpY3MudjEuUHJvb2ZPZkRlbGl2ZXJ5SW1hZ2UiCZACAYq1GAJAARJrChRDcmVhdGVVc2VySW52aXRhdGlvbhIpLmxvZ2lzdGljcy52MS5DcmVhdGVVc2VySW52aXRhdGlvblJlcXVlc3QaIC5sb2dpc3RpY3MudjEuQ3VzdG9tZXJJbnZpdGF0aW9uIgaKtRgCQAJiBnByb3RvMw", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_logistics_v1_access, file_logistics_v1_customer, file_logistics_v1_shipment, file_logistics_v1_shipment_service]);
+
+/**
+ * @generated from message logistics.v1.CreateUserInvitationRequest
+ */
+export type CreateUserInvitationRequest = Message<"logistics.v1.CreateUserInvitationRequest"> & {
+  /**
+   * email, name and role; role UNSPECIFIED means ROLE_CUSTOMER_USER.
+   *
+   * @generated from field: logistics.v1.CustomerInvitation invitation = 1;
+   */
+  invitation?: CustomerInvitation | undefined;
+
+  /**
+   * The language of the e-mail: "en" (when empty), "es", "fr" or "ar".
+   *
+   * @generated from field: string language_code = 2;
+   */
+  languageCode: string;
+};
+
+/**
+ * Describes the message logistics.v1.CreateUserInvitationRequest.
+ * Use `create(CreateUserInvitationRequestSchema)` to create a new message.
+ */
+export const CreateUserInvitationRequestSchema: GenMessage<CreateUserInvitationRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_customer_portal_service, 0);
 
 /**
  * @generated from message logistics.v1.ListAddressBookEntriesRequest
@@ -57,7 +83,7 @@ export type ListAddressBookEntriesRequest = Message<"logistics.v1.ListAddressBoo
  * Use `create(ListAddressBookEntriesRequestSchema)` to create a new message.
  */
 export const ListAddressBookEntriesRequestSchema: GenMessage<ListAddressBookEntriesRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_customer_portal_service, 0);
+  messageDesc(file_logistics_v1_customer_portal_service, 1);
 
 /**
  * @generated from message logistics.v1.ListAddressBookEntriesResponse
@@ -79,7 +105,7 @@ export type ListAddressBookEntriesResponse = Message<"logistics.v1.ListAddressBo
  * Use `create(ListAddressBookEntriesResponseSchema)` to create a new message.
  */
 export const ListAddressBookEntriesResponseSchema: GenMessage<ListAddressBookEntriesResponse> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_customer_portal_service, 1);
+  messageDesc(file_logistics_v1_customer_portal_service, 2);
 
 /**
  * @generated from message logistics.v1.CreateAddressBookEntryRequest
@@ -96,7 +122,7 @@ export type CreateAddressBookEntryRequest = Message<"logistics.v1.CreateAddressB
  * Use `create(CreateAddressBookEntryRequestSchema)` to create a new message.
  */
 export const CreateAddressBookEntryRequestSchema: GenMessage<CreateAddressBookEntryRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_customer_portal_service, 2);
+  messageDesc(file_logistics_v1_customer_portal_service, 3);
 
 /**
  * @generated from message logistics.v1.UpdateAddressBookEntryRequest
@@ -118,7 +144,7 @@ export type UpdateAddressBookEntryRequest = Message<"logistics.v1.UpdateAddressB
  * Use `create(UpdateAddressBookEntryRequestSchema)` to create a new message.
  */
 export const UpdateAddressBookEntryRequestSchema: GenMessage<UpdateAddressBookEntryRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_customer_portal_service, 3);
+  messageDesc(file_logistics_v1_customer_portal_service, 4);
 
 /**
  * @generated from message logistics.v1.DeleteAddressBookEntryRequest
@@ -135,7 +161,7 @@ export type DeleteAddressBookEntryRequest = Message<"logistics.v1.DeleteAddressB
  * Use `create(DeleteAddressBookEntryRequestSchema)` to create a new message.
  */
 export const DeleteAddressBookEntryRequestSchema: GenMessage<DeleteAddressBookEntryRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_customer_portal_service, 4);
+  messageDesc(file_logistics_v1_customer_portal_service, 5);
 
 /**
  * @generated from message logistics.v1.ImportAddressBookEntriesRequest
@@ -154,7 +180,7 @@ export type ImportAddressBookEntriesRequest = Message<"logistics.v1.ImportAddres
  * Use `create(ImportAddressBookEntriesRequestSchema)` to create a new message.
  */
 export const ImportAddressBookEntriesRequestSchema: GenMessage<ImportAddressBookEntriesRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_customer_portal_service, 5);
+  messageDesc(file_logistics_v1_customer_portal_service, 6);
 
 /**
  * @generated from message logistics.v1.ImportAddressBookEntriesResponse
@@ -173,7 +199,7 @@ export type ImportAddressBookEntriesResponse = Message<"logistics.v1.ImportAddre
  * Use `create(ImportAddressBookEntriesResponseSchema)` to create a new message.
  */
 export const ImportAddressBookEntriesResponseSchema: GenMessage<ImportAddressBookEntriesResponse> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_customer_portal_service, 6);
+  messageDesc(file_logistics_v1_customer_portal_service, 7);
 
 /**
  * @generated from message logistics.v1.GetPickupSettingsRequest
@@ -186,7 +212,7 @@ export type GetPickupSettingsRequest = Message<"logistics.v1.GetPickupSettingsRe
  * Use `create(GetPickupSettingsRequestSchema)` to create a new message.
  */
 export const GetPickupSettingsRequestSchema: GenMessage<GetPickupSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_customer_portal_service, 7);
+  messageDesc(file_logistics_v1_customer_portal_service, 8);
 
 /**
  * @generated from message logistics.v1.CreatePickupRequest
@@ -205,7 +231,7 @@ export type CreatePickupRequest = Message<"logistics.v1.CreatePickupRequest"> & 
  * Use `create(CreatePickupRequestSchema)` to create a new message.
  */
 export const CreatePickupRequestSchema: GenMessage<CreatePickupRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_customer_portal_service, 8);
+  messageDesc(file_logistics_v1_customer_portal_service, 9);
 
 /**
  * @generated from message logistics.v1.ListPickupsRequest
@@ -249,7 +275,7 @@ export type ListPickupsRequest = Message<"logistics.v1.ListPickupsRequest"> & {
  * Use `create(ListPickupsRequestSchema)` to create a new message.
  */
 export const ListPickupsRequestSchema: GenMessage<ListPickupsRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_customer_portal_service, 9);
+  messageDesc(file_logistics_v1_customer_portal_service, 10);
 
 /**
  * @generated from message logistics.v1.ListPickupsResponse
@@ -271,7 +297,7 @@ export type ListPickupsResponse = Message<"logistics.v1.ListPickupsResponse"> & 
  * Use `create(ListPickupsResponseSchema)` to create a new message.
  */
 export const ListPickupsResponseSchema: GenMessage<ListPickupsResponse> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_customer_portal_service, 10);
+  messageDesc(file_logistics_v1_customer_portal_service, 11);
 
 /**
  * Which changes of the customer's shipments e-mail one of its users (each a status update
@@ -300,7 +326,7 @@ export type NotificationChoices = Message<"logistics.v1.NotificationChoices"> & 
  * Use `create(NotificationChoicesSchema)` to create a new message.
  */
 export const NotificationChoicesSchema: GenMessage<NotificationChoices> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_customer_portal_service, 11);
+  messageDesc(file_logistics_v1_customer_portal_service, 12);
 
 /**
  * @generated from message logistics.v1.GetNotificationChoicesRequest
@@ -313,7 +339,7 @@ export type GetNotificationChoicesRequest = Message<"logistics.v1.GetNotificatio
  * Use `create(GetNotificationChoicesRequestSchema)` to create a new message.
  */
 export const GetNotificationChoicesRequestSchema: GenMessage<GetNotificationChoicesRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_customer_portal_service, 12);
+  messageDesc(file_logistics_v1_customer_portal_service, 13);
 
 /**
  * @generated from message logistics.v1.UpdateNotificationChoicesRequest
@@ -330,7 +356,7 @@ export type UpdateNotificationChoicesRequest = Message<"logistics.v1.UpdateNotif
  * Use `create(UpdateNotificationChoicesRequestSchema)` to create a new message.
  */
 export const UpdateNotificationChoicesRequestSchema: GenMessage<UpdateNotificationChoicesRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_customer_portal_service, 13);
+  messageDesc(file_logistics_v1_customer_portal_service, 14);
 
 /**
  * The portal: a customer's users book shipments and follow them. Every method answers with
@@ -483,6 +509,42 @@ export const CustomerPortalService: GenService<{
     methodKind: "unary";
     input: typeof ListPickupsRequestSchema;
     output: typeof ListPickupsResponseSchema;
+  },
+  /**
+   * The customer's shipments that match the list's filter, as CSV in chunks: the staff
+   * export's columns, header first (the gateway serves it as GET /exports/portal/shipments.csv).
+   * Errors: INVALID_ARGUMENT (as ListShipments).
+   *
+   * @generated from rpc logistics.v1.CustomerPortalService.ExportShipments
+   */
+  exportShipments: {
+    methodKind: "server_streaming";
+    input: typeof ExportShipmentsRequestSchema;
+    output: typeof ExportShipmentsResponseSchema;
+  },
+  /**
+   * An image of the proof of delivery of one of the customer's shipments (access_token is
+   * ignored). Errors: INVALID_ARGUMENT (bad number or kind), NOT_FOUND "Shipment not found"
+   * (also another customer's shipment, or no such image).
+   *
+   * @generated from rpc logistics.v1.CustomerPortalService.GetProofOfDeliveryImage
+   */
+  getProofOfDeliveryImage: {
+    methodKind: "unary";
+    input: typeof GetProofOfDeliveryImageRequestSchema;
+    output: typeof ProofOfDeliveryImageSchema;
+  },
+  /**
+   * Customer admins. Invites a person to the caller's customer by e-mail (the invitation's
+   * customer_id is ignored); audited. The person's user list is AuthService.ListCustomerUsers.
+   * Errors: INVALID_ARGUMENT (bad email, name, role or language_code).
+   *
+   * @generated from rpc logistics.v1.CustomerPortalService.CreateUserInvitation
+   */
+  createUserInvitation: {
+    methodKind: "unary";
+    input: typeof CreateUserInvitationRequestSchema;
+    output: typeof CustomerInvitationSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_logistics_v1_customer_portal_service, 0);
