@@ -1,4 +1,5 @@
-//! `GET /exports/shipments.csv?…`: the shipments matching the list's filter as a CSV file,
+//! `GET /exports/shipments.csv?…`: the shipments matching the list's filter as a CSV file;
+//! `GET /exports/portal/shipments.csv?…`: the same of a customer's user's own shipments;
 //! and `GET /exports/imports/{id}/rejected.csv`: the rows an import rejected.
 //! A plain download, so the browser streams it to disk; the gateway passes the service's
 //! chunks on as they come and holds a page at most, however many shipments there are.
@@ -8,7 +9,10 @@ use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::response::{IntoResponse, Response};
 use futures::StreamExt;
 use http::{HeaderMap, HeaderValue, StatusCode, header};
-use logistics_proto::v1::{self as pb, shipment_service_client::ShipmentServiceClient};
+use logistics_proto::v1::{
+    self as pb, customer_portal_service_client::CustomerPortalServiceClient,
+    shipment_service_client::ShipmentServiceClient,
+};
 use service_auth::{CALL_TOKEN_LIFETIME, NOT_PERMITTED, Permission, TokenKey};
 
 use crate::access::Access;
@@ -98,7 +102,7 @@ pub async fn shipments_csv(
     Query(filter): Query<Filter>,
 ) -> Response {
     let (user, metadata) = match exports
-        .caller(peer, &headers, Permission::ShipmentsExport)
+        .caller(peer, &headers, |user| user.may(Permission::ShipmentsExport))
         .await
     {
         Ok(caller) => caller,
@@ -121,6 +125,40 @@ pub async fn shipments_csv(
     download(stream, &filename).await
 }
 
+pub const PORTAL_PATH: &str = "/exports/portal/shipments.csv";
+
+/// `GET /exports/portal/shipments.csv?…`: the portal list's filter (its `customer` is the
+/// caller's own, whatever the address says).
+pub async fn portal_shipments_csv(
+    State(exports): State<Exports>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
+    headers: HeaderMap,
+    Query(filter): Query<Filter>,
+) -> Response {
+    let (user, metadata) = match exports
+        .caller(peer, &headers, |user| user.customer_id.is_some())
+        .await
+    {
+        Ok(caller) => caller,
+        Err(refusal) => return refusal,
+    };
+    let list = match filter.request() {
+        Ok(list) => list,
+        Err(message) => return plain(StatusCode::BAD_REQUEST, &message),
+    };
+    let request = tonic::Request::from_parts(
+        metadata,
+        http::Extensions::new(),
+        pb::ExportShipmentsRequest { filter: Some(list) },
+    );
+    let stream = CustomerPortalServiceClient::new(exports.shipments.clone())
+        .export_shipments(request)
+        .await;
+    tracing::info!(user = %user.email, "portal shipments exported");
+    let filename = format!("shipments-{}.csv", chrono::Utc::now().format("%Y-%m-%d"));
+    download(stream, &filename).await
+}
+
 pub const REJECTED_PATH: &str = "/exports/imports/{id}/rejected.csv";
 
 /// `GET /exports/imports/{id}/rejected.csv`: the rows an import rejected, with the reasons.
@@ -131,7 +169,7 @@ pub async fn rejected_rows_csv(
     Path(id): Path<String>,
 ) -> Response {
     let (_, metadata) = match exports
-        .caller(peer, &headers, Permission::ShipmentsImport)
+        .caller(peer, &headers, |user| user.may(Permission::ShipmentsImport))
         .await
     {
         Ok(caller) => caller,
@@ -156,12 +194,12 @@ pub async fn rejected_rows_csv(
 }
 
 impl Exports {
-    /// The signed-in user holding `permission`, and the metadata of a call made for them.
+    /// The signed-in user that `allowed` admits, and the metadata of a call made for them.
     async fn caller(
         &self,
         peer: std::net::SocketAddr,
         headers: &HeaderMap,
-        permission: Permission,
+        allowed: impl Fn(&crate::access::CurrentUser) -> bool,
     ) -> Result<(crate::access::CurrentUser, tonic::metadata::MetadataMap), Response> {
         let cookie = headers.get(header::COOKIE).and_then(|v| v.to_str().ok());
         let user = match self
@@ -173,7 +211,7 @@ impl Exports {
             Ok(None) => return Err(plain(StatusCode::UNAUTHORIZED, "Please sign in.")),
             Err(status) => return Err(plain(StatusCode::SERVICE_UNAVAILABLE, status.message())),
         };
-        if !user.may(permission) {
+        if !allowed(&user) {
             return Err(plain(StatusCode::FORBIDDEN, NOT_PERMITTED));
         }
         let mut metadata = tonic::metadata::MetadataMap::new();

@@ -587,6 +587,10 @@ pub async fn app(
             axum::routing::get(export::shipments_csv).with_state(exports.clone()),
         )
         .route(
+            export::PORTAL_PATH,
+            axum::routing::get(export::portal_shipments_csv).with_state(exports.clone()),
+        )
+        .route(
             export::REJECTED_PATH,
             axum::routing::get(export::rejected_rows_csv).with_state(exports),
         )

@@ -1,6 +1,7 @@
 //! Customers through the gateway, in both modes: an invited user signs in and reaches the
-//! portal only, staff never reach it, and suspending the customer ends its users' sessions
-//! within 5 s and refuses their sign-in.
+//! portal only, staff never reach it; a customer admin manages its own customer's users and no
+//! one else's; the portal's export holds the customer's shipments only; and suspending the
+//! customer ends its users' sessions within 5 s and refuses their sign-in.
 
 use crate::common;
 
@@ -34,6 +35,46 @@ async fn rpc<T: Message + Default>(
     let body =
         (reply.grpc_status == Some(OK)).then(|| T::decode(reply.body.clone().unwrap()).unwrap());
     (reply.grpc_status, body)
+}
+
+/// Signs `email` up to `customer` through the invitation page's call, with `role`.
+async fn accept_invitation(site: &Site, customer: &pb::Customer, email: &str, role: Role) {
+    let token = invitation::sign(
+        &site.tokens,
+        &Invitation {
+            customer_id: customer.id.clone(),
+            customer_name: customer.name.clone(),
+            email: email.into(),
+            name: "Invited".into(),
+            role,
+        },
+        chrono::Utc::now().timestamp() + 3600,
+    );
+    let accepted = rpc::<pb::User>(
+        site,
+        "logistics.v1.AuthService/AcceptCustomerInvitation",
+        pb::AcceptCustomerInvitationRequest {
+            token,
+            name: String::new(),
+            password: PASSWORD.into(),
+        },
+        "",
+    )
+    .await;
+    assert_eq!(accepted.0, Some(OK), "{email} accepted");
+}
+
+/// The portal export's status and body for `cookie`.
+async fn portal_export(site: &Site, cookie: &str) -> (u16, String) {
+    let mut request = reqwest::Client::new().get(format!(
+        "{}/exports/portal/shipments.csv?customer=any",
+        site.base
+    ));
+    if !cookie.is_empty() {
+        request = request.header("cookie", cookie);
+    }
+    let response = request.send().await.unwrap();
+    (response.status().as_u16(), response.text().await.unwrap())
 }
 
 async fn signed_in(site: &Site, email: &str, password: &str) -> (Reply, Option<String>) {
@@ -87,6 +128,7 @@ async fn customers_reach_the_portal_only_until_suspended(site: &Site) {
 
     // Staff book one shipment for each customer.
     let mut ids = Vec::new();
+    let mut numbers = Vec::new();
     for customer in [&acme, &bolt] {
         let mut input = shipments_input();
         input.customer_id = customer.id.clone();
@@ -101,33 +143,13 @@ async fn customers_reach_the_portal_only_until_suspended(site: &Site) {
         )
         .await;
         assert_eq!(made.0, Some(OK));
-        ids.push(made.1.unwrap().id);
+        let made = made.1.unwrap();
+        ids.push(made.id);
+        numbers.push(made.tracking_number);
     }
 
     // The invited user sets a password through the public page's call, then signs in.
-    let token = invitation::sign(
-        &site.tokens,
-        &Invitation {
-            customer_id: acme.id.clone(),
-            customer_name: acme.name.clone(),
-            email: "buyer@acme.example".into(),
-            name: "Bea".into(),
-            role: Role::CustomerUser,
-        },
-        chrono::Utc::now().timestamp() + 3600,
-    );
-    let accepted = rpc::<pb::User>(
-        site,
-        "logistics.v1.AuthService/AcceptCustomerInvitation",
-        pb::AcceptCustomerInvitationRequest {
-            token,
-            name: String::new(),
-            password: PASSWORD.into(),
-        },
-        "",
-    )
-    .await;
-    assert_eq!(accepted.0, Some(OK));
+    accept_invitation(site, &acme, "buyer@acme.example", Role::CustomerUser).await;
     let (reply, cookie) = signed_in(site, "buyer@acme.example", PASSWORD).await;
     let session = pb::Session::decode(reply.body.unwrap()).unwrap();
     assert_eq!(
@@ -205,6 +227,152 @@ async fn customers_reach_the_portal_only_until_suspended(site: &Site) {
         staff_in_portal.0,
         Some(PERMISSION_DENIED),
         "staff never reach the portal"
+    );
+
+    // The export holds the customer's own shipments, whatever the address asks for.
+    let (status, csv) = portal_export(site, &buyer).await;
+    assert_eq!(status, 200);
+    assert!(
+        csv.contains(&numbers[0]) && !csv.contains(&numbers[1]),
+        "{csv}"
+    );
+    assert_eq!(portal_export(site, "").await.0, 401, "signed out");
+    assert_eq!(
+        portal_export(site, &admin).await.0,
+        403,
+        "staff export elsewhere"
+    );
+    // Another customer's proof of delivery is as missing as one never recorded.
+    for number in &numbers {
+        let image = rpc::<pb::ProofOfDeliveryImage>(
+            site,
+            "logistics.v1.CustomerPortalService/GetProofOfDeliveryImage",
+            pb::GetProofOfDeliveryImageRequest {
+                tracking_number: number.clone(),
+                kind: pb::ProofOfDeliveryImageKind::Signature.into(),
+                access_token: String::new(),
+            },
+            &buyer,
+        )
+        .await;
+        assert_eq!(image.0, Some(NOT_FOUND));
+    }
+
+    // A customer admin manages its own customer's users only.
+    accept_invitation(site, &acme, "boss@acme.example", Role::CustomerAdmin).await;
+    accept_invitation(site, &bolt, "boss@bolt.example", Role::CustomerAdmin).await;
+    let boss = signed_in(site, "boss@acme.example", PASSWORD)
+        .await
+        .1
+        .unwrap();
+    let users = rpc::<pb::ListUsersResponse>(
+        site,
+        "logistics.v1.AuthService/ListCustomerUsers",
+        pb::ListCustomerUsersRequest::default(),
+        &boss,
+    )
+    .await
+    .1
+    .unwrap()
+    .users;
+    let emails: Vec<_> = users.iter().map(|u| u.email.as_str()).collect();
+    assert_eq!(emails, ["buyer@acme.example", "boss@acme.example"]);
+    let buyer_id = users[0].id.clone();
+    let boss_id = users[1].id.clone();
+    assert_eq!(
+        rpc::<pb::ListUsersResponse>(
+            site,
+            "logistics.v1.AuthService/ListCustomerUsers",
+            pb::ListCustomerUsersRequest::default(),
+            &buyer,
+        )
+        .await
+        .0,
+        Some(PERMISSION_DENIED),
+        "a customer user manages no one"
+    );
+    let set_disabled = async |id: &str, disabled: bool| {
+        rpc::<pb::User>(
+            site,
+            "logistics.v1.AuthService/SetCustomerUserDisabled",
+            pb::SetCustomerUserDisabledRequest {
+                id: id.into(),
+                disabled,
+            },
+            &boss,
+        )
+        .await
+        .0
+    };
+    let staff = rpc::<pb::ListUsersResponse>(
+        site,
+        "logistics.v1.AuthService/ListUsers",
+        pb::ListUsersRequest::default(),
+        &admin,
+    )
+    .await
+    .1
+    .unwrap()
+    .users;
+    let bolt_users = rpc::<pb::ListUsersResponse>(
+        site,
+        "logistics.v1.AuthService/ListUsers",
+        pb::ListUsersRequest {
+            customer_id: bolt.id.clone(),
+            ..Default::default()
+        },
+        &admin,
+    )
+    .await
+    .1
+    .unwrap()
+    .users;
+    assert_eq!(set_disabled(&staff[0].id, true).await, Some(NOT_FOUND));
+    assert_eq!(set_disabled(&bolt_users[0].id, true).await, Some(NOT_FOUND));
+    assert_eq!(
+        set_disabled(&boss_id, true).await,
+        Some(FAILED_PRECONDITION)
+    );
+    assert_eq!(set_disabled(&buyer_id, true).await, Some(OK));
+    assert!(
+        within_5_seconds(async || {
+            rpc::<pb::ListShipmentsResponse>(
+                site,
+                "logistics.v1.CustomerPortalService/ListShipments",
+                pb::ListShipmentsRequest::default(),
+                &buyer,
+            )
+            .await
+            .0 == Some(UNAUTHENTICATED)
+        })
+        .await,
+        "the disabled user is signed out within 5 s"
+    );
+    assert_eq!(set_disabled(&buyer_id, false).await, Some(OK));
+    let buyer = signed_in(site, "buyer@acme.example", PASSWORD)
+        .await
+        .1
+        .unwrap();
+    let invited = rpc::<pb::CustomerInvitation>(
+        site,
+        "logistics.v1.CustomerPortalService/CreateUserInvitation",
+        pb::CreateUserInvitationRequest {
+            invitation: Some(pb::CustomerInvitation {
+                customer_id: bolt.id.clone(),
+                email: "new@acme.example".into(),
+                name: "Nia".into(),
+                ..Default::default()
+            }),
+            language_code: String::new(),
+        },
+        &boss,
+    )
+    .await;
+    assert_eq!(invited.0, Some(OK));
+    assert_eq!(
+        invited.1.unwrap().customer_id,
+        acme.id,
+        "an admin invites to its own customer, whatever the request says"
     );
 
     // Suspending the customer ends the session within 5 s and refuses a new sign-in.

@@ -155,6 +155,66 @@ impl AuthApi {
         Ok(user)
     }
 
+    /// A page of the staff (`customer` None) or of one customer's users.
+    async fn page(
+        &self,
+        customer: Option<&str>,
+        page_size: i32,
+        page_token: &str,
+    ) -> Result<pb::ListUsersResponse, AuthError> {
+        let page_size = paging::page_size(page_size, 50, 100)?;
+        let after = paging::decode(page_token)?;
+        let page = self
+            .store
+            .list(customer, page_size, after.as_deref())
+            .await?;
+        Ok(pb::ListUsersResponse {
+            users: page.users.iter().map(user_to_proto).collect(),
+            next_page_token: page.next.as_deref().map(paging::encode).unwrap_or_default(),
+        })
+    }
+
+    /// Disables or enables the user `id`, audited; a customer's admin (`within` their
+    /// customer) reaches that customer's users only, any other user is NotFound to them.
+    async fn set_disabled(
+        &self,
+        caller: &service_auth::Caller,
+        actor: &Actor,
+        id: &str,
+        disabled: bool,
+        within: Option<&str>,
+    ) -> Result<User, AuthError> {
+        let id = domain::UserId::parse("id", id)?;
+        let mut user = self.store.get(id.as_str()).await?;
+        if within.is_some_and(|customer| user.customer_id.as_deref() != Some(customer)) {
+            return Err(AuthError::NotFound);
+        }
+        if disabled && id.as_str() == caller.sub {
+            return Err(AuthError::FailedPrecondition(
+                "You cannot disable your own account".into(),
+            ));
+        }
+        user.disabled = disabled;
+        user.updated_at = domain::now();
+        let user = self.store.replace(&user).await?;
+        tracing::info!(
+            email = user.email.as_str(),
+            disabled = user.disabled,
+            "user access changed"
+        );
+        let action = if user.disabled {
+            Action::UserDisable
+        } else {
+            Action::UserEnable
+        };
+        let mut entry = AuditEntry::new(actor, action, &user.id, user.email.as_str());
+        if let Some(customer) = &user.customer_id {
+            entry = entry.with_summary(format!("A user of customer {customer}"));
+        }
+        self.record(entry).await;
+        Ok(user)
+    }
+
     /// Checks the credentials; unknown e-mail and wrong password fail alike and in the same time.
     pub async fn authenticate(&self, email: &str, password: &str) -> Result<User, AuthError> {
         let email = Email::parse(email)?;
@@ -236,21 +296,15 @@ impl AuthService for AuthApi {
         request: Request<pb::ListUsersRequest>,
     ) -> Result<Response<pb::ListUsersResponse>, Status> {
         let request = request.into_inner();
-        let page_size = paging::page_size(request.page_size, 50, 100).map_err(AuthError::from)?;
-        let after = paging::decode(&request.page_token).map_err(AuthError::from)?;
         let customer = service_common::text::TextRule::line(64)
             .optional()
             .check(&request.customer_id)
             .map_err(|description| AuthError::invalid("customer_id", description))?;
         let customer = Some(customer.as_str()).filter(|c| !c.is_empty());
         let page = self
-            .store
-            .list(customer, page_size, after.as_deref())
+            .page(customer, request.page_size, &request.page_token)
             .await?;
-        Ok(Response::new(pb::ListUsersResponse {
-            users: page.users.iter().map(user_to_proto).collect(),
-            next_page_token: page.next.as_deref().map(paging::encode).unwrap_or_default(),
-        }))
+        Ok(Response::new(page))
     }
 
     #[tracing::instrument(skip_all)]
@@ -293,34 +347,9 @@ impl AuthService for AuthApi {
         let caller = service_auth::access::caller(&request)?;
         let actor = Actor::of(&request, &caller);
         let request = request.into_inner();
-        let id = domain::UserId::parse("id", &request.id)?;
-        if request.disabled && id.as_str() == caller.sub {
-            return Err(AuthError::FailedPrecondition(
-                "You cannot disable your own account".into(),
-            )
-            .into());
-        }
-        let mut user = self.store.get(id.as_str()).await?;
-        user.disabled = request.disabled;
-        user.updated_at = domain::now();
-        let user = self.store.replace(&user).await?;
-        tracing::info!(
-            email = user.email.as_str(),
-            disabled = user.disabled,
-            "user access changed"
-        );
-        let action = if user.disabled {
-            Action::UserDisable
-        } else {
-            Action::UserEnable
-        };
-        self.record(AuditEntry::new(
-            &actor,
-            action,
-            &user.id,
-            user.email.as_str(),
-        ))
-        .await;
+        let user = self
+            .set_disabled(&caller, &actor, &request.id, request.disabled, None)
+            .await?;
         Ok(Response::new(user_to_proto(&user)))
     }
 
@@ -430,6 +459,41 @@ impl AuthService for AuthApi {
             AuditEntry::new(&actor, action, &user.id, user.email.as_str()).with_changes(changes),
         )
         .await;
+        Ok(Response::new(user_to_proto(&user)))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_customer_users(
+        &self,
+        request: Request<pb::ListCustomerUsersRequest>,
+    ) -> Result<Response<pb::ListUsersResponse>, Status> {
+        let caller = service_auth::access::caller(&request)?;
+        let customer = caller.customer().ok_or(AuthError::NotFound)?;
+        let request = request.get_ref();
+        let page = self
+            .page(Some(customer), request.page_size, &request.page_token)
+            .await?;
+        Ok(Response::new(page))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn set_customer_user_disabled(
+        &self,
+        request: Request<pb::SetCustomerUserDisabledRequest>,
+    ) -> Result<Response<pb::User>, Status> {
+        let caller = service_auth::access::caller(&request)?;
+        let actor = Actor::of(&request, &caller);
+        let customer = caller.customer().ok_or(AuthError::NotFound)?;
+        let request = request.get_ref();
+        let user = self
+            .set_disabled(
+                &caller,
+                &actor,
+                &request.id,
+                request.disabled,
+                Some(customer),
+            )
+            .await?;
         Ok(Response::new(user_to_proto(&user)))
     }
 

@@ -324,11 +324,7 @@ impl ShipmentsService {
         &self,
         request: Request<pb::GetProofOfDeliveryImageRequest>,
     ) -> Result<pb::ProofOfDeliveryImage, ShipmentError> {
-        let number = TrackingNumber::parse(&request.get_ref().tracking_number)?;
-        let kind = pb::ProofOfDeliveryImageKind::try_from(request.get_ref().kind)
-            .ok()
-            .filter(|k| *k != pb::ProofOfDeliveryImageKind::Unspecified)
-            .ok_or_else(|| FieldViolation::new("kind", "must be SIGNATURE or PHOTO"))?;
+        let (number, kind) = image_request(request.get_ref())?;
         let shipment = self.store.find_by_tracking_number(&number).await?;
         let seal = crate::privacy::seal_of(&shipment);
         if self
@@ -337,6 +333,15 @@ impl ShipmentsService {
         {
             return Err(ShipmentError::NotFound);
         }
+        self.proof_image(shipment, kind).await
+    }
+
+    /// The `kind` image of the shipment's proof of delivery; NotFound when it has none.
+    pub(crate) async fn proof_image(
+        &self,
+        shipment: crate::domain::Shipment,
+        kind: pb::ProofOfDeliveryImageKind,
+    ) -> Result<pb::ProofOfDeliveryImage, ShipmentError> {
         let proof = shipment.proof_of_delivery.ok_or(ShipmentError::NotFound)?;
         let image = match kind {
             pb::ProofOfDeliveryImageKind::Signature => proof.signature,
@@ -353,6 +358,18 @@ impl ShipmentsService {
             data,
         })
     }
+}
+
+/// The tracking number and image kind a request for a proof's image names.
+pub(crate) fn image_request(
+    request: &pb::GetProofOfDeliveryImageRequest,
+) -> Result<(TrackingNumber, pb::ProofOfDeliveryImageKind), ShipmentError> {
+    let number = TrackingNumber::parse(&request.tracking_number)?;
+    let kind = pb::ProofOfDeliveryImageKind::try_from(request.kind)
+        .ok()
+        .filter(|k| *k != pb::ProofOfDeliveryImageKind::Unspecified)
+        .ok_or_else(|| FieldViolation::new("kind", "must be SIGNATURE or PHOTO"))?;
+    Ok((number, kind))
 }
 
 #[cfg(test)]

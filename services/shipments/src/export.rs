@@ -2,8 +2,56 @@
 //! in constant memory: UTF-8 with a byte-order mark (so spreadsheets read it as UTF-8), and
 //! text cells that a spreadsheet would run as a formula escaped in a way the import undoes.
 
+use std::sync::Arc;
+
+use logistics_proto::v1 as pb;
+use tonic::Status;
+
 use crate::details;
 use crate::domain::Shipment;
+use crate::store::{ListQuery, ShipmentStore};
+
+/// Shipments per chunk of an export.
+const EXPORT_PAGE: usize = 1_000;
+
+/// An export's chunks of CSV, header first.
+pub type CsvStream = std::pin::Pin<
+    Box<dyn futures::Stream<Item = Result<pb::ExportShipmentsResponse, Status>> + Send>,
+>;
+
+/// The shipments `query` matches, as CSV chunks of a page each; the store is read no faster
+/// than the client takes them (a channel of two).
+pub fn stream(store: Arc<dyn ShipmentStore>, mut query: ListQuery) -> CsvStream {
+    query.page_size = EXPORT_PAGE;
+    query.after = None;
+    let (sender, receiver) = tokio::sync::mpsc::channel(2);
+    tokio::spawn(async move {
+        let mut header = true;
+        loop {
+            let page = match store.list(&query).await {
+                Ok(page) => page,
+                Err(e) => {
+                    let _ = sender.send(Err(Status::from(e))).await;
+                    return;
+                }
+            };
+            let csv = write(&page.shipments, header);
+            header = false;
+            if sender
+                .send(Ok(pb::ExportShipmentsResponse { csv }))
+                .await
+                .is_err()
+            {
+                return; // The client went away.
+            }
+            match page.next {
+                Some(next) => query.after = Some(next),
+                None => return,
+            }
+        }
+    });
+    Box::pin(tokio_stream::wrappers::ReceiverStream::new(receiver))
+}
 
 /// A column of the shipment's own, and its cell.
 type Own = (&'static str, fn(&Shipment) -> String);

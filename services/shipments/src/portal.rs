@@ -90,6 +90,37 @@ impl ShipmentsService {
         )
     }
 
+    /// Invites the person `input` names to `customer` by e-mail, audited.
+    async fn invite(
+        &self,
+        actor: &Actor,
+        customer: Customer,
+        input: &pb::CustomerInvitation,
+        language_code: &str,
+    ) -> Result<pb::CustomerInvitation, ShipmentError> {
+        let language = Language::parse(language_code)
+            .map_err(|problem| FieldViolation::new("language_code", problem))?;
+        let invitation = customers::invitation(input, &customer)?;
+        let email = self.invitation_email(&customer, &invitation, language);
+        let entry = customer_entry(actor, Action::CustomerInvite, &customer).with_summary(format!(
+            "Invited {} as {}",
+            invitation.email,
+            invitation.role.as_str()
+        ));
+        self.store.invite(&email, &entry).await?;
+        tracing::info!(customer = %customer.id, "customer invitation sent");
+        Ok(pb::CustomerInvitation {
+            customer_id: customer.id,
+            customer_name: customer.name,
+            email: invitation.email,
+            name: invitation.name,
+            role: invitation.role.to_proto().into(),
+            expire_time: Some(service_common::timestamp::to_proto(
+                crate::domain::now() + service_auth::invitation::LIFETIME,
+            )),
+        })
+    }
+
     /// Answers a pending account request, as `actor`.
     async fn answer(
         &self,
@@ -254,32 +285,13 @@ impl CustomerService for ShipmentsService {
         let (_, actor) = verified(&request)?;
         let request = request.into_inner();
         let input = request.invitation.unwrap_or_default();
-        let language = Language::parse(&request.language_code).map_err(|problem| {
-            ShipmentError::from(FieldViolation::new("language_code", problem))
-        })?;
         let customer = self
             .customer("invitation.customer_id", &input.customer_id)
             .await?;
-        let invitation = customers::invitation(&input, &customer)?;
-        let email = self.invitation_email(&customer, &invitation, language);
-        let entry =
-            customer_entry(&actor, Action::CustomerInvite, &customer).with_summary(format!(
-                "Invited {} as {}",
-                invitation.email,
-                invitation.role.as_str()
-            ));
-        self.store.invite(&email, &entry).await?;
-        tracing::info!(customer = %customer.id, "customer invitation sent");
-        Ok(Response::new(pb::CustomerInvitation {
-            customer_id: customer.id,
-            customer_name: customer.name,
-            email: invitation.email,
-            name: invitation.name,
-            role: invitation.role.to_proto().into(),
-            expire_time: Some(service_common::timestamp::to_proto(
-                crate::domain::now() + service_auth::invitation::LIFETIME,
-            )),
-        }))
+        let invitation = self
+            .invite(&actor, customer, &input, &request.language_code)
+            .await?;
+        Ok(Response::new(invitation))
     }
 
     #[tracing::instrument(skip_all)]
@@ -592,6 +604,50 @@ impl CustomerPortalService for ShipmentsService {
         query.date = None;
         query.area = None;
         Ok(Response::new(self.pickup_page(&query).await?))
+    }
+
+    type ExportShipmentsStream = crate::export::CsvStream;
+
+    #[tracing::instrument(skip_all)]
+    async fn export_shipments(
+        &self,
+        request: Request<pb::ExportShipmentsRequest>,
+    ) -> Result<Response<Self::ExportShipmentsStream>, Status> {
+        let (caller, _) = verified(&request)?;
+        let filter = request.into_inner().filter.unwrap_or_default();
+        let query = Scope::of(&caller).narrow(list_query(&filter, "filter.")?);
+        Ok(Response::new(crate::export::stream(
+            self.store.clone(),
+            query,
+        )))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn get_proof_of_delivery_image(
+        &self,
+        request: Request<pb::GetProofOfDeliveryImageRequest>,
+    ) -> Result<Response<pb::ProofOfDeliveryImage>, Status> {
+        let (caller, _) = verified(&request)?;
+        let request = request.get_ref();
+        let (number, kind) = crate::delivery::image_request(request)?;
+        let shipment = self.store.find_by_tracking_number(&number).await?;
+        let shipment = Scope::of(&caller).admit(shipment)?;
+        Ok(Response::new(self.proof_image(shipment, kind).await?))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn create_user_invitation(
+        &self,
+        request: Request<pb::CreateUserInvitationRequest>,
+    ) -> Result<Response<pb::CustomerInvitation>, Status> {
+        let (caller, actor) = verified(&request)?;
+        let customer = self.store.get_customer(&customer_of(&caller)?).await?;
+        let request = request.into_inner();
+        let input = request.invitation.unwrap_or_default();
+        let invitation = self
+            .invite(&actor, customer, &input, &request.language_code)
+            .await?;
+        Ok(Response::new(invitation))
     }
 }
 

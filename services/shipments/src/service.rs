@@ -21,7 +21,6 @@ use service_common::text::TextRule;
 
 const DEFAULT_PAGE_SIZE: usize = 20;
 /// Shipments per page of an export: large enough to be quick, small enough to keep little.
-const EXPORT_PAGE: usize = 1_000;
 /// The dashboard's daily series: the last 30 days.
 const STATISTICS_DAYS: u32 = 30;
 const MAX_PAGE_SIZE: usize = 100;
@@ -592,9 +591,7 @@ impl ShipmentService for ShipmentsService {
         ))
     }
 
-    type ExportShipmentsStream = std::pin::Pin<
-        Box<dyn futures::Stream<Item = Result<pb::ExportShipmentsResponse, Status>> + Send>,
-    >;
+    type ExportShipmentsStream = crate::export::CsvStream;
 
     #[tracing::instrument(skip_all)]
     async fn export_shipments(
@@ -602,39 +599,10 @@ impl ShipmentService for ShipmentsService {
         request: Request<pb::ExportShipmentsRequest>,
     ) -> Result<Response<Self::ExportShipmentsStream>, Status> {
         let filter = request.into_inner().filter.unwrap_or_default();
-        let mut query = list_query(&filter, "filter.")?;
-        query.page_size = EXPORT_PAGE;
-        query.after = None;
-        // A small channel: the store is read no faster than the client takes the rows.
-        let (sender, receiver) = tokio::sync::mpsc::channel(2);
-        let store = self.store.clone();
-        tokio::spawn(async move {
-            let mut header = true;
-            loop {
-                let page = match store.list(&query).await {
-                    Ok(page) => page,
-                    Err(e) => {
-                        let _ = sender.send(Err(Status::from(e))).await;
-                        return;
-                    }
-                };
-                let csv = crate::export::write(&page.shipments, header);
-                header = false;
-                if sender
-                    .send(Ok(pb::ExportShipmentsResponse { csv }))
-                    .await
-                    .is_err()
-                {
-                    return; // The client went away.
-                }
-                match page.next {
-                    Some(next) => query.after = Some(next),
-                    None => return,
-                }
-            }
-        });
-        Ok(Response::new(Box::pin(
-            tokio_stream::wrappers::ReceiverStream::new(receiver),
+        let query = list_query(&filter, "filter.")?;
+        Ok(Response::new(crate::export::stream(
+            self.store.clone(),
+            query,
         )))
     }
 

@@ -590,7 +590,132 @@ async fn a_customer_user_is_emailed_the_changes_they_chose(running: Running) {
     );
 }
 
+/// The portal's export, proof images and invitations reach the caller's customer only.
+async fn the_export_proof_images_and_invitations_stay_within_the_customer(running: Running) {
+    let acme = new_customer(&running, "Acme Imports").await;
+    let bolt = new_customer(&running, "Bolt Traders").await;
+    let ours = shipment_of(&running, &acme, "Acme Warehouse").await;
+    let theirs = shipment_of(&running, &bolt, "Bolt Depot").await;
+    for shipment in [&ours, &theirs] {
+        let mut client = running.client.clone();
+        client
+            .update_shipment_tracking(pb::UpdateShipmentTrackingRequest {
+                id: shipment.id.clone(),
+                status: pb::ShipmentStatus::Delivered.into(),
+                current_location: "Rotterdam".into(),
+                remarks: "Delivered".into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        let mut signature = std::io::Cursor::new(Vec::new());
+        image::DynamicImage::new_rgb8(30, 10)
+            .write_to(&mut signature, image::ImageFormat::Png)
+            .unwrap();
+        client
+            .record_proof_of_delivery(pb::RecordProofOfDeliveryRequest {
+                id: shipment.id.clone(),
+                recipient_name: "Jan".into(),
+                signature_png: signature.into_inner(),
+                photo: Vec::new(),
+            })
+            .await
+            .unwrap();
+    }
+    let mut api = portal(&running, &user_of(&acme));
+
+    // The export: the caller's shipments whatever customer the filter names.
+    let mut chunks = api
+        .export_shipments(pb::ExportShipmentsRequest {
+            filter: Some(pb::ListShipmentsRequest {
+                customer_id: bolt.id.clone(),
+                ..Default::default()
+            }),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let mut csv = String::new();
+    while let Some(chunk) = chunks.message().await.unwrap() {
+        csv.push_str(std::str::from_utf8(&chunk.csv).unwrap());
+    }
+    let rows: Vec<&str> = csv.lines().collect();
+    assert!(rows[0].contains("tracking_number"), "{csv}");
+    assert_eq!(rows.len(), 2, "{csv}");
+    assert!(rows[1].starts_with(&ours.tracking_number), "{csv}");
+
+    // Proof images: its own shipment's, and another's answers as missing.
+    let image =
+        |number: &str, kind: pb::ProofOfDeliveryImageKind| pb::GetProofOfDeliveryImageRequest {
+            tracking_number: number.into(),
+            kind: kind.into(),
+            access_token: String::new(),
+        };
+    let signature = api
+        .get_proof_of_delivery_image(image(
+            &ours.tracking_number,
+            pb::ProofOfDeliveryImageKind::Signature,
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(signature.content_type, "image/png");
+    for (number, kind) in [
+        (
+            &theirs.tracking_number,
+            pb::ProofOfDeliveryImageKind::Signature,
+        ),
+        (&ours.tracking_number, pb::ProofOfDeliveryImageKind::Photo),
+    ] {
+        not_found(
+            api.get_proof_of_delivery_image(image(number, kind))
+                .await
+                .unwrap_err(),
+        );
+    }
+
+    // Invitations: a customer admin's go to its own customer; a customer user may not invite.
+    let invite = |customer_id: &str| pb::CreateUserInvitationRequest {
+        invitation: Some(pb::CustomerInvitation {
+            customer_id: customer_id.into(),
+            email: "new@example.com".into(),
+            name: "Nia".into(),
+            ..Default::default()
+        }),
+        language_code: String::new(),
+    };
+    let admin = Caller::of_customer(
+        format!("a-{}", acme.id),
+        "boss@example.com",
+        Role::CustomerAdmin,
+        &acme.id,
+    );
+    let sent = portal(&running, &admin)
+        .create_user_invitation(invite(&bolt.id))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        (sent.customer_id.as_str(), sent.role()),
+        (acme.id.as_str(), pb::Role::CustomerUser)
+    );
+    let refused = api
+        .create_user_invitation(invite(&acme.id))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::PermissionDenied);
+    let bad = portal(&running, &admin)
+        .create_user_invitation(pb::CreateUserInvitationRequest {
+            invitation: Some(pb::CustomerInvitation::default()),
+            language_code: "xx".into(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(bad.code(), Code::InvalidArgument, "{bad:?}");
+}
+
 crate::common::both_stores!(
+    the_export_proof_images_and_invitations_stay_within_the_customer,
     a_customer_sees_and_reaches_only_its_own_shipments,
     a_booking_is_the_callers_pending_shipment_whatever_it_claims,
     staff_and_customer_roles_never_reach_each_others_methods,
