@@ -292,6 +292,63 @@ pub fn invitation(
     })
 }
 
+/// What a booking leaves to the carrier's staff, filled from what the customer gave: the goods
+/// are its packages (their descriptions, count and weight), and departure and delivery are the
+/// pickup's day and time (today and 09:00 when it names none) until staff know better.
+pub fn complete_booking(input: &mut pb::Shipment, today: chrono::NaiveDate) {
+    let pieces: i64 = input
+        .packages
+        .iter()
+        .map(|p| i64::from(p.quantity.max(0)))
+        .sum();
+    let pieces = i32::try_from(pieces).unwrap_or(i32::MAX);
+    if input.product.trim().is_empty() {
+        let goods: Vec<&str> = input
+            .packages
+            .iter()
+            .map(|p| p.description.trim())
+            .filter(|d| !d.is_empty())
+            .collect();
+        let goods = goods.join(", ");
+        input.product = if goods.is_empty() {
+            "Parcels".into()
+        } else {
+            goods.chars().take(200).collect()
+        };
+    }
+    if input.product_quantity == 0 {
+        input.product_quantity = pieces;
+    }
+    if input.package_count == 0 {
+        input.package_count = pieces;
+    }
+    if input.weight_kg == 0.0 {
+        let kilograms: f64 = input
+            .packages
+            .iter()
+            .map(|p| f64::from(p.quantity.max(0)) * p.weight_kg)
+            .sum();
+        input.weight_kg = (kilograms * 1000.0).round() / 1000.0;
+    }
+    let day = input.pickup_date.or_else(|| {
+        use chrono::Datelike;
+        Some(pb::Date {
+            year: today.year(),
+            month: today.month() as i32,
+            day: today.day() as i32,
+        })
+    });
+    if input.expected_delivery_date.is_none() {
+        input.expected_delivery_date = day;
+    }
+    if input.departure_time.is_none() {
+        input.departure_time = input.pickup_time.or(Some(pb::TimeOfDay {
+            hours: 9,
+            minutes: 0,
+        }));
+    }
+}
+
 /// Whose shipments a call may reach: staff reach every one, a customer's user only their
 /// customer's. The one place the portal's isolation is decided.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -224,6 +224,37 @@ async fn a_booking_is_the_callers_pending_shipment_whatever_it_claims(running: R
         .into_inner();
     assert_eq!(listed.shipments.len(), 1, "nothing half-written");
 
+    // What staff fill in later is not the customer's to know: the goods are the packages, and
+    // departure and delivery the pickup's day and time.
+    let mut minimal = valid_input();
+    minimal.product.clear();
+    minimal.product_quantity = 0;
+    minimal.package_count = 0;
+    minimal.weight_kg = 0.0;
+    minimal.expected_delivery_date = None;
+    minimal.departure_time = None;
+    let booked = api
+        .create_shipment(pb::CreateShipmentRequest {
+            shipment: Some(minimal.clone()),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        (
+            booked.product.as_str(),
+            booked.product_quantity,
+            booked.package_count,
+            booked.weight_kg
+        ),
+        ("Beans, Tools", 3, 3, 28.0)
+    );
+    assert_eq!(
+        (booked.expected_delivery_date, booked.departure_time),
+        (minimal.pickup_date, minimal.pickup_time)
+    );
+
     let own = CustomerServiceClient::with_interceptor(
         running.channel.clone(),
         token(&running, &user_of(&acme)),

@@ -87,21 +87,12 @@ export function bookingToShipment(values: BookingValues): MessageInitShape<typeo
     heightCm: number(p.height),
     weightKg: number(p.weight),
   }));
-  const weight = packages.reduce((sum, p) => sum + p.weightKg * p.quantity, 0);
   const [year, month, day] = values.pickupDate.split('-').map(Number);
   const [hours, minutes] = values.pickupTime.split(':').map(Number);
-  const pickupDate = values.pickupDate ? { year, month, day } : undefined;
-  const pickupTime = values.pickupTime ? { hours, minutes } : undefined;
-  const pieces = packages.reduce((sum, p) => sum + p.quantity, 0);
   return {
-    // What the staff fill in later but the shipment rules require at creation (details.rs):
-    // the carrier is this company, the goods are the packages, delivery and departure are not
-    // known before the pickup; staff correct them once the parcels are collected.
+    // The carrier is this company; the goods, their count and weight, departure and expected
+    // delivery the server fills from the packages and the pickup (customers.rs complete_booking).
     carrier: company.name,
-    product: packages.map((p) => p.description).filter(Boolean).join(', ').slice(0, 200),
-    productQuantity: pieces,
-    expectedDeliveryDate: pickupDate,
-    departureTime: pickupTime,
     shipper: trimmed(values.shipper),
     receiver: trimmed(values.receiver),
     origin: values.origin.trim(),
@@ -110,10 +101,8 @@ export function bookingToShipment(values: BookingValues): MessageInitShape<typeo
     mode: valueOf(MODE_OPTIONS, values.mode),
     paymentMode: valueOf(PAYMENT_OPTIONS, values.paymentMode),
     packages,
-    packageCount: pieces,
-    weightKg: Math.round(weight * 1000) / 1000,
-    pickupDate,
-    pickupTime,
+    pickupDate: values.pickupDate ? { year, month, day } : undefined,
+    pickupTime: values.pickupTime ? { hours, minutes } : undefined,
     comments: values.comments.trim(),
   };
 }

@@ -392,7 +392,10 @@ export const CustomerPortalService: GenService<{
   /**
    * Books a shipment: the customer ships it, it enters as pending with its tracking number
    * (its label can be printed at once), and the usual e-mails go out. The status, the
-   * customer and create_time of the request are ignored.
+   * customer and create_time of the request are ignored. What staff complete later may be left
+   * out: product (the packages' descriptions), product_quantity and package_count (their
+   * pieces), weight_kg (their weight), expected_delivery_date and departure_time (the pickup's
+   * day and time; today and 09:00 without one).
    * Errors: INVALID_ARGUMENT (bad field), UNAVAILABLE (store down).
    *
    * @generated from rpc logistics.v1.CustomerPortalService.CreateShipment
