@@ -49,7 +49,7 @@ for (const viewport of [
   test.describe(`the portal's address book and pickups at ${viewport.width} px`, () => {
     test.use({ viewport });
 
-    test('an admin fills the book, books from it, requests a pickup and saves e-mail choices', layoutUnlessDesktop(viewport), async ({ page, request, browser }) => {
+    test('an admin fills the book, books from it, requests a pickup and saves e-mail choices', layoutUnlessDesktop(viewport), async ({ page, request, browser, playwright }) => {
       test.setTimeout(120_000);
       const run = `${viewport.width}-${Date.now()}`;
       const admin = `boss.${run}@acme.example`;
@@ -131,6 +131,8 @@ for (const viewport of [
       await page.getByRole('button', { name: 'Book shipment' }).click();
       await expect(page).toHaveURL(/\/portal\/shipments\/[^/]+$/);
       const trackingNumber = (await page.getByTestId('portal-tracking-number').textContent())!.trim();
+      const shipmentPage = page.url();
+      const shipmentId = new URL(shipmentPage).pathname.split('/').pop()!;
 
       // Its pickup: a closed day refused next to the date, an open one requested.
       const portal = await customerPortal(request, admin);
@@ -154,6 +156,24 @@ for (const viewport of [
       await expect(page.getByTestId('pickup')).toContainText('Requested');
       await expect(page.getByTestId('pickup')).toContainText('2 parcels');
       await shoot(page, 'pickups');
+
+      // Staff confirm and collect it: the customer sees the pickup collected and the shipment
+      // moved to in transit at the pickup's area, with its history entry.
+      // (A context of their own: `request` is signed in as the customer now.)
+      const staffRequest = await playwright.request.newContext();
+      const desk = await staffClients(staffRequest);
+      const queued = (await desk.pickups.listPickups({})).pickups.find((p) => p.shipmentIds.includes(shipmentId));
+      expect(queued, 'the pickup is in the staff queue').toBeDefined();
+      await desk.pickups.confirmPickup({ id: queued!.id });
+      await desk.pickups.completePickup({ id: queued!.id });
+      await staffRequest.dispose();
+      await page.reload();
+      await expect(page.getByTestId('pickup')).toContainText('Collected');
+      await page.goto(shipmentPage);
+      await expect(page.locator('.portal-status [data-status]')).toHaveAttribute('data-status', 'in_transit');
+      await expect(page.locator('.portal-status')).toContainText('Port City');
+      await expect(page.locator('.history-timeline, [aria-labelledby="portal-history-heading"]').getByText('Port City').first()).toBeVisible();
+      await shoot(page, 'portal-shipment-collected');
 
       // E-mail choices saved and read back.
       await page.getByRole('link', { name: 'Notifications' }).click();
