@@ -116,6 +116,7 @@ impl Pickup {
             agent_email: self.agent_email.clone(),
             failure_reason: self.failure_reason.clone(),
             requested_by: self.requested_by.clone(),
+            language_code: self.language.code().to_owned(),
             create_time: Some(timestamp::to_proto(self.created_at)),
             update_time: Some(timestamp::to_proto(self.updated_at)),
         }

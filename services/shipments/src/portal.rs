@@ -522,6 +522,15 @@ impl CustomerPortalService for ShipmentsService {
         let scope = Scope::of(&caller);
         let customer_id = customer_of(&caller)?;
         let input = request.into_inner().pickup.unwrap_or_default();
+        let language = match input.language_code.trim() {
+            "" => self
+                .store
+                .watcher(&customer_id, &caller.sub)
+                .await?
+                .map_or(Language::En, |w| w.language),
+            code => Language::parse(code)
+                .map_err(|problem| FieldViolation::new("pickup.language_code", problem))?,
+        };
         let settings = self.store.pickup_settings().await?;
         let now = crate::domain::now();
         let asked = pickups::request(&input, &settings, now)?;
@@ -554,7 +563,7 @@ impl CustomerPortalService for ShipmentsService {
             agent_email: String::new(),
             failure_reason: String::new(),
             requested_by: caller.email.clone(),
-            language: Language::En,
+            language,
             created_at: now,
             updated_at: now,
         };

@@ -247,11 +247,10 @@ async fn a_pickup_is_asked_for_confirmed_and_collected_moving_its_shipments(runn
         .unwrap_err();
     assert_eq!(fields(&refused), ["pickup.shipment_ids[1]"]);
 
-    let pickup = api
-        .create_pickup(pickup_of(vec![booked.id.clone()], open_day()))
-        .await
-        .unwrap()
-        .into_inner();
+    // Asked for from a Spanish page: its e-mails are in Spanish.
+    let mut spanish = pickup_of(vec![booked.id.clone()], open_day());
+    spanish.pickup.as_mut().unwrap().language_code = "es".into();
+    let pickup = api.create_pickup(spanish).await.unwrap().into_inner();
     assert_eq!(
         (
             pickup.state(),
@@ -324,8 +323,9 @@ async fn a_pickup_is_asked_for_confirmed_and_collected_moving_its_shipments(runn
         emails
             .iter()
             .any(|n| n.template == outbox::Template::PickupConfirmed
-                && n.to_email == "buyer@example.com"),
-        "the user who asked is e-mailed"
+                && n.to_email == "buyer@example.com"
+                && n.subject.starts_with("Su recogida del ")),
+        "the user who asked is e-mailed, in the language they asked in"
     );
 
     let collected = queue

@@ -88,6 +88,8 @@ function PickupForm({ customer, settings }: { customer: Customer; settings: Pick
           parcelCount: Number(values.parcelCount),
           shipmentIds: chosen,
           notes: values.notes,
+          // The confirmation e-mail comes in the language the pickup was asked for in.
+          languageCode: currentLanguage(),
         },
       });
       const date = pickup.date ? formatDateParts(pickup.date.year, pickup.date.month, pickup.date.day) : values.date;
