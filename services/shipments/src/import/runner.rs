@@ -54,6 +54,8 @@ impl ShipmentsService {
         let (report_header, kept) = report_columns(&header.names);
         let (batches, mut made) = tokio::sync::mpsc::channel::<Batch>(1);
         let file_name = record.file_name.clone();
+        // Whether each customer id the file names exists, asked once per id.
+        let mut customers = std::collections::HashMap::new();
         let make = async {
             // Owned here: the writer's loop ends when this drops it.
             let batches = batches;
@@ -71,7 +73,11 @@ impl ShipmentsService {
                         break;
                     };
                     let row = file.record();
-                    match check_row(&header, row, line, now) {
+                    let checked = match check_row(&header, row, line, now) {
+                        Ok(valid) => self.known_customer(valid, &mut customers).await?,
+                        Err(errors) => Err(errors),
+                    };
+                    match checked {
                         Ok(valid) => rows.push((valid, row.clone())),
                         Err(errors) => {
                             rejected += 1;
@@ -126,6 +132,38 @@ impl ShipmentsService {
         }
         tracing::info!(import = %record.id, created = record.created, skipped = record.skipped, rejected = record.rejected, conflicts = record.conflicts, "import finished");
         Ok(())
+    }
+
+    /// The row, or its rejection when it names a customer that does not exist.
+    async fn known_customer(
+        &self,
+        row: ValidRow,
+        known: &mut std::collections::HashMap<String, bool>,
+    ) -> Result<Result<ValidRow, Vec<CellError>>, ShipmentError> {
+        let id = &row.details.customer_id;
+        if id.is_empty() {
+            return Ok(Ok(row));
+        }
+        let exists = match known.get(id) {
+            Some(exists) => *exists,
+            None => {
+                let exists = match self.check_customer(id).await {
+                    Ok(()) => true,
+                    Err(ShipmentError::Invalid(_)) => false,
+                    Err(e) => return Err(e),
+                };
+                // Bounded: a file naming more ids than this asks again for the rest.
+                if known.len() < 10_000 {
+                    known.insert(id.clone(), exists);
+                }
+                exists
+            }
+        };
+        Ok(if exists {
+            Ok(row)
+        } else {
+            Err(vec![CellError::new("customer_id", "Customer not found")])
+        })
     }
 
     /// Writes one batch, counts its outcomes into `record`, saves the report part of its

@@ -298,6 +298,53 @@ async fn external_references_are_unique_in_imports_and_creates() {
 }
 
 #[tokio::test]
+async fn a_row_naming_a_customer_that_does_not_exist_is_rejected() {
+    let mut running = start().await;
+    let admin = running.key.mint(
+        &common::service::caller("admin"),
+        service_auth::CALL_TOKEN_LIFETIME,
+    );
+    let acme =
+        logistics_proto::v1::customer_service_client::CustomerServiceClient::with_interceptor(
+            running.channel.clone(),
+            service_auth::Bearer::new(&admin),
+        )
+        .create_customer(pb::CreateCustomerRequest {
+            customer: Some(pb::Customer {
+                name: "Acme Imports".into(),
+                ..Default::default()
+            }),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let with_customer =
+        |email: &str, customer: &str| format!("{},{customer}\n", row(email, "", "").trim_end());
+    let bytes = format!(
+        "{HEADER},customer_id\n{}{}{}",
+        with_customer("a@example.com", &acme.id),
+        with_customer("b@example.com", "0190ffffffffffffffffffff"),
+        with_customer("c@example.com", ""),
+    )
+    .into_bytes();
+    let id = upload(&mut running, "customers.csv", &bytes, 1 << 20).await;
+    let done = run(&mut running, &id).await;
+    assert_eq!((done.created_count, done.rejected_count), (2, 1));
+    let shipments = all_shipments(&mut running).await;
+    let of_acme: Vec<_> = shipments
+        .iter()
+        .filter(|s| s.customer_id == acme.id)
+        .map(|s| s.shipper.as_ref().unwrap().email.as_str())
+        .collect();
+    assert_eq!(of_acme, ["a@example.com"]);
+    let report = report(&mut running, &id).await;
+    assert!(
+        report.contains("customer_id: Customer not found"),
+        "{report}"
+    );
+}
+
+#[tokio::test]
 async fn files_that_cannot_be_imported_are_refused_with_the_reason() {
     let mut running = start().await;
     let refused = running
