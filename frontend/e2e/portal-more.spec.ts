@@ -197,6 +197,10 @@ for (const viewport of [
       await page.goto('/portal/pickups/new');
       await expect(page.getByText('الاستلام في اليوم نفسه حتى الساعة')).toBeVisible();
       await shoot(page, 'pickup-request-ar');
+      await page.goto(`/portal/labels?ids=${shipmentId}&format=label`);
+      await expect(page.getByRole('heading', { level: 1, name: 'ملصقات الشحن' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'طباعة' })).toBeEnabled();
+      await expect(page.getByTestId('tracking-number')).toHaveText(trackingNumber);
 
       // A customer user reads the book only.
       const context = await browser.newContext({ viewport });

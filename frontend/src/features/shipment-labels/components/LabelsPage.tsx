@@ -5,15 +5,16 @@ import { ErrorAlert } from '@/components/ui/ErrorAlert';
 import { ADMIN_HOME_PATH, PORTAL_HOME_PATH, labelsPath, type PrintArea, type PrintFormat } from '@/config/routes';
 import { Spinner } from '@/components/ui/Spinner';
 import { useDocumentTitle } from '@/hooks/use-document-title';
+import { useCurrentLanguage, useMessagesIn, type Translate } from '@/lib/i18n';
 import { useFitScale } from '../hooks/use-fit-scale';
 import { usePrintItems } from '../hooks/use-print-items';
-import { parseFormat, parseIds, trackingUrl } from '../utils/label-params';
+import { MAX_PRINT_IDS, parseFormat, parseIds, trackingUrl } from '../utils/label-params';
 import { ShippingLabel } from './ShippingLabel';
 import { Waybill } from './Waybill';
 
 const FORMATS: ReadonlyArray<{ format: PrintFormat; label: string; title: string }> = [
-  { format: 'label', label: 'Label 4×6', title: 'Shipping labels' },
-  { format: 'waybill', label: 'Waybill A4', title: 'Waybills' },
+  { format: 'label', label: 'portal.labels.format_label', title: 'portal.labels.title_label' },
+  { format: 'waybill', label: 'portal.labels.format_waybill', title: 'portal.labels.title_waybill' },
 ];
 
 /** The sheets' width on screen at 96 px per inch: 4 in, or 210 mm. */
@@ -24,26 +25,35 @@ const SHEET_WIDTH_PX: Record<PrintFormat, number> = { label: 4 * 96, waybill: (2
  * (Print, format) that the printout leaves out. */
 export function LabelsPage({ area = 'staff' }: { area?: PrintArea }) {
   const [params] = useSearchParams();
+  // The portal speaks its reader's language; the back office is in English.
+  const language = useCurrentLanguage();
+  const t = useMessagesIn(area === 'portal' ? language : 'en', 'portal');
   const parsed = parseIds(params.get('ids'));
   const format = parseFormat(params.get('format'));
-  const title = FORMATS.find((f) => f.format === format)!.title;
+  const title = t(FORMATS.find((f) => f.format === format)!.title);
   useDocumentTitle(title);
 
   if (!parsed.ok) {
+    const problem =
+      parsed.count === 0
+        ? t('portal.labels.no_ids')
+        : t('portal.labels.too_many', { count: parsed.count, max: MAX_PRINT_IDS });
     return (
       <div className="labels-page">
         <h1 className="labels-title">{title}</h1>
-        <ErrorAlert message={parsed.error} />
+        <ErrorAlert message={problem} />
         <p className="labels-back">
-          <Link to={area === 'portal' ? PORTAL_HOME_PATH : ADMIN_HOME_PATH}>Back to the shipments</Link>
+          <Link to={area === 'portal' ? PORTAL_HOME_PATH : ADMIN_HOME_PATH}>{t('portal.labels.back')}</Link>
         </p>
       </div>
     );
   }
-  return <PrintPreview area={area} ids={parsed.ids} format={format} title={title} />;
+  return <PrintPreview area={area} ids={parsed.ids} format={format} title={title} t={t} />;
 }
 
-function PrintPreview({ area, ids, format, title }: { area: PrintArea; ids: string[]; format: PrintFormat; title: string }) {
+type PrintPreviewProps = { area: PrintArea; ids: string[]; format: PrintFormat; title: string; t: Translate };
+
+function PrintPreview({ area, ids, format, title, t }: PrintPreviewProps) {
   const navigate = useNavigate();
   const { loading, items } = usePrintItems(area, ids);
   const { ref, scale } = useFitScale<HTMLDivElement>(SHEET_WIDTH_PX[format]);
@@ -54,8 +64,8 @@ function PrintPreview({ area, ids, format, title }: { area: PrintArea; ids: stri
     <div className="labels-page">
       <div className="labels-toolbar no-print" data-testid="labels-toolbar">
         <h1 className="labels-title">{title}</h1>
-        <p className="muted labels-count">{ids.length === 1 ? '1 shipment' : `${ids.length} shipments`}</p>
-        <div className="format-switch" role="group" aria-label="Format">
+        <p className="muted labels-count">{t('portal.labels.count', { count: ids.length })}</p>
+        <div className="format-switch" role="group" aria-label={t('portal.labels.format')}>
           {FORMATS.map((f) => (
             <button
               key={f.format}
@@ -63,7 +73,7 @@ function PrintPreview({ area, ids, format, title }: { area: PrintArea; ids: stri
               aria-pressed={f.format === format}
               onClick={() => navigate(labelsPath(ids, f.format, area), { replace: true })}
             >
-              {f.label}
+              {t(f.label)}
             </button>
           ))}
         </div>
@@ -74,11 +84,11 @@ function PrintPreview({ area, ids, format, title }: { area: PrintArea; ids: stri
           disabled={loading || printable === 0}
         >
           <Printer aria-hidden="true" size={18} />
-          Print
+          {t('portal.labels.print')}
         </button>
       </div>
 
-      {loading && <Spinner size="md" label="Loading shipments…" />}
+      {loading && <Spinner size="md" label={t('portal.labels.loading')} />}
 
       {errors.length > 0 && (
         <div className="no-print" role="alert">

@@ -4,21 +4,14 @@ import type { PrintFormat } from '@/config/routes';
 /** The most shipments one print page loads (one GetShipment call each). */
 export const MAX_PRINT_IDS = 100;
 
-export const NO_IDS_MESSAGE = 'No shipments selected.';
-
-export type ParsedIds = { ok: true; ids: string[] } | { ok: false; error: string };
+/** Why the address names no printable set: no ids, or more than MAX_PRINT_IDS (`count`). */
+export type ParsedIds = { ok: true; ids: string[] } | { ok: false; count: number };
 
 /** `"a1, b2,,a1"` → `["a1", "b2"]`: split at commas, trimmed, empties and repeats dropped, in
- * order. No ids, or more than MAX_PRINT_IDS distinct ones, is an error to show. */
+ * order. No ids, or more than MAX_PRINT_IDS distinct ones, is an error to show (with their count). */
 export function parseIds(raw: string | null): ParsedIds {
   const ids = [...new Set((raw ?? '').split(',').map((id) => id.trim()).filter(Boolean))];
-  if (ids.length === 0) return { ok: false, error: NO_IDS_MESSAGE };
-  if (ids.length > MAX_PRINT_IDS) {
-    return {
-      ok: false,
-      error: `Too many shipments selected: ${ids.length}. At most ${MAX_PRINT_IDS} can be printed at once.`,
-    };
-  }
+  if (ids.length === 0 || ids.length > MAX_PRINT_IDS) return { ok: false, count: ids.length };
   return { ok: true, ids };
 }
 
