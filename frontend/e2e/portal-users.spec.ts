@@ -22,12 +22,12 @@ const PNG_40 = Buffer.from(
   'base64',
 );
 
-/** The page in light and dark, full length, as `<name>-<width>-<theme>.png`. */
-async function shoot(page: Page, name: string) {
+/** The page in light and dark (full length unless a dialog is open), as `<name>-<width>-<theme>.png`. */
+async function shoot(page: Page, name: string, fullPage = true) {
   const width = page.viewportSize()!.width;
   for (const theme of ['light', 'dark'] as const) {
     await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
-    await keepScreenshot(page, join(SCREENSHOTS, `portal-${name}-${width}-${theme}.png`), { fullPage: true });
+    await keepScreenshot(page, join(SCREENSHOTS, `portal-${name}-${width}-${theme}.png`), { fullPage });
   }
   await page.evaluate(() => document.documentElement.classList.toggle('dark', false));
 }
@@ -210,7 +210,7 @@ for (const viewport of [
       await clerkRow.getByRole('button', { name: 'Disable Cleo Clerk' }).click();
       const confirm = page.getByRole('alertdialog', { name: 'Disable this user?' });
       await expect(confirm).toContainText('Cleo Clerk is signed out within seconds and cannot sign in until you enable them again.');
-      await shoot(page, 'users-disable-confirm');
+      await shoot(page, 'users-disable-confirm', false);
       await confirm.getByRole('button', { name: 'Disable', exact: true }).click();
       await expect(toastWithText(page, `${clerk} can no longer sign in.`)).toBeVisible();
       await expect(confirm).toHaveCount(0);
@@ -234,6 +234,16 @@ for (const viewport of [
       await expect(toastWithText(page, `${clerk} can sign in again.`)).toBeVisible();
       await expect(clerkRow).toContainText('Active');
       await clerkContext.close();
+
+      // In Arabic, right to left: the page's words, the addresses kept whole.
+      await page.evaluate(() => localStorage.setItem('language-choice', 'ar'));
+      await page.goto('/portal/users');
+      await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+      await expect(page.getByRole('heading', { level: 1, name: 'المستخدمون' })).toBeVisible();
+      await expect(page.getByRole('region', { name: 'مستخدمو شركتك' }).locator(`tr[data-email="${clerk}"]`)).toContainText('مستخدم العميل');
+      await expect(page.getByRole('button', { name: 'إرسال الدعوة' })).toBeVisible();
+      await shoot(page, 'users-ar');
+      await page.evaluate(() => localStorage.removeItem('language-choice'));
     });
 
     test("Export CSV holds only this customer's shipments; a delivered one shows its signature", layoutUnlessDesktop(viewport), async ({ page, request, playwright }) => {
