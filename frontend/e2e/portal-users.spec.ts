@@ -4,6 +4,7 @@
 // the export holds this customer's shipments only; a delivered shipment shows its signature.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { Code, ConnectError, type Client } from '@connectrpc/connect';
 import { expect, test, type Page } from '@playwright/test';
 import type { CustomerPortalService } from '../src/gen/logistics/v1/customer_portal_service_pb';
@@ -28,6 +29,19 @@ async function shoot(page: Page, name: string, fullPage = true) {
   for (const theme of ['light', 'dark'] as const) {
     await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
     await keepScreenshot(page, join(SCREENSHOTS, `portal-${name}-${width}-${theme}.png`), { fullPage });
+  }
+  await page.evaluate(() => document.documentElement.classList.toggle('dark', false));
+}
+
+/** No serious or critical axe finding (WCAG 2.1 A and AA) inside `selector`, in light and dark. */
+async function expectAccessible(page: Page, selector: string): Promise<void> {
+  for (const dark of [false, true]) {
+    await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), dark);
+    const { violations } = await new AxeBuilder({ page }).include(selector).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const serious = violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${dark ? 'dark' : 'light'} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    expect(serious).toEqual([]);
   }
   await page.evaluate(() => document.documentElement.classList.toggle('dark', false));
 }
@@ -207,6 +221,7 @@ for (const viewport of [
       await expect(clerkRow).toContainText('Customer user');
       await expect(clerkRow).toContainText('Active');
       await shoot(page, 'users');
+      await expectAccessible(page, '.portal-main');
       await clerkRow.getByRole('button', { name: 'Disable Cleo Clerk' }).click();
       const confirm = page.getByRole('alertdialog', { name: 'Disable this user?' });
       await expect(confirm).toContainText('Cleo Clerk is signed out within seconds and cannot sign in until you enable them again.');
@@ -295,6 +310,7 @@ for (const viewport of [
         .toBe(40);
       await expect(proof.getByRole('figure', { name: 'Photo' }).getByRole('img', { name: 'Photo of the delivery' })).toBeVisible();
       await shoot(page, 'shipment-proof');
+      await expectAccessible(page, '[data-testid="portal-proof"]');
 
       // Signed out, the export answers 401.
       const signedOut = await playwright.request.newContext();
