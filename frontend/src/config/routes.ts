@@ -45,6 +45,8 @@ export const PORTAL_ADDRESS_BOOK_PATH = '/portal/address-book';
 export const PORTAL_NOTIFICATIONS_PATH = '/portal/notifications';
 export const PORTAL_PICKUPS_PATH = '/portal/pickups';
 export const PORTAL_NEW_PICKUP_PATH = '/portal/pickups/new';
+/** The customer's users: customer admins invite, disable and enable them. */
+export const PORTAL_USERS_PATH = '/portal/users';
 
 /** The pickup request form with one shipment ticked. */
 export function portalPickupForPath(shipmentId: string): string {

@@ -20,6 +20,7 @@ const PortalAddressBookPage = lazy(() => import('./portal-address-book'));
 const PortalNotificationsPage = lazy(() => import('./portal-notifications'));
 const PortalPickupsPage = lazy(() => import('./portal-pickups'));
 const PortalPickupRequestPage = lazy(() => import('./portal-pickup-request'));
+const PortalUsersPage = lazy(() => import('./portal-users'));
 const NotFoundPage = lazy(() => import('./not-found'));
 
 /** The portal's pages, relative to /portal; each is its own chunk. */
@@ -32,6 +33,7 @@ const PORTAL_PAGES: RouteObject[] = [
   { path: 'notifications', element: <PortalNotificationsPage /> },
   { path: 'pickups', element: <PortalPickupsPage /> },
   { path: 'pickups/new', element: <PortalPickupRequestPage /> },
+  { path: 'users', element: <PortalUsersPage /> },
   { path: '*', element: <NotFoundPage /> },
 ];
 

@@ -4,7 +4,9 @@ import { createConnectQueryKey, skipToken, useMutation, useQuery } from '@connec
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { CustomerPortalService } from '@/gen/logistics/v1/customer_portal_service_pb';
 import { CustomerService } from '@/gen/logistics/v1/customer_service_pb';
-import type { ShipmentStatus } from '@/gen/logistics/v1/shipment_pb';
+import type { ProofOfDeliveryImageKind, ShipmentStatus } from '@/gen/logistics/v1/shipment_pb';
+import type { ProofOfDeliveryImage } from '@/gen/logistics/v1/shipment_service_pb';
+import { customerPortalClient } from '@/lib/portal-client';
 
 const PAGE_SIZE = 20;
 
@@ -61,4 +63,10 @@ export function useBookShipment() {
         queryKey: createConnectQueryKey({ schema: CustomerPortalService, cardinality: undefined }),
       }),
   });
+}
+
+/** A signature or photo of the proof of delivery of one of the customer's shipments (for the
+ * shared ProofImage, which calls it once the image nears the screen). */
+export function getPortalProofImage(trackingNumber: string, kind: ProofOfDeliveryImageKind, signal: AbortSignal): Promise<ProofOfDeliveryImage> {
+  return customerPortalClient.getProofOfDeliveryImage({ trackingNumber, kind }, { signal, timeoutMs: 60_000 });
 }

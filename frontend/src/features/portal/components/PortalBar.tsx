@@ -1,8 +1,8 @@
 import './portal.css';
 import { NavLink } from 'react-router-dom';
-import { Bell, BookUser, Building2, LogOut, Package, PackagePlus, Truck } from 'lucide-react';
-import type { User } from '@/gen/logistics/v1/user_pb';
-import { PORTAL_ADDRESS_BOOK_PATH, PORTAL_BOOK_PATH, PORTAL_HOME_PATH, PORTAL_NOTIFICATIONS_PATH, PORTAL_PICKUPS_PATH } from '@/config/routes';
+import { Bell, BookUser, Building2, LogOut, Package, PackagePlus, Truck, Users } from 'lucide-react';
+import { Role, type User } from '@/gen/logistics/v1/user_pb';
+import { PORTAL_ADDRESS_BOOK_PATH, PORTAL_BOOK_PATH, PORTAL_HOME_PATH, PORTAL_NOTIFICATIONS_PATH, PORTAL_PICKUPS_PATH, PORTAL_USERS_PATH } from '@/config/routes';
 import { useMessages } from '@/lib/i18n';
 import { useCurrentCustomer } from '../api/portal';
 
@@ -52,6 +52,14 @@ export function PortalBar({ user, onSignOut, signingOut }: PortalBarProps) {
                 {t('portal.nav.notifications')}
               </NavLink>
             </li>
+            {user.role === Role.CUSTOMER_ADMIN && (
+              <li>
+                <NavLink to={PORTAL_USERS_PATH} className={linkClass}>
+                  <Users aria-hidden="true" size={18} />
+                  {t('portal.nav.users')}
+                </NavLink>
+              </li>
+            )}
           </ul>
         </nav>
         <div className="portal-user">

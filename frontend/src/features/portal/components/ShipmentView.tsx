@@ -3,10 +3,11 @@ import { Link, useParams } from 'react-router-dom';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { ArrowLeft, Boxes, ClipboardList, FileText, History, PackageCheck, PenLine, Printer, Send } from 'lucide-react';
-import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
+import { ProofOfDeliveryImageKind, type ProofOfDelivery, type Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { HistoryTimeline } from '@/components/shipment/HistoryTimeline';
 import { PackagesTable } from '@/components/shipment/PackagesTable';
 import { PartyCard } from '@/components/shipment/PartyCard';
+import { ProofImage } from '@/components/shipment/ProofImage';
 import { StatusBadge } from '@/components/shipment/StatusBadge';
 import { ErrorAlert } from '@/components/ui/ErrorAlert';
 import { Spinner } from '@/components/ui/Spinner';
@@ -17,7 +18,7 @@ import { serverMessage } from '@/lib/rpc-errors';
 import { Trans } from '@/lib/trans';
 import { EMPTY_VALUE, formatDateParts, formatDateTime, formatTimeOfDay } from '@/utils/format';
 import { MODE_OPTIONS, PAYMENT_OPTIONS, TYPE_OPTIONS, labelIdOf, statusKey, totalWeightKg } from '@/utils/shipment';
-import { usePortalShipment } from '../api/portal';
+import { getPortalProofImage, usePortalShipment } from '../api/portal';
 import { PickupLink } from './PickupLink';
 
 function Detail({ term, children }: { term: string; children: ReactNode }) {
@@ -76,7 +77,6 @@ function ShipmentDetails({ shipment }: { shipment: Shipment }) {
     : EMPTY_VALUE;
   const pickupTime = shipment.pickupTime ? formatTimeOfDay(shipment.pickupTime.hours, shipment.pickupTime.minutes) : EMPTY_VALUE;
   const proof = shipment.proofOfDelivery;
-  const received = proof?.recordTime ? timestampDate(proof.recordTime) : undefined;
   return (
     <div className="portal-page portal-shipment">
       <BackLink />
@@ -113,25 +113,7 @@ function ShipmentDetails({ shipment }: { shipment: Shipment }) {
         </p>
       </section>
 
-      {proof && (
-        <section className="card" aria-labelledby="portal-proof-heading" data-testid="portal-proof">
-          <h2 id="portal-proof-heading" className="card-title">
-            <PenLine aria-hidden="true" size={20} />
-            {tTrack('track.proof.title')}
-          </h2>
-          <p>
-            {received ? (
-              <Trans
-                id="track.proof.received_on"
-                values={{ name: <>{proof.recipientName}</>, date: formatDateTime(received, language) }}
-                components={{ b: <strong /> }}
-              />
-            ) : (
-              <Trans id="track.proof.received" values={{ name: <>{proof.recipientName}</> }} components={{ b: <strong /> }} />
-            )}
-          </p>
-        </section>
-      )}
+      {proof && <ProofCard trackingNumber={shipment.trackingNumber} proof={proof} />}
 
       <div className="portal-columns">
         <section className="card" aria-labelledby="portal-details-heading">
@@ -193,5 +175,56 @@ function ShipmentDetails({ shipment }: { shipment: Shipment }) {
         <PackagesTable packages={shipment.packages} totalWeightKg={totalWeightKg(shipment.packages)} />
       </section>
     </div>
+  );
+}
+
+/** Who received the shipment, when, and the signature and photo (fetched as they come into view). */
+function ProofCard({ trackingNumber, proof }: { trackingNumber: string; proof: ProofOfDelivery }) {
+  const tTrack = useMessages('track');
+  const language = useCurrentLanguage();
+  const received = proof.recordTime ? timestampDate(proof.recordTime) : undefined;
+  // A proof recorded again comes with another time, so its images load again.
+  const loadKey = `portal:${trackingNumber}:${proof.recordTime?.seconds ?? ''}`;
+  const load = (kind: ProofOfDeliveryImageKind) => (signal: AbortSignal) => getPortalProofImage(trackingNumber, kind, signal);
+  return (
+    <section className="card" aria-labelledby="portal-proof-heading" data-testid="portal-proof">
+      <h2 id="portal-proof-heading" className="card-title">
+        <PenLine aria-hidden="true" size={20} />
+        {tTrack('track.proof.title')}
+      </h2>
+      <p>
+        {received ? (
+          <Trans
+            id="track.proof.received_on"
+            values={{ name: <>{proof.recipientName}</>, date: formatDateTime(received, language) }}
+            components={{ b: <strong /> }}
+          />
+        ) : (
+          <Trans id="track.proof.received" values={{ name: <>{proof.recipientName}</> }} components={{ b: <strong /> }} />
+        )}
+      </p>
+      {(proof.hasSignature || proof.hasPhoto) && (
+        <div className="proof-images">
+          {proof.hasSignature && (
+            <ProofImage
+              kind="signature"
+              caption={tTrack('track.proof.signature')}
+              alt={tTrack('track.proof.signature_alt', { name: proof.recipientName })}
+              loadKey={loadKey}
+              load={load(ProofOfDeliveryImageKind.SIGNATURE)}
+            />
+          )}
+          {proof.hasPhoto && (
+            <ProofImage
+              kind="photo"
+              caption={tTrack('track.proof.photo')}
+              alt={tTrack('track.proof.photo_alt')}
+              loadKey={loadKey}
+              load={load(ProofOfDeliveryImageKind.PHOTO)}
+            />
+          )}
+        </div>
+      )}
+    </section>
   );
 }

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { ChevronLeft, ChevronRight, PackagePlus, Search } from 'lucide-react';
+import { ChevronLeft, ChevronRight, Download, PackagePlus, Search } from 'lucide-react';
 import { StatusBadge } from '@/components/shipment/StatusBadge';
 import { ErrorAlert } from '@/components/ui/ErrorAlert';
 import { Field } from '@/components/ui/Field';
@@ -13,7 +13,7 @@ import { serverMessage } from '@/lib/rpc-errors';
 import { formatDateTime } from '@/utils/format';
 import { STATUS_OPTIONS, statusKey } from '@/utils/shipment';
 import { usePortalList } from '../hooks/use-portal-list';
-import { isFiltered } from '../utils/list-params';
+import { isFiltered, portalExportHref } from '../utils/list-params';
 
 /** /portal: the customer's shipments, searched and filtered, a page at a time; each opens. */
 export function ShipmentsList() {
@@ -29,10 +29,17 @@ export function ShipmentsList() {
     <div className="portal-page">
       <div className="portal-page-head">
         <h1>{t('portal.list.title')}</h1>
-        <Link to={PORTAL_BOOK_PATH} className="btn btn-primary">
-          <PackagePlus aria-hidden="true" size={18} />
-          {t('portal.nav.book')}
-        </Link>
+        <div className="portal-actions">
+          {/* A plain link: the browser downloads it with the session cookie, every page of the filter. */}
+          <a href={portalExportHref(params)} download className="btn btn-outline">
+            <Download aria-hidden="true" size={18} />
+            {t('portal.list.export')}
+          </a>
+          <Link to={PORTAL_BOOK_PATH} className="btn btn-primary">
+            <PackagePlus aria-hidden="true" size={18} />
+            {t('portal.nav.book')}
+          </Link>
+        </div>
       </div>
 
       <form className="card portal-filters" role="search" onSubmit={(event) => event.preventDefault()}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isBackwardsRange, isFiltered, portalParamsFrom, portalParamsTo } from './list-params';
+import { isBackwardsRange, isFiltered, portalExportHref, portalParamsFrom, portalParamsTo } from './list-params';
 
 describe('the portal list address', () => {
   it('reads what it knows and drops what it does not', () => {
@@ -21,5 +21,12 @@ describe('the portal list address', () => {
     expect(isFiltered(portalParamsFrom(new URLSearchParams('status=pending')))).toBe(true);
     expect(isBackwardsRange({ from: '2026-02-01', to: '2026-01-01' })).toBe(true);
     expect(isBackwardsRange({ from: '2026-01-01', to: '' })).toBe(false);
+  });
+
+  it("exports what the filter finds, every page, with the staff export's names", () => {
+    expect(portalExportHref(portalParamsFrom(new URLSearchParams('')))).toBe('/exports/portal/shipments.csv');
+    const params = portalParamsFrom(new URLSearchParams('q=%20tiles%20&status=in_transit&from=2026-01-02&to=2026-02-03&page=2&after=tok'));
+    expect(portalExportHref(params)).toBe('/exports/portal/shipments.csv?status=in_transit&q=tiles&from=2026-01-02&to=2026-02-03');
+    expect(portalExportHref({ q: 'a&b=c', status: 'all', from: '', to: '' })).toBe('/exports/portal/shipments.csv?q=a%26b%3Dc');
   });
 });

@@ -52,3 +52,15 @@ export function isFiltered(params: PortalListParams): boolean {
 export function isBackwardsRange(params: Pick<PortalListParams, 'from' | 'to'>): boolean {
   return params.from !== '' && params.to !== '' && params.to < params.from;
 }
+
+/** The CSV export of every shipment the list's filter finds (all pages), downloaded with the
+ * session cookie; the page token is not part of it. */
+export function portalExportHref(params: Pick<PortalListParams, 'q' | 'status' | 'from' | 'to'>): string {
+  const out = new URLSearchParams();
+  if (params.status !== 'all') out.set('status', params.status);
+  if (params.q.trim()) out.set('q', params.q.trim());
+  if (params.from) out.set('from', params.from);
+  if (params.to) out.set('to', params.to);
+  const query = out.toString();
+  return `/exports/portal/shipments.csv${query ? `?${query}` : ''}`;
+}
