@@ -6,6 +6,7 @@
 #   redis-server   the session and rate-limit store tests start their own
 #   python3-venv   SecantusDB, the MongoDB-compatible server of the store tests (.tools/secantus)
 #   python3-aiosmtpd  the SMTP server the e-mail tests start (services/notifications/tests)
+#   python3-trustme   the private CA that signs that server's certificate in the TLS tests
 #   prometheus     promtool, which checks every process's /metrics (scripts/check-metrics.py)
 #
 # On Debian or Ubuntu, as root or with passwordless sudo, the missing ones are installed with
@@ -23,6 +24,7 @@ present() {
     redis-server) command -v redis-server >/dev/null 2>&1 ;;
     python3-venv) python3 -c 'import venv, ensurepip' >/dev/null 2>&1 ;;
     python3-aiosmtpd) /usr/bin/python3 -c 'import aiosmtpd' >/dev/null 2>&1 ;;
+    python3-trustme) /usr/bin/python3 -c 'import trustme' >/dev/null 2>&1 ;;
     prometheus) command -v promtool >/dev/null 2>&1 ;;
     nginx-light) command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] ;;
     wrk) command -v wrk >/dev/null 2>&1 ;;
@@ -38,7 +40,7 @@ done
 
 missing_packages() {
   local package
-  for package in chromium redis-server python3-venv python3-aiosmtpd prometheus "$@"; do
+  for package in chromium redis-server python3-venv python3-aiosmtpd python3-trustme prometheus "$@"; do
     present "$package" || echo "$package"
   done
 }
