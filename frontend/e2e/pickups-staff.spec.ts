@@ -305,6 +305,28 @@ for (const viewport of [PHONE, DESKTOP]) {
       await expect(row.getByText('Failed: Nobody at the address')).toBeVisible();
     });
 
+    test(`a day with more pickups than a page loads the rest on Load more at ${px}`, async ({ page, baseURL }) => {
+      test.setTimeout(90_000);
+      const run = `${px.replace(' ', '')}-${Date.now()}`;
+      const admin = await adminRpc(await jar(baseURL!), baseURL!);
+      const customer = await customerUser(admin, baseURL!, `paging-${run}`);
+      const day = await openDay(customer.clients);
+      const area = `Paging ${run}`;
+      // One more than the server's largest page.
+      for (let i = 0; i < 101; i++) {
+        await customer.clients.portal.createPickup({
+          pickup: { address: `${i + 1} Dock Road`, area, date: day, windowStart: { hours: 9, minutes: 0 }, windowEnd: { hours: 12, minutes: 0 }, parcelCount: 1 },
+        });
+      }
+      await signIn(page);
+      await page.goto(`${PICKUPS_PATH}?date=${iso(day)}&area=${encodeURIComponent(area)}`);
+      const rows = page.locator('tbody tr');
+      await expect(rows).toHaveCount(100);
+      await page.getByRole('button', { name: 'Load more' }).click();
+      await expect(rows).toHaveCount(101);
+      await expect(page.getByRole('button', { name: 'Load more' })).toHaveCount(0);
+    });
+
     test(`an agent and a manager have the pickups queue at ${px}`, async ({ page, baseURL }) => {
       const admin = await adminRpc(await jar(baseURL!), baseURL!);
       for (const [role, name] of [

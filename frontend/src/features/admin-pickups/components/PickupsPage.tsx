@@ -62,8 +62,7 @@ export function PickupsPage({ user, canListUsers }: { user: User; canListUsers: 
 
   const day = dateFromIso(params.date) ?? { year: 0, month: 0, day: 0 };
   const queue = usePickupQueue({ date: day, area: params.area, state: stateFilter(params.state) });
-  const pickups = queue.data?.pickups ?? [];
-  const loading = queue.isFetching;
+  const { pickups, loading } = queue;
   const confirm = useConfirmPickup();
   const complete = useCompletePickup();
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -98,7 +97,7 @@ export function PickupsPage({ user, canListUsers }: { user: User; canListUsers: 
       <div className="admin-page-head">
         <h1>Pickups</h1>
         <div className="admin-page-actions">
-          <button type="button" className="btn btn-outline" onClick={() => void queue.refetch()} disabled={loading}>
+          <button type="button" className="btn btn-outline" onClick={queue.reload} disabled={loading}>
             <RefreshCw className={loading ? 'icon-spin' : undefined} aria-hidden="true" size={18} />
             Refresh
           </button>
@@ -155,7 +154,7 @@ export function PickupsPage({ user, canListUsers }: { user: User; canListUsers: 
 
       {queue.error && !loading && <ErrorAlert message={serverMessage(queue.error, 'Failed to load pickups')} />}
 
-      {queue.isPending ? (
+      {queue.pending ? (
         <Spinner label="Loading pickups…" />
       ) : pickups.length === 0 ? (
         !queue.error && <p className="empty-state">No pickups on {formatDateParts(day.year, day.month, day.day)} match.</p>
@@ -237,6 +236,11 @@ export function PickupsPage({ user, canListUsers }: { user: User; canListUsers: 
             </table>
           </div>
         </div>
+      )}
+      {queue.hasMore && (
+        <button type="button" className="btn btn-outline pickups-more" onClick={queue.loadMore} disabled={loading}>
+          Load more
+        </button>
       )}
 
       {dialog?.kind === 'assign' && (
