@@ -58,10 +58,8 @@ async fn main() -> anyhow::Result<()> {
         }
         Some(Command::EmailPreviews { out }) => {
             let site = &cli.hosted.site;
-            let brand = notifications::brand::Brand::load(
-                cli.hosted.notifications.brand_file.as_deref(),
-                &site.public_url(),
-            )?;
+            let brand =
+                notifications::brand::Brand::load(site.brand_file.as_deref(), &site.public_url())?;
             let renderer = notifications::render::Renderer::new(brand)?;
             std::fs::create_dir_all(out)?;
             for (name, email) in notifications::render::previews(&renderer, &site.public_url())? {

@@ -51,7 +51,7 @@ impl Brand {
     /// The spec's company, as the web app shows it without a `brand.json`.
     pub fn spec_default() -> Self {
         Self {
-            name: "Parcel Shipping Express".into(),
+            name: service_common::settings::SPEC_COMPANY_NAME.into(),
             support_email: "support@parcelshippingexpress.com".into(),
             address: "350 Fifth Avenue, New York, NY 10118, USA".into(),
             logo_url: None,

@@ -42,11 +42,6 @@ pub use worker::{Clock, RetryPolicy, Worker};
 pub struct Settings {
     #[command(flatten)]
     pub mail: MailSettings,
-    /// The white-label file (brand.json, as the web app is built with) whose name, support
-    /// address, postal address, logo and colours the e-mails the product writes itself carry;
-    /// unset, the spec's company.
-    #[arg(long, env = "BRAND_FILE")]
-    pub brand_file: Option<std::path::PathBuf>,
     /// How long an e-mail is retried after its first passing failure (a 5xx, 429, timeout
     /// or network error), in seconds, before it is marked failed.
     #[arg(long, env = "NOTIFY_RETRY_FOR_SECS", default_value_t = 86_400)]
@@ -195,7 +190,7 @@ pub async fn build(
     if matches!(mail, MailConfig::LocalOutbox) {
         tracing::info!("no e-mail API configured: e-mails go to the local outbox (Admin > Emails)");
     }
-    let brand = brand::Brand::load(settings.brand_file.as_deref(), &site.public_url())?;
+    let brand = brand::Brand::load(site.brand_file.as_deref(), &site.public_url())?;
     let renderer = Arc::new(render::Renderer::new(brand)?);
     let proxy = settings.outbound_proxy()?;
     let transport = Transport::new(

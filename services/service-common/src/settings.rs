@@ -91,13 +91,21 @@ impl StoreSettings {
     }
 }
 
-/// The site's public address, for the links in e-mails.
+/// The company's name when no white-label file names another: the spec's.
+pub const SPEC_COMPANY_NAME: &str = "Parcel Shipping Express";
+
+/// The site's public address, for the links in e-mails, and whose site it is.
 #[derive(clap::Args, Clone, Debug, PartialEq)]
 pub struct SiteSettings {
     /// The site's public address; e-mails link to PUBLIC_URL/track/{trackingNumber}. Unset:
     /// http://localhost:PORT, the port the gateway listens on
     #[arg(long = "public-url", env = "PUBLIC_URL")]
     pub given_public_url: Option<String>,
+    /// The white-label file (brand.json, as the web app is built with) whose name, support
+    /// address, postal address, logo and colours the e-mails the product writes itself carry,
+    /// and whose name is the carrier of customers' bookings; unset, the spec's company.
+    #[arg(long, env = "BRAND_FILE")]
+    pub brand_file: Option<std::path::PathBuf>,
     /// The port the site listens on, when this process serves it (the gateway).
     #[arg(skip = 8080_u16)]
     pub site_port: u16,
@@ -110,6 +118,23 @@ impl SiteSettings {
         self.given_public_url
             .clone()
             .unwrap_or_else(|| format!("http://localhost:{}", self.site_port))
+    }
+
+    /// The company's name: BRAND_FILE's `name`, else the spec's. The notifications service
+    /// refuses to start on a file it cannot read; here such a file only leaves the default.
+    pub fn company_name(&self) -> String {
+        let Some(file) = &self.brand_file else {
+            return SPEC_COMPANY_NAME.to_owned();
+        };
+        let named = std::fs::read_to_string(file)
+            .ok()
+            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+            .and_then(|brand| Some(brand.get("name")?.as_str()?.trim().to_owned()))
+            .filter(|name| !name.is_empty());
+        named.unwrap_or_else(|| {
+            tracing::warn!(file = %file.display(), "BRAND_FILE names no company: the spec's is used");
+            SPEC_COMPANY_NAME.to_owned()
+        })
     }
 }
 
@@ -137,4 +162,33 @@ pub struct TelemetrySettings {
     /// Export traces over OTLP/HTTP to this endpoint, e.g. http://otel-collector:4318.
     #[arg(long, env = "OTEL_EXPORTER_OTLP_ENDPOINT")]
     pub otlp_endpoint: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site(brand_file: Option<std::path::PathBuf>) -> SiteSettings {
+        SiteSettings {
+            given_public_url: None,
+            brand_file,
+            site_port: 8080,
+        }
+    }
+
+    #[test]
+    fn the_company_is_the_brand_files_name_else_the_specs() {
+        let dir = tempfile::tempdir().unwrap();
+        let named = dir.path().join("brand.json");
+        std::fs::write(&named, r#"{"name": " Acme Freight ", "colors": {}}"#).unwrap();
+        let nameless = dir.path().join("nameless.json");
+        std::fs::write(&nameless, r#"{"colors": {}}"#).unwrap();
+        assert_eq!(site(Some(named)).company_name(), "Acme Freight");
+        assert_eq!(site(None).company_name(), SPEC_COMPANY_NAME);
+        assert_eq!(site(Some(nameless)).company_name(), SPEC_COMPANY_NAME);
+        assert_eq!(
+            site(Some(dir.path().join("missing.json"))).company_name(),
+            SPEC_COMPANY_NAME
+        );
+    }
 }

@@ -292,10 +292,14 @@ pub fn invitation(
     })
 }
 
-/// What a booking leaves to the carrier's staff, filled from what the customer gave: the goods
-/// are its packages (their descriptions, count and weight), and departure and delivery are the
-/// pickup's day and time (today and 09:00 when it names none) until staff know better.
-pub fn complete_booking(input: &mut pb::Shipment, today: chrono::NaiveDate) {
+/// What a booking leaves to the carrier's staff, filled from what the customer gave: the carrier
+/// is the company, the goods are its packages (their descriptions, count and weight), and
+/// departure and delivery are the pickup's day and time (today and 09:00 when it names none)
+/// until staff know better.
+pub fn complete_booking(input: &mut pb::Shipment, today: chrono::NaiveDate, company: &str) {
+    if input.carrier.trim().is_empty() {
+        input.carrier = company.to_owned();
+    }
     let pieces: i64 = input
         .packages
         .iter()

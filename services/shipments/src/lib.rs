@@ -232,6 +232,7 @@ fn service(
         settings.policy(),
     )
     .with_imports(settings.imports())
+    .with_company_name(site.company_name())
 }
 
 fn served(service: ShipmentsService) -> Enforced<ShipmentServiceServer<ShipmentsService>> {

@@ -395,7 +395,11 @@ impl CustomerPortalService for ShipmentsService {
         // The booking customer ships it, as pending, whatever the request says.
         input.customer_id = customer_id;
         input.status = pb::ShipmentStatus::Pending.into();
-        customers::complete_booking(&mut input, crate::domain::now().date_naive());
+        customers::complete_booking(
+            &mut input,
+            crate::domain::now().date_naive(),
+            &self.company_name,
+        );
         let details = convert::details_from_proto(&input).map_err(ShipmentError::Invalid)?;
         let shipment = self
             .create(details, String::new(), crate::domain::now(), &actor)

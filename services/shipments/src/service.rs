@@ -90,6 +90,8 @@ pub struct ShipmentsService {
     pub(crate) links: Links,
     pub(crate) policy: PublicPolicy,
     pub(crate) imports: crate::import::ImportPolicy,
+    /// The carrier of customers' bookings: the company's name (`BRAND_FILE`).
+    pub(crate) company_name: String,
 }
 
 impl ShipmentsService {
@@ -114,7 +116,14 @@ impl ShipmentsService {
             tokens,
             policy,
             imports: crate::import::ImportPolicy::default(),
+            company_name: service_common::settings::SPEC_COMPANY_NAME.to_owned(),
         }
+    }
+
+    /// The service whose company, the carrier of customers' bookings, is `name`.
+    pub fn with_company_name(mut self, name: String) -> Self {
+        self.company_name = name;
+        self
     }
 
     /// The service with these bounds on imports.

@@ -227,6 +227,7 @@ async fn a_booking_is_the_callers_pending_shipment_whatever_it_claims(running: R
     // What staff fill in later is not the customer's to know: the goods are the packages, and
     // departure and delivery the pickup's day and time.
     let mut minimal = valid_input();
+    minimal.carrier.clear();
     minimal.product.clear();
     minimal.product_quantity = 0;
     minimal.package_count = 0;
@@ -253,6 +254,10 @@ async fn a_booking_is_the_callers_pending_shipment_whatever_it_claims(running: R
     assert_eq!(
         (booked.expected_delivery_date, booked.departure_time),
         (minimal.pickup_date, minimal.pickup_time)
+    );
+    assert_eq!(
+        booked.carrier, "Parcel Shipping Express",
+        "the company carries it"
     );
 
     let own = CustomerServiceClient::with_interceptor(

@@ -2,7 +2,6 @@
 // server violation goes. Pure.
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { Customer } from '@/gen/logistics/v1/customer_pb';
-import { company } from '@/config/company';
 import { PaymentMode, type ShipmentSchema } from '@/gen/logistics/v1/shipment_pb';
 import { MODE_OPTIONS, PAYMENT_OPTIONS, TYPE_OPTIONS, keyOf, valueOf } from '@/utils/shipment';
 
@@ -89,10 +88,9 @@ export function bookingToShipment(values: BookingValues): MessageInitShape<typeo
   }));
   const [year, month, day] = values.pickupDate.split('-').map(Number);
   const [hours, minutes] = values.pickupTime.split(':').map(Number);
+  // The carrier (this company), the goods, their count and weight, departure and expected
+  // delivery are the server's to fill (customers.rs complete_booking).
   return {
-    // The carrier is this company; the goods, their count and weight, departure and expected
-    // delivery the server fills from the packages and the pickup (customers.rs complete_booking).
-    carrier: company.name,
     shipper: trimmed(values.shipper),
     receiver: trimmed(values.receiver),
     origin: values.origin.trim(),
