@@ -8,6 +8,7 @@ import { Role } from '../src/gen/logistics/v1/user_pb';
 import { ADMIN_PATH, SHIPMENT_SERVICE_PATH, signIn } from './support/admin';
 import { adminRpc } from './support/rpc';
 import { LAYOUT } from './support/env';
+import { parseCsv } from './support/csv';
 
 const IMPORT_PATH = '/administration_and_development/import';
 const PASSWORD = 'an-Import-Passw0rd-2026';
@@ -86,39 +87,6 @@ function cell(value: string): string {
 function csv(rows: Row[], columns = COLUMNS, eol = '\r\n'): Buffer {
   const lines = [columns.join(','), ...rows.map((row) => columns.map((c) => cell(row[c] ?? '')).join(','))];
   return Buffer.from(`${lines.join(eol)}${eol}`, 'utf8');
-}
-
-/** The records of a CSV text (quoted cells may hold commas, quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let value = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        value += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else value += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      record.push(value);
-      value = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      record.push(value);
-      records.push(record);
-      record = [];
-      value = '';
-    } else value += c;
-  }
-  if (value !== '' || record.length > 0) {
-    record.push(value);
-    records.push(record);
-  }
-  return records;
 }
 
 /**

@@ -16,6 +16,7 @@ import { listEmails, rpc, type Clients } from './support/rpc';
 import { toastWithText } from './support/track-page';
 import { dayFromToday } from './support/tracking';
 import { SCREENSHOTS, keepScreenshot } from './support/visual';
+import { parseCsv } from './support/csv';
 
 /** A real 40 × 40 PNG (a checkerboard), as proof-of-delivery.spec records. */
 const PNG_40 = Buffer.from(
@@ -87,39 +88,6 @@ function book(portal: Client<typeof CustomerPortalService>, run: string, receive
       packages: [{ quantity: 1, pieceType: 'Box', description: 'Books', lengthCm: 30, widthCm: 20, heightCm: 10, weightKg: 2 }],
     },
   });
-}
-
-/** The records of a CSV text (quoted cells may hold commas, quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let value = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        value += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else value += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      record.push(value);
-      value = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      record.push(value);
-      records.push(record);
-      record = [];
-      value = '';
-    } else value += c;
-  }
-  if (value !== '' || record.length > 0) {
-    record.push(value);
-    records.push(record);
-  }
-  return records;
 }
 
 /** Clicks Export CSV; resolves with the file's name and its tracking numbers (header checked). */

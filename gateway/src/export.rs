@@ -101,28 +101,9 @@ pub async fn shipments_csv(
     headers: HeaderMap,
     Query(filter): Query<Filter>,
 ) -> Response {
-    let (user, metadata) = match exports
-        .caller(peer, &headers, |user| user.may(Permission::ShipmentsExport))
+    exports
+        .shipments_csv(peer, &headers, &filter, Exporter::Staff)
         .await
-    {
-        Ok(caller) => caller,
-        Err(refusal) => return refusal,
-    };
-    let list = match filter.request() {
-        Ok(list) => list,
-        Err(message) => return plain(StatusCode::BAD_REQUEST, &message),
-    };
-    let request = tonic::Request::from_parts(
-        metadata,
-        http::Extensions::new(),
-        pb::ExportShipmentsRequest { filter: Some(list) },
-    );
-    let stream = ShipmentServiceClient::new(exports.shipments.clone())
-        .export_shipments(request)
-        .await;
-    tracing::info!(user = %user.email, "shipments exported");
-    let filename = format!("shipments-{}.csv", chrono::Utc::now().format("%Y-%m-%d"));
-    download(stream, &filename).await
 }
 
 pub const PORTAL_PATH: &str = "/exports/portal/shipments.csv";
@@ -135,28 +116,18 @@ pub async fn portal_shipments_csv(
     headers: HeaderMap,
     Query(filter): Query<Filter>,
 ) -> Response {
-    let (user, metadata) = match exports
-        .caller(peer, &headers, |user| user.customer_id.is_some())
+    exports
+        .shipments_csv(peer, &headers, &filter, Exporter::Portal)
         .await
-    {
-        Ok(caller) => caller,
-        Err(refusal) => return refusal,
-    };
-    let list = match filter.request() {
-        Ok(list) => list,
-        Err(message) => return plain(StatusCode::BAD_REQUEST, &message),
-    };
-    let request = tonic::Request::from_parts(
-        metadata,
-        http::Extensions::new(),
-        pb::ExportShipmentsRequest { filter: Some(list) },
-    );
-    let stream = CustomerPortalServiceClient::new(exports.shipments.clone())
-        .export_shipments(request)
-        .await;
-    tracing::info!(user = %user.email, "portal shipments exported");
-    let filename = format!("shipments-{}.csv", chrono::Utc::now().format("%Y-%m-%d"));
-    download(stream, &filename).await
+}
+
+/// Who asks for an export, and so which service answers it.
+#[derive(Clone, Copy)]
+enum Exporter {
+    /// Staff with shipments.export: ShipmentService.
+    Staff,
+    /// A customer's user: CustomerPortalService, which holds them to their customer.
+    Portal,
 }
 
 pub const REJECTED_PATH: &str = "/exports/imports/{id}/rejected.csv";
@@ -194,6 +165,48 @@ pub async fn rejected_rows_csv(
 }
 
 impl Exports {
+    /// The shipments `filter` matches as a CSV download, for `exporter`.
+    async fn shipments_csv(
+        &self,
+        peer: std::net::SocketAddr,
+        headers: &HeaderMap,
+        filter: &Filter,
+        exporter: Exporter,
+    ) -> Response {
+        let allowed = |user: &crate::access::CurrentUser| match exporter {
+            Exporter::Staff => user.may(Permission::ShipmentsExport),
+            Exporter::Portal => user.customer_id.is_some(),
+        };
+        let (user, metadata) = match self.caller(peer, headers, allowed).await {
+            Ok(caller) => caller,
+            Err(refusal) => return refusal,
+        };
+        let list = match filter.request() {
+            Ok(list) => list,
+            Err(message) => return plain(StatusCode::BAD_REQUEST, &message),
+        };
+        let request = tonic::Request::from_parts(
+            metadata,
+            http::Extensions::new(),
+            pb::ExportShipmentsRequest { filter: Some(list) },
+        );
+        let stream = match exporter {
+            Exporter::Staff => {
+                ShipmentServiceClient::new(self.shipments.clone())
+                    .export_shipments(request)
+                    .await
+            }
+            Exporter::Portal => {
+                CustomerPortalServiceClient::new(self.shipments.clone())
+                    .export_shipments(request)
+                    .await
+            }
+        };
+        tracing::info!(user = %user.email, "shipments exported");
+        let filename = format!("shipments-{}.csv", chrono::Utc::now().format("%Y-%m-%d"));
+        download(stream, &filename).await
+    }
+
     /// The signed-in user that `allowed` admits, and the metadata of a call made for them.
     async fn caller(
         &self,
