@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ImageOff } from 'lucide-react';
+import { ProofOfDeliveryImageKind, type ProofOfDelivery } from '@/gen/logistics/v1/shipment_pb';
 import { BlobImage } from '@/components/ui/BlobImage';
 import { useMessages } from '@/lib/i18n';
 import './proof-of-delivery.css';
@@ -80,5 +81,41 @@ export function ProofImage({ load, loadKey, alt, caption, kind }: ProofImageProp
       </div>
       <figcaption>{caption}</figcaption>
     </figure>
+  );
+}
+
+type ProofImagesProps = {
+  proof: ProofOfDelivery;
+  /** Names the images in the query cache (see ProofImage). */
+  loadKey: string;
+  /** The fetch of one kind of image, as the page may call it. */
+  load: (kind: ProofOfDeliveryImageKind) => ProofImageProps['load'];
+};
+
+/** The signature and the photo a proof of delivery has, each captioned and fetched near the screen. */
+export function ProofImages({ proof, loadKey, load }: ProofImagesProps) {
+  const t = useMessages('track');
+  if (!proof.hasSignature && !proof.hasPhoto) return null;
+  return (
+    <div className="proof-images">
+      {proof.hasSignature && (
+        <ProofImage
+          kind="signature"
+          caption={t('track.proof.signature')}
+          alt={t('track.proof.signature_alt', { name: proof.recipientName })}
+          loadKey={loadKey}
+          load={load(ProofOfDeliveryImageKind.SIGNATURE)}
+        />
+      )}
+      {proof.hasPhoto && (
+        <ProofImage
+          kind="photo"
+          caption={t('track.proof.photo')}
+          alt={t('track.proof.photo_alt')}
+          loadKey={loadKey}
+          load={load(ProofOfDeliveryImageKind.PHOTO)}
+        />
+      )}
+    </div>
   );
 }

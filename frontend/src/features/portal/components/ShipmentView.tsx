@@ -7,7 +7,7 @@ import { ProofOfDeliveryImageKind, type ProofOfDelivery, type Shipment } from '@
 import { HistoryTimeline } from '@/components/shipment/HistoryTimeline';
 import { PackagesTable } from '@/components/shipment/PackagesTable';
 import { PartyCard } from '@/components/shipment/PartyCard';
-import { ProofImage } from '@/components/shipment/ProofImage';
+import { ProofImages } from '@/components/shipment/ProofImage';
 import { StatusBadge } from '@/components/shipment/StatusBadge';
 import { ErrorAlert } from '@/components/ui/ErrorAlert';
 import { Spinner } from '@/components/ui/Spinner';
@@ -203,28 +203,7 @@ function ProofCard({ trackingNumber, proof }: { trackingNumber: string; proof: P
           <Trans id="track.proof.received" values={{ name: <>{proof.recipientName}</> }} components={{ b: <strong /> }} />
         )}
       </p>
-      {(proof.hasSignature || proof.hasPhoto) && (
-        <div className="proof-images">
-          {proof.hasSignature && (
-            <ProofImage
-              kind="signature"
-              caption={tTrack('track.proof.signature')}
-              alt={tTrack('track.proof.signature_alt', { name: proof.recipientName })}
-              loadKey={loadKey}
-              load={load(ProofOfDeliveryImageKind.SIGNATURE)}
-            />
-          )}
-          {proof.hasPhoto && (
-            <ProofImage
-              kind="photo"
-              caption={tTrack('track.proof.photo')}
-              alt={tTrack('track.proof.photo_alt')}
-              loadKey={loadKey}
-              load={load(ProofOfDeliveryImageKind.PHOTO)}
-            />
-          )}
-        </div>
-      )}
+      <ProofImages proof={proof} loadKey={loadKey} load={load} />
     </section>
   );
 }

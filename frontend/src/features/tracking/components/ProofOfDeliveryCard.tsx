@@ -2,7 +2,7 @@ import { PenLine } from 'lucide-react';
 import { Trans } from '@/lib/trans';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { ProofOfDeliveryImageKind, type ProofOfDelivery } from '@/gen/logistics/v1/shipment_pb';
-import { ProofImage } from '@/components/shipment/ProofImage';
+import { ProofImages } from '@/components/shipment/ProofImage';
 import { useMessages } from '@/lib/i18n';
 import { formatDateTime } from '@/utils/format';
 import { getProofOfDeliveryImage } from '../api/proof-of-delivery';
@@ -42,28 +42,7 @@ export function ProofOfDeliveryCard({ trackingNumber, proof, accessToken }: Proo
           <Trans id="track.proof.received" values={{ name }} components={{ b: <strong /> }} />
         )}
       </p>
-      {(proof.hasSignature || proof.hasPhoto) && (
-        <div className="proof-images">
-          {proof.hasSignature && (
-            <ProofImage
-              kind="signature"
-              caption={t('track.proof.signature')}
-              alt={t('track.proof.signature_alt', { name: proof.recipientName })}
-              loadKey={loadKey}
-              load={load(ProofOfDeliveryImageKind.SIGNATURE)}
-            />
-          )}
-          {proof.hasPhoto && (
-            <ProofImage
-              kind="photo"
-              caption={t('track.proof.photo')}
-              alt={t('track.proof.photo_alt')}
-              loadKey={loadKey}
-              load={load(ProofOfDeliveryImageKind.PHOTO)}
-            />
-          )}
-        </div>
-      )}
+      <ProofImages proof={proof} loadKey={loadKey} load={load} />
     </section>
   );
 }
