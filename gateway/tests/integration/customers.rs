@@ -375,6 +375,147 @@ async fn customers_reach_the_portal_only_until_suspended(site: &Site) {
         "an admin invites to its own customer, whatever the request says"
     );
 
+    // Another customer's admin reaches none of Acme's records, each answering as a missing one.
+    let rival = signed_in(site, "boss@bolt.example", PASSWORD)
+        .await
+        .1
+        .unwrap();
+    let entry = rpc::<pb::AddressBookEntry>(
+        site,
+        "logistics.v1.CustomerPortalService/CreateAddressBookEntry",
+        pb::CreateAddressBookEntryRequest {
+            entry: Some(pb::AddressBookEntry {
+                kind: pb::AddressBookEntryKind::Receiver.into(),
+                name: "Jan".into(),
+                address: "Dam 1, Amsterdam".into(),
+                ..Default::default()
+            }),
+        },
+        &boss,
+    )
+    .await
+    .1
+    .unwrap();
+    let pickup = pb::Pickup {
+        address: "1 Harbour Road".into(),
+        area: "Tema".into(),
+        window_start: Some(pb::TimeOfDay {
+            hours: 9,
+            minutes: 0,
+        }),
+        window_end: Some(pb::TimeOfDay {
+            hours: 12,
+            minutes: 0,
+        }),
+        parcel_count: 1,
+        shipment_ids: vec![ids[0].clone()],
+        date: Some(open_day()),
+        ..Default::default()
+    };
+    let attempts: [(&str, Vec<u8>, i32); 5] = [
+        (
+            "GetShipment",
+            pb::GetShipmentRequest { id: ids[0].clone() }.encode_to_vec(),
+            NOT_FOUND,
+        ),
+        (
+            "UpdateAddressBookEntry",
+            pb::UpdateAddressBookEntryRequest {
+                entry: Some(pb::AddressBookEntry {
+                    id: entry.id.clone(),
+                    name: "Taken".into(),
+                    ..Default::default()
+                }),
+                update_mask: Some(prost_types::FieldMask {
+                    paths: vec!["name".into()],
+                }),
+            }
+            .encode_to_vec(),
+            NOT_FOUND,
+        ),
+        (
+            "DeleteAddressBookEntry",
+            pb::DeleteAddressBookEntryRequest {
+                id: entry.id.clone(),
+            }
+            .encode_to_vec(),
+            NOT_FOUND,
+        ),
+        (
+            "GetProofOfDeliveryImage",
+            pb::GetProofOfDeliveryImageRequest {
+                tracking_number: numbers[0].clone(),
+                kind: pb::ProofOfDeliveryImageKind::Signature.into(),
+                access_token: String::new(),
+            }
+            .encode_to_vec(),
+            NOT_FOUND,
+        ),
+        (
+            // Named in a request of its own: "Shipment not found" on the field, as a made-up id.
+            "CreatePickup",
+            pb::CreatePickupRequest {
+                pickup: Some(pickup),
+            }
+            .encode_to_vec(),
+            INVALID_ARGUMENT,
+        ),
+    ];
+    for (method, message, code) in attempts {
+        let path = format!("logistics.v1.CustomerPortalService/{method}");
+        let reply = call(&site.base, &path, message, &[("cookie", &rival)])
+            .await
+            .0;
+        assert_eq!(reply.grpc_status, Some(code), "{method}");
+        if method == "CreatePickup" {
+            assert!(
+                reply.message.contains("shipment_ids[0]"),
+                "{}",
+                reply.message
+            );
+        }
+    }
+    let searched = rpc::<pb::ListShipmentsResponse>(
+        site,
+        "logistics.v1.CustomerPortalService/ListShipments",
+        pb::ListShipmentsRequest {
+            query: numbers[0].clone(),
+            ..Default::default()
+        },
+        &rival,
+    )
+    .await;
+    assert!(
+        searched.1.unwrap().shipments.is_empty(),
+        "a search finds none of Acme's"
+    );
+    let book = rpc::<pb::ListAddressBookEntriesResponse>(
+        site,
+        "logistics.v1.CustomerPortalService/ListAddressBookEntries",
+        pb::ListAddressBookEntriesRequest::default(),
+        &rival,
+    )
+    .await;
+    assert!(book.1.unwrap().entries.is_empty(), "nor its address book");
+    let still = rpc::<pb::ListAddressBookEntriesResponse>(
+        site,
+        "logistics.v1.CustomerPortalService/ListAddressBookEntries",
+        pb::ListAddressBookEntriesRequest::default(),
+        &boss,
+    )
+    .await
+    .1
+    .unwrap();
+    assert_eq!(
+        still
+            .entries
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect::<Vec<_>>(),
+        ["Jan"],
+        "the rival's attempts changed nothing"
+    );
+
     // Suspending the customer ends the session within 5 s and refuses a new sign-in.
     let suspend = pb::UpdateCustomerRequest {
         customer: Some(pb::Customer {
@@ -416,6 +557,20 @@ async fn customers_reach_the_portal_only_until_suspended(site: &Site) {
         (refused.grpc_status, cookie),
         (Some(PERMISSION_DENIED), None)
     );
+}
+
+/// A day pickups are open on by default: ten days on, past any Sunday.
+fn open_day() -> pb::Date {
+    use chrono::Datelike;
+    let mut day = chrono::Utc::now().date_naive() + chrono::Days::new(10);
+    if day.weekday() == chrono::Weekday::Sun {
+        day = day + chrono::Days::new(1);
+    }
+    pb::Date {
+        year: day.year(),
+        month: day.month() as i32,
+        day: day.day() as i32,
+    }
 }
 
 fn shipments_input() -> pb::Shipment {
