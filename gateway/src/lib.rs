@@ -2,6 +2,7 @@
 //! deciding per method what a browser may call.
 
 pub mod access;
+pub mod connect;
 pub mod connections;
 pub mod export;
 pub mod limits;
@@ -564,6 +565,7 @@ pub async fn app(
         guard: service_common::grpc_guard::GrpcGuardLayer::behind_grpc_web(MAX_RPC_BODY_BYTES)
             .with_larger(service_common::grpc_guard::FILE_UPLOADS),
     };
+    let json_calls = rpc.clone();
     let grpc_web = GrpcWebLayer::new().layer(rpc);
     let mut router = Router::new();
     for service in [
@@ -595,6 +597,10 @@ pub async fn app(
             axum::routing::get(export::rejected_rows_csv).with_state(exports),
         )
         .merge(web::app_files(&config.static_dir))
+        .layer(middleware::from_fn_with_state(
+            json_calls,
+            connect::json_calls,
+        ))
         .layer(middleware::from_fn_with_state(
             one_click,
             unsubscribe::one_click,

@@ -8,6 +8,7 @@ mod balance;
 mod calls;
 #[path = "../common/mod.rs"]
 mod common;
+mod connect_json;
 mod connections;
 mod customers;
 mod emails;

@@ -1,0 +1,310 @@
+//! Every unary method as plain JSON over HTTP, by the Connect protocol: `POST
+//! /logistics.v1.ShipmentService/GetShipmentByTrackingNumber` with `Content-Type:
+//! application/json`. Written once from the descriptors: the JSON is read into the method's
+//! request message, the call goes through the same gateway as a browser's (access, limits,
+//! sessions), and the answer or the error comes back as Connect JSON, with field violations.
+
+use std::sync::LazyLock;
+
+use axum::extract::Request;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use base64::Engine as _;
+use bytes::{Buf, Bytes};
+use http::{HeaderMap, HeaderValue, StatusCode, header};
+use http_body_util::BodyExt;
+use prost::Message as _;
+use prost_reflect::{DescriptorPool, DynamicMessage, MethodDescriptor, SerializeOptions};
+use tonic::Code;
+use tonic_types::StatusExt;
+use tower::ServiceExt;
+
+use crate::rpc::RpcGateway;
+
+/// What this entry point reads: Connect's unary JSON.
+const JSON: &str = "application/json";
+
+/// A JSON body's bound, beyond that of its binary form (numbers and names as text, bytes as
+/// base64), checked before it is read.
+const JSON_GROWTH: usize = 3;
+
+/// The headers of the caller's request a call goes on with; the rest (a browser's
+/// `content-type` among them) are the protocol's to set.
+const KEPT: &[&str] = &[
+    "cookie",
+    "origin",
+    "host",
+    "x-forwarded-for",
+    "x-forwarded-proto",
+    "x-request-id",
+    "user-agent",
+];
+
+static POOL: LazyLock<DescriptorPool> = LazyLock::new(|| {
+    DescriptorPool::decode(logistics_proto::FILE_DESCRIPTOR_SET)
+        .expect("the build wrote a valid descriptor set")
+});
+
+/// The method at `/package.Service/Method`, if the product has one.
+fn method_at(path: &str) -> Option<MethodDescriptor> {
+    let (service, method) = path.strip_prefix('/')?.split_once('/')?;
+    POOL.get_service_by_name(service)?
+        .methods()
+        .find(|m| m.name() == method)
+}
+
+/// Whether a request is Connect's unary JSON (its content type, parameters aside).
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case(JSON))
+}
+
+/// The Connect error body of `code` and `message`, with `details` as Connect carries them.
+fn error(code: Code, message: &str, details: Vec<serde_json::Value>) -> Response {
+    let status = match code {
+        Code::Cancelled => StatusCode::from_u16(499).expect("a valid status"),
+        Code::InvalidArgument | Code::FailedPrecondition | Code::OutOfRange => {
+            StatusCode::BAD_REQUEST
+        }
+        Code::DeadlineExceeded => StatusCode::GATEWAY_TIMEOUT,
+        Code::NotFound => StatusCode::NOT_FOUND,
+        Code::AlreadyExists | Code::Aborted => StatusCode::CONFLICT,
+        Code::PermissionDenied => StatusCode::FORBIDDEN,
+        Code::ResourceExhausted => StatusCode::TOO_MANY_REQUESTS,
+        Code::Unimplemented => StatusCode::NOT_IMPLEMENTED,
+        Code::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        Code::Unauthenticated => StatusCode::UNAUTHORIZED,
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    };
+    let mut body = serde_json::json!({ "code": code_name(code), "message": message });
+    if !details.is_empty() {
+        body["details"] = details.into();
+    }
+    (
+        status,
+        [
+            (header::CONTENT_TYPE, JSON),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        body.to_string(),
+    )
+        .into_response()
+}
+
+/// Connect's name of a code: `invalid_argument`.
+fn code_name(code: Code) -> &'static str {
+    match code {
+        Code::Ok => "ok",
+        Code::Cancelled => "canceled",
+        Code::Unknown => "unknown",
+        Code::InvalidArgument => "invalid_argument",
+        Code::DeadlineExceeded => "deadline_exceeded",
+        Code::NotFound => "not_found",
+        Code::AlreadyExists => "already_exists",
+        Code::PermissionDenied => "permission_denied",
+        Code::ResourceExhausted => "resource_exhausted",
+        Code::FailedPrecondition => "failed_precondition",
+        Code::Aborted => "aborted",
+        Code::OutOfRange => "out_of_range",
+        Code::Unimplemented => "unimplemented",
+        Code::Internal => "internal",
+        Code::Unavailable => "unavailable",
+        Code::DataLoss => "data_loss",
+        Code::Unauthenticated => "unauthenticated",
+    }
+}
+
+/// A status's field violations as Connect error details: the `google.rpc.BadRequest` bytes,
+/// and the same in `debug` for people reading the JSON.
+fn details_of(status: &tonic::Status) -> Vec<serde_json::Value> {
+    let Some(bad) = status.get_details_bad_request() else {
+        return Vec::new();
+    };
+    let violations: Vec<_> = bad
+        .field_violations
+        .iter()
+        .map(|v| serde_json::json!({ "field": v.field, "description": v.description }))
+        .collect();
+    let proto = tonic_types::pb::BadRequest {
+        field_violations: bad
+            .field_violations
+            .iter()
+            .map(|v| tonic_types::pb::bad_request::FieldViolation {
+                field: v.field.clone(),
+                description: v.description.clone(),
+                ..Default::default()
+            })
+            .collect(),
+    };
+    vec![serde_json::json!({
+        "type": "google.rpc.BadRequest",
+        "value": base64::engine::general_purpose::STANDARD_NO_PAD.encode(proto.encode_to_vec()),
+        "debug": { "fieldViolations": violations },
+    })]
+}
+
+/// Serves Connect JSON calls to the product's methods; anything else goes on to `next`.
+pub async fn json_calls(
+    axum::extract::State(gateway): axum::extract::State<RpcGateway>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let path = request.uri().path().to_owned();
+    if !path.starts_with("/logistics.v1.") || !is_json(request.headers()) {
+        return next.run(request).await;
+    }
+    if request.method() != http::Method::POST {
+        return error(Code::Unimplemented, "Call with POST.", Vec::new());
+    }
+    let Some(method) = method_at(&path) else {
+        return error(Code::Unimplemented, "There is no such method.", Vec::new());
+    };
+    if method.is_client_streaming() || method.is_server_streaming() {
+        return error(
+            Code::Unimplemented,
+            "This method streams: call it with gRPC or gRPC-web.",
+            Vec::new(),
+        );
+    }
+    let limit = service_common::grpc_guard::FILE_UPLOADS
+        .iter()
+        .find(|(p, _)| *p == path)
+        .map_or(crate::MAX_RPC_BODY_BYTES, |(_, size)| *size)
+        * JSON_GROWTH;
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|length| length > limit) {
+        return error(
+            Code::ResourceExhausted,
+            "The request is too large.",
+            Vec::new(),
+        );
+    }
+    let (parts, body) = request.into_parts();
+    let body = match http_body_util::Limited::new(body, limit).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(_) => {
+            return error(
+                Code::ResourceExhausted,
+                "The request is too large.",
+                Vec::new(),
+            );
+        }
+    };
+    let input = if body.iter().all(u8::is_ascii_whitespace) {
+        DynamicMessage::new(method.input())
+    } else {
+        let mut reader = serde_json::Deserializer::from_slice(&body);
+        match DynamicMessage::deserialize(method.input(), &mut reader)
+            .and_then(|message| reader.end().map(|()| message))
+        {
+            Ok(message) => message,
+            Err(e) => {
+                return error(
+                    Code::InvalidArgument,
+                    &format!("The body is not a valid {}: {e}", method.input().name()),
+                    Vec::new(),
+                );
+            }
+        }
+    };
+    let call = grpc_request(&parts, &path, &input.encode_to_vec());
+    let Ok(response) = gateway.oneshot(call).await;
+    answer(&method, response).await
+}
+
+/// The gRPC call of `message` to `path`, with the caller's headers that matter.
+fn grpc_request(
+    parts: &http::request::Parts,
+    path: &str,
+    message: &[u8],
+) -> http::Request<tonic::body::Body> {
+    let mut frame = Vec::with_capacity(message.len() + 5);
+    frame.push(0);
+    frame.extend_from_slice(&(message.len() as u32).to_be_bytes());
+    frame.extend_from_slice(message);
+    let mut request = http::Request::post(path)
+        .version(http::Version::HTTP_2)
+        .body(tonic::body::Body::new(http_body_util::Full::new(
+            Bytes::from(frame),
+        )))
+        .expect("a valid request");
+    let headers = request.headers_mut();
+    for name in KEPT {
+        for value in parts.headers.get_all(*name) {
+            headers.append(*name, value.clone());
+        }
+    }
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/grpc"),
+    );
+    headers.insert("te", HeaderValue::from_static("trailers"));
+    *request.extensions_mut() = parts.extensions.clone();
+    request
+}
+
+/// The gRPC answer as Connect JSON: the reply message, or the error with its details; the
+/// cookies the call set (a session, a full-view grant) come along.
+async fn answer(
+    method: &MethodDescriptor,
+    response: http::Response<tonic::body::Body>,
+) -> Response {
+    let (parts, body) = response.into_parts();
+    let collected = match body.collect().await {
+        Ok(collected) => collected,
+        Err(e) => {
+            return error(
+                Code::Unavailable,
+                &format!("The call failed: {e}"),
+                Vec::new(),
+            );
+        }
+    };
+    let trailers = collected.trailers().cloned().unwrap_or_default();
+    let mut data = collected.to_bytes();
+    let status = tonic::Status::from_header_map(&trailers)
+        .or_else(|| tonic::Status::from_header_map(&parts.headers));
+    let mut reply = match status {
+        Some(status) if status.code() != Code::Ok => {
+            error(status.code(), status.message(), details_of(&status))
+        }
+        _ => {
+            if data.len() < 5 {
+                return error(Code::Internal, "The service sent no answer.", Vec::new());
+            }
+            data.advance(5);
+            match DynamicMessage::decode(method.output(), data) {
+                Ok(message) => {
+                    let mut json = serde_json::Serializer::new(Vec::new());
+                    let options = SerializeOptions::new().skip_default_fields(true);
+                    if let Err(e) = message.serialize_with_options(&mut json, &options) {
+                        return error(Code::Internal, &e.to_string(), Vec::new());
+                    }
+                    (
+                        StatusCode::OK,
+                        [
+                            (header::CONTENT_TYPE, JSON),
+                            (header::CACHE_CONTROL, "no-store"),
+                        ],
+                        json.into_inner(),
+                    )
+                        .into_response()
+                }
+                Err(e) => return error(Code::Internal, &e.to_string(), Vec::new()),
+            }
+        }
+    };
+    for cookie in parts.headers.get_all(header::SET_COOKIE) {
+        reply
+            .headers_mut()
+            .append(header::SET_COOKIE, cookie.clone());
+    }
+    reply
+}

@@ -1,0 +1,174 @@
+//! Every unary method as Connect JSON over plain HTTP, in both modes: a sign-in sets the
+//! session cookie, a booking and a lookup answer JSON, and each error is a Connect error with
+//! its HTTP status and, for a bad field, the field violations.
+
+use crate::common;
+
+use serde_json::{Value, json};
+
+use common::site::{ADMIN_EMAIL, ADMIN_PASSWORD, Site, distributed};
+
+use crate::calls::*;
+
+/// POSTs `body` as JSON to `method` with `cookie`; the HTTP status, the JSON answer and the
+/// session cookie it set.
+async fn post(site: &Site, method: &str, body: &str, cookie: &str) -> (u16, Value, Option<String>) {
+    let mut request = reqwest::Client::new()
+        .post(format!("{}/logistics.v1.{method}", site.base))
+        .header("content-type", "application/json")
+        .body(body.to_owned());
+    if !cookie.is_empty() {
+        request = request.header("cookie", cookie);
+    }
+    let reply = request.send().await.unwrap();
+    let status = reply.status().as_u16();
+    assert_eq!(
+        reply.headers()["content-type"],
+        "application/json",
+        "{method}"
+    );
+    let cookie = set_cookie(reply.headers(), "session").map(cookie_pair);
+    let text = reply.text().await.unwrap();
+    (status, serde_json::from_str(&text).unwrap(), cookie)
+}
+
+fn booking() -> Value {
+    let party = |name: &str| json!({"name": name, "address": "1 Quay, Oslo", "phone": "+47 555 0101", "email": "ada@example.com"});
+    json!({
+        "shipment": {
+            "shipper": party("Ada"), "receiver": party("Bo"),
+            "origin": "Oslo, Norway", "destination": "Busan, Korea", "carrier": "Maersk",
+            "type": "SHIPMENT_TYPE_EXPRESS", "mode": "SHIPMENT_MODE_SEA_SHIPPING",
+            "packageCount": 1, "product": "Salmon", "productQuantity": 1,
+            "paymentMode": "PAYMENT_MODE_CASH", "totalFreightCents": "12050", "weightKg": 12.5,
+            "expectedDeliveryDate": {"year": 2030, "month": 3, "day": 1},
+            "departureTime": {"hours": 8, "minutes": 30},
+            "pickupDate": {"year": 2030, "month": 2, "day": 1},
+            "pickupTime": {"hours": 9, "minutes": 15},
+            "packages": [{"quantity": 1, "pieceType": "Box", "description": "Fish",
+                          "lengthCm": 40, "widthCm": 30, "heightCm": 20, "weightKg": 12.5}]
+        }
+    })
+}
+
+async fn unary_methods_answer_connect_json(site: &Site) {
+    // Signed out: a Connect error with its HTTP status.
+    let (status, body, _) = post(site, "ShipmentService/ListShipments", "{}", "").await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (401, Some("unauthenticated"))
+    );
+
+    let (status, _, cookie) = post(
+        site,
+        "SessionService/CreateSession",
+        &json!({"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD}).to_string(),
+        "",
+    )
+    .await;
+    assert_eq!(status, 200);
+    let admin = cookie.expect("the sign-in sets the session cookie");
+
+    let (status, made, _) = post(
+        site,
+        "ShipmentService/CreateShipment",
+        &booking().to_string(),
+        &admin,
+    )
+    .await;
+    assert_eq!(status, 200, "{made}");
+    let number = made["trackingNumber"].as_str().unwrap().to_owned();
+    assert_eq!(made["status"], "SHIPMENT_STATUS_PENDING");
+    assert_eq!(
+        made["totalFreightCents"], "12050",
+        "64-bit numbers as strings"
+    );
+
+    let (status, found, _) = post(
+        site,
+        "ShipmentService/GetShipmentByTrackingNumber",
+        &json!({"trackingNumber": number.to_lowercase()}).to_string(),
+        "",
+    )
+    .await;
+    assert_eq!(status, 200, "{found}");
+    assert_eq!(found["trackingNumber"], number.as_str());
+
+    // A bad field: 400 with the violations, in the bytes and readable.
+    let mut bad = booking();
+    bad["shipment"]["receiver"]["email"] = json!("not an address");
+    let (status, refused, _) = post(
+        site,
+        "ShipmentService/CreateShipment",
+        &bad.to_string(),
+        &admin,
+    )
+    .await;
+    assert_eq!(
+        (status, refused["code"].as_str()),
+        (400, Some("invalid_argument"))
+    );
+    let detail = &refused["details"][0];
+    assert_eq!(detail["type"], "google.rpc.BadRequest");
+    assert!(!detail["value"].as_str().unwrap().is_empty());
+    let fields: Vec<&str> = detail["debug"]["fieldViolations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["field"].as_str().unwrap())
+        .collect();
+    assert!(fields.contains(&"receiver.email"), "{refused}");
+
+    // What is not the method's message, or no method at all.
+    for (method, body, expected) in [
+        (
+            "ShipmentService/GetShipment",
+            r#"{"idd": "x"}"#,
+            (400, "invalid_argument"),
+        ),
+        (
+            "ShipmentService/GetShipment",
+            r#"{"id": 5"#,
+            (400, "invalid_argument"),
+        ),
+        (
+            "ShipmentService/GetShipment",
+            r#"{"id": "0190ffffffffffffffffffff"}"#,
+            (404, "not_found"),
+        ),
+        ("ShipmentService/NoSuchMethod", "{}", (501, "unimplemented")),
+        (
+            "ShipmentService/ExportShipments",
+            "{}",
+            (501, "unimplemented"),
+        ),
+        (
+            "AuthService/GetCurrentUser",
+            "{}",
+            (403, "permission_denied"),
+        ),
+    ] {
+        let (status, body, _) = post(site, method, body, &admin).await;
+        assert_eq!(
+            (status, body["code"].as_str().unwrap()),
+            expected,
+            "{method}: {body}"
+        );
+    }
+    let huge = format!(r#"{{"id": "{}"}}"#, "x".repeat(1024 * 1024));
+    let (status, body, _) = post(site, "ShipmentService/GetShipment", &huge, &admin).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (429, Some("resource_exhausted"))
+    );
+}
+
+#[tokio::test]
+async fn all_in_one_unary_methods_answer_connect_json() {
+    unary_methods_answer_connect_json(&all_in_one(60).await).await;
+}
+
+#[tokio::test]
+async fn distributed_unary_methods_answer_connect_json() {
+    unary_methods_answer_connect_json(&distributed().await).await;
+}
