@@ -129,6 +129,10 @@ request = function()
 end
 LUA
 } > "$work/track.lua"
+# The same lookups as Connect JSON (the JSON API).
+sed -e 's|application/grpc-web+proto|application/json|' -e '/X-Grpc-Web/d' \
+  -e 's|local body = string.char(0, 0, 0, 0, 14, 10, 12) .. n|local body = "{\\"trackingNumber\\":\\"" .. n .. "\\"}"|' \
+  "$work/track.lua" > "$work/track-json.lua"
 
 results=()
 verdicts=()
@@ -248,8 +252,12 @@ logged_per_1000() { # log file, bytes before, requests: bytes logged per 1,000 r
 }
 log_before=$(stat -c %s "$work/all-in-one.log")
 measure "tracking lookup, all-in-one (LOG_PUBLIC_REQUESTS default)" "http://127.0.0.1:$port" -s "$work/track.lua"
+grpc_web_rps=$RPS
 rss_kb=$(awk '/^VmRSS/ {print $2}' "/proc/$gateway_pid/status")
 results+=("$(printf '%-58s %9s bytes of log per 1,000 lookups (RUST_LOG=info)' "  logged" "$(logged_per_1000 "$work/all-in-one.log" "$log_before" "$REQUESTS")")")
+measure "tracking lookup as Connect JSON, all-in-one" "http://127.0.0.1:$port" -s "$work/track-json.lua"
+json_rps=$RPS
+verdict "JSON lookup: $json_rps req/s ≥ 0.8 × gRPC-web ($grpc_web_rps)" "$(awk -v j="$json_rps" -v g="$grpc_web_rps" 'BEGIN { print (j >= 0.8 * g) ? 1 : 0 }')"
 stop_last
 # The same with a line for every lookup.
 port=$(free_port)
