@@ -8,7 +8,7 @@ CHROMIUM ?= /usr/bin/chromium
 BUF_VERSION = 1.75.0
 BUF = .tools/buf/node_modules/.bin/buf
 
-.PHONY: run run-distributed demo test check unit-tests system-packages lint lint-rust lint-frontend build-rust test-rust test-frontend test-e2e test-e2e-distributed check-metrics check-deploy test-faults fault-test bench bench-smoke bench-packages tools webhook-tools buf install-buf npm-ci frontend clean
+.PHONY: run run-distributed demo test check unit-tests system-packages lint lint-rust lint-frontend build-rust test-rust test-frontend test-e2e test-e2e-distributed check-metrics check-deploy test-faults fault-test bench bench-smoke bench-packages tools webhook-tools openapi-tools buf install-buf npm-ci frontend clean
 
 ## run: build everything and start the all-in-one product on http://localhost:$(PORT)
 # E-mails written over SMTP carry the site's brand: frontend/brand.json, or BRAND_FILE (absolute).
@@ -122,9 +122,9 @@ fault-test: frontend tools
 check-deploy:
 	scripts/check-deploy.sh
 
-## tools: SecantusDB, the MongoDB-compatible server the store tests run against, and the
-## Python the webhook tests check deliveries with
-tools: .tools/secantus/bin/secantusd-py webhook-tools
+## tools: SecantusDB, the MongoDB-compatible server the store tests run against, the
+## Python the webhook tests check deliveries with, and the OpenAPI validator
+tools: .tools/secantus/bin/secantusd-py webhook-tools openapi-tools
 
 .tools/secantus/bin/secantusd-py:
 	python3 -m venv .tools/secantus
@@ -137,6 +137,13 @@ webhook-tools: .tools/webhooks/bin/python
 .tools/webhooks/bin/python:
 	python3 -m venv .tools/webhooks
 	.tools/webhooks/bin/pip install --quiet standardwebhooks==1.1.0 jsonschema==4.26.0
+
+## openapi-tools: openapi-spec-validator, which the gateway's tests check /openapi.json with
+openapi-tools: .tools/openapi/bin/openapi-spec-validator
+
+.tools/openapi/bin/openapi-spec-validator:
+	python3 -m venv .tools/openapi
+	.tools/openapi/bin/pip install --quiet openapi-spec-validator==0.7.2
 
 ## buf: the buf CLI in .tools/buf (for `buf lint` and `buf curl`)
 buf: $(BUF)

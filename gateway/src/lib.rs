@@ -7,6 +7,7 @@ pub mod connections;
 pub mod export;
 pub mod limits;
 pub mod observe;
+pub mod openapi;
 pub mod redis_call;
 pub mod rpc;
 pub mod session;
@@ -584,6 +585,7 @@ pub async fn app(
     }
     Ok(router
         .route("/healthz", axum::routing::get(|| async { "ok" }))
+        .route(openapi::PATH, axum::routing::get(openapi::serve))
         .route(
             export::PATH,
             axum::routing::get(export::shipments_csv).with_state(exports.clone()),

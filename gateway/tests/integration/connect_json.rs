@@ -172,3 +172,50 @@ async fn all_in_one_unary_methods_answer_connect_json() {
 async fn distributed_unary_methods_answer_connect_json() {
     unary_methods_answer_connect_json(&distributed().await).await;
 }
+
+/// `/openapi.json` passes an independent OpenAPI validator (`make openapi-tools`) and
+/// describes the JSON API: its unary methods, by their JSON names, never an internal or a
+/// streaming one.
+#[tokio::test]
+async fn the_openapi_document_describes_the_json_api_and_is_valid() {
+    let site = all_in_one(60).await;
+    let reply = reqwest::get(format!("{}/openapi.json", site.base))
+        .await
+        .unwrap();
+    assert_eq!(reply.status(), 200);
+    let text = reply.text().await.unwrap();
+    let document: Value = serde_json::from_str(&text).unwrap();
+    let paths = document["paths"].as_object().unwrap();
+    let lookup = &paths["/logistics.v1.ShipmentService/GetShipmentByTrackingNumber"]["post"];
+    assert_eq!(lookup["description"], "Anyone (rate-limited per network).");
+    assert!(paths.contains_key("/logistics.v1.CustomerPortalService/CreateShipment"));
+    assert!(
+        !paths.contains_key("/logistics.v1.ShipmentService/ExportShipments"),
+        "streaming"
+    );
+    assert!(
+        !paths.contains_key("/logistics.v1.AuthService/GetCurrentUser"),
+        "internal"
+    );
+    let shipment = &document["components"]["schemas"]["logistics.v1.Shipment"]["properties"];
+    assert_eq!(shipment["trackingNumber"]["type"], "string");
+    assert_eq!(shipment["totalFreightCents"]["format"], "int64");
+
+    let file = std::env::temp_dir().join(format!("openapi-{}.json", std::process::id()));
+    std::fs::write(&file, &text).unwrap();
+    let validator = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../.tools/openapi/bin/openapi-spec-validator"
+    );
+    let output = std::process::Command::new(validator)
+        .arg(&file)
+        .output()
+        .unwrap_or_else(|e| panic!("{validator}: {e} (run `make openapi-tools`)"));
+    assert!(
+        output.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let _ = std::fs::remove_file(file);
+}
