@@ -19,6 +19,7 @@ use tonic::Code;
 use tonic_types::StatusExt;
 use tower::ServiceExt;
 
+use crate::idempotency::{self, Answer, Claim};
 use crate::rpc::RpcGateway;
 
 /// What this entry point reads: Connect's unary JSON.
@@ -214,9 +215,100 @@ pub async fn json_calls(
             }
         }
     };
+    let claimed = match parts.headers.get(IDEMPOTENCY_KEY) {
+        Some(value) if !service_auth::access::rule(&path).is_some_and(|r| r.idempotent) => {
+            let Some(key) = value
+                .to_str()
+                .ok()
+                .map(str::trim)
+                .filter(|k| !k.is_empty() && k.len() <= idempotency::MAX_KEY_CHARS)
+            else {
+                return error(Code::InvalidArgument, BAD_KEY, Vec::new());
+            };
+            let caller = crate::session::id_from_cookies(
+                parts
+                    .headers
+                    .get(header::COOKIE)
+                    .and_then(|v| v.to_str().ok()),
+            )
+            .map(|id| format!("session:{id}"))
+            .unwrap_or_else(|| {
+                format!(
+                    "client:{}",
+                    gateway
+                        .proxies
+                        .client_key(&parts.headers, &parts.extensions)
+                )
+            });
+            let key = idempotency::store_key(&caller, &path, key);
+            let fingerprint = idempotency::fingerprint(&body);
+            match gateway.idempotency.claim(&key, &fingerprint).await {
+                Ok(Claim::New) => Some((key, fingerprint)),
+                Ok(Claim::Done(answer)) => return replay(answer),
+                Ok(Claim::InProgress) => {
+                    return error(Code::Aborted, KEY_IN_PROGRESS, Vec::new());
+                }
+                Ok(Claim::Mismatch) => return error(Code::InvalidArgument, KEY_REUSED, Vec::new()),
+                Err(e) => {
+                    tracing::warn!(error = %e, "idempotency store unavailable");
+                    return error(Code::Unavailable, KEYS_DOWN, Vec::new());
+                }
+            }
+        }
+        _ => None,
+    };
     let call = grpc_request(&parts, &path, &input.encode_to_vec());
+    let keys = gateway.idempotency.clone();
     let Ok(response) = gateway.oneshot(call).await;
-    answer(&method, response).await
+    let reply = answer(&method, response).await;
+    let Some((key, fingerprint)) = claimed else {
+        return reply;
+    };
+    let (reply_parts, reply_body) = reply.into_parts();
+    let bytes = axum::body::to_bytes(reply_body, usize::MAX)
+        .await
+        .unwrap_or_default();
+    let status = reply_parts.status;
+    // A passing failure (an outage, a rate limit) may be tried again under the same key.
+    let kept = if status.is_server_error() || status == StatusCode::TOO_MANY_REQUESTS {
+        keys.release(&key).await
+    } else {
+        let answer = Answer {
+            status: status.as_u16(),
+            body: String::from_utf8_lossy(&bytes).into_owned(),
+        };
+        keys.finish(&key, &fingerprint, answer).await
+    };
+    if let Err(e) = kept {
+        tracing::warn!(error = %e, "idempotency key not recorded");
+    }
+    Response::from_parts(reply_parts, axum::body::Body::from(bytes))
+}
+
+/// The header that makes a creating call safe to retry.
+const IDEMPOTENCY_KEY: &str = "idempotency-key";
+const BAD_KEY: &str = "Idempotency-Key must be 1 to 255 characters.";
+const KEY_IN_PROGRESS: &str =
+    "A request with this Idempotency-Key is still in progress. Try again in a moment.";
+const KEY_REUSED: &str = "This Idempotency-Key was used with a different request.";
+const KEYS_DOWN: &str = "Idempotency-Key cannot be checked right now. Try again in a moment.";
+
+/// The first answer to a key, sent again.
+fn replay(answer: Answer) -> Response {
+    let status = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::OK);
+    (
+        status,
+        [
+            (header::CONTENT_TYPE, JSON),
+            (header::CACHE_CONTROL, "no-store"),
+            (
+                http::HeaderName::from_static("idempotency-replayed"),
+                "true",
+            ),
+        ],
+        answer.body,
+    )
+        .into_response()
 }
 
 /// The gRPC call of `message` to `path`, with the caller's headers that matter.

@@ -5,6 +5,7 @@ pub mod access;
 pub mod connect;
 pub mod connections;
 pub mod export;
+pub mod idempotency;
 pub mod limits;
 pub mod observe;
 pub mod openapi;
@@ -549,7 +550,12 @@ pub async fn app(
         shipments: upstreams.shipments.clone(),
         proxies,
     };
+    let idempotency = match &config.redis_url {
+        Some(url) => idempotency::Idempotency::redis(redis_connection(url.expose_secret()).await?),
+        None => idempotency::Idempotency::embedded(data_dir)?,
+    };
     let rpc = RpcGateway {
+        idempotency,
         shipments: upstreams.shipments,
         auth: upstreams.auth,
         notifications: upstreams.notifications,

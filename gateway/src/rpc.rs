@@ -73,6 +73,8 @@ pub struct RpcGateway {
     pub proxies: TrustedProxies,
     /// Checks and reads a call's body; applied after the caller was admitted from the headers.
     pub guard: GrpcGuardLayer,
+    /// The answers kept for the JSON API's `Idempotency-Key`s.
+    pub idempotency: crate::idempotency::Idempotency,
 }
 
 /// How many reverse proxies in front of the gateway append to `X-Forwarded-For`; the

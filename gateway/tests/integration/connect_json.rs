@@ -13,12 +13,27 @@ use crate::calls::*;
 /// POSTs `body` as JSON to `method` with `cookie`; the HTTP status, the JSON answer and the
 /// session cookie it set.
 async fn post(site: &Site, method: &str, body: &str, cookie: &str) -> (u16, Value, Option<String>) {
+    let (status, body, cookie, _) = post_with(site, method, body, cookie, &[]).await;
+    (status, body, cookie)
+}
+
+/// `post` with more headers; also whether the answer was a replay of an earlier one.
+async fn post_with(
+    site: &Site,
+    method: &str,
+    body: &str,
+    cookie: &str,
+    headers: &[(&str, &str)],
+) -> (u16, Value, Option<String>, bool) {
     let mut request = reqwest::Client::new()
         .post(format!("{}/logistics.v1.{method}", site.base))
         .header("content-type", "application/json")
         .body(body.to_owned());
     if !cookie.is_empty() {
         request = request.header("cookie", cookie);
+    }
+    for (name, value) in headers {
+        request = request.header(*name, *value);
     }
     let reply = request.send().await.unwrap();
     let status = reply.status().as_u16();
@@ -28,8 +43,14 @@ async fn post(site: &Site, method: &str, body: &str, cookie: &str) -> (u16, Valu
         "{method}"
     );
     let cookie = set_cookie(reply.headers(), "session").map(cookie_pair);
+    let replayed = reply.headers().get("idempotency-replayed").is_some();
     let text = reply.text().await.unwrap();
-    (status, serde_json::from_str(&text).unwrap(), cookie)
+    (
+        status,
+        serde_json::from_str(&text).unwrap(),
+        cookie,
+        replayed,
+    )
 }
 
 fn booking() -> Value {
@@ -93,6 +114,42 @@ async fn unary_methods_answer_connect_json(site: &Site) {
     .await;
     assert_eq!(status, 200, "{found}");
     assert_eq!(found["trackingNumber"], number.as_str());
+
+    // A retried booking with its Idempotency-Key is answered, not booked again.
+    let key = [("idempotency-key", "booking-7f3a")];
+    let body = booking().to_string();
+    let first = post_with(site, "ShipmentService/CreateShipment", &body, &admin, &key).await;
+    let again = post_with(site, "ShipmentService/CreateShipment", &body, &admin, &key).await;
+    assert_eq!((first.0, first.3), (200, false), "{}", first.1);
+    assert_eq!((again.0, again.3), (200, true));
+    assert_eq!(first.1["id"], again.1["id"], "one shipment");
+    let mut other = booking();
+    other["shipment"]["product"] = json!("Cod");
+    let reused = post_with(
+        site,
+        "ShipmentService/CreateShipment",
+        &other.to_string(),
+        &admin,
+        &key,
+    )
+    .await;
+    assert_eq!(
+        (reused.0, reused.1["message"].as_str()),
+        (
+            400,
+            Some("This Idempotency-Key was used with a different request.")
+        )
+    );
+    let long = "k".repeat(256);
+    let refused = post_with(
+        site,
+        "ShipmentService/CreateShipment",
+        &body,
+        &admin,
+        &[("idempotency-key", &long)],
+    )
+    .await;
+    assert_eq!(refused.0, 400);
 
     // A bad field: 400 with the violations, in the bytes and readable.
     let mut bad = booking();
@@ -218,4 +275,37 @@ async fn the_openapi_document_describes_the_json_api_and_is_valid() {
         String::from_utf8_lossy(&output.stderr)
     );
     let _ = std::fs::remove_file(file);
+}
+
+/// A booking retried with its Idempotency-Key after a restart of the all-in-one is answered
+/// from before the restart, not booked again.
+#[tokio::test]
+async fn an_idempotency_key_outlives_a_restart() {
+    let work = tempfile::tempdir().unwrap();
+    let data = work.path().join("data");
+    let first = common::site::all_in_one_on_with(&data, |_| {}).await;
+    let admin = signed_in(&first, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let key = [("idempotency-key", "restart-2f9c")];
+    let body = booking().to_string();
+    let before = post_with(
+        &first,
+        "ShipmentService/CreateShipment",
+        &body,
+        &admin,
+        &key,
+    )
+    .await;
+    assert_eq!(before.0, 200, "{}", before.1);
+    drop(first);
+    let second = common::site::all_in_one_on_with(&data, |_| {}).await;
+    let after = post_with(
+        &second,
+        "ShipmentService/CreateShipment",
+        &body,
+        &admin,
+        &key,
+    )
+    .await;
+    assert_eq!((after.0, after.3), (200, true));
+    assert_eq!(before.1["id"], after.1["id"]);
 }
