@@ -88,6 +88,11 @@ for (const viewport of WIDTHS) {
       await expect(page).toHaveURL(new RegExp(`/track/${shipment.trackingNumber}$`));
       await expect(trackingInput(page)).toHaveValue(shipment.trackingNumber);
 
+      // Sent before the page's script took over, the form's own GET lands on the result too.
+      await page.goto(`/track?trackingNumber=${encodeURIComponent(pasted(shipment.trackingNumber))}`);
+      await expect(page).toHaveURL(new RegExp(`/track/${shipment.trackingNumber}$`));
+      await expect(page.getByRole('heading', { level: 2, name: shipment.trackingNumber })).toBeVisible();
+
       // Malformed: its own message, inline only.
       await trackingInput(page).fill('PSE 1234 5678');
       await trackButton(page).click();
