@@ -41,6 +41,28 @@ const KEPT: &[&str] = &[
     "user-agent",
 ];
 
+/// The JSON of replies seen lately, by method and reply bytes: a tracking number looked up again
+/// and again is written out once. Bounded by the bytes it holds.
+static REPLIES: LazyLock<moka::sync::Cache<(String, Bytes), Bytes>> = LazyLock::new(transcodings);
+
+/// The largest message whose transcoding is kept: a lookup's, not a page of a list's.
+const CACHED_BYTES: usize = 16 * 1024;
+
+/// A cache of transcoded messages: 16 MB of them, each kept a minute at most.
+fn transcodings() -> moka::sync::Cache<(String, Bytes), Bytes> {
+    moka::sync::Cache::builder()
+        .weigher(|key: &(String, Bytes), value: &Bytes| {
+            u32::try_from(key.1.len() + value.len()).unwrap_or(u32::MAX)
+        })
+        .max_capacity(16 * 1024 * 1024)
+        .time_to_live(std::time::Duration::from_secs(60))
+        .build()
+}
+
+/// The binary form of request bodies seen lately, by method and JSON (the same lookup sent
+/// again is read once). Bounded by the bytes it holds.
+static REQUESTS: LazyLock<moka::sync::Cache<(String, Bytes), Bytes>> = LazyLock::new(transcodings);
+
 static POOL: LazyLock<DescriptorPool> = LazyLock::new(|| {
     DescriptorPool::decode(logistics_proto::FILE_DESCRIPTOR_SET)
         .expect("the build wrote a valid descriptor set")
@@ -198,21 +220,14 @@ pub async fn json_calls(
             );
         }
     };
-    let input = if body.iter().all(u8::is_ascii_whitespace) {
-        DynamicMessage::new(method.input())
-    } else {
-        let mut reader = serde_json::Deserializer::from_slice(&body);
-        match DynamicMessage::deserialize(method.input(), &mut reader)
-            .and_then(|message| reader.end().map(|()| message))
-        {
-            Ok(message) => message,
-            Err(e) => {
-                return error(
-                    Code::InvalidArgument,
-                    &format!("The body is not a valid {}: {e}", method.input().name()),
-                    Vec::new(),
-                );
-            }
+    let input = match proto_of(&method, &body) {
+        Ok(input) => input,
+        Err(e) => {
+            return error(
+                Code::InvalidArgument,
+                &format!("The body is not a valid {}: {e}", method.input().name()),
+                Vec::new(),
+            );
         }
     };
     let claimed = match parts.headers.get(IDEMPOTENCY_KEY) {
@@ -257,7 +272,7 @@ pub async fn json_calls(
         }
         _ => None,
     };
-    let call = grpc_request(&parts, &path, &input.encode_to_vec());
+    let call = grpc_request(&parts, &path, &input);
     let keys = gateway.idempotency.clone();
     let Ok(response) = gateway.oneshot(call).await;
     let reply = answer(&method, response).await;
@@ -372,24 +387,17 @@ async fn answer(
                 return error(Code::Internal, "The service sent no answer.", Vec::new());
             }
             data.advance(5);
-            match DynamicMessage::decode(method.output(), data) {
-                Ok(message) => {
-                    let mut json = serde_json::Serializer::new(Vec::new());
-                    let options = SerializeOptions::new().skip_default_fields(true);
-                    if let Err(e) = message.serialize_with_options(&mut json, &options) {
-                        return error(Code::Internal, &e.to_string(), Vec::new());
-                    }
-                    (
-                        StatusCode::OK,
-                        [
-                            (header::CONTENT_TYPE, JSON),
-                            (header::CACHE_CONTROL, "no-store"),
-                        ],
-                        json.into_inner(),
-                    )
-                        .into_response()
-                }
-                Err(e) => return error(Code::Internal, &e.to_string(), Vec::new()),
+            match json_of(method, data) {
+                Ok(json) => (
+                    StatusCode::OK,
+                    [
+                        (header::CONTENT_TYPE, JSON),
+                        (header::CACHE_CONTROL, "no-store"),
+                    ],
+                    json,
+                )
+                    .into_response(),
+                Err(e) => return error(Code::Internal, &e, Vec::new()),
             }
         }
     };
@@ -399,4 +407,46 @@ async fn answer(
             .append(header::SET_COOKIE, cookie.clone());
     }
     reply
+}
+
+/// A request body of `method` as the binary message (an empty body is the empty message).
+fn proto_of(method: &MethodDescriptor, body: &Bytes) -> Result<Bytes, String> {
+    let key = (method.full_name().to_owned(), body.clone());
+    if let Some(proto) = REQUESTS.get(&key) {
+        return Ok(proto);
+    }
+    let message = if body.iter().all(u8::is_ascii_whitespace) {
+        DynamicMessage::new(method.input())
+    } else {
+        let mut reader = serde_json::Deserializer::from_slice(body);
+        let message =
+            DynamicMessage::deserialize(method.input(), &mut reader).map_err(|e| e.to_string())?;
+        reader.end().map_err(|e| e.to_string())?;
+        message
+    };
+    let proto = Bytes::from(message.encode_to_vec());
+    if key.1.len() <= CACHED_BYTES {
+        REQUESTS.insert(key, proto.clone());
+    }
+    Ok(proto)
+}
+
+/// A reply message of `method` as JSON (the proto3 mapping, default values left out).
+fn json_of(method: &MethodDescriptor, message: Bytes) -> Result<Bytes, String> {
+    let key = (method.full_name().to_owned(), message);
+    if let Some(json) = REPLIES.get(&key) {
+        return Ok(json);
+    }
+    let decoded =
+        DynamicMessage::decode(method.output(), key.1.clone()).map_err(|e| e.to_string())?;
+    let mut json = serde_json::Serializer::new(Vec::new());
+    let options = SerializeOptions::new().skip_default_fields(true);
+    decoded
+        .serialize_with_options(&mut json, &options)
+        .map_err(|e| e.to_string())?;
+    let json = Bytes::from(json.into_inner());
+    if key.1.len() <= CACHED_BYTES {
+        REPLIES.insert(key, json.clone());
+    }
+    Ok(json)
 }
