@@ -8,6 +8,8 @@
 #   python3-aiosmtpd  the SMTP server the e-mail tests start (services/notifications/tests)
 #   python3-trustme   the private CA that signs that server's certificate in the TLS tests
 #   prometheus     promtool, which checks every process's /metrics (scripts/check-metrics.py)
+#   zbar-tools     zbarimg, the barcode reader that decodes the server's PDF labels in a test
+#   poppler-utils  pdftoppm, which draws those PDF pages as images for it
 #
 # On Debian or Ubuntu, as root or with passwordless sudo, the missing ones are installed with
 # apt-get. Otherwise it stops at once and prints the one command that installs them.
@@ -26,6 +28,8 @@ present() {
     python3-aiosmtpd) /usr/bin/python3 -c 'import aiosmtpd' >/dev/null 2>&1 ;;
     python3-trustme) /usr/bin/python3 -c 'import trustme' >/dev/null 2>&1 ;;
     prometheus) command -v promtool >/dev/null 2>&1 ;;
+    zbar-tools) command -v zbarimg >/dev/null 2>&1 ;;
+    poppler-utils) command -v pdftoppm >/dev/null 2>&1 ;;
     nginx-light) command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] ;;
     wrk) command -v wrk >/dev/null 2>&1 ;;
   esac
@@ -40,7 +44,7 @@ done
 
 missing_packages() {
   local package
-  for package in chromium redis-server python3-venv python3-aiosmtpd python3-trustme prometheus "$@"; do
+  for package in chromium redis-server python3-venv python3-aiosmtpd python3-trustme prometheus zbar-tools poppler-utils "$@"; do
     present "$package" || echo "$package"
   done
 }

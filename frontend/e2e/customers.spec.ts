@@ -81,6 +81,8 @@ for (const viewport of [PHONE, DESKTOP]) {
     test.use({ viewport });
 
     test(`an admin creates, edits, invites, suspends and reactivates a customer, and attaches a shipment at ${px}`, async ({ page }) => {
+      // Many steps, each a few seconds on a busy 2-core machine.
+      test.setTimeout(60_000);
       const run = `${Date.now().toString(36).slice(-6)}${viewport.width}`;
       const name = `Acme ${run}`;
       const renamed = `Acme Group ${run}`;
@@ -220,7 +222,11 @@ for (const viewport of [PHONE, DESKTOP]) {
       await expect(page.getByRole('heading', { level: 1, name: 'Customers' })).toBeVisible();
       await expect(page.getByRole('button', { name: 'New customer' })).toHaveCount(0);
       await page.getByLabel('Search').fill(customer.name);
-      await page.getByRole('region', { name: 'Customers', exact: true }).getByRole('link', { name: customer.name }).click();
+      // The search has run (it is in the address) before a row of its answer is clicked.
+      await expect(page).toHaveURL((url) => url.searchParams.get('q') === customer.name);
+      const rows = page.getByRole('region', { name: 'Customers', exact: true }).getByRole('link');
+      await expect(rows).toHaveCount(1);
+      await rows.filter({ hasText: customer.name }).click();
       await expect(page.getByRole('heading', { level: 1, name: customer.name })).toBeVisible();
       await expect(page.getByRole('region', { name: 'Users', exact: true })).toBeVisible();
       await expect(page.getByRole('region', { name: 'Shipments', exact: true })).toBeVisible();

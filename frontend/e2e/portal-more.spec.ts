@@ -24,6 +24,12 @@ async function shoot(page: Page, name: string) {
   await page.evaluate(() => document.documentElement.classList.toggle('dark', false));
 }
 
+/** `YYYY-MM-DD` as the API's date. */
+function isoDate(text: string) {
+  const [year, month, day] = text.split('-').map(Number);
+  return { year, month, day };
+}
+
 /** The first date from today + 1 that falls on ISO weekday `n` (1 Monday .. 7 Sunday), and one that does not. */
 function days(n: number) {
   for (let offset = 1; offset <= 7; offset++) {
@@ -162,7 +168,8 @@ for (const viewport of [
       // (A context of their own: `request` is signed in as the customer now.)
       const staffRequest = await playwright.request.newContext();
       const desk = await staffClients(staffRequest);
-      const queued = (await desk.pickups.listPickups({})).pickups.find((p) => p.shipmentIds.includes(shipmentId));
+      const onThatDay = await desk.pickups.listPickups({ date: isoDate(open), area: 'Port City', pageSize: 100 });
+      const queued = onThatDay.pickups.find((p) => p.shipmentIds.includes(shipmentId));
       expect(queued, 'the pickup is in the staff queue').toBeDefined();
       await desk.pickups.confirmPickup({ id: queued!.id });
       await desk.pickups.completePickup({ id: queued!.id });

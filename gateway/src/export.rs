@@ -28,6 +28,9 @@ pub struct Exports {
     pub tokens: TokenKey,
     pub shipments: Upstream,
     pub proxies: TrustedProxies,
+    /// For the labels: their tracking links' site and their sender.
+    pub public_url: String,
+    pub company_name: String,
 }
 
 /// The list's filter, as the admin's address bar has it.
@@ -208,7 +211,7 @@ impl Exports {
     }
 
     /// The signed-in user that `allowed` admits, and the metadata of a call made for them.
-    async fn caller(
+    pub(crate) async fn caller(
         &self,
         peer: std::net::SocketAddr,
         headers: &HeaderMap,

@@ -6,6 +6,7 @@ pub mod connect;
 pub mod connections;
 pub mod export;
 pub mod idempotency;
+pub mod labels;
 pub mod limits;
 pub mod observe;
 pub mod openapi;
@@ -340,6 +341,9 @@ pub struct Upstreams {
     pub notifications: Upstream,
     pub preferences: Upstream,
     pub tokens: TokenKey,
+    /// The site's address (the labels' tracking links) and company (their sender).
+    pub public_url: String,
+    pub company_name: String,
 }
 
 impl Upstreams {
@@ -392,6 +396,8 @@ impl Upstreams {
             notifications,
             preferences,
             tokens,
+            public_url: hosted.site.public_url(),
+            company_name: hosted.site.company_name(),
         })
     }
 }
@@ -549,6 +555,8 @@ pub async fn app(
         tokens: upstreams.tokens.clone(),
         shipments: upstreams.shipments.clone(),
         proxies,
+        public_url: upstreams.public_url.clone(),
+        company_name: upstreams.company_name.clone(),
     };
     let idempotency = match &config.redis_url {
         Some(url) => idempotency::Idempotency::redis(redis_connection(url.expose_secret()).await?),
@@ -599,6 +607,22 @@ pub async fn app(
         .route(
             export::PORTAL_PATH,
             axum::routing::get(export::portal_shipments_csv).with_state(exports.clone()),
+        )
+        .route(
+            labels::PDF_PATH,
+            axum::routing::get(labels::staff_pdf).with_state(exports.clone()),
+        )
+        .route(
+            labels::ZPL_PATH,
+            axum::routing::get(labels::staff_zpl).with_state(exports.clone()),
+        )
+        .route(
+            labels::PORTAL_PDF_PATH,
+            axum::routing::get(labels::portal_pdf).with_state(exports.clone()),
+        )
+        .route(
+            labels::PORTAL_ZPL_PATH,
+            axum::routing::get(labels::portal_zpl).with_state(exports.clone()),
         )
         .route(
             export::REJECTED_PATH,

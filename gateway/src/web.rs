@@ -53,6 +53,48 @@ const GZIP_LEVEL: u32 = if cfg!(debug_assertions) { 6 } else { 9 };
 /// routes get the app shell; a missing asset is a real 404, and a path that is neither a
 /// file nor a route of the app gets the shell (the app's 404 page) with the status 404.
 /// Only `GET` and `HEAD`; anything else is `405`.
+/// The track page's form sent before its script ran (or without one): `/track?trackingNumber=…`
+/// (or `/es/track?…`) goes on to that number's result page, as the script would, the number
+/// read as the page reads it (spaces and dashes out, punctuation trimmed, upper case).
+fn track_search(path: &str, query: Option<&str>) -> Option<Response> {
+    let prefix = path.strip_suffix("/track")?;
+    let is_language = prefix.len() == 3
+        && prefix.starts_with('/')
+        && prefix[1..].bytes().all(|b| b.is_ascii_lowercase());
+    if !(prefix.is_empty() || is_language) {
+        return None;
+    }
+    let raw = query?
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(name, _)| *name == "trackingNumber")?
+        .1
+        .replace('+', " ");
+    let raw = percent_encoding::percent_decode_str(&raw)
+        .decode_utf8()
+        .ok()?;
+    let number: String = raw
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '-')
+        .collect::<String>()
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_uppercase();
+    if number.is_empty() || number.len() > 200 {
+        return None;
+    }
+    let encoded =
+        percent_encoding::utf8_percent_encode(&number, percent_encoding::NON_ALPHANUMERIC);
+    let mut response = axum::response::IntoResponse::into_response(StatusCode::SEE_OTHER);
+    response.headers_mut().insert(
+        header::LOCATION,
+        HeaderValue::from_str(&format!("{prefix}/track/{encoded}")).ok()?,
+    );
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Some(response)
+}
+
 pub fn app_files(static_dir: &Path) -> Router {
     let files = Arc::new(StaticFiles::load(static_dir));
     Router::new().fallback_service(tower::service_fn(move |request: Request| {
@@ -253,6 +295,9 @@ impl StaticFiles {
             return bare(StatusCode::METHOD_NOT_ALLOWED, &self.method_not_allowed);
         }
         let path = request.uri().path();
+        if let Some(result) = track_search(path, request.uri().query()) {
+            return result;
+        }
         let decoded = if path.contains('%') {
             percent_encoding::percent_decode_str(path)
                 .decode_utf8()
@@ -610,6 +655,30 @@ pub async fn security_headers(request: Request, next: Next) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_track_form_sent_without_its_script_goes_to_the_numbers_page() {
+        let location = |path: &str, query: &str| {
+            track_search(path, Some(query))
+                .map(|r| r.headers()[header::LOCATION].to_str().unwrap().to_owned())
+        };
+        assert_eq!(
+            location("/track", "trackingNumber=pse+3136+81562."),
+            Some("/track/PSE313681562".into())
+        );
+        assert_eq!(
+            location("/es/track", "x=1&trackingNumber=%20pse-313681562"),
+            Some("/es/track/PSE313681562".into())
+        );
+        assert_eq!(
+            location("/track", "trackingNumber=..."),
+            None,
+            "nothing left"
+        );
+        assert_eq!(location("/track", "q=PSE313681562"), None);
+        assert_eq!(location("/about/track", "trackingNumber=PSE1"), None);
+        assert_eq!(location("/track/PSE1", "trackingNumber=PSE2"), None);
+    }
 
     fn value(text: &'static str) -> HeaderValue {
         HeaderValue::from_static(text)

@@ -13,6 +13,7 @@ mod connections;
 mod customers;
 mod emails;
 mod files;
+mod labels;
 mod one_click_unsubscribe;
 mod own_sessions;
 mod preferences;

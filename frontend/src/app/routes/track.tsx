@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect } from 'react';
-import { Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'react-router-dom';
 import { AlertCircle, WifiOff } from 'lucide-react';
 import { ErrorAlert } from '@/components/ui/ErrorAlert';
 import { PageHero } from '@/components/ui/PageHero';
@@ -42,9 +42,6 @@ export default function TrackPage() {
   const { trackingNumber: param } = useParams();
   const trackingNumber = param ? normaliseTrackingNumber(param) : '';
   const tokens = useLinkTokens(trackingNumber);
-  const { path } = useLanguage();
-  // The form's own submission, sent before the script took over the page.
-  const submitted = normaliseTrackingNumber(new URLSearchParams(useLocation().search).get('trackingNumber') ?? '');
   const body = (lookup: Lookup) => (
     <TrackBody
       trackingNumber={trackingNumber}
@@ -52,7 +49,6 @@ export default function TrackPage() {
       lookup={lookup}
     />
   );
-  if (!trackingNumber && submitted) return <Navigate replace to={path(`/track/${encodeURIComponent(submitted)}`)} />;
   if (!trackingNumber) return body(IDLE);
   const loading: Lookup = { ...IDLE, state: { status: 'loading', trackingNumber } };
   return (

@@ -25,7 +25,8 @@ export function TrackSearchForm({ action, initialValue, loading, onSearch }: Tra
   };
 
   return (
-    // A tap before the script takes over still searches: the browser sends ?trackingNumber= to /track.
+    // A tap before the script takes over still searches: the gateway sends /track?trackingNumber=
+    // on to the number's page.
     <form className="track-form" role="search" action={action} method="get" aria-busy={loading} onSubmit={submit} noValidate>
       <label htmlFor="tracking-number" className="track-form-label">
         {t('track.search.label')}
