@@ -211,8 +211,10 @@ for (const viewport of WIDTHS) {
     });
 
     test(`toasts cover no button, hero or field, and close with a 24 px target (20), at ${px}`, async ({ page }) => {
-      // Empty Track on the track page: a toast while the hero and its search box are in view.
+      // Empty Track on the track page: a toast while the hero and its search box are in view
+      // (a tap before the script took over sends the form itself, which an empty box makes a reload).
       await page.goto('/track');
+      await waitForHydration(page);
       await trackButton(page).click();
       const toast = page.locator('.Toastify__toast').filter({ hasText: 'Please enter a tracking number.' });
       await expect(toast).toHaveAttribute('data-in', 'true');

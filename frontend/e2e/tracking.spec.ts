@@ -14,6 +14,7 @@ import {
   trackError,
   trackingInput,
 } from './support/track-page';
+import { waitForHydration } from './support/hydrated';
 
 function recordLookups(page: Page): Request[] {
   const lookups: Request[] = [];
@@ -104,6 +105,8 @@ test.describe('Track page', () => {
   test('an empty or blank number shows a toast and sends no request', async ({ page }) => {
     const lookups = recordLookups(page);
     await page.goto('/track');
+    // Before the script takes over, a tap sends the form itself (an empty box: a reload).
+    await waitForHydration(page);
     await trackButton(page).click();
     await expect(toastWithText(page, EMPTY_INPUT_MESSAGE)).toBeVisible();
     await trackingInput(page).fill('   \t ');
@@ -139,6 +142,7 @@ test.describe('Track page', () => {
   test('punctuation alone is no number: a toast and no request', async ({ page }) => {
     const lookups = recordLookups(page);
     await page.goto('/track');
+    await waitForHydration(page);
     await trackingInput(page).fill('.*');
     await trackButton(page).click();
     await expect(toastWithText(page, EMPTY_INPUT_MESSAGE)).toBeVisible();
