@@ -219,8 +219,12 @@ function CustomerUsers({ customer, canInvite, onInvite }: { customer: Customer; 
               <tbody>
                 {list.map((user) => (
                   <tr key={user.id}>
-                    <th scope="row">{user.name}</th>
-                    <td data-label="E-mail">{user.email}</td>
+                    <th scope="row" className="cell-wraps">
+                      {user.name}
+                    </th>
+                    <td data-label="E-mail" className="cell-wraps">
+                      {user.email}
+                    </td>
                     <td data-label="Role">{customerRoleLabel(user.role)}</td>
                     <td className="card-aside">
                       <span className={`status-pill ${user.disabled ? 'is-off' : 'is-on'}`}>

@@ -72,8 +72,12 @@ export function UsersPage({ currentUserId, canManage }: { currentUserId: string;
               <tbody>
                 {users.map((user) => (
                   <tr key={user.id} data-email={user.email}>
-                    <th scope="row">{user.email}</th>
-                    <td data-label="Name">{user.name}</td>
+                    <th scope="row" className="cell-wraps">
+                      {user.email}
+                    </th>
+                    <td data-label="Name" className="cell-wraps">
+                      {user.name}
+                    </td>
                     <td data-label="Role">
                       <UserAccess user={user} editable={canManage && user.id !== currentUserId} onChanged={replace} />
                     </td>

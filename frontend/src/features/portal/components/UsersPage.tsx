@@ -94,10 +94,10 @@ function UsersAdmin({ currentUserId }: { currentUserId: string }) {
                   const label = u.name || u.email;
                   return (
                     <tr key={u.id} data-email={u.email}>
-                      <th scope="row">
+                      <th scope="row" className="cell-wraps">
                         <bdi>{label}</bdi>
                       </th>
-                      <td data-label={t('portal.users.email')}>
+                      <td data-label={t('portal.users.email')} className="cell-wraps">
                         <bdi>{u.email}</bdi>
                       </td>
                       <td data-label={t('portal.users.role')}>{t(customerRoleLabelId(u.role))}</td>
