@@ -5,14 +5,17 @@
 
 use std::time::Duration;
 
+use http::HeaderMap;
 use logistics_proto::v1::{
     self as pb, auth_service_client::AuthServiceClient,
     customer_service_client::CustomerServiceClient,
 };
-use service_auth::{CALL_TOKEN_LIFETIME, Caller, Permission, Role, TokenKey};
+use service_auth::access::{Audience, KeyScope};
+use service_auth::{CALL_TOKEN_LIFETIME, Caller, NOT_PERMITTED, Permission, Role, TokenKey};
 use tonic::{Code, Status};
 
-use crate::session::{Session, SessionStore};
+use crate::api_keys::{self, ApiKeys};
+use crate::session::{self, Session, SessionStore};
 use crate::upstream::Upstream;
 
 /// How long a user's stored state may be reused before it is asked for again; well inside
@@ -61,6 +64,7 @@ impl CurrentUser {
             role: self.role,
             permissions: self.permissions.clone(),
             customer_id: self.customer_id.clone(),
+            api_key: None,
         }
     }
 
@@ -83,6 +87,23 @@ pub struct Access {
     shipments: Upstream,
     tokens: TokenKey,
     users: moka::sync::Cache<String, CurrentUser>,
+    keys: ApiKeys,
+}
+
+/// Who a call was let through for: a browser's session, or an API key's caller.
+pub enum Admitted {
+    Session(Session, CurrentUser),
+    Key(Caller),
+}
+
+impl Admitted {
+    /// Who the service token names.
+    pub fn caller(&self) -> Caller {
+        match self {
+            Self::Session(_, user) => user.caller(),
+            Self::Key(caller) => caller.clone(),
+        }
+    }
 }
 
 fn unavailable(e: impl std::fmt::Display) -> Status {
@@ -96,6 +117,7 @@ impl Access {
         auth: Upstream,
         shipments: Upstream,
         tokens: TokenKey,
+        keys: ApiKeys,
     ) -> Self {
         let users = moka::sync::Cache::builder()
             .max_capacity(100_000)
@@ -107,7 +129,48 @@ impl Access {
             shipments,
             tokens,
             users,
+            keys,
         }
+    }
+
+    /// The caller of a call for `audience` (a signed-in one) needing `key_scope` from a key:
+    /// the API key it carries, else the session of its cookie; refused as the gRPC status
+    /// says when neither admits it.
+    pub async fn admit(
+        &self,
+        headers: &HeaderMap,
+        audience: Audience,
+        key_scope: Option<KeyScope>,
+    ) -> Result<Admitted, Status> {
+        if api_keys::carries_key(headers) {
+            let secret = api_keys::secret(headers)
+                .ok_or_else(|| Status::unauthenticated(api_keys::INVALID_KEY))?;
+            let caller = self
+                .keys
+                .caller(secret, audience, key_scope, async |user| {
+                    self.with_customer_state(user).await
+                })
+                .await?;
+            return Ok(Admitted::Key(caller));
+        }
+        let cookie = headers
+            .get(http::header::COOKIE)
+            .and_then(|v| v.to_str().ok());
+        let Some((session, user)) = self.signed_in(session::id_from_cookies(cookie)).await? else {
+            return Err(Status::unauthenticated("Please sign in."));
+        };
+        let admitted = match audience {
+            Audience::Staff(permission) => user.may(permission),
+            // Staff never pass, nor a customer's user without their customer.
+            Audience::Customer { admin } => {
+                user.caller().customer().is_some() && (!admin || user.role == Role::CustomerAdmin)
+            }
+            _ => true,
+        };
+        if !admitted {
+            return Err(Status::permission_denied(NOT_PERMITTED));
+        }
+        Ok(Admitted::Session(session, user))
     }
 
     /// The live session with id `session_id` and its user as stored now; None when there is
@@ -145,6 +208,12 @@ impl Access {
         self.users.invalidate_all();
     }
 
+    /// Forgets what it knows of every API key: a key revoked through this gateway is refused
+    /// here at once (elsewhere within RECHECK_AFTER).
+    pub fn forget_keys(&self) {
+        self.keys.forget();
+    }
+
     /// The user of `session` as stored now, asked of the auth service (not the cache);
     /// None when the user no longer exists.
     pub async fn fetch(&self, session: &Session) -> Result<Option<CurrentUser>, Status> {
@@ -155,6 +224,7 @@ impl Access {
             role: session.role,
             permissions: Vec::new(),
             customer_id: None,
+            api_key: None,
         };
         let mut request = tonic::Request::new(pb::GetCurrentUserRequest {});
         let bearer = format!("Bearer {}", self.tokens.mint(&caller, CALL_TOKEN_LIFETIME));

@@ -32,6 +32,7 @@ const JSON_GROWTH: usize = 3;
 /// The headers of the caller's request a call goes on with; the rest (a browser's
 /// `content-type` among them) are the protocol's to set.
 const KEPT: &[&str] = &[
+    "authorization",
     "cookie",
     "origin",
     "host",
@@ -240,21 +241,24 @@ pub async fn json_calls(
             else {
                 return error(Code::InvalidArgument, BAD_KEY, Vec::new());
             };
-            let caller = crate::session::id_from_cookies(
+            // A key's, a session's, or else the network's: nobody replays another's answer.
+            let session = crate::session::id_from_cookies(
                 parts
                     .headers
                     .get(header::COOKIE)
                     .and_then(|v| v.to_str().ok()),
-            )
-            .map(|id| format!("session:{id}"))
-            .unwrap_or_else(|| {
-                format!(
-                    "client:{}",
-                    gateway
-                        .proxies
-                        .client_key(&parts.headers, &parts.extensions)
-                )
-            });
+            );
+            let caller = crate::api_keys::secret(&parts.headers)
+                .map(|secret| format!("key:{}", service_auth::api_key_hash(secret)))
+                .or_else(|| session.map(|id| format!("session:{id}")))
+                .unwrap_or_else(|| {
+                    format!(
+                        "client:{}",
+                        gateway
+                            .proxies
+                            .client_key(&parts.headers, &parts.extensions)
+                    )
+                });
             let key = idempotency::store_key(&caller, &path, key);
             let fingerprint = idempotency::fingerprint(&body);
             match gateway.idempotency.claim(&key, &fingerprint).await {

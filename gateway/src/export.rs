@@ -13,11 +13,11 @@ use logistics_proto::v1::{
     self as pb, customer_portal_service_client::CustomerPortalServiceClient,
     shipment_service_client::ShipmentServiceClient,
 };
-use service_auth::{CALL_TOKEN_LIFETIME, NOT_PERMITTED, Permission, TokenKey};
+use service_auth::access::{Audience, KeyScope};
+use service_auth::{CALL_TOKEN_LIFETIME, Caller, CustomerScope, Permission, TokenKey};
 
 use crate::access::Access;
 use crate::rpc::TrustedProxies;
-use crate::session;
 use crate::upstream::Upstream;
 
 pub const PATH: &str = "/exports/shipments.csv";
@@ -124,9 +124,9 @@ pub async fn portal_shipments_csv(
         .await
 }
 
-/// Who asks for an export, and so which service answers it.
-#[derive(Clone, Copy)]
-enum Exporter {
+/// Who asks for an export (or labels), and so which service answers it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Exporter {
     /// Staff with shipments.export: ShipmentService.
     Staff,
     /// A customer's user: CustomerPortalService, which holds them to their customer.
@@ -143,7 +143,7 @@ pub async fn rejected_rows_csv(
     Path(id): Path<String>,
 ) -> Response {
     let (_, metadata) = match exports
-        .caller(peer, &headers, |user| user.may(Permission::ShipmentsImport))
+        .caller(peer, &headers, Exporter::Staff, Permission::ShipmentsImport)
         .await
     {
         Ok(caller) => caller,
@@ -176,11 +176,10 @@ impl Exports {
         filter: &Filter,
         exporter: Exporter,
     ) -> Response {
-        let allowed = |user: &crate::access::CurrentUser| match exporter {
-            Exporter::Staff => user.may(Permission::ShipmentsExport),
-            Exporter::Portal => user.customer_id.is_some(),
-        };
-        let (user, metadata) = match self.caller(peer, headers, allowed).await {
+        let (user, metadata) = match self
+            .caller(peer, headers, exporter, Permission::ShipmentsExport)
+            .await
+        {
             Ok(caller) => caller,
             Err(refusal) => return refusal,
         };
@@ -210,28 +209,28 @@ impl Exports {
         download(stream, &filename).await
     }
 
-    /// The signed-in user that `allowed` admits, and the metadata of a call made for them.
+    /// The caller `exporter` admits (by session or API key), and the metadata of a call made
+    /// for them; `staff` is the permission staff need.
     pub(crate) async fn caller(
         &self,
         peer: std::net::SocketAddr,
         headers: &HeaderMap,
-        allowed: impl Fn(&crate::access::CurrentUser) -> bool,
-    ) -> Result<(crate::access::CurrentUser, tonic::metadata::MetadataMap), Response> {
-        let cookie = headers.get(header::COOKIE).and_then(|v| v.to_str().ok());
-        let user = match self
-            .access
-            .signed_in(session::id_from_cookies(cookie))
-            .await
-        {
-            Ok(Some((_, user))) => user,
-            Ok(None) => return Err(plain(StatusCode::UNAUTHORIZED, "Please sign in.")),
-            Err(status) => return Err(plain(StatusCode::SERVICE_UNAVAILABLE, status.message())),
+        exporter: Exporter,
+        staff: Permission,
+    ) -> Result<(Caller, tonic::metadata::MetadataMap), Response> {
+        let (audience, scope) = match exporter {
+            Exporter::Staff => (Audience::Staff(staff), KeyScope::Staff(staff)),
+            Exporter::Portal => (
+                Audience::Customer { admin: false },
+                KeyScope::Customer(CustomerScope::ShipmentsRead),
+            ),
         };
-        if !allowed(&user) {
-            return Err(plain(StatusCode::FORBIDDEN, NOT_PERMITTED));
-        }
+        let caller = match self.access.admit(headers, audience, Some(scope)).await {
+            Ok(admitted) => admitted.caller(),
+            Err(status) => return Err(refused(&status)),
+        };
         let mut metadata = tonic::metadata::MetadataMap::new();
-        let token = self.tokens.mint(&user.caller(), CALL_TOKEN_LIFETIME);
+        let token = self.tokens.mint(&caller, CALL_TOKEN_LIFETIME);
         metadata.insert(
             "authorization",
             format!("Bearer {token}").parse().expect("a JWT is ASCII"),
@@ -244,7 +243,7 @@ impl Exports {
                 ip.to_string().parse().expect("an IP address is ASCII"),
             );
         }
-        Ok((user, metadata))
+        Ok((caller, metadata))
     }
 }
 
@@ -285,6 +284,7 @@ fn refused(status: &tonic::Status) -> Response {
         tonic::Code::PermissionDenied => StatusCode::FORBIDDEN,
         tonic::Code::Unauthenticated => StatusCode::UNAUTHORIZED,
         tonic::Code::NotFound => StatusCode::NOT_FOUND,
+        tonic::Code::ResourceExhausted => StatusCode::TOO_MANY_REQUESTS,
         tonic::Code::FailedPrecondition => StatusCode::CONFLICT,
         _ => StatusCode::SERVICE_UNAVAILABLE,
     };

@@ -14,7 +14,7 @@ use logistics_proto::v1::{
 use pdf_writer::{Content, Finish, Name, Pdf, Rect, Ref, Str};
 use service_auth::Permission;
 
-use crate::export::Exports;
+use crate::export::{Exporter, Exports};
 
 pub const PDF_PATH: &str = "/exports/labels.pdf";
 pub const ZPL_PATH: &str = "/exports/labels.zpl";
@@ -35,13 +35,6 @@ pub struct LabelQuery {
     ids: String,
     /// `4x6` (the default) or `a4`.
     size: String,
-}
-
-/// Who asks, and so which service reads the shipments.
-#[derive(Clone, Copy)]
-enum Printer {
-    Staff,
-    Portal,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -98,24 +91,23 @@ macro_rules! handler {
     };
 }
 
-handler!(staff_pdf, Printer::Staff, Format::Pdf { a4: false });
-handler!(staff_zpl, Printer::Staff, Format::Zpl);
-handler!(portal_pdf, Printer::Portal, Format::Pdf { a4: false });
-handler!(portal_zpl, Printer::Portal, Format::Zpl);
+handler!(staff_pdf, Exporter::Staff, Format::Pdf { a4: false });
+handler!(staff_zpl, Exporter::Staff, Format::Zpl);
+handler!(portal_pdf, Exporter::Portal, Format::Pdf { a4: false });
+handler!(portal_zpl, Exporter::Portal, Format::Zpl);
 
 async fn labels(
     exports: &Exports,
     peer: std::net::SocketAddr,
     headers: &HeaderMap,
     query: &LabelQuery,
-    printer: Printer,
+    printer: Exporter,
     format: Format,
 ) -> Response {
-    let allowed = |user: &crate::access::CurrentUser| match printer {
-        Printer::Staff => user.may(Permission::LabelsPrint),
-        Printer::Portal => user.customer_id.is_some(),
-    };
-    let (_, metadata) = match exports.caller(peer, headers, allowed).await {
+    let (_, metadata) = match exports
+        .caller(peer, headers, printer, Permission::LabelsPrint)
+        .await
+    {
         Ok(caller) => caller,
         Err(refusal) => return refusal,
     };
@@ -135,12 +127,12 @@ async fn labels(
             pb::GetShipmentRequest { id: id.clone() },
         );
         let reply = match printer {
-            Printer::Staff => {
+            Exporter::Staff => {
                 ShipmentServiceClient::new(exports.shipments.clone())
                     .get_shipment(request)
                     .await
             }
-            Printer::Portal => {
+            Exporter::Portal => {
                 CustomerPortalServiceClient::new(exports.shipments.clone())
                     .get_shipment(request)
                     .await

@@ -2,6 +2,7 @@
 //! deciding per method what a browser may call.
 
 pub mod access;
+pub mod api_keys;
 pub mod connect;
 pub mod connections;
 pub mod export;
@@ -455,7 +456,7 @@ const KNOWN_DEVICES: &str = "signin-devices";
 async fn state_stores(
     config: &Settings,
     data_dir: &Path,
-) -> anyhow::Result<(SessionStore, [RateLimit; 8])> {
+) -> anyhow::Result<(SessionStore, [RateLimit; 9])> {
     let minute = Duration::from_secs(60);
     let hour = Duration::from_secs(3600);
     let limits = [
@@ -475,6 +476,8 @@ async fn state_stores(
         ("contact", config.contact_messages_per_hour, hour),
         ("verify", config.verifications_per_hour, hour),
         ("subscribe", config.subscriptions_per_hour, hour),
+        // Each key's own limit comes from the auth service with the key.
+        ("api-key", u64::MAX, minute),
     ];
     Ok(match &config.redis_url {
         Some(url) => {
@@ -522,6 +525,7 @@ pub async fn app(
             contact,
             verify,
             subscribe,
+            api_key_calls,
         ],
     ) = state_stores(config, data_dir).await?;
     let access = Access::new(
@@ -529,6 +533,7 @@ pub async fn app(
         upstreams.auth.clone(),
         upstreams.shipments.clone(),
         upstreams.tokens.clone(),
+        api_keys::ApiKeys::new(upstreams.auth.clone(), api_key_calls),
     );
     let proxies = TrustedProxies {
         hops: config.trusted_proxy_hops,

@@ -106,6 +106,11 @@ impl RateLimit {
 
     /// Counts one hit; whether it is within the limit.
     pub async fn hit(&self, key: &str) -> Result<bool, LimitStoreDown> {
+        Ok(self.count_hit(key).await? <= self.limit)
+    }
+
+    /// Counts one hit; the hits of the key's window so far, this one included.
+    pub async fn count_hit(&self, key: &str) -> Result<u64, LimitStoreDown> {
         let count = match &self.counts {
             Counts::InProcess(cache) => {
                 cache
@@ -152,7 +157,7 @@ impl RateLimit {
                 count
             }
         };
-        Ok(count <= self.limit)
+        Ok(count)
     }
 
     /// Whether the key has used up its hits, without counting one.

@@ -10,8 +10,8 @@ use axum::extract::ConnectInfo;
 use futures::future::BoxFuture;
 use http::{HeaderMap, HeaderValue, Request, Response};
 use logistics_proto::v1::RateLimit;
-use service_auth::access::{Audience, rule};
-use service_auth::{CALL_TOKEN_LIFETIME, NOT_PERMITTED, Permission, TokenKey};
+use service_auth::access::{Audience, Rule, rule};
+use service_auth::{CALL_TOKEN_LIFETIME, Permission, TokenKey};
 use service_common::grpc_guard::GrpcGuardLayer;
 use tonic::body::Body;
 use tower::{Layer, ServiceExt};
@@ -31,9 +31,11 @@ pub const WEBHOOK_SERVICE: &str = "/logistics.v1.WebhookService/";
 pub const PREFERENCE_SERVICE: &str = "/logistics.v1.PreferenceService/";
 pub const AUDIT_SERVICE: &str = "/logistics.v1.AuditService/";
 pub const CUSTOMER_SERVICE: &str = "/logistics.v1.CustomerService/";
+pub const API_KEY_SERVICE: &str = "/logistics.v1.ApiKeyService/";
 pub const CUSTOMER_PORTAL_SERVICE: &str = "/logistics.v1.CustomerPortalService/";
 pub const PICKUP_SERVICE: &str = "/logistics.v1.PickupService/";
 const CHANGE_PASSWORD: &str = "/logistics.v1.AuthService/ChangePassword";
+const REVOKE_API_KEY: &str = "/logistics.v1.ApiKeyService/RevokeApiKey";
 
 pub const TOO_MANY_LOOKUPS: &str =
     "Too many tracking lookups from your network. Please wait a minute and try again.";
@@ -46,9 +48,12 @@ pub const TOO_MANY_SUBSCRIPTIONS: &str =
 /// Who may call the method at `path` from a browser: its access option in the proto; nobody
 /// for a method marked internal or one the proto does not declare.
 fn audience(path: &str) -> Option<Audience> {
-    rule(path)
-        .filter(|rule| !rule.internal)
-        .map(|rule| rule.audience)
+    reachable(path).map(|rule| rule.audience)
+}
+
+/// The rule of a method the gateway lets anyone reach at all.
+fn reachable(path: &str) -> Option<Rule> {
+    rule(path).filter(|rule| !rule.internal)
 }
 
 /// Whether `path` is a public tracking lookup (what `LOG_PUBLIC_REQUESTS` is about).
@@ -193,7 +198,7 @@ fn refuse(status: tonic::Status) -> Result<Response<Body>, Infallible> {
 impl RpcGateway {
     fn upstream_of(&self, path: &str) -> &Upstream {
         // The audit log is served beside the shipments, the webhooks beside the e-mail.
-        if path.starts_with(AUTH_SERVICE) {
+        if path.starts_with(AUTH_SERVICE) || path.starts_with(API_KEY_SERVICE) {
             &self.auth
         } else if path.starts_with(NOTIFICATION_SERVICE) || path.starts_with(WEBHOOK_SERVICE) {
             &self.notifications
@@ -206,8 +211,13 @@ impl RpcGateway {
 
     async fn handle(self, mut request: Request<Body>) -> Result<Response<Body>, Infallible> {
         let path = request.uri().path().to_owned();
-        let audience = audience(&path);
-        if !matches!(audience, Some(Audience::PublicLookup)) && !same_origin(request.headers()) {
+        let rule = reachable(&path);
+        let audience = rule.map(|rule| rule.audience);
+        // A call with a key of its own is no page's: another site's page cannot send one.
+        if !matches!(audience, Some(Audience::PublicLookup))
+            && !crate::api_keys::carries_key(request.headers())
+            && !same_origin(request.headers())
+        {
             tracing::warn!(%path, "cross-site call refused");
             return refuse(tonic::Status::permission_denied(
                 "Cross-site requests are not allowed.",
@@ -249,31 +259,15 @@ impl RpcGateway {
             Some(
                 audience @ (Audience::SignedIn | Audience::Staff(_) | Audience::Customer { .. }),
             ) => {
-                let id = session::id_from_cookies(
-                    request
-                        .headers()
-                        .get("cookie")
-                        .and_then(|v| v.to_str().ok()),
-                )
-                .map(str::to_owned);
-                let (session, user) = match self.access.signed_in(id.as_deref()).await {
-                    Ok(Some(signed_in)) => signed_in,
-                    Ok(None) => return refuse(tonic::Status::unauthenticated("Please sign in.")),
+                let key_scope = rule.and_then(|rule| rule.key_scope);
+                match self
+                    .access
+                    .admit(request.headers(), audience, key_scope)
+                    .await
+                {
+                    Ok(admitted) => Some(admitted),
                     Err(status) => return refuse(status),
-                };
-                let admitted = match audience {
-                    Audience::Staff(permission) => user.may(permission),
-                    // Staff never pass, nor a customer's user without their customer.
-                    Audience::Customer { admin } => {
-                        user.caller().customer().is_some()
-                            && (!admin || user.role == service_auth::Role::CustomerAdmin)
-                    }
-                    _ => true,
-                };
-                if !admitted {
-                    return refuse(tonic::Status::permission_denied(NOT_PERMITTED));
                 }
-                Some((session, user))
             }
         };
         let secure = self.proxies.secure(request.headers());
@@ -283,12 +277,12 @@ impl RpcGateway {
         let headers = request.headers_mut();
         strip_client_credentials(headers);
         name_the_client(headers, client_ip);
-        let Some((session, user)) = caller else {
+        let Some(admitted) = caller else {
             let mut response = self.forward(self.upstream_of(&path), request).await?;
             Self::keep_grant(&mut response, secure);
             return Ok(response);
         };
-        let token = self.tokens.mint(&user.caller(), CALL_TOKEN_LIFETIME);
+        let token = self.tokens.mint(&admitted.caller(), CALL_TOKEN_LIFETIME);
         headers.insert(
             "authorization",
             HeaderValue::from_str(&format!("Bearer {token}")).expect("a JWT is ASCII"),
@@ -299,7 +293,11 @@ impl RpcGateway {
         if path.starts_with(AUTH_SERVICE) && !crate::upstream::is_idempotent(&path) {
             self.access.forget_users();
         }
-        if path == CHANGE_PASSWORD {
+        if path == REVOKE_API_KEY {
+            self.access.forget_keys();
+        }
+        if let (CHANGE_PASSWORD, access::Admitted::Session(session, _)) = (path.as_str(), admitted)
+        {
             return Ok(self.keep_signed_in(session, secure, response).await);
         }
         Ok(response)

@@ -85,6 +85,7 @@ pub fn hosted(data: &Path) -> HostedServices {
         auth: auth::Settings {
             admin_email: Some(ADMIN_EMAIL.into()),
             admin_password: Some(ADMIN_PASSWORD.into()),
+            ..Default::default()
         },
         notifications: defaults(),
     }

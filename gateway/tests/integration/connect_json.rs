@@ -12,13 +12,18 @@ use crate::calls::*;
 
 /// POSTs `body` as JSON to `method` with `cookie`; the HTTP status, the JSON answer and the
 /// session cookie it set.
-async fn post(site: &Site, method: &str, body: &str, cookie: &str) -> (u16, Value, Option<String>) {
+pub(crate) async fn post(
+    site: &Site,
+    method: &str,
+    body: &str,
+    cookie: &str,
+) -> (u16, Value, Option<String>) {
     let (status, body, cookie, _) = post_with(site, method, body, cookie, &[]).await;
     (status, body, cookie)
 }
 
 /// `post` with more headers; also whether the answer was a replay of an earlier one.
-async fn post_with(
+pub(crate) async fn post_with(
     site: &Site,
     method: &str,
     body: &str,
@@ -53,7 +58,7 @@ async fn post_with(
     )
 }
 
-fn booking() -> Value {
+pub(crate) fn booking() -> Value {
     let party = |name: &str| json!({"name": name, "address": "1 Quay, Oslo", "phone": "+47 555 0101", "email": "ada@example.com"});
     json!({
         "shipment": {

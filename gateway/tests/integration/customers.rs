@@ -16,7 +16,7 @@ use crate::calls::*;
 use common::site::{ADMIN_EMAIL, ADMIN_PASSWORD, Site, distributed};
 use common::wire::Reply;
 
-const PASSWORD: &str = "a long enough password";
+pub(crate) const PASSWORD: &str = "a long enough password";
 
 async fn rpc<T: Message + Default>(
     site: &Site,
@@ -38,7 +38,12 @@ async fn rpc<T: Message + Default>(
 }
 
 /// Signs `email` up to `customer` through the invitation page's call, with `role`.
-async fn accept_invitation(site: &Site, customer: &pb::Customer, email: &str, role: Role) {
+pub(crate) async fn accept_invitation(
+    site: &Site,
+    customer: &pb::Customer,
+    email: &str,
+    role: Role,
+) {
     let token = invitation::sign(
         &site.tokens,
         &Invitation {

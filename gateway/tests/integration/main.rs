@@ -3,6 +3,7 @@
 
 mod abuse;
 mod access_changes;
+mod api_keys;
 mod backup;
 mod balance;
 mod calls;

@@ -100,10 +100,14 @@ pub enum Action {
     AccountRequestDecline,
     #[serde(rename = "customer.address_book")]
     AddressBookChange,
+    #[serde(rename = "api_key.create")]
+    ApiKeyCreate,
+    #[serde(rename = "api_key.revoke")]
+    ApiKeyRevoke,
 }
 
 impl Action {
-    pub const ALL: [Action; 30] = [
+    pub const ALL: [Action; 32] = [
         Action::ShipmentCreate,
         Action::ShipmentUpdate,
         Action::ShipmentStatusChange,
@@ -134,6 +138,8 @@ impl Action {
         Action::AccountRequestApprove,
         Action::AccountRequestDecline,
         Action::AddressBookChange,
+        Action::ApiKeyCreate,
+        Action::ApiKeyRevoke,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -168,6 +174,8 @@ impl Action {
             Self::AccountRequestApprove => "customer.request_approve",
             Self::AccountRequestDecline => "customer.request_decline",
             Self::AddressBookChange => "customer.address_book",
+            Self::ApiKeyCreate => "api_key.create",
+            Self::ApiKeyRevoke => "api_key.revoke",
         }
     }
 
@@ -200,6 +208,7 @@ impl Action {
             | Self::PickupConfirm
             | Self::PickupCollect
             | Self::PickupFail => "pickup",
+            Self::ApiKeyCreate | Self::ApiKeyRevoke => "api_key",
             _ => "user",
         }
     }
@@ -212,6 +221,8 @@ pub struct Actor {
     pub email: String,
     pub client_ip: String,
     pub request_id: String,
+    /// The API key the call was made with (`Warehouse ERP (lk_7f3a9c)`); empty for a session.
+    pub api_key: String,
 }
 
 fn metadata_text<T>(request: &tonic::Request<T>, name: &str) -> String {
@@ -229,6 +240,7 @@ impl Actor {
         Self {
             id: caller.sub.clone(),
             email: caller.email.clone(),
+            api_key: caller.api_key.clone().unwrap_or_default(),
             ..Self::anonymous(request)
         }
     }
@@ -238,6 +250,7 @@ impl Actor {
         Self {
             id: String::new(),
             email: String::new(),
+            api_key: String::new(),
             client_ip: metadata_text(request, CLIENT_IP_METADATA),
             // Only an id that is safe to show; the gRPC layer made a fresh one otherwise.
             request_id: request
@@ -270,6 +283,9 @@ pub struct AuditEntry {
     pub time: DateTime<Utc>,
     pub actor_id: String,
     pub actor_email: String,
+    /// The API key the change was made with; empty for a session.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub actor_api_key: String,
     pub client_ip: String,
     pub request_id: String,
     pub action: Action,
@@ -296,6 +312,7 @@ impl AuditEntry {
             time: service_common::now(),
             actor_id: actor.id.clone(),
             actor_email: actor.email.clone(),
+            actor_api_key: actor.api_key.clone(),
             client_ip: actor.client_ip.clone(),
             request_id: actor.request_id.clone(),
             action,
@@ -328,6 +345,7 @@ impl AuditEntry {
             time: Some(service_common::timestamp::to_proto(self.time)),
             actor_id: self.actor_id.clone(),
             actor_email: self.actor_email.clone(),
+            actor_api_key: self.actor_api_key.clone(),
             client_ip: self.client_ip.clone(),
             request_id: self.request_id.clone(),
             action: self.action.as_str().into(),

@@ -11,6 +11,7 @@ fn actor(email: &str) -> Actor {
         email: email.into(),
         client_ip: "203.0.113.7".into(),
         request_id: "req-1".into(),
+        api_key: String::new(),
     }
 }
 

@@ -25,6 +25,14 @@ pub enum AuthError {
     InvitationUsed,
     #[error("{0}")]
     FailedPrecondition(String),
+    #[error("{}", service_auth::NOT_PERMITTED)]
+    NotPermitted,
+    #[error("API key not found")]
+    ApiKeyNotFound,
+    #[error("This API key is not valid.")]
+    ApiKeyInvalid,
+    #[error("{0}")]
+    TooMany(String),
     #[error("the user store is unavailable: {0}")]
     Unavailable(String),
     #[error("internal error: {0}")]
@@ -83,6 +91,10 @@ impl From<AuthError> for Status {
                 Status::already_exists(err.to_string())
             }
             AuthError::FailedPrecondition(message) => Status::failed_precondition(message),
+            AuthError::NotPermitted => Status::permission_denied(err.to_string()),
+            AuthError::ApiKeyNotFound => Status::not_found(err.to_string()),
+            AuthError::ApiKeyInvalid => Status::unauthenticated(err.to_string()),
+            AuthError::TooMany(message) => Status::resource_exhausted(message),
             AuthError::Unavailable(cause) => {
                 tracing::warn!(%cause, "user store unavailable");
                 Status::unavailable("The user store is unavailable. Please try again.")

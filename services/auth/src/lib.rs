@@ -1,5 +1,6 @@
 //! The auth service: users, argon2id passwords and service tokens.
 
+pub mod api_keys;
 pub mod domain;
 pub mod error;
 pub mod password;
@@ -8,6 +9,7 @@ pub mod store;
 
 use std::sync::Arc;
 
+use logistics_proto::v1::api_key_service_server::ApiKeyServiceServer;
 use logistics_proto::v1::auth_service_server::AuthServiceServer;
 use service_auth::TokenKey;
 
@@ -16,10 +18,10 @@ use store::{MongoUserStore, SqliteUserStore, UserStore};
 
 use service_auth::TokenSettings;
 use service_auth::access::Enforced;
-use service_common::Built;
 use service_common::settings::{
     ExposeSecret, SecretString, StoreConfig, StoreSettings, TelemetrySettings,
 };
+use service_common::{Built, Services};
 
 /// The auth service's own settings: the first admin of an empty users store.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -39,7 +41,17 @@ pub struct Settings {
         value_parser = service_common::settings::secret
     )]
     pub admin_password: Option<SecretString>,
+    /// Calls per minute one API key may make; the gateway answers more with
+    /// RESOURCE_EXHAUSTED (default 600).
+    #[arg(long, env = "API_KEY_RATE_LIMIT_PER_MINUTE")]
+    pub api_key_rate_limit_per_minute: Option<u32>,
 }
+
+/// Calls per minute an API key may make unless API_KEY_RATE_LIMIT_PER_MINUTE says otherwise.
+const API_KEY_RATE_LIMIT_PER_MINUTE: u32 = 600;
+
+/// What the auth process serves: the users and their API keys.
+pub type AuthServer = Services<Enforced<AuthServiceServer<AuthApi>>>;
 
 /// The `auth` binary: the service on its own (distributed mode), or `auth create-admin`.
 #[derive(clap::Parser, Debug)]
@@ -81,11 +93,38 @@ pub async fn build(
     store: &StoreConfig,
     settings: &Settings,
     tokens: TokenKey,
-) -> anyhow::Result<Built<Enforced<AuthServiceServer<AuthApi>>>> {
+) -> anyhow::Result<Built<AuthServer>> {
     let audit_log = audit::open(store).await?;
+    let keys = open_key_store(store).await?;
     let store = open_store(store).await?;
     ensure_first_admin(store.clone(), audit_log.clone(), settings).await?;
-    Ok(Built::new(server(store, tokens, audit_log)))
+    let limit = api_keys::KeyRateLimit(
+        settings
+            .api_key_rate_limit_per_minute
+            .unwrap_or(API_KEY_RATE_LIMIT_PER_MINUTE),
+    );
+    let services = Services::new(server(store.clone(), tokens.clone(), audit_log.clone())).with(
+        Enforced::new(
+            tokens,
+            ApiKeyServiceServer::new(api_keys::ApiKeyApi::new(keys, store, audit_log, limit))
+                .max_decoding_message_size(64 * 1024),
+        ),
+    );
+    Ok(Built::of_services(services))
+}
+
+/// Opens the API key store the configuration names (beside the users).
+pub async fn open_key_store(
+    config: &StoreConfig,
+) -> anyhow::Result<Arc<dyn api_keys::ApiKeyStore>> {
+    Ok(match config {
+        StoreConfig::Embedded { data_dir } => Arc::new(api_keys::SqliteApiKeyStore::open(
+            &data_dir.join("api_keys.sqlite3"),
+        )?),
+        StoreConfig::Mongo { uri, database } => {
+            Arc::new(api_keys::MongoApiKeyStore::connect(uri.expose_secret(), database).await?)
+        }
+    })
 }
 
 /// Opens the user store the configuration names.

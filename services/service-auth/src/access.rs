@@ -10,7 +10,9 @@ use std::sync::LazyLock;
 use std::task::{Context, Poll};
 
 use http::{HeaderMap, Request, Response};
-use logistics_proto::v1::{Access, CustomerAccess, Permission, RateLimit, access::Audience as Pb};
+use logistics_proto::v1::{
+    Access, CustomerAccess, CustomerScope, Permission, RateLimit, access::Audience as Pb,
+};
 use prost_types::method_options::IdempotencyLevel;
 use tonic::Status;
 use tonic::body::Body;
@@ -46,6 +48,26 @@ pub struct Rule {
     pub internal: bool,
     /// Sending it twice does no harm (`idempotency_level` NO_SIDE_EFFECTS or IDEMPOTENT).
     pub idempotent: bool,
+    /// What an API key must hold to call it: a staff method's permission, or a portal
+    /// method's declared scope; None when no key may call it.
+    pub key_scope: Option<KeyScope>,
+}
+
+/// The scope an API key needs for one method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyScope {
+    Staff(Permission),
+    Customer(CustomerScope),
+}
+
+impl KeyScope {
+    /// Its name among a key's scopes (`shipments.read`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Staff(permission) => permission.as_str(),
+            Self::Customer(scope) => scope.as_str(),
+        }
+    }
 }
 
 /// Every `logistics.v1` method's rule by its gRPC path (`/logistics.v1.ShipmentService/GetShipment`).
@@ -75,8 +97,13 @@ fn read_rules() -> (HashMap<String, Rule>, Vec<String>) {
                 .has_extension(&extension)
                 .then(|| options.get_extension(&extension))
                 .and_then(|value| value.as_message()?.transcode_to::<Access>().ok())
-                .and_then(|access| Some((audience(access.audience?)?, access.internal)));
-            let Some((audience, internal)) = audience else {
+                .and_then(|access| {
+                    let scope = CustomerScope::try_from(access.key_scope)
+                        .ok()
+                        .filter(|scope| *scope != CustomerScope::Unspecified);
+                    Some((audience(access.audience?)?, access.internal, scope))
+                });
+            let Some((audience, internal, customer_scope)) = audience else {
                 missing.push(path);
                 continue;
             };
@@ -87,12 +114,19 @@ fn read_rules() -> (HashMap<String, Rule>, Vec<String>) {
                 level == IdempotencyLevel::NoSideEffects as i32
                     || level == IdempotencyLevel::Idempotent as i32
             });
+            let key_scope = match audience {
+                _ if internal => None,
+                Audience::Staff(permission) => Some(KeyScope::Staff(permission)),
+                Audience::Customer { .. } => customer_scope.map(KeyScope::Customer),
+                _ => None,
+            };
             rules.insert(
                 path,
                 Rule {
                     audience,
                     internal,
                     idempotent,
+                    key_scope,
                 },
             );
         }
@@ -255,8 +289,22 @@ mod tests {
                 audience: Audience::Staff(Permission::ShipmentsRead),
                 internal: false,
                 idempotent: true,
+                key_scope: Some(KeyScope::Staff(Permission::ShipmentsRead)),
             }
         );
+        assert_eq!(
+            rule("/logistics.v1.CustomerPortalService/CreateShipment").key_scope,
+            Some(KeyScope::Customer(CustomerScope::ShipmentsBook))
+        );
+        // Keys manage no keys, change no password, invite nobody.
+        for path in [
+            "/logistics.v1.ApiKeyService/CreateApiKey",
+            "/logistics.v1.AuthService/ChangePassword",
+            "/logistics.v1.CustomerPortalService/CreateUserInvitation",
+            "/logistics.v1.AuthService/GetCurrentUser",
+        ] {
+            assert_eq!(rule(path).key_scope, None, "{path}");
+        }
         assert_eq!(
             rule("/logistics.v1.NotificationService/SendContactMessage").audience,
             Audience::Public(RateLimit::Contact)

@@ -165,7 +165,7 @@ impl std::str::FromStr for Role {
     }
 }
 
-pub use logistics_proto::v1::Permission;
+pub use logistics_proto::v1::{CustomerScope, Permission};
 
 /// Permissions as their names (`shipments.read`) in tokens; an unknown name makes the token
 /// invalid.
@@ -201,6 +201,10 @@ pub struct Caller {
     /// The customer a customer's user acts for; None for staff.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub customer_id: Option<String>,
+    /// The API key the call was made with, as the audit log names it (`Warehouse ERP
+    /// (lk_7f3a9c)`); None for a session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_key: Option<String>,
 }
 
 impl Caller {
@@ -212,6 +216,7 @@ impl Caller {
             role,
             permissions: role.permissions().to_vec(),
             customer_id: None,
+            api_key: None,
         }
     }
 
@@ -242,6 +247,16 @@ impl Caller {
 }
 
 /// The message of a call refused for want of a permission.
+/// How an API key's secret is kept and found: SHA-256, hex. A secret holds 256 random bits,
+/// so a fast hash is enough (a slow one would only slow every call).
+pub fn api_key_hash(secret: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(secret.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 pub const NOT_PERMITTED: &str = "You do not have permission to do this.";
 
 #[derive(Serialize, Deserialize)]

@@ -39,6 +39,7 @@ impl Running {
                 .filter_map(|p| Permission::parse(p))
                 .collect(),
             customer_id: Some(user.customer_id.clone()).filter(|c| !c.is_empty()),
+            api_key: None,
         };
         self.as_token(&self.key.mint(&caller, service_auth::CALL_TOKEN_LIFETIME))
     }
@@ -64,6 +65,7 @@ pub(crate) async fn start() -> Running {
     let first_admin = auth::Settings {
         admin_email: Some("Admin@Example.com".into()),
         admin_password: Some(ADMIN_PASSWORD.into()),
+        ..Default::default()
     };
     let built = auth::build(&store, &first_admin, key.clone())
         .await

@@ -12,7 +12,7 @@ import type { Message, UnknownEnum } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/access.proto.
  */
 export const file_logistics_v1_access: GenFile = /*@__PURE__*/
-  fileDesc("Chlsb2dpc3RpY3MvdjEvYWNjZXNzLnByb3RvEgxsb2dpc3RpY3MudjEihwIKBkFjY2VzcxIXCg1wdWJsaWNfbG9va3VwGAEgASgISAASKQoGcHVibGljGAIgASgOMhcubG9naXN0aWNzLnYxLlJhdGVMaW1pdEgAEhIKCHNlc3Npb25zGAMgASgISAASEwoJc2lnbmVkX2luGAQgASgISAASLgoKcGVybWlzc2lvbhgFIAEoDjIYLmxvZ2lzdGljcy52MS5QZXJtaXNzaW9uSAASEAoGYW55b25lGAYgASgISAASMAoIY3VzdG9tZXIYCCABKA4yHC5sb2dpc3RpY3MudjEuQ3VzdG9tZXJBY2Nlc3NIABIQCghpbnRlcm5hbBgHIAEoCEIKCghhdWRpZW5jZSqSBQoKUGVybWlzc2lvbhIaChZQRVJNSVNTSU9OX1VOU1BFQ0lGSUVEEAASHQoZUEVSTUlTU0lPTl9TSElQTUVOVFNfUkVBRBABEh4KGlBFUk1JU1NJT05fU0hJUE1FTlRTX1RSQUNLEAISHwobUEVSTUlTU0lPTl9TSElQTUVOVFNfQ1JFQVRFEAMSHQoZUEVSTUlTU0lPTl9TSElQTUVOVFNfRURJVBAEEh8KG1BFUk1JU1NJT05fU0hJUE1FTlRTX0RFTEVURRAFEh8KG1BFUk1JU1NJT05fU0hJUE1FTlRTX0VYUE9SVBAGEh8KG1BFUk1JU1NJT05fU0hJUE1FTlRTX0lNUE9SVBAHEhsKF1BFUk1JU1NJT05fTEFCRUxTX1BSSU5UEAgSIAocUEVSTUlTU0lPTl9ERUxJVkVSSUVTX1JFQ09SRBAJEh0KGVBFUk1JU1NJT05fREFTSEJPQVJEX1JFQUQQChIZChVQRVJNSVNTSU9OX1VTRVJTX1JFQUQQCxIbChdQRVJNSVNTSU9OX1VTRVJTX01BTkFHRRAMEhoKFlBFUk1JU1NJT05fRU1BSUxTX1JFQUQQDRIaChZQRVJNSVNTSU9OX0VNQUlMU19TRU5EEA4SHgoaUEVSTUlTU0lPTl9TRVRUSU5HU19NQU5BR0UQDxIZChVQRVJNSVNTSU9OX0FVRElUX1JFQUQQEBIeChpQRVJNSVNTSU9OX1dFQkhPT0tTX01BTkFHRRAREh0KGVBFUk1JU1NJT05fQ1VTVE9NRVJTX1JFQUQQEhIfChtQRVJNSVNTSU9OX0NVU1RPTUVSU19NQU5BR0UQExIdChlQRVJNSVNTSU9OX1BJQ0tVUFNfTUFOQUdFEBQqagoOQ3VzdG9tZXJBY2Nlc3MSHwobQ1VTVE9NRVJfQUNDRVNTX1VOU1BFQ0lGSUVEEAASHAoYQ1VTVE9NRVJfQUNDRVNTX0FOWV9VU0VSEAESGQoVQ1VTVE9NRVJfQUNDRVNTX0FETUlOEAIqiQEKCVJhdGVMaW1pdBIaChZSQVRFX0xJTUlUX1VOU1BFQ0lGSUVEEAASFwoTUkFURV9MSU1JVF9UUkFDS0lORxABEhYKElJBVEVfTElNSVRfQ09OVEFDVBACEhUKEVJBVEVfTElNSVRfVkVSSUZZEAMSGAoUUkFURV9MSU1JVF9TVUJTQ1JJQkUQBDpOCgZhY2Nlc3MSHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxjRhgMgASgLMhQubG9naXN0aWNzLnYxLkFjY2Vzc1IGYWNjZXNzYgZwcm90bzM", [file_google_protobuf_descriptor]);
+  fileDesc("Chlsb2dpc3RpY3MvdjEvYWNjZXNzLnByb3RvEgxsb2dpc3RpY3MudjEitwIKBkFjY2VzcxIXCg1wdWJsaWNfbG9va3VwGAEgASgISAASKQoGcHVibGljGAIgASgOMhcubG9naXN0aWNzLnYxLlJhdGVMaW1pdEgAEhIKCHNlc3Npb25zGAMgASgISAASEwoJc2lnbmVkX2luGAQgASgISAASLgoKcGVybWlzc2lvbhgFIAEoDjIYLmxvZ2lzdGljcy52MS5QZXJtaXNzaW9uSAASEAoGYW55b25lGAYgASgISAASMAoIY3VzdG9tZXIYCCABKA4yHC5sb2dpc3RpY3MudjEuQ3VzdG9tZXJBY2Nlc3NIABIQCghpbnRlcm5hbBgHIAEoCBIuCglrZXlfc2NvcGUYCSABKA4yGy5sb2dpc3RpY3MudjEuQ3VzdG9tZXJTY29wZUIKCghhdWRpZW5jZSqSBQoKUGVybWlzc2lvbhIaChZQRVJNSVNTSU9OX1VOU1BFQ0lGSUVEEAASHQoZUEVSTUlTU0lPTl9TSElQTUVOVFNfUkVBRBABEh4KGlBFUk1JU1NJT05fU0hJUE1FTlRTX1RSQUNLEAISHwobUEVSTUlTU0lPTl9TSElQTUVOVFNfQ1JFQVRFEAMSHQoZUEVSTUlTU0lPTl9TSElQTUVOVFNfRURJVBAEEh8KG1BFUk1JU1NJT05fU0hJUE1FTlRTX0RFTEVURRAFEh8KG1BFUk1JU1NJT05fU0hJUE1FTlRTX0VYUE9SVBAGEh8KG1BFUk1JU1NJT05fU0hJUE1FTlRTX0lNUE9SVBAHEhsKF1BFUk1JU1NJT05fTEFCRUxTX1BSSU5UEAgSIAocUEVSTUlTU0lPTl9ERUxJVkVSSUVTX1JFQ09SRBAJEh0KGVBFUk1JU1NJT05fREFTSEJPQVJEX1JFQUQQChIZChVQRVJNSVNTSU9OX1VTRVJTX1JFQUQQCxIbChdQRVJNSVNTSU9OX1VTRVJTX01BTkFHRRAMEhoKFlBFUk1JU1NJT05fRU1BSUxTX1JFQUQQDRIaChZQRVJNSVNTSU9OX0VNQUlMU19TRU5EEA4SHgoaUEVSTUlTU0lPTl9TRVRUSU5HU19NQU5BR0UQDxIZChVQRVJNSVNTSU9OX0FVRElUX1JFQUQQEBIeChpQRVJNSVNTSU9OX1dFQkhPT0tTX01BTkFHRRAREh0KGVBFUk1JU1NJT05fQ1VTVE9NRVJTX1JFQUQQEhIfChtQRVJNSVNTSU9OX0NVU1RPTUVSU19NQU5BR0UQExIdChlQRVJNSVNTSU9OX1BJQ0tVUFNfTUFOQUdFEBQqagoOQ3VzdG9tZXJBY2Nlc3MSHwobQ1VTVE9NRVJfQUNDRVNTX1VOU1BFQ0lGSUVEEAASHAoYQ1VTVE9NRVJfQUNDRVNTX0FOWV9VU0VSEAESGQoVQ1VTVE9NRVJfQUNDRVNTX0FETUlOEAIqvgEKDUN1c3RvbWVyU2NvcGUSHgoaQ1VTVE9NRVJfU0NPUEVfVU5TUEVDSUZJRUQQABIhCh1DVVNUT01FUl9TQ09QRV9TSElQTUVOVFNfUkVBRBABEiEKHUNVU1RPTUVSX1NDT1BFX1NISVBNRU5UU19CT09LEAISIgoeQ1VTVE9NRVJfU0NPUEVfUElDS1VQU19SRVFVRVNUEAMSIwofQ1VTVE9NRVJfU0NPUEVfQUREUkVTU0VTX01BTkFHRRAEKokBCglSYXRlTGltaXQSGgoWUkFURV9MSU1JVF9VTlNQRUNJRklFRBAAEhcKE1JBVEVfTElNSVRfVFJBQ0tJTkcQARIWChJSQVRFX0xJTUlUX0NPTlRBQ1QQAhIVChFSQVRFX0xJTUlUX1ZFUklGWRADEhgKFFJBVEVfTElNSVRfU1VCU0NSSUJFEAQ6TgoGYWNjZXNzEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMY0YYDIAEoCzIULmxvZ2lzdGljcy52MS5BY2Nlc3NSBmFjY2Vzc2IGcHJvdG8z", [file_google_protobuf_descriptor]);
 
 /**
  * Who may call one method: the gateway admits browsers by it, and the service itself checks
@@ -90,6 +90,15 @@ export type Access = Message<"logistics.v1.Access"> & {
    * @generated from field: bool internal = 7;
    */
   internal: boolean;
+
+  /**
+   * For a `customer` method: the scope an API key needs to call it; a portal method without
+   * one cannot be called with a key. A staff method's key scope is its permission; the other
+   * audiences are never called with a key.
+   *
+   * @generated from field: logistics.v1.CustomerScope key_scope = 9;
+   */
+  keyScope: CustomerScope;
 };
 
 /**
@@ -292,6 +301,61 @@ export const CustomerAccessSchema: GenEnum<CustomerAccess> = /*@__PURE__*/
   enumDesc(file_logistics_v1_access, 1);
 
 /**
+ * What an API key of a customer must hold to call a portal method (ApiKey.scopes). Its name
+ * is formed as a Permission's: CUSTOMER_SCOPE_SHIPMENTS_BOOK is `shipments.book`.
+ *
+ * @generated from enum logistics.v1.CustomerScope
+ */
+export const CustomerScope = {
+  /**
+   * @generated from enum value: CUSTOMER_SCOPE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED: 0,
+
+  /**
+   * Read the customer's shipments, their proof of delivery, labels and CSV export.
+   *
+   * @generated from enum value: CUSTOMER_SCOPE_SHIPMENTS_READ = 1;
+   */
+  SHIPMENTS_READ: 1,
+
+  /**
+   * Book shipments (and read the address book to book from).
+   *
+   * @generated from enum value: CUSTOMER_SCOPE_SHIPMENTS_BOOK = 2;
+   */
+  SHIPMENTS_BOOK: 2,
+
+  /**
+   * Request pickups and read them.
+   *
+   * @generated from enum value: CUSTOMER_SCOPE_PICKUPS_REQUEST = 3;
+   */
+  PICKUPS_REQUEST: 3,
+
+  /**
+   * Change the address book.
+   *
+   * @generated from enum value: CUSTOMER_SCOPE_ADDRESSES_MANAGE = 4;
+   */
+  ADDRESSES_MANAGE: 4,
+} as const;
+
+/**
+ * What an API key of a customer must hold to call a portal method (ApiKey.scopes). Its name
+ * is formed as a Permission's: CUSTOMER_SCOPE_SHIPMENTS_BOOK is `shipments.book`.
+ *
+ * @generated from enum logistics.v1.CustomerScope
+ */
+export type CustomerScope = (typeof CustomerScope)[keyof typeof CustomerScope] | UnknownEnum;
+
+/**
+ * Describes the enum logistics.v1.CustomerScope.
+ */
+export const CustomerScopeSchema: GenEnum<CustomerScope> = /*@__PURE__*/
+  enumDesc(file_logistics_v1_access, 2);
+
+/**
  * Which of the client's rate limits (per network, at the gateway) a public method counts against.
  *
  * @generated from enum logistics.v1.RateLimit
@@ -342,7 +406,7 @@ export type RateLimit = (typeof RateLimit)[keyof typeof RateLimit] | UnknownEnum
  * Describes the enum logistics.v1.RateLimit.
  */
 export const RateLimitSchema: GenEnum<RateLimit> = /*@__PURE__*/
-  enumDesc(file_logistics_v1_access, 2);
+  enumDesc(file_logistics_v1_access, 3);
 
 /**
  * Who may call the method; every logistics.v1 method has it (a method without it is
