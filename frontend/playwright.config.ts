@@ -53,8 +53,12 @@ if (!existsSync(process.env.GATEWAY_BIN)) {
   throw new Error(`No gateway binary at ${process.env.GATEWAY_BIN}: build it (cargo build) or set GATEWAY_BIN.`);
 }
 
+// Chromium's headless shell where installed (make test installs it): the same engine without
+// the desktop browser around it, a quarter faster on CI's two cores; else the full browser.
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+
 export const chromiumLaunchOptions = {
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  executablePath: process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium'),
   args: [
     '--headless',
     '--no-sandbox',
