@@ -20,6 +20,21 @@ export const ACTIONS: ReadonlyArray<{ value: string; label: string }> = [
   { value: 'session.sign_in_failure', label: 'Sign-in failed' },
   { value: 'email.retry', label: 'E-mail retried' },
   { value: 'settings.update', label: 'Settings changed' },
+  { value: 'customer.create', label: 'Customer created' },
+  { value: 'customer.update', label: 'Customer updated' },
+  { value: 'customer.suspend', label: 'Customer suspended' },
+  { value: 'customer.reactivate', label: 'Customer reactivated' },
+  { value: 'customer.invite', label: 'User invited' },
+  { value: 'customer.request_approve', label: 'Account request approved' },
+  { value: 'customer.request_decline', label: 'Account request declined' },
+  { value: 'customer.address_book', label: 'Address book changed' },
+  { value: 'pickup.request', label: 'Pickup requested' },
+  { value: 'pickup.assign', label: 'Pickup assigned' },
+  { value: 'pickup.confirm', label: 'Pickup confirmed' },
+  { value: 'pickup.collect', label: 'Pickup collected' },
+  { value: 'pickup.fail', label: 'Pickup failed' },
+  { value: 'api_key.create', label: 'API key created' },
+  { value: 'api_key.revoke', label: 'API key revoked' },
 ];
 
 export function actionLabel(action: string): string {

@@ -102,6 +102,7 @@ export function AuditEntryList({
           </div>
           <p className="audit-entry-who">
             <span>By {entry.actorEmail || 'someone unknown'}</span>
+            {entry.actorApiKey && <span> with the API key {entry.actorApiKey}</span>}
             {entry.clientIp && <span className="muted"> from {entry.clientIp}</span>}
             {entry.requestId && <span className="muted mono audit-request"> · request {entry.requestId}</span>}
           </p>

@@ -346,25 +346,34 @@ impl ApiKeyStore for MongoApiKeyStore {
     }
 
     async fn add_usage(&self, id: &str, calls: i64, at: DateTime<Utc>) -> Result<(), AuthError> {
-        // Read, count and write back only if nobody wrote in between (another replica).
-        for _ in 0..5 {
-            let Some(mut key) = self.find(doc! { "_id": id }).await? else {
-                return Err(AuthError::ApiKeyNotFound);
-            };
-            let before = key.usage_version;
-            key.count_calls(calls, at);
-            let replaced = self
-                .keys
-                .replace_one(
-                    doc! { "_id": id, "usageVersion": before },
-                    to_document(&key)?,
-                )
+        // One atomic update, so replicas reporting at once lose no count; the stored time
+        // strings order as the times do.
+        let day = at.format("%Y-%m-%d").to_string();
+        let updated = self
+            .keys
+            .find_one_and_update(
+                doc! { "_id": id },
+                doc! {
+                    "$inc": { format!("usage.{day}"): calls, "usageVersion": 1_i64 },
+                    "$max": { "lastUsedAt": utc_micros::format(&at) },
+                },
+            )
+            .return_document(mongodb::options::ReturnDocument::After)
+            .await
+            .map_err(StoreFault::from)?
+            .ok_or(AuthError::ApiKeyNotFound)?;
+        let key: ApiKey = mongo::from_document("API key", updated)?;
+        let stale: Vec<&String> = key.usage.keys().rev().skip(super::USAGE_DAYS).collect();
+        if !stale.is_empty() {
+            let unset: Document = stale
+                .into_iter()
+                .map(|day| (format!("usage.{day}"), mongodb::bson::Bson::from("")))
+                .collect();
+            self.keys
+                .update_one(doc! { "_id": id }, doc! { "$unset": unset })
                 .await
                 .map_err(StoreFault::from)?;
-            if replaced.matched_count == 1 {
-                return Ok(());
-            }
         }
-        Err(AuthError::Unavailable("API key usage kept changing".into()))
+        Ok(())
     }
 }
