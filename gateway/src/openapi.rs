@@ -64,7 +64,11 @@ fn document() -> Value {
                     "post": {
                         "operationId": format!("{}.{}", service.name(), method.name()),
                         "tags": [service.name()],
-                        "description": who(rule.audience),
+                        "description": match rule.key_scope {
+                            Some(scope) => format!("{} An API key needs the scope `{}`.", who(rule.audience), scope.as_str()),
+                            None => who(rule.audience),
+                        },
+                        "security": security(rule.audience, rule.key_scope.is_some()),
                         "requestBody": {
                             "required": true,
                             "content": {"application/json": {"schema": reference(&method.input())}},
@@ -108,11 +112,28 @@ fn document() -> Value {
         "info": {
             "title": "Logistics API",
             "version": "v1",
-            "description": "Every method as Connect JSON: POST the request message as JSON with `Content-Type: application/json`. Sign in with SessionService/CreateSession; the session cookie it sets authorizes the calls that need a user.",
+            "description": "Every method as Connect JSON: POST the request message as JSON with `Content-Type: application/json`. A call that needs a user is authorized by an API key (`Authorization: Bearer lk_…`, made on the API keys page, within its scopes) or by the session cookie SessionService/CreateSession sets.",
         },
         "paths": paths,
-        "components": {"schemas": schemas},
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {
+                "apiKey": {"type": "http", "scheme": "bearer", "description": "An API key: `lk_` and 43 characters."},
+                "session": {"type": "apiKey", "in": "cookie", "name": crate::session::COOKIE_NAME},
+            },
+        },
     })
+}
+
+/// What authorizes a method: nothing for a public one, else a session, or also a key.
+fn security(audience: Audience, keys: bool) -> Value {
+    match audience {
+        Audience::PublicLookup | Audience::Public(_) | Audience::Sessions | Audience::Anyone => {
+            json!([])
+        }
+        _ if keys => json!([{"apiKey": []}, {"session": []}]),
+        _ => json!([{"session": []}]),
+    }
 }
 
 fn reference(message: &MessageDescriptor) -> Value {
