@@ -8,6 +8,7 @@ import { Role } from '../src/gen/logistics/v1/user_pb';
 import { SCREENSHOTS, keepScreenshot } from './support/visual';
 import { LOGIN_PATH, USERS_PATH, signIn } from './support/admin';
 import { adminRpc } from './support/rpc';
+import { flowAt } from './support/env';
 
 const PASSWORD = 'a-Staff-Passw0rd-2026';
 const NEW_PASSWORD = 'a-Brand-New-Passw0rd-2026';
@@ -38,6 +39,7 @@ for (const viewport of [
     request,
     baseURL,
   }) => {
+    flowAt(viewport, 1280);
     // Two browsers, two sign-ins and a password hashed twice: more than the usual 30 s on 2 cores.
     test.slow();
     const email = await agent(request, baseURL!);

@@ -9,6 +9,7 @@ import { openFilters, signIn, SHIPMENT_SERVICE_PATH } from './support/admin';
 import { adminRpc } from './support/rpc';
 import { createShipment } from './support/tracking';
 import { keepScreenshot } from './support/visual';
+import { flowAt } from './support/env';
 
 const SHOTS = process.env.SHOTS_DIR ?? join(import.meta.dirname, '..', 'test-results', 'screenshots');
 
@@ -117,6 +118,7 @@ for (const viewport of [
     });
 
     test("Delete asks in the product's own dialog, naming the shipment", async ({ page, request, baseURL }) => {
+      flowAt(page, 390);
       refuseNativeDialogs(page);
       const run = tag();
       const s = await createShipment(await adminRpc(request, baseURL!), run, { origin: `Porto ${run}` });
@@ -140,6 +142,7 @@ for (const viewport of [
     });
 
     test('emptying Comments in Edit clears them; untouched fields stay', async ({ page, request, baseURL }) => {
+      flowAt(page, 390);
       const run = tag();
       const admin = await adminRpc(request, baseURL!);
       const s = await createShipment(admin, run, { origin: `Porto ${run}` });
@@ -160,6 +163,7 @@ for (const viewport of [
     });
 
     test('"Created to" before "Created from" is said next to the field and never sent', async ({ page }) => {
+      flowAt(page, 1280);
       await signIn(page);
       await expect(page.getByTestId('shipment-count')).toBeVisible();
       const sent: string[] = [];
@@ -192,6 +196,7 @@ for (const viewport of [
     });
 
     test('a refused export is said in words, never downloaded as a file', async ({ page }) => {
+      flowAt(page, 390);
       await signIn(page);
       await page.route('**/exports/shipments.csv**', (route) =>
         route.fulfill({ status: 403, contentType: 'text/plain', body: 'You are not permitted to do this.' }),
@@ -203,6 +208,7 @@ for (const viewport of [
     });
 
     test('the package count and the weight follow the packages in the form', async ({ page, request, baseURL }) => {
+      flowAt(page, 1280);
       const run = tag();
       await signIn(page);
       await page.getByRole('button', { name: 'Create Shipment' }).click();

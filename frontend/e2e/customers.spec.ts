@@ -6,6 +6,7 @@ import { Role } from '../src/gen/logistics/v1/user_pb';
 import { ADMIN_PATH, signIn } from './support/admin';
 import { adminRpc } from './support/rpc';
 import { toastWithText } from './support/track-page';
+import { flowAt } from './support/env';
 
 const PASSWORD = 'a-Staff-Passw0rd-2026';
 const CUSTOMERS_PATH = '/administration_and_development/customers';
@@ -81,6 +82,7 @@ for (const viewport of [PHONE, DESKTOP]) {
     test.use({ viewport });
 
     test(`an admin creates, edits, invites, suspends and reactivates a customer, and attaches a shipment at ${px}`, async ({ page }) => {
+      flowAt(page, 390);
       // Many steps, each a few seconds on a busy 2-core machine.
       test.setTimeout(60_000);
       const run = `${Date.now().toString(36).slice(-6)}${viewport.width}`;
@@ -213,6 +215,7 @@ for (const viewport of [PHONE, DESKTOP]) {
     });
 
     test(`a manager reads customers but changes nothing at ${px}`, async ({ page, request, baseURL }) => {
+      flowAt(page, 1280);
       const run = `${Date.now().toString(36).slice(-6)}${viewport.width}`;
       const admin = await adminRpc(request, baseURL!);
       const customer = await admin.customers.createCustomer({ customer: { name: `Readonly ${run}` } });
@@ -237,6 +240,7 @@ for (const viewport of [PHONE, DESKTOP]) {
     });
 
     test(`an agent has no Customers at ${px}`, async ({ page, request, baseURL }) => {
+      flowAt(page, 390);
       const email = await staffMember(request, baseURL!, Role.AGENT, 'agent');
       await signIn(page, email, PASSWORD);
       await expect(adminNav(page).getByRole('link', { name: 'Shipments' })).toBeVisible();

@@ -10,6 +10,7 @@ import { ADMIN_PATH, adminEmail, searchShipments, signIn } from './support/admin
 import { adminRpc, listEmails, rpc, type Clients } from './support/rpc';
 import { toastWithText } from './support/track-page';
 import { dayFromToday, partiesFor } from './support/tracking';
+import { flowAt } from './support/env';
 
 const PASSWORD = 'a-Staff-Passw0rd-2026';
 const REQUESTS_PATH = '/administration_and_development/customers/requests';
@@ -129,6 +130,7 @@ for (const viewport of [PHONE, DESKTOP]) {
     test.use({ viewport });
 
     test(`an admin approves one account request and declines another with a reason at ${px}`, async ({ page, baseURL }) => {
+      flowAt(page, 390);
       const run = `${Date.now().toString(36).slice(-6)}${viewport.width}`;
       const approved = `Kente Traders ${run}`;
       const declined = `Volta Crafts ${run}`;
@@ -208,6 +210,7 @@ for (const viewport of [PHONE, DESKTOP]) {
     });
 
     test(`a customer's pickup is assigned, confirmed and collected at ${px}`, async ({ page, baseURL }) => {
+      flowAt(page, 1280);
       const run = `${Date.now().toString(36).slice(-6)}${viewport.width}`;
       const admin = await adminRpc(await jar(baseURL!), baseURL!);
       const customer = await customerUser(admin, baseURL!, run);
@@ -276,6 +279,7 @@ for (const viewport of [PHONE, DESKTOP]) {
     });
 
     test(`a pickup marked failed needs a reason at ${px}`, async ({ page, baseURL }) => {
+      flowAt(page, 390);
       const run = `${Date.now().toString(36).slice(-6)}f${viewport.width}`;
       const admin = await adminRpc(await jar(baseURL!), baseURL!);
       const customer = await customerUser(admin, baseURL!, run);
@@ -330,6 +334,7 @@ for (const viewport of [PHONE, DESKTOP]) {
     });
 
     test(`an agent and a manager have the pickups queue at ${px}`, async ({ page, baseURL }) => {
+      flowAt(page, 390);
       const admin = await adminRpc(await jar(baseURL!), baseURL!);
       for (const [role, name] of [
         [Role.AGENT, 'agent'],
@@ -345,6 +350,7 @@ for (const viewport of [PHONE, DESKTOP]) {
     });
 
     test(`the pickup settings save and reload at ${px}`, async ({ page, baseURL }) => {
+      flowAt(page, 1280);
       const admin = await adminRpc(await jar(baseURL!), baseURL!);
       const before = await admin.pickups.getPickupSettings({});
       try {

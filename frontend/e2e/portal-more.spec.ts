@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { Role } from '../src/gen/logistics/v1/user_pb';
 import { addCustomerUser, createCustomer, customerPortal, signInToPortal, staffClients } from './support/customers';
-import { layoutUnlessDesktop } from './support/env';
+import { flowAt, layoutUnlessDesktop } from './support/env';
 import { toastWithText } from './support/track-page';
 import { dayFromToday } from './support/tracking';
 
@@ -56,6 +56,7 @@ for (const viewport of [
     test.use({ viewport });
 
     test('an admin fills the book, books from it, requests a pickup and saves e-mail choices', layoutUnlessDesktop(viewport), async ({ page, request, browser, playwright }) => {
+      flowAt(page, 1280);
       test.setTimeout(120_000);
       const run = `${viewport.width}-${Date.now()}`;
       const admin = `boss.${run}@acme.example`;

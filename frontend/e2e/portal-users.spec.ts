@@ -11,7 +11,7 @@ import type { CustomerPortalService } from '../src/gen/logistics/v1/customer_por
 import { PaymentMode, ShipmentMode, ShipmentStatus, ShipmentType, type Shipment } from '../src/gen/logistics/v1/shipment_pb';
 import { Role } from '../src/gen/logistics/v1/user_pb';
 import { CUSTOMER_PASSWORD, addCustomerUser, createCustomer, customerPortal, signInToPortal, staffClients } from './support/customers';
-import { layoutUnlessDesktop, siteUrl } from './support/env';
+import { flowAt, layoutUnlessDesktop, siteUrl } from './support/env';
 import { listEmails, rpc, type Clients } from './support/rpc';
 import { toastWithText } from './support/track-page';
 import { dayFromToday } from './support/tracking';
@@ -119,6 +119,7 @@ for (const viewport of [
     test.use({ viewport });
 
     test('an admin invites a user, who joins; disabled, their open page loses access within seconds', layoutUnlessDesktop(viewport), async ({ page, request, browser }) => {
+      flowAt(page, 1280);
       test.setTimeout(120_000);
       const run = `${viewport.width}-${Date.now()}`;
       const staff = await staffClients(request);

@@ -9,7 +9,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { ProofOfDeliveryImageKind, ShipmentStatus, type Shipment } from '../src/gen/logistics/v1/shipment_pb';
 import { Role } from '../src/gen/logistics/v1/user_pb';
 import { searchShipments, signIn } from './support/admin';
-import { LAYOUT, layoutUnlessDesktop, siteUrl } from './support/env';
+import { flowAt, LAYOUT, layoutUnlessDesktop, siteUrl } from './support/env';
 import { adminRpc, rpc, type Clients } from './support/rpc';
 import { toastWithText } from './support/track-page';
 import {
@@ -294,6 +294,7 @@ for (const viewport of VIEWPORTS) {
     });
 
     test('a party sees the proof once verified, or through their e-mail link; a visitor never', async ({ page, browser }) => {
+      flowAt(page, 1280);
       test.setTimeout(60_000);
       const run = tag();
       const recipient = `Dee Doorstep ${run}`;

@@ -8,7 +8,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { ShipmentStatus, TrackingEvent, type Shipment } from '../src/gen/logistics/v1/shipment_pb';
 import { signIn } from './support/admin';
 import { demoShipmentWithStatus } from './support/demo';
-import { siteUrl, staticDir } from './support/env';
+import { flowAt, siteUrl, staticDir } from './support/env';
 import { adminRpc, rpc, type Clients } from './support/rpc';
 import { formatClock, formatDateParts, formatIsoDate } from '../src/utils/format';
 import { definition, toastWithText } from './support/track-page';
@@ -85,6 +85,7 @@ for (const viewport of VIEWPORTS) {
     });
 
     test("a wrong answer is refused at the field with the server's message", async ({ page }) => {
+      flowAt(page, 1280);
       const run = tag();
       const shipment = await createShipment(admin, run);
       await page.goto(`/track/${shipment.trackingNumber}`);
@@ -102,6 +103,7 @@ for (const viewport of VIEWPORTS) {
     });
 
     test('too many attempts for one shipment are refused at the field, even with the right answer', async ({ page }) => {
+      flowAt(page, 390);
       test.setTimeout(60_000);
       const run = tag();
       const shipment = await createShipment(admin, run);
@@ -121,6 +123,7 @@ for (const viewport of VIEWPORTS) {
     });
 
     test('a forged or expired e-mail link says so and shows the limited view', async ({ page }) => {
+      flowAt(page, 390);
       const run = tag();
       const shipment = await createShipment(admin, run);
       await page.goto(`/track/${shipment.trackingNumber}?access=forged.link.token`);

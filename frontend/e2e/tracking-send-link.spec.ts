@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { EmailTemplate } from '../src/gen/logistics/v1/notification_pb';
-import { layoutUnlessDesktop, siteUrl } from './support/env';
+import { flowAt, layoutUnlessDesktop, siteUrl } from './support/env';
 import { adminRpc, type Clients } from './support/rpc';
 import {
   VERIFY_BUTTON,
@@ -47,6 +47,7 @@ for (const viewport of VIEWPORTS) {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
 
     test('after strangers spent every attempt, the receiver gets a link by e-mail that opens the full view', async ({ page }) => {
+      flowAt(page, 1280);
       test.setTimeout(60_000);
       const run = tag();
       const shipment = await createShipment(admin, run);

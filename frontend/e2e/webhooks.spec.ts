@@ -6,7 +6,7 @@ import { expect, test } from '@playwright/test';
 import { LOGIN_PATH, LOGIN_SUCCESS, adminEmail, adminPassword, submitLogin } from './support/admin';
 import { freePort, startGateway, type RunningGateway } from './support/gateway';
 import { toastWithText } from './support/track-page';
-import { layoutUnlessDesktop } from './support/env';
+import { flowAt, layoutUnlessDesktop } from './support/env';
 
 type Delivery = { path: string; headers: IncomingHttpHeaders; body: string };
 
@@ -62,6 +62,7 @@ for (const viewport of [
     test.use({ viewport });
 
     test('an admin adds an endpoint, sees its secret once, tests, rotates, disables and deletes it', async ({ page }) => {
+      flowAt(page, 1280);
       const name = `ERP ${viewport.width}`;
       const path = `/hooks/${viewport.width}`;
       await page.goto(`${gateway.url}${LOGIN_PATH}`);

@@ -1,5 +1,6 @@
 // Values shared by the config, the global setup and the tests (see playwright.config.ts).
 import { join } from 'node:path';
+import { test, type Page } from '@playwright/test';
 
 export function gatewayBin(): string {
   return required('GATEWAY_BIN');
@@ -37,4 +38,12 @@ export const LAYOUT = '@layout';
  * flow once, at the desktop width. */
 export function layoutUnlessDesktop(viewport: { width: number }): { tag?: string } {
   return viewport.width >= 1000 ? {} : { tag: LAYOUT };
+}
+
+/** Skips this run of a flow at every width but `width`: its steps do not depend on the width,
+ * each screen's layout has tests of its own at both, and the flow's time is spent once. A spec
+ * alternates the widths its flows take; one the distributed run takes runs at 1280. */
+export function flowAt(at: Page | { width: number }, width: 390 | 1280): void {
+  const current = 'viewportSize' in at ? at.viewportSize()?.width : at.width;
+  test.skip(current !== width, `a flow, run at ${width} px`);
 }
