@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { ADMIN_PATH, SHIPMENT_SERVICE_PATH, USERS_PATH, openFilters, signIn } from './support/admin';
+import { ADMIN_PATH, SHIPMENT_SERVICE_PATH, USERS_PATH, adminEmail, openFilters, signIn } from './support/admin';
 import { demoShipmentWithStatus, demoShipments } from './support/demo';
 import { siteUrl } from './support/env';
 import { adminRpc } from './support/rpc';
@@ -191,6 +191,16 @@ for (const viewport of [PHONE, DESKTOP]) {
       expect(await pageOverflow(page), 'the page does not scroll sideways').toBeLessThanOrEqual(0);
       const region = await table.evaluate((el) => [el.scrollWidth, el.clientWidth]);
       expect(region[0], 'the list does not scroll sideways').toBeLessThanOrEqual(region[1]);
+      // The address breaks to fit; a name keeps its words whole ("Administrator" on one line).
+      const nameLines = await table
+        .locator('tr', { hasText: adminEmail() })
+        .getByText('Administrator', { exact: true })
+        .evaluate((cell) => {
+          const range = document.createRange();
+          range.selectNodeContents(cell);
+          return range.getClientRects().length;
+        });
+      expect(nameLines, 'a name is not broken inside a word').toBe(1);
       for (const part of [row.getByRole('rowheader'), row.getByText('Active', { exact: true })]) {
         await expectInViewport(page, part, `${await part.textContent()}`);
       }

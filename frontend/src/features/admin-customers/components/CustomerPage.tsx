@@ -219,10 +219,10 @@ function CustomerUsers({ customer, canInvite, onInvite }: { customer: Customer; 
               <tbody>
                 {list.map((user) => (
                   <tr key={user.id}>
-                    <th scope="row" className="cell-wraps">
+                    <th scope="row" className="cell-text">
                       {user.name}
                     </th>
-                    <td data-label="E-mail" className="cell-wraps">
+                    <td data-label="E-mail" className="cell-email">
                       {user.email}
                     </td>
                     <td data-label="Role">{customerRoleLabel(user.role)}</td>

@@ -72,10 +72,10 @@ export function UsersPage({ currentUserId, canManage }: { currentUserId: string;
               <tbody>
                 {users.map((user) => (
                   <tr key={user.id} data-email={user.email}>
-                    <th scope="row" className="cell-wraps">
+                    <th scope="row" className="cell-email">
                       {user.email}
                     </th>
-                    <td data-label="Name" className="cell-wraps">
+                    <td data-label="Name" className="cell-text">
                       {user.name}
                     </td>
                     <td data-label="Role">

@@ -94,10 +94,10 @@ function UsersAdmin({ currentUserId }: { currentUserId: string }) {
                   const label = u.name || u.email;
                   return (
                     <tr key={u.id} data-email={u.email}>
-                      <th scope="row" className="cell-wraps">
+                      <th scope="row" className="cell-text">
                         <bdi>{label}</bdi>
                       </th>
-                      <td data-label={t('portal.users.email')} className="cell-wraps">
+                      <td data-label={t('portal.users.email')} className="cell-email">
                         <bdi>{u.email}</bdi>
                       </td>
                       <td data-label={t('portal.users.role')}>{t(customerRoleLabelId(u.role))}</td>
