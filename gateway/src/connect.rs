@@ -69,6 +69,14 @@ static POOL: LazyLock<DescriptorPool> = LazyLock::new(|| {
         .expect("the build wrote a valid descriptor set")
 });
 
+/// The path prefix of every service the product declares (`/logistics.v1.ShipmentService/`):
+/// the gateway routes gRPC-web calls to each, and RpcGateway decides who may call what.
+pub fn service_prefixes() -> Vec<String> {
+    POOL.services()
+        .map(|service| format!("/{}/", service.full_name()))
+        .collect()
+}
+
 /// The method at `/package.Service/Method`, if the product has one.
 fn method_at(path: &str) -> Option<MethodDescriptor> {
     let (service, method) = path.strip_prefix('/')?.split_once('/')?;

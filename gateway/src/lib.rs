@@ -588,18 +588,7 @@ pub async fn app(
     let json_calls = rpc.clone();
     let grpc_web = GrpcWebLayer::new().layer(rpc);
     let mut router = Router::new();
-    for service in [
-        rpc::SHIPMENT_SERVICE,
-        rpc::AUTH_SERVICE,
-        rpc::SESSION_SERVICE,
-        rpc::NOTIFICATION_SERVICE,
-        rpc::WEBHOOK_SERVICE,
-        rpc::PREFERENCE_SERVICE,
-        rpc::AUDIT_SERVICE,
-        rpc::CUSTOMER_SERVICE,
-        rpc::CUSTOMER_PORTAL_SERVICE,
-        rpc::PICKUP_SERVICE,
-    ] {
+    for service in connect::service_prefixes() {
         router = router.route_service(&format!("{service}{{method}}"), grpc_web.clone());
     }
     Ok(router

@@ -22,18 +22,14 @@ use crate::session::{self, Session};
 use crate::tracking_access;
 use crate::upstream::Upstream;
 
-/// Path prefixes of the services a browser may reach.
+/// Path prefixes of the services the gateway routes or checks by name.
 pub const SHIPMENT_SERVICE: &str = "/logistics.v1.ShipmentService/";
 pub const AUTH_SERVICE: &str = "/logistics.v1.AuthService/";
 pub const SESSION_SERVICE: &str = "/logistics.v1.SessionService/";
 pub const NOTIFICATION_SERVICE: &str = "/logistics.v1.NotificationService/";
 pub const WEBHOOK_SERVICE: &str = "/logistics.v1.WebhookService/";
 pub const PREFERENCE_SERVICE: &str = "/logistics.v1.PreferenceService/";
-pub const AUDIT_SERVICE: &str = "/logistics.v1.AuditService/";
-pub const CUSTOMER_SERVICE: &str = "/logistics.v1.CustomerService/";
 pub const API_KEY_SERVICE: &str = "/logistics.v1.ApiKeyService/";
-pub const CUSTOMER_PORTAL_SERVICE: &str = "/logistics.v1.CustomerPortalService/";
-pub const PICKUP_SERVICE: &str = "/logistics.v1.PickupService/";
 const CHANGE_PASSWORD: &str = "/logistics.v1.AuthService/ChangePassword";
 const REVOKE_API_KEY: &str = "/logistics.v1.ApiKeyService/RevokeApiKey";
 

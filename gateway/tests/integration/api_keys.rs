@@ -121,6 +121,16 @@ async fn keys_call_as_their_creator_within_their_scopes(site: &Site) {
     let (_, reader) = create_key(site, &acme, "Read only", &["shipments.read"]).await;
     let (_, bolt_key) = create_key(site, &bolt, "Bolt ERP", &["shipments.read"]).await;
 
+    // The web app's gRPC-web calls reach the keys too.
+    let (reply, _) = crate::calls::call(
+        &site.base,
+        "logistics.v1.ApiKeyService/ListApiKeys",
+        Vec::new(),
+        &[("cookie", acme.as_str())],
+    )
+    .await;
+    assert_eq!(reply.grpc_status, Some(crate::calls::OK));
+
     // The secret is shown once: the list has its prefix only.
     let (status, listed, _) = post(site, "ApiKeyService/ListApiKeys", "{}", &acme).await;
     assert_eq!(status, 200);
