@@ -15,6 +15,9 @@ import { SCREENSHOTS, keepScreenshot } from './support/visual';
 
 const STAFF_PASSWORD = 'a-Staff-Passw0rd-2026';
 
+// Each test makes its own customer or staff user: they run side by side.
+test.describe.configure({ mode: 'parallel' });
+
 /** The page in light and dark, as `api-keys-<name>-<width>-<theme>.png`. */
 async function shoot(page: Page, name: string, fullPage = true) {
   const width = page.viewportSize()!.width;
@@ -160,6 +163,11 @@ for (const viewport of [
       await shoot(page, 'portal-list');
 
       // Revoke asks first, naming the key; within 5 s the key is refused.
+      // Every column in sight, Revoke included (cards on a phone, the whole table at 1280 px).
+      const revokeBox = (await row.getByRole('button', { name: `Revoke ${name}` }).boundingBox())!;
+      const listBox = (await page.getByRole('region', { name: "Your company's API keys" }).boundingBox())!;
+      expect(revokeBox.x).toBeGreaterThanOrEqual(listBox.x - 1);
+      expect(revokeBox.x + revokeBox.width).toBeLessThanOrEqual(listBox.x + listBox.width + 1);
       await row.getByRole('button', { name: `Revoke ${name}` }).click();
       const confirm = page.getByRole('alertdialog', { name: 'Revoke this API key?' });
       await expect(confirm).toContainText(`${name} stops working within seconds, for good.`);
@@ -203,7 +211,7 @@ for (const viewport of [
       await userContext.close();
     });
 
-    test("an agent's key calls ShipmentService: it reads, it may not create", async ({ page, request, playwright }) => {
+    test("an agent's key calls ShipmentService: it reads, it may not create", async ({ page, request, playwright, browser }) => {
       const staff = await staffClients(request);
       const email = `agent-keys-${viewport.width}-${Date.now()}@example.com`;
       await staff.users.createUser({ user: { email, name: 'Ama Agent', role: Role.AGENT }, password: STAFF_PASSWORD });
@@ -224,6 +232,17 @@ for (const viewport of [
       expect((await callWithKey(api, '/logistics.v1.ShipmentService/ListShipments', secret)).status).toBe(200);
       expect((await callWithKey(api, '/logistics.v1.ShipmentService/CreateShipment', secret)).status).toBe(403);
       await api.dispose();
+
+      // An admin's bar, with every section, keeps API keys on the line of Log out at 1280 px.
+      if (viewport.width >= 1000) {
+        const adminContext = await browser.newContext({ viewport, baseURL: siteUrl(), serviceWorkers: 'block' });
+        const adminPage = await adminContext.newPage();
+        await signIn(adminPage);
+        const link = adminPage.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'API keys' });
+        const middle = (box: { y: number; height: number } | null) => box!.y + box!.height / 2;
+        expect(Math.abs(middle(await link.boundingBox()) - middle(await adminPage.getByRole('button', { name: 'Log out' }).boundingBox()))).toBeLessThan(4);
+        await adminContext.close();
+      }
     });
   });
 }

@@ -5,7 +5,7 @@ import type { ApiKey } from '@/gen/logistics/v1/api_key_service_pb';
 import { ConfirmDialog } from '@/components/ui/Modal';
 import { serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
-import { formatDateTime, formatDecimal } from '@/utils/format';
+import { formatDateTime, formatDecimal, formatIsoDate } from '@/utils/format';
 import { useRevokeApiKey } from '../api/api-keys';
 import { apiKeyCalls, apiKeyStatus, type ApiKeyStatus } from '../utils/api-keys';
 import type { ApiKeyWords, ScopeOption } from './words';
@@ -22,6 +22,8 @@ type ApiKeyTableProps = {
 const STATUS_CLASS: Record<ApiKeyStatus, string> = { active: 'is-on', revoked: 'tone-red', expired: 'is-off' };
 
 const when = (time: Timestamp | undefined, otherwise: string) => (time ? formatDateTime(timestampDate(time)) : otherwise);
+/** The day (UTC, the day a key expires at the end of). */
+const day = (time: Timestamp | undefined, otherwise: string) => (time ? formatIsoDate(timestampDate(time).toISOString().slice(0, 10)) : otherwise);
 
 /** The keys (cards on a phone, a table on a wide screen) with their usage and Revoke. */
 export function ApiKeyTable({ keys, scopes, words, asOf, busy }: ApiKeyTableProps) {
@@ -48,11 +50,10 @@ export function ApiKeyTable({ keys, scopes, words, asOf, busy }: ApiKeyTableProp
           <thead>
             <tr>
               <th scope="col">{words.name}</th>
-              <th scope="col">{words.prefix}</th>
               <th scope="col">{words.scopes}</th>
+              <th scope="col">{words.status}</th>
               <th scope="col">{words.created}</th>
               <th scope="col">{words.expires}</th>
-              <th scope="col">{words.status}</th>
               <th scope="col">{words.lastUsed}</th>
               <th scope="col">{words.callsToday}</th>
               <th scope="col">{words.calls14Days}</th>
@@ -68,14 +69,15 @@ export function ApiKeyTable({ keys, scopes, words, asOf, busy }: ApiKeyTableProp
               const calls = apiKeyCalls(key, now);
               return (
                 <tr key={key.id} data-key-id={key.id} data-key-name={key.displayName}>
-                  <th scope="row" className="cell-wraps">
+                  <th scope="row" className="cell-wraps api-key-name">
                     <bdi>{key.displayName}</bdi>
+                    <span className="api-key-prefix">
+                      <span className="visually-hidden">{words.prefix}: </span>
+                      <code dir="ltr" data-testid="api-key-prefix">
+                        {key.secretPrefix}…
+                      </code>
+                    </span>
                   </th>
-                  <td data-label={words.prefix}>
-                    <code dir="ltr" data-testid="api-key-prefix">
-                      {key.secretPrefix}…
-                    </code>
-                  </td>
                   <td data-label={words.scopes} className="cell-wraps">
                     <ul className="api-key-scope-list">
                       {key.scopes.map((scope) => (
@@ -83,14 +85,14 @@ export function ApiKeyTable({ keys, scopes, words, asOf, busy }: ApiKeyTableProp
                       ))}
                     </ul>
                   </td>
-                  <td data-label={words.created}>{when(key.createTime, '')}</td>
-                  <td data-label={words.expires}>{when(key.expireTime, words.noExpiry)}</td>
                   <td className="card-aside">
                     <span className={`status-pill ${STATUS_CLASS[status]}`} data-testid="api-key-status">
                       {statusWord[status]}
                     </span>
                   </td>
-                  <td data-label={words.lastUsed} data-testid="api-key-last-used">
+                  <td data-label={words.created}>{day(key.createTime, '')}</td>
+                  <td data-label={words.expires}>{day(key.expireTime, words.noExpiry)}</td>
+                  <td data-label={words.lastUsed} className="api-key-last-used" data-testid="api-key-last-used">
                     {when(key.lastUseTime, words.never)}
                   </td>
                   <td data-label={words.callsToday} data-testid="api-key-calls-today">
@@ -99,7 +101,9 @@ export function ApiKeyTable({ keys, scopes, words, asOf, busy }: ApiKeyTableProp
                   <td data-label={words.calls14Days} data-testid="api-key-calls-14-days">
                     {formatDecimal(calls.last14Days, 0)}
                   </td>
-                  <td data-label={words.limit}>{words.perMinute(key.rateLimitPerMinute)}</td>
+                  <td data-label={words.limit} className="api-key-limit">
+                    {words.perMinute(key.rateLimitPerMinute)}
+                  </td>
                   <td className="card-actions">
                     {status !== 'revoked' && (
                       <button
