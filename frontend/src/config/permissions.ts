@@ -36,3 +36,9 @@ export function hasOfficeAccess(user: User): boolean {
 export function isCustomerUser(user: User): boolean {
   return user.role === Role.CUSTOMER_ADMIN || user.role === Role.CUSTOMER_USER;
 }
+
+/** Whether the user is staff with an office role (agent, manager, admin): they make API keys of
+ * their own. */
+export function isStaff(user: User): boolean {
+  return !user.disabled && (user.role === Role.AGENT || user.role === Role.MANAGER || user.role === Role.ADMIN);
+}

@@ -11,6 +11,8 @@ export const ADMIN_CUSTOMERS_PATH = '/administration_and_development/customers';
 /** Visitors' requests for a customer account, a tab of the customers screen. */
 export const ADMIN_ACCOUNT_REQUESTS_PATH = '/administration_and_development/customers/requests';
 export const ADMIN_PICKUPS_PATH = '/administration_and_development/pickups';
+/** Every staff user's own API keys. */
+export const ADMIN_API_KEYS_PATH = '/administration_and_development/api-keys';
 
 /** One customer's page: details, users and shipments. */
 export function customerPath(id: string): string {
@@ -47,6 +49,8 @@ export const PORTAL_PICKUPS_PATH = '/portal/pickups';
 export const PORTAL_NEW_PICKUP_PATH = '/portal/pickups/new';
 /** The customer's users: customer admins invite, disable and enable them. */
 export const PORTAL_USERS_PATH = '/portal/users';
+/** The customer's API keys: customer admins make and revoke them. */
+export const PORTAL_API_KEYS_PATH = '/portal/api-keys';
 
 /** The pickup request form with one shipment ticked. */
 export function portalPickupForPath(shipmentId: string): string {

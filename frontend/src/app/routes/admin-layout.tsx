@@ -22,6 +22,7 @@ const AdminCustomersPage = lazy(() => import('./admin-customers'));
 const AdminCustomerPage = lazy(() => import('./admin-customer'));
 const AdminAccountRequestsPage = lazy(() => import('./admin-account-requests'));
 const AdminPickupsPage = lazy(() => import('./admin-pickups'));
+const AdminApiKeysPage = lazy(() => import('./admin-api-keys'));
 const NotFoundPage = lazy(() => import('./not-found'));
 
 /** The sections of the admin area, relative to it; each page is its own chunk. */
@@ -39,6 +40,7 @@ const ADMIN_PAGES: RouteObject[] = [
   { path: 'customers/requests', element: <AdminAccountRequestsPage /> },
   { path: 'customers/:id', element: <AdminCustomerPage /> },
   { path: 'pickups', element: <AdminPickupsPage /> },
+  { path: 'api-keys', element: <AdminApiKeysPage /> },
   { path: '*', element: <NotFoundPage /> },
 ];
 

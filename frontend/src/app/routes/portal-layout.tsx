@@ -21,6 +21,7 @@ const PortalNotificationsPage = lazy(() => import('./portal-notifications'));
 const PortalPickupsPage = lazy(() => import('./portal-pickups'));
 const PortalPickupRequestPage = lazy(() => import('./portal-pickup-request'));
 const PortalUsersPage = lazy(() => import('./portal-users'));
+const PortalApiKeysPage = lazy(() => import('./portal-api-keys'));
 const NotFoundPage = lazy(() => import('./not-found'));
 
 /** The portal's pages, relative to /portal; each is its own chunk. */
@@ -34,6 +35,7 @@ const PORTAL_PAGES: RouteObject[] = [
   { path: 'pickups', element: <PortalPickupsPage /> },
   { path: 'pickups/new', element: <PortalPickupRequestPage /> },
   { path: 'users', element: <PortalUsersPage /> },
+  { path: 'api-keys', element: <PortalApiKeysPage /> },
   { path: '*', element: <NotFoundPage /> },
 ];
 

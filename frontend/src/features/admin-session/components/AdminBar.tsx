@@ -1,9 +1,10 @@
 import { NavLink } from 'react-router-dom';
-import { Building2, FileUp, Truck, History, LogOut, Mail, Package, Settings, UserCircle2, Users, Webhook } from 'lucide-react';
+import { Building2, FileUp, Truck, History, KeyRound, LogOut, Mail, Package, Settings, UserCircle2, Users, Webhook } from 'lucide-react';
 import type { User } from '@/gen/logistics/v1/user_pb';
-import { Permission, may } from '@/config/permissions';
+import { Permission, isStaff, may } from '@/config/permissions';
 import {
   ADMIN_ACCOUNT_PATH,
+  ADMIN_API_KEYS_PATH,
   ADMIN_AUDIT_PATH,
   ADMIN_CUSTOMERS_PATH,
   ADMIN_WEBHOOKS_PATH,
@@ -90,6 +91,14 @@ export function AdminBar({ user }: { user: User }) {
                 <NavLink to={ADMIN_AUDIT_PATH} className={linkClass}>
                   <History aria-hidden="true" size={18} />
                   Audit
+                </NavLink>
+              </li>
+            )}
+            {isStaff(user) && (
+              <li>
+                <NavLink to={ADMIN_API_KEYS_PATH} className={linkClass}>
+                  <KeyRound aria-hidden="true" size={18} />
+                  API keys
                 </NavLink>
               </li>
             )}

@@ -32,6 +32,7 @@ const PERMISSION_LABELS: Record<string, string> = {
   'webhooks.manage': 'Manage webhooks',
   'customers.read': 'See customers',
   'customers.manage': 'Create, edit and suspend customers; invite their users',
+  'pickups.manage': 'See, assign, confirm and collect pickups',
 };
 
 export function permissionLabel(permission: string): string {
