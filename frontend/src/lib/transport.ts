@@ -3,7 +3,7 @@
 // Only lazily loaded routes import this module, so the home page does not load
 // the Connect and protobuf runtime.
 import { Code, ConnectError, createClient, type Client, type Interceptor } from '@connectrpc/connect';
-import { createConnectTransport, createGrpcWebTransport } from '@connectrpc/connect-web';
+import { createGrpcWebTransport } from '@connectrpc/connect-web';
 import { AuthService } from '@/gen/logistics/v1/auth_service_pb';
 import { NotificationService } from '@/gen/logistics/v1/notification_service_pb';
 import { PreferenceService } from '@/gen/logistics/v1/preference_service_pb';
@@ -37,15 +37,6 @@ const sessionExpiry: Interceptor = (next) => async (request) => {
 export const transport = createGrpcWebTransport({
   baseUrl: '/',
   // The calls of Connect Query's hooks take no per-call options: they get the clients' usual 15 s.
-  defaultTimeoutMs: 15_000,
-  interceptors: [sessionExpiry],
-});
-
-/** The Connect protocol with JSON bodies, same origin and cookie: for ApiKeyService, which the
- * gateway answers as JSON but does not route over gRPC-web (its gRPC-web service list in
- * gateway/src/lib.rs lacks it). Once it is listed there, use `transport` and drop this. */
-export const jsonTransport = createConnectTransport({
-  baseUrl: '/',
   defaultTimeoutMs: 15_000,
   interceptors: [sessionExpiry],
 });

@@ -1,9 +1,8 @@
 // The caller's API keys (ApiKeyService): a customer admin's are the customer's, staff's their own.
-// Over Connect JSON (lib/transport.ts says why), with the app's one QueryClient.
+// Through the app's one transport and QueryClient.
 import { createConnectQueryKey, useMutation, useQuery } from '@connectrpc/connect-query';
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiKeyService } from '@/gen/logistics/v1/api_key_service_pb';
-import { jsonTransport as transport } from '@/lib/transport';
 
 const PAGE_SIZE = 100;
 /** The usage the list shows is asked for again this often (the gateway reports within seconds). */
@@ -11,7 +10,7 @@ const USAGE_REFRESH_MS = 30_000;
 
 /** The keys, newest first (revoked and expired ones too), loaded again every 30 s. */
 export function useApiKeyList() {
-  return useQuery(ApiKeyService.method.listApiKeys, { pageSize: PAGE_SIZE }, { transport, refetchInterval: USAGE_REFRESH_MS });
+  return useQuery(ApiKeyService.method.listApiKeys, { pageSize: PAGE_SIZE }, { refetchInterval: USAGE_REFRESH_MS });
 }
 
 function useInvalidateList() {
@@ -25,11 +24,11 @@ function useInvalidateList() {
 /** Creates a key; the answer holds its secret, this once. The list loads again after it. */
 export function useCreateApiKey() {
   const invalidate = useInvalidateList();
-  return useMutation(ApiKeyService.method.createApiKey, { transport, onSuccess: invalidate });
+  return useMutation(ApiKeyService.method.createApiKey, { onSuccess: invalidate });
 }
 
 /** Revokes a key for good; the list loads again after it. */
 export function useRevokeApiKey() {
   const invalidate = useInvalidateList();
-  return useMutation(ApiKeyService.method.revokeApiKey, { transport, onSuccess: invalidate });
+  return useMutation(ApiKeyService.method.revokeApiKey, { onSuccess: invalidate });
 }

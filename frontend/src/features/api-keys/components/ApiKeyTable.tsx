@@ -69,7 +69,7 @@ export function ApiKeyTable({ keys, scopes, words, asOf, busy }: ApiKeyTableProp
               const calls = apiKeyCalls(key, now);
               return (
                 <tr key={key.id} data-key-id={key.id} data-key-name={key.displayName}>
-                  <th scope="row" className="cell-wraps api-key-name">
+                  <th scope="row" className="cell-text api-key-name">
                     <bdi>{key.displayName}</bdi>
                     <span className="api-key-prefix">
                       <span className="visually-hidden">{words.prefix}: </span>
@@ -78,7 +78,7 @@ export function ApiKeyTable({ keys, scopes, words, asOf, busy }: ApiKeyTableProp
                       </code>
                     </span>
                   </th>
-                  <td data-label={words.scopes} className="cell-wraps">
+                  <td data-label={words.scopes} className="cell-text">
                     <ul className="api-key-scope-list">
                       {key.scopes.map((scope) => (
                         <li key={scope}>{scopeLabel(scope)}</li>
