@@ -63,7 +63,7 @@ async fn each_service_reflects_only_its_own_services() {
         ),
         (
             settings.auth_url.clone().unwrap(),
-            vec!["logistics.v1.AuthService"],
+            vec!["logistics.v1.ApiKeyService", "logistics.v1.AuthService"],
         ),
         (
             settings.notifications_url.clone().unwrap(),
