@@ -160,6 +160,11 @@ for (const viewport of [
         .toBe('1');
       await expect(row.getByTestId('api-key-calls-14-days')).toHaveText('1');
       await expect(row.getByTestId('api-key-last-used')).not.toHaveText('Never');
+      // Per day: today's date (UTC) and its one call.
+      await row.getByText('Per day', { exact: true }).click();
+      const perDay = row.getByRole('list', { name: `Calls per day with ${name}` }).getByRole('listitem');
+      await expect(perDay).toHaveCount(1);
+      await expect(perDay.first().locator('span').last()).toHaveText('1');
       await shoot(page, 'portal-list');
 
       // Revoke asks first, naming the key; within 5 s the key is refused.

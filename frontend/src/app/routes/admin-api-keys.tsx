@@ -24,6 +24,8 @@ const WORDS: ApiKeyWords = {
   lastUsed: 'Last used',
   callsToday: 'Calls today',
   calls14Days: 'Calls, last 14 days',
+  perDay: 'Per day',
+  perDayOf: (name) => `Calls per day with ${name}`,
   limit: 'Limit',
   actions: 'Actions',
   never: 'Never',

@@ -34,6 +34,8 @@ function portalWords(t: Translate): ApiKeyWords {
     lastUsed: t('portal.api_keys.last_used'),
     callsToday: t('portal.api_keys.calls_today'),
     calls14Days: t('portal.api_keys.calls_14_days'),
+    perDay: t('portal.api_keys.per_day'),
+    perDayOf: (name) => t('portal.api_keys.per_day_of', { name }),
     limit: t('portal.api_keys.limit'),
     actions: t('portal.api_keys.actions'),
     never: t('portal.api_keys.never'),

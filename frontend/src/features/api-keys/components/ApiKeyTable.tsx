@@ -98,8 +98,20 @@ export function ApiKeyTable({ keys, scopes, words, asOf, busy }: ApiKeyTableProp
                   <td data-label={words.callsToday} data-testid="api-key-calls-today">
                     {formatDecimal(calls.today, 0)}
                   </td>
-                  <td data-label={words.calls14Days} data-testid="api-key-calls-14-days">
-                    {formatDecimal(calls.last14Days, 0)}
+                  <td data-label={words.calls14Days}>
+                    <span data-testid="api-key-calls-14-days">{formatDecimal(calls.last14Days, 0)}</span>
+                    {key.dailyUsage.length > 0 && (
+                      <details className="api-key-usage">
+                        <summary>{words.perDay}</summary>
+                        <ul aria-label={words.perDayOf(key.displayName)}>
+                          {key.dailyUsage.map(({ date, calls: count }) => (
+                            <li key={date}>
+                              <span>{formatIsoDate(date)}</span> <span>{formatDecimal(Number(count), 0)}</span>
+                            </li>
+                          ))}
+                        </ul>
+                      </details>
+                    )}
                   </td>
                   <td data-label={words.limit} className="api-key-limit">
                     {words.perMinute(key.rateLimitPerMinute)}

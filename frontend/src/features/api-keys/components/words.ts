@@ -22,6 +22,9 @@ export type ApiKeyWords = {
   lastUsed: string;
   callsToday: string;
   calls14Days: string;
+  /** Opens a key's calls per day (UTC), newest first. */
+  perDay: string;
+  perDayOf: (name: string) => string;
   limit: string;
   actions: string;
   never: string;
