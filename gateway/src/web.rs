@@ -583,7 +583,7 @@ fn is_app_route(path: &str) -> bool {
             }
         }
     }
-    is_public_route(path) || is_admin_route(path)
+    is_public_route(path) || is_admin_route(path) || is_portal_route(path)
 }
 
 /// A public page (the same in every language).
@@ -594,7 +594,7 @@ fn is_public_route(path: &str) -> bool {
         (
             Some(
                 "about" | "services" | "contact" | "track" | "privacy" | "terms" | "faq"
-                | "ship-with-us",
+                | "ship-with-us" | "invitation",
             ),
             None,
             _,
@@ -604,28 +604,52 @@ fn is_public_route(path: &str) -> bool {
     }
 }
 
-/// The back office, in English only.
+/// The back office, in English only (the router's routes in admin-layout.tsx).
 fn is_admin_route(path: &str) -> bool {
-    let mut segments = path.split('/').skip(1);
-    matches!(
-        (segments.next(), segments.next(), segments.next()),
-        (Some("login" | "administration_and_development"), None, _)
-            | (
-                Some("administration_and_development"),
-                Some(
-                    "login"
-                        | "users"
-                        | "emails"
-                        | "settings"
-                        | "audit"
-                        | "labels"
-                        | "webhooks"
-                        | "import"
-                        | "account",
-                ),
-                None,
-            )
-    )
+    let segments: Vec<&str> = path.split('/').skip(1).collect();
+    match segments.as_slice() {
+        ["login" | "administration_and_development"] => true,
+        ["administration_and_development", page] => matches!(
+            *page,
+            "login"
+                | "users"
+                | "emails"
+                | "settings"
+                | "audit"
+                | "labels"
+                | "webhooks"
+                | "import"
+                | "account"
+                | "customers"
+                | "pickups"
+                | "api-keys"
+        ),
+        // One customer's page, or the account requests.
+        ["administration_and_development", "customers", id] => !id.is_empty(),
+        _ => false,
+    }
+}
+
+/// The customers' portal (the router's routes in portal-layout.tsx).
+fn is_portal_route(path: &str) -> bool {
+    let segments: Vec<&str> = path.split('/').skip(1).collect();
+    match segments.as_slice() {
+        ["portal"] => true,
+        ["portal", page] => matches!(
+            *page,
+            "login"
+                | "book"
+                | "labels"
+                | "address-book"
+                | "notifications"
+                | "pickups"
+                | "users"
+                | "api-keys"
+        ),
+        ["portal", "pickups", "new"] => true,
+        ["portal", "shipments", id] => !id.is_empty(),
+        _ => false,
+    }
 }
 
 /// Headers every response carries.
@@ -730,6 +754,24 @@ mod tests {
             "/administration_and_development/webhooks",
             "/administration_and_development/import",
             "/administration_and_development/account",
+            "/administration_and_development/customers",
+            "/administration_and_development/customers/requests",
+            "/administration_and_development/customers/01a2b3",
+            "/administration_and_development/pickups",
+            "/administration_and_development/api-keys",
+            "/portal",
+            "/portal/login",
+            "/portal/book",
+            "/portal/labels",
+            "/portal/address-book",
+            "/portal/notifications",
+            "/portal/pickups",
+            "/portal/pickups/new",
+            "/portal/users",
+            "/portal/api-keys",
+            "/portal/shipments/01a2b3",
+            "/invitation",
+            "/es/invitation",
             "/es",
             "/fr/",
             "/ar/about",
@@ -743,6 +785,12 @@ mod tests {
             "/track/PSE1/x",
             "/about/team",
             "/administration_and_development/x",
+            "/administration_and_development/customers/a/b",
+            "/portal/x",
+            "/portal/shipments",
+            "/portal/shipments/a/b",
+            "/portal/pickups/old",
+            "/es/portal",
             "/es/nope",
             "/esp/about",
             "/de/about",
