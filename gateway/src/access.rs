@@ -72,6 +72,19 @@ impl CurrentUser {
         self.permissions.contains(&permission)
     }
 
+    /// Whether they may call a method for `audience` (one that needs a signed-in user): a
+    /// staff method needs its permission, which no customer role holds; a portal method a
+    /// customer's user with their customer (and its admin, where it says so).
+    pub fn admitted_to(&self, audience: Audience) -> bool {
+        match audience {
+            Audience::Staff(permission) => self.may(permission),
+            Audience::Customer { admin } => {
+                self.caller().customer().is_some() && (!admin || self.role == Role::CustomerAdmin)
+            }
+            _ => true,
+        }
+    }
+
     /// Whether `session` still gives access: the user is enabled and has not changed their
     /// password since signing in.
     fn admits(&self, session: &Session) -> bool {
@@ -159,15 +172,7 @@ impl Access {
         let Some((session, user)) = self.signed_in(session::id_from_cookies(cookie)).await? else {
             return Err(Status::unauthenticated("Please sign in."));
         };
-        let admitted = match audience {
-            Audience::Staff(permission) => user.may(permission),
-            // Staff never pass, nor a customer's user without their customer.
-            Audience::Customer { admin } => {
-                user.caller().customer().is_some() && (!admin || user.role == Role::CustomerAdmin)
-            }
-            _ => true,
-        };
-        if !admitted {
+        if !user.admitted_to(audience) {
             return Err(Status::permission_denied(NOT_PERMITTED));
         }
         Ok(Admitted::Session(session, user))

@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use http::HeaderMap;
 use logistics_proto::v1::{self as pb, api_key_service_client::ApiKeyServiceClient};
 use service_auth::access::{Audience, KeyScope};
-use service_auth::{Caller, NOT_PERMITTED, Role};
+use service_auth::{Caller, NOT_PERMITTED};
 use tonic::{Code, Status};
 
 use crate::access::{CurrentUser, RECHECK_AFTER};
@@ -138,15 +138,7 @@ impl ApiKeys {
                 scope.as_str()
             )));
         }
-        let admitted = match audience {
-            Audience::Staff(permission) => !creator.role.is_customer() && creator.may(permission),
-            Audience::Customer { admin } => {
-                creator.caller().customer().is_some()
-                    && (!admin || creator.role == Role::CustomerAdmin)
-            }
-            _ => false,
-        };
-        if !admitted {
+        if !creator.admitted_to(audience) {
             return Err(Status::permission_denied(NOT_PERMITTED));
         }
         // Fails open, as the other limits do: a store outage must not stop integrations.
@@ -174,7 +166,10 @@ impl ApiKeys {
         caller
             .permissions
             .retain(|p| key.scopes.iter().any(|s| s == p.as_str()));
-        caller.api_key = Some(format!("{} ({})", key.display_name, key.secret_prefix));
+        caller.api_key = Some(service_auth::api_key_label(
+            &key.display_name,
+            &key.secret_prefix,
+        ));
         Ok(caller)
     }
 

@@ -257,6 +257,11 @@ pub fn api_key_hash(secret: &str) -> String {
         .collect()
 }
 
+/// How the audit log names an API key: its name and the first characters of its secret.
+pub fn api_key_label(display_name: &str, secret_prefix: &str) -> String {
+    format!("{display_name} ({secret_prefix})")
+}
+
 pub const NOT_PERMITTED: &str = "You do not have permission to do this.";
 
 #[derive(Serialize, Deserialize)]

@@ -123,7 +123,7 @@ impl ApiKey {
 
     /// How the audit log names it, and the calls made with it.
     pub fn label(&self) -> String {
-        format!("{} ({})", self.display_name, self.secret_prefix)
+        service_auth::api_key_label(&self.display_name, &self.secret_prefix)
     }
 
     fn to_proto(&self, limit: KeyRateLimit) -> pb::ApiKey {
