@@ -10,6 +10,7 @@ import { LOGIN_PATH, SESSION_SERVICE_PATH, SHIPMENT_SERVICE_PATH, loginError, si
 import { demoShipments, type DemoShipment } from './support/demo';
 import { siteUrl } from './support/env';
 import { adminRpc } from './support/rpc';
+import { waitForHydration } from './support/hydrated';
 import { toastWithText } from './support/track-page';
 import { SCREENSHOTS, backdropColour, contentUnder, contrastRatio, parseRgb, scrollWindowTo, keepScreenshot } from './support/visual';
 
@@ -31,6 +32,8 @@ async function gotoPage(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page.locator('.page-spinner, .track-loading')).toHaveCount(0);
+  // A tap on the prerendered page before React takes over is a plain form submission.
+  await waitForHydration(page);
 }
 
 function shotPath(name: string, width: number, theme: Theme = 'light'): string {
