@@ -24,6 +24,7 @@ const PRERENDERED_ROUTES = [
   { path: '/terms', module: 'src/app/routes/terms.tsx', page: 'terms' },
   { path: '/faq', module: 'src/app/routes/faq.tsx', page: 'faq' },
   { path: '/ship-with-us', module: 'src/app/routes/ship-with-us.tsx', page: 'ship_with_us' },
+  { path: '/quote', module: 'src/app/routes/quote.tsx', page: 'quote' },
   { path: '/track', module: 'src/app/routes/track.tsx', page: 'track' },
 ];
 

@@ -594,7 +594,7 @@ fn is_public_route(path: &str) -> bool {
         (
             Some(
                 "about" | "services" | "contact" | "track" | "privacy" | "terms" | "faq"
-                | "ship-with-us" | "invitation",
+                | "ship-with-us" | "quote" | "invitation",
             ),
             None,
             _,
@@ -772,6 +772,8 @@ mod tests {
             "/portal/shipments/01a2b3",
             "/invitation",
             "/es/invitation",
+            "/quote",
+            "/ar/quote",
             "/es",
             "/fr/",
             "/ar/about",

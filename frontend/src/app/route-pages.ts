@@ -15,6 +15,7 @@ const PAGES_BY_FIRST_SEGMENT: Record<string, Page> = {
   invitation: 'portal',
   portal: 'portal',
   'ship-with-us': 'ship_with_us',
+  quote: 'quote',
 };
 
 /** The catalogue a path's page needs besides `common` (the admin area, in English, needs none). */

@@ -23,6 +23,7 @@ const PrivacyPage = lazy(() => import('./routes/privacy'));
 const TermsPage = lazy(() => import('./routes/terms'));
 const FaqPage = lazy(() => import('./routes/faq'));
 const ShipWithUsPage = lazy(() => import('./routes/ship-with-us'));
+const QuotePage = lazy(() => import('./routes/quote'));
 const NotFoundPage = lazy(() => import('./routes/not-found'));
 
 /** The route table: every page's path. A plain <BrowserRouter>, not the data router: it is ~17 KB gzip
@@ -41,6 +42,7 @@ const PUBLIC_PAGES: RouteObject[] = [
   // Not prerendered and never indexed: a private link.
   { path: 'invitation', element: <InvitationPage /> },
   { path: 'ship-with-us', element: <ShipWithUsPage /> },
+  { path: 'quote', element: <QuotePage /> },
 ];
 
 const ROUTES: RouteObject[] = [

@@ -1,15 +1,19 @@
-import { Clock, Mail, MapPin } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { Calculator, Clock, Mail, MapPin } from 'lucide-react';
 import { PageHero } from '@/components/ui/PageHero';
 import { company } from '@/config/company';
 import { ContactForm } from '@/features/contact/components/ContactForm';
 import { useBusinessHours } from '@/hooks/use-business-hours';
 import { useDocumentTitle } from '@/hooks/use-document-title';
+import { useLanguage } from '@/hooks/use-language';
 import { useMessages } from '@/lib/i18n';
+import { Trans } from '@/lib/trans';
 import './contact.css';
 
 export default function ContactPage() {
   const t = useMessages('contact');
   const businessHours = useBusinessHours();
+  const { path } = useLanguage();
   useDocumentTitle(t('contact.title'));
   return (
     <>
@@ -24,6 +28,13 @@ export default function ContactPage() {
           <ContactForm labelledBy="contact-form-title" />
         </section>
         <aside className="contact-details" aria-label={t('contact.details.label')}>
+          {/* A price needs no message: the quote page gives it at once. */}
+          <p className="card contact-quote">
+            <Calculator aria-hidden="true" size={20} />
+            <span>
+              <Trans id="contact.details.quote" components={{ link: <Link to={path('/quote')} /> }} />
+            </span>
+          </p>
           <div className="card">
             <h2 className="card-title">
               <Mail aria-hidden="true" size={20} />

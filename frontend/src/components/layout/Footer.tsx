@@ -92,6 +92,12 @@ export function Footer() {
               {t('common.footer.ship_with_us')}
             </Link>
           </p>
+          {/* And anyone gets a price at once on the quote page. */}
+          <p>
+            <Link to={path('/quote')} state={SMOOTH_SCROLL_TO_TOP}>
+              {t('common.footer.quote')}
+            </Link>
+          </p>
           <ul className="footer-hours">
             {hours.map((slot) => (
               <li key={slot.days}>

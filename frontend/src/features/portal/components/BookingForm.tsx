@@ -1,52 +1,80 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useFieldArray, useForm, type FieldPath, type UseFormReturn } from 'react-hook-form';
-import { Plus, Trash2 } from 'lucide-react';
+import { AlertCircle, BadgeDollarSign, Plus, Trash2 } from 'lucide-react';
 import { AddressBookEntryKind, type Customer } from '@/gen/logistics/v1/customer_pb';
 import { Field, FormErrors } from '@/components/ui/Field';
 import { fieldInputProps } from '@/components/ui/field-input-props';
 import { ErrorAlert } from '@/components/ui/ErrorAlert';
 import { Spinner } from '@/components/ui/Spinner';
 import { SubmitButton } from '@/components/ui/SubmitButton';
-import { portalShipmentPath } from '@/config/routes';
+import { QUOTE_PATH, portalShipmentPath } from '@/config/routes';
 import { useDocumentTitle } from '@/hooks/use-document-title';
+import { useLanguage } from '@/hooks/use-language';
 import { useMessages, type Translate } from '@/lib/i18n';
 import { fieldViolations, serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
+import { Trans } from '@/lib/trans';
+import { formatCents, formatDateTime } from '@/utils/format';
+import { bookableQuote, type QuoteClaims, type QuotedOption } from '@/utils/quote-token';
 import { MODE_OPTIONS, PAYMENT_OPTIONS, TYPE_OPTIONS, type EnumOption } from '@/utils/shipment';
 import { useBookShipment, useCurrentCustomer } from '../api/portal';
 import { AddressPicker } from './AddressPicker';
-import { blankPackage, bookingDefaults, bookingFieldOf, bookingToShipment, type BookingValues } from '../utils/booking';
+import { blankPackage, bookingDefaults, bookingFieldOf, bookingFromQuote, bookingToShipment, type BookingValues } from '../utils/booking';
 
 type Name = FieldPath<BookingValues>;
 
-/** /portal/book: a booking, the customer as the shipper (prefilled, editable). */
+type FromQuote = { token: string; quote: QuoteClaims; option: QuotedOption };
+
+/** /portal/book: a booking, the customer as the shipper (prefilled, editable). With
+ * `?quote=<token>&service=<code>` (the quote page's "Book this"), the places and packages come
+ * from the quote and the booking keeps its price; an expired or malformed quote says so. */
 export function BookingPage() {
   const t = useMessages('portal');
   useDocumentTitle(t('portal.book.title'));
   const customer = useCurrentCustomer();
+  const { path } = useLanguage();
+  const [params] = useSearchParams();
+  const token = params.get('quote');
+  // Read once: the quote's expiry is checked as the page opens (the server checks it again).
+  const [fromQuote] = useState<FromQuote | null | undefined>(() => {
+    if (token === null) return undefined;
+    const found = bookableQuote(token, params.get('service') ?? '');
+    return found && { token, ...found };
+  });
   return (
     <div className="portal-page">
       <div className="portal-page-head">
         <h1>{t('portal.book.title')}</h1>
       </div>
       <p className="muted">{t('portal.book.intro')}</p>
+      {fromQuote === null && (
+        <div className="alert alert-error booking-quote-expired" role="alert">
+          <AlertCircle aria-hidden="true" size={22} />
+          <p>
+            <Trans id="portal.book.quote_expired" components={{ link: <Link to={path(QUOTE_PATH)} /> }} />
+          </p>
+        </div>
+      )}
       {customer.isPending ? (
         <Spinner size="md" label={t('portal.book.loading')} />
       ) : customer.error ? (
         <ErrorAlert message={serverMessage(customer.error, t('portal.book.customer_failed'))} />
       ) : (
-        <BookingForm customer={customer.data} />
+        <BookingForm customer={customer.data} fromQuote={fromQuote ?? null} />
       )}
     </div>
   );
 }
 
-function BookingForm({ customer }: { customer: Customer }) {
+function BookingForm({ customer, fromQuote }: { customer: Customer; fromQuote: FromQuote | null }) {
   const t = useMessages('portal');
   const tTrack = useMessages('track');
   const navigate = useNavigate();
-  const form = useForm<BookingValues>({ defaultValues: bookingDefaults(customer) });
+  const { language } = useLanguage();
+  const form = useForm<BookingValues>({
+    defaultValues: fromQuote ? bookingFromQuote(bookingDefaults(customer), fromQuote.quote, language.locale) : bookingDefaults(customer),
+  });
   const book = useBookShipment();
   const [formErrors, setFormErrors] = useState<string[]>([]);
   const saving = form.formState.isSubmitting;
@@ -54,7 +82,12 @@ function BookingForm({ customer }: { customer: Customer }) {
   const submit = form.handleSubmit(async (values) => {
     setFormErrors([]);
     try {
-      const shipment = await book.mutateAsync({ shipment: bookingToShipment(values) });
+      const shipment = await book.mutateAsync({
+        shipment: bookingToShipment(values),
+        // The quoted price, as long as the route and weight are the quote's (the server checks).
+        quoteToken: fromQuote?.token ?? '',
+        quoteServiceCode: fromQuote?.option.code ?? '',
+      });
       toast.success(t('portal.book.booked', { trackingNumber: shipment.trackingNumber }), { toastId: `booked-${shipment.id}` });
       navigate(portalShipmentPath(shipment.id));
     } catch (error) {
@@ -120,6 +153,21 @@ function BookingForm({ customer }: { customer: Customer }) {
 
   return (
     <form className="card booking-form" onSubmit={submit} aria-busy={saving} noValidate={false}>
+      {fromQuote && (
+        <div className="booking-quote">
+          <BadgeDollarSign aria-hidden="true" size={22} />
+          <div>
+            <p className="booking-quote-price">
+              {t('portal.book.quoted_price', {
+                price: formatCents(fromQuote.option.price, fromQuote.quote.currency),
+                id: fromQuote.quote.id,
+                date: formatDateTime(fromQuote.quote.expires),
+              })}
+            </p>
+            <p>{t('portal.book.quoted_service', { service: fromQuote.option.name })}</p>
+          </div>
+        </div>
+      )}
       <FormErrors messages={formErrors} />
       {party('shipper', tTrack('track.party.shipper'))}
       {party('receiver', tTrack('track.party.receiver'))}

@@ -2,7 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import { describe, expect, it } from 'vitest';
 import { CustomerSchema } from '@/gen/logistics/v1/customer_pb';
 import { PaymentMode, ShipmentMode, ShipmentType } from '@/gen/logistics/v1/shipment_pb';
-import { bookingDefaults, bookingFieldOf, bookingToShipment } from './booking';
+import { bookingDefaults, bookingFieldOf, bookingFromQuote, bookingToShipment } from './booking';
 
 const customer = create(CustomerSchema, {
   name: 'Acme Imports',
@@ -58,5 +58,33 @@ describe('the booking form', () => {
     expect(bookingFieldOf('pickup_date')).toBe('pickupDate');
     expect(bookingFieldOf('shipment.payment_mode')).toBe('paymentMode');
     expect(bookingFieldOf('carrier')).toBeNull();
+  });
+});
+
+describe('a booking from a quote', () => {
+  it('takes the places and the parcels of the quote', () => {
+    const values = bookingFromQuote(
+      bookingDefaults(undefined),
+      {
+        id: 'Q-7F3A9C2B1D',
+        expires: new Date(1790000000 * 1000),
+        currency: 'USD',
+        origin: { country: 'NG', city: 'Lagos' },
+        destination: { country: 'NL', city: '' },
+        parcels: [
+          { weightKg: 5, lengthCm: 40, widthCm: 30, heightCm: 20, count: 1 },
+          { weightKg: 2.5, lengthCm: 0, widthCm: 0, heightCm: 0, count: 3 },
+        ],
+        options: [],
+      },
+      'en-US',
+    );
+    expect(values.origin).toBe('Lagos, Nigeria');
+    expect(values.destination).toBe('Netherlands');
+    expect(values.packages).toEqual([
+      { quantity: '1', pieceType: '', description: '', length: '40', width: '30', height: '20', weight: '5' },
+      { quantity: '3', pieceType: '', description: '', length: '', width: '', height: '', weight: '2.5' },
+    ]);
+    expect(values.receiver).toEqual(bookingDefaults(undefined).receiver);
   });
 });

@@ -3,6 +3,8 @@
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { Customer } from '@/gen/logistics/v1/customer_pb';
 import { PaymentMode, type ShipmentSchema } from '@/gen/logistics/v1/shipment_pb';
+import { placeName } from '@/utils/countries';
+import type { QuoteClaims } from '@/utils/quote-token';
 import { MODE_OPTIONS, PAYMENT_OPTIONS, TYPE_OPTIONS, keyOf, valueOf } from '@/utils/shipment';
 
 type PartyValues = { name: string; address: string; phone: string; email: string };
@@ -137,4 +139,23 @@ export function bookingFieldOf(path: string): string | null {
   if (head === undefined) return null;
   const snake = head.replace(/([A-Z])/g, '_$1').toLowerCase();
   return SCALARS.includes(snake) ? camel(snake) : null;
+}
+
+/** The booking prefilled from a quote (its token's claims): origin and destination as "City,
+ * Country", one package line per parcel line (quantity, sides and weight of one). */
+export function bookingFromQuote(defaults: BookingValues, quote: QuoteClaims, locale: string): BookingValues {
+  const size = (value: number) => (value > 0 ? String(value) : '');
+  return {
+    ...defaults,
+    origin: placeName(quote.origin.city, quote.origin.country, locale),
+    destination: placeName(quote.destination.city, quote.destination.country, locale),
+    packages: quote.parcels.map((parcel) => ({
+      ...blankPackage(),
+      quantity: String(parcel.count),
+      length: size(parcel.lengthCm),
+      width: size(parcel.widthCm),
+      height: size(parcel.heightCm),
+      weight: size(parcel.weightKg),
+    })),
+  };
 }

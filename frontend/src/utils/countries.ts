@@ -1,0 +1,50 @@
+// Countries by ISO 3166-1 alpha-2 code, named in the page's language by Intl.DisplayNames (no
+// list of names to ship or translate). Pure.
+
+/** Every officially assigned ISO 3166-1 alpha-2 code (249), in code order. */
+const CODES =
+  'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +
+  'CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR ' +
+  'GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP ' +
+  'KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT ' +
+  'MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW ' +
+  'SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG ' +
+  'UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW';
+
+export const COUNTRY_CODES: readonly string[] = CODES.split(' ');
+
+export type CountryOption = { code: string; name: string };
+
+const displayNames = new Map<string, Intl.DisplayNames>();
+
+/** "NL" → "Netherlands" in `locale` ("Pays-Bas" in fr); an unknown code is returned as it is. */
+export function countryName(code: string, locale: string): string {
+  const upper = code.trim().toUpperCase();
+  if (!/^[A-Z]{2}$/.test(upper)) return code.trim();
+  let names = displayNames.get(locale);
+  if (!names) displayNames.set(locale, (names = new Intl.DisplayNames([locale], { type: 'region', fallback: 'code' })));
+  try {
+    return names.of(upper) ?? upper;
+  } catch {
+    return upper;
+  }
+}
+
+const optionLists = new Map<string, readonly CountryOption[]>();
+
+/** Every country, named in `locale` and sorted by that name as that language sorts. */
+export function countryOptions(locale: string): readonly CountryOption[] {
+  let options = optionLists.get(locale);
+  if (!options) {
+    const collator = new Intl.Collator(locale);
+    options = COUNTRY_CODES.map((code) => ({ code, name: countryName(code, locale) })).sort((a, b) => collator.compare(a.name, b.name));
+    optionLists.set(locale, options);
+  }
+  return options;
+}
+
+/** "Lagos", "NG" → "Lagos, Nigeria"; without a city, the country alone. */
+export function placeName(city: string, country: string, locale: string): string {
+  const name = countryName(country, locale);
+  return city.trim() ? `${city.trim()}, ${name}` : name;
+}
