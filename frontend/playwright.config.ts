@@ -124,6 +124,8 @@ export default defineConfig({
       TRACKING_VERIFY_RATE_LIMIT_PER_HOUR: '10000',
       SUBSCRIBE_RATE_LIMIT_PER_HOUR: '10000',
       CONTACT_RATE_LIMIT_PER_HOUR: '1000',
+      // Every quote comes from 127.0.0.1 too.
+      QUOTE_RATE_LIMIT_PER_MINUTE: '1000',
       ADMIN_EMAIL: process.env.E2E_ADMIN_EMAIL,
       ADMIN_PASSWORD: process.env.E2E_ADMIN_PASSWORD,
       // Every admin test signs in from 127.0.0.1; the per-account lockout stays at its default.

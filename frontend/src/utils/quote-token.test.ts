@@ -18,7 +18,7 @@ const PAYLOAD = {
   },
   opts: [
     { code: 'EXPRESS_AIR', name: 'Express Air', price: 12345, kg: 5.0 },
-    { code: 'ECONOMY_SEA', name: 'Economy Sea', price: 4500, kg: 5.0 },
+    { code: 'ECONOMY_SEA', name: 'Economy Sea', mode: 3, price: 4500, kg: 5.0 },
   ],
   iat: 1789395200,
 };
@@ -35,8 +35,8 @@ describe('readQuoteToken', () => {
       destination: { country: 'NL', city: 'Rotterdam' },
       parcels: [{ weightKg: 5, lengthCm: 40, widthCm: 30, heightCm: 20, count: 1 }],
       options: [
-        { code: 'EXPRESS_AIR', name: 'Express Air', price: 12345n, kg: 5 },
-        { code: 'ECONOMY_SEA', name: 'Economy Sea', price: 4500n, kg: 5 },
+        { code: 'EXPRESS_AIR', name: 'Express Air', price: 12345n, kg: 5, mode: 0 },
+        { code: 'ECONOMY_SEA', name: 'Economy Sea', price: 4500n, kg: 5, mode: 3 },
       ],
     });
   });
@@ -75,7 +75,7 @@ describe('readQuoteToken', () => {
 describe('bookableQuote', () => {
   const before = new Date(1789999999 * 1000);
   it('gives the chosen option of a quote that has not expired', () => {
-    expect(bookableQuote(token(PAYLOAD), 'ECONOMY_SEA', before)?.option).toEqual({ code: 'ECONOMY_SEA', name: 'Economy Sea', price: 4500n, kg: 5 });
+    expect(bookableQuote(token(PAYLOAD), 'ECONOMY_SEA', before)?.option).toEqual({ code: 'ECONOMY_SEA', name: 'Economy Sea', price: 4500n, kg: 5, mode: 3 });
   });
   it('refuses an expired quote, an unknown service and a malformed token', () => {
     expect(bookableQuote(token(PAYLOAD), 'EXPRESS_AIR', new Date(1790000000 * 1000))).toBeNull();

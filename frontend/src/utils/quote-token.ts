@@ -13,6 +13,8 @@ export type QuotedOption = {
   price: bigint;
   /** Chargeable weight, kg. */
   kg: number;
+  /** What it travels by (ShipmentMode); 0 when the token does not say. */
+  mode: number;
 };
 
 export type QuoteClaims = {
@@ -71,7 +73,8 @@ function option(value: unknown): QuotedOption | null {
   const price = finite(value.price);
   const kg = finite(value.kg);
   if (!code || name === null || price === null || !Number.isInteger(price) || kg === null) return null;
-  return { code, name, price: BigInt(price), kg };
+  const mode = finite(value.mode);
+  return { code, name, price: BigInt(price), kg, mode: mode !== null && Number.isInteger(mode) && mode > 0 ? mode : 0 };
 }
 
 function all<T>(values: unknown, read: (value: unknown) => T | null): T[] | null {

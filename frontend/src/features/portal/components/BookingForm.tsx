@@ -73,7 +73,7 @@ function BookingForm({ customer, fromQuote }: { customer: Customer; fromQuote: F
   const navigate = useNavigate();
   const { language } = useLanguage();
   const form = useForm<BookingValues>({
-    defaultValues: fromQuote ? bookingFromQuote(bookingDefaults(customer), fromQuote.quote, language.locale) : bookingDefaults(customer),
+    defaultValues: fromQuote ? bookingFromQuote(bookingDefaults(customer), fromQuote.quote, fromQuote.option, language.locale) : bookingDefaults(customer),
   });
   const book = useBookShipment();
   const [formErrors, setFormErrors] = useState<string[]>([]);

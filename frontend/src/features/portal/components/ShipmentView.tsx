@@ -11,12 +11,13 @@ import { ProofImages } from '@/components/shipment/ProofImage';
 import { StatusBadge } from '@/components/shipment/StatusBadge';
 import { ErrorAlert } from '@/components/ui/ErrorAlert';
 import { Spinner } from '@/components/ui/Spinner';
+import { company } from '@/config/company';
 import { PORTAL_HOME_PATH, labelsPath } from '@/config/routes';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { useCurrentLanguage, useMessages } from '@/lib/i18n';
 import { serverMessage } from '@/lib/rpc-errors';
 import { Trans } from '@/lib/trans';
-import { EMPTY_VALUE, formatDateParts, formatDateTime, formatTimeOfDay } from '@/utils/format';
+import { EMPTY_VALUE, formatCents, formatDateParts, formatDateTime, formatTimeOfDay } from '@/utils/format';
 import { MODE_OPTIONS, PAYMENT_OPTIONS, TYPE_OPTIONS, labelIdOf, statusKey, totalWeightKg } from '@/utils/shipment';
 import { getPortalProofImage, usePortalShipment } from '../api/portal';
 import { PickupLink } from './PickupLink';
@@ -126,6 +127,12 @@ function ShipmentDetails({ shipment }: { shipment: Shipment }) {
             <Detail term={tTrack('track.details.mode')}>{tTrack(labelIdOf(MODE_OPTIONS, shipment.mode))}</Detail>
             <Detail term={tTrack('track.details.payment_mode')}>{tTrack(labelIdOf(PAYMENT_OPTIONS, shipment.paymentMode))}</Detail>
             <Detail term={tTrack('track.details.package_count')}>{shipment.packageCount}</Detail>
+            {/* Known at booking when it was booked from a quote (its price); else staff set it. */}
+            {shipment.totalFreightCents > 0n && (
+              <Detail term={tTrack('track.details.total_freight')}>
+                <bdi>{formatCents(shipment.totalFreightCents, company.currency)}</bdi>
+              </Detail>
+            )}
             <Detail term={tTrack('track.details.pickup_date')}>
               <bdi>{pickupDate}</bdi>
             </Detail>

@@ -77,10 +77,12 @@ describe('a booking from a quote', () => {
         ],
         options: [],
       },
+      { code: 'SEA_FREIGHT', name: 'Sea Freight', price: 4500n, kg: 12.5, mode: ShipmentMode.SEA_SHIPPING },
       'en-US',
     );
     expect(values.origin).toBe('Lagos, Nigeria');
     expect(values.destination).toBe('Netherlands');
+    expect(values.mode).toBe('sea_shipping');
     expect(values.packages).toEqual([
       { quantity: '1', pieceType: '', description: '', length: '40', width: '30', height: '20', weight: '5' },
       { quantity: '3', pieceType: '', description: '', length: '', width: '', height: '', weight: '2.5' },

@@ -4,7 +4,7 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { Customer } from '@/gen/logistics/v1/customer_pb';
 import { PaymentMode, type ShipmentSchema } from '@/gen/logistics/v1/shipment_pb';
 import { placeName } from '@/utils/countries';
-import type { QuoteClaims } from '@/utils/quote-token';
+import type { QuoteClaims, QuotedOption } from '@/utils/quote-token';
 import { MODE_OPTIONS, PAYMENT_OPTIONS, TYPE_OPTIONS, keyOf, valueOf } from '@/utils/shipment';
 
 type PartyValues = { name: string; address: string; phone: string; email: string };
@@ -141,12 +141,15 @@ export function bookingFieldOf(path: string): string | null {
   return SCALARS.includes(snake) ? camel(snake) : null;
 }
 
-/** The booking prefilled from a quote (its token's claims): origin and destination as "City,
- * Country", one package line per parcel line (quantity, sides and weight of one). */
-export function bookingFromQuote(defaults: BookingValues, quote: QuoteClaims, locale: string): BookingValues {
+/** The booking prefilled from a quote (its token's claims) and the service chosen: origin and
+ * destination as "City, Country", the service's mode, one package line per parcel line
+ * (quantity, sides and weight of one). */
+export function bookingFromQuote(defaults: BookingValues, quote: QuoteClaims, option: QuotedOption, locale: string): BookingValues {
   const size = (value: number) => (value > 0 ? String(value) : '');
+  const mode = MODE_OPTIONS.find((o) => o.value === option.mode);
   return {
     ...defaults,
+    mode: mode ? mode.key : defaults.mode,
     origin: placeName(quote.origin.city, quote.origin.country, locale),
     destination: placeName(quote.destination.city, quote.destination.country, locale),
     packages: quote.parcels.map((parcel) => ({
