@@ -15,6 +15,7 @@ function publicRoutes(): string[] {
     '/terms',
     '/faq',
     '/ship-with-us',
+    '/quote',
     '/administration_and_development/login',
     '/no-such-page',
   ];

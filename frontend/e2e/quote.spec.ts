@@ -180,6 +180,8 @@ for (const width of [390, 1280]) {
       await expect(form.getByRole('group', { name: words.from, exact: true }).getByLabel(words.country)).toHaveAccessibleDescription(words.chooseCountry);
       await expect(form.getByRole('group', { name: words.from, exact: true }).getByLabel(words.country)).toBeFocused();
       expect(sent).toEqual([]);
+      await expectNoSidewaysScroll(page);
+      await keepScreenshot(page, join(SCREENSHOTS, `quote-errors-${code}-${width}.png`), { fullPage: true });
 
       // A second parcel row, and away again.
       await form.getByRole('button', { name: words.addParcel }).click();

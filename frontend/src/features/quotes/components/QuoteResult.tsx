@@ -37,7 +37,8 @@ export default function QuoteResult({ quote }: { quote: Quote }) {
       ) : (
         <>
           <p className="quote-summary">
-            {t('quote.result.summary', { id: quote.id, date: expires })}
+            {/* The number and the date keep their own direction inside an Arabic sentence. */}
+            <Trans id="quote.result.summary" values={{ id: <bdi>{quote.id}</bdi>, date: <bdi>{expires}</bdi> }} />
           </p>
           <ul className="quote-options">
             {quote.options.map((option, index) => (
