@@ -116,8 +116,9 @@ async function expectAccessible(page: Page) {
   await page.emulateMedia({ reducedMotion: 'reduce' });
   for (const dark of [false, true]) {
     await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), dark);
-    // The theme's colours change with a (reduced: 0.01 ms) transition: its end comes with a frame.
+    // The theme's colours change with a (reduced: 0.01 ms) transition: axe reads them once it ended.
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await page.waitForFunction(() => document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState === 'finished'));
     const { violations } = await new AxeBuilder({ page }).include('main').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
     const serious = violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -169,6 +170,10 @@ for (const width of [390, 1280]) {
       const words = WORDS[code];
       const sent: string[] = [];
       page.on('request', (r) => r.url().includes('/CreateQuote') && sent.push(r.url()));
+      // Hydration mismatches and failed calls show up here.
+      const errors: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      page.on('pageerror', (e) => errors.push(e.message));
       const form = await openQuote(page, words);
       if (code === 'ar') await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
 
@@ -229,6 +234,7 @@ for (const width of [390, 1280]) {
       await expectNoSidewaysScroll(page);
       await expectAccessible(page);
       await shoot(page, answer, `quote-answer-${code}-${width}`);
+      expect(errors).toEqual([]);
 
       // "Book this" without a customer's session: the portal's sign-in, which goes on to the
       // booking, and offers an account to ask for.
