@@ -118,20 +118,3 @@ export function formatLongDate(isoDay: string): string {
   if (Number.isNaN(date.getTime())) return isoDay;
   return dateFormat({ year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(date);
 }
-
-type DateParts = { year: number; month: number; day: number };
-const WEEKDAY_DATE: Intl.DateTimeFormatOptions = { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' };
-const utcDay = ({ year, month, day }: DateParts) => Date.UTC(year, month - 1, day);
-const validDay = ({ year, month, day }: DateParts) => Boolean(year) && month >= 1 && month <= 12 && Boolean(day);
-
-/** (2026, 12, 1) → "Tue, Dec 1" in the page's language; an unset date → "—". */
-export function formatWeekdayDate(date: DateParts | undefined): string {
-  return date && validDay(date) ? dateFormat(WEEKDAY_DATE).format(utcDay(date)) : EMPTY_VALUE;
-}
-
-/** Two days as a range in the page's language, "Tue, Dec 1 – Thu, Dec 3"; one day when equal. */
-export function formatWeekdayRange(from: DateParts | undefined, to: DateParts | undefined): string {
-  if (!from || !validDay(from)) return formatWeekdayDate(to);
-  if (!to || !validDay(to) || utcDay(to) <= utcDay(from)) return formatWeekdayDate(from);
-  return dateFormat(WEEKDAY_DATE).formatRange(utcDay(from), utcDay(to));
-}

@@ -1,7 +1,7 @@
 import { Link, Navigate, useLocation, useSearchParams } from 'react-router-dom';
 import { PageHero } from '@/components/ui/PageHero';
 import { isCustomerUser } from '@/config/permissions';
-import { portalNextPath } from '@/config/routes';
+import { portalNextPath } from '@/config/quote-links';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { useLanguage } from '@/hooks/use-language';
 import { useNoIndex } from '@/hooks/use-no-index';

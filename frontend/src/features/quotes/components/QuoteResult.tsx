@@ -6,8 +6,9 @@ import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { useLanguage } from '@/hooks/use-language';
 import { useMessages, type Translate } from '@/lib/i18n';
 import { Trans } from '@/lib/trans';
-import { formatCents, formatDateTime, formatDecimal, formatKg, formatWeekdayRange } from '@/utils/format';
+import { formatCents, formatDateTime, formatDecimal, formatKg } from '@/utils/format';
 import { useBookFromQuote } from '../hooks/use-book-from-quote';
+import { formatWeekdayRange } from '../utils/delivery-dates';
 import { chargeLabelId, chargeableWeightMessageId, transitDays } from '../utils/quote-display';
 import './quotes.css';
 

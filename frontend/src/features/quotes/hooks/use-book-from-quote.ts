@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { portalBookFromQuotePath, portalLoginPath } from '@/config/routes';
+import { portalBookFromQuotePath, portalLoginPath } from '@/config/quote-links';
 import { signedInAsCustomer } from '../api/quote';
 
 /** "Book this": a customer's user signed in here goes to the booking form prefilled from the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { portalBookFromQuotePath, portalLoginPath, portalNextPath } from './routes';
+import { portalBookFromQuotePath, portalLoginPath, portalNextPath } from './quote-links';
 
 describe('booking from a quote', () => {
   it('puts the token and the service in the booking address', () => {
