@@ -14,9 +14,7 @@ use common::shipment;
 use shipments::domain::{ShipmentPatch, Status};
 use shipments::error::ShipmentError;
 use shipments::search::fold;
-use shipments::store::{
-    DeleteRecord, Edit, Effects, ListQuery, MAX_COUNTED, Order, RateCards, ShipmentStore,
-};
+use shipments::store::{DeleteRecord, Edit, Effects, ListQuery, MAX_COUNTED, Order, ShipmentStore};
 
 const CLERK: &str = "clerk@example.com";
 
@@ -841,7 +839,12 @@ async fn rate_cards_save_by_version_and_delete_with_their_audit_entry(
     use shipments::rates::{RateCard, sample_public_card};
     assert_eq!(store.rate_card("public").await.unwrap(), None);
     let card = sample_public_card();
-    let entry = AuditEntry::new(&clerk(), Action::RateCardUpdate, "public", "Public rate card");
+    let entry = AuditEntry::new(
+        &clerk(),
+        Action::RateCardUpdate,
+        "public",
+        "Public rate card",
+    );
     assert!(store.save_rate_card(&card, 0, Some(&entry)).await.unwrap());
     // A second first version, or a save from version 0 again, is someone else's change lost.
     assert!(!store.save_rate_card(&card, 0, None).await.unwrap());
@@ -858,9 +861,24 @@ async fn rate_cards_save_by_version_and_delete_with_their_audit_entry(
         ..card.clone()
     };
     assert!(store.save_rate_card(&next, 1, None).await.unwrap());
-    assert!(!store.save_rate_card(&RateCard { version: 2, ..card.clone() }, 1, None).await.unwrap());
+    assert!(
+        !store
+            .save_rate_card(
+                &RateCard {
+                    version: 2,
+                    ..card.clone()
+                },
+                1,
+                None
+            )
+            .await
+            .unwrap()
+    );
     assert_eq!(store.rate_card("public").await.unwrap(), Some(next.clone()));
-    assert_eq!(store.rate_cards().await.unwrap(), vec![customer.clone(), next]);
+    assert_eq!(
+        store.rate_cards().await.unwrap(),
+        vec![customer.clone(), next]
+    );
 
     let removed = AuditEntry::new(&clerk(), Action::RateCardDelete, "c-1", "Acme");
     assert!(store.delete_rate_card("c-1", &removed).await.unwrap());
