@@ -106,6 +106,13 @@ pub struct Settings {
         default_value_t = 10
     )]
     pub subscriptions_per_hour: u64,
+    /// Instant quotes one client (IPv4 address or IPv6 /64) may ask for per minute.
+    #[arg(
+        long = "quote-rate-limit-per-minute",
+        env = "QUOTE_RATE_LIMIT_PER_MINUTE",
+        default_value_t = 30
+    )]
+    pub quotes_per_minute: u64,
     /// Sign-in attempts one client (IPv4 address or IPv6 /64) may make per minute.
     #[arg(
         long = "login-rate-limit-per-minute",
@@ -456,7 +463,7 @@ const KNOWN_DEVICES: &str = "signin-devices";
 async fn state_stores(
     config: &Settings,
     data_dir: &Path,
-) -> anyhow::Result<(SessionStore, [RateLimit; 9])> {
+) -> anyhow::Result<(SessionStore, [RateLimit; 10])> {
     let minute = Duration::from_secs(60);
     let hour = Duration::from_secs(3600);
     let limits = [
@@ -476,6 +483,7 @@ async fn state_stores(
         ("contact", config.contact_messages_per_hour, hour),
         ("verify", config.verifications_per_hour, hour),
         ("subscribe", config.subscriptions_per_hour, hour),
+        ("quote", config.quotes_per_minute, minute),
         // Each key's own limit comes from the auth service with the key.
         ("api-key", u64::MAX, minute),
     ];
@@ -525,6 +533,7 @@ pub async fn app(
             contact,
             verify,
             subscribe,
+            quote,
             api_key_calls,
         ],
     ) = state_stores(config, data_dir).await?;
@@ -580,6 +589,7 @@ pub async fn app(
         contact_limit: Arc::new(contact),
         verify_limit: Arc::new(verify),
         subscribe_limit: Arc::new(subscribe),
+        quote_limit: Arc::new(quote),
         proxies,
         // Inside the gateway's checks: a body is read only once the caller may send it.
         guard: service_common::grpc_guard::GrpcGuardLayer::behind_grpc_web(MAX_RPC_BODY_BYTES)

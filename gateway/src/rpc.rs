@@ -38,6 +38,8 @@ pub const TOO_MANY_LOOKUPS: &str =
 pub const TOO_MANY_MESSAGES: &str = "Too many messages from your network. Please try again later.";
 pub const TOO_MANY_VERIFICATIONS: &str =
     "Too many attempts from your network. Please try again in an hour.";
+pub const TOO_MANY_QUOTES: &str =
+    "Too many quotes from your network. Please wait a minute and try again.";
 pub const TOO_MANY_SUBSCRIPTIONS: &str =
     "Too many subscriptions from your network. Please try again later.";
 
@@ -71,6 +73,7 @@ pub struct RpcGateway {
     pub contact_limit: Arc<limits::RateLimit>,
     pub verify_limit: Arc<limits::RateLimit>,
     pub subscribe_limit: Arc<limits::RateLimit>,
+    pub quote_limit: Arc<limits::RateLimit>,
     pub proxies: TrustedProxies,
     /// Checks and reads a call's body; applied after the caller was admitted from the headers.
     pub guard: GrpcGuardLayer,
@@ -241,6 +244,7 @@ impl RpcGateway {
                     Audience::Public(RateLimit::Subscribe) => {
                         (&self.subscribe_limit, TOO_MANY_SUBSCRIPTIONS)
                     }
+                    Audience::Public(RateLimit::Quote) => (&self.quote_limit, TOO_MANY_QUOTES),
                     _ => (&self.tracking_limit, TOO_MANY_LOOKUPS),
                 };
                 // Fails open: a rate-limit store outage must not take the public site down.

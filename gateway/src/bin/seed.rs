@@ -155,7 +155,7 @@ fn random_shipment() -> pb::CreateShipmentRequest {
             }],
             ..Default::default()
         }),
-        create_time: None,
+        ..pb::CreateShipmentRequest::default()
     }
 }
 

@@ -28,7 +28,7 @@ async fn with_key(site: &Site, method: &str, body: Value, secret: &str) -> (u16,
     (status, answer)
 }
 
-async fn signed_in(site: &Site, email: &str, password: &str) -> String {
+pub(crate) async fn signed_in(site: &Site, email: &str, password: &str) -> String {
     let (status, answer, cookie) = post(
         site,
         "SessionService/CreateSession",
@@ -41,7 +41,12 @@ async fn signed_in(site: &Site, email: &str, password: &str) -> String {
 }
 
 /// A customer named `name` with an admin signed in; the admin's session cookie.
-async fn customer_admin(site: &Site, staff: &str, name: &str) -> String {
+pub(crate) async fn customer_admin(site: &Site, staff: &str, name: &str) -> String {
+    customer_admin_of(site, staff, name).await.0
+}
+
+/// `customer_admin`, and the customer's id.
+pub(crate) async fn customer_admin_of(site: &Site, staff: &str, name: &str) -> (String, String) {
     let (status, customer, _) = post(
         site,
         "CustomerService/CreateCustomer",
@@ -60,7 +65,7 @@ async fn customer_admin(site: &Site, staff: &str, name: &str) -> String {
         name.to_lowercase().replace(' ', "-")
     );
     accept_invitation(site, &customer, &email, Role::CustomerAdmin).await;
-    signed_in(site, &email, PASSWORD).await
+    (signed_in(site, &email, PASSWORD).await, customer.id)
 }
 
 /// Creates a key named `name` with `scopes` for the session `cookie`: its id and secret.

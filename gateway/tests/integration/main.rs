@@ -18,6 +18,7 @@ mod labels;
 mod one_click_unsubscribe;
 mod own_sessions;
 mod preferences;
+mod quotes;
 mod reflection;
 mod request_logs;
 mod requests;

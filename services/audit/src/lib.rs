@@ -104,10 +104,14 @@ pub enum Action {
     ApiKeyCreate,
     #[serde(rename = "api_key.revoke")]
     ApiKeyRevoke,
+    #[serde(rename = "rate_card.update")]
+    RateCardUpdate,
+    #[serde(rename = "rate_card.delete")]
+    RateCardDelete,
 }
 
 impl Action {
-    pub const ALL: [Action; 32] = [
+    pub const ALL: [Action; 34] = [
         Action::ShipmentCreate,
         Action::ShipmentUpdate,
         Action::ShipmentStatusChange,
@@ -140,6 +144,8 @@ impl Action {
         Action::AddressBookChange,
         Action::ApiKeyCreate,
         Action::ApiKeyRevoke,
+        Action::RateCardUpdate,
+        Action::RateCardDelete,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -176,6 +182,8 @@ impl Action {
             Self::AddressBookChange => "customer.address_book",
             Self::ApiKeyCreate => "api_key.create",
             Self::ApiKeyRevoke => "api_key.revoke",
+            Self::RateCardUpdate => "rate_card.update",
+            Self::RateCardDelete => "rate_card.delete",
         }
     }
 
@@ -209,6 +217,7 @@ impl Action {
             | Self::PickupCollect
             | Self::PickupFail => "pickup",
             Self::ApiKeyCreate | Self::ApiKeyRevoke => "api_key",
+            Self::RateCardUpdate | Self::RateCardDelete => "rate_card",
             _ => "user",
         }
     }

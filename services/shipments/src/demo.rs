@@ -162,6 +162,7 @@ where
         let request = pb::CreateShipmentRequest {
             shipment: Some(details(i, demo, now).to_proto()),
             create_time: Some(service_common::timestamp::to_proto(demo.booked.before(now))),
+            ..pb::CreateShipmentRequest::default()
         };
         let mut shipment = client.create_shipment(request).await?.into_inner();
         for step in &demo.journey {

@@ -32,6 +32,14 @@ pub enum ShipmentError {
     RequestNotFound,
     #[error("Pickup not found")]
     PickupNotFound,
+    #[error("Rate card not found")]
+    RateCardNotFound,
+    /// Field violations of something other than a shipment: what it is, and them.
+    #[error("Invalid {0}: {fields}", fields = describe_fields(.1))]
+    Rejected(&'static str, Violations),
+    /// Someone else changed the record since the caller read it.
+    #[error("{0}")]
+    Conflict(String),
     /// Another customer has this account number.
     #[error("A customer with this account number already exists")]
     AccountNumberTaken,
@@ -48,8 +56,12 @@ pub enum ShipmentError {
 }
 
 fn describe(violations: &Violations) -> String {
+    format!("Invalid shipment: {}", describe_fields(violations))
+}
+
+fn describe_fields(violations: &Violations) -> String {
     let parts: Vec<String> = violations.iter().map(FieldViolation::to_string).collect();
-    format!("Invalid shipment: {}", parts.join("; "))
+    parts.join("; ")
 }
 
 impl From<FieldViolation> for ShipmentError {
@@ -82,12 +94,18 @@ impl From<ShipmentError> for Status {
                 let message = describe(&violations);
                 violations.into_status(message)
             }
+            ShipmentError::Rejected(what, violations) => {
+                let message = format!("Invalid {what}: {}", describe_fields(&violations));
+                violations.into_status(message)
+            }
+            ShipmentError::Conflict(message) => Status::aborted(message),
             ShipmentError::NotFound => Status::not_found("Shipment not found"),
             ShipmentError::ImportNotFound => Status::not_found("Import not found"),
             ShipmentError::CustomerNotFound
             | ShipmentError::EntryNotFound
             | ShipmentError::RequestNotFound
-            | ShipmentError::PickupNotFound => Status::not_found(err.to_string()),
+            | ShipmentError::PickupNotFound
+            | ShipmentError::RateCardNotFound => Status::not_found(err.to_string()),
             ShipmentError::AccountNumberTaken => Status::already_exists(err.to_string()),
             ShipmentError::Precondition(message) => Status::failed_precondition(message),
             ShipmentError::AlreadyClaimed(claim) => {

@@ -20,6 +20,7 @@ pub mod pickup_queue;
 pub mod pickups;
 pub mod portal;
 pub mod privacy;
+pub mod rates;
 pub mod search;
 pub mod service;
 pub mod store;
@@ -46,6 +47,8 @@ use logistics_proto::v1::audit_service_server::AuditServiceServer;
 use logistics_proto::v1::customer_portal_service_server::CustomerPortalServiceServer;
 use logistics_proto::v1::customer_service_server::CustomerServiceServer;
 use logistics_proto::v1::pickup_service_server::PickupServiceServer;
+use logistics_proto::v1::quote_service_server::QuoteServiceServer;
+use logistics_proto::v1::rate_card_service_server::RateCardServiceServer;
 use service_auth::TokenSettings;
 use service_auth::access::Enforced;
 use service_common::settings::{
@@ -180,6 +183,7 @@ pub async fn build(
     let store = open_store(config).await?;
     let blobs = blobs::open(config).await?;
     let audit_log = audit::open(config).await?;
+    rates::api::ensure_public_card(store.as_ref()).await?;
     let service = service(store, blobs, tokens.clone(), site, settings);
     service.keep_sweeping_pending_imports().await;
     let services = Services::new(served(service.clone()))
@@ -198,9 +202,15 @@ pub async fn build(
                 .max_decoding_message_size(MAX_MESSAGE_BYTES),
         ))
         .with(Enforced::new(
-            tokens,
-            PickupServiceServer::new(service).max_decoding_message_size(MAX_MESSAGE_BYTES),
-        ));
+            tokens.clone(),
+            PickupServiceServer::new(service.clone()).max_decoding_message_size(MAX_MESSAGE_BYTES),
+        ))
+        .with(Enforced::new(
+            tokens.clone(),
+            RateCardServiceServer::new(service.clone())
+                .max_decoding_message_size(MAX_MESSAGE_BYTES),
+        ))
+        .with(Enforced::new(tokens, QuoteServiceServer::new(service)));
     Ok(Built::of_services(services))
 }
 

@@ -391,21 +391,43 @@ impl CustomerPortalService for ShipmentsService {
         let Scope::Customer(customer_id) = Scope::of(&caller) else {
             return Err(ShipmentError::CustomerNotFound.into());
         };
-        let mut input = request.into_inner().shipment.unwrap_or_default();
-        // The booking customer ships it, as pending, whatever the request says.
-        input.customer_id = customer_id;
-        input.status = pb::ShipmentStatus::Pending.into();
+        let request = request.into_inner();
+        let mut input = request.shipment.unwrap_or_default();
         customers::complete_booking(
             &mut input,
             crate::domain::now().date_naive(),
             &self.company_name,
         );
+        if !request.quote_token.is_empty() {
+            let quote = self.apply_quote(
+                &mut input,
+                &request.quote_token,
+                &request.quote_service_code,
+                &customer_id,
+            )?;
+            tracing::info!(%quote, "booked from a quote");
+        }
+        // The booking customer ships it, as pending, whatever the request says.
+        input.customer_id = customer_id;
+        input.status = pb::ShipmentStatus::Pending.into();
         let details = convert::details_from_proto(&input).map_err(ShipmentError::Invalid)?;
         let shipment = self
             .create(details, String::new(), crate::domain::now(), &actor)
             .await?;
         tracing::info!(tracking_number = %shipment.tracking_number, "shipment booked");
         Ok(Response::new(convert::shipment_to_proto(&shipment)))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn create_quote(
+        &self,
+        request: Request<pb::CreateQuoteRequest>,
+    ) -> Result<Response<pb::Quote>, Status> {
+        let (caller, _) = verified(&request)?;
+        let customer_id = customer_of(&caller)?;
+        Ok(Response::new(
+            self.quote(request.get_ref(), Some(&customer_id)).await?,
+        ))
     }
 
     #[tracing::instrument(skip_all)]

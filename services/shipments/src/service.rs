@@ -92,6 +92,8 @@ pub struct ShipmentsService {
     pub(crate) imports: crate::import::ImportPolicy,
     /// The carrier of customers' bookings: the company's name (`BRAND_FILE`).
     pub(crate) company_name: String,
+    /// The rate cards quotes are priced from, as last read.
+    pub(crate) rate_cards: Arc<crate::rates::api::CardCache>,
 }
 
 impl ShipmentsService {
@@ -117,6 +119,7 @@ impl ShipmentsService {
             policy,
             imports: crate::import::ImportPolicy::default(),
             company_name: service_common::settings::SPEC_COMPANY_NAME.to_owned(),
+            rate_cards: Arc::default(),
         }
     }
 

@@ -6,6 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
+
+use crate::rates::RateCard;
 use chrono::{DateTime, NaiveDate, Utc};
 
 use audit::AuditEntry;
@@ -132,9 +134,39 @@ pub const OPEN_STATUSES: [Status; 4] = [
 ];
 
 /// Everything the service keeps, one trait per aggregate; each store implements them all.
-pub trait ShipmentStore: Shipments + Imports + Journal + Rules + Counters + Customers {}
+pub trait ShipmentStore:
+    Shipments + Imports + Journal + Rules + Counters + Customers + RateCards
+{
+}
 
-impl<T: Shipments + Imports + Journal + Rules + Counters + Customers> ShipmentStore for T {}
+impl<T: Shipments + Imports + Journal + Rules + Counters + Customers + RateCards> ShipmentStore
+    for T
+{
+}
+
+/// Where a rate card is kept among the settings documents.
+pub fn rate_card_key(id: &str) -> String {
+    format!("{RATE_CARD_PREFIX}{id}")
+}
+
+pub const RATE_CARD_PREFIX: &str = "rate_card:";
+
+/// The rate cards, each one whole document; a change is written with its audit entry.
+#[async_trait]
+pub trait RateCards: Send + Sync + 'static {
+    async fn rate_cards(&self) -> Result<Vec<RateCard>, ShipmentError>;
+    async fn rate_card(&self, id: &str) -> Result<Option<RateCard>, ShipmentError>;
+    /// Saves `card` if the saved one's version is `read` (0: none is saved); false if not, and
+    /// nothing is written.
+    async fn save_rate_card(
+        &self,
+        card: &RateCard,
+        read: u32,
+        audit: Option<&AuditEntry>,
+    ) -> Result<bool, ShipmentError>;
+    /// False when there is no such card.
+    async fn delete_rate_card(&self, id: &str, audit: &AuditEntry) -> Result<bool, ShipmentError>;
+}
 
 /// One page of customers, by name; `next` is the cursor after the last one.
 pub struct CustomerPage {

@@ -25,6 +25,7 @@ use crate::customers::{Customer, CustomerQuery, Watcher};
 use crate::domain::{Shipment, Status, TrackingNumber};
 use crate::error::ShipmentError;
 use crate::pickups::{Pickup, PickupQuery, PickupSettings};
+use crate::rates::RateCard;
 use crate::updates::EmailRules;
 use service_common::paging::Keyset;
 use service_common::store::migrate::{self, MongoStep};
@@ -1431,4 +1432,104 @@ fn pickup_to_document(p: &Pickup) -> Result<Document, ShipmentError> {
 fn without_id<T: serde::de::DeserializeOwned>(mut d: Document) -> Result<T, ShipmentError> {
     d.remove("_id");
     mongodb::bson::from_document(d).map_err(|e| ShipmentError::Internal(e.to_string()))
+}
+
+#[async_trait]
+impl super::RateCards for MongoShipmentStore {
+    async fn rate_cards(&self) -> Result<Vec<RateCard>, ShipmentError> {
+        let prefix = super::RATE_CARD_PREFIX;
+        let found: Vec<Document> = self
+            .settings
+            .find(doc! { "_id": { "$regex": format!("^{prefix}") } })
+            .sort(doc! { "_id": 1 })
+            .await
+            .map_err(StoreFault::from)?
+            .try_collect()
+            .await
+            .map_err(StoreFault::from)?;
+        found.iter().map(rate_card_of).collect()
+    }
+
+    async fn rate_card(&self, id: &str) -> Result<Option<RateCard>, ShipmentError> {
+        let found = self
+            .settings
+            .find_one(doc! { "_id": super::rate_card_key(id) })
+            .await
+            .map_err(StoreFault::from)?;
+        found.as_ref().map(rate_card_of).transpose()
+    }
+
+    async fn save_rate_card(
+        &self,
+        card: &RateCard,
+        read: u32,
+        audit_entry: Option<&AuditEntry>,
+    ) -> Result<bool, ShipmentError> {
+        let text = service_common::store::json::encode(card)?;
+        let key = super::rate_card_key(&card.id);
+        self.in_transaction(|store, session| {
+            let (text, key, audit_entry) = (text.clone(), key.clone(), audit_entry.cloned());
+            Box::pin(async move {
+                // The version read is the saved one, or no card is saved when it is 0.
+                let filter = if read == 0 {
+                    doc! { "_id": &key }
+                } else {
+                    doc! { "_id": &key, "version": read as i64 }
+                };
+                let saved = store
+                    .settings
+                    .find_one(filter)
+                    .session(&mut *session)
+                    .await?;
+                if (read == 0) != saved.is_none() {
+                    return Ok(Ok(false));
+                }
+                store
+                    .settings
+                    .update_one(
+                        doc! { "_id": &key },
+                        doc! { "$set": { "json": text, "version": read as i64 + 1 } },
+                    )
+                    .upsert(true)
+                    .session(&mut *session)
+                    .await?;
+                if let Some(entry) = audit_entry {
+                    audit::store::mongo::insert_all(&store.audit, session, &[entry]).await?;
+                }
+                Ok(Ok(true))
+            })
+        })
+        .await
+    }
+
+    async fn delete_rate_card(
+        &self,
+        id: &str,
+        audit_entry: &AuditEntry,
+    ) -> Result<bool, ShipmentError> {
+        let key = super::rate_card_key(id);
+        self.in_transaction(|store, session| {
+            let (key, audit_entry) = (key.clone(), audit_entry.clone());
+            Box::pin(async move {
+                let deleted = store
+                    .settings
+                    .delete_one(doc! { "_id": &key })
+                    .session(&mut *session)
+                    .await?;
+                if deleted.deleted_count == 0 {
+                    return Ok(Ok(false));
+                }
+                audit::store::mongo::insert_all(&store.audit, session, &[audit_entry]).await?;
+                Ok(Ok(true))
+            })
+        })
+        .await
+    }
+}
+
+fn rate_card_of(found: &Document) -> Result<RateCard, ShipmentError> {
+    let text = found
+        .get_str("json")
+        .map_err(|e| ShipmentError::Internal(format!("stored rate card: {e}")))?;
+    Ok(service_common::store::json::decode("rate card", text)?)
 }

@@ -28,6 +28,7 @@ use crate::customers::{Customer, CustomerQuery, Watcher};
 use crate::domain::{Shipment, Status, TrackingNumber, utc_micros};
 use crate::error::ShipmentError;
 use crate::pickups::{Pickup, PickupQuery, PickupSettings};
+use crate::rates::RateCard;
 use crate::updates::EmailRules;
 
 /// `shipments_search` is a trigram full-text index of `search_text`, so the admin's
@@ -1752,4 +1753,111 @@ fn page_of<T: serde::de::DeserializeOwned>(
         .map(|doc| Ok(json::decode(what, doc)?))
         .collect::<Result<Vec<T>, ShipmentError>>()?;
     Ok((items, next))
+}
+
+#[async_trait]
+impl super::RateCards for SqliteShipmentStore {
+    async fn rate_cards(&self) -> Result<Vec<RateCard>, ShipmentError> {
+        self.db
+            .run(|conn| {
+                let mut statement = conn
+                    .prepare("SELECT doc FROM settings WHERE name >= ? AND name < ? ORDER BY name")
+                    .map_err(StoreFault::from)?;
+                let docs = statement
+                    .query_map(rate_card_range(), |r| r.get::<_, String>(0))
+                    .map_err(StoreFault::from)?
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(StoreFault::from)?;
+                docs.iter()
+                    .map(|doc| Ok(json::decode("rate card", doc)?))
+                    .collect()
+            })
+            .await
+    }
+
+    async fn rate_card(&self, id: &str) -> Result<Option<RateCard>, ShipmentError> {
+        let key = super::rate_card_key(id);
+        self.db
+            .run(move |conn| {
+                let doc: Option<String> = conn
+                    .query_row("SELECT doc FROM settings WHERE name = ?", [&key], |r| {
+                        r.get(0)
+                    })
+                    .optional()
+                    .map_err(StoreFault::from)?;
+                Ok(doc.map(|doc| json::decode("rate card", &doc)).transpose()?)
+            })
+            .await
+    }
+
+    async fn save_rate_card(
+        &self,
+        card: &RateCard,
+        read: u32,
+        audit_entry: Option<&AuditEntry>,
+    ) -> Result<bool, ShipmentError> {
+        let (key, doc) = (super::rate_card_key(&card.id), json::encode(card)?);
+        let audit_entry = audit_entry.cloned();
+        self.db
+            .write(move |conn| {
+                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(StoreFault::from)?;
+                let saved: Option<String> = tx
+                    .query_row("SELECT doc FROM settings WHERE name = ?", [&key], |r| r.get(0))
+                    .optional()
+                    .map_err(StoreFault::from)?;
+                let saved_version = match saved {
+                    Some(doc) => json::decode::<RateCard>("rate card", &doc)?.version,
+                    None => 0,
+                };
+                if saved_version != read {
+                    return Ok(false);
+                }
+                tx.execute(
+                    "INSERT INTO settings (name, doc) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET doc = excluded.doc",
+                    params![key, doc],
+                )
+                .map_err(StoreFault::from)?;
+                if let Some(entry) = &audit_entry {
+                    audit::store::sqlite::insert_all(&tx, std::slice::from_ref(entry))?;
+                }
+                tx.commit().map_err(StoreFault::from)?;
+                Ok(true)
+            })
+            .await
+    }
+
+    async fn delete_rate_card(
+        &self,
+        id: &str,
+        audit_entry: &AuditEntry,
+    ) -> Result<bool, ShipmentError> {
+        let (key, audit_entry) = (super::rate_card_key(id), audit_entry.clone());
+        self.db
+            .write(move |conn| {
+                let tx = conn
+                    .transaction_with_behavior(TransactionBehavior::Immediate)
+                    .map_err(StoreFault::from)?;
+                let deleted = tx
+                    .execute("DELETE FROM settings WHERE name = ?", [&key])
+                    .map_err(StoreFault::from)?;
+                if deleted == 0 {
+                    return Ok(false);
+                }
+                audit::store::sqlite::insert_all(&tx, std::slice::from_ref(&audit_entry))?;
+                tx.commit().map_err(StoreFault::from)?;
+                Ok(true)
+            })
+            .await
+    }
+}
+
+/// The settings names of the rate cards: from the prefix up to the next string after it.
+fn rate_card_range() -> [String; 2] {
+    let prefix = super::RATE_CARD_PREFIX;
+    let end = format!(
+        "{}{}",
+        &prefix[..prefix.len() - 1],
+        char::from(prefix.as_bytes()[prefix.len() - 1] + 1)
+    );
+    [prefix.to_owned(), end]
 }
