@@ -37,7 +37,7 @@ export function RateCardEditor({ id, card, customerName, publicCurrency, onSaved
   const isPublic = id === PUBLIC_CARD_ID;
   const version = card?.version ?? 0;
   const [initial] = useState(() =>
-    card ? cardToForm(card) : { ...newCustomerCardValues(), currency: publicCurrency, pricing: isPublic ? ('own' as const) : ('discount' as const) },
+    card ? cardToForm(card, card.currency || publicCurrency) : { ...newCustomerCardValues(), currency: publicCurrency, pricing: isPublic ? ('own' as const) : ('discount' as const) },
   );
   const { form, submit, readCard, showViolations, formErrors, conflict, lanesToOpen } = useRateCardForm({ id, version }, initial, onSaved);
   const pricing = useWatch({ control: form.control, name: 'pricing' });
@@ -86,7 +86,7 @@ export function RateCardEditor({ id, card, customerName, publicCurrency, onSaved
     try {
       const read = await parseCsv({ id, version, csv: await file.text() });
       // Loaded, not saved: the form holds it until Save.
-      form.reset(cardToForm(read), { keepDefaultValues: true });
+      form.reset(cardToForm(read, read.currency || form.getValues('currency')), { keepDefaultValues: true });
       setImported(file.name);
       toast.info(`${file.name} loaded: review it, then save`);
     } catch (error) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { basisPointsToPercent, minorToInput, parseMoney, parsePercent } from './money';
+import { basisPointsToPercent, currencyDecimals, minorToInput, parseMoney, parsePercent } from './money';
 
 describe('parseMoney', () => {
   it('reads decimals exactly into minor units', () => {
@@ -59,5 +59,14 @@ describe('percentages', () => {
     expect(basisPointsToPercent(1000)).toBe('10');
     expect(basisPointsToPercent(5)).toBe('0.05');
     expect(basisPointsToPercent(0)).toBe('0');
+  });
+});
+
+describe('currencyDecimals', () => {
+  it('knows the minor unit of each currency', () => {
+    expect(currencyDecimals('USD')).toBe(2);
+    expect(currencyDecimals('jpy')).toBe(0);
+    expect(currencyDecimals('KWD')).toBe(3);
+    expect(currencyDecimals('')).toBe(2);
   });
 });

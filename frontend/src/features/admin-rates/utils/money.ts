@@ -6,6 +6,18 @@ const INT64_MAX = 9223372036854775807n;
 /** How many decimals an amount of the card's currency takes in an input (its minor units). */
 const MONEY_DECIMALS = 2;
 
+const NO_DECIMALS = new Set(['BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'UYI', 'VND', 'VUV', 'XAF', 'XOF', 'XPF']);
+const THREE_DECIMALS = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
+
+/** The decimals of a currency's minor unit (ISO 4217), as the server reads its CSV: JPY 0, KWD 3,
+ * USD and most others 2. */
+export function currencyDecimals(currency: string): number {
+  const code = currency.trim().toUpperCase();
+  if (NO_DECIMALS.has(code)) return 0;
+  if (THREE_DECIMALS.has(code)) return 3;
+  return MONEY_DECIMALS;
+}
+
 /**
  * "12.50" → 1250n, "1,250.5" → 125050n, ".5" → 50n, "7" → 700n. Null for anything else: empty,
  * negative, more decimals than the currency has, exponents, letters, or more than an int64 holds.

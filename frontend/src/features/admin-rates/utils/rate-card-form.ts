@@ -6,7 +6,7 @@ import type { RateCard, RateCardSchema } from '@/gen/logistics/v1/rate_card_serv
 import type { Date as ProtoDate } from '@/gen/logistics/v1/shipment_pb';
 import { ShipmentMode } from '@/gen/logistics/v1/shipment_pb';
 import { MODE_OPTIONS, keyOf, valueOf } from '@/utils/shipment';
-import { basisPointsToPercent, minorToInput, parseMoney, parsePercent } from './money';
+import { basisPointsToPercent, currencyDecimals, minorToInput, parseMoney, parsePercent } from './money';
 
 /** The id of the company's own card; any other is a customer's id. */
 export const PUBLIC_CARD_ID = 'public';
@@ -137,10 +137,14 @@ export function placesOf(text: string): string[] {
     .filter(Boolean);
 }
 
-export function cardToForm(card: RateCard): RateCardFormValues {
+/** The form's values of a card; amounts in the decimals of `currency` (a customer's card: the
+ * public card's currency). */
+export function cardToForm(card: RateCard, currency = card.currency): RateCardFormValues {
   const discount = card.discountBasisPoints > 0;
+  const digits = currencyDecimals(currency);
+  const amount = (minor: bigint) => (minor ? minorToInput(minor, digits) : '');
   return {
-    currency: card.currency,
+    currency,
     validFrom: dateToInput(card.validFrom),
     validUntil: dateToInput(card.validUntil),
     oversizeLengthCm: numberToInput(card.oversizeLengthCm),
@@ -157,14 +161,14 @@ export function cardToForm(card: RateCard): RateCardFormValues {
       serviceCode: l.serviceCode,
       originZone: l.originZone,
       destinationZone: l.destinationZone,
-      minimumCharge: l.minimumChargeMinor ? minorToInput(l.minimumChargeMinor) : '',
+      minimumCharge: amount(l.minimumChargeMinor),
       volumetricDivisor: numberToInput(l.volumetricDivisor),
       fuelPercent: l.fuelSurchargeBasisPoints ? basisPointsToPercent(l.fuelSurchargeBasisPoints) : '',
-      remoteAreaSurcharge: l.remoteAreaSurchargeMinor ? minorToInput(l.remoteAreaSurchargeMinor) : '',
-      oversizeSurcharge: l.oversizeSurchargeMinor ? minorToInput(l.oversizeSurchargeMinor) : '',
+      remoteAreaSurcharge: amount(l.remoteAreaSurchargeMinor),
+      oversizeSurcharge: amount(l.oversizeSurchargeMinor),
       transitDaysMin: String(l.transitDaysMin),
       transitDaysMax: String(l.transitDaysMax),
-      weightBreaks: l.weightBreaks.map((b) => ({ upToKg: String(b.upToKg), price: minorToInput(b.priceMinor), perKg: b.perKg })),
+      weightBreaks: l.weightBreaks.map((b) => ({ upToKg: String(b.upToKg), price: minorToInput(b.priceMinor, digits), perKg: b.perKg })),
     })),
   };
 }
@@ -176,11 +180,21 @@ const WHOLE = /^\d+$/;
 class Reader {
   readonly problems: FormProblem[] = [];
 
+  /** The decimals of the card's currency. */
+  private readonly digits: number;
+
+  constructor(digits: number) {
+    this.digits = digits;
+  }
+
   /** An amount in minor units; empty is 0 unless `required`. */
   money(path: string, text: string, required = false): bigint {
     if (text.trim() === '' && !required) return 0n;
-    const minor = parseMoney(text);
-    if (minor === null) this.problems.push({ path, message: text.trim() === '' ? 'Enter an amount.' : 'Enter an amount such as 12.50.' });
+    const minor = parseMoney(text, this.digits);
+    if (minor === null) {
+      const example = minorToInput(1250n, this.digits);
+      this.problems.push({ path, message: text.trim() === '' ? 'Enter an amount.' : `Enter an amount such as ${example}.` });
+    }
     return minor ?? 0n;
   }
 
@@ -221,9 +235,10 @@ class Reader {
 }
 
 /** The card to save or preview, or the inputs that cannot be read. `id` and `version` are the
- * card's as it was read (version 0: a customer's first card). */
+ * card's as it was read (version 0: a customer's first card); amounts are in the decimals of
+ * the form's currency (a customer's card holds the public card's). */
 export function formToCard(values: RateCardFormValues, id: string, version: number): { card: RateCardInit; problems: FormProblem[] } {
-  const read = new Reader();
+  const read = new Reader(currencyDecimals(values.currency));
   const isPublic = id === PUBLIC_CARD_ID;
   const discount = !isPublic && values.pricing === 'discount';
   const card: RateCardInit = {
