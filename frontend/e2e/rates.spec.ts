@@ -98,12 +98,12 @@ function versionLine(page: Page): Locator {
   return page.getByTestId('rate-card-meta');
 }
 
-/** The page in light and dark, as `rates-<name>-<width>-<theme>.png`. */
-async function shoot(page: Page, name: string) {
+/** The page (the whole page, or what is in view) as `rates-<name>-<width>-<theme>.png`. */
+async function shoot(page: Page, name: string, { themes = ['light'], fullPage = true }: { themes?: Array<'light' | 'dark'>; fullPage?: boolean } = {}) {
   const width = page.viewportSize()!.width;
-  for (const theme of ['light', 'dark'] as const) {
+  for (const theme of themes) {
     await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
-    await keepScreenshot(page, join(SCREENSHOTS, `rates-${name}-${width}-${theme}.png`), { fullPage: true });
+    await keepScreenshot(page, join(SCREENSHOTS, `rates-${name}-${width}-${theme}.png`), { fullPage });
   }
   await page.evaluate(() => document.documentElement.classList.toggle('dark', false));
 }
@@ -148,6 +148,8 @@ for (const viewport of [
     test.use({ viewport });
 
     test('the public card: the list, a lane opened, a preview, the layout', { tag: LAYOUT }, async ({ page }) => {
+      // The sample card's 100-odd lanes make a long page for axe and the screenshots.
+      test.setTimeout(60_000);
       await signIn(page);
       const nav = page.getByRole('navigation', { name: 'Admin' });
       await nav.getByRole('link', { name: 'Rates' }).click();
@@ -194,7 +196,11 @@ for (const viewport of [
         const form = (await page.locator('form.rate-card-form').boundingBox())!;
         expect((await panel.boundingBox())!.x).toBeGreaterThan(form.x + form.width - 1);
       }
-      await shoot(page, 'public-card');
+      // The open lane and the preview in view (the whole card is a long page).
+      await opened.scrollIntoViewIfNeeded();
+      await shoot(page, 'public-card-lane', { themes: ['light', 'dark'], fullPage: false });
+      await panel.scrollIntoViewIfNeeded();
+      await shoot(page, 'public-card-preview', { themes: ['light', 'dark'], fullPage: false });
       await expectAccessible(page);
     });
 
@@ -225,11 +231,25 @@ for (const viewport of [
 
       const item = await openLane(page, at.lane);
       const price = item.locator(`li[data-break="${at.band}"]`).getByLabel('Price');
+      const save = page.getByRole('button', { name: 'Save', exact: true });
+      // An amount that is none stops at its input; a value the server refuses is shown at its input.
+      await price.fill('abc');
+      await save.click();
+      await expect(price).toHaveAttribute('aria-invalid', 'true');
+      await expect(page.locator(`#lane-${at.lane}-break-${at.band}-price-error`)).toHaveText('Enter an amount such as 12.50.');
       await price.fill('99.00');
+      const daysMax = item.getByLabel('Transit days, max');
+      const days = await daysMax.inputValue();
+      await daysMax.fill('0');
+      await save.click();
+      await expect(daysMax).toHaveAttribute('aria-invalid', 'true');
+      await expect(page.locator(`#lane-${at.lane}-transitDaysMax-error`)).not.toBeEmpty();
+      expect((await staff.rates.getRateCard({ id: customer.id })).version).toBe(1);
+      await daysMax.fill(days);
       const panel = await preview(page);
       await expect(panel.locator('li[data-service="EXPRESS_AIR"]').getByTestId('rate-preview-price')).toHaveText(usd(expected.priceMinor));
 
-      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await save.click();
       await expect(toastWithText(page, 'Rate card saved (version 2)')).toBeVisible();
       await expect(versionLine(page)).toContainText('Version 2');
       const saved = await staff.rates.getRateCard({ id: customer.id });
