@@ -317,6 +317,13 @@ for (const viewport of [
       await expect(page.getByRole('heading', { level: 1, name: `Rate card: ${customer.name}` })).toBeVisible();
       await expect(versionLine(page)).toContainText('Not saved yet');
       await expect(page.getByLabel('Discount off the public card')).toBeChecked();
+      // Own prices start from a copy of the public card's; a discount leaves them out again.
+      await page.getByLabel('Own prices').check();
+      await page.getByRole('button', { name: 'Start from the public card' }).click();
+      await expect(page.locator('li[data-lane]').first()).toBeVisible();
+      await expect(page.getByLabel('Code').first()).toHaveValue(/\S/);
+      await page.getByLabel('Discount off the public card').check();
+      await expect(page.locator('li[data-lane]')).toHaveCount(0);
       await page.getByLabel('Discount (%)').fill('10');
 
       const panel = await preview(page);

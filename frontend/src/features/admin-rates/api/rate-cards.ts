@@ -57,6 +57,11 @@ export function useParseRateCardCsv() {
   return useMutation(RateCardService.method.parseRateCardCsv).mutateAsync;
 }
 
+/** One card read when asked (the public card, to start a customer's own prices from it). */
+export function useReadRateCard() {
+  return useMutation(RateCardService.method.getRateCard).mutateAsync;
+}
+
 /** Prices a parcel on the card as it is on the screen. */
 export function usePreviewQuote() {
   return useMutation(RateCardService.method.previewQuote);

@@ -1,6 +1,7 @@
 import { memo, useCallback, useState } from 'react';
 import { useFieldArray, useFormContext, useFormState, useWatch, type UseFormGetValues } from 'react-hook-form';
-import { ChevronRight, Plus, Trash2 } from 'lucide-react';
+import { ChevronRight, Copy, Plus, Trash2 } from 'lucide-react';
+import type { LaneErrors } from '../hooks/use-rate-card-form';
 import { MAX_LANES, blankLane, laneSummary, type RateCardFormValues } from '../utils/rate-card-form';
 import { LaneEditor } from './LaneEditor';
 
@@ -8,9 +9,10 @@ import { LaneEditor } from './LaneEditor';
  * The lanes, up to 2,000: each a one-line summary ("EXPRESS_AIR · WA → EU · 4 breaks · 3–5 days")
  * that opens to edit it, so only the open ones have inputs. A lane with an error opens itself.
  */
-export function LanesEditor({ lanesToOpen }: { lanesToOpen: { lanes: number[] } }) {
+export function LanesEditor({ laneErrors, onStartFromPublic }: { laneErrors: LaneErrors; onStartFromPublic?: () => void }) {
   const { control, getValues } = useFormContext<RateCardFormValues>();
-  const { errors } = useFormState({ control, name: 'lanes' });
+  // Only the list's own error: a keystroke in a lane must not render the 2,000 lines again.
+  const { errors } = useFormState({ control, name: 'lanes', exact: true });
   const lanes = useFieldArray({ control, name: 'lanes' });
   const { fields, append, remove } = lanes;
   /** The open lanes, by their row id (kept when a lane above is removed). */
@@ -19,13 +21,13 @@ export function LanesEditor({ lanesToOpen }: { lanesToOpen: { lanes: number[] } 
 
   // Lanes with an error in them open (the hook asks, by index), and so does a lane just added, once
   // its row exists: adjusted while rendering, as React advises for state that follows a prop.
-  const [asked, setAsked] = useState(lanesToOpen);
+  const [asked, setAsked] = useState(laneErrors);
   const [openIndex, setOpenIndex] = useState<number | null>(null);
-  if (asked !== lanesToOpen || (openIndex !== null && fields[openIndex])) {
+  if (asked !== laneErrors || (openIndex !== null && fields[openIndex])) {
     const next = new Set(open);
-    if (asked !== lanesToOpen) for (const index of lanesToOpen.lanes) if (fields[index]) next.add(fields[index].id);
+    if (asked !== laneErrors) for (const index of laneErrors.lanes) if (fields[index]) next.add(fields[index].id);
     if (openIndex !== null && fields[openIndex]) next.add(fields[openIndex].id);
-    setAsked(lanesToOpen);
+    setAsked(laneErrors);
     setOpenIndex(null);
     setOpen(next);
   }
@@ -52,6 +54,15 @@ export function LanesEditor({ lanesToOpen }: { lanesToOpen: { lanes: number[] } 
         {fields.length === 1 ? '1 lane' : `${fields.length.toLocaleString('en-US')} lanes`}. Open a lane to edit it.
       </p>
       {listError && <p className="field-error">{listError}</p>}
+      {fields.length === 0 && onStartFromPublic && (
+        <p className="rate-start-from-public">
+          <button type="button" className="btn btn-outline btn-sm" onClick={onStartFromPublic}>
+            <Copy aria-hidden="true" size={16} />
+            Start from the public card
+          </button>
+          <span className="muted">Copies its zones, services and lanes here, to change as this customer needs.</span>
+        </p>
+      )}
       <ol className="rate-lanes">
         {fields.map((row, index) => (
           <LaneItem
@@ -59,7 +70,7 @@ export function LanesEditor({ lanesToOpen }: { lanesToOpen: { lanes: number[] } 
             rowId={row.id}
             index={index}
             open={open.has(row.id)}
-            hasError={Boolean(errors.lanes?.[index])}
+            hasError={laneErrors.lanes.has(index)}
             onToggle={toggle}
             onRemove={removeLane}
             getValues={getValues}

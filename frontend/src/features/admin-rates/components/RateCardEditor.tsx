@@ -9,7 +9,7 @@ import { SubmitButton } from '@/components/ui/SubmitButton';
 import { ADMIN_RATES_PATH } from '@/config/routes';
 import { fieldViolations, serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
-import { useDeleteRateCard, useExportRateCard, useParseRateCardCsv } from '../api/rate-cards';
+import { useDeleteRateCard, useExportRateCard, useParseRateCardCsv, useReadRateCard } from '../api/rate-cards';
 import { useRateCardForm } from '../hooks/use-rate-card-form';
 import { updatedText } from '../utils/card-list';
 import { csvFileProblem, importViolationText, saveTextFile } from '../utils/csv-file';
@@ -39,7 +39,7 @@ export function RateCardEditor({ id, card, customerName, publicCurrency, onSaved
   const [initial] = useState(() =>
     card ? cardToForm(card, card.currency || publicCurrency) : { ...newCustomerCardValues(), currency: publicCurrency, pricing: isPublic ? ('own' as const) : ('discount' as const) },
   );
-  const { form, submit, readCard, showViolations, formErrors, conflict, lanesToOpen } = useRateCardForm({ id, version }, initial, onSaved);
+  const { form, submit, readCard, showViolations, formErrors, conflict, laneErrors } = useRateCardForm({ id, version }, initial, onSaved);
   const pricing = useWatch({ control: form.control, name: 'pricing' });
   const currency = useWatch({ control: form.control, name: 'currency' });
   const ownPrices = isPublic || pricing === 'own';
@@ -49,6 +49,7 @@ export function RateCardEditor({ id, card, customerName, publicCurrency, onSaved
   const exportCard = useExportRateCard();
   const parseCsv = useParseRateCardCsv();
   const deleteCard = useDeleteRateCard();
+  const readRateCard = useReadRateCard();
   const [exporting, setExporting] = useState(false);
   const [importing, setImporting] = useState(false);
   const [imported, setImported] = useState<string | null>(null);
@@ -94,6 +95,17 @@ export function RateCardEditor({ id, card, customerName, publicCurrency, onSaved
       setImportErrors(violations.length === 0 ? [serverMessage(error, 'Failed to read the file')] : violations.map(importViolationText));
     } finally {
       setImporting(false);
+    }
+  };
+
+  /** A customer's own prices begin as a copy of the public card's zones, services and lanes. */
+  const startFromPublic = async () => {
+    try {
+      const base = cardToForm(await readRateCard({ id: PUBLIC_CARD_ID }), form.getValues('currency'));
+      form.reset({ ...form.getValues(), zones: base.zones, services: base.services, lanes: base.lanes }, { keepDefaultValues: true });
+      toast.info("The public card's prices are copied: change them, then save");
+    } catch (error) {
+      toast.error(serverMessage(error, 'Failed to load the public rate card'));
     }
   };
 
@@ -181,7 +193,7 @@ export function RateCardEditor({ id, card, customerName, publicCurrency, onSaved
               <>
                 <ZonesEditor />
                 <ServicesEditor />
-                <LanesEditor lanesToOpen={lanesToOpen} />
+                <LanesEditor laneErrors={laneErrors} onStartFromPublic={isPublic ? undefined : () => void startFromPublic()} />
               </>
             )}
             <div className="rate-card-save">

@@ -13,6 +13,9 @@ import {
   type RateCardFormValues,
 } from '../utils/rate-card-form';
 
+/** The lanes that have an error in them, by index. */
+export type LaneErrors = { lanes: ReadonlySet<number> };
+
 /** The card being edited: its id and the version it was read at (0: a customer's first card). */
 export type CardBase = { id: string; version: number };
 
@@ -26,8 +29,9 @@ export function useRateCardForm(base: CardBase, initial: RateCardFormValues, onS
   const save = useSaveRateCard();
   const [formErrors, setFormErrors] = useState<string[]>([]);
   const [conflict, setConflict] = useState<string | null>(null);
-  /** Lanes opened to show an error in them, by index; the lanes editor opens them. */
-  const [lanesToOpen, setLanesToOpen] = useState<{ lanes: number[] }>({ lanes: [] });
+  /** The lanes with an error in them, by index, until the card is read again: the lanes editor
+   * opens and marks them (a new object each time, so it knows when to open them). */
+  const [laneErrors, setLaneErrors] = useState<LaneErrors>({ lanes: new Set() });
 
   /** Shows each problem at its input, opening its lane, and focuses the first. */
   const showProblems = useCallback(
@@ -38,7 +42,7 @@ export function useRateCardForm(base: CardBase, initial: RateCardFormValues, onS
         if (lane !== null) lanes.add(lane);
         form.setError(path as FieldPath<RateCardFormValues>, { type: 'server', message });
       }
-      setLanesToOpen({ lanes: [...lanes] });
+      setLaneErrors({ lanes });
       // Focus the first once its lane is open.
       const first = problems[0]?.path;
       if (first) window.setTimeout(() => form.setFocus(first as FieldPath<RateCardFormValues>), 0);
@@ -65,6 +69,7 @@ export function useRateCardForm(base: CardBase, initial: RateCardFormValues, onS
   /** The card as on the screen, or the inputs that cannot be read (shown at once). */
   const readCard = useCallback(() => {
     form.clearErrors();
+    setLaneErrors({ lanes: new Set() });
     const read = formToCard(form.getValues(), base.id, base.version);
     if (read.problems.length > 0) showProblems(read.problems);
     return read;
@@ -96,5 +101,5 @@ export function useRateCardForm(base: CardBase, initial: RateCardFormValues, onS
     }
   });
 
-  return { form, submit, readCard, showViolations, formErrors, conflict, lanesToOpen };
+  return { form, submit, readCard, showViolations, formErrors, conflict, laneErrors };
 }
