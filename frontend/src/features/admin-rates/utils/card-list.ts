@@ -2,7 +2,7 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { RateCard } from '@/gen/logistics/v1/rate_card_service_pb';
 import { EMPTY_VALUE, formatDateParts, formatDateTime } from '@/utils/format';
-import { basisPointsToPercent } from './money';
+import { basisPointsToPercent } from '@/utils/money';
 import { PUBLIC_CARD_ID } from './rate-card-form';
 
 export function isPublicCard(card: Pick<RateCard, 'id'>): boolean {

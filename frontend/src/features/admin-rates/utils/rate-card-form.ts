@@ -6,7 +6,7 @@ import type { RateCard, RateCardSchema } from '@/gen/logistics/v1/rate_card_serv
 import type { Date as ProtoDate } from '@/gen/logistics/v1/shipment_pb';
 import { ShipmentMode } from '@/gen/logistics/v1/shipment_pb';
 import { MODE_OPTIONS, keyOf, valueOf } from '@/utils/shipment';
-import { basisPointsToPercent, currencyDecimals, minorToInput, parseMoney, parsePercent } from './money';
+import { basisPointsToPercent, currencyDecimals, minorToInput, parseMoney, parsePercent } from '@/utils/money';
 
 /** The id of the company's own card; any other is a customer's id. */
 export const PUBLIC_CARD_ID = 'public';

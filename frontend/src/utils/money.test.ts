@@ -70,3 +70,43 @@ describe('currencyDecimals', () => {
     expect(currencyDecimals('')).toBe(2);
   });
 });
+
+// Freight amounts of a shipment (two decimals).
+
+describe('parseMoney', () => {
+  it('converts dollars to exact cents', () => {
+    expect(parseMoney('1250.5')).toBe(125050n);
+    expect(parseMoney('1250.50')).toBe(125050n);
+    expect(parseMoney('1250')).toBe(125000n);
+    expect(parseMoney('0')).toBe(0n);
+    expect(parseMoney('0.01')).toBe(1n);
+    expect(parseMoney('.5')).toBe(50n);
+    expect(parseMoney('7.')).toBe(700n);
+    expect(parseMoney(' 1,234,567.89 ')).toBe(123456789n);
+  });
+
+  it('has no binary float errors', () => {
+    const sum = parseMoney('0.1')! + parseMoney('0.2')!;
+    expect(sum).toBe(30n);
+    expect(parseMoney('0.3')).toBe(sum);
+    expect(parseMoney('1.15')).toBe(115n); // 1.15 * 100 = 114.99999999999999 as a float
+    expect(parseMoney('4.35')).toBe(435n); // 4.35 * 100 = 434.99999999999994 as a float
+    expect(parseMoney('92233720368547758.07')).toBe(9223372036854775807n);
+  });
+
+  it('rejects invalid input', () => {
+    for (const bad of ['', '   ', '.', '-1', '-0.5', '1.234', 'abc', '12a', '1e3', '1,23', '1 000', '$', '0x10', 'NaN', 'Infinity']) {
+      expect(parseMoney(bad), bad).toBeNull();
+    }
+    expect(parseMoney('92233720368547758.08')).toBeNull();
+  });
+});
+
+describe('minorToInput', () => {
+  it('formats cents for an input', () => {
+    expect(minorToInput(125050n)).toBe('1250.50');
+    expect(minorToInput(5n)).toBe('0.05');
+    expect(minorToInput(0n)).toBe('0.00');
+    expect(parseMoney(minorToInput(9223372036854775807n))).toBe(9223372036854775807n);
+  });
+});

@@ -1,4 +1,4 @@
-// Amounts and percentages typed by staff ↔ the integers the API stores: minor units of the card's
+// Amounts and percentages typed by staff ↔ the integers the API stores: minor units of a
 // currency (bigint) and basis points. Text is parsed digit by digit, never through a binary float.
 
 const INT64_MAX = 9223372036854775807n;
