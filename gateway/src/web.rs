@@ -623,9 +623,12 @@ fn is_admin_route(path: &str) -> bool {
                 | "customers"
                 | "pickups"
                 | "api-keys"
+                | "rates"
         ),
         // One customer's page, or the account requests.
         ["administration_and_development", "customers", id] => !id.is_empty(),
+        // One rate card: `public` or a customer's id.
+        ["administration_and_development", "rates", id] => !id.is_empty(),
         _ => false,
     }
 }
@@ -759,6 +762,9 @@ mod tests {
             "/administration_and_development/customers/01a2b3",
             "/administration_and_development/pickups",
             "/administration_and_development/api-keys",
+            "/administration_and_development/rates",
+            "/administration_and_development/rates/public",
+            "/administration_and_development/rates/01a2b3",
             "/portal",
             "/portal/login",
             "/portal/book",
@@ -788,6 +794,7 @@ mod tests {
             "/about/team",
             "/administration_and_development/x",
             "/administration_and_development/customers/a/b",
+            "/administration_and_development/rates/public/x",
             "/portal/x",
             "/portal/shipments",
             "/portal/shipments/a/b",

@@ -6,6 +6,7 @@ describe('Permission', () => {
     expect(Permission.shipmentsRead).toBe('shipments.read');
     expect(Permission.deliveriesRecord).toBe('deliveries.record');
     expect(Permission.webhooksManage).toBe('webhooks.manage');
+    expect(Permission.ratesManage).toBe('rates.manage');
     expect(Object.keys(Permission)).toHaveLength(21);
     for (const name of Object.values(Permission)) expect(name).toMatch(/^[a-z]+\.[a-z_]+$/);
   });

@@ -13,6 +13,13 @@ export const ADMIN_ACCOUNT_REQUESTS_PATH = '/administration_and_development/cust
 export const ADMIN_PICKUPS_PATH = '/administration_and_development/pickups';
 /** Every staff user's own API keys. */
 export const ADMIN_API_KEYS_PATH = '/administration_and_development/api-keys';
+/** The rate cards: the public one and the customers' own. */
+export const ADMIN_RATES_PATH = '/administration_and_development/rates';
+
+/** One rate card's edit screen: `public`, or the id of the customer whose card it is. */
+export function rateCardPath(id: string): string {
+  return `${ADMIN_RATES_PATH}/${encodeURIComponent(id)}`;
+}
 
 /** One customer's page: details, users and shipments. */
 export function customerPath(id: string): string {

@@ -35,6 +35,8 @@ export const ACTIONS: ReadonlyArray<{ value: string; label: string }> = [
   { value: 'pickup.fail', label: 'Pickup failed' },
   { value: 'api_key.create', label: 'API key created' },
   { value: 'api_key.revoke', label: 'API key revoked' },
+  { value: 'rate_card.update', label: 'Rate card updated' },
+  { value: 'rate_card.delete', label: 'Rate card deleted' },
 ];
 
 export function actionLabel(action: string): string {

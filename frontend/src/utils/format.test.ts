@@ -21,6 +21,9 @@ describe('formatCents', () => {
     expect(formatCents(125000n)).toBe('$1,250.00');
     expect(formatCents(0n)).toBe('$0.00');
     expect(formatCents(5n)).toBe('$0.05');
+    // The currency's own minor unit: yen have none, Kuwaiti dinars have thousandths.
+    expect(formatCents(1500n, 'JPY')).toBe('¥1,500');
+    expect(formatCents(1250n, 'KWD')).toBe('KWD\u00a01.250');
     expect(formatCents(199n)).toBe('$1.99');
     expect(formatCents(123456789n)).toBe('$1,234,567.89');
   });

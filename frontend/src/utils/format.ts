@@ -27,15 +27,20 @@ function dateFormat(options: Intl.DateTimeFormatOptions, language?: LanguageCode
   return format;
 }
 
-/** 125000n → "$1,250.00" in `currency` (ISO 4217; the company's is `company.currency`). Exact
+/** 125000n → "$1,250.00" in `currency` (ISO 4217; the company's is `company.currency`): an
+ * amount in the currency's minor unit (cents; yen have none, dinars have thousandths). Exact
  * for any int64: the amount reaches Intl as a decimal string, never as a binary float. */
 export function formatCents(cents: bigint | number, currency = 'USD'): string {
+  const format = numberFormat({ style: 'currency', currency });
+  const digits = BigInt(format.resolvedOptions().maximumFractionDigits ?? 2);
   const value = typeof cents === 'bigint' ? cents : BigInt(Math.trunc(cents));
   const negative = value < 0n;
   const abs = negative ? -value : value;
-  const decimal = `${negative ? '-' : ''}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
+  const scale = 10n ** digits;
+  const fraction = digits > 0n ? `.${(abs % scale).toString().padStart(Number(digits), '0')}` : '';
+  const decimal = `${negative ? '-' : ''}${abs / scale}${fraction}`;
   // Intl formats a decimal string exactly; the DOM typings only know numbers.
-  return numberFormat({ style: 'currency', currency }).format(decimal as unknown as number);
+  return format.format(decimal as unknown as number);
 }
 
 /** "in_transit" → "in transit": underscores are shown as spaces. */

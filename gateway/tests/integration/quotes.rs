@@ -420,3 +420,71 @@ async fn a_quote_made_before_a_restart_books_after_it() {
         quote["options"][0]["priceMinor"]
     );
 }
+
+/// The largest card the proto allows: 20 services between 10 zones, 50 weight breaks each.
+fn largest_card(version: i64) -> Value {
+    let zones: Vec<Value> = (0..10)
+        .map(|z| json!({"code": format!("Z{z}"), "name": format!("Zone {z}"), "places": [format!("A{}", (b'A' + z) as char)]}))
+        .collect();
+    let services: Vec<Value> = (0..20)
+        .map(|s| json!({"code": format!("S{s}"), "name": format!("Service {s}"), "mode": "SHIPMENT_MODE_AIR_SHIPPING"}))
+        .collect();
+    let breaks: Vec<Value> = (1..=50)
+        .map(|b| json!({"upToKg": b * 2, "priceMinor": (1000 + b).to_string(), "perKg": b > 25}))
+        .collect();
+    let mut lanes = Vec::new();
+    for s in 0..20 {
+        for from in 0..10 {
+            for to in 0..10 {
+                lanes.push(json!({
+                    "serviceCode": format!("S{s}"), "originZone": format!("Z{from}"),
+                    "destinationZone": format!("Z{to}"), "weightBreaks": breaks,
+                    "minimumChargeMinor": "500", "volumetricDivisor": 5000,
+                    "transitDaysMin": 1, "transitDaysMax": 3
+                }));
+            }
+        }
+    }
+    json!({"rateCard": {"id": "public", "version": version, "currency": "EUR",
+                        "zones": zones, "services": services, "lanes": lanes}})
+}
+
+#[tokio::test]
+async fn the_largest_card_saves_as_json_and_one_lane_more_is_refused() {
+    let site = common::site::all_in_one().await;
+    let admin = signed_in(&site, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let card = largest_card(1).to_string();
+    assert!(card.len() > 4 * 1024 * 1024, "{} bytes", card.len());
+    let (status, saved, _) = post(&site, "RateCardService/UpdateRateCard", &card, &admin).await;
+    assert_eq!(
+        status,
+        200,
+        "{}",
+        &saved.to_string()[..200.min(saved.to_string().len())]
+    );
+    assert_eq!(saved["lanes"].as_array().unwrap().len(), 2_000);
+    let (status, quote, _) = post(
+        &site,
+        "QuoteService/CreateQuote",
+        r#"{"origin": {"country": "AA"}, "destination": {"country": "AJ"}, "parcels": [{"weightKg": 99, "count": 1}]}"#,
+        "",
+    )
+    .await;
+    assert_eq!(status, 200, "{quote}");
+    assert_eq!(quote["options"].as_array().unwrap().len(), 20);
+
+    let mut beyond = largest_card(2);
+    let lanes = beyond["rateCard"]["lanes"].as_array_mut().unwrap();
+    let mut extra = lanes[0].clone();
+    extra["weightBreaks"] = json!([{"upToKg": 1, "priceMinor": "1"}]);
+    lanes.push(extra);
+    let (status, refused, _) = post(
+        &site,
+        "RateCardService/UpdateRateCard",
+        &beyond.to_string(),
+        &admin,
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert_eq!(violations(&refused), ["rate_card.lanes"]);
+}

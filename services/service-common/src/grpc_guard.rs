@@ -56,6 +56,19 @@ pub const FILE_UPLOADS: &[(&str, usize)] = &[
         "/logistics.v1.ShipmentService/AppendShipmentImportData",
         1024 * 1024 + 4096,
     ),
+    // A rate card of 2,000 lanes of 50 weight breaks, as JSON too; its CSV file of 1 MB.
+    (
+        "/logistics.v1.RateCardService/UpdateRateCard",
+        8 * 1024 * 1024,
+    ),
+    (
+        "/logistics.v1.RateCardService/PreviewQuote",
+        8 * 1024 * 1024,
+    ),
+    (
+        "/logistics.v1.RateCardService/ParseRateCardCsv",
+        2 * 1024 * 1024,
+    ),
 ];
 
 /// The gRPC frame header: a flag byte and a 4-byte big-endian length.

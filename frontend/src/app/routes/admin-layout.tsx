@@ -23,6 +23,8 @@ const AdminCustomerPage = lazy(() => import('./admin-customer'));
 const AdminAccountRequestsPage = lazy(() => import('./admin-account-requests'));
 const AdminPickupsPage = lazy(() => import('./admin-pickups'));
 const AdminApiKeysPage = lazy(() => import('./admin-api-keys'));
+const AdminRatesPage = lazy(() => import('./admin-rates'));
+const AdminRateCardPage = lazy(() => import('./admin-rate-card'));
 const NotFoundPage = lazy(() => import('./not-found'));
 
 /** The sections of the admin area, relative to it; each page is its own chunk. */
@@ -41,6 +43,8 @@ const ADMIN_PAGES: RouteObject[] = [
   { path: 'customers/:id', element: <AdminCustomerPage /> },
   { path: 'pickups', element: <AdminPickupsPage /> },
   { path: 'api-keys', element: <AdminApiKeysPage /> },
+  { path: 'rates', element: <AdminRatesPage /> },
+  { path: 'rates/:id', element: <AdminRateCardPage /> },
   { path: '*', element: <NotFoundPage /> },
 ];
 

@@ -1,8 +1,7 @@
 //! The rate-card methods for staff, the public quote, and booking at a quoted price.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 use audit::{Action, Actor, AuditEntry};
 use logistics_proto::v1::{
@@ -25,27 +24,31 @@ const CARD_TTL: Duration = Duration::from_secs(1);
 pub const QUOTES_UNAVAILABLE: &str = "Quotes are not available right now.";
 pub const QUOTE_EXPIRED: &str = "This quote has expired. Get a new quote.";
 
-/// The priced cards by id, each with when it was read; `None`: no such card.
-#[derive(Default)]
-pub struct CardCache(Mutex<HashMap<String, (Instant, Option<Arc<PricedCard>>)>>);
+/// The priced cards by id (`None`: no such card), each for `CARD_TTL` after it was read.
+pub struct CardCache(moka::sync::Cache<String, Option<Arc<PricedCard>>>);
+
+impl Default for CardCache {
+    fn default() -> Self {
+        Self(
+            moka::sync::Cache::builder()
+                .max_capacity(100_000)
+                .time_to_live(CARD_TTL)
+                .build(),
+        )
+    }
+}
 
 impl CardCache {
     fn get(&self, id: &str) -> Option<Option<Arc<PricedCard>>> {
-        let cards = self.0.lock().expect("card cache poisoned");
-        cards
-            .get(id)
-            .filter(|(read, _)| read.elapsed() < CARD_TTL)
-            .map(|(_, card)| card.clone())
+        self.0.get(id)
     }
 
     fn put(&self, id: &str, card: Option<Arc<PricedCard>>) {
-        let mut cards = self.0.lock().expect("card cache poisoned");
-        // Bounded by the customers with a card; stale ones go with the next save.
-        cards.insert(id.to_owned(), (Instant::now(), card));
+        self.0.insert(id.to_owned(), card);
     }
 
     fn clear(&self) {
-        self.0.lock().expect("card cache poisoned").clear();
+        self.0.invalidate_all();
     }
 }
 

@@ -42,40 +42,50 @@ const ZONES: [(&str, &str, &[&str], bool); 6] = [
     ),
 ];
 
-/// (code, name, mode, per kg above 5 kg in cents, transit days within a zone, between zones).
-const SERVICES: [(&str, &str, ShipmentMode, i64, (u32, u32), (u32, u32)); 4] = [
-    (
-        "EXPRESS_AIR",
-        "Express Air",
-        ShipmentMode::AirShipping,
-        1_450,
-        (1, 2),
-        (2, 4),
-    ),
-    (
-        "STANDARD_AIR",
-        "Standard Air",
-        ShipmentMode::AirShipping,
-        950,
-        (2, 4),
-        (5, 8),
-    ),
-    (
-        "SEA_FREIGHT",
-        "Sea Freight",
-        ShipmentMode::SeaShipping,
-        180,
-        (10, 14),
-        (25, 40),
-    ),
-    (
-        "GROUND",
-        "Ground",
-        ShipmentMode::LandShipping,
-        220,
-        (2, 5),
-        (7, 12),
-    ),
+/// A service of the sample card: its price per kg above 5 kg (in cents), and its transit days
+/// (min, max) within a region and between regions.
+struct Sample {
+    code: &'static str,
+    name: &'static str,
+    mode: ShipmentMode,
+    per_kg: i64,
+    near: (u32, u32),
+    far: (u32, u32),
+}
+
+const SERVICES: [Sample; 4] = [
+    Sample {
+        code: "EXPRESS_AIR",
+        name: "Express Air",
+        mode: ShipmentMode::AirShipping,
+        per_kg: 1_450,
+        near: (1, 2),
+        far: (2, 4),
+    },
+    Sample {
+        code: "STANDARD_AIR",
+        name: "Standard Air",
+        mode: ShipmentMode::AirShipping,
+        per_kg: 950,
+        near: (2, 4),
+        far: (5, 8),
+    },
+    Sample {
+        code: "SEA_FREIGHT",
+        name: "Sea Freight",
+        mode: ShipmentMode::SeaShipping,
+        per_kg: 180,
+        near: (10, 14),
+        far: (25, 40),
+    },
+    Sample {
+        code: "GROUND",
+        name: "Ground",
+        mode: ShipmentMode::LandShipping,
+        per_kg: 220,
+        near: (2, 5),
+        far: (7, 12),
+    },
 ];
 
 pub fn sample_public_card() -> RateCard {
@@ -90,10 +100,10 @@ pub fn sample_public_card() -> RateCard {
         .collect::<Vec<_>>();
     let services = SERVICES
         .iter()
-        .map(|(code, name, mode, ..)| Service {
-            code: (*code).to_owned(),
-            name: (*name).to_owned(),
-            mode: *mode as i32,
+        .map(|sample| Service {
+            code: sample.code.to_owned(),
+            name: sample.name.to_owned(),
+            mode: sample.mode as i32,
         })
         .collect();
     let mut lanes = Vec::new();
@@ -102,7 +112,15 @@ pub fn sample_public_card() -> RateCard {
             let within = from.code == to.code
                 || (from.code.starts_with("NG") || from.code == "WA")
                     && (to.code.starts_with("NG") || to.code == "WA");
-            for (code, _, mode, per_kg, near, far) in SERVICES {
+            for Sample {
+                code,
+                mode,
+                per_kg,
+                near,
+                far,
+                ..
+            } in SERVICES
+            {
                 // Ground within a region only; sea between regions only.
                 let carried = match mode {
                     ShipmentMode::LandShipping => within,

@@ -24,6 +24,7 @@ async fn past_bookings_and_events_are_recorded_at_their_time_in_order() {
         .create_shipment(pb::CreateShipmentRequest {
             shipment: Some(valid_input()),
             create_time: Some(booked),
+            ..Default::default()
         })
         .await
         .unwrap()
@@ -73,6 +74,7 @@ async fn past_bookings_and_events_are_recorded_at_their_time_in_order() {
             .create_shipment(pb::CreateShipmentRequest {
                 shipment: Some(valid_input()),
                 create_time: Some(create_time),
+                ..Default::default()
             })
             .await
             .unwrap_err();

@@ -832,6 +832,62 @@ async fn public_remarks_and_used_confirmations_are_kept(
     );
 }
 
+async fn rate_cards_save_by_version_and_delete_with_their_audit_entry(
+    store: Arc<dyn ShipmentStore>,
+    log: Arc<dyn AuditLog>,
+) {
+    use shipments::rates::{RateCard, sample_public_card};
+    assert_eq!(store.rate_card("public").await.unwrap(), None);
+    let card = sample_public_card();
+    let entry = AuditEntry::new(
+        &clerk(),
+        Action::RateCardUpdate,
+        "public",
+        "Public rate card",
+    );
+    assert!(store.save_rate_card(&card, 0, Some(&entry)).await.unwrap());
+    // A second first version, or a save from version 0 again, is someone else's change lost.
+    assert!(!store.save_rate_card(&card, 0, None).await.unwrap());
+    let customer = RateCard {
+        id: "c-1".into(),
+        version: 1,
+        discount_bp: 1_000,
+        ..RateCard::default()
+    };
+    assert!(store.save_rate_card(&customer, 0, None).await.unwrap());
+    let next = RateCard {
+        version: 2,
+        currency: "EUR".into(),
+        ..card.clone()
+    };
+    assert!(store.save_rate_card(&next, 1, None).await.unwrap());
+    assert!(
+        !store
+            .save_rate_card(
+                &RateCard {
+                    version: 2,
+                    ..card.clone()
+                },
+                1,
+                None
+            )
+            .await
+            .unwrap()
+    );
+    assert_eq!(store.rate_card("public").await.unwrap(), Some(next.clone()));
+    assert_eq!(
+        store.rate_cards().await.unwrap(),
+        vec![customer.clone(), next]
+    );
+
+    let removed = AuditEntry::new(&clerk(), Action::RateCardDelete, "c-1", "Acme");
+    assert!(store.delete_rate_card("c-1", &removed).await.unwrap());
+    assert!(!store.delete_rate_card("c-1", &removed).await.unwrap());
+    assert_eq!(store.rate_card("c-1").await.unwrap(), None);
+    assert_eq!(recorded(&log, Action::RateCardUpdate).await, vec![entry]);
+    assert_eq!(recorded(&log, Action::RateCardDelete).await, vec![removed]);
+}
+
 macro_rules! contract {
     ($($case:ident),* $(,)?) => {
         mod sqlite {
@@ -875,6 +931,7 @@ contract!(
     insert_each_keeps_every_shipment_whole_on_its_own,
     imports_are_kept_and_listed_newest_first,
     public_remarks_and_used_confirmations_are_kept,
+    rate_cards_save_by_version_and_delete_with_their_audit_entry,
 );
 
 /// Shipments stored before the search folded accents are found by the folded search once the

@@ -1,5 +1,5 @@
 import { NavLink } from 'react-router-dom';
-import { Building2, FileUp, Truck, History, KeyRound, LogOut, Mail, Package, Settings, UserCircle2, Users, Webhook } from 'lucide-react';
+import { Building2, FileUp, Truck, History, KeyRound, LogOut, Mail, Package, Settings, Tags, UserCircle2, Users, Webhook } from 'lucide-react';
 import type { User } from '@/gen/logistics/v1/user_pb';
 import { Permission, isStaff, may } from '@/config/permissions';
 import {
@@ -12,6 +12,7 @@ import {
   ADMIN_HOME_PATH,
   ADMIN_IMPORT_PATH,
   ADMIN_PICKUPS_PATH,
+  ADMIN_RATES_PATH,
   ADMIN_SETTINGS_PATH,
   ADMIN_USERS_PATH,
 } from '@/config/routes';
@@ -51,6 +52,14 @@ export function AdminBar({ user }: { user: User }) {
                 <NavLink to={ADMIN_CUSTOMERS_PATH} className={linkClass}>
                   <Building2 aria-hidden="true" size={18} />
                   Customers
+                </NavLink>
+              </li>
+            )}
+            {may(user, Permission.ratesManage) && (
+              <li>
+                <NavLink to={ADMIN_RATES_PATH} className={linkClass}>
+                  <Tags aria-hidden="true" size={18} />
+                  Rates
                 </NavLink>
               </li>
             )}

@@ -6,7 +6,7 @@ import { LANGUAGES } from '@/config/languages';
 import type { Date as ProtoDate, TimeOfDay } from '@/gen/logistics/v1/shipment_pb';
 import { EMPTY_VALUE, formatCents, formatDateParts, formatKg, formatTimeOfDay } from '@/utils/format';
 import { keyOf, valueOf, type EnumOption } from '@/utils/shipment';
-import { centsToDollarsInput, parseDollarsToCents } from './money';
+import { minorToInput, parseMoney } from '@/utils/money';
 
 /** The attributes of an `<input>`. */
 export type InputAttributes = {
@@ -140,12 +140,12 @@ export const money: ScalarKind<bigint> = {
       step: '0.01',
       min: '0',
       inputMode: 'decimal',
-      validate: (value) => (value.trim() === '' || parseDollarsToCents(value) !== null ? true : FREIGHT_FORMAT_MESSAGE),
+      validate: (value) => (value.trim() === '' || parseMoney(value) !== null ? true : FREIGHT_FORMAT_MESSAGE),
     },
   },
   blank: '0',
-  toInput: centsToDollarsInput,
-  parse: parseDollarsToCents,
+  toInput: (cents: bigint) => minorToInput(cents),
+  parse: (text: string) => parseMoney(text),
   zero: 0n,
   same,
   show: (value) => formatCents(value, company.currency),

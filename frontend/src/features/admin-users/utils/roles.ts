@@ -33,6 +33,7 @@ const PERMISSION_LABELS: Record<string, string> = {
   'customers.read': 'See customers',
   'customers.manage': 'Create, edit and suspend customers; invite their users',
   'pickups.manage': 'See, assign, confirm and collect pickups',
+  'rates.manage': 'Edit rate cards and preview their quotes',
 };
 
 export function permissionLabel(permission: string): string {
