@@ -40,7 +40,7 @@ export type CreateShipmentRequest = Message<"logistics.v1.CreateShipmentRequest"
   /**
    * A customer's booking from a quote (Quote.token): its freight is the quoted price of
    * `quote_service_code`. Refused with FAILED_PRECONDITION when the quote has expired, is
-   * another customer's, or its route or weight is not the shipment's.
+   * another customer's, or the shipment's packages weigh more than the quote's parcels.
    *
    * @generated from field: string quote_token = 3;
    */
