@@ -167,8 +167,9 @@ pub struct Settings {
     /// the process's open-file limit (`ulimit -n`).
     #[arg(long = "http-max-connections", env = "HTTP_MAX_CONNECTIONS", default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub max_connections: u32,
-    /// Which public tracking lookups get a log line: `all`, `errors` (server-side failures
-    /// only) or `sample:N` (one in N, and every error); other requests are always logged.
+    /// Which public tracking lookups and instant quotes get a log line: `all`, `errors`
+    /// (server-side failures only) or `sample:N` (one in N, and every error); other requests
+    /// are always logged.
     #[arg(
         long = "log-public-requests",
         env = "LOG_PUBLIC_REQUESTS",

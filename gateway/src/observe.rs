@@ -1,7 +1,7 @@
 //! Each request's id and metrics: `x-request-id` is taken from a trusted caller or made here,
 //! set on the request (so the services log it too) and on the response, and every request is
 //! counted by route and status with its latency, and logged as one short line (public tracking
-//! lookups as `LOG_PUBLIC_REQUESTS` says).
+//! lookups and quotes as `LOG_PUBLIC_REQUESTS` says).
 
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -13,7 +13,7 @@ use axum::response::Response;
 use service_common::telemetry::{self, REQUEST_ID};
 use tracing::Instrument;
 
-/// Which public tracking lookups are logged (every other request is).
+/// Which public tracking lookups and quotes are logged (every other request is).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PublicRequestLog {
     All,
@@ -94,7 +94,7 @@ pub async fn request_id_and_metrics(
         request.headers_mut().remove(name);
     }
     let method = request.method().clone();
-    let public_lookup = crate::rpc::is_public_lookup(request.uri().path());
+    let public_lookup = crate::rpc::is_quiet_public_call(request.uri().path());
     let path = request.uri().path().to_owned();
     // This line says all the services in this process would: theirs go to debug.
     request.extensions_mut().insert(telemetry::LoggedByCaller);

@@ -54,9 +54,13 @@ fn reachable(path: &str) -> Option<Rule> {
     rule(path).filter(|rule| !rule.internal)
 }
 
-/// Whether `path` is a public tracking lookup (what `LOG_PUBLIC_REQUESTS` is about).
-pub fn is_public_lookup(path: &str) -> bool {
-    path.starts_with(SHIPMENT_SERVICE) && matches!(audience(path), Some(Audience::PublicLookup))
+/// The anonymous calls that come in volume and say little in a log: tracking lookups and
+/// instant quotes (`LOG_PUBLIC_REQUESTS` decides which of them get a line).
+pub fn is_quiet_public_call(path: &str) -> bool {
+    matches!(
+        audience(path),
+        Some(Audience::PublicLookup | Audience::Public(RateLimit::Quote))
+    )
 }
 
 #[derive(Clone)]

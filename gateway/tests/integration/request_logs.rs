@@ -45,6 +45,15 @@ async fn log_of(log_public_requests: Option<&str>, lookups: usize) -> String {
         let reply = common::wire::track(&base, "PSE000000000000").await;
         assert_eq!(reply.http, 200);
     }
+    // An instant quote is logged as a lookup is.
+    let quote = reqwest::Client::new()
+        .post(format!("{base}/logistics.v1.QuoteService/CreateQuote"))
+        .header("content-type", "application/json")
+        .body(r#"{"origin":{"country":"NG"},"destination":{"country":"GH"},"parcels":[{"weightKg":1,"count":1}]}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(quote.status(), 200);
     // SIGTERM, as an orchestrator stops it: the log is complete once it exited.
     Command::new("kill")
         .arg(child.id().to_string())
@@ -75,12 +84,17 @@ async fn every_request_is_one_short_line_when_all_are_asked_for() {
         assert!(line.contains(" ms="), "{line}");
     }
     assert!(!log.contains("rpc done"), "{log}");
+    assert!(
+        log.contains("POST /logistics.v1.QuoteService/CreateQuote 200"),
+        "{log}"
+    );
 }
 
 #[tokio::test]
 async fn public_lookups_are_silent_by_default_and_sampled_on_request() {
     let log = log_of(None, 5).await;
     assert_eq!(lookup_lines(&log), Vec::<&str>::new(), "{log}");
+    assert!(!log.contains("CreateQuote"), "{log}");
     assert!(
         log.contains("GET /healthz 200"),
         "other requests are logged: {log}"
