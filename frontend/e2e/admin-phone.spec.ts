@@ -73,7 +73,11 @@ function shipmentsRegion(page: Page): Locator {
 
 /** Types into Search and waits for the list that answers it. */
 async function search(page: Page, text: string): Promise<void> {
-  const answered = page.waitForResponse((r) => r.url().includes(`${SHIPMENT_SERVICE_PATH}ListShipments`));
+  // The answer to this very search: an earlier one still in flight must not count.
+  const query = Buffer.from(text);
+  const answered = page.waitForResponse(
+    (r) => r.url().includes(`${SHIPMENT_SERVICE_PATH}ListShipments`) && (r.request().postDataBuffer()?.includes(query) ?? false),
+  );
   await page.getByLabel('Search', { exact: true }).fill(text);
   await answered;
   await expect(shipmentsRegion(page).getByRole('table')).toHaveAttribute('aria-busy', 'false');
