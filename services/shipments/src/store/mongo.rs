@@ -651,6 +651,10 @@ impl Shipments for MongoShipmentStore {
                 .await
                 .map_err(StoreFault::from)?;
             let written = async {
+                // The new records first, the shipment last: its document is then held for the
+                // shortest time, so a writer killed mid-transaction leaves it locked (until the
+                // database reaps the transaction) only if it died in that last moment.
+                self.write_effects(&mut session, &effects).await?;
                 let replaced = self
                     .shipments
                     .replace_one(filter, replacement)
@@ -659,7 +663,6 @@ impl Shipments for MongoShipmentStore {
                 if replaced.matched_count != 1 {
                     return Ok(false);
                 }
-                self.write_effects(&mut session, &effects).await?;
                 session.commit_transaction().await?;
                 Ok::<_, mongodb::error::Error>(true)
             }
