@@ -128,7 +128,7 @@ impl ShipmentsService {
         let own = customer_id.filter(|id| *id == card.id).unwrap_or_default();
         let claims = QuoteClaims {
             qid: new_quote_id(),
-            cur: currency_of(&priced),
+            cur: priced.currency().to_owned(),
             card: card.id.clone(),
             ver: card.version,
             cus: own.to_owned(),
@@ -215,10 +215,6 @@ impl ShipmentsService {
             .await?
             .ok_or(ShipmentError::RateCardNotFound)
     }
-}
-
-fn currency_of(priced: &PricedCard) -> String {
-    priced.currency().to_owned()
 }
 
 fn audit_entry(actor: &Actor, action: Action, card: &RateCard, name: &str) -> AuditEntry {
@@ -417,7 +413,7 @@ impl RateCardService for ShipmentsService {
         };
         let priced = PricedCard::new(card, base);
         Ok(Response::new(pb::Quote {
-            currency: currency_of(&priced),
+            currency: priced.currency().to_owned(),
             rate_card_id: priced.card.id.clone(),
             rate_card_version: priced.card.version as i32,
             options: priced.price(&parsed, today()),

@@ -293,15 +293,23 @@ impl RateCard {
 
     /// The list's line: the card without its zones, services and lanes.
     pub fn summary_proto(&self, customer_name: &str) -> pb::RateCard {
-        let mut card = RateCard {
+        // Built from the card's own fields: its zones, services and lanes are never copied.
+        RateCard {
+            id: self.id.clone(),
+            version: self.version,
+            currency: self.currency.clone(),
+            discount_bp: self.discount_bp,
             zones: Vec::new(),
             services: Vec::new(),
             lanes: Vec::new(),
-            ..self.clone()
+            valid_from: self.valid_from,
+            valid_until: self.valid_until,
+            oversize_length_cm: self.oversize_length_cm,
+            oversize_weight_g: self.oversize_weight_g,
+            updated_at: self.updated_at,
+            updated_by: self.updated_by.clone(),
         }
-        .to_proto(customer_name);
-        card.id.clone_from(&self.id);
-        card
+        .to_proto(customer_name)
     }
 }
 
