@@ -49,6 +49,25 @@ test.describe('Track page', () => {
     await expect(page.getByRole('heading', { name: 'Why Choose Our Tracking Service' })).toHaveCount(0);
   });
 
+  test('a number typed while the page was still loading is the one looked up', async ({ page }) => {
+    const shipment = demoShipmentWithStatus('delivered');
+    // The page's scripts are held back until the number is typed into the prerendered box.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/assets/**/*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/track', { waitUntil: 'commit' });
+    await trackingInput(page).fill(shipment.trackingNumber);
+    release();
+    await waitForHydration(page);
+    await expect(trackingInput(page)).toHaveValue(shipment.trackingNumber);
+    await trackButton(page).click();
+    await expect(page).toHaveURL(new RegExp(`/track/${shipment.trackingNumber}$`));
+    await expectShipmentShown(page, shipment);
+  });
+
   test('looks a deep link up at once, for every demo shipment', async ({ page }) => {
     // About 1 s per shipment, more on a busy machine.
     test.setTimeout(90_000);
@@ -129,6 +148,7 @@ test.describe('Track page', () => {
     test(`an unknown or malformed number is refused: ${input}`, async ({ page }) => {
       const lookups = recordLookups(page);
       await page.goto('/track');
+      await waitForHydration(page);
       await trackingInput(page).fill(input);
       await trackButton(page).click();
       await expect(trackError(page)).toHaveText(message);

@@ -1,3 +1,4 @@
+import { Code, ConnectError } from '@connectrpc/connect';
 import type { User } from '@/gen/logistics/v1/user_pb';
 import { sessionClient } from '@/lib/transport';
 
@@ -9,10 +10,16 @@ export async function createSession(email: string, password: string): Promise<Us
   return session.user;
 }
 
-/** This browser's session (restored from the cookie); rejects with Unauthenticated without one. */
-export async function getSession(signal?: AbortSignal): Promise<User | undefined> {
-  const session = await sessionClient.getSession({}, { signal, timeoutMs: TIMEOUT_MS });
-  return session.user;
+/** This browser's user (the session restored from the cookie), or null when it has no session;
+ * any other failure (the network, the gateway) rejects. */
+export async function getSession(signal?: AbortSignal): Promise<User | null> {
+  try {
+    const session = await sessionClient.getSession({}, { signal, timeoutMs: TIMEOUT_MS });
+    return session.user ?? null;
+  } catch (error) {
+    if (error instanceof ConnectError && error.code === Code.Unauthenticated) return null;
+    throw error;
+  }
 }
 
 /** Signs out: the gateway deletes the session and clears the cookie. */

@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { User } from '@/gen/logistics/v1/user_pb';
 import { ADMIN_LOGIN_PATH } from '@/config/routes';
-import { onSessionExpired } from '@/lib/session-events';
+import { notifySessionExpired, onSessionExpired } from '@/lib/session-events';
 import { toast } from '@/lib/toast';
 import { createSession, deleteSession, getSession } from '../api/session';
 
@@ -24,7 +24,13 @@ const LOGOUT_FAILED_MESSAGE = 'Failed to log out. Please try again.';
 /** This browser's user, or null without a session. */
 const sessionQuery = {
   queryKey: SESSION_KEY,
-  queryFn: async ({ signal }: { signal: AbortSignal }): Promise<User | null> => (await getSession(signal)) ?? null,
+  queryFn: async ({ signal, client }: { signal: AbortSignal; client: QueryClient }): Promise<User | null> => {
+    const user = await getSession(signal);
+    // A session that ended on the server while this page showed it (expired, revoked, signed
+    // out elsewhere) is said as an admin call's Unauthenticated is, not left unexplained.
+    if (user === null && client.getQueryData(SESSION_KEY)) notifySessionExpired();
+    return user;
+  },
   // Asked once; then sign-in, sign-out, expiry and the refresh below keep it up to date.
   staleTime: Infinity,
 };
@@ -46,8 +52,9 @@ export function useSession(): SessionState {
 
 /**
  * While this page is visible, asks again every 5 s, so a role or permissions changed by an admin
- * show here within seconds (the server applies them at once); a failed ask keeps what is shown
- * (a network blip is not a sign-out). An admin call answered Unauthenticated signs this page out.
+ * show here within seconds (the server applies them at once), and a session that ended shows the
+ * login; an ask that fails on the way keeps what is shown (a network blip is not a sign-out). An
+ * admin call answered Unauthenticated signs this page out too.
  */
 export function useSessionRefresh(): void {
   useQuery({ ...sessionQuery, refetchInterval: REFRESH_MS });

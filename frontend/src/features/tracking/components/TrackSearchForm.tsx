@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { LoaderCircle, Search } from 'lucide-react';
 import { useMessages } from '@/lib/i18n';
 import { KeepWords } from '@/components/ui/KeepWords';
@@ -18,6 +18,14 @@ type TrackSearchFormProps = {
 export function TrackSearchForm({ action, initialValue, loading, onSearch }: TrackSearchFormProps) {
   const t = useMessages('track');
   const [value, setValue] = useState(initialValue);
+  const input = useRef<HTMLInputElement>(null);
+  // What was typed while the page's script loaded is kept, not wiped by React taking over.
+  useEffect(() => {
+    const typed = input.current?.value ?? '';
+    if (typed !== initialValue) setValue(typed);
+    // Once, when the script takes over the prerendered box.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -35,6 +43,7 @@ export function TrackSearchForm({ action, initialValue, loading, onSearch }: Tra
         <div className="track-input-wrap">
           <Search className="track-input-icon" aria-hidden="true" size={20} />
           <input
+            ref={input}
             id="tracking-number"
             name="trackingNumber"
             type="text"
