@@ -88,8 +88,11 @@ lint-frontend: frontend/node_modules/.package-lock.json $(BUF)
 build-rust:
 	cargo test --workspace --locked --no-run
 
+## test-rust: every Rust test on both stores; with cargo-nextest (on the CI machine), the test
+## binaries run side by side, four tests at a time (most of them wait on a service they started)
+NEXTEST := $(shell cargo nextest --version >/dev/null 2>&1 && echo yes)
 test-rust: system-packages tools build-rust
-	scripts/with-mongodb.sh cargo test --workspace --locked
+	scripts/with-mongodb.sh $(if $(NEXTEST),cargo nextest run --workspace --locked --test-threads 4 --no-fail-fast,cargo test --workspace --locked)
 
 test-frontend: frontend
 	cd frontend && npm test && npm run budget

@@ -810,27 +810,6 @@ async fn export(running: &mut Running) -> Vec<u8> {
     bytes
 }
 
-/// The cells of a CSV file as a spreadsheet reads them (Python's csv module, Excel dialect).
-fn spreadsheet_view(bytes: &[u8]) -> Vec<Vec<String>> {
-    let file = tempfile::NamedTempFile::new().unwrap();
-    std::fs::write(file.path(), bytes).unwrap();
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/tools/spreadsheet_view.py"
-    );
-    let output = std::process::Command::new("python3")
-        .arg(script)
-        .arg(file.path())
-        .output()
-        .expect("python3 runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
-}
-
 /// The cells of an export but those a store gives anew (`id`, `updated_at`), by reference.
 fn comparable(bytes: &[u8]) -> Vec<Vec<String>> {
     let mut rows: Vec<Vec<String>> = csv::Reader::from_reader(bytes)
@@ -883,7 +862,7 @@ async fn an_export_imports_back_exactly_and_opens_in_a_spreadsheet_as_text() {
     assert!(exported.starts_with(b"\xEF\xBB\xBF"), "a byte-order mark");
 
     // A spreadsheet sees the header, every accent, and formulas as text.
-    let cells = spreadsheet_view(&exported);
+    let cells = common::spreadsheet_view(&exported);
     assert_eq!(cells[0], shipments::export::COLUMNS);
     let row = cells.iter().find(|r| r[0] == made.tracking_number).unwrap();
     let cell = |column: &str| {

@@ -9,6 +9,7 @@ mod dashboard;
 mod import;
 mod pickups;
 mod proof_of_delivery;
+mod rates;
 mod roles_and_audit;
 mod shipment_emails;
 mod store_contract;

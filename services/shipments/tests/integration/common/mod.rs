@@ -132,3 +132,24 @@ macro_rules! both_stores {
 }
 
 pub(crate) use both_stores;
+
+/// The cells of a CSV file as a spreadsheet reads them (Python's csv module, Excel dialect).
+pub fn spreadsheet_view(bytes: &[u8]) -> Vec<Vec<String>> {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), bytes).unwrap();
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/tools/spreadsheet_view.py"
+    );
+    let output = std::process::Command::new("python3")
+        .arg(script)
+        .arg(file.path())
+        .output()
+        .expect("python3 runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
