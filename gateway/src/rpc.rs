@@ -28,6 +28,7 @@ pub const AUTH_SERVICE: &str = "/logistics.v1.AuthService/";
 pub const SESSION_SERVICE: &str = "/logistics.v1.SessionService/";
 pub const NOTIFICATION_SERVICE: &str = "/logistics.v1.NotificationService/";
 pub const WEBHOOK_SERVICE: &str = "/logistics.v1.WebhookService/";
+pub const CUSTOMER_WEBHOOK_SERVICE: &str = "/logistics.v1.CustomerWebhookService/";
 pub const PREFERENCE_SERVICE: &str = "/logistics.v1.PreferenceService/";
 pub const API_KEY_SERVICE: &str = "/logistics.v1.ApiKeyService/";
 const CHANGE_PASSWORD: &str = "/logistics.v1.AuthService/ChangePassword";
@@ -203,7 +204,14 @@ impl RpcGateway {
         // The audit log is served beside the shipments, the webhooks beside the e-mail.
         if path.starts_with(AUTH_SERVICE) || path.starts_with(API_KEY_SERVICE) {
             &self.auth
-        } else if path.starts_with(NOTIFICATION_SERVICE) || path.starts_with(WEBHOOK_SERVICE) {
+        } else if [
+            NOTIFICATION_SERVICE,
+            WEBHOOK_SERVICE,
+            CUSTOMER_WEBHOOK_SERVICE,
+        ]
+        .iter()
+        .any(|service| path.starts_with(service))
+        {
             &self.notifications
         } else if path.starts_with(PREFERENCE_SERVICE) {
             &self.preferences

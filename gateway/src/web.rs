@@ -648,6 +648,7 @@ fn is_portal_route(path: &str) -> bool {
                 | "pickups"
                 | "users"
                 | "api-keys"
+                | "webhooks"
         ),
         ["portal", "pickups", "new"] => true,
         ["portal", "shipments", id] => !id.is_empty(),
@@ -775,6 +776,7 @@ mod tests {
             "/portal/pickups/new",
             "/portal/users",
             "/portal/api-keys",
+            "/portal/webhooks",
             "/portal/shipments/01a2b3",
             "/invitation",
             "/es/invitation",

@@ -166,6 +166,7 @@ async fn write_the_fixture() {
         "https://erp.example.com/hooks/logistics",
         vec![outbox::webhooks::EventType::ShipmentCreated],
         "The ERP",
+        "",
         chrono::Utc::now(),
     );
     outbox::webhooks::WebhookStore::create_endpoint(&webhooks, &endpoint)

@@ -47,7 +47,7 @@ impl From<NotificationError> for Status {
             NotificationError::Outbox(
                 e @ (OutboxError::NotFailed | OutboxError::StillOnItsWay),
             ) => Status::failed_precondition(e.to_string()),
-            NotificationError::Outbox(e @ OutboxError::TooManyEndpoints) => {
+            NotificationError::Outbox(e @ OutboxError::TooManyEndpoints(_)) => {
                 Status::resource_exhausted(e.to_string())
             }
             NotificationError::Outbox(e @ OutboxError::BadPageToken) => {

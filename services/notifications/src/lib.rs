@@ -17,6 +17,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use logistics_proto::v1::customer_webhook_service_server::CustomerWebhookServiceServer;
 use logistics_proto::v1::notification_service_server::NotificationServiceServer;
 use logistics_proto::v1::webhook_service_server::WebhookServiceServer;
 use outbox::webhooks::{MongoWebhooks, SqliteWebhooks, WebhookStore};
@@ -244,10 +245,15 @@ pub async fn build(
             site.public_url().trim_end_matches('/')
         ),
     };
-    let services = Services::new(server(service)).with(Enforced::new(
-        webhooks.tokens.clone(),
-        WebhookServiceServer::new(webhooks),
-    ));
+    let services = Services::new(server(service))
+        .with(Enforced::new(
+            webhooks.tokens.clone(),
+            CustomerWebhookServiceServer::new(webhooks.clone()),
+        ))
+        .with(Enforced::new(
+            webhooks.tokens.clone(),
+            WebhookServiceServer::new(webhooks),
+        ));
     let mut built = Built::of_services(services);
     built.problem = worker.transport.problem().map(str::to_owned);
     built.tasks.push(Box::new(move |stopping| {

@@ -169,6 +169,7 @@ fn delivery_to(url: &str) -> (Endpoint, Delivery) {
         url,
         vec![EventType::ShipmentCreated],
         "",
+        "",
         service_common::now(),
     );
     let event = Event::new(

@@ -49,6 +49,7 @@ fn event(
     now: DateTime<Utc>,
 ) -> Event {
     Event::with_data(kind, &s.id, s.tracking_number.as_str(), now, data)
+        .of_customer(&s.details.customer_id)
 }
 
 /// `{"shipment": …}` of `s` as it is now, made when an endpoint wants it.

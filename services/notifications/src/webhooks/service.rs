@@ -1,9 +1,14 @@
-//! The `logistics.v1.WebhookService` RPC handlers: the admins' Webhooks screen.
+//! The `logistics.v1.WebhookService` RPC handlers (the admins' Webhooks screen: the company's
+//! endpoints, which hear of every shipment) and `logistics.v1.CustomerWebhookService` (a
+//! customer's own, which hear of its shipments only): one implementation, for one owner.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use logistics_proto::v1::{self as pb, webhook_service_server::WebhookService};
+use logistics_proto::v1::{
+    self as pb, customer_webhook_service_server::CustomerWebhookService,
+    webhook_service_server::WebhookService,
+};
 use outbox::State;
 use outbox::webhooks::{Delivery, Endpoint, Event, EventType, WebhookStore};
 use service_auth::TokenKey;
@@ -180,11 +185,22 @@ fn position(cursor: &str) -> Result<usize, paging::BadPageToken> {
     usize::try_from(paging::sequence(cursor)?).map_err(|_| paging::BadPageToken)
 }
 
+/// Whose endpoints a call reaches: the customer's of a customer's caller, else the company's
+/// (empty).
+fn owner(caller: &service_auth::Caller) -> String {
+    caller.customer().unwrap_or_default().to_owned()
+}
+
 impl WebhooksService {
-    /// The stored endpoint of the id a request names (NOT_FOUND for a malformed or unknown one).
-    async fn endpoint(&self, id: &str) -> Result<Endpoint, NotificationError> {
+    /// The stored endpoint of `owner` the request names (NOT_FOUND for a malformed or unknown
+    /// one, and for another owner's, exactly as for a missing one).
+    async fn endpoint(&self, owner: &str, id: &str) -> Result<Endpoint, NotificationError> {
         let id = endpoint_id(id)?;
-        Ok(self.store.endpoint(&id).await?)
+        let endpoint = self.store.endpoint(&id).await?;
+        if endpoint.customer_id != owner {
+            return Err(outbox::OutboxError::EndpointNotFound.into());
+        }
+        Ok(endpoint)
     }
 
     /// Records a change of the webhook settings; a lost entry is logged loudly, the change stays.
@@ -204,10 +220,9 @@ impl WebhooksService {
     }
 }
 
-#[tonic::async_trait]
-impl WebhookService for WebhooksService {
-    #[tracing::instrument(skip_all)]
-    async fn create_webhook_endpoint(
+/// The calls of both services, for the caller's owner.
+impl WebhooksService {
+    async fn create_endpoint(
         &self,
         request: Request<pb::CreateWebhookEndpointRequest>,
     ) -> Result<Response<pb::CreateWebhookEndpointResponse>, Status> {
@@ -220,7 +235,13 @@ impl WebhookService for WebhooksService {
         violations
             .into_result(())
             .map_err(NotificationError::Invalid)?;
-        let (endpoint, secret) = Endpoint::new(&url, events, &description, service_common::now());
+        let (endpoint, secret) = Endpoint::new(
+            &url,
+            events,
+            &description,
+            &owner(&caller),
+            service_common::now(),
+        );
         self.store
             .create_endpoint(&endpoint)
             .await
@@ -239,11 +260,11 @@ impl WebhookService for WebhooksService {
         }))
     }
 
-    #[tracing::instrument(skip_all)]
-    async fn list_webhook_endpoints(
+    async fn list_endpoints(
         &self,
         request: Request<pb::ListWebhookEndpointsRequest>,
     ) -> Result<Response<pb::ListWebhookEndpointsResponse>, Status> {
+        let owner = owner(&service_auth::access::caller(&request)?);
         let r = request.get_ref();
         let size = paging::page_size(r.page_size, DEFAULT_ENDPOINT_PAGE, MAX_PAGE_SIZE)
             .map_err(NotificationError::from)?;
@@ -252,11 +273,14 @@ impl WebhookService for WebhooksService {
             .and_then(|cursor| cursor.map(|c| position(&c)).transpose())
             .map_err(|e| NotificationError::from(outbox::OutboxError::from(e)))?
             .unwrap_or(0);
-        let all = self
+        let all: Vec<Endpoint> = self
             .store
             .endpoints()
             .await
-            .map_err(NotificationError::from)?;
+            .map_err(NotificationError::from)?
+            .into_iter()
+            .filter(|e| e.customer_id == owner)
+            .collect();
         let end = (start + size).min(all.len());
         let endpoints = all.get(start..end).unwrap_or_default();
         Ok(Response::new(pb::ListWebhookEndpointsResponse {
@@ -269,8 +293,7 @@ impl WebhookService for WebhooksService {
         }))
     }
 
-    #[tracing::instrument(skip_all)]
-    async fn update_webhook_endpoint(
+    async fn update_endpoint(
         &self,
         request: Request<pb::UpdateWebhookEndpointRequest>,
     ) -> Result<Response<pb::WebhookEndpoint>, Status> {
@@ -290,7 +313,7 @@ impl WebhookService for WebhooksService {
         violations
             .into_result(())
             .map_err(NotificationError::Invalid)?;
-        let id = endpoint_id(&given.id)?;
+        let id = self.endpoint(&owner(&caller), &given.id).await?.id;
         let now = service_common::now();
         let updated = self
             .store
@@ -337,13 +360,14 @@ impl WebhookService for WebhooksService {
         Ok(Response::new(endpoint_to_proto(&updated)))
     }
 
-    #[tracing::instrument(skip_all)]
-    async fn delete_webhook_endpoint(
+    async fn delete_endpoint(
         &self,
         request: Request<pb::DeleteWebhookEndpointRequest>,
     ) -> Result<Response<pb::DeleteWebhookEndpointResponse>, Status> {
         let caller = service_auth::access::caller(&request)?;
-        let endpoint = self.endpoint(&request.get_ref().id).await?;
+        let endpoint = self
+            .endpoint(&owner(&caller), &request.get_ref().id)
+            .await?;
         self.store
             .delete_endpoint(&endpoint.id)
             .await
@@ -358,8 +382,7 @@ impl WebhookService for WebhooksService {
         Ok(Response::new(pb::DeleteWebhookEndpointResponse {}))
     }
 
-    #[tracing::instrument(skip_all)]
-    async fn rotate_webhook_endpoint_secret(
+    async fn rotate_secret(
         &self,
         request: Request<pb::RotateWebhookEndpointSecretRequest>,
     ) -> Result<Response<pb::RotateWebhookEndpointSecretResponse>, Status> {
@@ -372,7 +395,7 @@ impl WebhookService for WebhooksService {
             ))
             .into());
         }
-        let id = endpoint_id(&r.id)?;
+        let id = self.endpoint(&owner(&caller), &r.id).await?.id;
         let overlap = Duration::from_secs(r.overlap_seconds as u64);
         let now = service_common::now();
         let secret = Arc::new(std::sync::Mutex::new(String::new()));
@@ -405,13 +428,14 @@ impl WebhookService for WebhooksService {
         }))
     }
 
-    #[tracing::instrument(skip_all)]
-    async fn send_test_webhook_event(
+    async fn send_test_event(
         &self,
         request: Request<pb::SendTestWebhookEventRequest>,
     ) -> Result<Response<pb::WebhookDelivery>, Status> {
         let caller = service_auth::access::caller(&request)?;
-        let endpoint = self.endpoint(&request.get_ref().endpoint_id).await?;
+        let endpoint = self
+            .endpoint(&owner(&caller), &request.get_ref().endpoint_id)
+            .await?;
         if !endpoint.enabled {
             return Err(NotificationError::Precondition(
                 "This endpoint is disabled; enable it first.".into(),
@@ -434,18 +458,18 @@ impl WebhookService for WebhooksService {
         Ok(Response::new(delivery_to_proto(&delivery)))
     }
 
-    #[tracing::instrument(skip_all)]
-    async fn list_webhook_deliveries(
+    async fn list_deliveries(
         &self,
         request: Request<pb::ListWebhookDeliveriesRequest>,
     ) -> Result<Response<pb::ListWebhookDeliveriesResponse>, Status> {
+        let owner = owner(&service_auth::access::caller(&request)?);
         let r = request.get_ref();
         let size = paging::page_size(r.page_size, DEFAULT_DELIVERY_PAGE, MAX_PAGE_SIZE)
             .map_err(NotificationError::from)?;
         let token = paging::decode(&r.page_token)
             .map_err(|e| NotificationError::from(outbox::OutboxError::from(e)))?;
         // Says NOT_FOUND for an endpoint that does not exist rather than an empty list.
-        let endpoint = self.endpoint(&r.endpoint_id).await?;
+        let endpoint = self.endpoint(&owner, &r.endpoint_id).await?;
         let page = self
             .store
             .deliveries(&endpoint.id, size, token.as_deref())
@@ -457,8 +481,7 @@ impl WebhookService for WebhooksService {
         }))
     }
 
-    #[tracing::instrument(skip_all)]
-    async fn resend_webhook_delivery(
+    async fn resend_delivery(
         &self,
         request: Request<pb::ResendWebhookDeliveryRequest>,
     ) -> Result<Response<pb::WebhookDelivery>, Status> {
@@ -467,6 +490,15 @@ impl WebhookService for WebhooksService {
             &request.get_ref().id,
             outbox::OutboxError::DeliveryNotFound.into(),
         )?;
+        // Another owner's delivery is missing, as its endpoint is.
+        let queued = self
+            .store
+            .delivery(&id)
+            .await
+            .map_err(NotificationError::from)?;
+        self.endpoint(&owner(&caller), &queued.endpoint_id)
+            .await
+            .map_err(|_| NotificationError::from(outbox::OutboxError::DeliveryNotFound))?;
         let delivery = self
             .store
             .resend(&id, service_common::now())
@@ -487,3 +519,80 @@ impl WebhookService for WebhooksService {
         Ok(Response::new(delivery_to_proto(&delivery)))
     }
 }
+
+/// The company's endpoints (staff with webhooks.manage) and a customer's own (its admins and
+/// their keys) are the same calls: each service's proto says who reaches it, and the caller
+/// says whose endpoints.
+macro_rules! webhook_service {
+    ($trait:ident) => {
+        #[tonic::async_trait]
+        impl $trait for WebhooksService {
+            #[tracing::instrument(skip_all)]
+            async fn create_webhook_endpoint(
+                &self,
+                request: Request<pb::CreateWebhookEndpointRequest>,
+            ) -> Result<Response<pb::CreateWebhookEndpointResponse>, Status> {
+                self.create_endpoint(request).await
+            }
+
+            #[tracing::instrument(skip_all)]
+            async fn list_webhook_endpoints(
+                &self,
+                request: Request<pb::ListWebhookEndpointsRequest>,
+            ) -> Result<Response<pb::ListWebhookEndpointsResponse>, Status> {
+                self.list_endpoints(request).await
+            }
+
+            #[tracing::instrument(skip_all)]
+            async fn update_webhook_endpoint(
+                &self,
+                request: Request<pb::UpdateWebhookEndpointRequest>,
+            ) -> Result<Response<pb::WebhookEndpoint>, Status> {
+                self.update_endpoint(request).await
+            }
+
+            #[tracing::instrument(skip_all)]
+            async fn delete_webhook_endpoint(
+                &self,
+                request: Request<pb::DeleteWebhookEndpointRequest>,
+            ) -> Result<Response<pb::DeleteWebhookEndpointResponse>, Status> {
+                self.delete_endpoint(request).await
+            }
+
+            #[tracing::instrument(skip_all)]
+            async fn rotate_webhook_endpoint_secret(
+                &self,
+                request: Request<pb::RotateWebhookEndpointSecretRequest>,
+            ) -> Result<Response<pb::RotateWebhookEndpointSecretResponse>, Status> {
+                self.rotate_secret(request).await
+            }
+
+            #[tracing::instrument(skip_all)]
+            async fn send_test_webhook_event(
+                &self,
+                request: Request<pb::SendTestWebhookEventRequest>,
+            ) -> Result<Response<pb::WebhookDelivery>, Status> {
+                self.send_test_event(request).await
+            }
+
+            #[tracing::instrument(skip_all)]
+            async fn list_webhook_deliveries(
+                &self,
+                request: Request<pb::ListWebhookDeliveriesRequest>,
+            ) -> Result<Response<pb::ListWebhookDeliveriesResponse>, Status> {
+                self.list_deliveries(request).await
+            }
+
+            #[tracing::instrument(skip_all)]
+            async fn resend_webhook_delivery(
+                &self,
+                request: Request<pb::ResendWebhookDeliveryRequest>,
+            ) -> Result<Response<pb::WebhookDelivery>, Status> {
+                self.resend_delivery(request).await
+            }
+        }
+    };
+}
+
+webhook_service!(WebhookService);
+webhook_service!(CustomerWebhookService);

@@ -574,6 +574,7 @@ async fn a_name_that_resolves_to_a_private_address_is_refused_when_sending() {
         "http://ip6-localhost:9/in",
         vec![EventType::ShipmentCreated],
         "",
+        "",
         service_common::now(),
     );
     let event = shipment_event(EventType::ShipmentCreated, "s1", "pending");

@@ -28,11 +28,8 @@ pub enum OutboxError {
     DeliveryNotFound,
     #[error("This delivery is still on its way; it can be sent again once it is sent or failed")]
     StillOnItsWay,
-    #[error(
-        "There are already {} webhook endpoints; delete one first",
-        crate::webhooks::MAX_ENDPOINTS
-    )]
-    TooManyEndpoints,
+    #[error("There are already {0} webhook endpoints; delete one first")]
+    TooManyEndpoints(usize),
     #[error("{}", BadPageToken)]
     BadPageToken,
     #[error("outbox store unavailable: {0}")]

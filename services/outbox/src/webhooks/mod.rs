@@ -21,9 +21,11 @@ pub mod sqlite;
 pub use mongo::MongoWebhooks;
 pub use sqlite::SqliteWebhooks;
 
-/// At most this many endpoints: each event is written once per endpoint in its change's
-/// transaction.
+/// At most this many endpoints of the company's own: each event is written once per endpoint
+/// in its change's transaction.
 pub const MAX_ENDPOINTS: usize = 50;
+/// At most this many endpoints of one customer (who hear of that customer's shipments only).
+pub const MAX_CUSTOMER_ENDPOINTS: usize = 10;
 /// A delivery keeps its latest attempts, no more.
 pub const MAX_LOG: usize = 20;
 
@@ -85,6 +87,8 @@ pub struct Event {
     pub payload: Payload,
     pub order: i64,
     pub at: DateTime<Utc>,
+    /// The customer whose shipment it is, whose own endpoints hear of it too; empty for none.
+    pub customer_id: String,
 }
 
 type MakePayload = Box<dyn FnOnce() -> String + Send>;
@@ -148,7 +152,14 @@ impl Event {
             payload: Payload(Arc::new(LazyLock::new(make))),
             order: now.timestamp_micros().saturating_mul(1000) + sequence as i64,
             at: now,
+            customer_id: String::new(),
         }
+    }
+
+    /// The event of a shipment of `customer_id` (empty for none).
+    pub fn of_customer(mut self, customer_id: &str) -> Self {
+        self.customer_id = customer_id.to_owned();
+        self
     }
 }
 
@@ -200,14 +211,20 @@ pub struct Endpoint {
     pub created_at: DateTime<Utc>,
     #[serde(with = "utc_micros")]
     pub updated_at: DateTime<Utc>,
+    /// The customer whose endpoint it is, which hears of that customer's shipments only;
+    /// empty for the company's own, which hear of every shipment.
+    #[serde(default)]
+    pub customer_id: String,
 }
 
 impl Endpoint {
-    /// A new enabled endpoint and its secret's key, to be shown once.
+    /// A new enabled endpoint of `customer_id` (empty: the company's) and its secret's key, to
+    /// be shown once.
     pub fn new(
         url: &str,
         events: Vec<EventType>,
         description: &str,
+        customer_id: &str,
         now: DateTime<Utc>,
     ) -> (Self, String) {
         let secret = Secret::generate(now);
@@ -223,12 +240,27 @@ impl Endpoint {
             failing_since: None,
             created_at: now,
             updated_at: now,
+            customer_id: customer_id.to_owned(),
         };
         (endpoint, key)
     }
 
     pub fn wants(&self, event_type: EventType) -> bool {
         event_type == EventType::Test || self.events.contains(&event_type)
+    }
+
+    /// The company's endpoints hear of every shipment, a customer's of its own only.
+    pub fn hears_of(&self, event: &Event) -> bool {
+        self.customer_id.is_empty() || self.customer_id == event.customer_id
+    }
+
+    /// How many endpoints its owner may have.
+    pub fn limit(&self) -> usize {
+        if self.customer_id.is_empty() {
+            MAX_ENDPOINTS
+        } else {
+            MAX_CUSTOMER_ENDPOINTS
+        }
     }
 
     /// The keys that sign a delivery sent at `now`: the newest, and any still overlapping.
@@ -395,7 +427,7 @@ pub fn fan_out(endpoints: &[Endpoint], events: &[Event]) -> Vec<Delivery> {
         .flat_map(|event| {
             endpoints
                 .iter()
-                .filter(|e| e.enabled && e.wants(event.event_type))
+                .filter(|e| e.enabled && e.wants(event.event_type) && e.hears_of(event))
                 .map(|e| Delivery::new(&e.id, event))
         })
         .collect()
@@ -420,9 +452,9 @@ pub type EndpointEdit =
 
 #[async_trait]
 pub trait WebhookStore: Send + Sync + 'static {
-    /// Errors: TooMany once there are MAX_ENDPOINTS.
+    /// Errors: TooManyEndpoints once its owner has `endpoint.limit()`.
     async fn create_endpoint(&self, endpoint: &Endpoint) -> Result<(), OutboxError>;
-    /// Oldest first.
+    /// Every owner's, oldest first.
     async fn endpoints(&self) -> Result<Vec<Endpoint>, OutboxError>;
     async fn endpoint(&self, id: &str) -> Result<Endpoint, OutboxError>;
     /// Reads, edits and writes one endpoint atomically.

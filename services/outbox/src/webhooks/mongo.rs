@@ -17,8 +17,8 @@ use service_common::store::{StoreFault, mongo};
 use service_common::utc_micros;
 
 use super::{
-    Attempt, ClaimedDelivery, Delivery, DeliveryPage, Endpoint, EndpointEdit, Event, MAX_ENDPOINTS,
-    WebhookStore, fan_out, resendable,
+    Attempt, ClaimedDelivery, Delivery, DeliveryPage, Endpoint, EndpointEdit, Event, WebhookStore,
+    fan_out, resendable,
 };
 use crate::store::mongo::{held_record, settle_held};
 use crate::store::{lease_end, new_claim};
@@ -163,13 +163,19 @@ impl MongoWebhooks {
 #[async_trait]
 impl WebhookStore for MongoWebhooks {
     async fn create_endpoint(&self, endpoint: &Endpoint) -> Result<(), OutboxError> {
+        // The company's endpoints stored before customers had their own have no customerId.
+        let owner = if endpoint.customer_id.is_empty() {
+            doc! { "customerId": { "$in": ["", null] } }
+        } else {
+            doc! { "customerId": &endpoint.customer_id }
+        };
         let count = self
             .endpoints
-            .count_documents(doc! {})
+            .count_documents(owner)
             .await
             .map_err(StoreFault::from)?;
-        if count as usize >= MAX_ENDPOINTS {
-            return Err(OutboxError::TooManyEndpoints);
+        if count as usize >= endpoint.limit() {
+            return Err(OutboxError::TooManyEndpoints(endpoint.limit()));
         }
         let mut document = to_document(endpoint)?;
         document.insert("seq", endpoint.created_at.timestamp_micros());

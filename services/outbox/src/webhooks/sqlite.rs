@@ -13,8 +13,8 @@ use service_common::store::{Sqlite, StoreFault, json, sqlite};
 use service_common::utc_micros;
 
 use super::{
-    Attempt, ClaimedDelivery, Delivery, DeliveryPage, Endpoint, EndpointEdit, Event, MAX_ENDPOINTS,
-    WebhookStore, fan_out, resendable,
+    Attempt, ClaimedDelivery, Delivery, DeliveryPage, Endpoint, EndpointEdit, Event, WebhookStore,
+    fan_out, resendable,
 };
 use crate::store::sqlite::{SEQ_NEWEST_FIRST, seq_and_doc};
 use crate::store::{lease_end, new_claim};
@@ -169,10 +169,15 @@ impl WebhookStore for SqliteWebhooks {
                     .transaction_with_behavior(TransactionBehavior::Immediate)
                     .map_err(StoreFault::from)?;
                 let count: i64 = tx
-                    .query_row("SELECT count(*) FROM webhook_endpoints", [], |r| r.get(0))
+                    .query_row(
+                        "SELECT count(*) FROM webhook_endpoints \
+                         WHERE coalesce(json_extract(doc, '$.customerId'), '') = ?",
+                        [&endpoint.customer_id],
+                        |r| r.get(0),
+                    )
                     .map_err(StoreFault::from)?;
-                if count as usize >= MAX_ENDPOINTS {
-                    return Err(OutboxError::TooManyEndpoints);
+                if count as usize >= endpoint.limit() {
+                    return Err(OutboxError::TooManyEndpoints(endpoint.limit()));
                 }
                 tx.execute(
                     "INSERT INTO webhook_endpoints (id, enabled, doc) VALUES (?, ?, ?)",

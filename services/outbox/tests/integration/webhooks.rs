@@ -5,7 +5,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use outbox::webhooks::{Attempt, Endpoint, Event, EventType, MAX_ENDPOINTS, WebhookStore};
+use outbox::webhooks::{
+    Attempt, Endpoint, Event, EventType, MAX_CUSTOMER_ENDPOINTS, MAX_ENDPOINTS, WebhookStore,
+};
 use outbox::{OutboxError, Outcome, State};
 
 use crate::racers::claimed_by;
@@ -17,7 +19,7 @@ fn now() -> DateTime<Utc> {
 }
 
 fn endpoint(url: &str, events: &[EventType]) -> Endpoint {
-    Endpoint::new(url, events.to_vec(), "", now()).0
+    Endpoint::new(url, events.to_vec(), "", "", now()).0
 }
 
 fn event(kind: EventType, shipment: &str) -> Event {
@@ -45,11 +47,24 @@ async fn events_reach_only_the_enabled_endpoints_that_want_them(store: Arc<dyn W
     let shop = endpoint("https://shop.example.com/in", &[EventType::ShipmentDeleted]);
     let mut off = endpoint("https://off.example.com/in", &[EventType::ShipmentCreated]);
     off.enabled = false;
-    for e in [&erp, &shop, &off] {
+    // A customer's endpoint hears of that customer's shipments only.
+    let acme = Endpoint::new(
+        "https://acme.example.com/in",
+        vec![EventType::ShipmentCreated],
+        "",
+        "acme",
+        now(),
+    )
+    .0;
+    for e in [&erp, &shop, &off, &acme] {
         store.create_endpoint(e).await.unwrap();
     }
     store
-        .publish(&[event(EventType::ShipmentCreated, "s1")])
+        .publish(&[
+            event(EventType::ShipmentCreated, "s1"),
+            event(EventType::ShipmentCreated, "s2").of_customer("acme"),
+            event(EventType::ShipmentCreated, "s3").of_customer("globex"),
+        ])
         .await
         .unwrap();
     let count = |id: &str| {
@@ -68,10 +83,13 @@ async fn events_reach_only_the_enabled_endpoints_that_want_them(store: Arc<dyn W
         (
             count(&erp.id).await,
             count(&shop.id).await,
-            count(&off.id).await
+            count(&off.id).await,
+            count(&acme.id).await
         ),
-        (1, 0, 0)
+        (3, 0, 0, 1)
     );
+    let heard = store.deliveries(&acme.id, 50, None).await.unwrap();
+    assert_eq!(heard.deliveries[0].shipment_id, "s2");
     let listed: Vec<String> = store
         .endpoints()
         .await
@@ -79,7 +97,7 @@ async fn events_reach_only_the_enabled_endpoints_that_want_them(store: Arc<dyn W
         .into_iter()
         .map(|e| e.id)
         .collect();
-    assert_eq!(listed, [erp.id, shop.id, off.id], "oldest first");
+    assert_eq!(listed, [erp.id, shop.id, off.id, acme.id], "oldest first");
 }
 
 async fn deliveries_of_one_shipment_go_out_in_order(store: Arc<dyn WebhookStore>) {
@@ -340,8 +358,32 @@ async fn deliveries_page_newest_first_and_endpoints_are_capped(store: Arc<dyn We
                 &[EventType::ShipmentCreated]
             ))
             .await,
-        Err(OutboxError::TooManyEndpoints)
+        Err(OutboxError::TooManyEndpoints(MAX_ENDPOINTS))
     ));
+    // Each customer has a limit of its own, apart from the company's and from each other's.
+    let of = |customer: &str, i: usize| {
+        Endpoint::new(
+            &format!("https://{customer}{i}.example.com/"),
+            vec![EventType::ShipmentCreated],
+            "",
+            customer,
+            now(),
+        )
+        .0
+    };
+    for i in 0..MAX_CUSTOMER_ENDPOINTS {
+        store.create_endpoint(&of("acme", i)).await.unwrap();
+    }
+    assert!(matches!(
+        store.create_endpoint(&of("acme", 99)).await,
+        Err(OutboxError::TooManyEndpoints(MAX_CUSTOMER_ENDPOINTS))
+    ));
+    store.create_endpoint(&of("globex", 0)).await.unwrap();
+    let stored = store.endpoints().await.unwrap();
+    assert_eq!(
+        stored.iter().filter(|e| e.customer_id == "acme").count(),
+        MAX_CUSTOMER_ENDPOINTS
+    );
 }
 
 #[test]
@@ -350,6 +392,7 @@ fn a_rotated_secret_keeps_signing_for_the_overlap_only() {
     let (mut e, first) = Endpoint::new(
         "https://erp.example.com/",
         vec![EventType::ShipmentCreated],
+        "",
         "",
         start,
     );

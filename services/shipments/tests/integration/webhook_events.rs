@@ -18,6 +18,7 @@ async fn events_share_the_changes_transaction(
         "https://erp.example.com/in",
         EventType::SUBSCRIBABLE.to_vec(),
         "",
+        "",
         shipments::domain::now(),
     );
     webhooks.create_endpoint(&endpoint).await.unwrap();
