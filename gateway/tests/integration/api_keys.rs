@@ -15,7 +15,7 @@ use crate::customers::{PASSWORD, accept_invitation};
 use common::site::{ADMIN_EMAIL, ADMIN_PASSWORD, Site};
 
 /// POSTs `body` to `method` with the API key `secret`: the HTTP status and the JSON answer.
-async fn with_key(site: &Site, method: &str, body: Value, secret: &str) -> (u16, Value) {
+pub(crate) async fn with_key(site: &Site, method: &str, body: Value, secret: &str) -> (u16, Value) {
     let bearer = format!("Bearer {secret}");
     let (status, answer, _, _) = post_with(
         site,
@@ -69,7 +69,12 @@ pub(crate) async fn customer_admin_of(site: &Site, staff: &str, name: &str) -> (
 }
 
 /// Creates a key named `name` with `scopes` for the session `cookie`: its id and secret.
-async fn create_key(site: &Site, cookie: &str, name: &str, scopes: &[&str]) -> (String, String) {
+pub(crate) async fn create_key(
+    site: &Site,
+    cookie: &str,
+    name: &str,
+    scopes: &[&str],
+) -> (String, String) {
     let (status, made, _) = post(
         site,
         "ApiKeyService/CreateApiKey",
