@@ -131,15 +131,23 @@ request = function()
 end
 LUA
 } > "$work/track.lua"
+# A quote as the Get a quote page asks for it (gRPC-web), Lagos → Rotterdam, 5 kg, 40×30×20 cm:
+# CreateQuoteRequest's bytes, framed; then the same as Connect JSON, as an integrator asks.
 cat > "$work/quote.lua" <<'LUA'
 wrk.method = "POST"
 wrk.path = "/logistics.v1.QuoteService/CreateQuote"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = '{"origin":{"country":"NG","city":"Lagos"},"destination":{"country":"NL","city":"Rotterdam"},"parcels":[{"weightKg":5,"lengthCm":40,"widthCm":30,"heightCm":20,"count":1}]}'
+wrk.headers["Content-Type"] = "application/grpc-web+proto"
+wrk.headers["X-Grpc-Web"] = "1"
+wrk.body = string.char(0, 0, 0, 0, 70, 10, 11, 10, 2, 78, 71, 18, 5, 76, 97, 103, 111, 115, 18, 15,
+  10, 2, 78, 76, 18, 9, 82, 111, 116, 116, 101, 114, 100, 97, 109, 26, 38, 9, 0, 0, 0, 0, 0, 0, 20,
+  64, 17, 0, 0, 0, 0, 0, 0, 68, 64, 25, 0, 0, 0, 0, 0, 0, 62, 64, 33, 0, 0, 0, 0, 0, 0, 52, 64, 40, 1)
 done = function(summary, latency, requests)
   io.write(string.format("p95 %.2f\n", latency:percentile(95) / 1000))
 end
 LUA
+sed -e 's|application/grpc-web+proto|application/json|' -e '/X-Grpc-Web/d' -e '/^  [0-9]/d' \
+  -e 's|^wrk.body = .*|wrk.body = '"'"'{"origin":{"country":"NG","city":"Lagos"},"destination":{"country":"NL","city":"Rotterdam"},"parcels":[{"weightKg":5,"lengthCm":40,"widthCm":30,"heightCm":20,"count":1}]}'"'"'|' \
+  "$work/quote.lua" > "$work/quote-json.lua"
 # The same lookups as Connect JSON (the JSON API).
 sed -e 's|application/grpc-web+proto|application/json|' -e '/X-Grpc-Web/d' \
   -e 's|local body = string.char(0, 0, 0, 0, 14, 10, 12) .. n|local body = "{\\"trackingNumber\\":\\"" .. n .. "\\"}"|' \
@@ -272,9 +280,11 @@ results+=("$(printf '%-58s %9s bytes of log per 1,000 lookups (RUST_LOG=info)' "
 measure "tracking lookup as Connect JSON, all-in-one" "http://127.0.0.1:$port" -s "$work/track-json.lua"
 json_rps=$RPS
 verdict "JSON lookup: $json_rps req/s ≥ 0.8 × gRPC-web ($grpc_web_rps)" "$(awk -v j="$json_rps" -v g="$grpc_web_rps" 'BEGIN { print (j >= 0.8 * g) ? 1 : 0 }')"
-# Instant quotes from the sample public card, as a visitor's page asks for them.
-measure "instant quote (Lagos → Rotterdam, 5 kg), Connect JSON" "http://127.0.0.1:$port" -s "$work/quote.lua"
+# Instant quotes from the sample public card, as a visitor's page asks for them (the target),
+# then as an integrator's JSON call.
+measure "instant quote (Lagos → Rotterdam, 5 kg), gRPC-web" "http://127.0.0.1:$port" -s "$work/quote.lua"
 verdict "quote p95 ${P95:-?} ms ≤ 5 ms at $CONNECTIONS clients" "$(awk -v p="${P95:-999}" 'BEGIN { print (p <= 5) ? 1 : 0 }')"
+measure "instant quote, Connect JSON" "http://127.0.0.1:$port" -s "$work/quote-json.lua"
 stop_last
 # The same with a line for every lookup.
 port=$(free_port)
