@@ -12,6 +12,7 @@ import { toastWithText } from './support/track-page';
 import { createShipment } from './support/tracking';
 import { contrastRatio, parseRgb, keepScreenshot } from './support/visual';
 import { LAYOUT } from './support/env';
+import { waitForHydration } from './support/hydrated';
 
 const NOTIFICATION_SERVICE_PATH = '/logistics.v1.NotificationService/';
 const RUN = Date.now().toString(36).slice(-6);
@@ -19,6 +20,7 @@ const RUN = Date.now().toString(36).slice(-6);
 test.describe('contact form', () => {
   test('sends a message, busy while sending, then clears the form', async ({ page }) => {
     await page.goto('/contact');
+    await waitForHydration(page);
     const form = page.getByRole('form', { name: 'Send Us a Message' });
     await expect(form.getByLabel('Message')).toHaveAttribute('rows', '4');
     await expect(form.getByLabel('Email')).toHaveAttribute('type', 'email');
@@ -44,6 +46,7 @@ test.describe('contact form', () => {
 
   test('a failed send says so and keeps what was typed', async ({ page }) => {
     await page.goto('/contact');
+    await waitForHydration(page);
     await page.route(`**${NOTIFICATION_SERVICE_PATH}SendContactMessage`, (route) => route.abort('connectionrefused'));
     const form = page.getByRole('form', { name: 'Send Us a Message' });
     await form.getByLabel('Name').fill('Vee');
@@ -57,6 +60,7 @@ test.describe('contact form', () => {
 
   test('the message reaches the admin outbox and its content is dropped once delivered', async ({ page }) => {
     await page.goto('/contact');
+    await waitForHydration(page);
     const form = page.getByRole('form', { name: 'Send Us a Message' });
     const subject = `Outbox check ${RUN}`;
     await form.getByLabel('Name').fill('Wanda');

@@ -5,6 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { demoShipmentWithStatus } from './support/demo';
 import { SCREENSHOTS, keepScreenshot } from './support/visual';
+import { waitForHydration } from './support/hydrated';
 
 const LANGUAGES = [
   { code: 'en', name: 'English', dir: 'ltr', prefix: '' },
@@ -92,6 +93,7 @@ test('each marketing page is prerendered in each language with its lang, dir and
 test('the language switcher opens the same page in the chosen language', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/faq');
+  await waitForHydration(page);
   await settle(page);
   await page.getByRole('button', { name: 'Language: English' }).click();
   await keepScreenshot(page, join(SCREENSHOTS, 'i18n-switcher-1280.png'));
@@ -124,6 +126,7 @@ test.describe('a browser that asks for French', () => {
     const response = await request.get('/', { headers: { 'Accept-Language': 'fr-FR,fr;q=0.9' }, maxRedirects: 0 });
     expect(response.status()).toBe(200);
     await page.goto('/services');
+    await waitForHydration(page);
     await settle(page);
     await expect(page).toHaveURL(/\/services$/);
     await expect(page.locator('html')).toHaveAttribute('lang', 'en');
@@ -140,6 +143,7 @@ test.describe('a browser that asks for French', () => {
 
   test('can turn the offer down', async ({ page }) => {
     await page.goto('/');
+    await waitForHydration(page);
     await settle(page);
     const offer = page.getByRole('complementary', { name: 'Français' });
     await offer.getByRole('button', { name: 'Dismiss' }).click();

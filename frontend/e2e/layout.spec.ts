@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { waitForHydration } from './support/hydrated';
 
 test.describe('404 page', () => {
   test('an unknown route shows the 404 page and its links', async ({ page }) => {
@@ -57,6 +58,7 @@ test.describe('routes', () => {
 test.describe('header and footer', () => {
   test('the logo goes home and Track Package stands out', async ({ page }) => {
     await page.goto('/about');
+    await waitForHydration(page);
     const nav = page.getByRole('navigation', { name: 'Main' });
     for (const name of ['Home', 'About', 'Services', 'Track Package', 'Contact']) {
       await expect(nav.getByRole('link', { name, exact: true })).toBeVisible();
@@ -104,6 +106,7 @@ test.describe('header and footer', () => {
 
   test('a footer service link scrolls to and pulses the service', async ({ page }) => {
     await page.goto('/');
+    await waitForHydration(page);
     await page.getByRole('contentinfo').getByRole('link', { name: 'Warehousing' }).click();
     await expect(page).toHaveURL(/\/services#freight-mode-warehousing$/);
     const card = page.locator('#freight-mode-warehousing');
@@ -118,6 +121,7 @@ test.describe('mobile menu at 375 px', () => {
 
   test('opens, closes on an outside click and on a route change', async ({ page }) => {
     await page.goto('/');
+    await waitForHydration(page);
     const toggle = page.getByRole('button', { name: /menu/i });
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expect(toggle).toHaveAttribute('aria-expanded', 'false');
@@ -157,6 +161,7 @@ test.describe('mobile menu at 375 px', () => {
 test.describe('theme', () => {
   test('the toggle switches to dark and the choice survives a reload', async ({ page }) => {
     await page.goto('/');
+    await waitForHydration(page);
     const html = page.locator('html');
     await expect(html).not.toHaveClass(/\bdark\b/);
     await page.getByRole('button', { name: 'Switch to dark mode' }).click();

@@ -14,6 +14,7 @@ test.describe('carousels on small screens', () => {
 
   test('Our Story: 3 testimonial slides that wrap both ways, with dots', async ({ page }) => {
     await page.goto('/about');
+    await waitForHydration(page);
     const carousel = page.getByRole('region', { name: 'Client testimonials' });
     await expect(carousel).toBeVisible();
     const slide = shownSlide(page, 'Client testimonials');
@@ -35,6 +36,7 @@ test.describe('carousels on small screens', () => {
 
   test('Our Services: 4 offering slides with -mobile ids that wrap', async ({ page }) => {
     await page.goto('/services');
+    await waitForHydration(page);
     const carousel = page.getByRole('region', { name: 'Our services' });
     await expect(page.locator('#freight-mode-air-freight-mobile')).toBeVisible();
     await expect(page.locator('#freight-mode-air-freight')).toBeHidden();
@@ -153,6 +155,7 @@ test.describe('large screens', () => {
 
   test('footer quick links go to the page and scroll to the top smoothly', async ({ page }) => {
     await page.goto('/about');
+    await waitForHydration(page);
     await page.getByRole('contentinfo').scrollIntoViewIfNeeded();
     await page.getByRole('contentinfo').getByRole('link', { name: 'Services', exact: true }).click();
     await expect(page).toHaveURL(/\/services$/);
@@ -162,6 +165,7 @@ test.describe('large screens', () => {
 
 test('FAQ: 8 questions, one answer open at a time, and the Contact Us link', async ({ page }) => {
   await page.goto('/faq');
+  await waitForHydration(page);
   const items = page.locator('details.faq-item');
   await expect(items).toHaveCount(8);
   const questions = page.locator('details.faq-item > summary');

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { demoShipmentWithStatus } from './support/demo';
+import { waitForHydration } from './support/hydrated';
 
 // The gateway serves dist/<route>/index.html through a redirect to "/<route>/" for now; the
 // tests follow whatever URL it answers with.
@@ -34,6 +35,7 @@ test('a prerendered page hydrates without errors and then works', async ({ page 
   });
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto('/faq');
+  await waitForHydration(page);
   await page.locator('details.faq-item > summary').first().click();
   await expect(page.locator('details.faq-item[open]')).toHaveCount(1);
   await page.goto('/privacy');

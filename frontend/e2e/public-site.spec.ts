@@ -61,6 +61,7 @@ for (const viewport of WIDTHS) {
     test(`after Track the result's heading has the focus and is in view (9), at ${px}`, async ({ page }) => {
       const shipment = demoShipmentWithStatus('in_transit');
       await page.goto('/track');
+      await waitForHydration(page);
       await trackingInput(page).fill(shipment.trackingNumber);
       await trackButton(page).click();
       const heading = page.getByRole('heading', { level: 2, name: shipment.trackingNumber });
@@ -82,6 +83,7 @@ for (const viewport of WIDTHS) {
       const lookups: string[] = [];
       page.on('request', (r) => void (r.url().includes(SHIPMENT_SERVICE_PATH) && lookups.push(r.url())));
       await page.goto('/track');
+      await waitForHydration(page);
       await trackingInput(page).fill(pasted(shipment.trackingNumber));
       await trackButton(page).click();
       await expect(page.getByRole('heading', { level: 2, name: shipment.trackingNumber })).toBeVisible();
@@ -194,6 +196,7 @@ for (const viewport of WIDTHS) {
 
     test(`a refused e-mail is said at the field, not as a failed send (12), at ${px}`, async ({ page }) => {
       await page.goto('/contact');
+      await waitForHydration(page);
       const form = page.getByRole('form', { name: 'Send Us a Message' });
       await form.getByLabel('Name').fill('Tess');
       await form.getByLabel('Email').fill('tess@example');

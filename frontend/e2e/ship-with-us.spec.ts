@@ -44,6 +44,7 @@ test('without JavaScript the page still explains the account and shows the form'
 
 test('the footer of every page links to it, in the page language', async ({ page }) => {
   await page.goto('/es/services');
+  await waitForHydration(page);
   await page.getByRole('contentinfo').getByRole('link', { name: 'Envíe con nosotros' }).click();
   await expect(page).toHaveURL(/\/es\/ship-with-us$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Envíe con nosotros');

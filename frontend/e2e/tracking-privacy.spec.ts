@@ -30,6 +30,7 @@ import {
   waitForEmail,
 } from './support/tracking';
 import { keepScreenshot } from './support/visual';
+import { waitForHydration } from './support/hydrated';
 
 const VIEWPORTS = [
   { name: 'phone', width: 390, height: 844 },
@@ -456,6 +457,7 @@ test('JavaScript of /track before and after a lookup (gzip)', async ({ page }) =
     if (pathname.endsWith('.js')) loaded.add(pathname);
   });
   await page.goto('/track');
+  await waitForHydration(page);
   await expect(page.getByRole('heading', { name: 'Why Choose Our Tracking Service' })).toBeVisible();
   await page.waitForLoadState('networkidle');
   const intro = [...loaded];

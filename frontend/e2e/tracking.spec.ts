@@ -39,6 +39,7 @@ test.describe('Track page', () => {
     const shipment = demoShipmentWithStatus('in_transit');
     const lookups = recordLookups(page);
     await page.goto('/track');
+    await waitForHydration(page);
     await trackingInput(page).fill(`   ${shipment.trackingNumber}  `);
     await trackButton(page).click();
     await expect(page).toHaveURL(new RegExp(`/track/${shipment.trackingNumber}$`));
@@ -188,6 +189,7 @@ test.describe('Track page', () => {
   test('is usable with the keyboard alone', async ({ page }) => {
     const shipment = demoShipmentWithStatus('delayed');
     await page.goto('/track');
+    await waitForHydration(page);
     await trackingInput(page).focus();
     await page.keyboard.type(shipment.trackingNumber);
     await page.keyboard.press('Tab');

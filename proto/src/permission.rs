@@ -93,7 +93,8 @@ mod tests {
         assert_eq!(Permission::Unspecified.as_str(), "");
         assert_eq!(CustomerScope::ShipmentsBook.as_str(), "shipments.book");
         assert_eq!(CustomerScope::AddressesManage.as_str(), "addresses.manage");
-        assert_eq!(CustomerScope::all().len(), 4);
+        assert_eq!(CustomerScope::WebhooksManage.as_str(), "webhooks.manage");
+        assert_eq!(CustomerScope::all().len(), 5);
         assert_eq!(
             CustomerScope::parse("pickups.request"),
             Some(CustomerScope::PickupsRequest)

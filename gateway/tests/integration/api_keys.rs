@@ -15,7 +15,7 @@ use crate::customers::{PASSWORD, accept_invitation};
 use common::site::{ADMIN_EMAIL, ADMIN_PASSWORD, Site};
 
 /// POSTs `body` to `method` with the API key `secret`: the HTTP status and the JSON answer.
-async fn with_key(site: &Site, method: &str, body: Value, secret: &str) -> (u16, Value) {
+pub(crate) async fn with_key(site: &Site, method: &str, body: Value, secret: &str) -> (u16, Value) {
     let bearer = format!("Bearer {secret}");
     let (status, answer, _, _) = post_with(
         site,
@@ -69,7 +69,12 @@ pub(crate) async fn customer_admin_of(site: &Site, staff: &str, name: &str) -> (
 }
 
 /// Creates a key named `name` with `scopes` for the session `cookie`: its id and secret.
-async fn create_key(site: &Site, cookie: &str, name: &str, scopes: &[&str]) -> (String, String) {
+pub(crate) async fn create_key(
+    site: &Site,
+    cookie: &str,
+    name: &str,
+    scopes: &[&str],
+) -> (String, String) {
     let (status, made, _) = post(
         site,
         "ApiKeyService/CreateApiKey",
@@ -343,4 +348,67 @@ async fn a_key_has_its_calls_per_minute_and_staff_keys_hold_their_scopes() {
     let (_, other) = create_key(&site, &staff, "Other", &["shipments.read"]).await;
     let (status, _) = with_key(&site, "ShipmentService/CreateShipment", booking(), &other).await;
     assert_eq!(status, 403, "no shipments.create scope");
+}
+
+/// Keys and what they made outlive a restart: a key made before it still calls, a key revoked
+/// before it stays refused, and a retried booking still answers with the shipment it made.
+#[tokio::test]
+async fn keys_and_their_bookings_outlive_a_restart() {
+    let data = tempfile::tempdir().unwrap();
+    let site = common::site::all_in_one_on(data.path()).await;
+    let admin = signed_in(&site, ADMIN_EMAIL, ADMIN_PASSWORD).await;
+    let acme = customer_admin(&site, &admin, "Acme Restart Keys").await;
+    let (_, kept) = create_key(&site, &acme, "kept", &["shipments.read", "shipments.book"]).await;
+    let (revoked_id, revoked) = create_key(&site, &acme, "revoked", &["shipments.read"]).await;
+    let (status, _, _) = post(
+        &site,
+        "ApiKeyService/RevokeApiKey",
+        &json!({"id": revoked_id}).to_string(),
+        &acme,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let book = async |site: &Site| {
+        let bearer = format!("Bearer {kept}");
+        let (status, booked, _, replayed) = post_with(
+            site,
+            "CustomerPortalService/CreateShipment",
+            &booking().to_string(),
+            "",
+            &[
+                ("authorization", bearer.as_str()),
+                ("idempotency-key", "order-restart-1"),
+            ],
+        )
+        .await;
+        assert_eq!(status, 200, "{booked}");
+        (
+            booked["trackingNumber"].as_str().unwrap().to_owned(),
+            replayed,
+        )
+    };
+    let (before, replayed) = book(&site).await;
+    assert!(!replayed);
+    drop(site);
+
+    let site = common::site::all_in_one_on(data.path()).await;
+    let (after, replayed) = book(&site).await;
+    assert_eq!((after.as_str(), replayed), (before.as_str(), true));
+    let (status, listed) = with_key(
+        &site,
+        "CustomerPortalService/ListShipments",
+        json!({}),
+        &kept,
+    )
+    .await;
+    assert_eq!(status, 200, "{listed}");
+    assert_eq!(listed["shipments"].as_array().map(Vec::len), Some(1));
+    let (status, _) = with_key(
+        &site,
+        "CustomerPortalService/ListShipments",
+        json!({}),
+        &revoked,
+    )
+    .await;
+    assert_eq!(status, 401);
 }

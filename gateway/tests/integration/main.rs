@@ -11,6 +11,7 @@ mod calls;
 mod common;
 mod connect_json;
 mod connections;
+mod customer_webhooks;
 mod customers;
 mod emails;
 mod files;

@@ -70,6 +70,7 @@ async fn each_service_reflects_only_its_own_services() {
         (
             settings.notifications_url.clone().unwrap(),
             vec![
+                "logistics.v1.CustomerWebhookService",
                 "logistics.v1.NotificationService",
                 "logistics.v1.WebhookService",
             ],

@@ -122,7 +122,7 @@ async fn shipment_changes_reach_a_signed_webhook(site: &Site, receiver: &TestWeb
     receiver.check_with_published_tools(&created.secret);
 }
 
-fn webhooks_to_loopback(services: &mut gateway::HostedServices) {
+pub(crate) fn webhooks_to_loopback(services: &mut gateway::HostedServices) {
     services.notifications.webhook_allow_private_networks = true;
     services.notifications.notify_poll_ms = 20;
 }

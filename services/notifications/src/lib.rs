@@ -244,6 +244,10 @@ pub async fn build(
             "{}/administration_and_development/webhooks",
             site.public_url().trim_end_matches('/')
         ),
+        portal_url: format!(
+            "{}/portal/webhooks",
+            site.public_url().trim_end_matches('/')
+        ),
     };
     let services = Services::new(server(service))
         .with(Enforced::new(

@@ -235,13 +235,14 @@ impl WebhooksService {
         violations
             .into_result(())
             .map_err(NotificationError::Invalid)?;
-        let (endpoint, secret) = Endpoint::new(
+        let (mut endpoint, secret) = Endpoint::new(
             &url,
             events,
             &description,
             &owner(&caller),
             service_common::now(),
         );
+        endpoint.added_by = caller.email.clone();
         self.store
             .create_endpoint(&endpoint)
             .await

@@ -27,6 +27,8 @@ pub struct WebhookWorker {
     pub alert_to: Vec<String>,
     /// The Webhooks screen, linked from the alert.
     pub admin_url: String,
+    /// The portal's Webhooks screen, linked from a customer's alert.
+    pub portal_url: String,
 }
 
 impl WebhookWorker {
@@ -120,7 +122,14 @@ impl WebhookWorker {
             .failing_since
             .map(|t| t.format("%Y-%m-%d %H:%M UTC").to_string())
             .unwrap_or_default();
-        self.alert_to
+        // A customer's endpoint is its admin's to mend, on the portal's screen.
+        let (recipients, page) = if endpoint.customer_id.is_empty() || endpoint.added_by.is_empty()
+        {
+            (self.alert_to.clone(), &self.admin_url)
+        } else {
+            (vec![endpoint.added_by.clone()], &self.portal_url)
+        };
+        recipients
             .iter()
             .map(|to| {
                 outbox::emails::endpoint_disabled(
@@ -128,7 +137,7 @@ impl WebhookWorker {
                     &endpoint.url,
                     &endpoint.description,
                     &since,
-                    &self.admin_url,
+                    page,
                     now,
                 )
             })

@@ -5,7 +5,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use logistics_proto::v1::{
-    self as pb, notification_service_client::NotificationServiceClient,
+    self as pb, customer_webhook_service_client::CustomerWebhookServiceClient,
+    notification_service_client::NotificationServiceClient,
     webhook_service_client::WebhookServiceClient,
 };
 use outbox::webhooks::{Event, EventType, WebhookStore};
@@ -21,6 +22,8 @@ use tonic_types::StatusExt;
 
 struct Running {
     webhooks: WebhookServiceClient<InterceptedService<Channel, Bearer>>,
+    /// As the admin of the customer `acme`.
+    customer_webhooks: CustomerWebhookServiceClient<InterceptedService<Channel, Bearer>>,
     emails: NotificationServiceClient<InterceptedService<Channel, Bearer>>,
     /// Where shipment events are published, as the shipments service does with a change.
     store: Arc<dyn WebhookStore>,
@@ -62,8 +65,16 @@ async fn start(adjust: impl FnOnce(&mut notifications::Settings)) -> Running {
         &Caller::with_role("u1", "admin@ship.example", Role::Admin),
         service_auth::CALL_TOKEN_LIFETIME,
     );
+    let customer_admin = key.mint(
+        &Caller::of_customer("u2", "hooks@acme.example", Role::CustomerAdmin, "acme"),
+        service_auth::CALL_TOKEN_LIFETIME,
+    );
     Running {
         webhooks: WebhookServiceClient::with_interceptor(channel.clone(), Bearer::new(&token)),
+        customer_webhooks: CustomerWebhookServiceClient::with_interceptor(
+            channel.clone(),
+            Bearer::new(&customer_admin),
+        ),
         emails: NotificationServiceClient::with_interceptor(channel, Bearer::new(&token)),
         store: notifications::open_webhooks(&store).await.unwrap(),
         stop,
@@ -349,6 +360,67 @@ async fn slow_huge_and_redirecting_receivers_are_cut_short() {
         d.attempt_log[0].duration_ms < 5_000,
         "{}",
         d.attempt_log[0].duration_ms
+    );
+    let _ = running.stop.send(());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_customer_endpoint_failing_for_the_retry_window_is_disabled_and_its_admin_is_told() {
+    let receiver = TestWebhookReceiver::start();
+    receiver.answer("fail");
+    let mut running = start(|s| s.notify_retry_for_secs = 0).await;
+    let endpoint = running
+        .customer_webhooks
+        .create_webhook_endpoint(pb::CreateWebhookEndpointRequest {
+            url: receiver.url("/acme"),
+            events: all_events(),
+            description: "Acme's ERP".into(),
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .endpoint
+        .unwrap();
+    running
+        .store
+        .publish(&[shipment_event(EventType::ShipmentCreated, "s1", "pending").of_customer("acme")])
+        .await
+        .unwrap();
+    let listed = async |running: &mut Running| {
+        running
+            .customer_webhooks
+            .list_webhook_endpoints(pb::ListWebhookEndpointsRequest::default())
+            .await
+            .unwrap()
+            .into_inner()
+            .endpoints
+    };
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    while listed(&mut running).await[0].enabled && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(listed(&mut running).await[0].id, endpoint.id);
+    assert!(!listed(&mut running).await[0].enabled);
+
+    // Its admin hears of it, with the portal's screen; the company's alert addresses do not.
+    let alerts: Vec<pb::Notification> = running
+        .emails
+        .list_notifications(pb::ListNotificationsRequest::default())
+        .await
+        .unwrap()
+        .into_inner()
+        .notifications
+        .into_iter()
+        .filter(|n| n.template == pb::EmailTemplate::Alert as i32)
+        .collect();
+    let to: Vec<&str> = alerts.iter().map(|n| n.to_email.as_str()).collect();
+    assert_eq!(to, ["hooks@acme.example"]);
+    assert!(
+        alerts[0]
+            .text_body
+            .contains("http://localhost:8080/portal/webhooks"),
+        "{}",
+        alerts[0].text_body
     );
     let _ = running.stop.send(());
 }

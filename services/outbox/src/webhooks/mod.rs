@@ -215,6 +215,10 @@ pub struct Endpoint {
     /// empty for the company's own, which hear of every shipment.
     #[serde(default)]
     pub customer_id: String,
+    /// Who is told when a customer's endpoint is disabled: the customer admin who added it
+    /// (the company's alert addresses hear of the company's own).
+    #[serde(default)]
+    pub added_by: String,
 }
 
 impl Endpoint {
@@ -241,6 +245,7 @@ impl Endpoint {
             created_at: now,
             updated_at: now,
             customer_id: customer_id.to_owned(),
+            added_by: String::new(),
         };
         (endpoint, key)
     }

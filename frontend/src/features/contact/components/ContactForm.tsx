@@ -4,6 +4,7 @@ import { Send } from 'lucide-react';
 import { Field, FormErrors } from '@/components/ui/Field';
 import { fieldInputProps } from '@/components/ui/field-input-props';
 import { SubmitButton } from '@/components/ui/SubmitButton';
+import { useHydrated } from '@/hooks/use-hydrated';
 import { useLanguage } from '@/hooks/use-language';
 import { useMessages } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
@@ -24,6 +25,7 @@ const FIELD_ERRORS: Record<(typeof FIELDS)[number], string> = {
  * page gives it its heading (`labelledBy`). */
 export function ContactForm({ labelledBy }: { labelledBy: string }) {
   const t = useMessages('contact');
+  const hydrated = useHydrated();
   const english = useLanguage().language.code === 'en';
   const form = useForm<ContactMessage>({ defaultValues: DEFAULTS });
   const { register, formState } = form;
@@ -83,7 +85,8 @@ export function ContactForm({ labelledBy }: { labelledBy: string }) {
         <input id="contact-website" type="text" tabIndex={-1} autoComplete="off" {...register('website')} />
       </div>
       <div className="form-actions">
-        <SubmitButton busy={sending} busyLabel={t('contact.form.sending')}>
+        {/* Until the script takes over, a tap would send the message in the page's address. */}
+        <SubmitButton busy={sending} disabled={!hydrated} busyLabel={t('contact.form.sending')}>
           <Send aria-hidden="true" size={18} className="flip-rtl" />
           {t('contact.form.submit')}
         </SubmitButton>
