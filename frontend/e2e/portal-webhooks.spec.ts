@@ -153,6 +153,12 @@ for (const viewport of [
       await expect(page.getByRole('heading', { level: 1, name: 'Webhooks' })).toBeVisible();
       await expect(page).toHaveTitle(/Webhooks/);
       await expect(page.getByText('No webhook endpoints yet.')).toBeVisible();
+      if (viewport.width >= 1000) {
+        // A customer admin's eight sections on one line.
+        const nav = page.getByRole('navigation', { name: 'Portal' });
+        const top = async (name: string) => (await nav.getByRole('link', { name }).boundingBox())!.y;
+        expect(Math.abs((await top('Webhooks')) - (await top('Shipments')))).toBeLessThan(4);
+      }
       const unlabelled = await page.locator('.webhook-form input').evaluateAll((inputs) =>
         (inputs as HTMLInputElement[]).filter((i) => !i.labels || i.labels.length === 0).map((i) => i.outerHTML),
       );

@@ -40,6 +40,7 @@ const WORDS: WebhookWords = {
     'webhook.test': 'Test event',
   },
   unknownEvent: 'Event',
+  listSeparator: ', ',
 
   secretTitle: 'Signing secret',
   secretFor: (url) => <>For {url}. It is shown this once: store it in the receiving system now.</>,

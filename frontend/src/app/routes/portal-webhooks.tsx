@@ -40,6 +40,7 @@ function portalWords(t: Translate): WebhookWords {
       'webhook.test': t('portal.webhooks.event_test'),
     },
     unknownEvent: t('portal.webhooks.event_unknown'),
+    listSeparator: t('portal.webhooks.list_separator'),
 
     secretTitle: t('portal.webhooks.secret_title'),
     secretFor: (url) => <Trans id="portal.webhooks.secret_for" values={{ url }} />,

@@ -63,7 +63,7 @@ export function EndpointCard({ endpoint, service, words, onSecret }: EndpointCar
       <dl className="email-meta">
         <div>
           <dt>{words.events}</dt>
-          <dd>{endpoint.events.map((type) => eventLabel(words, type)).join(', ')}</dd>
+          <dd>{endpoint.events.map((type) => eventLabel(words, type)).join(words.listSeparator)}</dd>
         </div>
         <div>
           <dt>{words.addedOn}</dt>

@@ -32,6 +32,8 @@ export type WebhookWords = {
   /** Each event an endpoint may want, and the test event, by its name on the wire. */
   event: Record<EventName, string>;
   unknownEvent: string;
+  /** Between the events of a list (", " in English, "، " in Arabic). */
+  listSeparator: string;
 
   secretTitle: string;
   /** "For <url>. It is shown this once…", the URL an element of its own. */
