@@ -108,7 +108,7 @@ for (const viewport of [
       await expect(page.getByRole('heading', { level: 1, name: 'API keys' })).toBeVisible();
       await expect(page.getByText('No API keys yet.')).toBeVisible();
       await expectRealLabels(page);
-      for (const scope of ['Read shipments', 'Book shipments', 'Request pickups', 'Manage the address book']) {
+      for (const scope of ['Read shipments', 'Book shipments', 'Request pickups', 'Manage the address book', 'Manage webhooks']) {
         await expect(page.getByRole('checkbox', { name: new RegExp(`^${scope}`) })).toBeVisible();
       }
       await expect(page.getByLabel('Expires on (optional)')).toHaveAttribute('type', 'date');

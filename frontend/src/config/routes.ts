@@ -58,6 +58,8 @@ export const PORTAL_NEW_PICKUP_PATH = '/portal/pickups/new';
 export const PORTAL_USERS_PATH = '/portal/users';
 /** The customer's API keys: customer admins make and revoke them. */
 export const PORTAL_API_KEYS_PATH = '/portal/api-keys';
+/** The customer's own webhook endpoints: customer admins add, test and remove them. */
+export const PORTAL_WEBHOOKS_PATH = '/portal/webhooks';
 
 /** The pickup request form with one shipment ticked. */
 export function portalPickupForPath(shipmentId: string): string {

@@ -1,7 +1,7 @@
 import { useCallback, useState, type ReactNode } from 'react';
 import { ConfirmDialog } from '@/components/ui/Modal';
 
-type Question = { title: string; body: ReactNode; confirmLabel: string };
+type Question = { title: string; body: ReactNode; confirmLabel: string; cancelLabel?: string };
 type Open = Question & { answer: (yes: boolean) => void };
 
 /** The product's own "are you sure?" in place of the browser's `confirm()`: `ask` opens the
@@ -14,7 +14,7 @@ export function useConfirm(): { ask: (question: Question) => Promise<boolean>; d
     setOpen(null);
   };
   const dialog = open ? (
-    <ConfirmDialog title={open.title} confirmLabel={open.confirmLabel} onConfirm={() => close(true)} onCancel={() => close(false)}>
+    <ConfirmDialog title={open.title} confirmLabel={open.confirmLabel} cancelLabel={open.cancelLabel} onConfirm={() => close(true)} onCancel={() => close(false)}>
       <p>{open.body}</p>
     </ConfirmDialog>
   ) : null;

@@ -9,7 +9,6 @@ import { NotificationService } from '@/gen/logistics/v1/notification_service_pb'
 import { PreferenceService } from '@/gen/logistics/v1/preference_service_pb';
 import { SessionService } from '@/gen/logistics/v1/session_service_pb';
 import { ShipmentService } from '@/gen/logistics/v1/shipment_service_pb';
-import { WebhookService } from '@/gen/logistics/v1/webhook_service_pb';
 import { notifySessionExpired } from './session-events';
 
 /**
@@ -46,4 +45,3 @@ export const sessionClient: Client<typeof SessionService> = createClient(Session
 export const authClient: Client<typeof AuthService> = createClient(AuthService, transport);
 export const notificationClient: Client<typeof NotificationService> = createClient(NotificationService, transport);
 export const preferenceClient: Client<typeof PreferenceService> = createClient(PreferenceService, transport);
-export const webhookClient: Client<typeof WebhookService> = createClient(WebhookService, transport);

@@ -12,6 +12,7 @@ function customerScopes(t: Translate): ScopeOption[] {
     { name: 'shipments.book', label: t('portal.api_keys.scope_shipments_book'), description: t('portal.api_keys.scope_shipments_book_what') },
     { name: 'pickups.request', label: t('portal.api_keys.scope_pickups_request'), description: t('portal.api_keys.scope_pickups_request_what') },
     { name: 'addresses.manage', label: t('portal.api_keys.scope_addresses_manage'), description: t('portal.api_keys.scope_addresses_manage_what') },
+    { name: 'webhooks.manage', label: t('portal.api_keys.scope_webhooks_manage'), description: t('portal.api_keys.scope_webhooks_manage_what') },
   ];
 }
 

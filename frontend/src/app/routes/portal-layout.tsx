@@ -22,6 +22,7 @@ const PortalPickupsPage = lazy(() => import('./portal-pickups'));
 const PortalPickupRequestPage = lazy(() => import('./portal-pickup-request'));
 const PortalUsersPage = lazy(() => import('./portal-users'));
 const PortalApiKeysPage = lazy(() => import('./portal-api-keys'));
+const PortalWebhooksPage = lazy(() => import('./portal-webhooks'));
 const NotFoundPage = lazy(() => import('./not-found'));
 
 /** The portal's pages, relative to /portal; each is its own chunk. */
@@ -36,6 +37,7 @@ const PORTAL_PAGES: RouteObject[] = [
   { path: 'pickups/new', element: <PortalPickupRequestPage /> },
   { path: 'users', element: <PortalUsersPage /> },
   { path: 'api-keys', element: <PortalApiKeysPage /> },
+  { path: 'webhooks', element: <PortalWebhooksPage /> },
   { path: '*', element: <NotFoundPage /> },
 ];
 

@@ -1,8 +1,8 @@
 import './portal.css';
 import { NavLink } from 'react-router-dom';
-import { Bell, BookUser, Building2, KeyRound, LogOut, Package, PackagePlus, Truck, Users } from 'lucide-react';
+import { Bell, BookUser, Building2, KeyRound, LogOut, Package, PackagePlus, Truck, Users, Webhook } from 'lucide-react';
 import { Role, type User } from '@/gen/logistics/v1/user_pb';
-import { PORTAL_ADDRESS_BOOK_PATH, PORTAL_API_KEYS_PATH, PORTAL_BOOK_PATH, PORTAL_HOME_PATH, PORTAL_NOTIFICATIONS_PATH, PORTAL_PICKUPS_PATH, PORTAL_USERS_PATH } from '@/config/routes';
+import { PORTAL_ADDRESS_BOOK_PATH, PORTAL_API_KEYS_PATH, PORTAL_BOOK_PATH, PORTAL_HOME_PATH, PORTAL_NOTIFICATIONS_PATH, PORTAL_PICKUPS_PATH, PORTAL_USERS_PATH, PORTAL_WEBHOOKS_PATH } from '@/config/routes';
 import { useMessages } from '@/lib/i18n';
 import { useCurrentCustomer } from '../api/portal';
 
@@ -65,6 +65,14 @@ export function PortalBar({ user, onSignOut, signingOut }: PortalBarProps) {
                 <NavLink to={PORTAL_API_KEYS_PATH} className={linkClass}>
                   <KeyRound aria-hidden="true" size={18} />
                   {t('portal.nav.api_keys')}
+                </NavLink>
+              </li>
+            )}
+            {user.role === Role.CUSTOMER_ADMIN && (
+              <li>
+                <NavLink to={PORTAL_WEBHOOKS_PATH} className={linkClass}>
+                  <Webhook aria-hidden="true" size={18} />
+                  {t('portal.nav.webhooks')}
                 </NavLink>
               </li>
             )}

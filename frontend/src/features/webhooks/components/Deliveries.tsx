@@ -9,11 +9,14 @@ import { toast } from '@/lib/toast';
 import { formatDateTime } from '@/utils/format';
 import { useDeliveries, useResendDelivery } from '../hooks/use-webhooks';
 import { DELIVERY_STATES, eventLabel } from '../utils/events';
+import type { WebhookServiceDesc, WebhookWords } from './words';
+
+type DeliveriesProps = { endpoint: WebhookEndpoint; service: WebhookServiceDesc; words: WebhookWords };
 
 /** An endpoint's deliveries, with Refresh, Resend and Load more. */
-export function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
-  const { deliveries, loading, error, hasMore, reload, loadMore } = useDeliveries(endpoint.id);
-  const resendDelivery = useResendDelivery();
+export function Deliveries({ endpoint, service, words }: DeliveriesProps) {
+  const { deliveries, loading, error, hasMore, reload, loadMore } = useDeliveries(service, endpoint.id, words.deliveriesFailed);
+  const resendDelivery = useResendDelivery(service);
   const [resending, setResending] = useState<string | null>(null);
 
   const resend = async (delivery: WebhookDelivery) => {
@@ -21,79 +24,92 @@ export function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
     setResending(delivery.id);
     try {
       await resendDelivery(delivery.id);
-      toast.success('Delivery queued again');
+      toast.success(words.resent);
     } catch (err) {
-      toast.error(serverMessage(err, 'Failed to resend the delivery'));
+      toast.error(serverMessage(err, words.resendFailed));
     } finally {
       setResending(null);
     }
   };
 
   return (
-    <section id={`deliveries-${endpoint.id}`} className="webhook-deliveries" aria-label={`Deliveries to ${endpoint.url}`}>
+    <section id={`deliveries-${endpoint.id}`} className="webhook-deliveries" aria-label={words.deliveriesTo(endpoint.url)}>
       <div className="admin-page-actions">
-        <h3>Deliveries</h3>
+        <h3>{words.deliveries}</h3>
         <button type="button" className="btn btn-sm btn-outline" onClick={reload} disabled={loading}>
           <RefreshCw className={loading ? 'icon-spin' : undefined} aria-hidden="true" size={16} />
-          Refresh deliveries
+          {words.refreshDeliveries}
         </button>
       </div>
       {error && <ErrorAlert message={error} />}
       {loading && deliveries.length === 0 ? (
-        <Spinner label="Loading deliveries…" size="sm" />
+        <Spinner label={words.loadingDeliveries} size="sm" />
       ) : deliveries.length === 0 ? (
-        !error && <p className="empty-state">No deliveries yet.</p>
+        !error && <p className="empty-state">{words.noDeliveries}</p>
       ) : (
         <ul className="webhook-delivery-list" aria-busy={loading}>
           {deliveries.map((d) => {
-            const state = DELIVERY_STATES[d.state] ?? { label: 'Unknown', tone: 'grey' };
+            const state = DELIVERY_STATES[d.state];
+            const event = eventLabel(words, d.eventType);
             return (
               <li key={d.id} className="webhook-delivery" data-delivery-id={d.id}>
                 <div className="email-head">
-                  <span className={`status-pill tone-${state.tone}`}>{state.label}</span>
-                  <strong>{eventLabel(d.eventType)}</strong>
-                  {d.trackingNumber && <span className="mono">{d.trackingNumber}</span>}
+                  <span className={`status-pill tone-${state?.tone ?? 'grey'}`}>{state ? words.state[state.name] : words.unknownState}</span>
+                  <strong>{event}</strong>
+                  {d.trackingNumber && (
+                    <span className="mono" dir="ltr">
+                      {d.trackingNumber}
+                    </span>
+                  )}
                 </div>
                 <dl className="email-meta">
                   <div>
-                    <dt>Queued</dt>
+                    <dt>{words.queued}</dt>
                     <dd>{formatDateTime(d.createTime ? timestampDate(d.createTime) : undefined)}</dd>
                   </div>
                   <div>
-                    <dt>Attempts</dt>
+                    <dt>{words.attempts}</dt>
                     <dd>{d.attempts}</dd>
                   </div>
                   {d.nextAttemptTime && (
                     <div>
-                      <dt>Next attempt</dt>
+                      <dt>{words.nextAttempt}</dt>
                       <dd>{formatDateTime(timestampDate(d.nextAttemptTime))}</dd>
                     </div>
                   )}
                   {d.lastError && (
                     <div>
-                      <dt>Last error</dt>
+                      <dt>{words.lastError}</dt>
                       <dd className="field-error">{d.lastError}</dd>
                     </div>
                   )}
                 </dl>
                 {d.attemptLog.length > 0 && (
                   <details className="email-content">
-                    <summary>Attempts ({d.attemptLog.length})</summary>
+                    <summary>{words.attemptsOf(d.attemptLog.length)}</summary>
                     <ol className="webhook-attempts">
                       {d.attemptLog.map((a, i) => (
                         <li key={i}>
-                          <span className="mono">{a.statusCode === 0 ? 'No answer' : `HTTP ${a.statusCode}`}</span> ·{' '}
-                          {formatDateTime(a.attemptTime ? timestampDate(a.attemptTime) : undefined)} · {a.durationMs} ms
+                          <span className="mono" dir="ltr">
+                            {a.statusCode === 0 ? words.noAnswer : `HTTP ${a.statusCode}`}
+                          </span>{' '}
+                          · {formatDateTime(a.attemptTime ? timestampDate(a.attemptTime) : undefined)} · {words.durationMs(a.durationMs)}
                           {a.error && <span className="field-error"> · {a.error}</span>}
-                          {a.responseExcerpt && <pre className="email-body">{a.responseExcerpt}</pre>}
+                          {a.responseExcerpt && (
+                            <pre className="email-body" dir="ltr">
+                              {a.responseExcerpt}
+                            </pre>
+                          )}
                         </li>
                       ))}
                     </ol>
                   </details>
                 )}
                 <details className="email-content">
-                  <summary>Payload</summary>
-                  <pre className="email-body">{d.payload}</pre>
+                  <summary>{words.payload}</summary>
+                  <pre className="email-body" dir="ltr">
+                    {d.payload}
+                  </pre>
                 </details>
                 {(d.state === WebhookDeliveryState.SENT || d.state === WebhookDeliveryState.FAILED) && (
                   <button
@@ -101,9 +117,9 @@ export function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
                     className="btn btn-sm btn-outline"
                     disabled={resending !== null}
                     onClick={() => void resend(d)}
-                    aria-label={`Resend ${eventLabel(d.eventType)}${d.trackingNumber ? ` of ${d.trackingNumber}` : ''}`}
+                    aria-label={words.resendNamed(event, d.trackingNumber)}
                   >
-                    Resend
+                    {words.resend}
                   </button>
                 )}
               </li>
@@ -113,7 +129,7 @@ export function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
       )}
       {hasMore && (
         <button type="button" className="btn btn-sm btn-outline" onClick={loadMore} disabled={loading}>
-          Load more
+          {words.loadMore}
         </button>
       )}
     </section>

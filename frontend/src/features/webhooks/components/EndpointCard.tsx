@@ -5,24 +5,32 @@ import { serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
 import { useConfirm } from '@/hooks/use-confirm';
 import { formatDateTime } from '@/utils/format';
-import { ROTATION_OVERLAP_HOURS } from '../api/webhooks';
-import { useDeleteEndpoint, useRotateSecret, useSendTestEvent, useSetEndpointEnabled } from '../hooks/use-webhooks';
+import {
+  ROTATION_OVERLAP_HOURS,
+  useDeleteEndpoint,
+  useRotateSecret,
+  useSendTestEvent,
+  useSetEndpointEnabled,
+} from '../hooks/use-webhooks';
 import { eventLabel } from '../utils/events';
 import { Deliveries } from './Deliveries';
+import type { WebhookServiceDesc, WebhookWords } from './words';
 
 type EndpointCardProps = {
   endpoint: WebhookEndpoint;
+  service: WebhookServiceDesc;
+  words: WebhookWords;
   onSecret: (secret: string) => void;
 };
 
 /** One endpoint: what it gets and how it fares, its actions, and its deliveries on request. */
-export function EndpointCard({ endpoint, onSecret }: EndpointCardProps) {
+export function EndpointCard({ endpoint, service, words, onSecret }: EndpointCardProps) {
   const [busy, setBusy] = useState(false);
   const [showDeliveries, setShowDeliveries] = useState(false);
-  const sendTestEvent = useSendTestEvent();
-  const rotateSecret = useRotateSecret();
-  const setEndpointEnabled = useSetEndpointEnabled();
-  const deleteEndpoint = useDeleteEndpoint();
+  const sendTestEvent = useSendTestEvent(service);
+  const rotateSecret = useRotateSecret(service);
+  const setEndpointEnabled = useSetEndpointEnabled(service);
+  const deleteEndpoint = useDeleteEndpoint(service);
   const { ask, dialog } = useConfirm();
   const act = async (work: () => Promise<void>, failure: string) => {
     if (busy) return;
@@ -42,34 +50,40 @@ export function EndpointCard({ endpoint, onSecret }: EndpointCardProps) {
     <li className="card webhook-item" data-endpoint-id={endpoint.id}>
       {dialog}
       <div className="email-head">
-        <span className={`status-pill tone-${endpoint.enabled ? 'green' : 'red'}`}>{endpoint.enabled ? 'Enabled' : 'Disabled'}</span>
-        <strong className="webhook-url">{endpoint.url}</strong>
-        {endpoint.description && <span className="muted">{endpoint.description}</span>}
+        <span className={`status-pill tone-${endpoint.enabled ? 'green' : 'red'}`}>
+          {endpoint.enabled ? words.enabled : words.disabled}
+        </span>
+        <strong className="webhook-url" dir="ltr">
+          {endpoint.url}
+        </strong>
+        {endpoint.description && (
+          <bdi className="muted">{endpoint.description}</bdi>
+        )}
       </div>
       <dl className="email-meta">
         <div>
-          <dt>Events</dt>
-          <dd>{endpoint.events.map(eventLabel).join(', ')}</dd>
+          <dt>{words.events}</dt>
+          <dd>{endpoint.events.map((type) => eventLabel(words, type)).join(words.listSeparator)}</dd>
         </div>
         <div>
-          <dt>Added</dt>
+          <dt>{words.addedOn}</dt>
           <dd>{formatDateTime(endpoint.createTime ? timestampDate(endpoint.createTime) : undefined)}</dd>
         </div>
         {endpoint.failingSince && (
           <div>
-            <dt>Failing since</dt>
+            <dt>{words.failingSince}</dt>
             <dd className="field-error">{formatDateTime(timestampDate(endpoint.failingSince))}</dd>
           </div>
         )}
         {overlapEnds && (
           <div>
-            <dt>Previous secret signs until</dt>
+            <dt>{words.previousSecretUntil}</dt>
             <dd>{formatDateTime(overlapEnds)}</dd>
           </div>
         )}
         {!endpoint.enabled && endpoint.disabledReason && (
           <div>
-            <dt>Why disabled</dt>
+            <dt>{words.whyDisabled}</dt>
             <dd>{endpoint.disabledReason}</dd>
           </div>
         )}
@@ -79,16 +93,16 @@ export function EndpointCard({ endpoint, onSecret }: EndpointCardProps) {
           type="button"
           className="btn btn-sm btn-outline"
           disabled={busy || !endpoint.enabled}
-          aria-label={`Send test event to ${name}`}
+          aria-label={words.sendTestTo(name)}
           onClick={() =>
             void act(async () => {
               await sendTestEvent(endpoint.id);
-              toast.success('Test event queued');
+              toast.success(words.testQueued);
               setShowDeliveries(true);
-            }, 'Failed to send the test event')
+            }, words.testFailed)
           }
         >
-          Send test event
+          {words.sendTest}
         </button>
         <button
           type="button"
@@ -96,66 +110,68 @@ export function EndpointCard({ endpoint, onSecret }: EndpointCardProps) {
           aria-expanded={showDeliveries}
           aria-controls={`deliveries-${endpoint.id}`}
           onClick={() => setShowDeliveries((shown) => !shown)}
-          aria-label={`${showDeliveries ? 'Hide' : 'Show'} deliveries of ${name}`}
+          aria-label={showDeliveries ? words.hideDeliveriesOf(name) : words.showDeliveriesOf(name)}
         >
-          {showDeliveries ? 'Hide deliveries' : 'Deliveries'}
+          {showDeliveries ? words.hideDeliveries : words.deliveries}
         </button>
         <button
           type="button"
           className="btn btn-sm btn-outline"
           disabled={busy}
-          aria-label={`Rotate secret of ${name}`}
+          aria-label={words.rotateOf(name)}
           onClick={() =>
             void act(async () => {
               const sure = await ask({
-                title: `Rotate the secret of ${name}?`,
-                body: `Make a new secret? The current one keeps signing for ${ROTATION_OVERLAP_HOURS} hours.`,
-                confirmLabel: 'Rotate secret',
+                title: words.rotateTitle(name),
+                body: words.rotateQuestion(ROTATION_OVERLAP_HOURS),
+                confirmLabel: words.rotate,
+                cancelLabel: words.cancel,
               });
               if (!sure) return;
               const rotated = await rotateSecret(endpoint.id);
               onSecret(rotated.secret);
-            }, 'Failed to rotate the secret')
+            }, words.rotateFailed)
           }
         >
-          Rotate secret
+          {words.rotate}
         </button>
         <button
           type="button"
           className="btn btn-sm btn-outline"
           disabled={busy}
-          aria-label={`${endpoint.enabled ? 'Disable' : 'Enable'} ${name}`}
+          aria-label={endpoint.enabled ? words.disableNamed(name) : words.enableNamed(name)}
           onClick={() =>
             void act(async () => {
-              await setEndpointEnabled({ id: endpoint.id, enabled: !endpoint.enabled });
-              toast.success(endpoint.enabled ? 'Endpoint disabled' : 'Endpoint enabled');
-            }, 'Failed to change the endpoint')
+              await setEndpointEnabled(endpoint.id, !endpoint.enabled);
+              toast.success(endpoint.enabled ? words.endpointDisabled : words.endpointEnabled);
+            }, words.changeFailed)
           }
         >
-          {endpoint.enabled ? 'Disable' : 'Enable'}
+          {endpoint.enabled ? words.disable : words.enable}
         </button>
         <button
           type="button"
           className="btn btn-sm btn-danger"
           disabled={busy}
-          aria-label={`Delete ${name}`}
+          aria-label={words.deleteNamed(name)}
           onClick={() =>
             void act(async () => {
               const sure = await ask({
-                title: `Delete ${name}?`,
-                body: 'Delete this endpoint and the deliveries waiting for it?',
-                confirmLabel: 'Delete',
+                title: words.deleteTitle(name),
+                body: words.deleteQuestion,
+                confirmLabel: words.delete,
+                cancelLabel: words.cancel,
               });
               if (!sure) return;
               await deleteEndpoint(endpoint.id);
-              toast.success('Endpoint deleted');
-            }, 'Failed to delete the endpoint')
+              toast.success(words.deleted);
+            }, words.deleteFailed)
           }
         >
-          Delete
+          {words.delete}
         </button>
       </div>
-      {showDeliveries && <Deliveries endpoint={endpoint} />}
+      {showDeliveries && <Deliveries endpoint={endpoint} service={service} words={words} />}
     </li>
   );
 }

@@ -6,17 +6,21 @@ import { fieldViolations, serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
 import { useCreateEndpoint } from '../hooks/use-webhooks';
 import { EVENTS } from '../utils/events';
+import type { WebhookServiceDesc, WebhookWords } from './words';
 
 type EndpointForm = { url: string; events: string[]; description: string };
 const EMPTY_FORM: EndpointForm = { url: '', events: EVENTS.map((e) => e.name), description: '' };
 
-// True however the server is set: private networks are refused unless WEBHOOK_ALLOW_PRIVATE_NETWORKS.
-const URL_HINT = 'https:// (or http://); a private network address only where the server allows it';
+type NewEndpointFormProps = {
+  service: WebhookServiceDesc;
+  words: WebhookWords;
+  onAdded: (endpoint: WebhookEndpoint, secret: string) => void;
+};
 
 /** Add an endpoint: its URL, the events it wants and a description. */
-export function NewEndpointForm({ onAdded }: { onAdded: (endpoint: WebhookEndpoint, secret: string) => void }) {
+export function NewEndpointForm({ service, words, onAdded }: NewEndpointFormProps) {
   const form = useForm<EndpointForm>({ defaultValues: EMPTY_FORM });
-  const createEndpoint = useCreateEndpoint();
+  const createEndpoint = useCreateEndpoint(service);
   const errors = form.formState.errors;
   const submit = form.handleSubmit(async (values) => {
     try {
@@ -27,14 +31,14 @@ export function NewEndpointForm({ onAdded }: { onAdded: (endpoint: WebhookEndpoi
       });
       if (created.endpoint) onAdded(created.endpoint, created.secret);
       form.reset(EMPTY_FORM);
-      toast.success('Webhook endpoint added');
+      toast.success(words.added);
     } catch (err) {
       const violations = fieldViolations(err);
       for (const v of violations) {
         const field = v.field === 'events' || v.field === 'description' ? v.field : 'url';
         form.setError(field, { message: v.description });
       }
-      if (violations.length === 0) toast.error(serverMessage(err, 'Failed to add the webhook endpoint'));
+      if (violations.length === 0) toast.error(serverMessage(err, words.addFailed));
     }
   });
   const urlError = errors.url?.message;
@@ -42,28 +46,29 @@ export function NewEndpointForm({ onAdded }: { onAdded: (endpoint: WebhookEndpoi
   const descriptionError = errors.description?.message;
   return (
     <form className="card webhook-form" onSubmit={submit} aria-labelledby="webhook-form-title" noValidate>
-      <h2 id="webhook-form-title">Add an endpoint</h2>
-      <Field id="webhook-url" label="URL" error={urlError} hint={URL_HINT}>
+      <h2 id="webhook-form-title">{words.formTitle}</h2>
+      <Field id="webhook-url" label={words.url} error={urlError} hint={words.urlHint}>
         <input
           type="url"
           className="input"
           inputMode="url"
           autoComplete="off"
+          dir="ltr"
           placeholder="https://erp.example.com/webhooks"
-          {...fieldInputProps('webhook-url', urlError, URL_HINT)}
-          {...form.register('url', { required: 'is required' })}
+          {...fieldInputProps('webhook-url', urlError, words.urlHint)}
+          {...form.register('url', { required: words.urlRequired })}
         />
       </Field>
       <fieldset className="webhook-events" aria-describedby={eventsError ? 'webhook-events-error' : undefined}>
-        <legend className="field-label">Events</legend>
+        <legend className="field-label">{words.events}</legend>
         {EVENTS.map((event) => (
           <label key={event.name} className="checkbox-row">
             <input
               type="checkbox"
               value={event.name}
-              {...form.register('events', { validate: (v) => v.length > 0 || 'must name at least one event' })}
+              {...form.register('events', { validate: (v) => v.length > 0 || words.eventsRequired })}
             />
-            {event.label}
+            {words.event[event.name]}
           </label>
         ))}
         {eventsError && (
@@ -72,10 +77,11 @@ export function NewEndpointForm({ onAdded }: { onAdded: (endpoint: WebhookEndpoi
           </p>
         )}
       </fieldset>
-      <Field id="webhook-description" label="Description (optional)" error={descriptionError}>
+      <Field id="webhook-description" label={words.description} error={descriptionError}>
         <input
           type="text"
           className="input"
+          dir="auto"
           maxLength={200}
           {...fieldInputProps('webhook-description', descriptionError)}
           {...form.register('description')}
@@ -83,7 +89,7 @@ export function NewEndpointForm({ onAdded }: { onAdded: (endpoint: WebhookEndpoi
       </Field>
       <div className="admin-page-actions">
         <button type="submit" className="btn btn-primary" disabled={form.formState.isSubmitting}>
-          {form.formState.isSubmitting ? 'Adding…' : 'Add endpoint'}
+          {form.formState.isSubmitting ? words.adding : words.add}
         </button>
       </div>
     </form>
