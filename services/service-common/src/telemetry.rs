@@ -124,6 +124,9 @@ pub fn init(service: &'static str, settings: &TelemetrySettings) -> Telemetry {
             Ok(exporter) => traces = traces.with_batch_exporter(exporter),
             Err(e) => eprintln!("traces are not exported: {e}"),
         }
+    } else {
+        // Nothing exports them: spans keep their ids for the logs but record nothing.
+        traces = traces.with_sampler(opentelemetry_sdk::trace::Sampler::AlwaysOff);
     }
     let traces = traces.build();
     let otel = tracing_opentelemetry::layer()
