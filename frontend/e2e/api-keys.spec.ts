@@ -3,7 +3,6 @@
 // and revokes it (refused within 5 s); in Arabic, right to left; a customer user may not; an agent
 // makes one in the back office for ShipmentService.
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { Role } from '../src/gen/logistics/v1/user_pb';
 import { signIn } from './support/admin';
@@ -12,6 +11,7 @@ import { siteUrl } from './support/env';
 import type { Clients } from './support/rpc';
 import { toastWithText } from './support/track-page';
 import { SCREENSHOTS, keepScreenshot } from './support/visual';
+import { expectAccessible, expectNoSidewaysScroll } from './support/page-checks';
 
 const STAFF_PASSWORD = 'a-Staff-Passw0rd-2026';
 
@@ -26,24 +26,6 @@ async function shoot(page: Page, name: string, fullPage = true) {
     await keepScreenshot(page, join(SCREENSHOTS, `api-keys-${name}-${width}-${theme}.png`), { fullPage });
   }
   await page.evaluate(() => document.documentElement.classList.toggle('dark', false));
-}
-
-/** No serious or critical axe finding (WCAG 2.1 A and AA) inside `selector`, in light and dark. */
-async function expectAccessible(page: Page, selector: string): Promise<void> {
-  await page.emulateMedia({ reducedMotion: 'reduce' });
-  for (const dark of [false, true]) {
-    await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), dark);
-    const { violations } = await new AxeBuilder({ page }).include(selector).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-    const serious = violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${dark ? 'dark' : 'light'} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    expect(serious).toEqual([]);
-  }
-  await page.evaluate(() => document.documentElement.classList.toggle('dark', false));
-}
-
-async function expectNoSidewaysScroll(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 }
 
 /** Every input of the Create form is named by a real <label>. */

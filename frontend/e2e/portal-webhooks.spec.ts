@@ -2,55 +2,26 @@
 // reach a loopback receiver: a customer admin adds an endpoint, sees its secret once, sends a
 // test that arrives signed, and hears of its own shipments only; in Arabic the page reads right
 // to left; a customer user has no link and is told they may not.
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { PaymentMode, ShipmentMode, ShipmentType } from '../src/gen/logistics/v1/shipment_pb';
 import { Role } from '../src/gen/logistics/v1/user_pb';
 import { adminEmail, adminPassword } from './support/admin';
 import { CUSTOMER_PASSWORD, addCustomerUser, createCustomer, signInToPortal } from './support/customers';
 import { layoutUnlessDesktop } from './support/env';
-import { freePort, startGateway, type RunningGateway } from './support/gateway';
+import { startGateway, type RunningGateway } from './support/gateway';
+import { startWebhookReceiver, verify, type WebhookReceiver } from './support/webhook-receiver';
 import { adminRpc, rpc, type Clients } from './support/rpc';
 import { toastWithText } from './support/track-page';
 import { dayFromToday } from './support/tracking';
 import { SCREENSHOTS, keepScreenshot } from './support/visual';
-
-type Delivery = { path: string; headers: IncomingHttpHeaders; body: string };
-
-/** Whether one of the `v1,` signatures is HMAC-SHA256 of "id.timestamp.body" under `secret`. */
-function verify(secret: string, headers: IncomingHttpHeaders, body: string): boolean {
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const signed = `${String(headers['webhook-id'])}.${String(headers['webhook-timestamp'])}.${body}`;
-  const expected = createHmac('sha256', key).update(signed).digest();
-  return String(headers['webhook-signature'])
-    .split(' ')
-    .filter((s) => s.startsWith('v1,'))
-    .some((s) => {
-      const given = Buffer.from(s.slice(3), 'base64');
-      return given.length === expected.length && timingSafeEqual(given, expected);
-    });
-}
+import { expectAccessible, expectNoSidewaysScroll } from './support/page-checks';
 
 let gateway: RunningGateway;
-let receiver: Server;
-let receiverUrl = '';
-const received: Delivery[] = [];
+let receiver: WebhookReceiver;
 
 test.beforeAll(async () => {
-  const port = await freePort();
-  receiver = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      received.push({ path: request.url ?? '', headers: request.headers, body });
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((listening) => receiver.listen(port, '127.0.0.1', listening));
-  receiverUrl = `http://127.0.0.1:${port}`;
+  receiver = await startWebhookReceiver();
   gateway = await startGateway({
     ADMIN_EMAIL: adminEmail(),
     ADMIN_PASSWORD: adminPassword(),
@@ -61,7 +32,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await gateway?.stop();
-  await new Promise((closed) => receiver?.close(closed));
+  await receiver?.stop();
 });
 
 /** The page in light and dark, as `portal-webhooks-<name>-<width>-<theme>.png`. */
@@ -72,24 +43,6 @@ async function shoot(page: Page, name: string) {
     await keepScreenshot(page, join(SCREENSHOTS, `portal-webhooks-${name}-${width}-${theme}.png`), { fullPage: true });
   }
   await page.evaluate(() => document.documentElement.classList.toggle('dark', false));
-}
-
-/** No serious or critical axe finding (WCAG 2.1 A and AA) inside `selector`, in light and dark. */
-async function expectAccessible(page: Page, selector: string): Promise<void> {
-  await page.emulateMedia({ reducedMotion: 'reduce' });
-  for (const dark of [false, true]) {
-    await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), dark);
-    const { violations } = await new AxeBuilder({ page }).include(selector).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-    const serious = violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${dark ? 'dark' : 'light'} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    expect(serious).toEqual([]);
-  }
-  await page.evaluate(() => document.documentElement.classList.toggle('dark', false));
-}
-
-async function expectNoSidewaysScroll(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 }
 
 /** A customer and its admin; with `clerk`, a customer user too. */
@@ -165,7 +118,7 @@ for (const viewport of [
       expect(unlabelled).toEqual([]);
 
       const form = page.getByRole('form', { name: 'Add an endpoint' });
-      await form.getByLabel('URL').fill(`${receiverUrl}${path}`);
+      await form.getByLabel('URL').fill(`${receiver.url}${path}`);
       await form.getByLabel('Description (optional)').fill(name);
       await form.getByRole('button', { name: 'Add endpoint' }).click();
       await expect(toastWithText(page, 'Webhook endpoint added')).toBeVisible();
@@ -182,13 +135,13 @@ for (const viewport of [
       await expect(card.getByText('Enabled', { exact: true })).toBeVisible();
       await card.getByRole('button', { name: `Send test event to ${name}` }).click();
       await expect(toastWithText(page, 'Test event queued')).toBeVisible();
-      const deliveries = card.getByRole('region', { name: `Deliveries to ${receiverUrl}${path}` });
+      const deliveries = card.getByRole('region', { name: `Deliveries to ${receiver.url}${path}` });
       await expect(async () => {
         await deliveries.getByRole('button', { name: 'Refresh deliveries' }).click();
         await expect(deliveries.locator('.webhook-delivery').first()).toContainText('Sent', { timeout: 1000 });
       }).toPass({ timeout: 15_000 });
       await expect(deliveries.locator('.webhook-delivery').first()).toContainText('Test event');
-      const tested = received.find((d) => d.path === path);
+      const tested = receiver.received.find((d) => d.path === path);
       expect(JSON.parse(tested!.body)).toMatchObject({ type: 'webhook.test' });
       expect(verify(secret, tested!.headers, tested!.body)).toBe(true);
 
@@ -199,13 +152,13 @@ for (const viewport of [
       await otherApi.dispose();
       const mine = await book(page.context().request, 'Mia Mine');
       await expect
-        .poll(() => received.filter((d) => d.path === path && d.body.includes(mine)).map((d) => JSON.parse(d.body).type as string), {
+        .poll(() => receiver.received.filter((d) => d.path === path && d.body.includes(mine)).map((d) => JSON.parse(d.body).type as string), {
           message: `shipment.created of ${mine}`,
           timeout: 15_000,
         })
         .toContain('shipment.created');
-      expect(received.filter((d) => d.body.includes(theirs))).toEqual([]);
-      const created = received.find((d) => d.path === path && d.body.includes(mine))!;
+      expect(receiver.received.filter((d) => d.body.includes(theirs))).toEqual([]);
+      const created = receiver.received.find((d) => d.path === path && d.body.includes(mine))!;
       expect(verify(secret, created.headers, created.body)).toBe(true);
       await expect(async () => {
         await deliveries.getByRole('button', { name: 'Refresh deliveries' }).click();

@@ -21,6 +21,7 @@ import { LAYOUT, flowAt, siteUrl } from './support/env';
 import { fetchThrough, type Clients } from './support/rpc';
 import { toastWithText } from './support/track-page';
 import { SCREENSHOTS, keepScreenshot } from './support/visual';
+import { expectNoSidewaysScroll } from './support/page-checks';
 
 const RATES_PATH = '/administration_and_development/rates';
 const STAFF_PASSWORD = 'a-Staff-Passw0rd-2026';
@@ -134,10 +135,6 @@ async function expectRealLabels(page: Page) {
       (inputs as HTMLInputElement[]).filter((i) => !i.labels || i.labels.length === 0).map((i) => i.outerHTML.slice(0, 120)),
     );
   expect(unlabelled).toEqual([]);
-}
-
-async function expectNoSidewaysScroll(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 }
 
 for (const viewport of [

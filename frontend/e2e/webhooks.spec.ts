@@ -1,46 +1,17 @@
 // The Webhooks screen against a gateway that may reach loopback receivers, and a receiver here
 // that records what arrives and checks its signature as the README tells receivers to.
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { expect, test } from '@playwright/test';
 import { LOGIN_PATH, LOGIN_SUCCESS, adminEmail, adminPassword, submitLogin } from './support/admin';
-import { freePort, startGateway, type RunningGateway } from './support/gateway';
+import { startGateway, type RunningGateway } from './support/gateway';
+import { startWebhookReceiver, verify, type WebhookReceiver } from './support/webhook-receiver';
 import { toastWithText } from './support/track-page';
 import { flowAt, layoutUnlessDesktop } from './support/env';
 
-type Delivery = { path: string; headers: IncomingHttpHeaders; body: string };
-
-/** Whether one of the `v1,` signatures is HMAC-SHA256 of "id.timestamp.body" under `secret`. */
-function verify(secret: string, headers: IncomingHttpHeaders, body: string): boolean {
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const signed = `${String(headers['webhook-id'])}.${String(headers['webhook-timestamp'])}.${body}`;
-  const expected = createHmac('sha256', key).update(signed).digest();
-  return String(headers['webhook-signature'])
-    .split(' ')
-    .filter((s) => s.startsWith('v1,'))
-    .some((s) => {
-      const given = Buffer.from(s.slice(3), 'base64');
-      return given.length === expected.length && timingSafeEqual(given, expected);
-    });
-}
-
 let gateway: RunningGateway;
-let receiver: Server;
-let receiverUrl = '';
-const received: Delivery[] = [];
+let receiver: WebhookReceiver;
 
 test.beforeAll(async () => {
-  const port = await freePort();
-  receiver = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      received.push({ path: request.url ?? '', headers: request.headers, body });
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((listening) => receiver.listen(port, '127.0.0.1', listening));
-  receiverUrl = `http://127.0.0.1:${port}`;
+  receiver = await startWebhookReceiver();
   gateway = await startGateway({
     ADMIN_EMAIL: adminEmail(),
     ADMIN_PASSWORD: adminPassword(),
@@ -51,7 +22,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await gateway?.stop();
-  await new Promise((closed) => receiver?.close(closed));
+  await receiver?.stop();
 });
 
 for (const viewport of [
@@ -79,7 +50,7 @@ for (const viewport of [
       await expect(form.getByText('must start with https:// or http://')).toBeVisible();
       await expect(url).toHaveAttribute('aria-invalid', 'true');
 
-      await url.fill(`${receiverUrl}${path}`);
+      await url.fill(`${receiver.url}${path}`);
       await form.getByRole('group', { name: 'Events' }).getByLabel('Shipment updated').uncheck();
       await form.getByLabel('Description (optional)').fill(name);
       await form.getByRole('button', { name: 'Add endpoint' }).click();
@@ -97,21 +68,21 @@ for (const viewport of [
 
       await card.getByRole('button', { name: `Send test event to ${name}` }).click();
       await expect(toastWithText(page, 'Test event queued')).toBeVisible();
-      const deliveries = card.getByRole('region', { name: `Deliveries to ${receiverUrl}${path}` });
+      const deliveries = card.getByRole('region', { name: `Deliveries to ${receiver.url}${path}` });
       await expect(async () => {
         await deliveries.getByRole('button', { name: 'Refresh deliveries' }).click();
         await expect(deliveries.locator('.webhook-delivery').first()).toContainText('Sent', { timeout: 1000 });
       }).toPass({ timeout: 15_000 });
       await expect(deliveries.locator('.webhook-delivery').first()).toContainText('Test event');
-      const arrived = received.filter((d) => d.path === path);
+      const arrived = receiver.received.filter((d) => d.path === path);
       expect(arrived).toHaveLength(1);
       expect(JSON.parse(arrived[0].body)).toMatchObject({ type: 'webhook.test' });
       expect(verify(secret, arrived[0].headers, arrived[0].body)).toBe(true);
 
       await deliveries.getByRole('button', { name: 'Resend Test event' }).click();
       await expect(toastWithText(page, 'Delivery queued again')).toBeVisible();
-      await expect.poll(() => received.filter((d) => d.path === path).length, { timeout: 15_000 }).toBe(2);
-      const again = received.filter((d) => d.path === path)[1];
+      await expect.poll(() => receiver.received.filter((d) => d.path === path).length, { timeout: 15_000 }).toBe(2);
+      const again = receiver.received.filter((d) => d.path === path)[1];
       expect(again.headers['webhook-id']).toBe(arrived[0].headers['webhook-id']);
 
       await card.getByRole('button', { name: `Rotate secret of ${name}` }).click();
