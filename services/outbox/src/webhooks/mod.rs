@@ -425,6 +425,18 @@ impl Delivery {
     }
 }
 
+/// Whose endpoints `events` may reach: the company's (empty) and each event's customer, so a
+/// change reads only those endpoints, however many customers have their own.
+pub fn owners(events: &[Event]) -> Vec<String> {
+    let mut owners = vec![String::new()];
+    for e in events {
+        if !owners.contains(&e.customer_id) {
+            owners.push(e.customer_id.clone());
+        }
+    }
+    owners
+}
+
 /// The deliveries `events` make for the enabled `endpoints` that want them.
 pub fn fan_out(endpoints: &[Endpoint], events: &[Event]) -> Vec<Delivery> {
     events

@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use futures::TryStreamExt;
 use futures::future::BoxFuture;
-use mongodb::bson::{Document, doc};
+use mongodb::bson::{Bson, Document, doc};
 use mongodb::error::Error as MongoError;
 use mongodb::options::ReturnDocument;
 use mongodb::{ClientSession, Collection, Database, IndexModel};
@@ -18,7 +18,7 @@ use service_common::utc_micros;
 
 use super::{
     Attempt, ClaimedDelivery, Delivery, DeliveryPage, Endpoint, EndpointEdit, Event, WebhookStore,
-    fan_out, resendable,
+    fan_out, owners, resendable,
 };
 use crate::store::mongo::{held_record, settle_held};
 use crate::store::{lease_end, new_claim};
@@ -53,10 +53,30 @@ fn internal(e: OutboxError) -> MongoError {
 }
 
 /// The webhooks' schema versions, oldest first; a released step is never edited.
-const MIGRATIONS: [MongoStep; 1] = [MongoStep {
-    name: "initial",
-    apply: initial,
-}];
+const MIGRATIONS: [MongoStep; 2] = [
+    MongoStep {
+        name: "initial",
+        apply: initial,
+    },
+    MongoStep {
+        name: "endpoint_owner",
+        apply: endpoint_owner,
+    },
+];
+
+/// A change reads the company's endpoints and its customer's, not every customer's.
+fn endpoint_owner(db: Database) -> BoxFuture<'static, Result<(), MongoError>> {
+    Box::pin(async move {
+        db.collection::<Document>(ENDPOINTS)
+            .create_index(
+                IndexModel::builder()
+                    .keys(doc! { "customerId": 1, "enabled": 1 })
+                    .build(),
+            )
+            .await
+            .map(drop)
+    })
+}
 
 fn initial(db: Database) -> BoxFuture<'static, Result<(), MongoError>> {
     Box::pin(async move {
@@ -101,9 +121,12 @@ impl MongoWebhooks {
         if events.is_empty() {
             return Ok(());
         }
+        // The company's endpoints stored before customers had their own have no customerId.
+        let mut owners: Vec<Bson> = owners(events).into_iter().map(Bson::String).collect();
+        owners.push(Bson::Null);
         let endpoints: Vec<Endpoint> = self
             .endpoints
-            .find(doc! { "enabled": true })
+            .find(doc! { "enabled": true, "customerId": { "$in": owners } })
             .session(&mut *session)
             .await?
             .stream(&mut *session)

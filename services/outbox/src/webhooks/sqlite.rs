@@ -14,7 +14,7 @@ use service_common::utc_micros;
 
 use super::{
     Attempt, ClaimedDelivery, Delivery, DeliveryPage, Endpoint, EndpointEdit, Event, WebhookStore,
-    fan_out, resendable,
+    fan_out, owners, resendable,
 };
 use crate::store::sqlite::{SEQ_NEWEST_FIRST, seq_and_doc};
 use crate::store::{lease_end, new_claim};
@@ -46,6 +46,13 @@ CREATE TABLE IF NOT EXISTS webhook_deliveries (
 CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (state, next_attempt_at);
 CREATE INDEX IF NOT EXISTS webhook_deliveries_order ON webhook_deliveries (endpoint_id, shipment_id, ord);
 CREATE INDEX IF NOT EXISTS webhook_deliveries_list ON webhook_deliveries (endpoint_id, seq);
+",
+    }, Step {
+        name: "endpoint_customer",
+        // A change reads the company's endpoints and its customer's, not every customer's.
+        sql: "
+CREATE INDEX IF NOT EXISTS webhook_endpoints_owner
+    ON webhook_endpoints (coalesce(json_extract(doc, '$.customerId'), ''), enabled);
 ",
     }],
 };
@@ -87,10 +94,23 @@ fn encode<T: serde::Serialize>(value: &T) -> Result<String, OutboxError> {
     Ok(json::encode(value)?)
 }
 
-fn enabled_endpoints(conn: &rusqlite::Connection) -> Result<Vec<Endpoint>, StoreFault> {
+/// An endpoint's owner as the owner index holds it: its customer, or empty for the company's.
+const OWNER: &str = "coalesce(json_extract(doc, '$.customerId'), '')";
+
+/// The enabled endpoints of these owners (the company's is empty).
+fn enabled_endpoints(
+    conn: &rusqlite::Connection,
+    owners: &[String],
+) -> Result<Vec<Endpoint>, StoreFault> {
+    let marks = vec!["?"; owners.len()].join(", ");
     let docs = conn
-        .prepare_cached("SELECT doc FROM webhook_endpoints WHERE enabled = 1 ORDER BY seq")?
-        .query_map([], |r| r.get::<_, String>(0))?
+        .prepare(&format!(
+            "SELECT doc FROM webhook_endpoints WHERE {OWNER} IN ({marks}) AND enabled = 1 \
+             ORDER BY seq"
+        ))?
+        .query_map(rusqlite::params_from_iter(owners), |r| {
+            r.get::<_, String>(0)
+        })?
         .collect::<Result<Vec<_>, _>>()?;
     docs.iter().map(|d| json::decode("endpoint", d)).collect()
 }
@@ -120,7 +140,10 @@ pub fn publish(conn: &rusqlite::Connection, events: &[Event]) -> Result<(), Stor
     if events.is_empty() {
         return Ok(());
     }
-    insert_deliveries(conn, &fan_out(&enabled_endpoints(conn)?, events))
+    insert_deliveries(
+        conn,
+        &fan_out(&enabled_endpoints(conn, &owners(events))?, events),
+    )
 }
 
 fn read_delivery(conn: &rusqlite::Connection, id: &str) -> Result<Delivery, OutboxError> {
@@ -170,8 +193,7 @@ impl WebhookStore for SqliteWebhooks {
                     .map_err(StoreFault::from)?;
                 let count: i64 = tx
                     .query_row(
-                        "SELECT count(*) FROM webhook_endpoints \
-                         WHERE coalesce(json_extract(doc, '$.customerId'), '') = ?",
+                        &format!("SELECT count(*) FROM webhook_endpoints WHERE {OWNER} = ?"),
                         [&endpoint.customer_id],
                         |r| r.get(0),
                     )
