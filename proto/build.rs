@@ -21,6 +21,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "logistics/v1/api_key_service.proto",
         "logistics/v1/rate_card_service.proto",
         "logistics/v1/customer_webhook_service.proto",
+        "logistics/v1/shipment_exception_service.proto",
+        "logistics/v1/shipment_note_service.proto",
     ];
     let compiled = compile(&files)?;
     let out_dir = PathBuf::from(env::var("OUT_DIR")?);
