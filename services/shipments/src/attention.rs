@@ -50,12 +50,8 @@ impl ShipmentsService {
     }
 }
 
-fn exception_entry(
-    actor: &audit::Actor,
-    action: Action,
-    e: &ShipmentException,
-) -> AuditEntry {
-    AuditEntry::new(actor, action, &e.id(), e.kind.label())
+fn exception_entry(actor: &audit::Actor, action: Action, e: &ShipmentException) -> AuditEntry {
+    AuditEntry::new(actor, action, e.id(), e.kind.label())
 }
 
 #[tonic::async_trait]

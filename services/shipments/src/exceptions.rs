@@ -362,7 +362,10 @@ impl ExceptionSettings {
         let mut hours = |field: &str, value: i32| match u32::try_from(value) {
             Ok(h) if (1..=MAX_STALLED_HOURS).contains(&h) => h,
             _ => {
-                v.add(field, format!("must be from 1 to {MAX_STALLED_HOURS} hours"));
+                v.add(
+                    field,
+                    format!("must be from 1 to {MAX_STALLED_HOURS} hours"),
+                );
                 1
             }
         };
@@ -511,7 +514,9 @@ mod tests {
     }
 
     fn at(text: &str) -> DateTime<Utc> {
-        DateTime::parse_from_rfc3339(text).unwrap().with_timezone(&Utc)
+        DateTime::parse_from_rfc3339(text)
+            .unwrap()
+            .with_timezone(&Utc)
     }
 
     fn kinds(r: &Reconciled) -> Vec<Kind> {
@@ -571,10 +576,20 @@ mod tests {
         let mut s = shipment(at("2026-11-27T10:00:00Z"));
         s.shipment_history.push(HistoryEntry {
             failed_attempt: Some(AttemptFailure::NobodyHome),
-            ..HistoryEntry::new(at("2026-11-27T15:00:00Z"), "Rotterdam", Status::InTransit, "c", "")
+            ..HistoryEntry::new(
+                at("2026-11-27T15:00:00Z"),
+                "Rotterdam",
+                Status::InTransit,
+                "c",
+                "",
+            )
         });
         let r = reconcile(&[], &s);
-        let failed = r.save.iter().find(|e| e.kind == Kind::FailedAttempt).unwrap();
+        let failed = r
+            .save
+            .iter()
+            .find(|e| e.kind == Kind::FailedAttempt)
+            .unwrap();
         assert_eq!(failed.failed_attempt, Some(AttemptFailure::NobodyHome));
         let mut stored = r.save.clone();
         stored.iter_mut().for_each(|e| e.state = State::Resolved);

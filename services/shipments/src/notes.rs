@@ -4,8 +4,8 @@
 use chrono::{DateTime, Utc};
 use logistics_proto::v1 as pb;
 use serde::{Deserialize, Serialize};
-use service_common::timestamp;
 use service_common::text::TextRule;
+use service_common::timestamp;
 
 use crate::error::FieldViolation;
 
@@ -44,4 +44,3 @@ pub fn text(value: &str) -> Result<String, FieldViolation> {
         .check(value)
         .map_err(|description| FieldViolation::new("text", description))
 }
-

@@ -798,7 +798,8 @@ impl ShipmentService for ShipmentsService {
             ),
             ..ShipmentPatch::default()
         };
-        if patch.failed_attempt.is_some() && patch.status == Some(crate::domain::Status::Delivered) {
+        if patch.failed_attempt.is_some() && patch.status == Some(crate::domain::Status::Delivered)
+        {
             v.add(
                 "failed_attempt",
                 "A delivered shipment has no failed attempt: choose another status",

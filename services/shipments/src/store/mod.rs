@@ -192,8 +192,11 @@ pub trait Attention: Send + Sync + 'static {
 
     /// Adds a note with its audit entry, unless its shipment is gone (NotFound) or holds
     /// `notes::MAX_NOTES` already (Exhausted).
-    async fn insert_note(&self, note: &ShipmentNote, audit: &AuditEntry)
-    -> Result<(), ShipmentError>;
+    async fn insert_note(
+        &self,
+        note: &ShipmentNote,
+        audit: &AuditEntry,
+    ) -> Result<(), ShipmentError>;
     /// Newest first.
     async fn list_notes(
         &self,

@@ -103,9 +103,7 @@ pub(super) fn migration(db: mongodb::Database) -> BoxFuture<'static, mongodb::er
         let queue = db.collection::<Document>(EXCEPTIONS);
         queue
             .create_indexes([
-                IndexModel::builder()
-                    .keys(doc! { "shipmentId": 1 })
-                    .build(),
+                IndexModel::builder().keys(doc! { "shipmentId": 1 }).build(),
                 IndexModel::builder()
                     .keys(doc! { "state": 1, "kind": 1, "mode": 1, "since": 1, "_id": 1 })
                     .build(),
@@ -126,14 +124,25 @@ pub(super) fn migration(db: mongodb::Database) -> BoxFuture<'static, mongodb::er
                 .map_err(|e| mongodb::error::Error::custom(e.to_string()))?;
             batch.extend(written);
             if batch.len() >= 1000 {
-                queue.insert_many(std::mem::take(&mut batch)).await?;
+                backfill(&queue, std::mem::take(&mut batch)).await?;
             }
         }
-        if !batch.is_empty() {
-            queue.insert_many(batch).await?;
-        }
-        Ok(())
+        backfill(&queue, batch).await
     })
+}
+
+/// Writes a backfill batch; a migration run again (after a failed start) finds some written.
+async fn backfill(
+    queue: &Collection<Document>,
+    batch: Vec<Document>,
+) -> mongodb::error::Result<()> {
+    if batch.is_empty() {
+        return Ok(());
+    }
+    match queue.insert_many(batch).ordered(false).await {
+        Err(e) if !mongo::is_duplicate_key(&e) => Err(e),
+        _ => Ok(()),
+    }
 }
 
 /// The filter of a query's exceptions: open ones due at its time, one range of the queue
@@ -427,8 +436,7 @@ impl Attention for MongoShipmentStore {
                     .map_err(|e| ShipmentError::Internal(e.to_string()))?
                     .to_owned();
                 d.insert("id", id);
-                mongodb::bson::from_document(d)
-                    .map_err(|e| ShipmentError::Internal(e.to_string()))
+                mongodb::bson::from_document(d).map_err(|e| ShipmentError::Internal(e.to_string()))
             },
         )
         .await

@@ -59,7 +59,10 @@ pub(super) fn new_rows(shipment: &Shipment) -> Result<Vec<ExceptionRow>, Shipmen
 }
 
 /// Brings a changed shipment's exceptions in line with it, inside its transaction.
-pub(super) fn reconcile(tx: &rusqlite::Connection, shipment: &Shipment) -> Result<(), ShipmentError> {
+pub(super) fn reconcile(
+    tx: &rusqlite::Connection,
+    shipment: &Shipment,
+) -> Result<(), ShipmentError> {
     let stored = tx
         .prepare_cached("SELECT doc FROM shipment_exceptions WHERE shipment_id = ?")
         .and_then(|mut st| {
@@ -90,7 +93,10 @@ pub(super) fn forget(tx: &rusqlite::Connection, shipment_id: &str) -> Result<(),
         "DELETE FROM shipment_exceptions WHERE shipment_id = ?",
         [shipment_id],
     )?;
-    tx.execute("DELETE FROM shipment_notes WHERE shipment_id = ?", [shipment_id])?;
+    tx.execute(
+        "DELETE FROM shipment_notes WHERE shipment_id = ?",
+        [shipment_id],
+    )?;
     Ok(())
 }
 
@@ -250,9 +256,7 @@ impl Attention for SqliteShipmentStore {
                     )
                     .optional()
                     .map_err(StoreFault::from)?;
-                Ok(doc
-                    .map(|doc| json::decode("exception", &doc))
-                    .transpose()?)
+                Ok(doc.map(|doc| json::decode("exception", &doc)).transpose()?)
             })
             .await
     }
@@ -418,7 +422,5 @@ fn params_of(note: &ShipmentNote) -> Result<[Value; 4], ShipmentError> {
 }
 
 pub(super) fn too_many_notes() -> ShipmentError {
-    ShipmentError::Exhausted(format!(
-        "This shipment has {MAX_NOTES} notes already"
-    ))
+    ShipmentError::Exhausted(format!("This shipment has {MAX_NOTES} notes already"))
 }

@@ -118,7 +118,10 @@ async fn exceptions_open_close_and_open_again_with_their_conditions(running: Run
     let tried = track(&running, &attempted.id, S::InTransit, Failed::NobodyHome)
         .await
         .unwrap();
-    assert_eq!(tried.history.last().unwrap().failed_attempt(), Failed::NobodyHome);
+    assert_eq!(
+        tried.history.last().unwrap().failed_attempt(),
+        Failed::NobodyHome
+    );
     // A delivered shipment had no failed attempt.
     let refused = track(&running, &fine.id, S::Delivered, Failed::Refused)
         .await
@@ -126,11 +129,18 @@ async fn exceptions_open_close_and_open_again_with_their_conditions(running: Run
     assert_eq!(fields(&refused), ["failed_attempt"]);
 
     let open = listed(&mut queue, Default::default()).await;
-    assert!(open.contains(&(late.tracking_number.clone(), Kind::Late)), "{open:?}");
-    assert!(open.contains(&(held.tracking_number.clone(), Kind::OnHold)));
-    assert!(open.contains(&(attempted.tracking_number.clone(), Kind::FailedDeliveryAttempt)));
     assert!(
-        open.iter().all(|(number, _)| *number != fine.tracking_number),
+        open.contains(&(late.tracking_number.clone(), Kind::Late)),
+        "{open:?}"
+    );
+    assert!(open.contains(&(held.tracking_number.clone(), Kind::OnHold)));
+    assert!(open.contains(&(
+        attempted.tracking_number.clone(),
+        Kind::FailedDeliveryAttempt
+    )));
+    assert!(
+        open.iter()
+            .all(|(number, _)| *number != fine.tracking_number),
         "a shipment on time, just booked, needs nothing: {open:?}"
     );
     let counts = queue
@@ -206,9 +216,17 @@ async fn exceptions_open_close_and_open_again_with_their_conditions(running: Run
         state: state.into(),
         ..Default::default()
     };
-    assert!(listed(&mut queue, kind_filter(pb::ShipmentExceptionState::Open)).await.is_empty());
+    assert!(
+        listed(&mut queue, kind_filter(pb::ShipmentExceptionState::Open))
+            .await
+            .is_empty()
+    );
     assert_eq!(
-        listed(&mut queue, kind_filter(pb::ShipmentExceptionState::Resolved)).await,
+        listed(
+            &mut queue,
+            kind_filter(pb::ShipmentExceptionState::Resolved)
+        )
+        .await,
         [(held.tracking_number.clone(), Kind::OnHold)]
     );
 
@@ -217,7 +235,11 @@ async fn exceptions_open_close_and_open_again_with_their_conditions(running: Run
     track(&running, &held.id, S::OnHold, Failed::Unspecified)
         .await
         .unwrap();
-    assert!(listed(&mut queue, kind_filter(pb::ShipmentExceptionState::Open)).await.is_empty());
+    assert!(
+        listed(&mut queue, kind_filter(pb::ShipmentExceptionState::Open))
+            .await
+            .is_empty()
+    );
     track(&running, &held.id, S::InTransit, Failed::Unspecified)
         .await
         .unwrap();
@@ -238,8 +260,14 @@ async fn exceptions_open_close_and_open_again_with_their_conditions(running: Run
         .await
         .unwrap();
     let after = listed(&mut queue, Default::default()).await;
-    assert!(after.contains(&(attempted.tracking_number.clone(), Kind::MissingProofOfDelivery)));
-    assert!(!after.contains(&(attempted.tracking_number.clone(), Kind::FailedDeliveryAttempt)));
+    assert!(after.contains(&(
+        attempted.tracking_number.clone(),
+        Kind::MissingProofOfDelivery
+    )));
+    assert!(!after.contains(&(
+        attempted.tracking_number.clone(),
+        Kind::FailedDeliveryAttempt
+    )));
 
     // Ids that name nothing in the queue: none, a condition not due, a deleted shipment.
     for id in [
@@ -269,7 +297,10 @@ async fn exceptions_open_close_and_open_again_with_their_conditions(running: Run
         .await
         .unwrap();
     let gone = listed(&mut queue, Default::default()).await;
-    assert!(gone.iter().all(|(number, _)| *number != late.tracking_number));
+    assert!(
+        gone.iter()
+            .all(|(number, _)| *number != late.tracking_number)
+    );
     let bad = queue
         .list_shipment_exceptions(pb::ListShipmentExceptionsRequest {
             page_size: 101,
@@ -354,7 +385,10 @@ fn queue_of(running: &Running) -> Queue {
 async fn notes_stay_with_staff_newest_first(running: Running) {
     let mut notes = notes(&running);
     let shipment = booked(&running, -3).await;
-    for text in ["Receiver asked for a call first", "Gate code 4411\nsecond line"] {
+    for text in [
+        "Receiver asked for a call first",
+        "Gate code 4411\nsecond line",
+    ] {
         notes
             .create_shipment_note(pb::CreateShipmentNoteRequest {
                 shipment_id: shipment.id.clone(),
