@@ -117,6 +117,11 @@ pub struct EmailApiSettings {
     /// message naming this variable.
     #[arg(long, env = "EMAILJS_ACCOUNT_DECLINED_TEMPLATE_ID")]
     pub emailjs_account_declined_template_id: Option<String>,
+    /// Template of the daily digest of open exceptions (parameters `to_email`, `subject`,
+    /// `total`, `counts`, `exceptions`, `more`, `queue_url`, one line each in the lists);
+    /// unset, those e-mails fail with a message naming this variable.
+    #[arg(long, env = "EMAILJS_DIGEST_TEMPLATE_ID")]
+    pub emailjs_digest_template_id: Option<String>,
     /// The contact form's own account: public key (`user_id`).
     #[arg(long, env = "CONTACT_EMAILJS_PUBLIC_KEY")]
     pub contact_emailjs_public_key: Option<String>,
@@ -180,6 +185,8 @@ pub struct EmailApiConfig {
     pub pickup_template: Option<String>,
     /// The declined account requests; unset, those e-mails fail naming it.
     pub account_declined_template: Option<String>,
+    /// The daily digests of open exceptions; unset, those e-mails fail naming it.
+    pub digest_template: Option<String>,
     pub contact: Account,
     pub contact_template: String,
 }
@@ -319,6 +326,7 @@ impl EmailApiSettings {
             invitation_template: optional(&self.emailjs_invitation_template_id),
             pickup_template: optional(&self.emailjs_pickup_template_id),
             account_declined_template: optional(&self.emailjs_account_declined_template_id),
+            digest_template: optional(&self.emailjs_digest_template_id),
             contact: Account {
                 public_key: get(&self.contact_emailjs_public_key),
                 private_key: given_secret(&self.contact_emailjs_private_key),

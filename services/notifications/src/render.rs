@@ -67,6 +67,14 @@ const SOURCES: &[(&str, &str)] = &[
     ("contact.txt", include_str!("../templates/contact.txt")),
     ("alert.html", include_str!("../templates/alert.html")),
     ("alert.txt", include_str!("../templates/alert.txt")),
+    (
+        "exception_digest.html",
+        include_str!("../templates/exception_digest.html"),
+    ),
+    (
+        "exception_digest.txt",
+        include_str!("../templates/exception_digest.txt"),
+    ),
 ];
 
 /// One e-mail, ready to send.
@@ -102,6 +110,7 @@ fn stem(template: Template) -> &'static str {
         Template::CustomerInvitation => "customer_invitation",
         Template::PickupConfirmed => "pickup_confirmed",
         Template::AccountRequestDeclined => "account_request_declined",
+        Template::ExceptionDigest => "exception_digest",
     }
 }
 
@@ -152,7 +161,7 @@ fn subject_key(template: Template) -> Option<&'static str> {
         Template::CustomerInvitation => Some("email.invitation.subject"),
         Template::PickupConfirmed => Some("email.pickup.subject"),
         Template::AccountRequestDeclined => Some("email.declined.subject"),
-        Template::Contact | Template::Alert => None,
+        Template::Contact | Template::Alert | Template::ExceptionDigest => None,
     }
 }
 
@@ -618,6 +627,29 @@ fn samples() -> Vec<(Template, BTreeMap<String, String>)> {
             Language::En,
             now,
         ),
+        outbox::emails::exception_digest(
+            "ops@example.com",
+            &[
+                ("email.digest.kind.late", 3),
+                ("email.digest.kind.on_hold", 1),
+            ],
+            &[
+                (
+                    "PSE000000000".into(),
+                    "email.digest.kind.late",
+                    now.date_naive(),
+                ),
+                (
+                    "PSE000000001".into(),
+                    "email.digest.kind.on_hold",
+                    now.date_naive(),
+                ),
+            ],
+            2,
+            "https://ship.example/administration_and_development/exceptions",
+            Language::En,
+            now,
+        ),
     ]
     .into_iter()
     .map(|n| (n.template, n.params))
@@ -640,6 +672,47 @@ mod tests {
             assert!(
                 rendered.text.contains("Parcel Shipping Express") || template == Template::Contact
             );
+            assert!(!rendered.subject.is_empty());
+        }
+    }
+
+    #[test]
+    fn the_exceptions_digest_lists_each_line_on_its_own_in_each_language() {
+        let renderer = Renderer::new(Brand::spec_default()).unwrap();
+        let now = chrono::Utc::now();
+        for language in Language::ALL {
+            let digest = outbox::emails::exception_digest(
+                "ops@example.com",
+                &[
+                    ("email.digest.kind.late", 2),
+                    ("email.digest.kind.stalled", 0),
+                ],
+                &[(
+                    "PSE000000000".into(),
+                    "email.digest.kind.late",
+                    now.date_naive(),
+                )],
+                1,
+                "https://ship.example/queue",
+                language,
+                now,
+            );
+            let rendered = renderer.render(digest.template, &digest.params).unwrap();
+            // One line per kind with exceptions open, one per listed exception.
+            assert_eq!(rendered.html.matches("<li>").count(), 2, "{language:?}");
+            assert!(
+                rendered
+                    .html
+                    .contains(r#"<li><span dir="auto" style="unicode-bidi:isolate">PSE000000000"#),
+                "{language:?}: {}",
+                rendered.html
+            );
+            assert!(
+                rendered
+                    .html
+                    .contains(r#"href="https://ship.example/queue""#)
+            );
+            assert!(rendered.text.contains("PSE000000000"));
             assert!(!rendered.subject.is_empty());
         }
     }

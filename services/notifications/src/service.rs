@@ -96,6 +96,7 @@ pub fn notification_to_proto(n: &Notification) -> pb::Notification {
             Template::CustomerInvitation => pb::EmailTemplate::CustomerInvitation,
             Template::PickupConfirmed => pb::EmailTemplate::PickupConfirmed,
             Template::AccountRequestDeclined => pb::EmailTemplate::AccountRequestDeclined,
+            Template::ExceptionDigest => pb::EmailTemplate::ExceptionDigest,
         } as i32,
         to_email: n.to_email.clone(),
         to_name: n.to_name.clone(),

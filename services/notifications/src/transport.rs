@@ -133,6 +133,10 @@ impl Transport {
                     "EMAILJS_ACCOUNT_DECLINED_TEMPLATE_ID",
                 )?,
             ),
+            Template::ExceptionDigest => (
+                &config.shipments,
+                optional(&config.digest_template, "EMAILJS_DIGEST_TEMPLATE_ID")?,
+            ),
         };
         let mut body = json!({
             "lib_version": LIB_VERSION,

@@ -291,6 +291,7 @@ async fn the_email_api_connects_directly_whatever_the_environment_says() {
         subscription_template: None,
         invitation_template: None,
         pickup_template: None,
+        digest_template: None,
         account_declined_template: None,
         contact: account,
         contact_template: "tpl".into(),

@@ -375,6 +375,61 @@ pub fn account_request_declined(
     )
 }
 
+/// The daily digest of the exceptions queue, to the operations address: the open count per
+/// kind (`counts`: each kind's message id and count) and the longest-standing ones (`lines`:
+/// tracking number, kind's message id, the day it began), `more` beyond them.
+pub fn exception_digest(
+    to: &str,
+    counts: &[(&str, u64)],
+    lines: &[(String, &str, chrono::NaiveDate)],
+    more: u64,
+    queue_url: &str,
+    language: Language,
+    now: DateTime<Utc>,
+) -> Notification {
+    let total: u64 = counts.iter().map(|(_, n)| n).sum();
+    let subject = plural(language, "email.digest.subject", total);
+    let counts_text = counts
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(kind, n)| format!("{}: {n}", message(language, kind)))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let lines_text = lines
+        .iter()
+        .map(|(number, kind, since)| {
+            format(
+                language,
+                "email.digest.line",
+                &[
+                    ("tracking", number),
+                    ("kind", &message(language, kind)),
+                    ("date", &date(language, *since)),
+                ],
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let more_text = if more > 0 {
+        plural(language, "email.digest.more", more)
+    } else {
+        String::new()
+    };
+    let p = params(
+        language,
+        [
+            ("to_email", to),
+            ("subject", &subject),
+            ("total", &total.to_string()),
+            ("counts", &counts_text),
+            ("exceptions", &lines_text),
+            ("more", &more_text),
+            ("queue_url", queue_url),
+        ],
+    );
+    Notification::new(Template::ExceptionDigest, to, "", p, now)
+}
+
 /// Tells an admin that a webhook endpoint failed for the whole retry window and was disabled.
 pub fn endpoint_disabled(
     to: &str,

@@ -36,6 +36,8 @@ pub enum Template {
     PickupConfirmed,
     /// A visitor's account request was declined, with the reason.
     AccountRequestDeclined,
+    /// The daily digest of open exceptions, to the operations address.
+    ExceptionDigest,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

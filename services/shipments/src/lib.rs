@@ -12,6 +12,7 @@ pub mod customers;
 pub mod delivery;
 pub mod demo;
 pub mod details;
+pub mod digest;
 pub mod domain;
 pub mod emails;
 pub mod error;
@@ -189,6 +190,11 @@ pub async fn build(
     let blobs = blobs::open(config).await?;
     let audit_log = audit::open(config).await?;
     rates::api::ensure_public_card(store.as_ref()).await?;
+    digest::keep_sending(
+        store.clone(),
+        site.public_url(),
+        std::time::Duration::from_secs(60),
+    );
     let service = service(store, blobs, tokens.clone(), site, settings);
     service.keep_sweeping_pending_imports().await;
     let services = Services::new(served(service.clone()))

@@ -131,6 +131,7 @@ fn api_config(base_url: &str) -> MailConfig {
         subscription_template: None,
         invitation_template: None,
         pickup_template: None,
+        digest_template: None,
         account_declined_template: None,
         alert_template: None,
         receiver_template: "tpl-receiver".into(),

@@ -386,6 +386,13 @@ pub trait Journal: Send + Sync + 'static {
     async fn record(&self, entries: &[AuditEntry]) -> Result<(), ShipmentError>;
     /// Writes e-mails that belong to no shipment change (a subscription's confirmation).
     async fn enqueue(&self, emails: &[Notification]) -> Result<(), ShipmentError>;
+    /// Writes the e-mails with `claim` taken in the same transaction, unless it is taken
+    /// already (false, nothing written): once across every replica (a day's digest).
+    async fn enqueue_once(
+        &self,
+        claim: &str,
+        emails: &[Notification],
+    ) -> Result<bool, ShipmentError>;
 }
 
 /// The admin's settings of the shipment e-mails.

@@ -860,6 +860,36 @@ impl Journal for MongoShipmentStore {
             .map_err(StoreFault::from)?;
         Ok(())
     }
+
+    async fn enqueue_once(
+        &self,
+        claim: &str,
+        emails: &[Notification],
+    ) -> Result<bool, ShipmentError> {
+        self.in_transaction(|store, session| {
+            let (claim, emails) = (claim.to_owned(), emails.to_vec());
+            Box::pin(async move {
+                // Read first: a failed insert would abort the transaction. A replica racing
+                // this one meets a duplicate key, and its write fails whole.
+                let taken = store
+                    .claims
+                    .find_one(doc! { "_id": &claim })
+                    .session(&mut *session)
+                    .await?;
+                if taken.is_some() {
+                    return Ok(Ok(false));
+                }
+                store
+                    .claims
+                    .insert_one(doc! { "_id": &claim, "shipmentId": "" })
+                    .session(&mut *session)
+                    .await?;
+                outbox::store::mongo::insert_all(&store.outbox, session, &emails).await?;
+                Ok(Ok(true))
+            })
+        })
+        .await
+    }
 }
 
 #[async_trait]

@@ -1035,6 +1035,34 @@ impl Journal for SqliteShipmentStore {
             })
             .await
     }
+
+    async fn enqueue_once(
+        &self,
+        claim: &str,
+        emails: &[Notification],
+    ) -> Result<bool, ShipmentError> {
+        let (claim, emails) = (claim.to_owned(), emails.to_vec());
+        self.db
+            .write(move |conn| {
+                let tx = conn
+                    .transaction_with_behavior(TransactionBehavior::Immediate)
+                    .map_err(StoreFault::from)?;
+                let claimed = tx
+                    .execute(
+                        "INSERT INTO shipment_claims (claim, shipment_id) VALUES (?, '') \
+                         ON CONFLICT (claim) DO NOTHING",
+                        [&claim],
+                    )
+                    .map_err(StoreFault::from)?;
+                if claimed == 0 {
+                    return Ok(false);
+                }
+                outbox::store::sqlite::insert_all(&tx, &emails)?;
+                tx.commit().map_err(StoreFault::from)?;
+                Ok(true)
+            })
+            .await
+    }
 }
 
 #[async_trait]

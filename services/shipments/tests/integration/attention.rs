@@ -473,3 +473,110 @@ crate::common::both_stores!(
     exception_settings_are_checked_and_kept,
     notes_stay_with_staff_newest_first
 );
+
+/// The daily digest on both stores: once a day, from its hour, in the team's language, the
+/// open exceptions longest-standing first.
+mod digest {
+    use std::sync::Arc;
+
+    use audit::{Actor, AuditEntry};
+    use shipments::domain::{HistoryEntry, Shipment, Status, TrackingNumber};
+    use shipments::exceptions::ExceptionSettings;
+    use shipments::store::{Effects, ShipmentStore};
+
+    fn held(hours_ago: i64) -> Shipment {
+        let at = shipments::domain::now() - chrono::TimeDelta::hours(hours_ago);
+        let mut s = Shipment::create(
+            crate::common::details("Held Trader", "Tema"),
+            TrackingNumber::generate(),
+            at,
+            "clerk@example.com",
+        );
+        s.status = Status::OnHold;
+        s.shipment_history.push(HistoryEntry::new(
+            at,
+            "Tema customs",
+            Status::OnHold,
+            "clerk",
+            "",
+        ));
+        s
+    }
+
+    async fn goes_once_a_day_from_its_hour(
+        store: Arc<dyn ShipmentStore>,
+        outbox: Arc<dyn outbox::OutboxStore>,
+    ) {
+        let (older, newer) = (held(5), held(2));
+        for s in [&newer, &older] {
+            store.insert(s, &Effects::default()).await.unwrap();
+        }
+        let now = shipments::domain::now();
+        let url = "https://cargo.example.com/";
+        // No operations address: no digest.
+        assert!(
+            !shipments::digest::send_if_due(store.as_ref(), url, now)
+                .await
+                .unwrap()
+        );
+        let settings = ExceptionSettings {
+            operations_email: "ops@example.com".into(),
+            digest_language: outbox::language::Language::Ar,
+            digest_hour: 0,
+            ..ExceptionSettings::default()
+        };
+        let entry = AuditEntry::new(&Actor::default(), audit::Action::SettingsUpdate, "x", "x");
+        store
+            .set_exception_settings(&settings, &entry)
+            .await
+            .unwrap();
+        assert!(
+            shipments::digest::send_if_due(store.as_ref(), url, now)
+                .await
+                .unwrap()
+        );
+        assert!(
+            !shipments::digest::send_if_due(store.as_ref(), url, now)
+                .await
+                .unwrap(),
+            "once a day"
+        );
+        let sent: Vec<_> = outbox
+            .list(&Default::default(), 100, None)
+            .await
+            .unwrap()
+            .notifications
+            .into_iter()
+            .filter(|n| n.template == outbox::Template::ExceptionDigest)
+            .collect();
+        assert_eq!(sent.len(), 1);
+        let digest = &sent[0];
+        assert_eq!(digest.to_email, "ops@example.com");
+        assert_eq!(digest.params["language"], "ar");
+        assert_eq!(digest.subject, "استثناءان مفتوحان يحتاجان إلى متابعة");
+        assert_eq!(digest.params["counts"], "معلّقة: 2");
+        let lines = &digest.params["exceptions"];
+        let (first, second) = (
+            lines.find(older.tracking_number.as_str()).unwrap(),
+            lines.find(newer.tracking_number.as_str()).unwrap(),
+        );
+        assert!(first < second, "longest-standing first: {lines}");
+        assert_eq!(
+            digest.params["queue_url"],
+            "https://cargo.example.com/administration_and_development/exceptions"
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn sqlite() {
+        let (store, outbox, _dir) = crate::common::sqlite_stores();
+        goes_once_a_day_from_its_hour(store, outbox).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn mongo() {
+        if let Some((store, outbox)) = crate::common::mongo_stores().await {
+            goes_once_a_day_from_its_hour(store, outbox).await;
+        }
+    }
+}

@@ -36,6 +36,7 @@ const TEMPLATE_NAMES: Record<number, string> = {
   [EmailTemplate.CUSTOMER_INVITATION]: 'Customer invitation',
   [EmailTemplate.PICKUP_CONFIRMED]: 'Pickup confirmed',
   [EmailTemplate.ACCOUNT_REQUEST_DECLINED]: 'Account request declined',
+  [EmailTemplate.EXCEPTION_DIGEST]: 'Exceptions digest',
 };
 
 /** Who it is for, the address wrapping at its "@" and dots on a phone. */
