@@ -403,7 +403,7 @@ pub fn exception_digest(
                 "email.digest.line",
                 &[
                     ("tracking", number),
-                    ("kind", &message(language, kind)),
+                    ("kind", message(language, kind)),
                     ("date", &date(language, *since)),
                 ],
             )
