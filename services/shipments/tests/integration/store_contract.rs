@@ -944,13 +944,13 @@ async fn stalled_shipments_enter_the_queue_after_their_modes_hours(
     // Air: 24 hours, sea: 168.
     assert_eq!(
         stalled(&store, &settings, now, &ids).await,
-        [air.id.clone()]
+        vec![air.id.clone()]
     );
     settings.air_stalled_hours = 48;
     settings.sea_stalled_hours = 12;
     assert_eq!(
         stalled(&store, &settings, now, &ids).await,
-        [sea.id.clone()]
+        vec![sea.id.clone()]
     );
 
     // A history entry starts the clock again.
@@ -969,7 +969,7 @@ async fn stalled_shipments_enter_the_queue_after_their_modes_hours(
     let later = now + chrono::TimeDelta::hours(13);
     assert_eq!(
         stalled(&store, &settings, later, &ids).await,
-        [sea.id.clone()]
+        vec![sea.id.clone()]
     );
 }
 
