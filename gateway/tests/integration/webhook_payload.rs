@@ -85,6 +85,7 @@ async fn every_kind_of_delivery_passes_the_schema_and_the_standard_webhooks_libr
             }),
             remarks: String::new(),
             remarks_public: false,
+            ..Default::default()
         },
     )
     .await;

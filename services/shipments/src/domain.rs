@@ -345,7 +345,8 @@ impl Shipment {
         if moved || patch.history == HistoryRule::AlwaysRecord {
             self.shipment_history.push(HistoryEntry {
                 remarks_public: patch.remarks_public,
-                failed_attempt: patch.failed_attempt,
+                // A delivered shipment records no failed attempt.
+                failed_attempt: patch.failed_attempt.filter(|_| status != Status::Delivered),
                 ..HistoryEntry::new(
                     patch.event_time.unwrap_or(now),
                     &location,

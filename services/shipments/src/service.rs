@@ -755,8 +755,23 @@ impl ShipmentService for ShipmentsService {
             convert::patch_from_proto(request.update_mask.as_ref(), &input, &request.remarks)
                 .map_err(ShipmentError::Invalid)?;
         patch.remarks_public = request.remarks_public;
+        let mut v = Violations::default();
+        patch.failed_attempt =
+            convert::attempt_failure_from_proto("failed_attempt", request.failed_attempt, &mut v);
+        if patch.failed_attempt.is_some() {
+            patch.history = HistoryRule::AlwaysRecord;
+            if patch.status == Some(crate::domain::Status::Delivered) {
+                v.add(
+                    "failed_attempt",
+                    "A delivered shipment has no failed attempt: choose another status",
+                );
+            }
+        }
+        v.into_result(()).map_err(ShipmentError::Invalid)?;
         // Moving a shipment is its own permission, whichever method does it.
-        if (patch.status.is_some() || patch.current_location.is_some())
+        if (patch.status.is_some()
+            || patch.current_location.is_some()
+            || patch.failed_attempt.is_some())
             && !caller.may(Permission::ShipmentsTrack)
         {
             return Err(Status::permission_denied(service_auth::NOT_PERMITTED));

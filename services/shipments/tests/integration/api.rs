@@ -323,6 +323,7 @@ async fn update_edits_masked_fields_and_records_one_history_entry() {
         update_mask: Some(prost_types::FieldMask { paths }),
         remarks: "Weather".into(),
         remarks_public: false,
+        ..Default::default()
     };
     let after = api.update_shipment(request).await.unwrap().into_inner();
     assert_eq!(after.status(), pb::ShipmentStatus::Delayed);
@@ -357,6 +358,7 @@ async fn update_edits_masked_fields_and_records_one_history_entry() {
         }),
         remarks: String::new(),
         remarks_public: false,
+        ..Default::default()
     };
     let again = api.update_shipment(request).await.unwrap().into_inner();
     assert_eq!((again.carrier.as_str(), again.history.len()), ("MSC", 2));
@@ -375,6 +377,7 @@ async fn update_edits_masked_fields_and_records_one_history_entry() {
         }),
         remarks: String::new(),
         remarks_public: false,
+        ..Default::default()
     };
     let status = api.update_shipment(request).await.unwrap_err();
     assert_eq!(violations(&status), vec!["carrier"]);
@@ -396,6 +399,7 @@ async fn update_edits_masked_fields_and_records_one_history_entry() {
             }),
             remarks: String::new(),
             remarks_public: false,
+            ..Default::default()
         };
         let status = api.update_shipment(request).await.unwrap_err();
         assert_eq!(violations(&status), vec!["update_mask"], "{bad_path}");
@@ -579,6 +583,7 @@ async fn lookups_see_every_write_at_once() {
         update_mask: Some(mask),
         remarks: String::new(),
         remarks_public: false,
+        ..Default::default()
     })
     .await
     .unwrap();
@@ -790,6 +795,7 @@ async fn package_count_and_weight_follow_the_packages_on_create_and_update() {
         }),
         remarks: String::new(),
         remarks_public: false,
+        ..Default::default()
     };
     // A count or weight alone that contradicts the stored packages is replaced.
     let after = api

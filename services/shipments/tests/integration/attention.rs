@@ -288,6 +288,32 @@ async fn exceptions_open_close_and_open_again_with_their_conditions(running: Run
             "{id}"
         );
     }
+    // The admin's edit records a failed attempt too, even where nothing moved.
+    let edited = running
+        .client
+        .clone()
+        .update_shipment(pb::UpdateShipmentRequest {
+            shipment: Some(pb::Shipment {
+                id: fine.id.clone(),
+                current_location: fine.current_location.clone(),
+                ..Default::default()
+            }),
+            update_mask: Some(prost_types::FieldMask {
+                paths: vec!["current_location".into()],
+            }),
+            failed_attempt: Failed::AddressProblem.into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(edited.history.len(), fine.history.len() + 1);
+    assert_eq!(
+        edited.history.last().unwrap().failed_attempt(),
+        Failed::AddressProblem
+    );
+    let now_open = listed(&mut queue, Default::default()).await;
+    assert!(now_open.contains(&(fine.tracking_number.clone(), Kind::FailedDeliveryAttempt)));
     running
         .client
         .clone()

@@ -86,6 +86,7 @@ async fn an_agent_moves_shipments_but_cannot_create_edit_or_delete_them() {
             }),
             remarks: String::new(),
             remarks_public: false,
+            ..Default::default()
         })
         .await
         .unwrap_err(),
@@ -133,6 +134,7 @@ async fn a_narrowed_permission_list_is_what_counts_not_the_role() {
         }),
         remarks: String::new(),
         remarks_public: false,
+        ..Default::default()
     };
     assert_eq!(
         api.update_shipment(edit(vec!["carrier"]))
@@ -193,6 +195,7 @@ async fn every_change_is_audited_with_who_where_and_what() {
         }),
         remarks: String::new(),
         remarks_public: false,
+        ..Default::default()
     })
     .await
     .unwrap();

@@ -1051,6 +1051,7 @@ async fn a_change_of_a_partys_contact_details_voids_earlier_grants_and_links() {
         }),
         remarks: String::new(),
         remarks_public: false,
+        ..Default::default()
     };
     admin
         .update_shipment(edit(
@@ -1127,6 +1128,7 @@ async fn a_change_of_a_partys_contact_details_voids_earlier_grants_and_links() {
             }),
             remarks: String::new(),
             remarks_public: false,
+            ..Default::default()
         })
         .await
         .unwrap();
