@@ -1,9 +1,9 @@
-// Staff's internal notes and failed delivery attempts, at 390 and 1280 px: an admin adds notes
-// in a shipment's View dialog (newest first, author and time, line breaks kept; one too long is
-// refused by the server under the text); the notes appear neither on the public tracking page
-// (limited or verified) nor in the customer portal; an update recording a failed attempt is
-// refused with Delivered and otherwise shows in the staff history and on the tracking page, in
-// English and Arabic.
+// Staff's internal notes and failed delivery attempts, at 390 and 1280 px: an admin adds notes in a
+// shipment's View dialog (newest first, author and time, line breaks kept; one too long is refused
+// by the server under the text); the notes appear neither on the public tracking page (limited or
+// verified) nor in the customer portal; an agent's update recording a failed attempt is refused
+// with Delivered and otherwise shows in the staff history and on the tracking page, in English and
+// Arabic.
 import { join } from 'node:path';
 import { createClient, type Client } from '@connectrpc/connect';
 import { createGrpcWebTransport } from '@connectrpc/connect-web';
@@ -25,6 +25,7 @@ const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 800 },
 ] as const;
 
+const PASSWORD = 'a-Staff-Passw0rd-2026';
 const NOBODY_HOME_EN = 'Delivery attempt failed: nobody home';
 const NOBODY_HOME_AR = 'فشلت محاولة التسليم: لا أحد في المنزل';
 
@@ -51,6 +52,13 @@ test.beforeAll(async ({ playwright }) => {
 test.afterAll(async () => {
   await request.dispose();
 });
+
+/** A new agent (who updates tracking but does not edit shipments): returns the e-mail. */
+async function agent(): Promise<string> {
+  const email = `agent-${tag()}@example.com`;
+  await admin.users.createUser({ user: { email, name: 'Ade Agent', role: Role.AGENT }, password: PASSWORD });
+  return email;
+}
 
 async function openView(page: Page, trackingNumber: string): Promise<Locator> {
   await searchShipments(page, trackingNumber);
@@ -137,12 +145,12 @@ for (const viewport of VIEWPORTS) {
       await shootBoth(page, `notes-view-${viewport.width}`, view);
     });
 
-    test('an update records a failed delivery attempt: never with Delivered; shown in the staff history and on the tracking page in English and Arabic', async ({
+    test('an agent records a failed delivery attempt: never with Delivered; shown in the staff history and on the tracking page in English and Arabic', async ({
       page,
     }) => {
       const run = tag();
-      const shipment = await createShipment(admin, run);
-      await signIn(page);
+      const [shipment, email] = await Promise.all([createShipment(admin, run), agent()]);
+      await signIn(page, email, PASSWORD);
       await searchShipments(page, shipment.trackingNumber);
       const row = page.locator(`[data-tracking-number="${shipment.trackingNumber}"]`).first();
       await row.getByRole('button', { name: `Update status of shipment ${shipment.trackingNumber}` }).click();
