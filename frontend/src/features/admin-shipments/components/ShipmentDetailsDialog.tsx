@@ -58,6 +58,8 @@ export function ShipmentDetailsDialog({
   const fresh = useShipment(initial.id);
   const [tab, setTab] = useState<Tab>('details');
   const [recording, setRecording] = useState(false);
+  // A note being written: closing asks first.
+  const [noteDraft, setNoteDraft] = useState(false);
   // The list's copy until the server's arrives, and again if that fails.
   const s = fresh.data ?? initial;
   const refreshing = fresh.isFetching;
@@ -120,13 +122,13 @@ export function ShipmentDetailsDialog({
         <HistoryTimeline history={s.history} dayHeading="h4" />
       </section>
 
-      <ShipmentNotes shipmentId={s.id} canAdd={canAddNotes} />
+      <ShipmentNotes shipmentId={s.id} canAdd={canAddNotes} onDraftChange={setNoteDraft} />
     </div>
   );
   // The Record dialog is the View dialog's sibling, not its child: Escape in it must close it alone.
   return (
     <>
-      <Modal title={`Shipment ${s.trackingNumber}`} onClose={onClose} size="lg">
+      <Modal title={`Shipment ${s.trackingNumber}`} onClose={onClose} size="lg" dirty={noteDraft}>
         {showActivity ? (
           <>
             <DialogTabs tab={tab} onChange={setTab} />

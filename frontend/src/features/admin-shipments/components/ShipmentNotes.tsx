@@ -17,7 +17,16 @@ const TEXT_ID = 'shipment-note-text';
 
 /** Staff's internal notes on a shipment, newest first, and (for whoever may update tracking,
  * `canAdd`) a form to add one. Plain text with its line breaks; never shown to customers. */
-export function ShipmentNotes({ shipmentId, canAdd }: { shipmentId: string; canAdd: boolean }) {
+export function ShipmentNotes({
+  shipmentId,
+  canAdd,
+  onDraftChange,
+}: {
+  shipmentId: string;
+  canAdd: boolean;
+  /** Whether a note is being written (not yet added). */
+  onDraftChange?: (writing: boolean) => void;
+}) {
   const { notes, error, hasMore, loadMore, loadingMore } = useShipmentNotes(shipmentId);
   return (
     <section aria-labelledby="view-notes" className="details-section shipment-notes">
@@ -26,7 +35,7 @@ export function ShipmentNotes({ shipmentId, canAdd }: { shipmentId: string; canA
         <Lock aria-hidden="true" size={16} />
         Only staff see these notes.
       </p>
-      {canAdd && <AddNoteForm shipmentId={shipmentId} />}
+      {canAdd && <AddNoteForm shipmentId={shipmentId} onDraftChange={onDraftChange} />}
       {error && !notes ? (
         <p className="field-error" role="alert">
           {serverMessage(error, 'Failed to load the notes')}
@@ -65,9 +74,13 @@ function NoteItem({ note }: { note: ShipmentNote }) {
   );
 }
 
-function AddNoteForm({ shipmentId }: { shipmentId: string }) {
+function AddNoteForm({ shipmentId, onDraftChange }: { shipmentId: string; onDraftChange?: (writing: boolean) => void }) {
   const createNote = useCreateShipmentNote();
-  const [text, setText] = useState('');
+  const [text, setTextState] = useState('');
+  const setText = (value: string) => {
+    setTextState(value);
+    onDraftChange?.(value.trim() !== '');
+  };
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const counter = noteCounter(text);
