@@ -192,14 +192,14 @@ for (const viewport of VIEWPORTS) {
         ['/ar', NOBODY_HOME_AR],
       ] as const) {
         await page.goto(`${prefix}/track/${shipment.trackingNumber}`);
-        const event = result(page).getByTestId('history-event').first();
+        const history = page.locator('section[aria-labelledby="history-heading"]');
+        const event = history.getByTestId('history-event').first();
         await expect(event).toContainText(words);
         if (prefix) await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
         await expectNoSideways(page);
         // The history, where the line is (the rest of the page has its own checks).
         await expectAccessible(page, 'section[aria-labelledby="history-heading"]');
-        await event.scrollIntoViewIfNeeded();
-        await shootBoth(page, `failed-attempt-track${prefix.replace('/', '-') || '-en'}-${viewport.width}`);
+        await shootBoth(page, `failed-attempt-track${prefix.replace('/', '-') || '-en'}-${viewport.width}`, history);
       }
     });
   });
