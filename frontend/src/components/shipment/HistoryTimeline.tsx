@@ -4,7 +4,7 @@ import type { HistoryEntry } from '@/gen/logistics/v1/shipment_pb';
 import { useMessages } from '@/lib/i18n';
 import { formatClock, formatIsoDate } from '@/utils/format';
 import { historyByDay, statusKey } from '@/utils/shipment';
-import { remarksText } from '@/utils/history-remarks';
+import { failedAttemptText, remarksText } from '@/utils/history-remarks';
 import { StatusBadge } from './StatusBadge';
 
 type HistoryTimelineProps = {
@@ -16,7 +16,8 @@ type HistoryTimelineProps = {
 };
 
 /** The shipment's journey as a vertical timeline, grouped by day (in the company's time zone),
- * newest day and newest entry first; each entry with its local time, status, place and remarks. */
+ * newest day and newest entry first; each entry with its local time, status, place, a failed
+ * delivery attempt and remarks. */
 export function HistoryTimeline({ history, dayHeading: DayHeading = 'h3', printLatest = Infinity }: HistoryTimelineProps) {
   const t = useMessages('track');
   if (history.length === 0) {
@@ -52,6 +53,7 @@ export function HistoryTimeline({ history, dayHeading: DayHeading = 'h3', printL
                     <MapPin aria-hidden="true" size={16} />
                     <bdi>{entry.location}</bdi>
                   </p>
+                  {failedAttemptText(entry.failedAttempt, t) && <p className="history-failed">{failedAttemptText(entry.failedAttempt, t)}</p>}
                   {entry.remarks && (
                     <p className="history-remarks">
                       <bdi>{remarksText(entry.remarks, t)}</bdi>

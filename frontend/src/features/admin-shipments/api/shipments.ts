@@ -2,7 +2,7 @@
 import { useCallback } from 'react';
 import { createConnectQueryKey, skipToken, useQuery } from '@connectrpc/connect-query';
 import { keepPreviousData, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ProofOfDeliveryImageKind, Shipment, ShipmentStatus } from '@/gen/logistics/v1/shipment_pb';
+import type { DeliveryAttemptFailure, ProofOfDeliveryImageKind, Shipment, ShipmentStatus } from '@/gen/logistics/v1/shipment_pb';
 import {
   ShipmentService,
   type BatchUpdateShipmentTrackingResponse,
@@ -100,6 +100,8 @@ function updateTracking(input: {
   currentLocation: string;
   remarks: string;
   remarksPublic: boolean;
+  /** The update records a failed delivery attempt, for this reason (never with DELIVERED). */
+  failedAttempt: DeliveryAttemptFailure;
 }): Promise<Shipment> {
   return shipmentClient.updateShipmentTracking(input, { timeoutMs: TIMEOUT_MS });
 }

@@ -19,6 +19,7 @@ import { ProofOfDeliverySection } from './ProofOfDeliverySection';
 import { CustomerName } from './CustomerName';
 import { RecordProofModal } from './RecordProofModal';
 import { ShipmentActivity } from './ShipmentActivity';
+import { ShipmentNotes } from './ShipmentNotes';
 
 function Detail({ term, children }: { term: string; children: ReactNode }) {
   return (
@@ -33,7 +34,8 @@ type Tab = 'details' | 'activity';
 
 /** Every field of a shipment and its history, fetched again on open so it is current; a
  * delivered shipment's proof of delivery (recorded or replaced here by whoever may record
- * deliveries); and, for those who read the audit log, an Activity tab of who changed it. */
+ * deliveries); staff's internal notes (added here by whoever may update tracking); and, for
+ * those who read the audit log, an Activity tab of who changed it. */
 export function ShipmentDetailsDialog({
   shipment: initial,
   onClose,
@@ -41,6 +43,7 @@ export function ShipmentDetailsDialog({
   showLabels = false,
   canRecordProof = false,
   canReadCustomers = false,
+  canAddNotes = false,
 }: {
   shipment: Shipment;
   onClose: () => void;
@@ -49,10 +52,14 @@ export function ShipmentDetailsDialog({
   canRecordProof?: boolean;
   /** The customer row shows the customer's name (else its id). */
   canReadCustomers?: boolean;
+  /** Add internal notes (shipments.track). */
+  canAddNotes?: boolean;
 }) {
   const fresh = useShipment(initial.id);
   const [tab, setTab] = useState<Tab>('details');
   const [recording, setRecording] = useState(false);
+  // A note being written: closing asks first.
+  const [noteDraft, setNoteDraft] = useState(false);
   // The list's copy until the server's arrives, and again if that fails.
   const s = fresh.data ?? initial;
   const refreshing = fresh.isFetching;
@@ -114,12 +121,14 @@ export function ShipmentDetailsDialog({
         <h3 id="view-history">Shipment History</h3>
         <HistoryTimeline history={s.history} dayHeading="h4" />
       </section>
+
+      <ShipmentNotes shipmentId={s.id} canAdd={canAddNotes} onDraftChange={setNoteDraft} />
     </div>
   );
   // The Record dialog is the View dialog's sibling, not its child: Escape in it must close it alone.
   return (
     <>
-      <Modal title={`Shipment ${s.trackingNumber}`} onClose={onClose} size="lg">
+      <Modal title={`Shipment ${s.trackingNumber}`} onClose={onClose} size="lg" dirty={noteDraft}>
         {showActivity ? (
           <>
             <DialogTabs tab={tab} onChange={setTab} />

@@ -457,6 +457,7 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
           showLabels={allowed.labels}
           canRecordProof={allowed.recordProof}
           canReadCustomers={allowed.customers}
+          canAddNotes={allowed.track}
         />
       )}
       {dialog.kind === 'bulk' && (

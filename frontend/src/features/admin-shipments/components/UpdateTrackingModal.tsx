@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { AlertCircle } from 'lucide-react';
-import { ShipmentStatus, type Shipment } from '@/gen/logistics/v1/shipment_pb';
+import { DeliveryAttemptFailure, ShipmentStatus, type Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { Field, FormErrors } from '@/components/ui/Field';
 import { fieldInputProps } from '@/components/ui/field-input-props';
 import { Modal, ModalCancelButton } from '@/components/ui/Modal';
@@ -14,18 +14,28 @@ import { useRecordProofOfDelivery, useUpdateTracking, type ProofOfDeliveryInput 
 import { useProofOfDeliveryForm } from '../hooks/use-proof-of-delivery-form';
 import { ProofOfDeliveryFields } from './ProofOfDeliveryFields';
 
-type Values = { status: string; currentLocation: string; remarks: string };
+type Values = { status: string; currentLocation: string; failedAttempt: string; remarks: string };
 
 const FIELDS: Record<string, keyof Values> = {
   status: 'status',
   current_location: 'currentLocation',
   remarks: 'remarks',
+  failed_attempt: 'failedAttempt',
 };
+
+/** Whether this update records a delivery attempt that failed, and why. */
+const FAILED_ATTEMPT_OPTIONS: ReadonlyArray<{ value: DeliveryAttemptFailure; label: string }> = [
+  { value: DeliveryAttemptFailure.UNSPECIFIED, label: 'No failed attempt' },
+  { value: DeliveryAttemptFailure.NOBODY_HOME, label: 'Failed: nobody home' },
+  { value: DeliveryAttemptFailure.REFUSED, label: 'Failed: refused' },
+  { value: DeliveryAttemptFailure.ADDRESS_PROBLEM, label: 'Failed: address problem' },
+];
 
 const PROOF_NOT_SAVED = 'The status was updated, but the proof of delivery was not saved.';
 
-/** Update Status: the new status and location, with remarks, for whoever may move shipments
- * but not edit them (an agent). One history entry per save. Marking it Delivered, whoever may
+/** Update Status: the new status and location, with remarks and a failed delivery attempt's
+ * reason, for whoever may move shipments but not edit them (an agent). One history entry per
+ * save. Marking it Delivered, whoever may
  * record deliveries (`canRecordProof`) can add the proof of delivery, saved right after the
  * status; should that second step fail, the status stays changed and the dialog offers to
  * save the proof again. */
@@ -41,7 +51,12 @@ export function UpdateTrackingModal({
   canRecordProof?: boolean;
 }) {
   const form = useForm<Values>({
-    defaultValues: { status: String(shipment.status), currentLocation: shipment.currentLocation, remarks: '' },
+    defaultValues: {
+      status: String(shipment.status),
+      currentLocation: shipment.currentLocation,
+      failedAttempt: String(DeliveryAttemptFailure.UNSPECIFIED),
+      remarks: '',
+    },
   });
   const { register, formState } = form;
   const updateTracking = useUpdateTracking();
@@ -100,6 +115,7 @@ export function UpdateTrackingModal({
           currentLocation: values.currentLocation.trim(),
           remarks: values.remarks.trim(),
           remarksPublic,
+          failedAttempt: Number(values.failedAttempt) as DeliveryAttemptFailure,
         });
         toast.success('Status updated');
       } catch (error) {
@@ -159,6 +175,19 @@ export function UpdateTrackingModal({
                 {...fieldInputProps('track-location', err('currentLocation'))}
                 {...register('currentLocation', { required: 'Current location is required' })}
               />
+            </Field>
+            <Field id="track-failed-attempt" label="Delivery attempt" error={err('failedAttempt')}>
+              <select
+                className="select"
+                {...fieldInputProps('track-failed-attempt', err('failedAttempt'))}
+                {...register('failedAttempt')}
+              >
+                {FAILED_ATTEMPT_OPTIONS.map((option) => (
+                  <option key={option.value} value={String(option.value)}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
             </Field>
             <Field id="track-remarks" label="Remarks" error={err('remarks')}>
               <textarea
