@@ -289,9 +289,9 @@ function ExceptionRow({
           )}
         </span>
       </td>
-      <td data-label="Assignee" className="cell-email">
+      <td data-label="Assignee">
         {e.assigneeId ? (
-          <span>
+          <span className="exception-assignee">
             {e.assigneeEmail ? <EmailAddress address={e.assigneeEmail} /> : 'Someone'}
             {e.assigneeId === userId && <span className="exception-me"> (you)</span>}
           </span>
