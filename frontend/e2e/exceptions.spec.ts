@@ -104,6 +104,8 @@ for (const viewport of [PHONE, DESKTOP]) {
     test.use({ viewport });
 
     test(`the dashboard counts what needs attention and the queue shows each kind at ${px}`, async ({ page, baseURL }) => {
+      // Full-page pictures of a long queue, in two themes, take their time.
+      if (process.env.E2E_SCREENSHOTS) test.slow();
       const run = `${Date.now().toString(36).slice(-6)}q${viewport.width}`;
       const { admin, exceptions } = await adminClients(baseURL!);
       const { onHold, late } = await twoExceptions(admin, run);
