@@ -624,6 +624,7 @@ fn is_admin_route(path: &str) -> bool {
                 | "pickups"
                 | "api-keys"
                 | "rates"
+                | "exceptions"
         ),
         // One customer's page, or the account requests.
         ["administration_and_development", "customers", id] => !id.is_empty(),
@@ -766,6 +767,7 @@ mod tests {
             "/administration_and_development/rates",
             "/administration_and_development/rates/public",
             "/administration_and_development/rates/01a2b3",
+            "/administration_and_development/exceptions",
             "/portal",
             "/portal/login",
             "/portal/book",

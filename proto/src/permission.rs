@@ -84,7 +84,7 @@ mod tests {
     fn names_are_the_proto_names_lower_cased_with_a_dot() {
         assert_eq!(Permission::ShipmentsRead.as_str(), "shipments.read");
         assert_eq!(Permission::DeliveriesRecord.as_str(), "deliveries.record");
-        assert_eq!(Permission::all().len(), 21);
+        assert_eq!(Permission::all().len(), 22);
         assert_eq!(Permission::RatesManage.as_str(), "rates.manage");
         for &p in Permission::all() {
             assert_eq!(Permission::parse(p.as_str()), Some(p));

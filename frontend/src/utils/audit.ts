@@ -37,6 +37,9 @@ export const ACTIONS: ReadonlyArray<{ value: string; label: string }> = [
   { value: 'api_key.revoke', label: 'API key revoked' },
   { value: 'rate_card.update', label: 'Rate card updated' },
   { value: 'rate_card.delete', label: 'Rate card deleted' },
+  { value: 'shipment.note', label: 'Internal note added' },
+  { value: 'exception.assign', label: 'Exception assigned' },
+  { value: 'exception.resolve', label: 'Exception resolved' },
 ];
 
 export function actionLabel(action: string): string {

@@ -14,6 +14,7 @@ mod connections;
 mod customer_webhooks;
 mod customers;
 mod emails;
+mod exceptions;
 mod files;
 mod labels;
 mod one_click_unsubscribe;

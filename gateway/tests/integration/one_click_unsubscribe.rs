@@ -44,6 +44,7 @@ async fn track(base: &str, cookie: &str, id: &str, status: pb::ShipmentStatus, l
         remarks: String::new(),
         remarks_public: false,
         event_time: None,
+        ..Default::default()
     };
     let response = reqwest::Client::new()
         .post(format!(

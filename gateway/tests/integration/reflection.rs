@@ -60,6 +60,8 @@ async fn each_service_reflects_only_its_own_services() {
                 "logistics.v1.PickupService",
                 "logistics.v1.QuoteService",
                 "logistics.v1.RateCardService",
+                "logistics.v1.ShipmentExceptionService",
+                "logistics.v1.ShipmentNoteService",
                 "logistics.v1.ShipmentService",
             ],
         ),

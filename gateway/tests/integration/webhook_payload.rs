@@ -99,6 +99,7 @@ async fn every_kind_of_delivery_passes_the_schema_and_the_standard_webhooks_libr
             remarks: "Signed by Jan".into(),
             remarks_public: false,
             event_time: None,
+            ..Default::default()
         },
     )
     .await;

@@ -108,10 +108,16 @@ pub enum Action {
     RateCardUpdate,
     #[serde(rename = "rate_card.delete")]
     RateCardDelete,
+    #[serde(rename = "shipment.note")]
+    ShipmentNote,
+    #[serde(rename = "exception.assign")]
+    ExceptionAssign,
+    #[serde(rename = "exception.resolve")]
+    ExceptionResolve,
 }
 
 impl Action {
-    pub const ALL: [Action; 34] = [
+    pub const ALL: [Action; 37] = [
         Action::ShipmentCreate,
         Action::ShipmentUpdate,
         Action::ShipmentStatusChange,
@@ -146,6 +152,9 @@ impl Action {
         Action::ApiKeyRevoke,
         Action::RateCardUpdate,
         Action::RateCardDelete,
+        Action::ShipmentNote,
+        Action::ExceptionAssign,
+        Action::ExceptionResolve,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -184,6 +193,9 @@ impl Action {
             Self::ApiKeyRevoke => "api_key.revoke",
             Self::RateCardUpdate => "rate_card.update",
             Self::RateCardDelete => "rate_card.delete",
+            Self::ShipmentNote => "shipment.note",
+            Self::ExceptionAssign => "exception.assign",
+            Self::ExceptionResolve => "exception.resolve",
         }
     }
 
@@ -200,7 +212,9 @@ impl Action {
             | Self::ShipmentDelete
             | Self::BatchUpdate
             | Self::ShipmentImport
-            | Self::ProofOfDelivery => "shipment",
+            | Self::ProofOfDelivery
+            | Self::ShipmentNote => "shipment",
+            Self::ExceptionAssign | Self::ExceptionResolve => "exception",
             Self::EmailRetry => "email",
             Self::SettingsUpdate => "settings",
             Self::CustomerCreate

@@ -114,6 +114,7 @@ impl Role {
                 ShipmentsTrack,
                 DeliveriesRecord,
                 PickupsManage,
+                ExceptionsManage,
             ],
             Self::Manager => &[
                 ShipmentsRead,
@@ -129,6 +130,7 @@ impl Role {
                 UsersRead,
                 CustomersRead,
                 PickupsManage,
+                ExceptionsManage,
             ],
             Self::Admin => Permission::all(),
         }
@@ -659,7 +661,8 @@ mod tests {
                 "shipments.read",
                 "shipments.track",
                 "deliveries.record",
-                "pickups.manage"
+                "pickups.manage",
+                "exceptions.manage"
             ])
         );
         assert_eq!(serde_json::from_value::<Caller>(json).unwrap(), agent);

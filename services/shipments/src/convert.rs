@@ -10,7 +10,9 @@ use service_common::mask::Mask;
 use service_common::timestamp::{self, to_proto};
 
 use crate::details::{Date, DetailsPatch, Kind, PATHS};
-use crate::domain::{HistoryEntry, Shipment, ShipmentDetails, ShipmentPatch, Status};
+use crate::domain::{
+    AttemptFailure, HistoryEntry, Shipment, ShipmentDetails, ShipmentPatch, Status,
+};
 use crate::error::Violations;
 use crate::updates::{EmailRule, EmailRules, Event};
 use service_common::text::TextRule;
@@ -177,6 +179,34 @@ fn history_to_proto(h: &HistoryEntry) -> pb::HistoryEntry {
         updated_by: h.updated_by.clone(),
         remarks: h.remarks.clone(),
         remarks_public: h.remarks_public,
+        failed_attempt: attempt_failure_to_proto(h.failed_attempt).into(),
+    }
+}
+
+pub fn attempt_failure_to_proto(failure: Option<AttemptFailure>) -> pb::DeliveryAttemptFailure {
+    match failure {
+        None => pb::DeliveryAttemptFailure::Unspecified,
+        Some(AttemptFailure::NobodyHome) => pb::DeliveryAttemptFailure::NobodyHome,
+        Some(AttemptFailure::Refused) => pb::DeliveryAttemptFailure::Refused,
+        Some(AttemptFailure::AddressProblem) => pb::DeliveryAttemptFailure::AddressProblem,
+    }
+}
+
+/// A failed attempt's reason; UNSPECIFIED is none.
+pub fn attempt_failure_from_proto(
+    field: &str,
+    value: i32,
+    violations: &mut Violations,
+) -> Option<AttemptFailure> {
+    match pb::DeliveryAttemptFailure::try_from(value) {
+        Ok(pb::DeliveryAttemptFailure::Unspecified) => None,
+        Ok(pb::DeliveryAttemptFailure::NobodyHome) => Some(AttemptFailure::NobodyHome),
+        Ok(pb::DeliveryAttemptFailure::Refused) => Some(AttemptFailure::Refused),
+        Ok(pb::DeliveryAttemptFailure::AddressProblem) => Some(AttemptFailure::AddressProblem),
+        Err(_) => {
+            violations.add(field, "must be NOBODY_HOME, REFUSED or ADDRESS_PROBLEM");
+            None
+        }
     }
 }
 
@@ -226,6 +256,11 @@ pub fn shipment_from_proto(s: &pb::Shipment) -> Result<Shipment, Violations> {
             updated_by: h.updated_by.clone(),
             remarks: h.remarks.clone(),
             remarks_public: h.remarks_public,
+            failed_attempt: attempt_failure_from_proto(
+                "history.failed_attempt",
+                h.failed_attempt,
+                &mut v,
+            ),
         })
         .collect();
     let tracking_number =

@@ -174,6 +174,7 @@ where
                 // The demo's remarks are written as public status text.
                 remarks_public: true,
                 event_time: Some(service_common::timestamp::to_proto(step.ago.before(now))),
+                ..pb::UpdateShipmentTrackingRequest::default()
             };
             shipment = client.update_shipment_tracking(update).await?.into_inner();
         }

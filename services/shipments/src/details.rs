@@ -708,30 +708,10 @@ pub(crate) mod hh_mm {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn package(quantity: u32, weight: f64) -> Package {
-        Package {
-            quantity,
-            piece_type: "Box".into(),
-            description: String::new(),
-            length: 0.0,
-            width: 0.0,
-            height: 0.0,
-            weight,
-        }
-    }
-
-    #[test]
-    fn count_and_weight_follow_the_packages() {
-        let mut patch = DetailsPatch {
-            package_count: Some(7),
-            weight: Some(100.0),
-            packages: Some(vec![package(1, 20.0), package(2, 10.0)]),
-            ..Default::default()
-        };
-        let mut d = ShipmentDetails {
+impl ShipmentDetails {
+    /// Empty text, the first choice of each enum, no packages: a start for tests.
+    pub fn blank() -> Self {
+        ShipmentDetails {
             shipper_name: String::new(),
             shipper_address: String::new(),
             shipper_phone: String::new(),
@@ -759,7 +739,35 @@ mod tests {
             comments: String::new(),
             language: Language::En,
             customer_id: String::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn package(quantity: u32, weight: f64) -> Package {
+        Package {
+            quantity,
+            piece_type: "Box".into(),
+            description: String::new(),
+            length: 0.0,
+            width: 0.0,
+            height: 0.0,
+            weight,
+        }
+    }
+
+    #[test]
+    fn count_and_weight_follow_the_packages() {
+        let mut patch = DetailsPatch {
+            package_count: Some(7),
+            weight: Some(100.0),
+            packages: Some(vec![package(1, 20.0), package(2, 10.0)]),
+            ..Default::default()
         };
+        let mut d = ShipmentDetails::blank();
         patch.apply_to(&mut d);
         d.follow_packages();
         assert_eq!((d.package_count, d.weight), (3, 40.0));

@@ -120,6 +120,28 @@ pub struct HistoryEntry {
     /// Staff marked the remarks public: the limited view shows them.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub remarks_public: bool,
+    /// The entry records a delivery attempt that failed, for this reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed_attempt: Option<AttemptFailure>,
+}
+
+/// Why a delivery attempt failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttemptFailure {
+    NobodyHome,
+    Refused,
+    AddressProblem,
+}
+
+impl AttemptFailure {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::NobodyHome => "nobody_home",
+            Self::Refused => "refused",
+            Self::AddressProblem => "address_problem",
+        }
+    }
 }
 
 impl HistoryEntry {
@@ -140,6 +162,7 @@ impl HistoryEntry {
             updated_by: updated_by.to_owned(),
             remarks: remarks.to_owned(),
             remarks_public: false,
+            failed_attempt: None,
         }
     }
 }
@@ -322,6 +345,7 @@ impl Shipment {
         if moved || patch.history == HistoryRule::AlwaysRecord {
             self.shipment_history.push(HistoryEntry {
                 remarks_public: patch.remarks_public,
+                failed_attempt: patch.failed_attempt,
                 ..HistoryEntry::new(
                     patch.event_time.unwrap_or(now),
                     &location,
@@ -382,6 +406,8 @@ pub struct ShipmentPatch {
     /// When the recorded event happened, if before the save (a scan uploaded later); the
     /// history entry's time. The caller checks it is not before the last entry.
     pub event_time: Option<DateTime<Utc>>,
+    /// The entry records a failed delivery attempt (never with the status delivered).
+    pub failed_attempt: Option<AttemptFailure>,
 }
 
 pub use service_common::new_id;

@@ -34,6 +34,8 @@ pub enum ShipmentError {
     PickupNotFound,
     #[error("Rate card not found")]
     RateCardNotFound,
+    #[error("Exception not found")]
+    ExceptionNotFound,
     /// Field violations of something other than a shipment: what it is, and them.
     #[error("Invalid {0}: {fields}", fields = describe_fields(.1))]
     Rejected(&'static str, Violations),
@@ -105,7 +107,8 @@ impl From<ShipmentError> for Status {
             | ShipmentError::EntryNotFound
             | ShipmentError::RequestNotFound
             | ShipmentError::PickupNotFound
-            | ShipmentError::RateCardNotFound => Status::not_found(err.to_string()),
+            | ShipmentError::RateCardNotFound
+            | ShipmentError::ExceptionNotFound => Status::not_found(err.to_string()),
             ShipmentError::AccountNumberTaken => Status::already_exists(err.to_string()),
             ShipmentError::Precondition(message) => Status::failed_precondition(message),
             ShipmentError::AlreadyClaimed(claim) => {

@@ -2,6 +2,7 @@
 
 pub mod account_requests;
 pub mod address_book;
+pub mod attention;
 pub mod batch;
 pub mod blobs;
 pub mod claims;
@@ -14,8 +15,10 @@ pub mod details;
 pub mod domain;
 pub mod emails;
 pub mod error;
+pub mod exceptions;
 pub mod export;
 pub mod import;
+pub mod notes;
 pub mod pickup_queue;
 pub mod pickups;
 pub mod portal;
@@ -49,6 +52,8 @@ use logistics_proto::v1::customer_service_server::CustomerServiceServer;
 use logistics_proto::v1::pickup_service_server::PickupServiceServer;
 use logistics_proto::v1::quote_service_server::QuoteServiceServer;
 use logistics_proto::v1::rate_card_service_server::RateCardServiceServer;
+use logistics_proto::v1::shipment_exception_service_server::ShipmentExceptionServiceServer;
+use logistics_proto::v1::shipment_note_service_server::ShipmentNoteServiceServer;
 use service_auth::TokenSettings;
 use service_auth::access::Enforced;
 use service_common::settings::{
@@ -209,6 +214,14 @@ pub async fn build(
             tokens.clone(),
             RateCardServiceServer::new(service.clone())
                 .max_decoding_message_size(MAX_MESSAGE_BYTES),
+        ))
+        .with(Enforced::new(
+            tokens.clone(),
+            ShipmentExceptionServiceServer::new(service.clone()),
+        ))
+        .with(Enforced::new(
+            tokens.clone(),
+            ShipmentNoteServiceServer::new(service.clone()),
         ))
         .with(Enforced::new(tokens, QuoteServiceServer::new(service)));
     Ok(Built::of_services(services))

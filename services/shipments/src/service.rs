@@ -791,8 +791,20 @@ impl ShipmentService for ShipmentsService {
                 request.event_time.as_ref(),
                 crate::domain::now(),
             ),
+            failed_attempt: convert::attempt_failure_from_proto(
+                "failed_attempt",
+                request.failed_attempt,
+                &mut v,
+            ),
             ..ShipmentPatch::default()
         };
+        if patch.failed_attempt.is_some() && patch.status == Some(crate::domain::Status::Delivered)
+        {
+            v.add(
+                "failed_attempt",
+                "A delivered shipment has no failed attempt: choose another status",
+            );
+        }
         v.into_result(()).map_err(ShipmentError::Invalid)?;
         Ok(Response::new(self.update(&id, patch, actor).await?))
     }

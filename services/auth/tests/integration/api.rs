@@ -469,7 +469,8 @@ async fn admins_change_roles_and_narrow_permissions_within_the_role() {
             "shipments.read",
             "shipments.track",
             "deliveries.record",
-            "pickups.manage"
+            "pickups.manage",
+            "exceptions.manage"
         ]
     );
 

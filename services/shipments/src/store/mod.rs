@@ -18,12 +18,16 @@ use crate::address_book::{Entry, EntryQuery};
 use crate::customers::{Customer, CustomerQuery, Watcher};
 use crate::domain::{Shipment, Status, TrackingNumber};
 use crate::error::ShipmentError;
+use crate::exceptions::{ExceptionQuery, ExceptionSettings, Kind, ShipmentException};
+use crate::notes::ShipmentNote;
 use crate::pickups::{Pickup, PickupQuery, PickupSettings};
 use crate::updates::EmailRules;
 
 pub mod imports;
 pub mod mongo;
+mod mongo_queue;
 pub mod sqlite;
+mod sqlite_queue;
 
 pub use imports::{CellError, ImportRecord, ImportState, Imports, RowPreview};
 
@@ -135,13 +139,71 @@ pub const OPEN_STATUSES: [Status; 4] = [
 
 /// Everything the service keeps, one trait per aggregate; each store implements them all.
 pub trait ShipmentStore:
-    Shipments + Imports + Journal + Rules + Counters + Customers + RateCards
+    Shipments + Imports + Journal + Rules + Counters + Customers + RateCards + Attention
 {
 }
 
-impl<T: Shipments + Imports + Journal + Rules + Counters + Customers + RateCards> ShipmentStore
-    for T
+impl<T: Shipments + Imports + Journal + Rules + Counters + Customers + RateCards + Attention>
+    ShipmentStore for T
 {
+}
+
+/// One page of the exceptions queue, each with its shipment.
+pub struct ExceptionPage {
+    pub exceptions: Vec<(ShipmentException, Option<Shipment>)>,
+    pub next: Option<String>,
+    /// Matches on all pages, up to `MAX_COUNTED + 1`.
+    pub total: u64,
+}
+
+/// What needs staff's attention: the exceptions (written by every shipment change, in its
+/// transaction, from `exceptions::reconcile`) and the internal notes.
+#[async_trait]
+pub trait Attention: Send + Sync + 'static {
+    async fn list_exceptions(&self, query: &ExceptionQuery)
+    -> Result<ExceptionPage, ShipmentError>;
+    /// Open exceptions due at `now` per kind (each up to `MAX_COUNTED + 1`), and how many of
+    /// them are assigned to `user`.
+    async fn count_exceptions(
+        &self,
+        query: &ExceptionQuery,
+        user: &str,
+    ) -> Result<(Vec<(Kind, u64)>, u64), ShipmentError>;
+    async fn get_exception(
+        &self,
+        shipment_id: &str,
+        kind: Kind,
+    ) -> Result<Option<ShipmentException>, ShipmentError>;
+    /// Saves `after` with its audit entry, unless the stored one is no longer `before`
+    /// (Precondition).
+    async fn replace_exception(
+        &self,
+        before: &ShipmentException,
+        after: &ShipmentException,
+        audit: &AuditEntry,
+    ) -> Result<(), ShipmentError>;
+    /// The defaults until saved.
+    async fn exception_settings(&self) -> Result<ExceptionSettings, ShipmentError>;
+    async fn set_exception_settings(
+        &self,
+        settings: &ExceptionSettings,
+        audit: &AuditEntry,
+    ) -> Result<(), ShipmentError>;
+
+    /// Adds a note with its audit entry, unless its shipment is gone (NotFound) or holds
+    /// `notes::MAX_NOTES` already (Exhausted).
+    async fn insert_note(
+        &self,
+        note: &ShipmentNote,
+        audit: &AuditEntry,
+    ) -> Result<(), ShipmentError>;
+    /// Newest first.
+    async fn list_notes(
+        &self,
+        shipment_id: &str,
+        page_size: usize,
+        after: Option<String>,
+    ) -> Result<(Vec<ShipmentNote>, Option<String>), ShipmentError>;
 }
 
 /// Where a rate card is kept among the settings documents.

@@ -41,6 +41,7 @@ const SEARCH_TEXT: &str = "searchText";
 #[derive(Clone)]
 pub struct MongoShipmentStore {
     client: Client,
+    db: mongodb::Database,
     shipments: Collection<Document>,
     /// The e-mail outbox and the audit log, written in the same transaction as a change.
     outbox: Collection<Document>,
@@ -71,7 +72,7 @@ fn majority() -> mongodb::options::WriteConcern {
 }
 
 /// The shipments' schema versions, oldest first; a released step is never edited.
-const MIGRATIONS: [MongoStep; 3] = [
+const MIGRATIONS: [MongoStep; 4] = [
     MongoStep {
         name: "initial",
         apply: initial,
@@ -83,6 +84,10 @@ const MIGRATIONS: [MongoStep; 3] = [
     MongoStep {
         name: "customers",
         apply: customers,
+    },
+    MongoStep {
+        name: "exceptions_and_notes",
+        apply: super::mongo_queue::migration,
     },
 ];
 
@@ -231,6 +236,7 @@ impl MongoShipmentStore {
         let counters = db.collection::<Document>("counters");
         Ok(Self {
             client: db.client().clone(),
+            db: db.clone(),
             shipments,
             outbox: db.collection(outbox::store::mongo::COLLECTION),
             webhooks,
@@ -259,6 +265,22 @@ type InTransaction<'a, T> = std::pin::Pin<
 >;
 
 impl MongoShipmentStore {
+    pub(super) fn database(&self) -> &mongodb::Database {
+        &self.db
+    }
+
+    pub(super) fn shipments_collection(&self) -> &Collection<Document> {
+        &self.shipments
+    }
+
+    pub(super) fn audit_collection(&self) -> Collection<Document> {
+        self.audit.clone()
+    }
+
+    pub(super) fn settings_collection(&self) -> &Collection<Document> {
+        &self.settings
+    }
+
     /// Whether a shipment with this id is stored (ids are fresh, so it is this write's).
     async fn landed(&self, id: &str) -> Result<bool, ShipmentError> {
         let found = self
@@ -289,8 +311,10 @@ impl MongoShipmentStore {
         let mut documents = Vec::with_capacity(shipments.len());
         let mut claims = Vec::new();
         let mut effects = Effects::default();
+        let mut queued = Vec::new();
         for (shipment, of_one) in shipments {
             documents.push(to_document(shipment, 0)?);
+            queued.extend(super::mongo_queue::new_documents(shipment)?);
             claims.extend(
                 of_one
                     .claims
@@ -302,7 +326,12 @@ impl MongoShipmentStore {
             effects.audit.extend_from_slice(&of_one.audit);
         }
         self.in_transaction(|store, session| {
-            let (documents, claims, effects) = (documents.clone(), claims.clone(), effects.clone());
+            let (documents, claims, effects, queued) = (
+                documents.clone(),
+                claims.clone(),
+                effects.clone(),
+                queued.clone(),
+            );
             Box::pin(async move {
                 let written = async {
                     if !claims.is_empty() {
@@ -317,6 +346,14 @@ impl MongoShipmentStore {
                         .insert_many(documents)
                         .session(&mut *session)
                         .await?;
+                    if !queued.is_empty() {
+                        store
+                            .database()
+                            .collection::<Document>(super::mongo_queue::EXCEPTIONS)
+                            .insert_many(queued)
+                            .session(&mut *session)
+                            .await?;
+                    }
                     store.write_effects(session, &effects).await
                 }
                 .await;
@@ -332,7 +369,7 @@ impl MongoShipmentStore {
     }
 
     /// Runs `work` in a transaction committed with a journaled majority.
-    async fn in_transaction<T>(
+    pub(super) async fn in_transaction<T>(
         &self,
         work: impl for<'a> Fn(&'a Self, &'a mut ClientSession) -> InTransaction<'a, T>,
     ) -> Result<T, ShipmentError> {
@@ -378,7 +415,7 @@ fn to_document(s: &Shipment, revision: i64) -> Result<Document, ShipmentError> {
     Ok(d)
 }
 
-fn from_document(mut d: Document) -> Result<(Shipment, i64), ShipmentError> {
+pub(super) fn from_document(mut d: Document) -> Result<(Shipment, i64), ShipmentError> {
     let revision = d.remove(REVISION).and_then(|r| r.as_i64()).unwrap_or(0);
     d.remove(SEARCH_TEXT);
     Ok((mongo::from_document("shipment", d)?, revision))
@@ -429,6 +466,10 @@ fn filter(query: &ListQuery) -> Document {
 impl Shipments for MongoShipmentStore {
     async fn insert(&self, shipment: &Shipment, effects: &Effects) -> Result<(), ShipmentError> {
         let document = to_document(shipment, 0)?;
+        let queued = super::mongo_queue::new_documents(shipment)?;
+        let queue = self
+            .db
+            .collection::<Document>(super::mongo_queue::EXCEPTIONS);
         // One deadline for the whole write, so the caller never hears "unavailable" while a
         // retry could still commit behind its back.
         let write = async {
@@ -458,6 +499,12 @@ impl Shipments for MongoShipmentStore {
                         .insert_one(document.clone())
                         .session(&mut session)
                         .await?;
+                    if !queued.is_empty() {
+                        queue
+                            .insert_many(queued.clone())
+                            .session(&mut session)
+                            .await?;
+                    }
                     self.write_effects(&mut session, effects).await?;
                     session.commit_transaction().await
                 }
@@ -655,6 +702,12 @@ impl Shipments for MongoShipmentStore {
                 // shortest time, so a writer killed mid-transaction leaves it locked (until the
                 // database reaps the transaction) only if it died in that last moment.
                 self.write_effects(&mut session, &effects).await?;
+                super::mongo_queue::reconcile(
+                    &self.db.collection(super::mongo_queue::EXCEPTIONS),
+                    &mut session,
+                    &shipment,
+                )
+                .await?;
                 let replaced = self
                     .shipments
                     .replace_one(filter, replacement)
@@ -708,6 +761,14 @@ impl Shipments for MongoShipmentStore {
                     .delete_many(doc! { "shipmentId": &shipment.id })
                     .session(&mut *session)
                     .await?;
+                for forgotten in [super::mongo_queue::EXCEPTIONS, super::mongo_queue::NOTES] {
+                    store
+                        .db
+                        .collection::<Document>(forgotten)
+                        .delete_many(doc! { "shipmentId": &shipment.id })
+                        .session(&mut *session)
+                        .await?;
+                }
                 store.write_effects(session, &record(&shipment)).await?;
                 Ok(Ok(shipment))
             })

@@ -221,6 +221,35 @@ CREATE TABLE IF NOT EXISTS customer_watchers (
     PRIMARY KEY (customer_id, user_id)
 ) WITHOUT ROWID;
 ",
+    }, Step {
+        name: "exceptions_and_notes",
+        // One row per shipment and condition, written with each change (`sqlite_queue`); the
+        // queue reads one index range per kind and mode. Existing shipments are queued for
+        // `reconcile_queued`.
+        sql: "
+CREATE TABLE IF NOT EXISTS shipment_exceptions (
+    id TEXT PRIMARY KEY,
+    shipment_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    state TEXT NOT NULL,
+    since INTEGER NOT NULL,
+    assignee_id TEXT NOT NULL,
+    doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS shipment_exceptions_of ON shipment_exceptions (shipment_id);
+CREATE INDEX IF NOT EXISTS shipment_exceptions_queue
+    ON shipment_exceptions (state, kind, mode, since, id);
+CREATE TABLE IF NOT EXISTS shipment_notes (
+    id TEXT PRIMARY KEY,
+    shipment_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS shipment_notes_of ON shipment_notes (shipment_id, created_at, id);
+CREATE TABLE IF NOT EXISTS shipments_unreconciled (seq INTEGER PRIMARY KEY);
+INSERT INTO shipments_unreconciled (seq) SELECT seq FROM shipments;
+",
     }],
 };
 
@@ -238,7 +267,7 @@ const EMAIL_RULES: &str = "tracking_emails";
 
 #[derive(Clone)]
 pub struct SqliteShipmentStore {
-    db: Sqlite,
+    pub(super) db: Sqlite,
 }
 
 /// Under steady concurrent writes SQLite's automatic checkpoints never get to reset the
@@ -264,6 +293,7 @@ impl SqliteShipmentStore {
             .checkpoint_every(CHECKPOINT_EVERY),
         };
         store.db.run_inline(fold_queued)?;
+        store.db.run_inline(reconcile_queued)?;
         Ok(store)
     }
 }
@@ -316,7 +346,42 @@ fn fold_queued(conn: &rusqlite::Connection) -> anyhow::Result<()> {
     }
 }
 
-fn decode(doc: String) -> Result<Shipment, ShipmentError> {
+/// Writes the exceptions of the shipments stored before there were any (queued by the
+/// `exceptions_and_notes` step), a batch per transaction, then drops the emptied queue.
+fn reconcile_queued(conn: &rusqlite::Connection) -> anyhow::Result<()> {
+    let queued: bool = conn.query_row(
+        "SELECT count(*) > 0 FROM sqlite_schema WHERE type = 'table' AND name = 'shipments_unreconciled'",
+        [],
+        |row| row.get(0),
+    )?;
+    if !queued {
+        return Ok(());
+    }
+    loop {
+        let tx = rusqlite::Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
+        let rows = tx
+            .prepare(
+                "SELECT u.seq, s.doc FROM shipments_unreconciled u LEFT JOIN shipments s ON s.seq = u.seq \
+                 ORDER BY u.seq LIMIT 1000",
+            )?
+            .query_map([], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, Option<String>>(1)?)))?
+            .collect::<Result<Vec<_>, _>>()?;
+        let Some(&(last, _)) = rows.last() else {
+            tx.execute_batch("DROP TABLE shipments_unreconciled;")?;
+            tx.commit()?;
+            return Ok(());
+        };
+        for (_, doc) in rows {
+            if let Some(doc) = doc {
+                super::sqlite_queue::reconcile(&tx, &decode(doc)?)?;
+            }
+        }
+        tx.execute("DELETE FROM shipments_unreconciled WHERE seq <= ?", [last])?;
+        tx.commit()?;
+    }
+}
+
+pub(super) fn decode(doc: String) -> Result<Shipment, ShipmentError> {
     Ok(json::decode("shipment", &doc)?)
 }
 
@@ -510,6 +575,7 @@ struct InsertRow {
     search_text: String,
     doc: String,
     effects: Effects,
+    exceptions: Vec<super::sqlite_queue::ExceptionRow>,
 }
 
 impl InsertRow {
@@ -522,6 +588,7 @@ impl InsertRow {
             search_text: shipment.search_text(),
             doc: encode(shipment)?,
             effects,
+            exceptions: super::sqlite_queue::new_rows(shipment)?,
         })
     }
 
@@ -563,6 +630,9 @@ impl InsertRow {
             Err(fault) => return Err(fault.into()),
         }
         let seq = tx.last_insert_rowid();
+        for row in &self.exceptions {
+            row.write(tx)?;
+        }
         write_effects(tx, &self.effects)?;
         Ok(seq)
     }
@@ -842,6 +912,7 @@ impl Shipments for SqliteShipmentStore {
                     ],
                 )
                 .map_err(StoreFault::from)?;
+                super::sqlite_queue::reconcile(&tx, &shipment)?;
                 write_effects(&tx, &effects)?;
                 tx.commit().map_err(StoreFault::from)?;
                 Ok(shipment)
@@ -870,6 +941,7 @@ impl Shipments for SqliteShipmentStore {
                     [&shipment.id],
                 )
                 .map_err(StoreFault::from)?;
+                super::sqlite_queue::forget(&tx, &shipment.id)?;
                 write_effects(&tx, &record(&shipment))?;
                 tx.commit().map_err(StoreFault::from)?;
                 Ok(shipment)
@@ -1727,7 +1799,7 @@ fn pickup_row(p: &Pickup) -> Result<[Value; 7], ShipmentError> {
 }
 
 /// One keyset page of documents: `select` names the order column, the id and the document.
-fn page_of<T: serde::de::DeserializeOwned>(
+pub(super) fn page_of<T: serde::de::DeserializeOwned>(
     conn: &rusqlite::Connection,
     select: &str,
     values: Vec<Value>,

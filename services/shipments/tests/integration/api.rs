@@ -39,6 +39,7 @@ async fn past_bookings_and_events_are_recorded_at_their_time_in_order() {
         remarks: String::new(),
         event_time,
         remarks_public: false,
+        ..Default::default()
     };
     let scanned = days_from_now(-2);
     let after = api

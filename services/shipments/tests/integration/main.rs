@@ -1,6 +1,7 @@
 //! The shipments service's tests in one binary, a module per concern.
 
 mod api;
+mod attention;
 mod batch;
 mod blob_contract;
 mod common;

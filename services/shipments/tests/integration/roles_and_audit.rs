@@ -21,6 +21,7 @@ fn move_to(id: &str, status: pb::ShipmentStatus) -> pb::UpdateShipmentTrackingRe
         remarks: "Loaded".into(),
         event_time: None,
         remarks_public: false,
+        ..Default::default()
     }
 }
 

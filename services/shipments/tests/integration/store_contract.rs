@@ -888,6 +888,91 @@ async fn rate_cards_save_by_version_and_delete_with_their_audit_entry(
     assert_eq!(recorded(&log, Action::RateCardDelete).await, vec![removed]);
 }
 
+/// The stalled shipments in the queue at `now` under `settings`, of those named.
+async fn stalled(
+    store: &Arc<dyn ShipmentStore>,
+    settings: &shipments::exceptions::ExceptionSettings,
+    now: chrono::DateTime<chrono::Utc>,
+    of: &[&str],
+) -> Vec<String> {
+    use shipments::exceptions::{Assignee, ExceptionQuery, Kind, State};
+    let query = ExceptionQuery {
+        kind: Some(Kind::Stalled),
+        state: State::Open,
+        assignee: Assignee::Anyone,
+        now,
+        stalled_since: settings.stalled_since(now),
+        page_size: 50,
+        after: None,
+    };
+    store
+        .list_exceptions(&query)
+        .await
+        .unwrap()
+        .exceptions
+        .into_iter()
+        .map(|(e, _)| e.shipment_id)
+        .filter(|id| of.contains(&id.as_str()))
+        .collect()
+}
+
+async fn stalled_shipments_enter_the_queue_after_their_modes_hours(
+    store: Arc<dyn ShipmentStore>,
+    _log: Arc<dyn AuditLog>,
+) {
+    use shipments::details::ShipmentMode;
+    use shipments::domain::{HistoryEntry, Shipment, TrackingNumber};
+    let now = shipments::domain::now();
+    let booked = |mode: ShipmentMode, hours_ago: i64| {
+        let mut details = common::details("Quiet Trader", "Accra");
+        details.shipment_mode = mode;
+        Shipment::create(
+            details,
+            TrackingNumber::generate(),
+            now - chrono::TimeDelta::hours(hours_ago),
+            CLERK,
+        )
+    };
+    let air = booked(ShipmentMode::AirShipping, 30);
+    let fresh_air = booked(ShipmentMode::AirShipping, 1);
+    let sea = booked(ShipmentMode::SeaShipping, 30);
+    for s in [&air, &fresh_air, &sea] {
+        store.insert(s, &Effects::default()).await.unwrap();
+    }
+    let ids = [air.id.as_str(), fresh_air.id.as_str(), sea.id.as_str()];
+    let mut settings = shipments::exceptions::ExceptionSettings::default();
+    // Air: 24 hours, sea: 168.
+    assert_eq!(
+        stalled(&store, &settings, now, &ids).await,
+        [air.id.clone()]
+    );
+    settings.air_stalled_hours = 48;
+    settings.sea_stalled_hours = 12;
+    assert_eq!(
+        stalled(&store, &settings, now, &ids).await,
+        [sea.id.clone()]
+    );
+
+    // A history entry starts the clock again.
+    let edit: Edit = Arc::new(move |s: &mut Shipment| {
+        s.shipment_history.push(HistoryEntry::new(
+            now,
+            "Kotoka cargo terminal",
+            Status::InTransit,
+            CLERK,
+            "",
+        ));
+        Ok(Effects::default())
+    });
+    store.update(&sea.id, edit).await.unwrap();
+    assert!(stalled(&store, &settings, now, &ids).await.is_empty());
+    let later = now + chrono::TimeDelta::hours(13);
+    assert_eq!(
+        stalled(&store, &settings, later, &ids).await,
+        [sea.id.clone()]
+    );
+}
+
 macro_rules! contract {
     ($($case:ident),* $(,)?) => {
         mod sqlite {
@@ -932,6 +1017,7 @@ contract!(
     imports_are_kept_and_listed_newest_first,
     public_remarks_and_used_confirmations_are_kept,
     rate_cards_save_by_version_and_delete_with_their_audit_entry,
+    stalled_shipments_enter_the_queue_after_their_modes_hours,
 );
 
 /// Shipments stored before the search folded accents are found by the folded search once the
