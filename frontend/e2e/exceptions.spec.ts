@@ -136,7 +136,8 @@ for (const viewport of [PHONE, DESKTOP]) {
         await expect(row.locator('td[data-label="Status"]')).toContainText('On Hold');
         await expect(row.locator('td[data-label="Location"]')).toContainText('Customs, Lisbon');
         await expect(row.locator('td[data-label="Since"]')).toContainText(/for (less than a minute|\d+ minutes?)/);
-        await expect(row.locator('td[data-label="Receiver / customer"]')).toContainText('Jan Jansen');
+        await expect(row.locator('td[data-label="Receiver / shipper"]')).toContainText('Jan Jansen');
+        await expect(row.locator('td[data-label="Receiver / shipper"]')).toContainText('from Maria Garcia');
         await expect(row.locator('td[data-label="Assignee"]')).toHaveText('Unassigned');
         await expect(page.locator(`tr[data-tracking-number="${late.trackingNumber}"]`)).toHaveCount(0);
         // Checked on the few rows of one kind: every row is built alike.

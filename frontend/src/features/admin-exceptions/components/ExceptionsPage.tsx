@@ -183,7 +183,7 @@ export function ExceptionsPage({ user, canManage, canListUsers }: { user: User; 
                   <th scope="col">Status</th>
                   <th scope="col">Location</th>
                   <th scope="col">Expected delivery</th>
-                  <th scope="col">Receiver / customer</th>
+                  <th scope="col">Receiver / shipper</th>
                   <th scope="col">Assignee</th>
                   {open ? canManage && <th scope="col">Actions</th> : <th scope="col">Resolution</th>}
                 </tr>
@@ -279,12 +279,12 @@ function ExceptionRow({
         {e.currentLocation ? <bdi>{e.currentLocation}</bdi> : EMPTY_VALUE}
       </td>
       <td data-label="Expected delivery">{date ? formatDateParts(date.year, date.month, date.day) : EMPTY_VALUE}</td>
-      <td data-label="Receiver / customer" className="cell-text">
+      <td data-label="Receiver / shipper" className="cell-text">
         <span>
           {e.receiverName ? <bdi>{e.receiverName}</bdi> : EMPTY_VALUE}
-          {e.customerName && (
-            <span className="exception-customer">
-              <bdi>{e.customerName}</bdi>
+          {e.shipperName && (
+            <span className="exception-shipper">
+              from <bdi>{e.shipperName}</bdi>
             </span>
           )}
         </span>
