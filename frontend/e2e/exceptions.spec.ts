@@ -122,6 +122,7 @@ for (const viewport of [PHONE, DESKTOP]) {
         }
         for (const label of ['Stalled', 'Failed delivery attempt', 'Missing proof of delivery']) await expect(attentionCard(page, label)).toBeVisible();
         await expectNoSidewaysScroll(page);
+        await expectAccessible(page, '.needs-attention');
         await shoot(page, 'dashboard', attention);
         await shoot(page, 'dashboard-page', page, false);
       });
