@@ -192,7 +192,7 @@ test.describe('admin sign-in', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await signIn(page);
     const nav = page.getByRole('navigation', { name: 'Admin' });
-    const tabs = ['Shipments', 'Import', 'Customers', 'Rates', 'Pickups', 'Users', 'Emails', 'Settings', 'Audit', 'API keys', 'Webhooks'];
+    const tabs = ['Shipments', 'Exceptions', 'Import', 'Customers', 'Rates', 'Pickups', 'Users', 'Emails', 'Settings', 'Audit', 'API keys', 'Webhooks'];
     for (const name of tabs) await expect(nav.getByRole('link', { name })).toBeVisible();
     const logout = page.getByRole('button', { name: 'Log out' });
     const middle = async (box: { y: number; height: number } | null) => box!.y + box!.height / 2;

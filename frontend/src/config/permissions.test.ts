@@ -7,7 +7,8 @@ describe('Permission', () => {
     expect(Permission.deliveriesRecord).toBe('deliveries.record');
     expect(Permission.webhooksManage).toBe('webhooks.manage');
     expect(Permission.ratesManage).toBe('rates.manage');
-    expect(Object.keys(Permission)).toHaveLength(21);
+    expect(Permission.exceptionsManage).toBe('exceptions.manage');
+    expect(Object.keys(Permission)).toHaveLength(22);
     for (const name of Object.values(Permission)) expect(name).toMatch(/^[a-z]+\.[a-z_]+$/);
   });
 });

@@ -15,6 +15,18 @@ export const ADMIN_PICKUPS_PATH = '/administration_and_development/pickups';
 export const ADMIN_API_KEYS_PATH = '/administration_and_development/api-keys';
 /** The rate cards: the public one and the customers' own. */
 export const ADMIN_RATES_PATH = '/administration_and_development/rates';
+/** The staff's queue of shipments that need attention (late, stalled, on hold, ...). */
+export const ADMIN_EXCEPTIONS_PATH = '/administration_and_development/exceptions';
+
+/** The exceptions queue showing one kind (`late`, `on_hold`, ...), as the dashboard links to it. */
+export function exceptionsOfKindPath(kind: string): string {
+  return `${ADMIN_EXCEPTIONS_PATH}?kind=${encodeURIComponent(kind)}`;
+}
+
+/** The shipments list searched for `query` (a tracking number finds its one shipment). */
+export function shipmentSearchPath(query: string): string {
+  return `${ADMIN_HOME_PATH}?${new URLSearchParams({ q: query }).toString()}`;
+}
 
 /** One rate card's edit screen: `public`, or the id of the customer whose card it is. */
 export function rateCardPath(id: string): string {

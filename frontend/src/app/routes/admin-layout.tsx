@@ -22,6 +22,7 @@ const AdminCustomersPage = lazy(() => import('./admin-customers'));
 const AdminCustomerPage = lazy(() => import('./admin-customer'));
 const AdminAccountRequestsPage = lazy(() => import('./admin-account-requests'));
 const AdminPickupsPage = lazy(() => import('./admin-pickups'));
+const AdminExceptionsPage = lazy(() => import('./admin-exceptions'));
 const AdminApiKeysPage = lazy(() => import('./admin-api-keys'));
 const AdminRatesPage = lazy(() => import('./admin-rates'));
 const AdminRateCardPage = lazy(() => import('./admin-rate-card'));
@@ -42,6 +43,7 @@ const ADMIN_PAGES: RouteObject[] = [
   { path: 'customers/requests', element: <AdminAccountRequestsPage /> },
   { path: 'customers/:id', element: <AdminCustomerPage /> },
   { path: 'pickups', element: <AdminPickupsPage /> },
+  { path: 'exceptions', element: <AdminExceptionsPage /> },
   { path: 'api-keys', element: <AdminApiKeysPage /> },
   { path: 'rates', element: <AdminRatesPage /> },
   { path: 'rates/:id', element: <AdminRateCardPage /> },

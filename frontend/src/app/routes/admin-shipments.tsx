@@ -4,9 +4,11 @@ import { NotPermitted } from '@/components/ui/NotPermitted';
 import { Permission, may } from '@/config/permissions';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { EmailTestButton } from '@/features/admin-emails/components/EmailTestButton';
+import { NeedsAttention } from '@/features/admin-exceptions/components/NeedsAttention';
 import { ShipmentsDashboard } from '@/features/admin-shipments/components/ShipmentsDashboard';
 
-/** /administration_and_development: the admin dashboard's shipments, and the e-mail test. */
+/** /administration_and_development: the admin dashboard's shipments, what needs attention, and
+ * the e-mail test. */
 export default function AdminShipmentsPage() {
   useDocumentTitle('Admin Dashboard');
   const user = useOutletContext<User>();
@@ -14,6 +16,7 @@ export default function AdminShipmentsPage() {
   return (
     <ShipmentsDashboard
       actions={may(user, Permission.emailsSend) ? <EmailTestButton /> : undefined}
+      attention={<NeedsAttention />}
       allowed={{
         create: may(user, Permission.shipmentsCreate),
         edit: may(user, Permission.shipmentsEdit),

@@ -1,5 +1,5 @@
 import { NavLink } from 'react-router-dom';
-import { Building2, FileUp, Truck, History, KeyRound, LogOut, Mail, Package, Settings, Tags, UserCircle2, Users, Webhook } from 'lucide-react';
+import { AlertTriangle, Building2, FileUp, Truck, History, KeyRound, LogOut, Mail, Package, Settings, Tags, UserCircle2, Users, Webhook } from 'lucide-react';
 import type { User } from '@/gen/logistics/v1/user_pb';
 import { Permission, isStaff, may } from '@/config/permissions';
 import {
@@ -9,6 +9,7 @@ import {
   ADMIN_CUSTOMERS_PATH,
   ADMIN_WEBHOOKS_PATH,
   ADMIN_EMAILS_PATH,
+  ADMIN_EXCEPTIONS_PATH,
   ADMIN_HOME_PATH,
   ADMIN_IMPORT_PATH,
   ADMIN_PICKUPS_PATH,
@@ -36,6 +37,14 @@ export function AdminBar({ user }: { user: User }) {
                 <NavLink to={ADMIN_HOME_PATH} end className={linkClass}>
                   <Package aria-hidden="true" size={18} />
                   Shipments
+                </NavLink>
+              </li>
+            )}
+            {may(user, Permission.shipmentsRead) && (
+              <li>
+                <NavLink to={ADMIN_EXCEPTIONS_PATH} className={linkClass}>
+                  <AlertTriangle aria-hidden="true" size={18} />
+                  Exceptions
                 </NavLink>
               </li>
             )}

@@ -71,7 +71,16 @@ export type ShipmentActions = {
 };
 
 /** The shipments part of the dashboard: search, filter, refresh, the list and its dialogs. */
-export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; allowed: ShipmentActions }) {
+export function ShipmentsDashboard({
+  actions,
+  attention,
+  allowed,
+}: {
+  actions?: ReactNode;
+  /** Under the figures: the exceptions that need attention (another feature's, given by the route). */
+  attention?: ReactNode;
+  allowed: ShipmentActions;
+}) {
   const list = useShipmentList();
   const exportCsv = useCsvExport();
   const { state } = list;
@@ -141,6 +150,7 @@ export function ShipmentsDashboard({ actions, allowed }: { actions?: ReactNode; 
       {created && <CreatedShipmentPanel shipment={created} onDismiss={() => setCreated(null)} />}
 
       {allowed.dashboard && <DashboardFigures />}
+      {attention}
 
       <div className="admin-toolbar" role="search">
         <div className="field toolbar-search">

@@ -34,6 +34,7 @@ const PERMISSION_LABELS: Record<string, string> = {
   'customers.manage': 'Create, edit and suspend customers; invite their users',
   'pickups.manage': 'See, assign, confirm and collect pickups',
   'rates.manage': 'Edit rate cards and preview their quotes',
+  'exceptions.manage': 'Assign and resolve exceptions',
 };
 
 export function permissionLabel(permission: string): string {
