@@ -85,6 +85,7 @@ function updateShipment(update: ShipmentUpdate): Promise<Shipment> {
       updateMask: { paths: update.paths },
       remarks: update.remarks,
       remarksPublic: update.remarksPublic,
+      failedAttempt: update.failedAttempt,
     },
     { timeoutMs: TIMEOUT_MS },
   );

@@ -13,6 +13,7 @@ import {
   type ShipmentFieldEntry,
 } from '../utils/shipment-fields';
 import { blankPackage, type ShipmentFormValues } from '../utils/shipment-form';
+import { FAILED_ATTEMPT_OPTIONS } from '../utils/failed-attempt';
 import { CustomerPicker } from './CustomerPicker';
 
 type Name = FieldPath<ShipmentFormValues>;
@@ -154,6 +155,19 @@ export function ShipmentFormFields({ form, mode, idPrefix, customers = false }: 
         Public remark: anyone with the tracking number may read it (otherwise only the shipper, the receiver and
         staff)
       </label>
+      <Field id={idFor('failed-attempt')} label="Delivery attempt" error={errorOf('failedAttempt')}>
+        <select
+          className="select"
+          {...fieldInputProps(idFor('failed-attempt'), errorOf('failedAttempt'))}
+          {...register('failedAttempt')}
+        >
+          {FAILED_ATTEMPT_OPTIONS.map((option) => (
+            <option key={option.value} value={String(option.value)}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </Field>
     </>
   );
 

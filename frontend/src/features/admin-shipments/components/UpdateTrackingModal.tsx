@@ -10,6 +10,7 @@ import { serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
 import { STATUS_OPTIONS, statusLabel } from '@/utils/shipment';
 import { applyFieldErrors } from '../utils/server-errors';
+import { FAILED_ATTEMPT_OPTIONS } from '../utils/failed-attempt';
 import { useRecordProofOfDelivery, useUpdateTracking, type ProofOfDeliveryInput } from '../api/shipments';
 import { useProofOfDeliveryForm } from '../hooks/use-proof-of-delivery-form';
 import { ProofOfDeliveryFields } from './ProofOfDeliveryFields';
@@ -23,13 +24,6 @@ const FIELDS: Record<string, keyof Values> = {
   failed_attempt: 'failedAttempt',
 };
 
-/** Whether this update records a delivery attempt that failed, and why. */
-const FAILED_ATTEMPT_OPTIONS: ReadonlyArray<{ value: DeliveryAttemptFailure; label: string }> = [
-  { value: DeliveryAttemptFailure.UNSPECIFIED, label: 'No failed attempt' },
-  { value: DeliveryAttemptFailure.NOBODY_HOME, label: 'Failed: nobody home' },
-  { value: DeliveryAttemptFailure.REFUSED, label: 'Failed: refused' },
-  { value: DeliveryAttemptFailure.ADDRESS_PROBLEM, label: 'Failed: address problem' },
-];
 
 const PROOF_NOT_SAVED = 'The status was updated, but the proof of delivery was not saved.';
 

@@ -133,6 +133,28 @@ describe('buildShipmentUpdate', () => {
     expect(update.shipment).toEqual({ id: 'abc123' });
   });
 
+  it('records a failed attempt even where nothing moved, naming the unchanged location', () => {
+    const stored = storedShipment();
+    const update = buildShipmentUpdate(
+      stored,
+      edited((v) => {
+        v.failedAttempt = '1';
+      }),
+    );
+    expect(update.paths).toEqual(['current_location']);
+    expect(update.shipment).toEqual({ id: 'abc123', currentLocation: stored.currentLocation });
+    expect(update.failedAttempt).toBe(1);
+    const moved = buildShipmentUpdate(
+      stored,
+      edited((v) => {
+        v.failedAttempt = '2';
+        v.currentLocation = 'Depot 4';
+      }),
+    );
+    expect(moved.paths).toEqual(['current_location']);
+    expect(moved.shipment).toEqual({ id: 'abc123', currentLocation: 'Depot 4' });
+  });
+
   it('names only the changed fields', () => {
     const update = buildShipmentUpdate(
       storedShipment(),

@@ -1,7 +1,14 @@
 // The create/edit form's values ↔ the Shipment message, the update mask of an edit, and where
 // the server's field violations go in the form: all walked from SHIPMENT_FIELDS.
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import { PartySchema, ShipmentSchema, type Package, type Party, type Shipment } from '@/gen/logistics/v1/shipment_pb';
+import {
+  DeliveryAttemptFailure,
+  PartySchema,
+  ShipmentSchema,
+  type Package,
+  type Party,
+  type Shipment,
+} from '@/gen/logistics/v1/shipment_pb';
 import { changedValue, createValue } from './field-kinds';
 import {
   PACKAGE_FIELDS,
@@ -28,6 +35,9 @@ export type ShipmentFormValues = {
    * parties and staff only). */
   remarks: string;
   remarksPublic: boolean;
+  /** Edit only: the save records a failed delivery attempt for this reason (a
+   * DeliveryAttemptFailure, as the select holds it). */
+  failedAttempt: string;
 };
 
 export type ShipmentInit = MessageInitShape<typeof ShipmentSchema>;
@@ -57,7 +67,7 @@ function blankParty(): PartyFormValues {
 /** The new-shipment form defaults: text empty, package count 1, product quantity 1, total
  * freight 0, weight 0, one blank package; status pending. */
 export function defaultShipmentFormValues(): ShipmentFormValues {
-  const values: Record<string, unknown> = { remarks: '', remarksPublic: false };
+  const values: Record<string, unknown> = { remarks: '', remarksPublic: false, failedAttempt: '0' };
   for (const entry of ENTRIES) {
     if (entry.type === 'scalar') values[entry.input.name] = entry.kind.blank;
     else if (entry.type === 'party') values[entry.input.name] = blankParty();
@@ -78,7 +88,7 @@ function packageValues(p: Package): PackageFormValues {
 
 /** The edit form pre-filled with a stored shipment. */
 export function shipmentToFormValues(s: Shipment): ShipmentFormValues {
-  const values: Record<string, unknown> = { remarks: '', remarksPublic: false };
+  const values: Record<string, unknown> = { remarks: '', remarksPublic: false, failedAttempt: '0' };
   for (const entry of ENTRIES) {
     if (entry.type === 'scalar') values[entry.input.name] = entry.kind.toInput(s[entry.field]);
     else if (entry.type === 'party') values[entry.input.name] = partyValues(s[entry.field]);
@@ -120,6 +130,8 @@ export type ShipmentUpdate = {
   paths: string[];
   remarks: string;
   remarksPublic: boolean;
+  /** UNSPECIFIED: none. */
+  failedAttempt: DeliveryAttemptFailure;
 };
 
 /** The update mask's name of a Shipment field: its proto name. */
@@ -172,7 +184,20 @@ export function buildShipmentUpdate(storedShipment: Shipment, v: ShipmentFormVal
     }
   }
 
-  return { shipment: shipment as ShipmentInit, paths, remarks: v.remarks.trim(), remarksPublic: v.remarksPublic };
+  const failedAttempt = (Number(v.failedAttempt) || 0) as DeliveryAttemptFailure;
+  // A failed attempt writes its history entry even where nothing moved: the mask names the
+  // location, unchanged, so the save has something to apply.
+  if (failedAttempt && !paths.includes('status') && !paths.includes('current_location')) {
+    shipment.currentLocation = storedShipment.currentLocation;
+    paths.push('current_location');
+  }
+  return {
+    shipment: shipment as ShipmentInit,
+    paths,
+    remarks: v.remarks.trim(),
+    remarksPublic: v.remarksPublic,
+    failedAttempt,
+  };
 }
 
 // ---------- server field violations → form fields ----------
@@ -200,6 +225,7 @@ export function formFieldForViolation(path: string): string | null {
   const [head, second, third] = segments;
   // The edit's remarks belong to the request, not to the shipment.
   if (head === 'remarks') return 'remarks';
+  if (head === 'failedAttempt') return 'failedAttempt';
   const entry = ENTRIES.find((e) => e.type !== 'output' && (e.field === head || e.input.name === head));
   if (!entry || entry.type === 'output') return null;
   if (entry.type === 'party') {
