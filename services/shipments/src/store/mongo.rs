@@ -265,6 +265,51 @@ type InTransaction<'a, T> = std::pin::Pin<
 >;
 
 impl MongoShipmentStore {
+    /// The settings document `id` (its JSON text); the defaults until it is first saved.
+    pub(super) async fn setting<T>(&self, id: &str, what: &'static str) -> Result<T, ShipmentError>
+    where
+        T: serde::de::DeserializeOwned + Default,
+    {
+        let found = self
+            .settings
+            .find_one(doc! { "_id": id })
+            .await
+            .map_err(StoreFault::from)?;
+        match found {
+            Some(d) => {
+                let text = d
+                    .get_str("json")
+                    .map_err(|e| ShipmentError::Internal(format!("stored {what}: {e}")))?;
+                Ok(service_common::store::json::decode(what, text)?)
+            }
+            None => Ok(T::default()),
+        }
+    }
+
+    /// Saves the settings document `id` and its audit entry in one transaction.
+    pub(super) async fn set_setting<T: serde::Serialize>(
+        &self,
+        id: &str,
+        value: &T,
+        audit_entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
+        let text = service_common::store::json::encode(value)?;
+        self.in_transaction(|store, session| {
+            let (id, text, audit_entry) = (id.to_owned(), text.clone(), audit_entry.clone());
+            Box::pin(async move {
+                store
+                    .settings
+                    .update_one(doc! { "_id": id }, doc! { "$set": { "json": text } })
+                    .upsert(true)
+                    .session(&mut *session)
+                    .await?;
+                audit::store::mongo::insert_all(&store.audit, session, &[audit_entry]).await?;
+                Ok(Ok(()))
+            })
+        })
+        .await
+    }
+
     pub(super) fn database(&self) -> &mongodb::Database {
         &self.db
     }
@@ -275,10 +320,6 @@ impl MongoShipmentStore {
 
     pub(super) fn audit_collection(&self) -> Collection<Document> {
         self.audit.clone()
-    }
-
-    pub(super) fn settings_collection(&self) -> &Collection<Document> {
-        &self.settings
     }
 
     /// Whether a shipment with this id is stored (ids are fresh, so it is this write's).
@@ -1428,23 +1469,7 @@ impl Customers for MongoShipmentStore {
     }
 
     async fn pickup_settings(&self) -> Result<PickupSettings, ShipmentError> {
-        let found = self
-            .settings
-            .find_one(doc! { "_id": PICKUP_SETTINGS })
-            .await
-            .map_err(StoreFault::from)?;
-        match found {
-            Some(d) => {
-                let text = d
-                    .get_str("json")
-                    .map_err(|e| ShipmentError::Internal(format!("stored pickup settings: {e}")))?;
-                Ok(service_common::store::json::decode(
-                    "pickup settings",
-                    text,
-                )?)
-            }
-            None => Ok(PickupSettings::default()),
-        }
+        self.setting(PICKUP_SETTINGS, "pickup settings").await
     }
 
     async fn set_pickup_settings(
@@ -1452,24 +1477,8 @@ impl Customers for MongoShipmentStore {
         settings: &PickupSettings,
         audit_entry: &AuditEntry,
     ) -> Result<(), ShipmentError> {
-        let text = service_common::store::json::encode(settings)?;
-        self.in_transaction(|store, session| {
-            let (text, audit_entry) = (text.clone(), audit_entry.clone());
-            Box::pin(async move {
-                store
-                    .settings
-                    .update_one(
-                        doc! { "_id": PICKUP_SETTINGS },
-                        doc! { "$set": { "json": text } },
-                    )
-                    .upsert(true)
-                    .session(&mut *session)
-                    .await?;
-                audit::store::mongo::insert_all(&store.audit, session, &[audit_entry]).await?;
-                Ok(Ok(()))
-            })
-        })
-        .await
+        self.set_setting(PICKUP_SETTINGS, settings, audit_entry)
+            .await
     }
 
     async fn invite(&self, email: &Notification, entry: &AuditEntry) -> Result<(), ShipmentError> {

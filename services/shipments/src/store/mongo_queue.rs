@@ -327,20 +327,7 @@ impl Attention for MongoShipmentStore {
     }
 
     async fn exception_settings(&self) -> Result<ExceptionSettings, ShipmentError> {
-        let found = self
-            .settings_collection()
-            .find_one(doc! { "_id": EXCEPTION_SETTINGS })
-            .await
-            .map_err(StoreFault::from)?;
-        match found {
-            Some(d) => {
-                let text = d.get_str("json").map_err(|e| {
-                    ShipmentError::Internal(format!("stored exception settings: {e}"))
-                })?;
-                Ok(json::decode("exception settings", text)?)
-            }
-            None => Ok(ExceptionSettings::default()),
-        }
+        self.setting(EXCEPTION_SETTINGS, "exception settings").await
     }
 
     async fn set_exception_settings(
@@ -348,25 +335,8 @@ impl Attention for MongoShipmentStore {
         settings: &ExceptionSettings,
         audit_entry: &AuditEntry,
     ) -> Result<(), ShipmentError> {
-        let text = json::encode(settings)?;
-        self.in_transaction(|store, session| {
-            let (text, audit_entry) = (text.clone(), audit_entry.clone());
-            Box::pin(async move {
-                store
-                    .settings_collection()
-                    .update_one(
-                        doc! { "_id": EXCEPTION_SETTINGS },
-                        doc! { "$set": { "json": text } },
-                    )
-                    .upsert(true)
-                    .session(&mut *session)
-                    .await?;
-                audit::store::mongo::insert_all(&store.audit_collection(), session, &[audit_entry])
-                    .await?;
-                Ok(Ok(()))
-            })
-        })
-        .await
+        self.set_setting(EXCEPTION_SETTINGS, settings, audit_entry)
+            .await
     }
 
     async fn insert_note(

@@ -276,6 +276,60 @@ pub struct SqliteShipmentStore {
 const CHECKPOINT_EVERY: u64 = 2000;
 
 impl SqliteShipmentStore {
+    /// The settings document `name`; the defaults until it is first saved.
+    pub(super) async fn setting<T>(
+        &self,
+        name: &'static str,
+        what: &'static str,
+    ) -> Result<T, ShipmentError>
+    where
+        T: serde::de::DeserializeOwned + Default + Send + 'static,
+    {
+        self.db
+            .run(move |conn| {
+                let doc: Option<String> = conn
+                    .query_row("SELECT doc FROM settings WHERE name = ?", [name], |r| {
+                        r.get(0)
+                    })
+                    .optional()
+                    .map_err(StoreFault::from)?;
+                Ok(match doc {
+                    Some(doc) => json::decode(what, &doc)?,
+                    None => T::default(),
+                })
+            })
+            .await
+    }
+
+    /// Saves the settings document `name` and its audit entry in one transaction.
+    pub(super) async fn set_setting<T: serde::Serialize>(
+        &self,
+        name: &'static str,
+        value: &T,
+        audit_entry: &AuditEntry,
+    ) -> Result<(), ShipmentError> {
+        let doc = json::encode(value)?;
+        let audit_entry = audit_entry.clone();
+        self.db
+            .write(move |conn| {
+                let tx = conn
+                    .transaction_with_behavior(TransactionBehavior::Immediate)
+                    .map_err(StoreFault::from)?;
+                tx.execute(
+                    "INSERT INTO settings (name, doc) VALUES (?, ?) \
+                     ON CONFLICT (name) DO UPDATE SET doc = excluded.doc",
+                    params![name, doc],
+                )
+                .map_err(StoreFault::from)?;
+                audit::store::sqlite::insert_all(&tx, std::slice::from_ref(&audit_entry))?;
+                tx.commit().map_err(StoreFault::from)?;
+                Ok(())
+            })
+            .await
+    }
+}
+
+impl SqliteShipmentStore {
     /// Opens (or creates) the database file and its schema.
     pub fn open(path: &Path) -> anyhow::Result<Self> {
         let store = Self {
@@ -298,87 +352,77 @@ impl SqliteShipmentStore {
     }
 }
 
-/// Folds the search text of the rows stored before the search folded accents (queued by the
-/// `fold_search_text` step), a batch per transaction, then drops the emptied queue and merges
-/// the search index.
-fn fold_queued(conn: &rusqlite::Connection) -> anyhow::Result<()> {
+/// Works through `queue`, a table of shipments' row numbers a migration step filled: a batch
+/// per transaction, `each` given every queued shipment still stored; then drops the emptied
+/// queue, running `last` in the same transaction. False when there was no queue.
+fn drain(
+    conn: &rusqlite::Connection,
+    queue: &str,
+    last: &str,
+    mut each: impl FnMut(&rusqlite::Transaction, i64, Shipment) -> anyhow::Result<()>,
+) -> anyhow::Result<bool> {
     let queued: bool = conn.query_row(
-        "SELECT count(*) > 0 FROM sqlite_schema WHERE type = 'table' AND name = 'shipments_unfolded'",
-        [],
+        "SELECT count(*) > 0 FROM sqlite_schema WHERE type = 'table' AND name = ?",
+        [queue],
         |row| row.get(0),
     )?;
     if !queued {
-        return Ok(());
+        return Ok(false);
     }
     loop {
         let tx = rusqlite::Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
         // A shipment deleted since has no document: its queue entry just goes.
         let rows = tx
-            .prepare(
-                "SELECT u.seq, s.doc FROM shipments_unfolded u LEFT JOIN shipments s ON s.seq = u.seq \
-                 ORDER BY u.seq LIMIT 1000",
-            )?
-            .query_map([], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, Option<String>>(1)?)))?
+            .prepare(&format!(
+                "SELECT u.seq, s.doc FROM {queue} u LEFT JOIN shipments s ON s.seq = u.seq \
+                 ORDER BY u.seq LIMIT 1000"
+            ))?
+            .query_map([], |row| {
+                Ok((row.get::<_, i64>(0)?, row.get::<_, Option<String>>(1)?))
+            })?
             .collect::<Result<Vec<_>, _>>()?;
-        let Some(&(last, _)) = rows.last() else {
-            // Merged again, the index answers as fast as before the rewrite (about 30% slower
-            // without, on 100,000 shipments with 12% of them refolded).
-            tx.execute_batch(
-                "DROP TABLE shipments_unfolded;
-                 INSERT INTO shipments_search (shipments_search) VALUES ('optimize');",
-            )?;
+        let Some(&(end, _)) = rows.last() else {
+            tx.execute_batch(&format!("DROP TABLE {queue}; {last}"))?;
             tx.commit()?;
-            // Best effort, as after other writes: a busy database is checkpointed later.
-            let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
-            return Ok(());
+            return Ok(true);
         };
         for (seq, doc) in rows {
             if let Some(doc) = doc {
-                let text = decode(doc)?.search_text();
-                tx.execute(
-                    "UPDATE shipments SET search_text = ?1 WHERE seq = ?2 AND search_text != ?1",
-                    params![text, seq],
-                )?;
+                each(&tx, seq, decode(doc)?)?;
             }
         }
-        tx.execute("DELETE FROM shipments_unfolded WHERE seq <= ?", [last])?;
+        tx.execute(&format!("DELETE FROM {queue} WHERE seq <= ?"), [end])?;
         tx.commit()?;
     }
 }
 
+/// Folds the search text of the rows stored before the search folded accents (queued by the
+/// `fold_search_text` step), then merges the search index.
+fn fold_queued(conn: &rusqlite::Connection) -> anyhow::Result<()> {
+    // Merged again, the index answers as fast as before the rewrite (about 30% slower
+    // without, on 100,000 shipments with 12% of them refolded).
+    let optimize = "INSERT INTO shipments_search (shipments_search) VALUES ('optimize');";
+    let drained = drain(conn, "shipments_unfolded", optimize, |tx, seq, shipment| {
+        tx.execute(
+            "UPDATE shipments SET search_text = ?1 WHERE seq = ?2 AND search_text != ?1",
+            params![shipment.search_text(), seq],
+        )?;
+        Ok(())
+    })?;
+    if drained {
+        // Best effort, as after other writes: a busy database is checkpointed later.
+        let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+    }
+    Ok(())
+}
+
 /// Writes the exceptions of the shipments stored before there were any (queued by the
-/// `exceptions_and_notes` step), a batch per transaction, then drops the emptied queue.
+/// `exceptions_and_notes` step).
 fn reconcile_queued(conn: &rusqlite::Connection) -> anyhow::Result<()> {
-    let queued: bool = conn.query_row(
-        "SELECT count(*) > 0 FROM sqlite_schema WHERE type = 'table' AND name = 'shipments_unreconciled'",
-        [],
-        |row| row.get(0),
-    )?;
-    if !queued {
-        return Ok(());
-    }
-    loop {
-        let tx = rusqlite::Transaction::new_unchecked(conn, TransactionBehavior::Immediate)?;
-        let rows = tx
-            .prepare(
-                "SELECT u.seq, s.doc FROM shipments_unreconciled u LEFT JOIN shipments s ON s.seq = u.seq \
-                 ORDER BY u.seq LIMIT 1000",
-            )?
-            .query_map([], |row| Ok((row.get::<_, i64>(0)?, row.get::<_, Option<String>>(1)?)))?
-            .collect::<Result<Vec<_>, _>>()?;
-        let Some(&(last, _)) = rows.last() else {
-            tx.execute_batch("DROP TABLE shipments_unreconciled;")?;
-            tx.commit()?;
-            return Ok(());
-        };
-        for (_, doc) in rows {
-            if let Some(doc) = doc {
-                super::sqlite_queue::reconcile(&tx, &decode(doc)?)?;
-            }
-        }
-        tx.execute("DELETE FROM shipments_unreconciled WHERE seq <= ?", [last])?;
-        tx.commit()?;
-    }
+    drain(conn, "shipments_unreconciled", "", |tx, _, shipment| {
+        Ok(super::sqlite_queue::reconcile(tx, &shipment)?)
+    })?;
+    Ok(())
 }
 
 pub(super) fn decode(doc: String) -> Result<Shipment, ShipmentError> {
@@ -1744,22 +1788,7 @@ impl Customers for SqliteShipmentStore {
     }
 
     async fn pickup_settings(&self) -> Result<PickupSettings, ShipmentError> {
-        self.db
-            .run(|conn| {
-                let doc: Option<String> = conn
-                    .query_row(
-                        "SELECT doc FROM settings WHERE name = ?",
-                        [PICKUP_SETTINGS],
-                        |r| r.get(0),
-                    )
-                    .optional()
-                    .map_err(StoreFault::from)?;
-                Ok(match doc {
-                    Some(doc) => json::decode("pickup settings", &doc)?,
-                    None => PickupSettings::default(),
-                })
-            })
-            .await
+        self.setting(PICKUP_SETTINGS, "pickup settings").await
     }
 
     async fn set_pickup_settings(
@@ -1767,20 +1796,7 @@ impl Customers for SqliteShipmentStore {
         settings: &PickupSettings,
         audit_entry: &AuditEntry,
     ) -> Result<(), ShipmentError> {
-        let doc = json::encode(settings)?;
-        let audit_entry = audit_entry.clone();
-        self.db
-            .write(move |conn| {
-                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(StoreFault::from)?;
-                tx.execute(
-                    "INSERT INTO settings (name, doc) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET doc = excluded.doc",
-                    params![PICKUP_SETTINGS, doc],
-                )
-                .map_err(StoreFault::from)?;
-                audit::store::sqlite::insert_all(&tx, std::slice::from_ref(&audit_entry))?;
-                tx.commit().map_err(StoreFault::from)?;
-                Ok(())
-            })
+        self.set_setting(PICKUP_SETTINGS, settings, audit_entry)
             .await
     }
 

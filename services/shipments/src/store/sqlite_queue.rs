@@ -296,22 +296,7 @@ impl Attention for SqliteShipmentStore {
     }
 
     async fn exception_settings(&self) -> Result<ExceptionSettings, ShipmentError> {
-        self.db
-            .run(|conn| {
-                let doc: Option<String> = conn
-                    .query_row(
-                        "SELECT doc FROM settings WHERE name = ?",
-                        [EXCEPTION_SETTINGS],
-                        |r| r.get(0),
-                    )
-                    .optional()
-                    .map_err(StoreFault::from)?;
-                Ok(match doc {
-                    Some(doc) => json::decode("exception settings", &doc)?,
-                    None => ExceptionSettings::default(),
-                })
-            })
-            .await
+        self.setting(EXCEPTION_SETTINGS, "exception settings").await
     }
 
     async fn set_exception_settings(
@@ -319,23 +304,7 @@ impl Attention for SqliteShipmentStore {
         settings: &ExceptionSettings,
         audit_entry: &AuditEntry,
     ) -> Result<(), ShipmentError> {
-        let doc = json::encode(settings)?;
-        let audit_entry = audit_entry.clone();
-        self.db
-            .write(move |conn| {
-                let tx = conn
-                    .transaction_with_behavior(TransactionBehavior::Immediate)
-                    .map_err(StoreFault::from)?;
-                tx.execute(
-                    "INSERT INTO settings (name, doc) VALUES (?, ?) \
-                     ON CONFLICT (name) DO UPDATE SET doc = excluded.doc",
-                    params![EXCEPTION_SETTINGS, doc],
-                )
-                .map_err(StoreFault::from)?;
-                audit::store::sqlite::insert_all(&tx, std::slice::from_ref(&audit_entry))?;
-                tx.commit().map_err(StoreFault::from)?;
-                Ok(())
-            })
+        self.set_setting(EXCEPTION_SETTINGS, settings, audit_entry)
             .await
     }
 
