@@ -220,6 +220,17 @@ for (const viewport of [PHONE, DESKTOP]) {
         await expect(page.locator(`tr[data-tracking-number="${late.trackingNumber}"]`)).toHaveCount(0);
       });
 
+      await test.step("the shipment's internal notes open from the queue", async () => {
+        const row = await rowOf(page, onHold);
+        await row.getByRole('button', { name: `Notes on ${onHold.trackingNumber}` }).click();
+        const dialog = page.getByRole('dialog', { name: `Shipment ${onHold.trackingNumber}` });
+        await dialog.getByLabel('Add an internal note').fill(`Customs want the invoice ${run}`);
+        await dialog.getByRole('button', { name: 'Add note' }).click();
+        await expect(dialog.getByText(`Customs want the invoice ${run}`)).toBeVisible();
+        await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+        await expect(dialog).toHaveCount(0);
+      });
+
       await test.step('resolving needs what was done, then it leaves the open list', async () => {
         const row = await rowOf(page, onHold);
         await row.getByRole('button', { name: /^Resolve…/ }).click();
@@ -242,7 +253,8 @@ for (const viewport of [PHONE, DESKTOP]) {
         await expect(page).toHaveURL((url) => url.searchParams.get('state') === 'resolved' && !url.searchParams.has('assignee'));
         const row = await rowOf(page, onHold);
         await expect(row.locator('td[data-label="Resolution"]')).toContainText(`Invoice received from the shipper ${run}; released by customs.`);
-        await expect(row.getByRole('button')).toHaveCount(0);
+        // Nothing to do on a resolved one but read its shipment's notes.
+        await expect(row.getByRole('button')).toHaveText(['Notes on ' + onHold.trackingNumber]);
       });
     });
 

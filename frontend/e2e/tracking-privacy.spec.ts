@@ -492,6 +492,8 @@ test('JavaScript of /track before and after a lookup (gzip)', async ({ page }) =
 });
 
 test('screenshots of the tracking screens at 390 and 1280 px, light and dark', async ({ browser }) => {
+  // Pictures for people to look at: taken on request; the other tests check these screens.
+  test.skip(!process.env.E2E_SCREENSHOTS, 'screenshots are taken with E2E_SCREENSHOTS=1');
   test.setTimeout(180_000);
   const out = join(import.meta.dirname, '..', 'test-results', 'screenshots');
   mkdirSync(out, { recursive: true });

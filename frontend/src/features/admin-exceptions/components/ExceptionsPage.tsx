@@ -1,12 +1,13 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { CheckCircle2, RefreshCw, UserCheck, UserPlus } from 'lucide-react';
+import { CheckCircle2, NotebookPen, RefreshCw, UserCheck, UserPlus } from 'lucide-react';
 import type { ShipmentException } from '@/gen/logistics/v1/shipment_exception_service_pb';
 import type { User } from '@/gen/logistics/v1/user_pb';
 import { StatusBadge } from '@/components/shipment/StatusBadge';
 import { EmailAddress, Ltr } from '@/components/ui/Bidi';
 import { ErrorAlert } from '@/components/ui/ErrorAlert';
+import { Modal } from '@/components/ui/Modal';
 import { Spinner } from '@/components/ui/Spinner';
 import '@/components/ui/data-table.css';
 import { shipmentSearchPath } from '@/config/routes';
@@ -34,12 +35,23 @@ import { AssignExceptionDialog } from './AssignExceptionDialog';
 import { ResolveExceptionDialog } from './ResolveExceptionDialog';
 import './exceptions.css';
 
-type Dialog = { kind: 'assign' | 'resolve'; exception: ShipmentException } | null;
+type Dialog = { kind: 'assign' | 'resolve' | 'notes'; exception: ShipmentException } | null;
 
 /** The exceptions queue: the shipments that need attention, the longest-standing first, filtered
  * by kind (with the open counts), state and assignee (all in the address); Assign to me, Assign…
  * and Resolve… for those who manage exceptions. */
-export function ExceptionsPage({ user, canManage, canListUsers }: { user: User; canManage: boolean; canListUsers: boolean }) {
+export function ExceptionsPage({
+  user,
+  canManage,
+  canListUsers,
+  notesOf,
+}: {
+  user: User;
+  canManage: boolean;
+  canListUsers: boolean;
+  /** A shipment's internal notes (another feature's, given by the route). */
+  notesOf: (shipmentId: string) => ReactNode;
+}) {
   const { params, update } = useExceptionParams();
   const queue = useExceptionQueue(listFilter(params));
   const counts = useExceptionCounts();
@@ -196,6 +208,7 @@ export function ExceptionsPage({ user, canManage, canListUsers }: { user: User; 
                     now={now}
                     userId={user.id}
                     resolved={!open}
+                    onNotes={() => setDialog({ kind: 'notes', exception })}
                     actions={
                       open && canManage
                         ? {
@@ -223,6 +236,11 @@ export function ExceptionsPage({ user, canManage, canListUsers }: { user: User; 
         <AssignExceptionDialog exception={dialog.exception} user={user} canListUsers={canListUsers} onClose={() => setDialog(null)} />
       )}
       {dialog?.kind === 'resolve' && <ResolveExceptionDialog exception={dialog.exception} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'notes' && (
+        <Modal title={`Shipment ${dialog.exception.trackingNumber}`} onClose={() => setDialog(null)}>
+          {notesOf(dialog.exception.shipmentId)}
+        </Modal>
+      )}
     </div>
   );
 }
@@ -234,11 +252,14 @@ function ExceptionRow({
   now,
   userId,
   resolved,
+  onNotes,
   actions,
 }: {
   exception: ShipmentException;
   now: Date;
   userId: string;
+  /** Opens the shipment's internal notes. */
+  onNotes: () => void;
   /** The resolved list: the row says what was done, by whom and when. */
   resolved: boolean;
   actions?: RowActions;
@@ -253,6 +274,10 @@ function ExceptionRow({
         <Link to={shipmentSearchPath(e.trackingNumber)} title="Open the shipment in the list">
           <Ltr>{e.trackingNumber}</Ltr>
         </Link>
+        <button type="button" className="btn btn-outline btn-sm exception-notes" onClick={onNotes}>
+          <NotebookPen aria-hidden="true" size={16} />
+          Notes<span className="visually-hidden"> on {e.trackingNumber}</span>
+        </button>
       </th>
       <td className="card-aside exception-kind">
         <span className={`status-pill tone-${kindTone(e.kind)}`}>{kindLabel(e.kind)}</span>
