@@ -15,7 +15,7 @@ import type { Message, UnknownEnum } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/shipment_service.proto.
  */
 export const file_logistics_v1_shipment_service: GenFile = /*@__PURE__*/
-  fileDesc("CiNsb2dpc3RpY3MvdjEvc2hpcG1lbnRfc2VydmljZS5wcm90bxIMbG9naXN0aWNzLnYxIqMBChVDcmVhdGVTaGlwbWVudFJlcXVlc3QSKAoIc2hpcG1lbnQYASABKAsyFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSLwoLY3JlYXRlX3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC3F1b3RlX3Rva2VuGAMgASgJEhoKEnF1b3RlX3NlcnZpY2VfY29kZRgEIAEoCSIgChJHZXRTaGlwbWVudFJlcXVlc3QSCgoCaWQYASABKAkiUwoiR2V0U2hpcG1lbnRCeVRyYWNraW5nTnVtYmVyUmVxdWVzdBIXCg90cmFja2luZ19udW1iZXIYASABKAkSFAoMYWNjZXNzX3Rva2VuGAIgASgJIkYKG1ZlcmlmeVRyYWNraW5nQWNjZXNzUmVxdWVzdBIXCg90cmFja2luZ19udW1iZXIYASABKAkSDgoGYW5zd2VyGAIgASgJIjgKHVNlbmRUcmFja2luZ0FjY2Vzc0xpbmtSZXF1ZXN0EhcKD3RyYWNraW5nX251bWJlchgBIAEoCSIgCh5TZW5kVHJhY2tpbmdBY2Nlc3NMaW5rUmVzcG9uc2UiWwoaU3Vic2NyaWJlVG9TaGlwbWVudFJlcXVlc3QSFwoPdHJhY2tpbmdfbnVtYmVyGAEgASgJEg0KBWVtYWlsGAIgASgJEhUKDWxhbmd1YWdlX2NvZGUYAyABKAkiHQobU3Vic2NyaWJlVG9TaGlwbWVudFJlc3BvbnNlIjMKIkNvbmZpcm1TaGlwbWVudFN1YnNjcmlwdGlvblJlcXVlc3QSDQoFdG9rZW4YASABKAkiMgohRGVsZXRlU2hpcG1lbnRTdWJzY3JpcHRpb25SZXF1ZXN0Eg0KBXRva2VuGAEgASgJIiEKH0dldFRyYWNraW5nRW1haWxTZXR0aW5nc1JlcXVlc3QiWwoiVXBkYXRlVHJhY2tpbmdFbWFpbFNldHRpbmdzUmVxdWVzdBI1CghzZXR0aW5ncxgBIAEoCzIjLmxvZ2lzdGljcy52MS5UcmFja2luZ0VtYWlsU2V0dGluZ3MiiQIKFExpc3RTaGlwbWVudHNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEiwKBnN0YXR1cxgDIAEoDjIcLmxvZ2lzdGljcy52MS5TaGlwbWVudFN0YXR1cxINCgVxdWVyeRgEIAEoCRIsChBjcmVhdGVfZGF0ZV9mcm9tGAUgASgLMhIubG9naXN0aWNzLnYxLkRhdGUSKgoOY3JlYXRlX2RhdGVfdG8YBiABKAsyEi5sb2dpc3RpY3MudjEuRGF0ZRIMCgRsYXRlGAcgASgIEhAKCG9yZGVyX2J5GAggASgJEhMKC2N1c3RvbWVyX2lkGAkgASgJIm8KFUxpc3RTaGlwbWVudHNSZXNwb25zZRIpCglzaGlwbWVudHMYASADKAsyFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEhIKCnRvdGFsX3NpemUYAyABKAUi1gEKIkJhdGNoVXBkYXRlU2hpcG1lbnRUcmFja2luZ1JlcXVlc3QSCwoDaWRzGAEgAygJEjIKBmZpbHRlchgCIAEoCzIiLmxvZ2lzdGljcy52MS5MaXN0U2hpcG1lbnRzUmVxdWVzdBIsCgZzdGF0dXMYAyABKA4yHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0dXMSGAoQY3VycmVudF9sb2NhdGlvbhgEIAEoCRIPCgdyZW1hcmtzGAUgASgJEhYKDnJlbWFya3NfcHVibGljGAYgASgIInAKI0JhdGNoVXBkYXRlU2hpcG1lbnRUcmFja2luZ1Jlc3BvbnNlEhUKDXVwZGF0ZWRfY291bnQYASABKAUSMgoIZmFpbHVyZXMYAiADKAsyIC5sb2dpc3RpY3MudjEuQmF0Y2hVcGRhdGVGYWlsdXJlIkoKEkJhdGNoVXBkYXRlRmFpbHVyZRIKCgJpZBgBIAEoCRIXCg90cmFja2luZ19udW1iZXIYAiABKAkSDwoHbWVzc2FnZRgDIAEoCSJMChZFeHBvcnRTaGlwbWVudHNSZXF1ZXN0EjIKBmZpbHRlchgBIAEoCzIiLmxvZ2lzdGljcy52MS5MaXN0U2hpcG1lbnRzUmVxdWVzdCImChdFeHBvcnRTaGlwbWVudHNSZXNwb25zZRILCgNjc3YYASABKAwiRAobQ3JlYXRlU2hpcG1lbnRJbXBvcnRSZXF1ZXN0EhEKCWZpbGVfbmFtZRgBIAEoCRISCgpzaXplX2J5dGVzGAIgASgDIlIKH0FwcGVuZFNoaXBtZW50SW1wb3J0RGF0YVJlcXVlc3QSEQoJaW1wb3J0X2lkGAEgASgJEg4KBm9mZnNldBgCIAEoAxIMCgRkYXRhGAMgASgMIkYKGlN0YXJ0U2hpcG1lbnRJbXBvcnRSZXF1ZXN0EhEKCWltcG9ydF9pZBgBIAEoCRIVCg12YWxpZGF0ZV9vbmx5GAIgASgIIi0KGEdldFNoaXBtZW50SW1wb3J0UmVxdWVzdBIRCglpbXBvcnRfaWQYASABKAkiQwoaTGlzdFNoaXBtZW50SW1wb3J0c1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkiZQobTGlzdFNoaXBtZW50SW1wb3J0c1Jlc3BvbnNlEi0KB2ltcG9ydHMYASADKAsyHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRJbXBvcnQSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIjoKJUV4cG9ydFNoaXBtZW50SW1wb3J0UmVqZWN0aW9uc1JlcXVlc3QSEQoJaW1wb3J0X2lkGAEgASgJIp0ECg5TaGlwbWVudEltcG9ydBIKCgJpZBgBIAEoCRIRCglmaWxlX25hbWUYAiABKAkSMAoFc3RhdGUYAyABKA4yIS5sb2dpc3RpY3MudjEuU2hpcG1lbnRJbXBvcnRTdGF0ZRISCgpzaXplX2J5dGVzGAQgASgDEhYKDnVwbG9hZGVkX2J5dGVzGAUgASgDEhIKCnRvdGFsX3Jvd3MYBiABKAUSEgoKdmFsaWRfcm93cxgHIAEoBRIWCg5wcm9jZXNzZWRfcm93cxgIIAEoBRIVCg1jcmVhdGVkX2NvdW50GAkgASgFEhUKDXNraXBwZWRfY291bnQYCiABKAUSFgoOcmVqZWN0ZWRfY291bnQYCyABKAUSMAoHcHJldmlldxgMIAMoCzIfLmxvZ2lzdGljcy52MS5TaGlwbWVudEltcG9ydFJvdxI5ChByZWplY3RlZF9wcmV2aWV3GA0gAygLMh8ubG9naXN0aWNzLnYxLlNoaXBtZW50SW1wb3J0Um93Eg0KBWVycm9yGA4gASgJEhIKCmNyZWF0ZWRfYnkYDyABKAkSLwoLY3JlYXRlX3RpbWUYECABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC3VwZGF0ZV90aW1lGBEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIWCg5jb25mbGljdF9jb3VudBgSIAEoBSLaAQoRU2hpcG1lbnRJbXBvcnRSb3cSCwoDcm93GAEgASgFEhcKD3RyYWNraW5nX251bWJlchgCIAEoCRIaChJleHRlcm5hbF9yZWZlcmVuY2UYAyABKAkSFAoMc2hpcHBlcl9uYW1lGAQgASgJEhUKDXJlY2VpdmVyX25hbWUYBSABKAkSDgoGb3JpZ2luGAYgASgJEhMKC2Rlc3RpbmF0aW9uGAcgASgJEjEKBmVycm9ycxgIIAMoCzIhLmxvZ2lzdGljcy52MS5TaGlwbWVudEltcG9ydEVycm9yIjYKE1NoaXBtZW50SW1wb3J0RXJyb3ISDgoGY29sdW1uGAEgASgJEg8KB21lc3NhZ2UYAiABKAkiaAocUmVjb3JkUHJvb2ZPZkRlbGl2ZXJ5UmVxdWVzdBIKCgJpZBgBIAEoCRIWCg5yZWNpcGllbnRfbmFtZRgCIAEoCRIVCg1zaWduYXR1cmVfcG5nGAMgASgMEg0KBXBob3RvGAQgASgMIoUBCh5HZXRQcm9vZk9mRGVsaXZlcnlJbWFnZVJlcXVlc3QSFwoPdHJhY2tpbmdfbnVtYmVyGAEgASgJEjQKBGtpbmQYAiABKA4yJi5sb2dpc3RpY3MudjEuUHJvb2ZPZkRlbGl2ZXJ5SW1hZ2VLaW5kEhQKDGFjY2Vzc190b2tlbhgDIAEoCSI6ChRQcm9vZk9mRGVsaXZlcnlJbWFnZRIUCgxjb250ZW50X3R5cGUYASABKAkSDAoEZGF0YRgCIAEoDCIeChxHZXRTaGlwbWVudFN0YXRpc3RpY3NSZXF1ZXN0IpMBChJTaGlwbWVudFN0YXRpc3RpY3MSMAoNc3RhdHVzX2NvdW50cxgBIAMoCzIZLmxvZ2lzdGljcy52MS5TdGF0dXNDb3VudBINCgV0b3RhbBgCIAEoAxIMCgRsYXRlGAMgASgDEi4KBGRheXMYBCADKAsyIC5sb2dpc3RpY3MudjEuRGFpbHlTaGlwbWVudENvdW50IkoKC1N0YXR1c0NvdW50EiwKBnN0YXR1cxgBIAEoDjIcLmxvZ2lzdGljcy52MS5TaGlwbWVudFN0YXR1cxINCgVjb3VudBgCIAEoAyJaChJEYWlseVNoaXBtZW50Q291bnQSIAoEZGF0ZRgBIAEoCzISLmxvZ2lzdGljcy52MS5EYXRlEg8KB2NyZWF0ZWQYAiABKAMSEQoJZGVsaXZlcmVkGAMgASgDItkBChVVcGRhdGVTaGlwbWVudFJlcXVlc3QSKAoIc2hpcG1lbnQYASABKAsyFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSLwoLdXBkYXRlX21hc2sYAiABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrEg8KB3JlbWFya3MYAyABKAkSFgoOcmVtYXJrc19wdWJsaWMYBCABKAgSPAoOZmFpbGVkX2F0dGVtcHQYBSABKA4yJC5sb2dpc3RpY3MudjEuRGVsaXZlcnlBdHRlbXB0RmFpbHVyZSKKAgodVXBkYXRlU2hpcG1lbnRUcmFja2luZ1JlcXVlc3QSCgoCaWQYASABKAkSLAoGc3RhdHVzGAIgASgOMhwubG9naXN0aWNzLnYxLlNoaXBtZW50U3RhdHVzEhgKEGN1cnJlbnRfbG9jYXRpb24YAyABKAkSDwoHcmVtYXJrcxgEIAEoCRIuCgpldmVudF90aW1lGAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIWCg5yZW1hcmtzX3B1YmxpYxgGIAEoCBI8Cg5mYWlsZWRfYXR0ZW1wdBgHIAEoDjIkLmxvZ2lzdGljcy52MS5EZWxpdmVyeUF0dGVtcHRGYWlsdXJlIiMKFURlbGV0ZVNoaXBtZW50UmVxdWVzdBIKCgJpZBgBIAEoCSrwAQoTU2hpcG1lbnRJbXBvcnRTdGF0ZRIlCiFTSElQTUVOVF9JTVBPUlRfU1RBVEVfVU5TUEVDSUZJRUQQABIjCh9TSElQTUVOVF9JTVBPUlRfU1RBVEVfVVBMT0FESU5HEAESIwofU0hJUE1FTlRfSU1QT1JUX1NUQVRFX1ZBTElEQVRFRBACEiEKHVNISVBNRU5UX0lNUE9SVF9TVEFURV9SVU5OSU5HEAMSIwofU0hJUE1FTlRfSU1QT1JUX1NUQVRFX1NVQ0NFRURFRBAEEiAKHFNISVBNRU5UX0lNUE9SVF9TVEFURV9GQUlMRUQQBTLcFQoPU2hpcG1lbnRTZXJ2aWNlElUKDkNyZWF0ZVNoaXBtZW50EiMubG9naXN0aWNzLnYxLkNyZWF0ZVNoaXBtZW50UmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudCIGirUYAigDElIKC0dldFNoaXBtZW50EiAubG9naXN0aWNzLnYxLkdldFNoaXBtZW50UmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudCIJkAIBirUYAigBEnIKG0dldFNoaXBtZW50QnlUcmFja2luZ051bWJlchIwLmxvZ2lzdGljcy52MS5HZXRTaGlwbWVudEJ5VHJhY2tpbmdOdW1iZXJSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50IgmQAgGKtRgCCAESYQoUVmVyaWZ5VHJhY2tpbmdBY2Nlc3MSKS5sb2dpc3RpY3MudjEuVmVyaWZ5VHJhY2tpbmdBY2Nlc3NSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50IgaKtRgCEAMSewoWU2VuZFRyYWNraW5nQWNjZXNzTGluaxIrLmxvZ2lzdGljcy52MS5TZW5kVHJhY2tpbmdBY2Nlc3NMaW5rUmVxdWVzdBosLmxvZ2lzdGljcy52MS5TZW5kVHJhY2tpbmdBY2Nlc3NMaW5rUmVzcG9uc2UiBoq1GAIQBBJyChNTdWJzY3JpYmVUb1NoaXBtZW50EigubG9naXN0aWNzLnYxLlN1YnNjcmliZVRvU2hpcG1lbnRSZXF1ZXN0GikubG9naXN0aWNzLnYxLlN1YnNjcmliZVRvU2hpcG1lbnRSZXNwb25zZSIGirUYAhAEEnsKG0NvbmZpcm1TaGlwbWVudFN1YnNjcmlwdGlvbhIwLmxvZ2lzdGljcy52MS5Db25maXJtU2hpcG1lbnRTdWJzY3JpcHRpb25SZXF1ZXN0GiIubG9naXN0aWNzLnYxLlNoaXBtZW50U3Vic2NyaXB0aW9uIgaKtRgCEAESeQoaRGVsZXRlU2hpcG1lbnRTdWJzY3JpcHRpb24SLy5sb2dpc3RpY3MudjEuRGVsZXRlU2hpcG1lbnRTdWJzY3JpcHRpb25SZXF1ZXN0GiIubG9naXN0aWNzLnYxLlNoaXBtZW50U3Vic2NyaXB0aW9uIgaKtRgCEAESeQoYR2V0VHJhY2tpbmdFbWFpbFNldHRpbmdzEi0ubG9naXN0aWNzLnYxLkdldFRyYWNraW5nRW1haWxTZXR0aW5nc1JlcXVlc3QaIy5sb2dpc3RpY3MudjEuVHJhY2tpbmdFbWFpbFNldHRpbmdzIgmQAgGKtRgCKA8SfAobVXBkYXRlVHJhY2tpbmdFbWFpbFNldHRpbmdzEjAubG9naXN0aWNzLnYxLlVwZGF0ZVRyYWNraW5nRW1haWxTZXR0aW5nc1JlcXVlc3QaIy5sb2dpc3RpY3MudjEuVHJhY2tpbmdFbWFpbFNldHRpbmdzIgaKtRgCKA8SYwoNTGlzdFNoaXBtZW50cxIiLmxvZ2lzdGljcy52MS5MaXN0U2hpcG1lbnRzUmVxdWVzdBojLmxvZ2lzdGljcy52MS5MaXN0U2hpcG1lbnRzUmVzcG9uc2UiCZACAYq1GAIoARKKAQobQmF0Y2hVcGRhdGVTaGlwbWVudFRyYWNraW5nEjAubG9naXN0aWNzLnYxLkJhdGNoVXBkYXRlU2hpcG1lbnRUcmFja2luZ1JlcXVlc3QaMS5sb2dpc3RpY3MudjEuQmF0Y2hVcGRhdGVTaGlwbWVudFRyYWNraW5nUmVzcG9uc2UiBoq1GAIoAhJoCg9FeHBvcnRTaGlwbWVudHMSJC5sb2dpc3RpY3MudjEuRXhwb3J0U2hpcG1lbnRzUmVxdWVzdBolLmxvZ2lzdGljcy52MS5FeHBvcnRTaGlwbWVudHNSZXNwb25zZSIGirUYAigGMAESZwoUQ3JlYXRlU2hpcG1lbnRJbXBvcnQSKS5sb2dpc3RpY3MudjEuQ3JlYXRlU2hpcG1lbnRJbXBvcnRSZXF1ZXN0GhwubG9naXN0aWNzLnYxLlNoaXBtZW50SW1wb3J0IgaKtRgCKAcSbwoYQXBwZW5kU2hpcG1lbnRJbXBvcnREYXRhEi0ubG9naXN0aWNzLnYxLkFwcGVuZFNoaXBtZW50SW1wb3J0RGF0YVJlcXVlc3QaHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRJbXBvcnQiBoq1GAIoBxJlChNTdGFydFNoaXBtZW50SW1wb3J0EigubG9naXN0aWNzLnYxLlN0YXJ0U2hpcG1lbnRJbXBvcnRSZXF1ZXN0GhwubG9naXN0aWNzLnYxLlNoaXBtZW50SW1wb3J0IgaKtRgCKAcSZAoRR2V0U2hpcG1lbnRJbXBvcnQSJi5sb2dpc3RpY3MudjEuR2V0U2hpcG1lbnRJbXBvcnRSZXF1ZXN0GhwubG9naXN0aWNzLnYxLlNoaXBtZW50SW1wb3J0IgmQAgGKtRgCKAcSdQoTTGlzdFNoaXBtZW50SW1wb3J0cxIoLmxvZ2lzdGljcy52MS5MaXN0U2hpcG1lbnRJbXBvcnRzUmVxdWVzdBopLmxvZ2lzdGljcy52MS5MaXN0U2hpcG1lbnRJbXBvcnRzUmVzcG9uc2UiCZACAYq1GAIoBxKGAQoeRXhwb3J0U2hpcG1lbnRJbXBvcnRSZWplY3Rpb25zEjMubG9naXN0aWNzLnYxLkV4cG9ydFNoaXBtZW50SW1wb3J0UmVqZWN0aW9uc1JlcXVlc3QaJS5sb2dpc3RpY3MudjEuRXhwb3J0U2hpcG1lbnRzUmVzcG9uc2UiBoq1GAIoBzABEmMKFVJlY29yZFByb29mT2ZEZWxpdmVyeRIqLmxvZ2lzdGljcy52MS5SZWNvcmRQcm9vZk9mRGVsaXZlcnlSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50IgaKtRgCKAkSdgoXR2V0UHJvb2ZPZkRlbGl2ZXJ5SW1hZ2USLC5sb2dpc3RpY3MudjEuR2V0UHJvb2ZPZkRlbGl2ZXJ5SW1hZ2VSZXF1ZXN0GiIubG9naXN0aWNzLnYxLlByb29mT2ZEZWxpdmVyeUltYWdlIgmQAgGKtRgCCAEScAoVR2V0U2hpcG1lbnRTdGF0aXN0aWNzEioubG9naXN0aWNzLnYxLkdldFNoaXBtZW50U3RhdGlzdGljc1JlcXVlc3QaIC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0aXN0aWNzIgmQAgGKtRgCKAoSVQoOVXBkYXRlU2hpcG1lbnQSIy5sb2dpc3RpY3MudjEuVXBkYXRlU2hpcG1lbnRSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50IgaKtRgCKAQSZQoWVXBkYXRlU2hpcG1lbnRUcmFja2luZxIrLmxvZ2lzdGljcy52MS5VcGRhdGVTaGlwbWVudFRyYWNraW5nUmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudCIGirUYAigCElUKDkRlbGV0ZVNoaXBtZW50EiMubG9naXN0aWNzLnYxLkRlbGV0ZVNoaXBtZW50UmVxdWVzdBoWLmdvb2dsZS5wcm90b2J1Zi5FbXB0eSIGirUYAigFYgZwcm90bzM", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp, file_logistics_v1_access, file_logistics_v1_shipment]);
+  fileDesc("CiNsb2dpc3RpY3MvdjEvc2hpcG1lbnRfc2VydmljZS5wcm90bxIMbG9naXN0aWNzLnYxIqMBChVDcmVhdGVTaGlwbWVudFJlcXVlc3QSKAoIc2hpcG1lbnQYASABKAsyFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQSLwoLY3JlYXRlX3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC3F1b3RlX3Rva2VuGAMgASgJEhoKEnF1b3RlX3NlcnZpY2VfY29kZRgEIAEoCSIgChJHZXRTaGlwbWVudFJlcXVlc3QSCgoCaWQYASABKAkiUwoiR2V0U2hpcG1lbnRCeVRyYWNraW5nTnVtYmVyUmVxdWVzdBIXCg90cmFja2luZ19udW1iZXIYASABKAkSFAoMYWNjZXNzX3Rva2VuGAIgASgJIkUKFFdhdGNoU2hpcG1lbnRSZXF1ZXN0EhcKD3RyYWNraW5nX251bWJlchgBIAEoCRIUCgxhY2Nlc3NfdG9rZW4YAiABKAkiQQoVV2F0Y2hTaGlwbWVudFJlc3BvbnNlEigKCHNoaXBtZW50GAEgASgLMhYubG9naXN0aWNzLnYxLlNoaXBtZW50Ih0KG1dhdGNoU2hpcG1lbnRDaGFuZ2VzUmVxdWVzdCJQChxXYXRjaFNoaXBtZW50Q2hhbmdlc1Jlc3BvbnNlEhQKDHNoaXBtZW50X2lkcxgBIAMoCRIaChJldmVyeXRoaW5nX2NoYW5nZWQYAiABKAgiRgobVmVyaWZ5VHJhY2tpbmdBY2Nlc3NSZXF1ZXN0EhcKD3RyYWNraW5nX251bWJlchgBIAEoCRIOCgZhbnN3ZXIYAiABKAkiOAodU2VuZFRyYWNraW5nQWNjZXNzTGlua1JlcXVlc3QSFwoPdHJhY2tpbmdfbnVtYmVyGAEgASgJIiAKHlNlbmRUcmFja2luZ0FjY2Vzc0xpbmtSZXNwb25zZSJbChpTdWJzY3JpYmVUb1NoaXBtZW50UmVxdWVzdBIXCg90cmFja2luZ19udW1iZXIYASABKAkSDQoFZW1haWwYAiABKAkSFQoNbGFuZ3VhZ2VfY29kZRgDIAEoCSIdChtTdWJzY3JpYmVUb1NoaXBtZW50UmVzcG9uc2UiMwoiQ29uZmlybVNoaXBtZW50U3Vic2NyaXB0aW9uUmVxdWVzdBINCgV0b2tlbhgBIAEoCSIyCiFEZWxldGVTaGlwbWVudFN1YnNjcmlwdGlvblJlcXVlc3QSDQoFdG9rZW4YASABKAkiIQofR2V0VHJhY2tpbmdFbWFpbFNldHRpbmdzUmVxdWVzdCJbCiJVcGRhdGVUcmFja2luZ0VtYWlsU2V0dGluZ3NSZXF1ZXN0EjUKCHNldHRpbmdzGAEgASgLMiMubG9naXN0aWNzLnYxLlRyYWNraW5nRW1haWxTZXR0aW5ncyKJAgoUTGlzdFNoaXBtZW50c1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkSLAoGc3RhdHVzGAMgASgOMhwubG9naXN0aWNzLnYxLlNoaXBtZW50U3RhdHVzEg0KBXF1ZXJ5GAQgASgJEiwKEGNyZWF0ZV9kYXRlX2Zyb20YBSABKAsyEi5sb2dpc3RpY3MudjEuRGF0ZRIqCg5jcmVhdGVfZGF0ZV90bxgGIAEoCzISLmxvZ2lzdGljcy52MS5EYXRlEgwKBGxhdGUYByABKAgSEAoIb3JkZXJfYnkYCCABKAkSEwoLY3VzdG9tZXJfaWQYCSABKAkibwoVTGlzdFNoaXBtZW50c1Jlc3BvbnNlEikKCXNoaXBtZW50cxgBIAMoCzIWLmxvZ2lzdGljcy52MS5TaGlwbWVudBIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkSEgoKdG90YWxfc2l6ZRgDIAEoBSLWAQoiQmF0Y2hVcGRhdGVTaGlwbWVudFRyYWNraW5nUmVxdWVzdBILCgNpZHMYASADKAkSMgoGZmlsdGVyGAIgASgLMiIubG9naXN0aWNzLnYxLkxpc3RTaGlwbWVudHNSZXF1ZXN0EiwKBnN0YXR1cxgDIAEoDjIcLmxvZ2lzdGljcy52MS5TaGlwbWVudFN0YXR1cxIYChBjdXJyZW50X2xvY2F0aW9uGAQgASgJEg8KB3JlbWFya3MYBSABKAkSFgoOcmVtYXJrc19wdWJsaWMYBiABKAgicAojQmF0Y2hVcGRhdGVTaGlwbWVudFRyYWNraW5nUmVzcG9uc2USFQoNdXBkYXRlZF9jb3VudBgBIAEoBRIyCghmYWlsdXJlcxgCIAMoCzIgLmxvZ2lzdGljcy52MS5CYXRjaFVwZGF0ZUZhaWx1cmUiSgoSQmF0Y2hVcGRhdGVGYWlsdXJlEgoKAmlkGAEgASgJEhcKD3RyYWNraW5nX251bWJlchgCIAEoCRIPCgdtZXNzYWdlGAMgASgJIkwKFkV4cG9ydFNoaXBtZW50c1JlcXVlc3QSMgoGZmlsdGVyGAEgASgLMiIubG9naXN0aWNzLnYxLkxpc3RTaGlwbWVudHNSZXF1ZXN0IiYKF0V4cG9ydFNoaXBtZW50c1Jlc3BvbnNlEgsKA2NzdhgBIAEoDCJEChtDcmVhdGVTaGlwbWVudEltcG9ydFJlcXVlc3QSEQoJZmlsZV9uYW1lGAEgASgJEhIKCnNpemVfYnl0ZXMYAiABKAMiUgofQXBwZW5kU2hpcG1lbnRJbXBvcnREYXRhUmVxdWVzdBIRCglpbXBvcnRfaWQYASABKAkSDgoGb2Zmc2V0GAIgASgDEgwKBGRhdGEYAyABKAwiRgoaU3RhcnRTaGlwbWVudEltcG9ydFJlcXVlc3QSEQoJaW1wb3J0X2lkGAEgASgJEhUKDXZhbGlkYXRlX29ubHkYAiABKAgiLQoYR2V0U2hpcG1lbnRJbXBvcnRSZXF1ZXN0EhEKCWltcG9ydF9pZBgBIAEoCSJDChpMaXN0U2hpcG1lbnRJbXBvcnRzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCSJlChtMaXN0U2hpcG1lbnRJbXBvcnRzUmVzcG9uc2USLQoHaW1wb3J0cxgBIAMoCzIcLmxvZ2lzdGljcy52MS5TaGlwbWVudEltcG9ydBIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiOgolRXhwb3J0U2hpcG1lbnRJbXBvcnRSZWplY3Rpb25zUmVxdWVzdBIRCglpbXBvcnRfaWQYASABKAkinQQKDlNoaXBtZW50SW1wb3J0EgoKAmlkGAEgASgJEhEKCWZpbGVfbmFtZRgCIAEoCRIwCgVzdGF0ZRgDIAEoDjIhLmxvZ2lzdGljcy52MS5TaGlwbWVudEltcG9ydFN0YXRlEhIKCnNpemVfYnl0ZXMYBCABKAMSFgoOdXBsb2FkZWRfYnl0ZXMYBSABKAMSEgoKdG90YWxfcm93cxgGIAEoBRISCgp2YWxpZF9yb3dzGAcgASgFEhYKDnByb2Nlc3NlZF9yb3dzGAggASgFEhUKDWNyZWF0ZWRfY291bnQYCSABKAUSFQoNc2tpcHBlZF9jb3VudBgKIAEoBRIWCg5yZWplY3RlZF9jb3VudBgLIAEoBRIwCgdwcmV2aWV3GAwgAygLMh8ubG9naXN0aWNzLnYxLlNoaXBtZW50SW1wb3J0Um93EjkKEHJlamVjdGVkX3ByZXZpZXcYDSADKAsyHy5sb2dpc3RpY3MudjEuU2hpcG1lbnRJbXBvcnRSb3cSDQoFZXJyb3IYDiABKAkSEgoKY3JlYXRlZF9ieRgPIAEoCRIvCgtjcmVhdGVfdGltZRgQIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLdXBkYXRlX3RpbWUYESABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhYKDmNvbmZsaWN0X2NvdW50GBIgASgFItoBChFTaGlwbWVudEltcG9ydFJvdxILCgNyb3cYASABKAUSFwoPdHJhY2tpbmdfbnVtYmVyGAIgASgJEhoKEmV4dGVybmFsX3JlZmVyZW5jZRgDIAEoCRIUCgxzaGlwcGVyX25hbWUYBCABKAkSFQoNcmVjZWl2ZXJfbmFtZRgFIAEoCRIOCgZvcmlnaW4YBiABKAkSEwoLZGVzdGluYXRpb24YByABKAkSMQoGZXJyb3JzGAggAygLMiEubG9naXN0aWNzLnYxLlNoaXBtZW50SW1wb3J0RXJyb3IiNgoTU2hpcG1lbnRJbXBvcnRFcnJvchIOCgZjb2x1bW4YASABKAkSDwoHbWVzc2FnZRgCIAEoCSJoChxSZWNvcmRQcm9vZk9mRGVsaXZlcnlSZXF1ZXN0EgoKAmlkGAEgASgJEhYKDnJlY2lwaWVudF9uYW1lGAIgASgJEhUKDXNpZ25hdHVyZV9wbmcYAyABKAwSDQoFcGhvdG8YBCABKAwihQEKHkdldFByb29mT2ZEZWxpdmVyeUltYWdlUmVxdWVzdBIXCg90cmFja2luZ19udW1iZXIYASABKAkSNAoEa2luZBgCIAEoDjImLmxvZ2lzdGljcy52MS5Qcm9vZk9mRGVsaXZlcnlJbWFnZUtpbmQSFAoMYWNjZXNzX3Rva2VuGAMgASgJIjoKFFByb29mT2ZEZWxpdmVyeUltYWdlEhQKDGNvbnRlbnRfdHlwZRgBIAEoCRIMCgRkYXRhGAIgASgMIh4KHEdldFNoaXBtZW50U3RhdGlzdGljc1JlcXVlc3QikwEKElNoaXBtZW50U3RhdGlzdGljcxIwCg1zdGF0dXNfY291bnRzGAEgAygLMhkubG9naXN0aWNzLnYxLlN0YXR1c0NvdW50Eg0KBXRvdGFsGAIgASgDEgwKBGxhdGUYAyABKAMSLgoEZGF5cxgEIAMoCzIgLmxvZ2lzdGljcy52MS5EYWlseVNoaXBtZW50Q291bnQiSgoLU3RhdHVzQ291bnQSLAoGc3RhdHVzGAEgASgOMhwubG9naXN0aWNzLnYxLlNoaXBtZW50U3RhdHVzEg0KBWNvdW50GAIgASgDIloKEkRhaWx5U2hpcG1lbnRDb3VudBIgCgRkYXRlGAEgASgLMhIubG9naXN0aWNzLnYxLkRhdGUSDwoHY3JlYXRlZBgCIAEoAxIRCglkZWxpdmVyZWQYAyABKAMi2QEKFVVwZGF0ZVNoaXBtZW50UmVxdWVzdBIoCghzaGlwbWVudBgBIAEoCzIWLmxvZ2lzdGljcy52MS5TaGlwbWVudBIvCgt1cGRhdGVfbWFzaxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2sSDwoHcmVtYXJrcxgDIAEoCRIWCg5yZW1hcmtzX3B1YmxpYxgEIAEoCBI8Cg5mYWlsZWRfYXR0ZW1wdBgFIAEoDjIkLmxvZ2lzdGljcy52MS5EZWxpdmVyeUF0dGVtcHRGYWlsdXJlIooCCh1VcGRhdGVTaGlwbWVudFRyYWNraW5nUmVxdWVzdBIKCgJpZBgBIAEoCRIsCgZzdGF0dXMYAiABKA4yHC5sb2dpc3RpY3MudjEuU2hpcG1lbnRTdGF0dXMSGAoQY3VycmVudF9sb2NhdGlvbhgDIAEoCRIPCgdyZW1hcmtzGAQgASgJEi4KCmV2ZW50X3RpbWUYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhYKDnJlbWFya3NfcHVibGljGAYgASgIEjwKDmZhaWxlZF9hdHRlbXB0GAcgASgOMiQubG9naXN0aWNzLnYxLkRlbGl2ZXJ5QXR0ZW1wdEZhaWx1cmUiIwoVRGVsZXRlU2hpcG1lbnRSZXF1ZXN0EgoKAmlkGAEgASgJKvABChNTaGlwbWVudEltcG9ydFN0YXRlEiUKIVNISVBNRU5UX0lNUE9SVF9TVEFURV9VTlNQRUNJRklFRBAAEiMKH1NISVBNRU5UX0lNUE9SVF9TVEFURV9VUExPQURJTkcQARIjCh9TSElQTUVOVF9JTVBPUlRfU1RBVEVfVkFMSURBVEVEEAISIQodU0hJUE1FTlRfSU1QT1JUX1NUQVRFX1JVTk5JTkcQAxIjCh9TSElQTUVOVF9JTVBPUlRfU1RBVEVfU1VDQ0VFREVEEAQSIAocU0hJUE1FTlRfSU1QT1JUX1NUQVRFX0ZBSUxFRBAFMr8XCg9TaGlwbWVudFNlcnZpY2USVQoOQ3JlYXRlU2hpcG1lbnQSIy5sb2dpc3RpY3MudjEuQ3JlYXRlU2hpcG1lbnRSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50IgaKtRgCKAMSUgoLR2V0U2hpcG1lbnQSIC5sb2dpc3RpY3MudjEuR2V0U2hpcG1lbnRSZXF1ZXN0GhYubG9naXN0aWNzLnYxLlNoaXBtZW50IgmQAgGKtRgCKAEScgobR2V0U2hpcG1lbnRCeVRyYWNraW5nTnVtYmVyEjAubG9naXN0aWNzLnYxLkdldFNoaXBtZW50QnlUcmFja2luZ051bWJlclJlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQiCZACAYq1GAIIARJlCg1XYXRjaFNoaXBtZW50EiIubG9naXN0aWNzLnYxLldhdGNoU2hpcG1lbnRSZXF1ZXN0GiMubG9naXN0aWNzLnYxLldhdGNoU2hpcG1lbnRSZXNwb25zZSIJkAIBirUYAggBMAESegoUV2F0Y2hTaGlwbWVudENoYW5nZXMSKS5sb2dpc3RpY3MudjEuV2F0Y2hTaGlwbWVudENoYW5nZXNSZXF1ZXN0GioubG9naXN0aWNzLnYxLldhdGNoU2hpcG1lbnRDaGFuZ2VzUmVzcG9uc2UiCZACAYq1GAIoATABEmEKFFZlcmlmeVRyYWNraW5nQWNjZXNzEikubG9naXN0aWNzLnYxLlZlcmlmeVRyYWNraW5nQWNjZXNzUmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudCIGirUYAhADEnsKFlNlbmRUcmFja2luZ0FjY2Vzc0xpbmsSKy5sb2dpc3RpY3MudjEuU2VuZFRyYWNraW5nQWNjZXNzTGlua1JlcXVlc3QaLC5sb2dpc3RpY3MudjEuU2VuZFRyYWNraW5nQWNjZXNzTGlua1Jlc3BvbnNlIgaKtRgCEAQScgoTU3Vic2NyaWJlVG9TaGlwbWVudBIoLmxvZ2lzdGljcy52MS5TdWJzY3JpYmVUb1NoaXBtZW50UmVxdWVzdBopLmxvZ2lzdGljcy52MS5TdWJzY3JpYmVUb1NoaXBtZW50UmVzcG9uc2UiBoq1GAIQBBJ7ChtDb25maXJtU2hpcG1lbnRTdWJzY3JpcHRpb24SMC5sb2dpc3RpY3MudjEuQ29uZmlybVNoaXBtZW50U3Vic2NyaXB0aW9uUmVxdWVzdBoiLmxvZ2lzdGljcy52MS5TaGlwbWVudFN1YnNjcmlwdGlvbiIGirUYAhABEnkKGkRlbGV0ZVNoaXBtZW50U3Vic2NyaXB0aW9uEi8ubG9naXN0aWNzLnYxLkRlbGV0ZVNoaXBtZW50U3Vic2NyaXB0aW9uUmVxdWVzdBoiLmxvZ2lzdGljcy52MS5TaGlwbWVudFN1YnNjcmlwdGlvbiIGirUYAhABEnkKGEdldFRyYWNraW5nRW1haWxTZXR0aW5ncxItLmxvZ2lzdGljcy52MS5HZXRUcmFja2luZ0VtYWlsU2V0dGluZ3NSZXF1ZXN0GiMubG9naXN0aWNzLnYxLlRyYWNraW5nRW1haWxTZXR0aW5ncyIJkAIBirUYAigPEnwKG1VwZGF0ZVRyYWNraW5nRW1haWxTZXR0aW5ncxIwLmxvZ2lzdGljcy52MS5VcGRhdGVUcmFja2luZ0VtYWlsU2V0dGluZ3NSZXF1ZXN0GiMubG9naXN0aWNzLnYxLlRyYWNraW5nRW1haWxTZXR0aW5ncyIGirUYAigPEmMKDUxpc3RTaGlwbWVudHMSIi5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1JlcXVlc3QaIy5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50c1Jlc3BvbnNlIgmQAgGKtRgCKAESigEKG0JhdGNoVXBkYXRlU2hpcG1lbnRUcmFja2luZxIwLmxvZ2lzdGljcy52MS5CYXRjaFVwZGF0ZVNoaXBtZW50VHJhY2tpbmdSZXF1ZXN0GjEubG9naXN0aWNzLnYxLkJhdGNoVXBkYXRlU2hpcG1lbnRUcmFja2luZ1Jlc3BvbnNlIgaKtRgCKAISaAoPRXhwb3J0U2hpcG1lbnRzEiQubG9naXN0aWNzLnYxLkV4cG9ydFNoaXBtZW50c1JlcXVlc3QaJS5sb2dpc3RpY3MudjEuRXhwb3J0U2hpcG1lbnRzUmVzcG9uc2UiBoq1GAIoBjABEmcKFENyZWF0ZVNoaXBtZW50SW1wb3J0EikubG9naXN0aWNzLnYxLkNyZWF0ZVNoaXBtZW50SW1wb3J0UmVxdWVzdBocLmxvZ2lzdGljcy52MS5TaGlwbWVudEltcG9ydCIGirUYAigHEm8KGEFwcGVuZFNoaXBtZW50SW1wb3J0RGF0YRItLmxvZ2lzdGljcy52MS5BcHBlbmRTaGlwbWVudEltcG9ydERhdGFSZXF1ZXN0GhwubG9naXN0aWNzLnYxLlNoaXBtZW50SW1wb3J0IgaKtRgCKAcSZQoTU3RhcnRTaGlwbWVudEltcG9ydBIoLmxvZ2lzdGljcy52MS5TdGFydFNoaXBtZW50SW1wb3J0UmVxdWVzdBocLmxvZ2lzdGljcy52MS5TaGlwbWVudEltcG9ydCIGirUYAigHEmQKEUdldFNoaXBtZW50SW1wb3J0EiYubG9naXN0aWNzLnYxLkdldFNoaXBtZW50SW1wb3J0UmVxdWVzdBocLmxvZ2lzdGljcy52MS5TaGlwbWVudEltcG9ydCIJkAIBirUYAigHEnUKE0xpc3RTaGlwbWVudEltcG9ydHMSKC5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50SW1wb3J0c1JlcXVlc3QaKS5sb2dpc3RpY3MudjEuTGlzdFNoaXBtZW50SW1wb3J0c1Jlc3BvbnNlIgmQAgGKtRgCKAcShgEKHkV4cG9ydFNoaXBtZW50SW1wb3J0UmVqZWN0aW9ucxIzLmxvZ2lzdGljcy52MS5FeHBvcnRTaGlwbWVudEltcG9ydFJlamVjdGlvbnNSZXF1ZXN0GiUubG9naXN0aWNzLnYxLkV4cG9ydFNoaXBtZW50c1Jlc3BvbnNlIgaKtRgCKAcwARJjChVSZWNvcmRQcm9vZk9mRGVsaXZlcnkSKi5sb2dpc3RpY3MudjEuUmVjb3JkUHJvb2ZPZkRlbGl2ZXJ5UmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudCIGirUYAigJEnYKF0dldFByb29mT2ZEZWxpdmVyeUltYWdlEiwubG9naXN0aWNzLnYxLkdldFByb29mT2ZEZWxpdmVyeUltYWdlUmVxdWVzdBoiLmxvZ2lzdGljcy52MS5Qcm9vZk9mRGVsaXZlcnlJbWFnZSIJkAIBirUYAggBEnAKFUdldFNoaXBtZW50U3RhdGlzdGljcxIqLmxvZ2lzdGljcy52MS5HZXRTaGlwbWVudFN0YXRpc3RpY3NSZXF1ZXN0GiAubG9naXN0aWNzLnYxLlNoaXBtZW50U3RhdGlzdGljcyIJkAIBirUYAigKElUKDlVwZGF0ZVNoaXBtZW50EiMubG9naXN0aWNzLnYxLlVwZGF0ZVNoaXBtZW50UmVxdWVzdBoWLmxvZ2lzdGljcy52MS5TaGlwbWVudCIGirUYAigEEmUKFlVwZGF0ZVNoaXBtZW50VHJhY2tpbmcSKy5sb2dpc3RpY3MudjEuVXBkYXRlU2hpcG1lbnRUcmFja2luZ1JlcXVlc3QaFi5sb2dpc3RpY3MudjEuU2hpcG1lbnQiBoq1GAIoAhJVCg5EZWxldGVTaGlwbWVudBIjLmxvZ2lzdGljcy52MS5EZWxldGVTaGlwbWVudFJlcXVlc3QaFi5nb29nbGUucHJvdG9idWYuRW1wdHkiBoq1GAIoBWIGcHJvdG8z", [file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_timestamp, file_logistics_v1_access, file_logistics_v1_shipment]);
 
 /**
  * @generated from message logistics.v1.CreateShipmentRequest
@@ -103,6 +103,89 @@ export const GetShipmentByTrackingNumberRequestSchema: GenMessage<GetShipmentByT
   messageDesc(file_logistics_v1_shipment_service, 2);
 
 /**
+ * @generated from message logistics.v1.WatchShipmentRequest
+ */
+export type WatchShipmentRequest = Message<"logistics.v1.WatchShipmentRequest"> & {
+  /**
+   * As GetShipmentByTrackingNumberRequest.
+   *
+   * @generated from field: string tracking_number = 1;
+   */
+  trackingNumber: string;
+
+  /**
+   * @generated from field: string access_token = 2;
+   */
+  accessToken: string;
+};
+
+/**
+ * Describes the message logistics.v1.WatchShipmentRequest.
+ * Use `create(WatchShipmentRequestSchema)` to create a new message.
+ */
+export const WatchShipmentRequestSchema: GenMessage<WatchShipmentRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 3);
+
+/**
+ * @generated from message logistics.v1.WatchShipmentResponse
+ */
+export type WatchShipmentResponse = Message<"logistics.v1.WatchShipmentResponse"> & {
+  /**
+   * The shipment as it is now; absent in a message that only keeps the connection open.
+   *
+   * @generated from field: logistics.v1.Shipment shipment = 1;
+   */
+  shipment?: Shipment | undefined;
+};
+
+/**
+ * Describes the message logistics.v1.WatchShipmentResponse.
+ * Use `create(WatchShipmentResponseSchema)` to create a new message.
+ */
+export const WatchShipmentResponseSchema: GenMessage<WatchShipmentResponse> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 4);
+
+/**
+ * @generated from message logistics.v1.WatchShipmentChangesRequest
+ */
+export type WatchShipmentChangesRequest = Message<"logistics.v1.WatchShipmentChangesRequest"> & {
+};
+
+/**
+ * Describes the message logistics.v1.WatchShipmentChangesRequest.
+ * Use `create(WatchShipmentChangesRequestSchema)` to create a new message.
+ */
+export const WatchShipmentChangesRequestSchema: GenMessage<WatchShipmentChangesRequest> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 5);
+
+/**
+ * @generated from message logistics.v1.WatchShipmentChangesResponse
+ */
+export type WatchShipmentChangesResponse = Message<"logistics.v1.WatchShipmentChangesResponse"> & {
+  /**
+   * The ids of the shipments that changed since the previous message, at most 100.
+   *
+   * @generated from field: repeated string shipment_ids = 1;
+   */
+  shipmentIds: string[];
+
+  /**
+   * More changed than the ids name (over 100 at once, or this watcher fell behind): read
+   * everything again.
+   *
+   * @generated from field: bool everything_changed = 2;
+   */
+  everythingChanged: boolean;
+};
+
+/**
+ * Describes the message logistics.v1.WatchShipmentChangesResponse.
+ * Use `create(WatchShipmentChangesResponseSchema)` to create a new message.
+ */
+export const WatchShipmentChangesResponseSchema: GenMessage<WatchShipmentChangesResponse> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_shipment_service, 6);
+
+/**
  * @generated from message logistics.v1.VerifyTrackingAccessRequest
  */
 export type VerifyTrackingAccessRequest = Message<"logistics.v1.VerifyTrackingAccessRequest"> & {
@@ -124,7 +207,7 @@ export type VerifyTrackingAccessRequest = Message<"logistics.v1.VerifyTrackingAc
  * Use `create(VerifyTrackingAccessRequestSchema)` to create a new message.
  */
 export const VerifyTrackingAccessRequestSchema: GenMessage<VerifyTrackingAccessRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 3);
+  messageDesc(file_logistics_v1_shipment_service, 7);
 
 /**
  * @generated from message logistics.v1.SendTrackingAccessLinkRequest
@@ -141,7 +224,7 @@ export type SendTrackingAccessLinkRequest = Message<"logistics.v1.SendTrackingAc
  * Use `create(SendTrackingAccessLinkRequestSchema)` to create a new message.
  */
 export const SendTrackingAccessLinkRequestSchema: GenMessage<SendTrackingAccessLinkRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 4);
+  messageDesc(file_logistics_v1_shipment_service, 8);
 
 /**
  * @generated from message logistics.v1.SendTrackingAccessLinkResponse
@@ -154,7 +237,7 @@ export type SendTrackingAccessLinkResponse = Message<"logistics.v1.SendTrackingA
  * Use `create(SendTrackingAccessLinkResponseSchema)` to create a new message.
  */
 export const SendTrackingAccessLinkResponseSchema: GenMessage<SendTrackingAccessLinkResponse> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 5);
+  messageDesc(file_logistics_v1_shipment_service, 9);
 
 /**
  * @generated from message logistics.v1.SubscribeToShipmentRequest
@@ -186,7 +269,7 @@ export type SubscribeToShipmentRequest = Message<"logistics.v1.SubscribeToShipme
  * Use `create(SubscribeToShipmentRequestSchema)` to create a new message.
  */
 export const SubscribeToShipmentRequestSchema: GenMessage<SubscribeToShipmentRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 6);
+  messageDesc(file_logistics_v1_shipment_service, 10);
 
 /**
  * @generated from message logistics.v1.SubscribeToShipmentResponse
@@ -199,7 +282,7 @@ export type SubscribeToShipmentResponse = Message<"logistics.v1.SubscribeToShipm
  * Use `create(SubscribeToShipmentResponseSchema)` to create a new message.
  */
 export const SubscribeToShipmentResponseSchema: GenMessage<SubscribeToShipmentResponse> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 7);
+  messageDesc(file_logistics_v1_shipment_service, 11);
 
 /**
  * @generated from message logistics.v1.ConfirmShipmentSubscriptionRequest
@@ -218,7 +301,7 @@ export type ConfirmShipmentSubscriptionRequest = Message<"logistics.v1.ConfirmSh
  * Use `create(ConfirmShipmentSubscriptionRequestSchema)` to create a new message.
  */
 export const ConfirmShipmentSubscriptionRequestSchema: GenMessage<ConfirmShipmentSubscriptionRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 8);
+  messageDesc(file_logistics_v1_shipment_service, 12);
 
 /**
  * @generated from message logistics.v1.DeleteShipmentSubscriptionRequest
@@ -237,7 +320,7 @@ export type DeleteShipmentSubscriptionRequest = Message<"logistics.v1.DeleteShip
  * Use `create(DeleteShipmentSubscriptionRequestSchema)` to create a new message.
  */
 export const DeleteShipmentSubscriptionRequestSchema: GenMessage<DeleteShipmentSubscriptionRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 9);
+  messageDesc(file_logistics_v1_shipment_service, 13);
 
 /**
  * @generated from message logistics.v1.GetTrackingEmailSettingsRequest
@@ -250,7 +333,7 @@ export type GetTrackingEmailSettingsRequest = Message<"logistics.v1.GetTrackingE
  * Use `create(GetTrackingEmailSettingsRequestSchema)` to create a new message.
  */
 export const GetTrackingEmailSettingsRequestSchema: GenMessage<GetTrackingEmailSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 10);
+  messageDesc(file_logistics_v1_shipment_service, 14);
 
 /**
  * @generated from message logistics.v1.UpdateTrackingEmailSettingsRequest
@@ -267,7 +350,7 @@ export type UpdateTrackingEmailSettingsRequest = Message<"logistics.v1.UpdateTra
  * Use `create(UpdateTrackingEmailSettingsRequestSchema)` to create a new message.
  */
 export const UpdateTrackingEmailSettingsRequestSchema: GenMessage<UpdateTrackingEmailSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 11);
+  messageDesc(file_logistics_v1_shipment_service, 15);
 
 /**
  * @generated from message logistics.v1.ListShipmentsRequest
@@ -343,7 +426,7 @@ export type ListShipmentsRequest = Message<"logistics.v1.ListShipmentsRequest"> 
  * Use `create(ListShipmentsRequestSchema)` to create a new message.
  */
 export const ListShipmentsRequestSchema: GenMessage<ListShipmentsRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 12);
+  messageDesc(file_logistics_v1_shipment_service, 16);
 
 /**
  * @generated from message logistics.v1.ListShipmentsResponse
@@ -375,7 +458,7 @@ export type ListShipmentsResponse = Message<"logistics.v1.ListShipmentsResponse"
  * Use `create(ListShipmentsResponseSchema)` to create a new message.
  */
 export const ListShipmentsResponseSchema: GenMessage<ListShipmentsResponse> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 13);
+  messageDesc(file_logistics_v1_shipment_service, 17);
 
 /**
  * @generated from message logistics.v1.BatchUpdateShipmentTrackingRequest
@@ -424,7 +507,7 @@ export type BatchUpdateShipmentTrackingRequest = Message<"logistics.v1.BatchUpda
  * Use `create(BatchUpdateShipmentTrackingRequestSchema)` to create a new message.
  */
 export const BatchUpdateShipmentTrackingRequestSchema: GenMessage<BatchUpdateShipmentTrackingRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 14);
+  messageDesc(file_logistics_v1_shipment_service, 18);
 
 /**
  * @generated from message logistics.v1.BatchUpdateShipmentTrackingResponse
@@ -450,7 +533,7 @@ export type BatchUpdateShipmentTrackingResponse = Message<"logistics.v1.BatchUpd
  * Use `create(BatchUpdateShipmentTrackingResponseSchema)` to create a new message.
  */
 export const BatchUpdateShipmentTrackingResponseSchema: GenMessage<BatchUpdateShipmentTrackingResponse> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 15);
+  messageDesc(file_logistics_v1_shipment_service, 19);
 
 /**
  * @generated from message logistics.v1.BatchUpdateFailure
@@ -479,7 +562,7 @@ export type BatchUpdateFailure = Message<"logistics.v1.BatchUpdateFailure"> & {
  * Use `create(BatchUpdateFailureSchema)` to create a new message.
  */
 export const BatchUpdateFailureSchema: GenMessage<BatchUpdateFailure> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 16);
+  messageDesc(file_logistics_v1_shipment_service, 20);
 
 /**
  * @generated from message logistics.v1.ExportShipmentsRequest
@@ -498,7 +581,7 @@ export type ExportShipmentsRequest = Message<"logistics.v1.ExportShipmentsReques
  * Use `create(ExportShipmentsRequestSchema)` to create a new message.
  */
 export const ExportShipmentsRequestSchema: GenMessage<ExportShipmentsRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 17);
+  messageDesc(file_logistics_v1_shipment_service, 21);
 
 /**
  * @generated from message logistics.v1.ExportShipmentsResponse
@@ -517,7 +600,7 @@ export type ExportShipmentsResponse = Message<"logistics.v1.ExportShipmentsRespo
  * Use `create(ExportShipmentsResponseSchema)` to create a new message.
  */
 export const ExportShipmentsResponseSchema: GenMessage<ExportShipmentsResponse> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 18);
+  messageDesc(file_logistics_v1_shipment_service, 22);
 
 /**
  * @generated from message logistics.v1.CreateShipmentImportRequest
@@ -543,7 +626,7 @@ export type CreateShipmentImportRequest = Message<"logistics.v1.CreateShipmentIm
  * Use `create(CreateShipmentImportRequestSchema)` to create a new message.
  */
 export const CreateShipmentImportRequestSchema: GenMessage<CreateShipmentImportRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 19);
+  messageDesc(file_logistics_v1_shipment_service, 23);
 
 /**
  * @generated from message logistics.v1.AppendShipmentImportDataRequest
@@ -574,7 +657,7 @@ export type AppendShipmentImportDataRequest = Message<"logistics.v1.AppendShipme
  * Use `create(AppendShipmentImportDataRequestSchema)` to create a new message.
  */
 export const AppendShipmentImportDataRequestSchema: GenMessage<AppendShipmentImportDataRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 20);
+  messageDesc(file_logistics_v1_shipment_service, 24);
 
 /**
  * @generated from message logistics.v1.StartShipmentImportRequest
@@ -598,7 +681,7 @@ export type StartShipmentImportRequest = Message<"logistics.v1.StartShipmentImpo
  * Use `create(StartShipmentImportRequestSchema)` to create a new message.
  */
 export const StartShipmentImportRequestSchema: GenMessage<StartShipmentImportRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 21);
+  messageDesc(file_logistics_v1_shipment_service, 25);
 
 /**
  * @generated from message logistics.v1.GetShipmentImportRequest
@@ -615,7 +698,7 @@ export type GetShipmentImportRequest = Message<"logistics.v1.GetShipmentImportRe
  * Use `create(GetShipmentImportRequestSchema)` to create a new message.
  */
 export const GetShipmentImportRequestSchema: GenMessage<GetShipmentImportRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 22);
+  messageDesc(file_logistics_v1_shipment_service, 26);
 
 /**
  * @generated from message logistics.v1.ListShipmentImportsRequest
@@ -639,7 +722,7 @@ export type ListShipmentImportsRequest = Message<"logistics.v1.ListShipmentImpor
  * Use `create(ListShipmentImportsRequestSchema)` to create a new message.
  */
 export const ListShipmentImportsRequestSchema: GenMessage<ListShipmentImportsRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 23);
+  messageDesc(file_logistics_v1_shipment_service, 27);
 
 /**
  * @generated from message logistics.v1.ListShipmentImportsResponse
@@ -661,7 +744,7 @@ export type ListShipmentImportsResponse = Message<"logistics.v1.ListShipmentImpo
  * Use `create(ListShipmentImportsResponseSchema)` to create a new message.
  */
 export const ListShipmentImportsResponseSchema: GenMessage<ListShipmentImportsResponse> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 24);
+  messageDesc(file_logistics_v1_shipment_service, 28);
 
 /**
  * @generated from message logistics.v1.ExportShipmentImportRejectionsRequest
@@ -678,7 +761,7 @@ export type ExportShipmentImportRejectionsRequest = Message<"logistics.v1.Export
  * Use `create(ExportShipmentImportRejectionsRequestSchema)` to create a new message.
  */
 export const ExportShipmentImportRejectionsRequestSchema: GenMessage<ExportShipmentImportRejectionsRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 25);
+  messageDesc(file_logistics_v1_shipment_service, 29);
 
 /**
  * A CSV file of shipments being imported.
@@ -801,7 +884,7 @@ export type ShipmentImport = Message<"logistics.v1.ShipmentImport"> & {
  * Use `create(ShipmentImportSchema)` to create a new message.
  */
 export const ShipmentImportSchema: GenMessage<ShipmentImport> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 26);
+  messageDesc(file_logistics_v1_shipment_service, 30);
 
 /**
  * One row of an import file, as a preview shows it.
@@ -857,7 +940,7 @@ export type ShipmentImportRow = Message<"logistics.v1.ShipmentImportRow"> & {
  * Use `create(ShipmentImportRowSchema)` to create a new message.
  */
 export const ShipmentImportRowSchema: GenMessage<ShipmentImportRow> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 27);
+  messageDesc(file_logistics_v1_shipment_service, 31);
 
 /**
  * What is wrong with one cell of a row.
@@ -883,7 +966,7 @@ export type ShipmentImportError = Message<"logistics.v1.ShipmentImportError"> & 
  * Use `create(ShipmentImportErrorSchema)` to create a new message.
  */
 export const ShipmentImportErrorSchema: GenMessage<ShipmentImportError> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 28);
+  messageDesc(file_logistics_v1_shipment_service, 32);
 
 /**
  * @generated from message logistics.v1.RecordProofOfDeliveryRequest
@@ -923,7 +1006,7 @@ export type RecordProofOfDeliveryRequest = Message<"logistics.v1.RecordProofOfDe
  * Use `create(RecordProofOfDeliveryRequestSchema)` to create a new message.
  */
 export const RecordProofOfDeliveryRequestSchema: GenMessage<RecordProofOfDeliveryRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 29);
+  messageDesc(file_logistics_v1_shipment_service, 33);
 
 /**
  * @generated from message logistics.v1.GetProofOfDeliveryImageRequest
@@ -952,7 +1035,7 @@ export type GetProofOfDeliveryImageRequest = Message<"logistics.v1.GetProofOfDel
  * Use `create(GetProofOfDeliveryImageRequestSchema)` to create a new message.
  */
 export const GetProofOfDeliveryImageRequestSchema: GenMessage<GetProofOfDeliveryImageRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 30);
+  messageDesc(file_logistics_v1_shipment_service, 34);
 
 /**
  * @generated from message logistics.v1.ProofOfDeliveryImage
@@ -976,7 +1059,7 @@ export type ProofOfDeliveryImage = Message<"logistics.v1.ProofOfDeliveryImage"> 
  * Use `create(ProofOfDeliveryImageSchema)` to create a new message.
  */
 export const ProofOfDeliveryImageSchema: GenMessage<ProofOfDeliveryImage> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 31);
+  messageDesc(file_logistics_v1_shipment_service, 35);
 
 /**
  * @generated from message logistics.v1.GetShipmentStatisticsRequest
@@ -989,7 +1072,7 @@ export type GetShipmentStatisticsRequest = Message<"logistics.v1.GetShipmentStat
  * Use `create(GetShipmentStatisticsRequestSchema)` to create a new message.
  */
 export const GetShipmentStatisticsRequestSchema: GenMessage<GetShipmentStatisticsRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 32);
+  messageDesc(file_logistics_v1_shipment_service, 36);
 
 /**
  * @generated from message logistics.v1.ShipmentStatistics
@@ -1029,7 +1112,7 @@ export type ShipmentStatistics = Message<"logistics.v1.ShipmentStatistics"> & {
  * Use `create(ShipmentStatisticsSchema)` to create a new message.
  */
 export const ShipmentStatisticsSchema: GenMessage<ShipmentStatistics> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 33);
+  messageDesc(file_logistics_v1_shipment_service, 37);
 
 /**
  * @generated from message logistics.v1.StatusCount
@@ -1051,7 +1134,7 @@ export type StatusCount = Message<"logistics.v1.StatusCount"> & {
  * Use `create(StatusCountSchema)` to create a new message.
  */
 export const StatusCountSchema: GenMessage<StatusCount> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 34);
+  messageDesc(file_logistics_v1_shipment_service, 38);
 
 /**
  * @generated from message logistics.v1.DailyShipmentCount
@@ -1082,7 +1165,7 @@ export type DailyShipmentCount = Message<"logistics.v1.DailyShipmentCount"> & {
  * Use `create(DailyShipmentCountSchema)` to create a new message.
  */
 export const DailyShipmentCountSchema: GenMessage<DailyShipmentCount> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 35);
+  messageDesc(file_logistics_v1_shipment_service, 39);
 
 /**
  * @generated from message logistics.v1.UpdateShipmentRequest
@@ -1133,7 +1216,7 @@ export type UpdateShipmentRequest = Message<"logistics.v1.UpdateShipmentRequest"
  * Use `create(UpdateShipmentRequestSchema)` to create a new message.
  */
 export const UpdateShipmentRequestSchema: GenMessage<UpdateShipmentRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 36);
+  messageDesc(file_logistics_v1_shipment_service, 40);
 
 /**
  * @generated from message logistics.v1.UpdateShipmentTrackingRequest
@@ -1190,7 +1273,7 @@ export type UpdateShipmentTrackingRequest = Message<"logistics.v1.UpdateShipment
  * Use `create(UpdateShipmentTrackingRequestSchema)` to create a new message.
  */
 export const UpdateShipmentTrackingRequestSchema: GenMessage<UpdateShipmentTrackingRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 37);
+  messageDesc(file_logistics_v1_shipment_service, 41);
 
 /**
  * @generated from message logistics.v1.DeleteShipmentRequest
@@ -1207,7 +1290,7 @@ export type DeleteShipmentRequest = Message<"logistics.v1.DeleteShipmentRequest"
  * Use `create(DeleteShipmentRequestSchema)` to create a new message.
  */
 export const DeleteShipmentRequestSchema: GenMessage<DeleteShipmentRequest> = /*@__PURE__*/
-  messageDesc(file_logistics_v1_shipment_service, 38);
+  messageDesc(file_logistics_v1_shipment_service, 42);
 
 /**
  * Where an import stands.
@@ -1322,6 +1405,35 @@ export const ShipmentService: GenService<{
     methodKind: "unary";
     input: typeof GetShipmentByTrackingNumberRequestSchema;
     output: typeof ShipmentSchema;
+  },
+  /**
+   * Public, as GetShipmentByTrackingNumber, and with the same view: the shipment at once, then
+   * again within a second of each change, for an open tracking page. A message without a
+   * shipment only keeps the connection open (one every 25 s). The stream ends OK after 30
+   * minutes, or when the gateway shuts down: the page watches again and reads the latest.
+   * Errors: as GetShipmentByTrackingNumber, also NOT_FOUND once the shipment is deleted;
+   * RESOURCE_EXHAUSTED (too many open watchers from one client or on the gateway).
+   *
+   * @generated from rpc logistics.v1.ShipmentService.WatchShipment
+   */
+  watchShipment: {
+    methodKind: "server_streaming";
+    input: typeof WatchShipmentRequestSchema;
+    output: typeof WatchShipmentResponseSchema;
+  },
+  /**
+   * shipments.read. Which shipments changed, as they change (created, edited, moved, deleted,
+   * a note added, an exception assigned or resolved), for the staff's open screens to read
+   * them again. The first message is empty: everything read before it may be stale. Ends and
+   * keeps the connection open as WatchShipment.
+   * Errors: RESOURCE_EXHAUSTED (too many open watchers from one client or on the gateway).
+   *
+   * @generated from rpc logistics.v1.ShipmentService.WatchShipmentChanges
+   */
+  watchShipmentChanges: {
+    methodKind: "server_streaming";
+    input: typeof WatchShipmentChangesRequestSchema;
+    output: typeof WatchShipmentChangesResponseSchema;
   },
   /**
    * Public. A visitor proves they are the shipper or the receiver and gets the FULL view; the
