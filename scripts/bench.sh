@@ -28,6 +28,9 @@
 #    gateway into an empty embedded store, as the Import page does (target: ≤ 15 s), then
 #    hostile import files of 20 MB checked one by one (scripts/import-hostile.sh), each with
 #    the gateway's peak RSS rise (target: ≤ 100 MB);
+#  - live pages (bench-watch): WATCHERS (default 1,000) tracking-page watchers over 10 shipments,
+#    a change's delay to every one (target: p95 ≤ 1 s), then IDLE_WATCHERS (default 10,000)
+#    idle ones and the gateway's RSS (target: ≤ 300 MB);
 #  - the proof-of-delivery photo check of a hostile 10000 × 10000 JPEG and of the largest
 #    accepted photo: time and peak RSS (not in a smoke run);
 #  - e-mails from the outbox to a local SMTP server (aiosmtpd, counting only) through the worker,
@@ -40,7 +43,7 @@
 # BENCH_SMOKE=1 (what `make test` runs): a few hundred shipments, 1 s per measurement and one
 # round, the list over a few thousand, no Lighthouse, debug binaries (those `make test` has built); it proves
 # the benchmark runs end to end and prints its numbers, and never fails on a target.
-# BIN_DIR=dir uses the gateway, shipments, seed, bench-list, bench-export, bench-import and bench-smtp binaries there and
+# BIN_DIR=dir uses the gateway, shipments, seed, bench-list, bench-export, bench-import, bench-watch and bench-smtp binaries there and
 # builds nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -373,6 +376,26 @@ hostile=$(scripts/import-hostile.sh "http://127.0.0.1:$port" "${pids[-1]}" "$BIN
 while read -r line; do results+=("$line"); done <<<"$hostile"
 hostile_mb=$(sed -nE 's/.*largest peak RSS rise \+([0-9]+) MB/\1/p' <<<"$hostile")
 verdict "hostile CSV imports: largest peak RSS rise $hostile_mb MB ≤ 100 MB" "$(awk -v m="$hostile_mb" 'BEGIN { print (m <= 100) ? 1 : 0 }')"
+stop_last
+
+# Live pages: tracking pages watching shipments through the all-in-one gateway (gRPC streams
+# over HTTP/2, 100 to a connection): from a change's answer to every watcher (target: p95 ≤
+# 1 s at 1,000 watchers), then the gateway's memory with many idle ones (target: ≤ 300 MB at
+# 10,000). One client network opens them all, so its share and the lookup limit are raised.
+WATCHERS=${WATCHERS:-$([ -n "$SMOKE" ] && echo 50 || echo 1000)}
+IDLE_WATCHERS=${IDLE_WATCHERS:-$([ -n "$SMOKE" ] && echo 200 || echo 10000)}
+port=$(free_port)
+PORT=$port DATA_DIR="$work/live" STATIC_DIR="$STATIC_DIR" ADMIN_EMAIL=bench@example.com ADMIN_PASSWORD="$export_password" \
+  LIVE_PAGES_PER_CLIENT=$((2 * IDLE_WATCHERS)) LIVE_PAGES_MAX=$((2 * IDLE_WATCHERS)) TRACKING_RATE_LIMIT_PER_MINUTE=1000000 \
+  RUST_LOG=warn METRICS_ADDR=off "$BIN/gateway" >"$work/live.log" 2>&1 & pids+=($!)
+wait_for "http://127.0.0.1:$port/healthz" "$work/live.log"
+live=$("$BIN/bench-watch" --url "http://127.0.0.1:$port" --email bench@example.com --password "$export_password" --pid "${pids[-1]}" \
+  --watchers "$WATCHERS" --idle "$IDLE_WATCHERS" --rounds "$([ -n "$SMOKE" ] && echo 3 || echo 20)")
+while read -r line; do results+=("$line (SQLite)"); done <<<"$live"
+live_p95=$(sed -nE 's/.* p95 ([0-9]+) ms.*/\1/p' <<<"$live")
+live_rss=$(sed -nE 's/.*gateway RSS ([0-9.]+) MB.*/\1/p' <<<"$live")
+verdict "live pages: a change reaches $WATCHERS watchers at p95 $live_p95 ms ≤ 1000 ms" "$(awk -v p="$live_p95" 'BEGIN { print (p <= 1000) ? 1 : 0 }')"
+verdict "live pages: $IDLE_WATCHERS idle watchers, gateway RSS $live_rss MB ≤ 300 MB" "$(awk -v m="$live_rss" 'BEGIN { print (m <= 300) ? 1 : 0 }')"
 stop_last
 
 # Proof-of-delivery photos: a hostile 10000 × 10000 JPEG of 1.8 MB and the largest accepted

@@ -69,14 +69,11 @@ test.describe('Track page', () => {
     await expectShipmentShown(page, shipment);
   });
 
-  test('looks a deep link up at once, for every demo shipment', async ({ page }) => {
-    // About 1 s per shipment, more on a busy machine.
-    test.setTimeout(90_000);
-    const shipments = demoShipments();
-    expect(new Set(shipments.map((s) => s.status))).toEqual(
-      new Set(['pending', 'in_transit', 'delivered', 'delayed', 'on_hold']),
-    );
-    for (const shipment of shipments) {
+  test('looks a deep link up at once, for a demo shipment in each status', async ({ page }) => {
+    const statuses = ['pending', 'in_transit', 'delivered', 'delayed', 'on_hold'];
+    expect(new Set(demoShipments().map((s) => s.status))).toEqual(new Set(statuses));
+    // Every shipment's page is built alike: one of each status shows each kind of result.
+    for (const shipment of statuses.map(demoShipmentWithStatus)) {
       await page.goto(`/track/${shipment.trackingNumber}`);
       await expect(trackingInput(page)).toHaveValue(shipment.trackingNumber);
       await expectShipmentShown(page, shipment);

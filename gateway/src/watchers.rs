@@ -7,9 +7,9 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
-use tonic::body::Body;
 use http::Response;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tonic::body::Body;
 
 pub const TOO_MANY_FROM_CLIENT: &str =
     "Too many live pages are open from your network. Close some and try again.";
@@ -52,7 +52,11 @@ impl Watchers {
 
     /// A place for one more watcher of `client`, or the message to refuse it with.
     pub fn admit(&self, client: &str) -> Result<Slot, &'static str> {
-        let permit = self.slots.clone().try_acquire_owned().map_err(|_| TOO_MANY)?;
+        let permit = self
+            .slots
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| TOO_MANY)?;
         let mut clients = self.clients.lock().unwrap_or_else(|e| e.into_inner());
         let open = clients.entry(client.to_owned()).or_default();
         if *open >= self.per_client {

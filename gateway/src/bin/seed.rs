@@ -11,45 +11,11 @@ use logistics_proto::v1::{
     self as pb, customer_service_client::CustomerServiceClient,
     shipment_service_client::ShipmentServiceClient,
 };
+mod bench_client;
+
+use bench_client::{CITIES, random_shipment};
 use rand::Rng;
 use rand::seq::IndexedRandom;
-
-const CITIES: [&str; 16] = [
-    "Lagos",
-    "Rotterdam",
-    "Shanghai",
-    "Singapore",
-    "Dubai",
-    "Hamburg",
-    "Los Angeles",
-    "Santos",
-    "Mumbai",
-    "Tokyo",
-    "Sydney",
-    "Nairobi",
-    "Lima",
-    "Oslo",
-    "Busan",
-    "Antwerp",
-];
-const NAMES: [&str; 16] = [
-    "Amara Okafor",
-    "Jan de Vries",
-    "Chen Wei",
-    "Sofia Martins",
-    "Omar Haddad",
-    "Emma Schneider",
-    "Noah Williams",
-    "Priya Sharma",
-    "Hiroshi Tanaka",
-    "Grace Mitchell",
-    "Kwame Mensah",
-    "Lucía Fernández",
-    "Mia Johansson",
-    "Liam O'Connor",
-    "Fatima Zahra",
-    "Daniel Cohen",
-];
 
 /// The customer of shipment `i`: the first ships a tenth, the others share the rest.
 fn customer_of(i: usize, customers: &[String]) -> Option<&String> {
@@ -100,63 +66,6 @@ async fn bulk(
             .count();
     }
     Ok(())
-}
-
-fn random_shipment() -> pb::CreateShipmentRequest {
-    let mut rng = rand::rng();
-    let party = |rng: &mut rand::rngs::ThreadRng| pb::Party {
-        name: NAMES.choose(rng).unwrap().to_string(),
-        address: format!("{} Harbour Road", rng.random_range(1..500)),
-        phone: format!("+1 555 {:04}", rng.random_range(0..10_000)),
-        email: format!("client{}@example.com", rng.random_range(0..100_000)),
-    };
-    let quantity = rng.random_range(1..5);
-    pb::CreateShipmentRequest {
-        shipment: Some(pb::Shipment {
-            shipper: Some(party(&mut rng)),
-            receiver: Some(party(&mut rng)),
-            origin: CITIES.choose(&mut rng).unwrap().to_string(),
-            destination: CITIES.choose(&mut rng).unwrap().to_string(),
-            carrier: "Benchmark Lines".into(),
-            r#type: rng.random_range(1..=3),
-            mode: rng.random_range(1..=3),
-            package_count: quantity,
-            product: "Machine parts".into(),
-            product_quantity: 1,
-            payment_mode: rng.random_range(1..=4),
-            total_freight_cents: rng.random_range(1_000..1_000_000),
-            weight_kg: 20.0,
-            expected_delivery_date: Some(pb::Date {
-                year: 2027,
-                month: rng.random_range(1..=12),
-                day: rng.random_range(1..=28),
-            }),
-            departure_time: Some(pb::TimeOfDay {
-                hours: 8,
-                minutes: 0,
-            }),
-            pickup_date: Some(pb::Date {
-                year: 2026,
-                month: 11,
-                day: 20,
-            }),
-            pickup_time: Some(pb::TimeOfDay {
-                hours: 9,
-                minutes: 30,
-            }),
-            packages: vec![pb::Package {
-                quantity,
-                piece_type: "Box".into(),
-                description: "Parts".into(),
-                length_cm: 40.0,
-                width_cm: 30.0,
-                height_cm: 20.0,
-                weight_kg: 5.0,
-            }],
-            ..Default::default()
-        }),
-        ..pb::CreateShipmentRequest::default()
-    }
 }
 
 #[derive(clap::Parser)]

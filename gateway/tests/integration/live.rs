@@ -60,7 +60,10 @@ impl Open {
                 .get(name)
                 .map(|v| common::wire::percent_decode(v.to_str().unwrap()))
         };
-        Some((header("grpc-status")?, header("grpc-message").unwrap_or_default()))
+        Some((
+            header("grpc-status")?,
+            header("grpc-message").unwrap_or_default(),
+        ))
     }
 
     async fn next(&mut self) -> Option<Frame> {
@@ -179,7 +182,10 @@ async fn a_network_holds_at_most_its_share_of_open_pages() {
             again.shipment().await;
             break;
         }
-        assert!(tokio::time::Instant::now() < deadline, "the place never came back");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the place never came back"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }

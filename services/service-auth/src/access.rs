@@ -299,8 +299,10 @@ mod tests {
                 internal: false,
                 idempotent: true,
                 key_scope: Some(KeyScope::Staff(Permission::ShipmentsRead)),
+                watch: false,
             }
         );
+        assert!(rule("/logistics.v1.ShipmentService/WatchShipment").watch);
         assert_eq!(
             rule("/logistics.v1.CustomerPortalService/CreateShipment").key_scope,
             Some(KeyScope::Customer(CustomerScope::ShipmentsBook))

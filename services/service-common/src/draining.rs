@@ -14,13 +14,21 @@ static CURRENT: LazyLock<Mutex<watch::Sender<bool>>> =
 /// Ends every stream watching `signal()` now.
 pub fn begin() {
     let fresh = watch::channel(false).0;
-    let old = std::mem::replace(&mut *CURRENT.lock().unwrap_or_else(|e| e.into_inner()), fresh);
+    let old = std::mem::replace(
+        &mut *CURRENT.lock().unwrap_or_else(|e| e.into_inner()),
+        fresh,
+    );
     old.send_replace(true);
 }
 
 /// What a long-lived stream watches: resolves when the servers begin to shut down.
 pub fn signal() -> Draining {
-    Draining(CURRENT.lock().unwrap_or_else(|e| e.into_inner()).subscribe())
+    Draining(
+        CURRENT
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .subscribe(),
+    )
 }
 
 pub struct Draining(watch::Receiver<bool>);

@@ -125,10 +125,16 @@ impl Live {
         }
     }
 
-    fn senders(&self, ids: Option<&BTreeSet<Arc<str>>>) -> Vec<(Arc<str>, broadcast::Sender<Update>)> {
+    fn senders(
+        &self,
+        ids: Option<&BTreeSet<Arc<str>>>,
+    ) -> Vec<(Arc<str>, broadcast::Sender<Update>)> {
         let watched = self.watched.lock().unwrap_or_else(|e| e.into_inner());
         match ids {
-            None => watched.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            None => watched
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
             Some(ids) => ids
                 .iter()
                 .filter_map(|id| watched.get(id).map(|tx| (id.clone(), tx.clone())))
@@ -266,9 +272,9 @@ struct Watcher {
 
 impl Watcher {
     fn view(&self, shipment: pb::Shipment) -> Result<pb::WatchShipmentResponse, Status> {
-        let shown = self
-            .service
-            .view_for(&self.asked, &self.access_token, &self.number, shipment)?;
+        let shown =
+            self.service
+                .view_for(&self.asked, &self.access_token, &self.number, shipment)?;
         Ok(pb::WatchShipmentResponse {
             shipment: Some(shown.into_inner()),
         })

@@ -56,7 +56,8 @@ impl LookupCache {
 
     /// Keeps a shipment just read after a change (on any replica) in place of the cached one.
     pub(crate) fn refresh(&self, shipment: &pb::Shipment) {
-        if let (Some(cache), Ok(number)) = (&self.0, TrackingNumber::parse(&shipment.tracking_number))
+        if let (Some(cache), Ok(number)) =
+            (&self.0, TrackingNumber::parse(&shipment.tracking_number))
             && cache.contains_key(&number)
         {
             cache.insert(number, Arc::new(shipment.clone()));

@@ -3,7 +3,10 @@
 // Each tool uses part of it.
 #![allow(dead_code)]
 
+use logistics_proto::v1 as pb;
 use prost::Message;
+use rand::Rng;
+use rand::seq::IndexedRandom;
 
 /// Peak resident memory of a process, in MB.
 pub fn peak_mb(pid: u32) -> Option<f64> {
@@ -90,5 +93,100 @@ impl Browser {
         }
         let trailers = String::from_utf8_lossy(&bytes).into_owned();
         anyhow::bail!("{path} failed: {status:?} {message}{trailers}")
+    }
+}
+
+pub const CITIES: [&str; 16] = [
+    "Lagos",
+    "Rotterdam",
+    "Shanghai",
+    "Singapore",
+    "Dubai",
+    "Hamburg",
+    "Los Angeles",
+    "Santos",
+    "Mumbai",
+    "Tokyo",
+    "Sydney",
+    "Nairobi",
+    "Lima",
+    "Oslo",
+    "Busan",
+    "Antwerp",
+];
+pub const NAMES: [&str; 16] = [
+    "Amara Okafor",
+    "Jan de Vries",
+    "Chen Wei",
+    "Sofia Martins",
+    "Omar Haddad",
+    "Emma Schneider",
+    "Noah Williams",
+    "Priya Sharma",
+    "Hiroshi Tanaka",
+    "Grace Mitchell",
+    "Kwame Mensah",
+    "Lucía Fernández",
+    "Mia Johansson",
+    "Liam O'Connor",
+    "Fatima Zahra",
+    "Daniel Cohen",
+];
+
+/// A shipment with random parties, places and freight, as a booking would come.
+pub fn random_shipment() -> pb::CreateShipmentRequest {
+    let mut rng = rand::rng();
+    let party = |rng: &mut rand::rngs::ThreadRng| pb::Party {
+        name: NAMES.choose(rng).unwrap().to_string(),
+        address: format!("{} Harbour Road", rng.random_range(1..500)),
+        phone: format!("+1 555 {:04}", rng.random_range(0..10_000)),
+        email: format!("client{}@example.com", rng.random_range(0..100_000)),
+    };
+    let quantity = rng.random_range(1..5);
+    pb::CreateShipmentRequest {
+        shipment: Some(pb::Shipment {
+            shipper: Some(party(&mut rng)),
+            receiver: Some(party(&mut rng)),
+            origin: CITIES.choose(&mut rng).unwrap().to_string(),
+            destination: CITIES.choose(&mut rng).unwrap().to_string(),
+            carrier: "Benchmark Lines".into(),
+            r#type: rng.random_range(1..=3),
+            mode: rng.random_range(1..=3),
+            package_count: quantity,
+            product: "Machine parts".into(),
+            product_quantity: 1,
+            payment_mode: rng.random_range(1..=4),
+            total_freight_cents: rng.random_range(1_000..1_000_000),
+            weight_kg: 20.0,
+            expected_delivery_date: Some(pb::Date {
+                year: 2027,
+                month: rng.random_range(1..=12),
+                day: rng.random_range(1..=28),
+            }),
+            departure_time: Some(pb::TimeOfDay {
+                hours: 8,
+                minutes: 0,
+            }),
+            pickup_date: Some(pb::Date {
+                year: 2026,
+                month: 11,
+                day: 20,
+            }),
+            pickup_time: Some(pb::TimeOfDay {
+                hours: 9,
+                minutes: 30,
+            }),
+            packages: vec![pb::Package {
+                quantity,
+                piece_type: "Box".into(),
+                description: "Parts".into(),
+                length_cm: 40.0,
+                width_cm: 30.0,
+                height_cm: 20.0,
+                weight_kg: 5.0,
+            }],
+            ..Default::default()
+        }),
+        ..pb::CreateShipmentRequest::default()
     }
 }

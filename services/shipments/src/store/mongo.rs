@@ -237,7 +237,10 @@ impl MongoShipmentStore {
         let imports = db.collection::<Document>("shipment_imports");
         let counters = db.collection::<Document>("counters");
         let changes = crate::live::Changes::default();
-        tokio::spawn(super::mongo_changes::follow(db.clone(), changes.downgrade()));
+        tokio::spawn(super::mongo_changes::follow(
+            db.clone(),
+            changes.downgrade(),
+        ));
         Ok(Self {
             changes,
             client: db.client().clone(),

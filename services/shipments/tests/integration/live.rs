@@ -62,7 +62,10 @@ async fn next_shipment(
     }
 }
 
-async fn a_tracking_page_follows_its_shipment_in_the_visitors_view(writer: &Running, reader: &Running) {
+async fn a_tracking_page_follows_its_shipment_in_the_visitors_view(
+    writer: &Running,
+    reader: &Running,
+) {
     let shipment = created(writer).await;
     let mut stream = visitor(reader)
         .watch_shipment(pb::WatchShipmentRequest {
@@ -84,7 +87,10 @@ async fn a_tracking_page_follows_its_shipment_in_the_visitors_view(writer: &Runn
     assert_eq!(second.history[1].remarks, "Left the depot");
     // Still the limited view: a visitor never gets the parties' contact details.
     let receiver = second.receiver.clone().unwrap_or_default();
-    assert!(receiver.email.is_empty() && receiver.phone.is_empty(), "{receiver:?}");
+    assert!(
+        receiver.email.is_empty() && receiver.phone.is_empty(),
+        "{receiver:?}"
+    );
     assert!(second.id.is_empty(), "the limited view has no id");
 
     writer
@@ -115,7 +121,10 @@ async fn staff_see_everything_and_visitors_nothing_unknown(running: &Running) {
     let full = next_shipment(&mut staff).await.unwrap();
     assert_eq!(full.receiver.unwrap().email, "jan@example.nl");
 
-    for (number, code) in [("PSE000000001", Code::NotFound), ("not a number", Code::InvalidArgument)] {
+    for (number, code) in [
+        ("PSE000000001", Code::NotFound),
+        ("not a number", Code::InvalidArgument),
+    ] {
         let refused = visitor(running)
             .watch_shipment(pb::WatchShipmentRequest {
                 tracking_number: number.into(),
@@ -189,20 +198,26 @@ mod mongo {
 
     #[tokio::test(flavor = "multi_thread")]
     async fn a_tracking_page_follows_its_shipment_across_replicas() {
-        let Some(writer) = start_on_mongo().await else { return };
+        let Some(writer) = start_on_mongo().await else {
+            return;
+        };
         let reader = replica_of(&writer).await;
         a_tracking_page_follows_its_shipment_in_the_visitors_view(&writer, &reader).await;
     }
 
     #[tokio::test(flavor = "multi_thread")]
     async fn staff_and_strangers() {
-        let Some(running) = start_on_mongo().await else { return };
+        let Some(running) = start_on_mongo().await else {
+            return;
+        };
         staff_see_everything_and_visitors_nothing_unknown(&running).await;
     }
 
     #[tokio::test(flavor = "multi_thread")]
     async fn staff_screens_across_replicas() {
-        let Some(writer) = start_on_mongo().await else { return };
+        let Some(writer) = start_on_mongo().await else {
+            return;
+        };
         let reader = replica_of(&writer).await;
         staff_screens_hear_which_shipments_changed(&writer, &reader).await;
     }
