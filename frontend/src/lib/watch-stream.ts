@@ -9,7 +9,7 @@ export const FIRST_BACKOFF_MS = 1_000;
 export const MAX_BACKOFF_MS = 30_000;
 /** The server sends at least a keep-alive every 25 s: a stream silent for this long is dead (a
  * network that dropped without telling the browser) and is opened again. */
-export const IDLE_TIMEOUT_MS = 65_000;
+const IDLE_TIMEOUT_MS = 65_000;
 
 /** After the stream ended or failed: open it again after the usual backoff (`retry`), after the
  * longest one (`cap`), or give up and report (`stop`). */

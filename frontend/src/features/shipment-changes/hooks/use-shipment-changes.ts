@@ -4,7 +4,7 @@ import { watchShipmentChanges } from '../api/watch-shipment-changes';
 import { addMessage, isStale, throttle, type Change } from '../utils/stale-queries';
 
 /** At most one round of reading again per this long, however fast the changes come. */
-export const ROUND_MS = 300;
+const ROUND_MS = 300;
 
 /**
  * While `enabled` (the signed-in user reads shipments), follows the staff's change feed and has
