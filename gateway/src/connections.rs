@@ -392,6 +392,7 @@ pub async fn serve(
         });
     }
     let _ = stop.send(true);
+    service_common::draining::begin();
     // Every connection holds a slot until it is closed.
     let all = u32::try_from(limits.max_connections).unwrap_or(u32::MAX);
     let _ = slots.acquire_many(all).await;

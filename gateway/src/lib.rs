@@ -18,6 +18,7 @@ pub mod session_api;
 pub mod tracking_access;
 pub mod unsubscribe;
 pub mod upstream;
+pub mod watchers;
 pub mod web;
 
 use std::path::{Path, PathBuf};
@@ -167,6 +168,14 @@ pub struct Settings {
     /// the process's open-file limit (`ulimit -n`).
     #[arg(long = "http-max-connections", env = "HTTP_MAX_CONNECTIONS", default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub max_connections: u32,
+    /// Most live pages (open tracking pages and staff screens that update themselves) one
+    /// client network may hold open at once on this gateway.
+    #[arg(long = "live-pages-per-client", env = "LIVE_PAGES_PER_CLIENT", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub live_pages_per_client: u32,
+    /// Most live pages open at once on this gateway; each holds one request (and, over
+    /// HTTP/1.1, one of the HTTP_MAX_CONNECTIONS).
+    #[arg(long = "live-pages-max", env = "LIVE_PAGES_MAX", default_value_t = 20_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub live_pages_max: u32,
     /// Which public tracking lookups and instant quotes get a log line: `all`, `errors`
     /// (server-side failures only) or `sample:N` (one in N, and every error); other requests
     /// are always logged.
@@ -592,6 +601,10 @@ pub async fn app(
         subscribe_limit: Arc::new(subscribe),
         quote_limit: Arc::new(quote),
         proxies,
+        watchers: watchers::Watchers::new(
+            config.live_pages_per_client as usize,
+            config.live_pages_max as usize,
+        ),
         // Inside the gateway's checks: a body is read only once the caller may send it.
         guard: service_common::grpc_guard::GrpcGuardLayer::behind_grpc_web(MAX_RPC_BODY_BYTES)
             .with_larger(service_common::grpc_guard::FILE_UPLOADS),

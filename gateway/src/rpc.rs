@@ -84,6 +84,8 @@ pub struct RpcGateway {
     pub guard: GrpcGuardLayer,
     /// The answers kept for the JSON API's `Idempotency-Key`s.
     pub idempotency: crate::idempotency::Idempotency,
+    /// The live pages open on this gateway.
+    pub watchers: crate::watchers::Watchers,
 }
 
 /// How many reverse proxies in front of the gateway append to `X-Forwarded-For`; the
@@ -220,7 +222,24 @@ impl RpcGateway {
         }
     }
 
-    async fn handle(self, mut request: Request<Body>) -> Result<Response<Body>, Infallible> {
+    /// A call; a watcher (a live page) only within its client's and this gateway's share,
+    /// its place held until its stream ends.
+    async fn handle(self, request: Request<Body>) -> Result<Response<Body>, Infallible> {
+        if !reachable(request.uri().path()).is_some_and(|rule| rule.watch) {
+            return self.dispatch(request).await;
+        }
+        let client = self
+            .proxies
+            .client_key(request.headers(), request.extensions());
+        let slot = match self.watchers.admit(&client) {
+            Ok(slot) => slot,
+            Err(message) => return refuse(tonic::Status::resource_exhausted(message)),
+        };
+        let Ok(response) = self.dispatch(request).await;
+        Ok(crate::watchers::holding(response, slot))
+    }
+
+    async fn dispatch(self, mut request: Request<Body>) -> Result<Response<Body>, Infallible> {
         let path = request.uri().path().to_owned();
         let rule = reachable(&path);
         let audience = rule.map(|rule| rule.audience);

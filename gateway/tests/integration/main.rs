@@ -17,6 +17,7 @@ mod emails;
 mod exceptions;
 mod files;
 mod labels;
+mod live;
 mod one_click_unsubscribe;
 mod own_sessions;
 mod preferences;

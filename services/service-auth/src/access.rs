@@ -51,6 +51,9 @@ pub struct Rule {
     /// What an API key must hold to call it: a staff method's permission, or a portal
     /// method's declared scope; None when no key may call it.
     pub key_scope: Option<KeyScope>,
+    /// A long-lived stream following changes (`watch` in the proto): no call timeout, bounded
+    /// in number per client and per gateway instead.
+    pub watch: bool,
 }
 
 /// The scope an API key needs for one method.
@@ -101,9 +104,14 @@ fn read_rules() -> (HashMap<String, Rule>, Vec<String>) {
                     let scope = CustomerScope::try_from(access.key_scope)
                         .ok()
                         .filter(|scope| *scope != CustomerScope::Unspecified);
-                    Some((audience(access.audience?)?, access.internal, scope))
+                    Some((
+                        audience(access.audience?)?,
+                        access.internal,
+                        scope,
+                        access.watch,
+                    ))
                 });
-            let Some((audience, internal, customer_scope)) = audience else {
+            let Some((audience, internal, customer_scope, watch)) = audience else {
                 missing.push(path);
                 continue;
             };
@@ -127,6 +135,7 @@ fn read_rules() -> (HashMap<String, Rule>, Vec<String>) {
                     internal,
                     idempotent,
                     key_scope,
+                    watch,
                 },
             );
         }

@@ -3,6 +3,7 @@
 //! timestamps) and e-mail syntax.
 
 pub mod backup;
+pub mod draining;
 pub mod grpc_guard;
 pub mod mask;
 pub mod paging;
@@ -298,7 +299,10 @@ where
         .max_connection_age(std::time::Duration::from_secs(60))
         .layer(telemetry::RpcTelemetryLayer)
         .add_routes(tonic::service::Routes::from(routes))
-        .serve_with_incoming_shutdown(incoming, shutdown)
+        .serve_with_incoming_shutdown(incoming, async {
+            shutdown.await;
+            draining::begin();
+        })
         .await?;
     Ok(())
 }

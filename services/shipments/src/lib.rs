@@ -19,6 +19,7 @@ pub mod error;
 pub mod exceptions;
 pub mod export;
 pub mod import;
+pub mod live;
 pub mod notes;
 pub mod pickup_queue;
 pub mod pickups;

@@ -30,7 +30,7 @@ pub(crate) const TRACKING_NUMBER_ATTEMPTS: usize = 8;
 /// Recent public lookups, so a visitor refreshing a tracking page does not reach the store
 /// each time. This process's writes evict at once; another replica's show within `ttl`.
 #[derive(Clone)]
-struct LookupCache(Option<moka::sync::Cache<TrackingNumber, Arc<pb::Shipment>>>);
+pub(crate) struct LookupCache(Option<moka::sync::Cache<TrackingNumber, Arc<pb::Shipment>>>);
 
 impl LookupCache {
     const CAPACITY: u64 = 50_000;
@@ -50,6 +50,15 @@ impl LookupCache {
 
     fn put(&self, number: TrackingNumber, shipment: &pb::Shipment) {
         if let Some(cache) = &self.0 {
+            cache.insert(number, Arc::new(shipment.clone()));
+        }
+    }
+
+    /// Keeps a shipment just read after a change (on any replica) in place of the cached one.
+    pub(crate) fn refresh(&self, shipment: &pb::Shipment) {
+        if let (Some(cache), Ok(number)) = (&self.0, TrackingNumber::parse(&shipment.tracking_number))
+            && cache.contains_key(&number)
+        {
             cache.insert(number, Arc::new(shipment.clone()));
         }
     }
@@ -83,7 +92,9 @@ pub struct ShipmentsService {
     pub(crate) blobs: Arc<dyn BlobStore>,
     /// One change to an import at a time in this process (its parts arrive in order).
     pub(crate) imports_lock: Arc<tokio::sync::Mutex<()>>,
-    lookups: LookupCache,
+    pub(crate) lookups: LookupCache,
+    /// The shipments open tracking pages watch.
+    pub(crate) live: Arc<crate::live::Live>,
     /// Verifies the service token of every method but the public ones, and signs links.
     pub(crate) tokens: TokenKey,
     /// The signed links of the shipment e-mails (`PUBLIC_URL`).
@@ -111,6 +122,7 @@ impl ShipmentsService {
             blobs,
             imports_lock: Arc::default(),
             lookups: LookupCache::new(lookup_cache_ttl),
+            live: Arc::new(crate::live::Live::new()),
             links: Links {
                 public_url,
                 tokens: tokens.clone(),
@@ -505,6 +517,26 @@ impl ShipmentService for ShipmentsService {
         request: Request<pb::GetShipmentByTrackingNumberRequest>,
     ) -> Result<Response<pb::Shipment>, Status> {
         Ok(self.track(request).await?)
+    }
+
+    type WatchShipmentStream = crate::live::WatchStream;
+
+    #[tracing::instrument(skip_all)]
+    async fn watch_shipment(
+        &self,
+        request: Request<pb::WatchShipmentRequest>,
+    ) -> Result<Response<Self::WatchShipmentStream>, Status> {
+        Ok(self.watch(request).await?)
+    }
+
+    type WatchShipmentChangesStream = crate::live::ChangesStream;
+
+    #[tracing::instrument(skip_all)]
+    async fn watch_shipment_changes(
+        &self,
+        _request: Request<pb::WatchShipmentChangesRequest>,
+    ) -> Result<Response<Self::WatchShipmentChangesStream>, Status> {
+        Ok(self.watch_changes()?)
     }
 
     #[tracing::instrument(skip_all)]

@@ -101,14 +101,26 @@ impl ShipmentsService {
     ) -> Result<Response<pb::Shipment>, ShipmentError> {
         let number = TrackingNumber::parse(&request.get_ref().tracking_number)?;
         let shipment = self.lookup(&number).await?;
+        self.view_for(&request, &request.get_ref().access_token, &number, shipment)
+    }
+
+    /// The shipment as the lookup shows it to this caller: everything for staff, the parties'
+    /// full view with a grant or where the site shows it, the limited view otherwise.
+    pub(crate) fn view_for<T>(
+        &self,
+        request: &Request<T>,
+        access_token: &str,
+        number: &TrackingNumber,
+        shipment: pb::Shipment,
+    ) -> Result<Response<pb::Shipment>, ShipmentError> {
         let seal = seal_of_proto(&shipment);
-        let full = self.full_view(&request, &request.get_ref().access_token, &number, &seal)?;
+        let full = self.full_view(request, access_token, number, &seal)?;
         Ok(match full {
             Some(Full::Staff) => Response::new(shipment),
             Some(Full::Already) => Response::new(for_parties(shipment)),
             Some(Full::Granted(grant)) => {
                 let until = grant.until.min(self.access_ends());
-                self.granted(shipment, &number, grant.party, until, seal)
+                self.granted(shipment, number, grant.party, until, seal)
             }
             None => Response::new(pb::Shipment {
                 verification_available: self.policy.details == PublicDetails::Verified,

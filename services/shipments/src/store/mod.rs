@@ -25,6 +25,7 @@ use crate::updates::EmailRules;
 
 pub mod imports;
 pub mod mongo;
+mod mongo_changes;
 mod mongo_queue;
 pub mod sqlite;
 mod sqlite_queue;
@@ -360,6 +361,9 @@ pub trait Shipments: Send + Sync + 'static {
     /// Deletes and returns the shipment, writing `record`'s effects in the same
     /// transaction; NotFound when it is missing.
     async fn delete(&self, id: &str, record: DeleteRecord) -> Result<Shipment, ShipmentError>;
+    /// The changes this store committed (a shipment, its notes or exceptions), as they are
+    /// committed: in this process, or on any replica for a store several share.
+    fn changes(&self) -> &crate::live::Changes;
 }
 
 /// `insert` of each shipment in turn, each outcome in order; Unavailable stops them all.

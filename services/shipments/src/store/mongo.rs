@@ -59,6 +59,8 @@ pub struct MongoShipmentStore {
     account_requests: Collection<Document>,
     pickups: Collection<Document>,
     watchers: Collection<Document>,
+    /// Fed by the database's change stream: commits made through any replica.
+    changes: crate::live::Changes,
 }
 
 /// The id of the e-mail rules in the settings collection.
@@ -234,7 +236,10 @@ impl MongoShipmentStore {
         let claims = db.collection::<Document>("shipment_claims");
         let imports = db.collection::<Document>("shipment_imports");
         let counters = db.collection::<Document>("counters");
+        let changes = crate::live::Changes::default();
+        tokio::spawn(super::mongo_changes::follow(db.clone(), changes.downgrade()));
         Ok(Self {
+            changes,
             client: db.client().clone(),
             db: db.clone(),
             shipments,
@@ -815,6 +820,9 @@ impl Shipments for MongoShipmentStore {
             })
         })
         .await
+    }
+    fn changes(&self) -> &crate::live::Changes {
+        &self.changes
     }
 }
 

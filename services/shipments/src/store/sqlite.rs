@@ -268,6 +268,8 @@ const EMAIL_RULES: &str = "tracking_emails";
 #[derive(Clone)]
 pub struct SqliteShipmentStore {
     pub(super) db: Sqlite,
+    /// Published after each commit: this process is the store's only writer.
+    pub(super) changes: crate::live::Changes,
 }
 
 /// Under steady concurrent writes SQLite's automatic checkpoints never get to reset the
@@ -333,6 +335,7 @@ impl SqliteShipmentStore {
     /// Opens (or creates) the database file and its schema.
     pub fn open(path: &Path) -> anyhow::Result<Self> {
         let store = Self {
+            changes: crate::live::Changes::default(),
             db: Sqlite::open(
                 path,
                 8,
@@ -762,9 +765,11 @@ impl Shipments for SqliteShipmentStore {
                 let seq = row.write(&tx)?;
                 index_search(&tx, &[(seq, &row.search_text)])?;
                 tx.commit().map_err(StoreFault::from)?;
-                Ok(())
+                Ok::<_, ShipmentError>(())
             })
-            .await
+            .await?;
+        self.changes.publish(&shipment.id);
+        Ok(())
     }
 
     async fn insert_each(
@@ -791,6 +796,11 @@ impl Shipments for SqliteShipmentStore {
                 Ok::<_, ShipmentError>((written?, rows))
             })
             .await?;
+        for (row, outcome) in rows.iter().zip(&written) {
+            if outcome.is_ok() {
+                self.changes.publish(&row.id);
+            }
+        }
         // Freed beside the next writes rather than in this one's turn: tens of megabytes.
         tokio::task::spawn_blocking(move || drop(rows));
         Ok(written)
@@ -962,6 +972,7 @@ impl Shipments for SqliteShipmentStore {
                 Ok(shipment)
             })
             .await
+            .inspect(|shipment| self.changes.publish(&shipment.id))
     }
 
     async fn delete(&self, id: &str, record: DeleteRecord) -> Result<Shipment, ShipmentError> {
@@ -991,6 +1002,11 @@ impl Shipments for SqliteShipmentStore {
                 Ok(shipment)
             })
             .await
+            .inspect(|shipment| self.changes.publish(&shipment.id))
+    }
+
+    fn changes(&self) -> &crate::live::Changes {
+        &self.changes
     }
 }
 

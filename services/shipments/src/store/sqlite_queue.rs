@@ -292,7 +292,9 @@ impl Attention for SqliteShipmentStore {
                 tx.commit().map_err(StoreFault::from)?;
                 Ok(())
             })
-            .await
+            .await?;
+        self.changes.publish(&after.shipment_id);
+        Ok(())
     }
 
     async fn exception_settings(&self) -> Result<ExceptionSettings, ShipmentError> {
@@ -350,7 +352,9 @@ impl Attention for SqliteShipmentStore {
                 tx.commit().map_err(StoreFault::from)?;
                 Ok(())
             })
-            .await
+            .await?;
+        self.changes.publish(&note.shipment_id);
+        Ok(())
     }
 
     async fn list_notes(

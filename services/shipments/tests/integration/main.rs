@@ -8,6 +8,7 @@ mod common;
 mod customers;
 mod dashboard;
 mod import;
+mod live;
 mod pickups;
 mod proof_of_delivery;
 mod rates;

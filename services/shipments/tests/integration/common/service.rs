@@ -76,6 +76,18 @@ pub async fn start_on_mongo() -> Option<Running> {
     )
 }
 
+/// Another replica of `running`: the same store and key, its own process state.
+pub async fn replica_of(running: &Running) -> Running {
+    let dir = tempfile::tempdir().unwrap();
+    start_on(
+        running.store.clone(),
+        dir,
+        running.key.clone(),
+        service_common::settings::defaults(),
+    )
+    .await
+}
+
 /// A restart of `running`: the same store and key, default settings.
 pub async fn restart(running: Running) -> Running {
     let Running {
