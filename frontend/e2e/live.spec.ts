@@ -1,6 +1,7 @@
 // Pages that update themselves: an open tracking page shows a new status, place and history entry
 // within a second of the change, without a reload, keeping its focus and scroll (390 px), and
-// catches up after the network came back (1280 px); a signed-in admin's shipments list, the
+// catches up after the network came back (1280 px); a verified party's full view stays full, and
+// a shipment deleted meanwhile reads as an unknown number; a signed-in admin's shipments list, the
 // dashboard figures, a shipment's View dialog and the exceptions queue follow the changes made
 // elsewhere (1280 px). Screenshots (E2E_SCREENSHOTS=1) in both themes.
 import { mkdirSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { searchShipments, signIn } from './support/admin';
 import { siteUrl } from './support/env';
 import { adminRpc, type Clients } from './support/rpc';
 import { definition } from './support/track-page';
-import { createShipment, moveShipment } from './support/tracking';
+import { createShipment, moveShipment, partiesFor, VERIFY_BUTTON, VERIFY_LABEL } from './support/tracking';
 import { keepScreenshot, SCREENSHOTS } from './support/visual';
 
 const PHONE = { width: 390, height: 844 };
@@ -50,13 +51,16 @@ async function expectSameDocument(page: Page): Promise<void> {
 }
 
 /** The page (or part of it) in both themes, into test-results/screenshots. */
-async function shoot(page: Page, name: string, target: Page | Locator = page): Promise<void> {
+async function shoot(page: Page, name: string, target: Page | Locator = page, fullPage = false): Promise<void> {
   if (process.env.CI && !process.env.E2E_SCREENSHOTS) return;
   mkdirSync(SCREENSHOTS, { recursive: true });
+  // The sign-in toast would hide what the picture is for.
+  for (const close of await page.locator('.Toastify__close-button').all()) await close.click({ timeout: 1_000 }).catch(() => {});
+  await expect(page.locator('.Toastify__toast')).toHaveCount(0);
   const width = page.viewportSize()!.width;
   for (const theme of ['light', 'dark'] as const) {
     await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
-    await keepScreenshot(target, `${SCREENSHOTS}/live-${name}-${width}-${theme}.png`);
+    await keepScreenshot(target, `${SCREENSHOTS}/live-${name}-${width}-${theme}.png`, { fullPage });
   }
   await page.evaluate(() => document.documentElement.classList.remove('dark'));
 }
@@ -101,6 +105,7 @@ test.describe('a tracking page left open', () => {
     expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrolled)).toBeLessThanOrEqual(2);
     await expectSameDocument(page);
     await shoot(page, 'track', page);
+    await shoot(page, 'track-history', result.locator('section[aria-labelledby="history-heading"]'));
   });
 
   test('catches up after the network comes back', async ({ page, context }) => {
@@ -125,6 +130,35 @@ test.describe('a tracking page left open', () => {
     await expectSameDocument(page);
     await shoot(page, 'track-caught-up', result.locator('.result-summary'));
   });
+});
+
+test("a verified party's full view stays full as it updates; a deleted shipment reads as unknown", async ({ page }) => {
+  await page.setViewportSize(DESKTOP);
+  const run = tag();
+  const shipment = await createShipment(admin, run);
+  const watches = watchCalls(page);
+  const result = await openTrackingPage(page, shipment.trackingNumber);
+  await expect.poll(watches.count).toBeGreaterThanOrEqual(1);
+  await result.getByRole('textbox', { name: VERIFY_LABEL }).fill(partiesFor(run).receiver.email);
+  await result.getByRole('button', { name: VERIFY_BUTTON }).click();
+  await expect(result.getByRole('heading', { name: 'Packages' })).toBeVisible();
+  // The watch opens again, with the access cookie the verification left.
+  await expect.poll(watches.count).toBeGreaterThanOrEqual(2);
+  await markDocument(page);
+
+  const remark = `Handed to the courier ${run}`;
+  await moveShipment(admin, shipment, ShipmentStatus.IN_TRANSIT, '7 Rua Nova, Porto, Portugal', remark);
+  await expect(result.locator('.result-status')).toContainText('In Transit', { timeout: 1_500 });
+  await expect(result.getByText(remark)).toBeVisible();
+  // Still the full view: the packages and the parties' addresses.
+  await expect(result.getByRole('heading', { name: 'Packages' })).toBeVisible();
+  await expect(result.getByText(partiesFor(run).receiver.address)).toBeVisible();
+  await expectSameDocument(page);
+
+  await admin.shipments.deleteShipment({ id: shipment.id });
+  await expect(page.getByTestId('track-error')).toHaveText('Shipment not found. Please check your tracking number and try again.');
+  await expect(result).toHaveCount(0);
+  await expectSameDocument(page);
 });
 
 test('staff screens follow changes made elsewhere', async ({ page }) => {
@@ -167,7 +201,9 @@ test('staff screens follow changes made elsewhere', async ({ page }) => {
     await expect(view).toBeHidden();
     await expect(row.locator('.status-badge')).toHaveText('Delivered');
     await expectSameDocument(page);
-    await shoot(page, 'list', page);
+    // From the top: a full-page picture of a scrolled page paints the sticky header mid-way.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shoot(page, 'list', page, true);
   });
 
   await test.step('the exceptions queue takes a shipment put on hold', async () => {
@@ -176,9 +212,11 @@ test('staff screens follow changes made elsewhere', async ({ page }) => {
     await expect(page.locator('table[aria-busy="true"]')).toHaveCount(0);
     const held = await createShipment(admin, `${run}h`, at);
     await moveShipment(admin, held, ShipmentStatus.ON_HOLD, 'Customs, Lisbon', 'Awaiting the invoice');
-    await expect(page.locator(`tr[data-tracking-number="${held.trackingNumber}"]`)).toBeVisible({ timeout: 5_000 });
+    const row = page.locator(`tr[data-tracking-number="${held.trackingNumber}"]`);
+    await expect(row).toBeVisible({ timeout: 5_000 });
+    await expect(row.locator('td.exception-kind')).toHaveText('On hold');
     await expectSameDocument(page);
-    await shoot(page, 'exceptions', page);
+    await shoot(page, 'exceptions-row', row);
   });
 });
 
