@@ -1,14 +1,17 @@
 // Pages that update themselves: an open tracking page shows a new status, place and history entry
 // within a second of the change, without a reload, keeping its focus and scroll (390 px), and
-// catches up after the network came back (1280 px); a verified party's full view stays full, and
+// catches up after the network came back (1280 px) and after the gateway restarted; a verified party's full view stays full, and
 // a shipment deleted meanwhile reads as an unknown number; a signed-in admin's shipments list, the
 // dashboard figures, a shipment's View dialog and the exceptions queue follow the changes made
 // elsewhere (1280 px). Screenshots (E2E_SCREENSHOTS=1) in both themes.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { ShipmentStatus } from '../src/gen/logistics/v1/shipment_pb';
-import { searchShipments, signIn } from './support/admin';
+import { adminEmail, adminPassword, searchShipments, signIn } from './support/admin';
 import { siteUrl } from './support/env';
+import { freePort, startGateway, type RunningGateway } from './support/gateway';
 import { adminRpc, type Clients } from './support/rpc';
 import { definition } from './support/track-page';
 import { createShipment, moveShipment, partiesFor, VERIFY_BUTTON, VERIFY_LABEL } from './support/tracking';
@@ -130,6 +133,43 @@ test.describe('a tracking page left open', () => {
     await expectSameDocument(page);
     await shoot(page, 'track-caught-up', result.locator('.result-summary'));
   });
+});
+
+test('a tracking page reconnects after the gateway restarts and shows what changed meanwhile', async ({ browser, playwright }) => {
+  test.setTimeout(60_000);
+  // A gateway of this test's own, stopped and started again on the same port and data.
+  const data = mkdtempSync(join(tmpdir(), 'pse-e2e-live-'));
+  const env = { ADMIN_EMAIL: adminEmail(), ADMIN_PASSWORD: adminPassword(), PORT: String(await freePort()) };
+  let gateway: RunningGateway | undefined;
+  const context = await browser.newContext({ viewport: PHONE });
+  const jar = await playwright.request.newContext();
+  try {
+    gateway = await startGateway(env, data);
+    const before = await adminRpc(jar, gateway.url);
+    const run = tag();
+    const shipment = await createShipment(before, run);
+    const page = await context.newPage();
+    const watches = watchCalls(page);
+    await page.goto(`${gateway.url}/track/${shipment.trackingNumber}`);
+    const result = page.locator('.track-result');
+    await expect(result.locator('.result-status')).toContainText('Pending');
+    await expect.poll(watches.count).toBeGreaterThanOrEqual(1);
+    await markDocument(page);
+
+    await gateway.stop();
+    gateway = await startGateway(env, data);
+    const after = await adminRpc(jar, gateway.url);
+    const remark = `Back after the restart ${run}`;
+    await moveShipment(after, shipment, ShipmentStatus.IN_TRANSIT, 'Coimbra, Portugal', remark);
+    await expect(result.locator('.result-status')).toContainText('In Transit', { timeout: 10_000 });
+    await expect(result.getByText(remark)).toBeVisible();
+    await expectSameDocument(page);
+  } finally {
+    await context.close();
+    await jar.dispose();
+    await gateway?.stop();
+    rmSync(data, { recursive: true, force: true });
+  }
 });
 
 test("a verified party's full view stays full as it updates; a deleted shipment reads as unknown", async ({ page }) => {
