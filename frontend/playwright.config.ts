@@ -126,6 +126,8 @@ export default defineConfig({
       CONTACT_RATE_LIMIT_PER_HOUR: '1000',
       // Every quote comes from 127.0.0.1 too.
       QUOTE_RATE_LIMIT_PER_MINUTE: '1000',
+      // And every open tracking page and staff screen, which each hold a live watch.
+      LIVE_PAGES_PER_CLIENT: '1000',
       ADMIN_EMAIL: process.env.E2E_ADMIN_EMAIL,
       ADMIN_PASSWORD: process.env.E2E_ADMIN_PASSWORD,
       // Every admin test signs in from 127.0.0.1; the per-account lockout stays at its default.

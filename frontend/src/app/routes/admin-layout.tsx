@@ -5,6 +5,8 @@ import { Spinner } from '@/components/ui/Spinner';
 import { AdminBar } from '@/features/admin-session/components/AdminBar';
 import { RequireStaff } from '@/features/admin-session/components/RequireStaff';
 import { useStoredTheme } from '@/features/preferences/hooks/use-stored-theme';
+import { useShipmentChanges } from '@/features/shipment-changes/hooks/use-shipment-changes';
+import { may, Permission } from '@/config/permissions';
 import { useMessages } from '@/lib/i18n';
 import { DataProvider } from '../data-provider';
 import '@/styles/admin.css';
@@ -63,6 +65,7 @@ export default function AdminLayout() {
         {(user) => (
           <div className="admin-area">
             <StoredTheme />
+            <ShipmentChanges user={user} />
             <AdminBar user={user} />
             <div className="container admin-main">
               <Suspense
@@ -85,6 +88,13 @@ export default function AdminLayout() {
 /** The signed-in user's stored theme, applied and kept up to date. */
 function StoredTheme() {
   useStoredTheme();
+  return null;
+}
+
+/** The open screens follow the shipments' changes (list, figures, exceptions, a shipment's View
+ * dialog), for whoever reads shipments (admins, managers, agents); nobody else opens the feed. */
+function ShipmentChanges({ user }: { user: User }) {
+  useShipmentChanges(may(user, Permission.shipmentsRead));
   return null;
 }
 

@@ -28,6 +28,7 @@ import { JourneyMapSection } from './JourneyMapSection';
 import { JourneyProgress } from './JourneyProgress';
 import { ProofOfDeliveryCard } from './ProofOfDeliveryCard';
 import { ShareButton } from './ShareButton';
+import { StatusAnnouncement } from './StatusAnnouncement';
 import { SubscribeForm } from './SubscribeForm';
 import { VERIFY_INPUT_ID, VerifyAccessForm } from './VerifyAccessForm';
 import { HistoryTimeline } from '@/components/shipment/HistoryTimeline';
@@ -109,6 +110,7 @@ export function TrackingResult({ shipment, offline = false, onFullView, accessTo
 
   return (
     <div className="track-result">
+      <StatusAnnouncement status={shipment.status} />
       {/* On paper the header is left out: the company is named here instead. */}
       <p className="print-brand">
         <strong>{company.name}</strong> <span dir="ltr">{company.supportEmail}</span>

@@ -1,7 +1,8 @@
-import { useCallback } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Shipment } from '@/gen/logistics/v1/shipment_pb';
 import { trackShipment } from '../api/track-shipment';
+import { useLiveShipment } from './use-live-shipment';
 
 type TrackState =
   | { status: 'idle' }
@@ -21,7 +22,8 @@ type Found = { shipment: Shipment; savedAt?: string; notice?: string };
  * is in the returned state (the page says it once, inline); offline, the last result kept for
  * this number is shown instead. `retry` asks again, showing the loading state meanwhile;
  * `showShipment` puts another answer for the same number in place (the FULL view after a party
- * proved who they are).
+ * proved who they are). While a result is shown it follows the shipment: each change replaces it
+ * in place, and a shipment deleted meanwhile reads as an unknown number.
  */
 export function useTrackShipment(trackingNumber: string, accessToken: string): TrackLookup {
   const queryClient = useQueryClient();
@@ -36,19 +38,48 @@ export function useTrackShipment(trackingNumber: string, accessToken: string): T
     gcTime: 0,
   });
 
-  const retry = useCallback(
-    () => void queryClient.resetQueries({ queryKey: ['track', trackingNumber, accessToken], exact: true }),
-    [queryClient, trackingNumber, accessToken],
-  );
+  // The view shown: counted up when a party proves who they are, so that the watch opened for the
+  // view before (and any message of it still on its way) is not taken for the new one.
+  const viewShown = useRef(0);
+  const [view, setView] = useState(0);
+  // The watch found the shipment deleted: for this number and token, until looked up again.
+  const [gone, setGone] = useState<{ key: string; message: string } | null>(null);
+  const lookupKey = `${trackingNumber}\n${accessToken}`;
+  const goneMessage = gone?.key === lookupKey ? gone.message : null;
+
+  const retry = useCallback(() => {
+    setGone(null);
+    void queryClient.resetQueries({ queryKey: ['track', trackingNumber, accessToken], exact: true });
+  }, [queryClient, trackingNumber, accessToken]);
   const showShipment = useCallback(
-    (shipment: Shipment) =>
-      queryClient.setQueryData<Found>(['track', trackingNumber, accessToken], (last) => (last ? { shipment } : last)),
+    (shipment: Shipment) => {
+      viewShown.current += 1;
+      setView(viewShown.current);
+      queryClient.setQueryData<Found>(['track', trackingNumber, accessToken], (last) => (last ? { shipment } : last));
+    },
     [queryClient, trackingNumber, accessToken],
   );
+
+  useLiveShipment({
+    enabled: query.isSuccess && goneMessage === null,
+    trackingNumber,
+    // As the lookup that produced the result: without the e-mail link's token once it was refused.
+    accessToken: query.data?.notice ? '' : accessToken,
+    view,
+    onShipment: (shipment, forView) => {
+      if (forView !== viewShown.current) return;
+      // Live, so no longer the copy kept offline; a refused link's notice stays.
+      queryClient.setQueryData<Found>(['track', trackingNumber, accessToken], (last) =>
+        last ? (last.notice ? { shipment, notice: last.notice } : { shipment }) : last,
+      );
+    },
+    onGone: (message) => setGone({ key: lookupKey, message }),
+  });
 
   let state: TrackState;
   if (query.isPending) state = { status: 'loading', trackingNumber };
   else if (query.isError) state = { status: 'error', trackingNumber, message: query.error.message };
+  else if (goneMessage !== null) state = { status: 'error', trackingNumber, message: goneMessage };
   else state = { status: 'success', trackingNumber, ...query.data };
   return { state, retry, showShipment };
 }
