@@ -7,11 +7,16 @@ use serde::{Deserialize, Serialize};
 use service_common::text::TextRule;
 use service_common::timestamp;
 
-use crate::error::FieldViolation;
+use crate::error::{FieldViolation, ShipmentError};
 
 /// Most notes one shipment keeps, and most characters in one.
 pub const MAX_NOTES: u64 = 500;
 pub const MAX_TEXT: usize = 2000;
+
+/// The refusal of a note beyond MAX_NOTES, the same from every store.
+pub fn too_many() -> ShipmentError {
+    ShipmentError::Exhausted(format!("This shipment has {MAX_NOTES} notes already"))
+}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -947,20 +947,7 @@ impl Journal for MongoShipmentStore {
 #[async_trait]
 impl Rules for MongoShipmentStore {
     async fn email_rules(&self) -> Result<EmailRules, ShipmentError> {
-        let found = self
-            .settings
-            .find_one(doc! { "_id": EMAIL_RULES })
-            .await
-            .map_err(StoreFault::from)?;
-        match found {
-            Some(d) => {
-                let text = d
-                    .get_str("json")
-                    .map_err(|e| ShipmentError::Internal(format!("stored e-mail rules: {e}")))?;
-                Ok(service_common::store::json::decode("e-mail rules", text)?)
-            }
-            None => Ok(EmailRules::default()),
-        }
+        self.setting(EMAIL_RULES, "e-mail rules").await
     }
 
     async fn set_email_rules(
@@ -968,25 +955,7 @@ impl Rules for MongoShipmentStore {
         rules: &EmailRules,
         entry: &AuditEntry,
     ) -> Result<(), ShipmentError> {
-        let text = service_common::store::json::encode(rules)?;
-        self.in_transaction(|store, session| {
-            let text = text.clone();
-            let entry = entry.clone();
-            Box::pin(async move {
-                store
-                    .settings
-                    .update_one(
-                        doc! { "_id": EMAIL_RULES },
-                        doc! { "$set": { "json": text } },
-                    )
-                    .upsert(true)
-                    .session(&mut *session)
-                    .await?;
-                audit::store::mongo::insert_all(&store.audit, session, &[entry]).await?;
-                Ok(Ok(()))
-            })
-        })
-        .await
+        self.set_setting(EMAIL_RULES, rules, entry).await
     }
 }
 

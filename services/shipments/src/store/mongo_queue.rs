@@ -370,7 +370,7 @@ impl Attention for MongoShipmentStore {
                     .session(&mut *session)
                     .await?;
                 if held >= MAX_NOTES {
-                    return Ok(Err(super::sqlite_queue::too_many_notes()));
+                    return Ok(Err(crate::notes::too_many()));
                 }
                 store
                     .notes()

@@ -1128,6 +1128,7 @@ impl Journal for SqliteShipmentStore {
 #[async_trait]
 impl Rules for SqliteShipmentStore {
     async fn email_rules(&self) -> Result<EmailRules, ShipmentError> {
+        // Read on the caller's thread, unlike `setting`: every change of status reads them.
         self.db.run_inline(|conn| {
             let doc: Option<String> = conn
                 .prepare_cached("SELECT doc FROM settings WHERE name = ?")
@@ -1145,24 +1146,7 @@ impl Rules for SqliteShipmentStore {
         rules: &EmailRules,
         entry: &AuditEntry,
     ) -> Result<(), ShipmentError> {
-        let doc = json::encode(rules)?;
-        let entry = entry.clone();
-        self.db
-            .write(move |conn| {
-                let tx = conn
-                    .transaction_with_behavior(TransactionBehavior::Immediate)
-                    .map_err(StoreFault::from)?;
-                tx.execute(
-                    "INSERT INTO settings (name, doc) VALUES (?1, ?2)
-                     ON CONFLICT(name) DO UPDATE SET doc = ?2",
-                    params![EMAIL_RULES, doc],
-                )
-                .map_err(StoreFault::from)?;
-                audit::store::sqlite::insert_all(&tx, &[entry])?;
-                tx.commit().map_err(StoreFault::from)?;
-                Ok(())
-            })
-            .await
+        self.set_setting(EMAIL_RULES, rules, entry).await
     }
 }
 

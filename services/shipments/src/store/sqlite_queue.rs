@@ -341,7 +341,7 @@ impl Attention for SqliteShipmentStore {
                     )
                     .map_err(StoreFault::from)?;
                 if held as u64 >= MAX_NOTES {
-                    return Err(too_many_notes());
+                    return Err(crate::notes::too_many());
                 }
                 tx.execute(
                     "INSERT INTO shipment_notes (id, shipment_id, created_at, doc) VALUES (?, ?, ?, ?)",
@@ -392,8 +392,4 @@ fn params_of(note: &ShipmentNote) -> Result<[Value; 4], ShipmentError> {
         Value::Text(service_common::utc_micros::format(&note.created_at)),
         Value::Text(json::encode(note)?),
     ])
-}
-
-pub(super) fn too_many_notes() -> ShipmentError {
-    ShipmentError::Exhausted(format!("This shipment has {MAX_NOTES} notes already"))
 }

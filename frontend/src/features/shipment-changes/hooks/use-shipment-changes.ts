@@ -24,7 +24,7 @@ export function useShipmentChanges(enabled: boolean): void {
       pending = null;
       if (!change) return;
       // Only what is cached; what is on screen loads again at once, the rest when next shown.
-      void queryClient.invalidateQueries({ predicate: (query) => isStale(query.queryKey, change) });
+      void queryClient.invalidateQueries({ predicate: (query) => isStale(query.queryKey, change, query.state.data) });
     }, ROUND_MS);
     watchShipmentChanges((message, first) => {
       pending = addMessage(pending, message, first);

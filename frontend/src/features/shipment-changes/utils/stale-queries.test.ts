@@ -34,8 +34,16 @@ const keys = {
 };
 
 describe('isStale', () => {
-  it('reads the lists, the figures and the exceptions again after any change', () => {
-    for (const key of [keys.list, keys.statistics, keys.exceptions, keys.counts]) expect(isStale(key, some('b'))).toBe(true);
+  it('reads the figures and the exceptions again after any change', () => {
+    for (const key of [keys.statistics, keys.exceptions, keys.counts]) expect(isStale(key, some('b'))).toBe(true);
+  });
+
+  it('reads the shipments list again when a shipment it shows changed, so its rows never move under the pointer', () => {
+    const shown = { shipments: [{ id: 'a' }, { id: 'c' }], nextPageToken: '' };
+    expect(isStale(keys.list, some('c'), shown)).toBe(true);
+    expect(isStale(keys.list, some('b'), shown)).toBe(false);
+    expect(isStale(keys.list, everything, shown)).toBe(true);
+    expect(isStale(keys.list, some('b'), undefined)).toBe(false);
   });
 
   it("reads a shipment, its notes and its activity again when it changed, not another's", () => {

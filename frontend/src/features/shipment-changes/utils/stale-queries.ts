@@ -24,10 +24,10 @@ export function addMessage(
 
 const id = (method: DescMethod) => `${method.parent.typeName}/${method.name}`;
 
-/** Read again after any change: lists and figures that may count any shipment. */
+/** Read again after any change: figures that may count any shipment, and the exceptions queue,
+ * which adds a newcomer at its end (longest-standing first). */
 const ANY_CHANGE = new Set(
   [
-    ShipmentService.method.listShipments,
     ShipmentService.method.getShipmentStatistics,
     ShipmentExceptionService.method.listShipmentExceptions,
     ShipmentExceptionService.method.getShipmentExceptionCounts,
@@ -44,13 +44,25 @@ const ONE_SHIPMENT = new Map(
   ].map(([method, field]) => [id(method as DescMethod), field as string]),
 );
 
-/** Whether the query with this key shows something `change` made stale. */
-export function isStale(queryKey: readonly unknown[], change: Change): boolean {
+/** Read again when a shipment it shows changed: the shipments list, newest first, where a
+ * newcomer on top would move every row under the user's pointer; it shows new ones when next read. */
+const SHOWN_SHIPMENTS = id(ShipmentService.method.listShipments);
+
+/** The ids of the shipments a cached list answer shows. */
+function shownIds(data: unknown): string[] {
+  const shipments = typeof data === 'object' && data !== null ? (data as { shipments?: unknown }).shipments : undefined;
+  if (!Array.isArray(shipments)) return [];
+  return shipments.map((shipment: { id?: unknown }) => (typeof shipment?.id === 'string' ? shipment.id : '')).filter(Boolean);
+}
+
+/** Whether the query with this key (and this cached answer) shows something `change` made stale. */
+export function isStale(queryKey: readonly unknown[], change: Change, data?: unknown): boolean {
   const [root, props] = queryKey;
   if (root !== 'connect-query' || typeof props !== 'object' || props === null) return false;
   const { serviceName, methodName, input } = props as { serviceName?: string; methodName?: string; input?: unknown };
   const method = `${serviceName}/${methodName}`;
   if (ANY_CHANGE.has(method)) return true;
+  if (method === SHOWN_SHIPMENTS) return change.everything || shownIds(data).some((shown) => change.ids.has(shown));
   const field = ONE_SHIPMENT.get(method);
   if (field === undefined) return false;
   const shipment = typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[field] : undefined;
