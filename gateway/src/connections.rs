@@ -207,13 +207,14 @@ impl AsyncWrite for Watched {
     }
 }
 
-/// A body that carries a guard along: the request counts as in progress until it is dropped.
-struct Tracked<B> {
-    inner: B,
-    _in_flight: InFlight,
+/// A body that carries a guard along, dropped with it: a request counts as in progress, or a
+/// live page holds its place, until its response is sent in full or abandoned.
+pub(crate) struct Guarded<B, G> {
+    pub(crate) inner: B,
+    pub(crate) _guard: G,
 }
 
-impl<B: http_body::Body + Unpin> http_body::Body for Tracked<B> {
+impl<B: http_body::Body + Unpin, G: Unpin> http_body::Body for Guarded<B, G> {
     type Data = B::Data;
     type Error = B::Error;
 
@@ -307,9 +308,9 @@ impl tower::Service<Request<Incoming>> for PerConnection {
         Box::pin(async move {
             let Ok(response) = response.await;
             Ok(response.map(|inner| {
-                Body::new(Tracked {
+                Body::new(Guarded {
                     inner,
-                    _in_flight: in_flight,
+                    _guard: in_flight,
                 })
             }))
         })

@@ -3,9 +3,7 @@
 //! and per gateway, and each slot is given back when the stream ends or its client leaves.
 
 use std::collections::HashMap;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll};
 
 use http::Response;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -79,32 +77,12 @@ impl Watchers {
 
 /// The response, holding its watcher's slot until its body is done or dropped.
 pub fn holding(response: Response<Body>, slot: Slot) -> Response<Body> {
-    response.map(|inner| Body::new(Held { inner, _slot: slot }))
-}
-
-struct Held {
-    inner: Body,
-    _slot: Slot,
-}
-
-impl http_body::Body for Held {
-    type Data = bytes::Bytes;
-    type Error = tonic::Status;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
-        Pin::new(&mut self.inner).poll_frame(cx)
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.inner.is_end_stream()
-    }
-
-    fn size_hint(&self) -> http_body::SizeHint {
-        self.inner.size_hint()
-    }
+    response.map(|inner| {
+        Body::new(crate::connections::Guarded {
+            inner,
+            _guard: slot,
+        })
+    })
 }
 
 #[cfg(test)]
