@@ -4,7 +4,6 @@
 // the export holds this customer's shipments only; a delivered shipment shows its signature.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { Code, ConnectError, type Client } from '@connectrpc/connect';
 import { expect, test, type Page } from '@playwright/test';
 import type { CustomerPortalService } from '../src/gen/logistics/v1/customer_portal_service_pb';
@@ -17,6 +16,7 @@ import { toastWithText } from './support/track-page';
 import { dayFromToday } from './support/tracking';
 import { SCREENSHOTS, keepScreenshot } from './support/visual';
 import { parseCsv } from './support/csv';
+import { expectAccessible } from './support/page-checks';
 
 /** A real 40 × 40 PNG (a checkerboard), as proof-of-delivery.spec records. */
 const PNG_40 = Buffer.from(
@@ -30,21 +30,6 @@ async function shoot(page: Page, name: string, fullPage = true) {
   for (const theme of ['light', 'dark'] as const) {
     await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
     await keepScreenshot(page, join(SCREENSHOTS, `portal-${name}-${width}-${theme}.png`), { fullPage });
-  }
-  await page.evaluate(() => document.documentElement.classList.toggle('dark', false));
-}
-
-/** No serious or critical axe finding (WCAG 2.1 A and AA) inside `selector`, in light and dark. */
-async function expectAccessible(page: Page, selector: string): Promise<void> {
-  // Reduced motion: axe measures the colours of the theme, not halfway through its transition.
-  await page.emulateMedia({ reducedMotion: 'reduce' });
-  for (const dark of [false, true]) {
-    await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), dark);
-    const { violations } = await new AxeBuilder({ page }).include(selector).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-    const serious = violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${dark ? 'dark' : 'light'} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    expect(serious).toEqual([]);
   }
   await page.evaluate(() => document.documentElement.classList.toggle('dark', false));
 }
