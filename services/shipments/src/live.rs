@@ -85,30 +85,28 @@ enum Update {
 }
 
 /// The shipments watched in this process, each read once per change for all its watchers.
-#[derive(Default)]
 pub struct Live {
     watched: Mutex<HashMap<Arc<str>, broadcast::Sender<Update>>>,
-    slots: Option<Arc<Semaphore>>,
+    slots: Arc<Semaphore>,
     reading: std::sync::OnceLock<()>,
 }
 
-impl Live {
-    pub fn new() -> Self {
+impl Default for Live {
+    fn default() -> Self {
         Self {
-            slots: Some(Arc::new(Semaphore::new(MAX_WATCHERS))),
-            ..Self::default()
+            watched: Mutex::default(),
+            slots: Arc::new(Semaphore::new(MAX_WATCHERS)),
+            reading: std::sync::OnceLock::new(),
         }
     }
+}
 
-    fn permit(&self) -> Result<Option<OwnedSemaphorePermit>, ShipmentError> {
-        match &self.slots {
-            None => Ok(None),
-            Some(slots) => slots
-                .clone()
-                .try_acquire_owned()
-                .map(Some)
-                .map_err(|_| ShipmentError::Exhausted(TOO_MANY_WATCHERS.to_owned())),
-        }
+impl Live {
+    fn permit(&self) -> Result<OwnedSemaphorePermit, ShipmentError> {
+        self.slots
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| ShipmentError::Exhausted(TOO_MANY_WATCHERS.to_owned()))
     }
 
     fn watch(self: &Arc<Self>, id: &str) -> Watching {
@@ -267,7 +265,7 @@ struct Watcher {
     shown: Option<pb::Shipment>,
     ending: Ending,
     done: bool,
-    _permit: Option<OwnedSemaphorePermit>,
+    _permit: OwnedSemaphorePermit,
 }
 
 impl Watcher {
@@ -331,7 +329,7 @@ struct ChangeWatcher {
     changes: broadcast::Receiver<Change>,
     first: bool,
     ending: Ending,
-    _permit: Option<OwnedSemaphorePermit>,
+    _permit: OwnedSemaphorePermit,
 }
 
 impl ChangeWatcher {

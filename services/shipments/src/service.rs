@@ -123,7 +123,7 @@ impl ShipmentsService {
             blobs,
             imports_lock: Arc::default(),
             lookups: LookupCache::new(lookup_cache_ttl),
-            live: Arc::new(crate::live::Live::new()),
+            live: Arc::default(),
             links: Links {
                 public_url,
                 tokens: tokens.clone(),
