@@ -257,13 +257,22 @@ impl Replicas {
     }
 }
 
-/// Whether the call never reached the service: its connection was refused, so sending it
-/// elsewhere cannot run it twice.
+/// Whether the call never reached the service, so sending it elsewhere cannot run it twice:
+/// its connection was refused, closed while the call still waited to go out, or the service
+/// refused the stream. (A stream cut by a GOAWAY may have run: h2 reports both alike.)
 fn never_sent(error: &(dyn std::error::Error + 'static)) -> bool {
     let mut source = Some(error);
     while let Some(e) = source {
         if let Some(io) = e.downcast_ref::<std::io::Error>() {
             return io.kind() == std::io::ErrorKind::ConnectionRefused;
+        }
+        if let Some(hyper) = e.downcast_ref::<hyper::Error>()
+            && hyper.is_canceled()
+        {
+            return true;
+        }
+        if let Some(h2) = e.downcast_ref::<h2::Error>() {
+            return h2.reason() == Some(h2::Reason::REFUSED_STREAM);
         }
         source = e.source();
     }

@@ -205,3 +205,67 @@ async fn lookups_spread_over_both_replicas_and_survive_one_being_killed() {
     assert!(a.calls() > a_before, "the other replica took them");
     a.kill();
 }
+
+/// A service that closes each connection after a few milliseconds, as one does when it shuts
+/// down: a call that meets the closing connection is sent again only when the service never
+/// took it, so no call runs twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_that_cannot_be_repeated_run_at_most_once_while_connections_close() {
+    use tonic_health::pb::health_client::HealthClient;
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (reporter, health) = tonic_health::server::health_reporter();
+    reporter
+        .set_service_status("", tonic_health::ServingStatus::Serving)
+        .await;
+    let calls = Arc::new(AtomicUsize::new(0));
+    let counting = Counting {
+        inner: health,
+        calls: calls.clone(),
+    };
+    tokio::spawn(
+        tonic::transport::Server::builder()
+            .max_connection_age(std::time::Duration::from_millis(5))
+            .add_service(counting)
+            .serve_with_incoming(tonic::transport::server::TcpIncoming::from(listener)),
+    );
+    let upstream = upstream::remote_with(
+        "health",
+        &format!("http://health.test:{}", addr.port()),
+        Arc::new(TwoReplicas(vec![addr])),
+    )
+    .unwrap();
+    // The health check is no method of the product's, so the gateway treats it as a write.
+    assert!(service_auth::access::rule("/grpc.health.v1.Health/Check").is_none());
+
+    let callers: Vec<_> = (0..4)
+        .map(|_| {
+            let mut client = HealthClient::new(upstream.clone());
+            tokio::spawn(async move {
+                let mut failed = Vec::new();
+                for _ in 0..250 {
+                    if let Err(status) = client
+                        .check(tonic_health::pb::HealthCheckRequest::default())
+                        .await
+                    {
+                        failed.push(status.message().to_owned());
+                    }
+                }
+                failed
+            })
+        })
+        .collect();
+    let mut failed = Vec::new();
+    for caller in callers {
+        failed.extend(caller.await.unwrap());
+    }
+    let ran = calls.load(Ordering::Relaxed);
+    assert!(ran <= 1000, "{ran} calls ran for 1000 sent: some ran twice");
+    assert!(
+        1000 - failed.len() > 500,
+        "{} of 1000 calls failed, the first with {:?}",
+        failed.len(),
+        failed.first()
+    );
+}

@@ -294,9 +294,9 @@ where
     .add_service(reflection)
     .into_axum_router()
     .fallback_service(service);
-    // Connections are recycled so clients (the gateway) spread over replicas a scale-up adds.
+    // Connections are never recycled: the gateway keeps one per replica and looks the replicas
+    // up every few seconds, and a recycled connection can cut a write it cannot safely resend.
     tonic::transport::Server::builder()
-        .max_connection_age(std::time::Duration::from_secs(60))
         .layer(telemetry::RpcTelemetryLayer)
         .add_routes(tonic::service::Routes::from(routes))
         .serve_with_incoming_shutdown(incoming, async {
