@@ -7,7 +7,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { Role } from '../src/gen/logistics/v1/user_pb';
 import { ADMIN_PATH, SHIPMENT_SERVICE_PATH, signIn } from './support/admin';
 import { adminRpc } from './support/rpc';
-import { LAYOUT } from './support/env';
+import { LAYOUT, ONE_MODE } from './support/env';
 import { parseCsv } from './support/csv';
 
 const IMPORT_PATH = '/administration_and_development/import';
@@ -131,7 +131,7 @@ async function checkFile(page: Page, name: string, buffer: Buffer, counts: strin
 test.describe('importing shipments from a CSV file', () => {
   test.use({ viewport: DESKTOP });
 
-  test('a manager downloads the template, which the import takes as it is', async ({ page, request, baseURL }) => {
+  test('a manager downloads the template, which the import takes as it is', { tag: ONE_MODE }, async ({ page, request, baseURL }) => {
     const email = await staffMember(request, baseURL!, Role.MANAGER, 'import-manager');
     await signIn(page, email, PASSWORD);
     // Import CSV beside Export CSV in the shipments list leads to the page, as does the tab.
@@ -261,7 +261,7 @@ test.describe('importing shipments from a CSV file', () => {
     expect((await admin.shipments.listShipments({ query: file.formulaShipper })).shipments).toHaveLength(1);
   });
 
-  test('an empty file and a file without some columns are refused with a clear message', async ({ page, request, baseURL }) => {
+  test('an empty file and a file without some columns are refused with a clear message', { tag: ONE_MODE }, async ({ page, request, baseURL }) => {
     const run = tag();
     const email = await staffMember(request, baseURL!, Role.MANAGER, 'import-manager');
     await signIn(page, email, PASSWORD);
@@ -301,7 +301,7 @@ test.describe('importing shipments from a CSV file', () => {
     ['\n', 'LF'],
     ['\r\n', 'CRLF'],
   ] as const) {
-    test(`a row is numbered by its line in the file, the header being line 1 (${endings} line endings)`, async ({ page, request, baseURL }) => {
+    test(`a row is numbered by its line in the file, the header being line 1 (${endings} line endings)`, { tag: ONE_MODE }, async ({ page, request, baseURL }) => {
       // ShipmentImportRow.row and the report's `row`: what a spreadsheet shows beside the row.
       const run = tag();
       const rows = [validRow(run, 1), { ...validRow(run, 2), receiver_email: 'nobody' }, validRow(run, 3)];
@@ -337,7 +337,7 @@ test.describe('importing shipments from a CSV file', () => {
     await expect(row).toContainText('3 created / 0 skipped / 0 rejected');
   });
 
-  test('an agent has no Import tab and the page is not available to them', async ({ page, request, baseURL }) => {
+  test('an agent has no Import tab and the page is not available to them', { tag: ONE_MODE }, async ({ page, request, baseURL }) => {
     const email = await staffMember(request, baseURL!, Role.AGENT, 'import-agent');
     await signIn(page, email, PASSWORD);
     const nav = page.getByRole('navigation', { name: 'Admin' });

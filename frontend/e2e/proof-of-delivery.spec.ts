@@ -9,7 +9,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { ProofOfDeliveryImageKind, ShipmentStatus, type Shipment } from '../src/gen/logistics/v1/shipment_pb';
 import { Role } from '../src/gen/logistics/v1/user_pb';
 import { searchShipments, signIn } from './support/admin';
-import { flowAt, LAYOUT, layoutUnlessDesktop, siteUrl } from './support/env';
+import { flowAt, LAYOUT, layoutUnlessDesktop, ONE_MODE, siteUrl } from './support/env';
 import { adminRpc, rpc, type Clients } from './support/rpc';
 import { toastWithText } from './support/track-page';
 import {
@@ -370,7 +370,7 @@ for (const viewport of VIEWPORTS) {
       await context.close();
     });
 
-    test('without deliveries.record there is no proof to fill in, and no Record button', async ({ page }) => {
+    test('without deliveries.record there is no proof to fill in, and no Record button', { tag: ONE_MODE }, async ({ page }) => {
       const run = tag();
       const email = await staffMember(Role.AGENT, 'narrowed', ['shipments.read', 'shipments.track']);
       const pending = await createShipment(admin, run);

@@ -34,6 +34,11 @@ export function siteUrl(): string {
  * run (playwright.config.ts) leaves it to the all-in-one run, whose pages are the same. */
 export const LAYOUT = '@layout';
 
+/** Tag of a test in a cross-service spec that makes no call across services the spec's flows
+ * do not already make (a refusal, a parse error, a role without a tab): the distributed run
+ * leaves it to the all-in-one run. */
+export const ONE_MODE = '@all-in-one';
+
 /** The tag of one viewport of a flow tested at several widths: the distributed run takes the
  * flow once, at the desktop width. */
 export function layoutUnlessDesktop(viewport: { width: number }): { tag?: string } {
