@@ -1,6 +1,7 @@
 // Pages that update themselves: an open tracking page shows a new status, place and history entry
 // within a second of the change, without a reload, keeping its focus and scroll (390 px), and
-// catches up after the network came back (1280 px) and after the gateway restarted; a verified party's full view stays full, and
+// catches up after the network came back (1280 px), after the gateway restarted and when shown
+// again after a time out of sight (its watch let go meanwhile); a verified party's full view stays full, and
 // a shipment deleted meanwhile reads as an unknown number; a signed-in admin's shipments list, the
 // dashboard figures, a shipment's View dialog and the exceptions queue follow the changes made
 // elsewhere (1280 px). Screenshots (E2E_SCREENSHOTS=1) in both themes.
@@ -132,6 +133,36 @@ test.describe('a tracking page left open', () => {
     await expect(result.getByText(remark)).toBeVisible();
     await expectSameDocument(page);
     await shoot(page, 'track-caught-up', result.locator('.result-summary'));
+  });
+
+  test('lets its watch go while out of sight, and catches up when shown', async ({ page }) => {
+    await page.setViewportSize(PHONE);
+    const run = tag();
+    const shipment = await createShipment(admin, run);
+    const watches = watchCalls(page);
+    const result = await openTrackingPage(page, shipment.trackingNumber);
+    await expect.poll(watches.count).toBeGreaterThanOrEqual(1);
+    await markDocument(page);
+
+    // Another tab in front (headless pages are always in view: the page is told so).
+    const setVisibility = (state: 'hidden' | 'visible') =>
+      page.evaluate((value) => {
+        Object.defineProperty(document, 'visibilityState', { value, configurable: true });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, state);
+    const closed = page.waitForEvent('requestfailed', { predicate: (r) => new URL(r.url()).pathname === WATCH_PATH, timeout: 15_000 });
+    await setVisibility('hidden');
+    await closed;
+    const before = watches.count();
+    const remark = `Sorted in Utrecht ${run}`;
+    await moveShipment(admin, shipment, ShipmentStatus.IN_TRANSIT, 'Utrecht, Netherlands', remark);
+    expect(watches.count(), 'nothing is opened while out of sight').toBe(before);
+
+    await setVisibility('visible');
+    await expect(result.locator('.result-status')).toContainText('In Transit', { timeout: 1_500 });
+    await expect(result.getByText(remark)).toBeVisible();
+    expect(watches.count()).toBe(before + 1);
+    await expectSameDocument(page);
   });
 });
 

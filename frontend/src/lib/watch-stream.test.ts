@@ -1,6 +1,6 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { backoffMs, decide, FIRST_BACKOFF_MS, MAX_BACKOFF_MS, watchStream } from './watch-stream';
+import { backoffMs, decide, FIRST_BACKOFF_MS, HIDDEN_GRACE_MS, MAX_BACKOFF_MS, watchStream } from './watch-stream';
 
 describe('decide', () => {
   it('opens a stream that ended OK again', () => {
@@ -151,6 +151,85 @@ describe('watchStream', () => {
     expect(opened).toBe(1);
     await vi.advanceTimersByTimeAsync(1_000);
     expect(opened).toBe(2);
+    controller.abort();
+  });
+
+  it('lets the stream go while the tab is hidden, and opens it again when shown', async () => {
+    vi.useFakeTimers();
+    const page = Object.assign(new EventTarget(), { visibilityState: 'visible' as DocumentVisibilityState });
+    const show = (state: DocumentVisibilityState) => {
+      page.visibilityState = state;
+      page.dispatchEvent(new Event('visibilitychange'));
+    };
+    const controller = new AbortController();
+    let opened = 0;
+    let open = 0;
+    const seen: boolean[] = [];
+    watchStream<string>({
+      open: (signal) => {
+        opened += 1;
+        open += 1;
+        return (async function* () {
+          yield 'now';
+          await new Promise((_, reject) =>
+            signal.addEventListener('abort', () => {
+              open -= 1;
+              reject(signal.reason);
+            }),
+          );
+        })();
+      },
+      onMessage: (_, first) => seen.push(first),
+      signal: controller.signal,
+      backoff: () => 1_000,
+      page,
+    });
+    await vi.advanceTimersByTimeAsync(1);
+    expect([opened, open]).toEqual([1, 1]);
+
+    // A glance at another tab keeps it; a longer one lets it go, and nothing opens meanwhile.
+    show('hidden');
+    await vi.advanceTimersByTimeAsync(HIDDEN_GRACE_MS - 1_000);
+    show('visible');
+    show('hidden');
+    await vi.advanceTimersByTimeAsync(HIDDEN_GRACE_MS - 1_000);
+    expect([opened, open]).toEqual([1, 1]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(open).toBe(0);
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(opened).toBe(1);
+
+    // Shown: opened at once, its first message catching the page up.
+    show('visible');
+    await vi.advanceTimersByTimeAsync(1);
+    expect([opened, open]).toEqual([2, 1]);
+    expect(seen).toEqual([true, true]);
+    controller.abort();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(open).toBe(0);
+  });
+
+  it('opens nothing in a tab that starts hidden until it is shown', async () => {
+    vi.useFakeTimers();
+    const page = Object.assign(new EventTarget(), { visibilityState: 'hidden' as DocumentVisibilityState });
+    const controller = new AbortController();
+    let opened = 0;
+    watchStream<string>({
+      open: () => {
+        opened += 1;
+        return stream<string>([])(controller.signal);
+      },
+      onMessage: () => undefined,
+      signal: controller.signal,
+      backoff: () => 60_000,
+      page,
+    });
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(opened).toBe(0);
+    page.visibilityState = 'visible';
+    page.dispatchEvent(new Event('visibilitychange'));
+    await vi.advanceTimersByTimeAsync(1);
+    expect(opened).toBe(1);
     controller.abort();
   });
 });

@@ -10,6 +10,10 @@ export const MAX_BACKOFF_MS = 30_000;
 /** The server sends at least a keep-alive every 25 s: a stream silent for this long is dead (a
  * network that dropped without telling the browser) and is opened again. */
 const IDLE_TIMEOUT_MS = 65_000;
+/** A tab out of sight this long lets its stream go, and opens it again (caught up by its first
+ * message) when shown: over HTTP/1.1 a browser opens six connections to a host, and each tab's
+ * stream holds one, so a seventh tab would load nothing. */
+export const HIDDEN_GRACE_MS = 10_000;
 
 /** After the stream ended or failed: open it again after the usual backoff (`retry`), after the
  * longest one (`cap`), or give up and report (`stop`). */
@@ -48,6 +52,8 @@ export type WatchOptions<T> = {
   /** For tests: the wait before opening again and the idle limit. */
   backoff?: (failures: number, decision: 'retry' | 'cap') => number;
   idleTimeoutMs?: number;
+  /** For tests: the page whose visibility decides whether the stream is held. */
+  page?: Pick<Document, 'visibilityState' | 'addEventListener' | 'removeEventListener'>;
 };
 
 /** Why this module aborted an attempt (not the caller): the attempt is opened again at once. */
@@ -59,42 +65,49 @@ class Restart extends Error {}
  * ({@link backoffMs}; RESOURCE_EXHAUSTED after the longest one); any other code stops it
  * (`onStop`). It is opened again at once when the browser comes back online, and when the tab
  * comes back into view while the stream is down; a stream silent for {@link IDLE_TIMEOUT_MS} is
- * opened again too. Runs until `signal` aborts.
+ * opened again too. A tab hidden for {@link HIDDEN_GRACE_MS} closes it until it is shown again.
+ * Runs until `signal` aborts.
  */
 export function watchStream<T>(options: WatchOptions<T>): void {
   const { open, onMessage, onStop, signal } = options;
   const backoff = options.backoff ?? ((failures: number, decision: 'retry' | 'cap') => backoffMs(failures, decision));
   const idleTimeoutMs = options.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
   const win: Window | undefined = typeof window === 'undefined' ? undefined : window;
-  const doc: Document | undefined = typeof document === 'undefined' ? undefined : document;
+  const doc = options.page ?? (typeof document === 'undefined' ? undefined : document);
+  const hidden = () => doc?.visibilityState === 'hidden';
 
   let attempt: AbortController | null = null;
   let wake: (() => void) | null = null;
+  let hiding: ReturnType<typeof setTimeout> | undefined;
 
   const onOnline = () => {
     // Whatever was open before the network went is likely dead: open it afresh.
     if (wake) wake();
     else attempt?.abort(new Restart('back online'));
   };
-  const onVisible = () => {
-    if (doc?.visibilityState === 'visible') wake?.();
+  const onVisibility = () => {
+    clearTimeout(hiding);
+    if (hidden()) hiding = setTimeout(() => attempt?.abort(new Restart('hidden')), HIDDEN_GRACE_MS);
+    else wake?.();
   };
   win?.addEventListener('online', onOnline);
-  doc?.addEventListener('visibilitychange', onVisible);
+  doc?.addEventListener('visibilitychange', onVisibility);
   signal.addEventListener(
     'abort',
     () => {
+      clearTimeout(hiding);
       win?.removeEventListener('online', onOnline);
-      doc?.removeEventListener('visibilitychange', onVisible);
+      doc?.removeEventListener('visibilitychange', onVisibility);
       attempt?.abort(signal.reason);
       wake?.();
     },
     { once: true },
   );
 
-  const wait = (ms: number) =>
+  /** Until `ms` passed (none: until shown), the browser is back online or the watch ends. */
+  const wait = (ms?: number) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
+      const timer = ms === undefined ? undefined : setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
         wake = null;
@@ -106,6 +119,10 @@ export function watchStream<T>(options: WatchOptions<T>): void {
   const run = async () => {
     let failures = 0;
     while (!signal.aborted) {
+      if (hidden()) {
+        await wait();
+        continue;
+      }
       const controller = new AbortController();
       attempt = controller;
       let idle: ReturnType<typeof setTimeout> | undefined;
