@@ -197,7 +197,8 @@ check_lookup() { # base: one real lookup must answer grpc-status 0
 }
 
 # The files of the static comparison.
-main_js=$(cd "$STATIC_DIR" && ls -S assets/*.js 2>/dev/null | head -1)
+# sed reads the whole list: `head` would exit early, and under load ls then dies of SIGPIPE.
+main_js=$(cd "$STATIC_DIR" && ls -S assets/*.js 2>/dev/null | sed -n 1p)
 [ -n "$main_js" ] || { echo "no JS under $STATIC_DIR/assets" >&2; exit 1; }
 static_paths=(/favicon.svg / "/$main_js")
 static_names=("favicon.svg" "/ (index.html)" "$main_js (gzip, br)")

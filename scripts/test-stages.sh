@@ -19,10 +19,9 @@ PLAN=(
   "lint-rust"
   "build-rust | npm-ci install-buf tools check-deploy frontend"
   "lint-frontend | test-faults"
-  "test-rust | test-frontend"
+  "test-rust | test-frontend check-metrics bench-smoke"
   "test-e2e"
   "test-e2e-distributed"
-  "check-metrics bench-smoke"
 )
 
 read -ra ALL <<<"$(printf '%s ' "${PLAN[@]}" | tr -d '|')"
