@@ -84,6 +84,17 @@ async function openTrackingPage(page: Page, trackingNumber: string): Promise<Loc
   return page.locator('.track-result');
 }
 
+/** A new shipment's tracking page at this size, with its watch open. */
+async function watchNewShipment(page: Page, viewport: { width: number; height: number }) {
+  await page.setViewportSize(viewport);
+  const run = tag();
+  const shipment = await createShipment(admin, run);
+  const watches = watchCalls(page);
+  const result = await openTrackingPage(page, shipment.trackingNumber);
+  await expect.poll(watches.count).toBeGreaterThanOrEqual(1);
+  return { run, shipment, watches, result };
+}
+
 test.describe('a tracking page left open', () => {
   test('shows a new status, place and history entry within a second, in place', async ({ page }) => {
     await page.setViewportSize(PHONE);
@@ -113,12 +124,7 @@ test.describe('a tracking page left open', () => {
   });
 
   test('catches up after the network comes back', async ({ page, context }) => {
-    await page.setViewportSize(DESKTOP);
-    const run = tag();
-    const shipment = await createShipment(admin, run);
-    const watches = watchCalls(page);
-    const result = await openTrackingPage(page, shipment.trackingNumber);
-    await expect.poll(watches.count).toBeGreaterThanOrEqual(1);
+    const { run, shipment, watches, result } = await watchNewShipment(page, DESKTOP);
     await markDocument(page);
 
     await context.setOffline(true);
@@ -136,12 +142,7 @@ test.describe('a tracking page left open', () => {
   });
 
   test('lets its watch go while out of sight, and catches up when shown', async ({ page }) => {
-    await page.setViewportSize(PHONE);
-    const run = tag();
-    const shipment = await createShipment(admin, run);
-    const watches = watchCalls(page);
-    const result = await openTrackingPage(page, shipment.trackingNumber);
-    await expect.poll(watches.count).toBeGreaterThanOrEqual(1);
+    const { run, shipment, watches, result } = await watchNewShipment(page, PHONE);
     await markDocument(page);
 
     // Another tab in front (headless pages are always in view: the page is told so).
@@ -204,12 +205,7 @@ test('a tracking page reconnects after the gateway restarts and shows what chang
 });
 
 test("a verified party's full view stays full as it updates; a deleted shipment reads as unknown", async ({ page }) => {
-  await page.setViewportSize(DESKTOP);
-  const run = tag();
-  const shipment = await createShipment(admin, run);
-  const watches = watchCalls(page);
-  const result = await openTrackingPage(page, shipment.trackingNumber);
-  await expect.poll(watches.count).toBeGreaterThanOrEqual(1);
+  const { run, shipment, watches, result } = await watchNewShipment(page, DESKTOP);
   await result.getByRole('textbox', { name: VERIFY_LABEL }).fill(partiesFor(run).receiver.email);
   await result.getByRole('button', { name: VERIFY_BUTTON }).click();
   await expect(result.getByRole('heading', { name: 'Packages' })).toBeVisible();
