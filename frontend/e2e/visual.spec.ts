@@ -228,11 +228,9 @@ test.describe('2. toasts', () => {
     for (const theme of THEMES) {
       test(`success and error toasts are legible and in the site's font at ${viewport.width} px (${theme})`, async ({ browser }) => {
         const { context, page } = await openPage(browser, viewport, theme);
-        await sendContactMessage(page);
-        const success = await expectLegible(await shownToast(page, SENT));
+        const success = await expectLegible(await heldToast(page, () => sendContactMessage(page), SENT));
         await keepScreenshot(page, shotPath('toast-success', viewport.width, theme));
-        await trackNothing(page);
-        const error = await expectLegible(await shownToast(page, EMPTY));
+        const error = await expectLegible(await heldToast(page, () => trackNothing(page), EMPTY));
         await keepScreenshot(page, shotPath('toast-error', viewport.width, theme));
         test.info().annotations.push({ type: 'contrast', description: `success ${success}; error ${error}` });
         await context.close();
