@@ -100,10 +100,10 @@ impl Replica {
     }
 }
 
-/// The name `shipments.test` lists both replicas, as DNS does while both pods are ready.
-struct TwoReplicas(Vec<SocketAddr>);
+/// A service name that resolves to these addresses, as DNS lists every ready pod.
+struct Listed(Vec<SocketAddr>);
 
-impl Resolve for TwoReplicas {
+impl Resolve for Listed {
     fn resolve(
         &self,
         _host: &str,
@@ -150,7 +150,7 @@ async fn lookups_spread_over_both_replicas_and_survive_one_being_killed() {
     let upstream = upstream::remote_with(
         "shipments",
         &format!("http://shipments.test:{}", first.port()),
-        Arc::new(TwoReplicas(vec![first, second])),
+        Arc::new(Listed(vec![first, second])),
     )
     .unwrap();
     let mut client = ShipmentServiceClient::with_interceptor(
@@ -233,7 +233,7 @@ async fn calls_that_cannot_be_repeated_run_at_most_once_while_connections_close(
     let upstream = upstream::remote_with(
         "health",
         &format!("http://health.test:{}", addr.port()),
-        Arc::new(TwoReplicas(vec![addr])),
+        Arc::new(Listed(vec![addr])),
     )
     .unwrap();
     // The health check is no method of the product's, so the gateway treats it as a write.
