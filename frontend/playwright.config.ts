@@ -83,7 +83,9 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   retries: 0,
   workers: Number(process.env.E2E_WORKERS ?? (distributed ? 2 : 4)),
-  timeout: 30_000,
+  // A bound against a hung test, not a measure: the longest flows take about 30 s with four
+  // browsers on CI's two cores, and a slow moment there must not fail them.
+  timeout: 60_000,
   expect: { timeout: 7_000 },
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   globalSetup: './e2e/global-setup.ts',

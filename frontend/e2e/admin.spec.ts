@@ -509,7 +509,6 @@ test.describe('admin dashboard', () => {
 
 test.describe('admin users', () => {
   test('create a user; a non-admin never sees the dashboard; disable and enable', async ({ page, browser }) => {
-    test.setTimeout(60_000);
     const email = `clerk-${RUN}@example.com`;
     const password = 'clerk-Passw0rd-2030';
     await signIn(page);

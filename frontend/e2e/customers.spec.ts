@@ -83,8 +83,6 @@ for (const viewport of [PHONE, DESKTOP]) {
 
     test(`an admin creates, edits, invites, suspends and reactivates a customer, and attaches a shipment at ${px}`, async ({ page }) => {
       flowAt(page, 390);
-      // Many steps, each a few seconds on a busy 2-core machine.
-      test.setTimeout(60_000);
       const run = `${Date.now().toString(36).slice(-6)}${viewport.width}`;
       const name = `Acme ${run}`;
       const renamed = `Acme Group ${run}`;

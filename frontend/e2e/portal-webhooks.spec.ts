@@ -87,7 +87,6 @@ for (const viewport of [
 ]) {
   test.describe(`the portal's webhooks at ${viewport.width} px`, layoutUnlessDesktop(viewport), () => {
     test("a customer admin's endpoint: secret once, a signed test, its shipments only; Arabic; a user may not", async ({ request, browser, playwright }) => {
-      test.setTimeout(60_000);
       const run = `${viewport.width}-${Date.now()}`;
       const admin = `hooks.${run}@hooks.example`;
       const clerk = `clerk.${run}@hooks.example`;

@@ -206,7 +206,6 @@ for (const viewport of [
     });
 
     test("another customer's user sees none of the first's shipments", layoutUnlessDesktop(viewport), async ({ page, request, playwright }) => {
-      test.setTimeout(60_000);
       const run = `${viewport.width}-${Date.now()}`;
       const staff = await staffClients(request);
       const first = await inviteCustomerUser(staff, `First Co ${run}`, `first.${run}@first.example`, 'Fay First');

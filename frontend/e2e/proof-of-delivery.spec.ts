@@ -156,7 +156,6 @@ for (const viewport of VIEWPORTS) {
     test('an agent marks a shipment Delivered with the recipient, a signature and a photo; the View dialog shows them', async ({
       page,
     }) => {
-      test.setTimeout(60_000);
       const run = tag();
       const recipient = `Ana Recipient ${run}`;
       const email = await staffMember(Role.AGENT, 'agent');
@@ -242,7 +241,6 @@ for (const viewport of VIEWPORTS) {
     test('a proof the server refuses leaves the status changed, says so, and is saved on the second try; Replace from the View dialog', async ({
       page,
     }) => {
-      test.setTimeout(60_000);
       const run = tag();
       const email = await staffMember(Role.AGENT, 'agent');
       const shipment = await createShipment(admin, run);
@@ -295,7 +293,6 @@ for (const viewport of VIEWPORTS) {
 
     test('a party sees the proof once verified, or through their e-mail link; a visitor never', async ({ page, browser }) => {
       flowAt(page, 1280);
-      test.setTimeout(60_000);
       const run = tag();
       const recipient = `Dee Doorstep ${run}`;
       const shipment = await deliveredWithProof(run, recipient);
@@ -343,8 +340,6 @@ for (const viewport of VIEWPORTS) {
     });
 
     test('in dark mode the proof and its inputs keep their contrast', { tag: LAYOUT }, async ({ browser }) => {
-      // Three axe passes, a sign-in and the admin list: over 20 s on an idle machine.
-      test.setTimeout(60_000);
       const run = tag();
       const shipment = await deliveredWithProof(run, `Fay ${run}`);
       const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height }, colorScheme: 'dark', serviceWorkers: 'block' });

@@ -127,8 +127,6 @@ for (const viewport of [
     test.use({ viewport });
 
     test('the public card: the list, a lane opened, a preview, the layout', { tag: LAYOUT }, async ({ page }) => {
-      // The sample card's 100-odd lanes make a long page for axe and the screenshots.
-      test.setTimeout(60_000);
       await signIn(page);
       const nav = page.getByRole('navigation', { name: 'Admin' });
       await nav.getByRole('link', { name: 'Rates' }).click();

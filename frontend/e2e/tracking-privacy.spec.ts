@@ -105,7 +105,6 @@ for (const viewport of VIEWPORTS) {
 
     test('too many attempts for one shipment are refused at the field, even with the right answer', async ({ page }) => {
       flowAt(page, 390);
-      test.setTimeout(60_000);
       const run = tag();
       const shipment = await createShipment(admin, run);
       await page.goto(`/track/${shipment.trackingNumber}`);
@@ -191,7 +190,6 @@ for (const viewport of VIEWPORTS) {
     });
 
     test('subscribe, confirm, get an update, unsubscribe in one click', async ({ page }) => {
-      test.setTimeout(60_000);
       const run = tag();
       await admin.shipments.updateTrackingEmailSettings({
         settings: { rules: [{ event: TrackingEvent.IN_TRANSIT, shipper: false, receiver: true, subscribers: true }] },
@@ -428,7 +426,6 @@ test.describe('admin Settings', () => {
 });
 
 test("a Spanish e-mail's tracking link opens the page, and a subscription from it is in Spanish", async ({ page }) => {
-  test.setTimeout(60_000);
   const run = tag();
   const shipment = await createShipment(admin, run);
   const follower = `seguidor.${run}@example.com`;

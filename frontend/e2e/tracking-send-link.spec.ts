@@ -48,7 +48,6 @@ for (const viewport of VIEWPORTS) {
 
     test('after strangers spent every attempt, the receiver gets a link by e-mail that opens the full view', async ({ page }) => {
       flowAt(page, 1280);
-      test.setTimeout(60_000);
       const run = tag();
       const shipment = await createShipment(admin, run);
       const { receiver } = partiesFor(run);
