@@ -8,14 +8,13 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fromBinary } from '@bufbuild/protobuf';
-import { expect, test, type APIRequestContext, type Locator, type Page, type Request, type Response } from '@playwright/test';
-import { ShipmentStatisticsSchema } from '../src/gen/logistics/v1/shipment_service_pb';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { ShipmentStatus } from '../src/gen/logistics/v1/shipment_pb';
 import { adminEmail, adminPassword, searchShipments, signIn } from './support/admin';
 import { siteUrl } from './support/env';
 import { freePort, startGateway, type RunningGateway } from './support/gateway';
 import { adminRpc, type Clients } from './support/rpc';
+import { expectFiguresReadAfter, figure } from './support/figures';
 import { definition } from './support/track-page';
 import { createShipment, moveShipment, partiesFor, VERIFY_BUTTON, VERIFY_LABEL } from './support/tracking';
 import { keepScreenshot, SCREENSHOTS } from './support/visual';
@@ -24,7 +23,6 @@ const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 const WATCH_PATH = '/logistics.v1.ShipmentService/WatchShipment';
 const CHANGES_PATH = '/logistics.v1.ShipmentService/WatchShipmentChanges';
-const STATISTICS_PATH = '/logistics.v1.ShipmentService/GetShipmentStatistics';
 
 const RUN = Date.now().toString(36).slice(-6);
 let serial = 0;
@@ -243,24 +241,16 @@ test('staff screens follow changes made elsewhere', async ({ page }) => {
   await expect(page.getByTestId('shipment-count')).toHaveText('1 shipment');
   await markDocument(page);
   const pending = page.getByRole('region', { name: 'Figures' }).getByRole('link', { name: /Pending/ }).locator('.figure-value');
-  const shown = async () => Number((await pending.textContent())!.replace(/\D/g, ''));
 
   let created: Awaited<ReturnType<typeof createShipment>>;
   await test.step('a new shipment counts in the figures at once', async () => {
-    created = await createShipment(admin, run, at);
-    // A read of the figures sent from now on counts the new shipment; the figure shows what the
-    // newest read returned (other tests add and move theirs meanwhile, so no fixed number).
-    const reads: Promise<number>[] = [];
-    const listen = (request: Request) => {
-      if (new URL(request.url()).pathname === STATISTICS_PATH) reads.push(request.response().then((response) => pendingIn(response!)));
-    };
-    page.on('request', listen);
-    try {
-      await expect.poll(() => reads.length, { message: 'the figures are read again', timeout: 3_000 }).toBeGreaterThan(0);
-      await expect.poll(async () => (await shown()) === (await reads[reads.length - 1]), { timeout: 3_000 }).toBe(true);
-    } finally {
-      page.off('request', listen);
-    }
+    // One more pending: the figure shows what a read sent after the shipment was made returned.
+    await expectFiguresReadAfter(
+      page,
+      async () => (created = await createShipment(admin, run, at)),
+      async () => (await pending.textContent())!,
+      (statistics) => figure(statistics.statusCounts.find((c) => c.status === ShipmentStatus.PENDING)?.count ?? 0n),
+    );
   });
 
   await test.step("a move shows in the list and in the shipment's open View dialog", async () => {
@@ -299,11 +289,3 @@ test('staff screens follow changes made elsewhere', async ({ page }) => {
     await shoot(page, 'exceptions-row', row);
   });
 });
-
-/** The pending count a figures read returned: a gRPC-web body's first frame (a flag byte and a
- * four-byte length) is the message; the trailers follow. */
-async function pendingIn(response: Response): Promise<number> {
-  const body = await response.body();
-  const stats = fromBinary(ShipmentStatisticsSchema, body.subarray(5, 5 + body.readUInt32BE(1)));
-  return Number(stats.statusCounts.find((c) => c.status === ShipmentStatus.PENDING)?.count ?? 0);
-}
