@@ -261,6 +261,7 @@ pub fn shipment_from_proto(s: &pb::Shipment) -> Result<Shipment, Violations> {
                 h.failed_attempt,
                 &mut v,
             ),
+            request_id: None,
         })
         .collect();
     let tracking_number =

@@ -123,6 +123,33 @@ pub struct HistoryEntry {
     /// The entry records a delivery attempt that failed, for this reason.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed_attempt: Option<AttemptFailure>,
+    /// The id the caller made for the event (a courier's queued scan): it is applied once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<RequestId>,
+}
+
+/// An id a caller made for one event, so that sending the event again changes nothing: 8 to 64
+/// ASCII letters, digits, '-' or '_' (a UUID fits).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct RequestId(String);
+
+impl RequestId {
+    /// None for an empty value; an error names what an id looks like.
+    pub fn parse(value: &str) -> Result<Option<Self>, &'static str> {
+        if value.is_empty() {
+            return Ok(None);
+        }
+        let fits = (8..=64).contains(&value.len())
+            && value
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if fits {
+            Ok(Some(Self(value.to_owned())))
+        } else {
+            Err("must be 8 to 64 letters, digits, '-' or '_'")
+        }
+    }
 }
 
 /// Why a delivery attempt failed.
@@ -163,6 +190,7 @@ impl HistoryEntry {
             remarks: remarks.to_owned(),
             remarks_public: false,
             failed_attempt: None,
+            request_id: None,
         }
     }
 }
@@ -328,6 +356,13 @@ impl Shipment {
         }
     }
 
+    /// Whether the history already holds the event with this id.
+    pub fn has_applied(&self, request_id: &RequestId) -> bool {
+        self.shipment_history
+            .iter()
+            .any(|entry| entry.request_id.as_ref() == Some(request_id))
+    }
+
     /// Applies one save: the patched details (totals follow the packages), and a new status
     /// or location which, when either changed, appends exactly one history entry.
     pub fn apply(&mut self, patch: &ShipmentPatch, updated_by: &str, now: DateTime<Utc>) {
@@ -347,6 +382,7 @@ impl Shipment {
                 remarks_public: patch.remarks_public,
                 // A delivered shipment records no failed attempt.
                 failed_attempt: patch.failed_attempt.filter(|_| status != Status::Delivered),
+                request_id: patch.request_id.clone(),
                 ..HistoryEntry::new(
                     patch.event_time.unwrap_or(now),
                     &location,
@@ -409,6 +445,8 @@ pub struct ShipmentPatch {
     pub event_time: Option<DateTime<Utc>>,
     /// The entry records a failed delivery attempt (never with the status delivered).
     pub failed_attempt: Option<AttemptFailure>,
+    /// The caller's id for the event: a save whose id the history already holds changes nothing.
+    pub request_id: Option<RequestId>,
 }
 
 pub use service_common::new_id;

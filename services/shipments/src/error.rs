@@ -51,6 +51,10 @@ pub enum ShipmentError {
     /// The site does not offer this.
     #[error("{0}")]
     Unsupported(String),
+    /// The history already holds the event with this request id (the caller answers with the
+    /// shipment as it is; never sent).
+    #[error("event already applied")]
+    AlreadyApplied,
     #[error("the shipment store is unavailable: {0}")]
     Unavailable(String),
     #[error("internal error: {0}")]
@@ -125,7 +129,9 @@ impl From<ShipmentError> for Status {
                 tracing::warn!(%cause, "shipment store unavailable");
                 Status::unavailable("The shipment store is unavailable. Please try again.")
             }
-            ShipmentError::DuplicateTrackingNumber | ShipmentError::Internal(_) => {
+            ShipmentError::DuplicateTrackingNumber
+            | ShipmentError::AlreadyApplied
+            | ShipmentError::Internal(_) => {
                 tracing::error!(error = %err, "internal error");
                 Status::internal("Internal error")
             }

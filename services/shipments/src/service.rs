@@ -11,7 +11,7 @@ use tonic::{Request, Response, Status};
 
 use crate::blobs::BlobStore;
 use crate::convert;
-use crate::domain::{HistoryRule, Shipment, ShipmentPatch, TrackingNumber};
+use crate::domain::{HistoryRule, RequestId, Shipment, ShipmentPatch, TrackingNumber};
 use crate::error::{FieldViolation, ShipmentError, Violations};
 use crate::privacy::PublicDetails;
 use crate::store::{Cursor, Effects, ListQuery, Order, ShipmentStore};
@@ -171,7 +171,14 @@ impl ShipmentsService {
             }
             None => Vec::new(),
         };
+        let request_id = patch.request_id.clone();
         let edit: crate::store::Edit = Arc::new(move |shipment: &mut Shipment| {
+            // A repeat comes before the order check: an event sent again is not out of order.
+            if let Some(request_id) = &patch.request_id
+                && shipment.has_applied(request_id)
+            {
+                return Err(ShipmentError::AlreadyApplied);
+            }
             let last = shipment
                 .shipment_history
                 .last()
@@ -203,7 +210,13 @@ impl ShipmentsService {
                 claims: Vec::new(),
             })
         });
-        let shipment = self.store.update(id, edit).await?;
+        let shipment = match self.store.update(id, edit).await {
+            Err(ShipmentError::AlreadyApplied) => {
+                tracing::info!(?request_id, "event already applied");
+                return Ok(convert::shipment_to_proto(&self.store.get(id).await?));
+            }
+            written => written?,
+        };
         self.lookups.evict(&shipment.tracking_number);
         Ok(convert::shipment_to_proto(&shipment))
     }
@@ -844,6 +857,10 @@ impl ShipmentService for ShipmentsService {
                 request.failed_attempt,
                 &mut v,
             ),
+            request_id: RequestId::parse(&request.request_id).unwrap_or_else(|description| {
+                v.add("request_id", description);
+                None
+            }),
             ..ShipmentPatch::default()
         };
         if patch.failed_attempt.is_some() && patch.status == Some(crate::domain::Status::Delivered)

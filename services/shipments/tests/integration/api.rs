@@ -839,3 +839,98 @@ async fn package_count_and_weight_follow_the_packages_on_create_and_update() {
         .into_inner();
     assert_eq!(after.comments, "");
 }
+
+/// A courier's phone sends its queue again after a lost answer: each event is applied once,
+/// also when its copies arrive at once through two replicas, after a newer event and after a
+/// restart; an id that is not one is refused at its field.
+#[tokio::test]
+async fn an_event_sent_again_with_its_request_id_is_applied_once() {
+    let mut runs = vec![start().await];
+    if let Some(on_mongo) = common::service::start_on_mongo().await {
+        runs.push(on_mongo);
+    }
+    for running in runs {
+        let mut api = running.client.clone();
+        let s = api
+            .create_shipment(pb::CreateShipmentRequest {
+                shipment: Some(valid_input()),
+                create_time: Some(days_from_now(-1)),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        let scan = |request_id: &str, status: pb::ShipmentStatus, minutes_ago: i64| {
+            pb::UpdateShipmentTrackingRequest {
+                id: s.id.clone(),
+                status: status.into(),
+                current_location: "Depot 4, Porto".into(),
+                event_time: Some(prost_types::Timestamp {
+                    seconds: chrono::Utc::now().timestamp() - minutes_ago * 60,
+                    nanos: 0,
+                }),
+                request_id: request_id.into(),
+                ..Default::default()
+            }
+        };
+        let picked_up = scan(
+            "3f1c2a9e-6b7d-4c1e-9a55-0f6e2d1b7c42",
+            pb::ShipmentStatus::InTransit,
+            10,
+        );
+        let first = api
+            .update_shipment_tracking(picked_up.clone())
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(first.history.len(), 2);
+
+        // Ten copies of the next event at once, half through another replica.
+        let replica = common::service::replica_of(&running).await;
+        let at_hub = scan("at-hub_0001", pb::ShipmentStatus::OnHold, 5);
+        let copies = (0..10).map(|i| {
+            let mut client = if i % 2 == 0 {
+                running.client.clone()
+            } else {
+                replica.client.clone()
+            };
+            let request = at_hub.clone();
+            async move { client.update_shipment_tracking(request).await }
+        });
+        for answer in futures::future::join_all(copies).await {
+            assert_eq!(answer.unwrap().into_inner().history.len(), 3);
+        }
+
+        // The first again, now older than the last entry: still a repeat, not out of order.
+        let again = api
+            .update_shipment_tracking(picked_up.clone())
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(again.history.len(), 3);
+        assert_eq!(again.status, i32::from(pb::ShipmentStatus::OnHold));
+        // A new event that is older than the last entry is refused, as before.
+        let late = api
+            .update_shipment_tracking(scan("late-scan-1", pb::ShipmentStatus::InTransit, 8))
+            .await
+            .unwrap_err();
+        assert_eq!(violations(&late), ["event_time"]);
+
+        for bad in ["short", "has a space", &"x".repeat(65), "naïve-id-1"] {
+            let status = api
+                .update_shipment_tracking(scan(bad, pb::ShipmentStatus::InTransit, 0))
+                .await
+                .unwrap_err();
+            assert_eq!(violations(&status), ["request_id"], "{bad:?}");
+        }
+
+        let restarted = common::service::restart(running).await;
+        let mut api = restarted.client.clone();
+        let after_restart = api
+            .update_shipment_tracking(at_hub)
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(after_restart.history.len(), 3, "the ids outlive a restart");
+    }
+}
