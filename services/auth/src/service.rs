@@ -30,7 +30,7 @@ const NOT_AUDITED: &[&str] = &["passwordHash", "updatedAt", "createdAt", "sessio
 /// The paths of a user an update may name.
 const UPDATABLE: &[&str] = &["name", "role", "permissions"];
 
-const ROLES: &str = "must be user, agent, manager or admin";
+const ROLES: &str = "must be user, courier, agent, manager or admin";
 
 /// A customer's users come only by invitation, and keep a customer role.
 const CUSTOMER_ROLES: &str = "customer roles are given by invitation only";

@@ -50,11 +50,14 @@ pub enum Role {
     CustomerAdmin,
     /// A customer's user: the portal, with that customer's records only.
     CustomerUser,
+    /// On the road: finds and views shipments, records their events and proof of delivery.
+    Courier,
 }
 
 impl Role {
-    pub const ALL: [Role; 6] = [
+    pub const ALL: [Role; 7] = [
         Role::User,
+        Role::Courier,
         Role::Agent,
         Role::Manager,
         Role::Admin,
@@ -70,6 +73,7 @@ impl Role {
             Self::Admin => "admin",
             Self::CustomerAdmin => "customer_admin",
             Self::CustomerUser => "customer_user",
+            Self::Courier => "courier",
         }
     }
 
@@ -88,6 +92,7 @@ impl Role {
             Pb::Admin => Some(Self::Admin),
             Pb::CustomerAdmin => Some(Self::CustomerAdmin),
             Pb::CustomerUser => Some(Self::CustomerUser),
+            Pb::Courier => Some(Self::Courier),
             Pb::Unspecified => None,
         }
     }
@@ -101,6 +106,7 @@ impl Role {
             Self::Admin => Pb::Admin,
             Self::CustomerAdmin => Pb::CustomerAdmin,
             Self::CustomerUser => Pb::CustomerUser,
+            Self::Courier => Pb::Courier,
         }
     }
 
@@ -109,6 +115,7 @@ impl Role {
         use Permission::*;
         match self {
             Self::User | Self::CustomerAdmin | Self::CustomerUser => &[],
+            Self::Courier => &[ShipmentsRead, ShipmentsTrack, DeliveriesRecord],
             Self::Agent => &[
                 ShipmentsRead,
                 ShipmentsTrack,
@@ -161,7 +168,7 @@ impl std::str::FromStr for Role {
             .find(|role| role.as_str() == text)
             .ok_or_else(|| {
                 format!(
-                    "unknown role {text:?} (user, agent, manager, admin, customer_admin or customer_user)"
+                    "unknown role {text:?} (user, courier, agent, manager, admin, customer_admin or customer_user)"
                 )
             })
     }
@@ -639,6 +646,13 @@ mod tests {
         assert!(manager.contains(&UsersRead) && !manager.contains(&UsersManage));
         assert_eq!(Role::Admin.permissions().len(), Permission::all().len());
         assert!(Role::User.permissions().is_empty());
+        // A courier records what happens on the road and sees no other back-office screen.
+        assert_eq!(
+            Role::Courier.permissions(),
+            [ShipmentsRead, ShipmentsTrack, DeliveriesRecord]
+        );
+        assert_eq!("courier".parse::<Role>(), Ok(Role::Courier));
+        assert_eq!(Role::from_proto(7), Some(Role::Courier));
         assert_eq!(
             Role::Agent.narrowed(&["shipments.read".into(), "audit.read".into()]),
             vec![ShipmentsRead],

@@ -171,7 +171,8 @@ fn looks_like_secret(text: &str) -> bool {
 }
 
 /// The owner of the keys `caller` manages, or PermissionDenied: a customer's admin manages
-/// the customer's keys, an office role their own; a customer user or a staff `user` none.
+/// the customer's keys, an office role their own; a customer user, a courier or a staff `user`
+/// none.
 fn owner_of(caller: &Caller) -> Result<Owner, AuthError> {
     match (caller.role, &caller.customer_id) {
         (Role::CustomerAdmin, Some(customer)) => Ok(Owner::Customer(customer.clone())),
@@ -495,5 +496,7 @@ mod tests {
             .is_err()
         );
         assert!(owner_of(&Caller::with_role("u", "u@example.com", Role::User)).is_err());
+        // A courier's phone signs in as the courier; no key to leak from it.
+        assert!(owner_of(&Caller::with_role("u", "c@example.com", Role::Courier)).is_err());
     }
 }

@@ -474,6 +474,18 @@ async fn admins_change_roles_and_narrow_permissions_within_the_role() {
         ]
     );
 
+    // A courier records what happens on the road, and makes no API key of their own.
+    let courier = admin
+        .create_user(new_user("courier@example.com", pb::Role::Courier))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(courier.role(), pb::Role::Courier);
+    assert_eq!(
+        courier.permissions,
+        ["shipments.read", "shipments.track", "deliveries.record"]
+    );
+
     let manager = admin
         .update_user(update(&agent.id, pb::Role::Manager, &[], &["role"]))
         .await

@@ -69,6 +69,8 @@ impl WebhookWorker {
                 tracing::error!(id = %d.id, endpoint = %endpoint.id, %error, "webhook failed for good")
             }
         }
+        // The endpoint first: once a delivery reads failed for good, its endpoint reads disabled.
+        self.record_result(&endpoint.id, ok, now).await?;
         if !self
             .webhooks
             .settle(&d.id, &claimed.claim, &outcome, attempt, now)
@@ -76,7 +78,6 @@ impl WebhookWorker {
         {
             tracing::warn!(id = %d.id, "lease ran out before the webhook was sent; another worker owns it now");
         }
-        self.record_result(&endpoint.id, ok, now).await?;
         Ok(true)
     }
 

@@ -38,21 +38,32 @@ async fn audit_entries(
         .entries
 }
 
+/// An agent in the office and a courier on the road: both find and move shipments; neither
+/// creates, edits or deletes one, nor reads the dashboard.
 #[tokio::test]
-async fn an_agent_moves_shipments_but_cannot_create_edit_or_delete_them() {
+async fn agents_and_couriers_move_shipments_but_cannot_create_edit_or_delete_them() {
     let running = start().await;
-    let s = create(&mut running.client.clone(), valid_input()).await;
-    let agent = Caller::with_role("u-agent", "agent@example.com", Role::Agent);
-    let mut api = running.client_as(&token(&running, &agent));
+    for (role, email) in [
+        (Role::Agent, "agent@example.com"),
+        (Role::Courier, "courier@example.com"),
+    ] {
+        moves_but_cannot_change(&running, role, email).await;
+    }
+}
 
-    assert_eq!(
+async fn moves_but_cannot_change(running: &Running, role: Role, email: &str) {
+    let s = create(&mut running.client.clone(), valid_input()).await;
+    let member = Caller::with_role("u-member", email, role);
+    let mut api = running.client_as(&token(running, &member));
+
+    assert!(
         api.list_shipments(pb::ListShipmentsRequest::default())
             .await
             .unwrap()
             .into_inner()
             .shipments
-            .len(),
-        1
+            .iter()
+            .any(|listed| listed.id == s.id)
     );
     let moved = api
         .update_shipment_tracking(move_to(&s.id, pb::ShipmentStatus::InTransit))
@@ -61,7 +72,7 @@ async fn an_agent_moves_shipments_but_cannot_create_edit_or_delete_them() {
         .into_inner();
     assert_eq!(
         moved.history.last().unwrap().updated_by,
-        "agent@example.com",
+        email,
         "the history names the real user"
     );
 
@@ -91,6 +102,9 @@ async fn an_agent_moves_shipments_but_cannot_create_edit_or_delete_them() {
         .await
         .unwrap_err(),
         api.get_tracking_email_settings(pb::GetTrackingEmailSettingsRequest {})
+            .await
+            .unwrap_err(),
+        api.get_shipment_statistics(pb::GetShipmentStatisticsRequest::default())
             .await
             .unwrap_err(),
     ];

@@ -3,6 +3,7 @@ import { Role } from '@/gen/logistics/v1/user_pb';
 
 export const ROLES: ReadonlyArray<{ role: Role; label: string; hint: string }> = [
   { role: Role.USER, label: 'User', hint: 'no back-office access' },
+  { role: Role.COURIER, label: 'Courier', hint: 'finds shipments, records their events and deliveries on the road' },
   { role: Role.AGENT, label: 'Agent', hint: 'finds shipments, updates their status, records deliveries' },
   { role: Role.MANAGER, label: 'Manager', hint: 'shipments, import and export, labels, the dashboard; reads users' },
   { role: Role.ADMIN, label: 'Admin', hint: 'everything' },

@@ -12,7 +12,7 @@ import type { Message, UnknownEnum } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/user.proto.
  */
 export const file_logistics_v1_user: GenFile = /*@__PURE__*/
-  fileDesc("Chdsb2dpc3RpY3MvdjEvdXNlci5wcm90bxIMbG9naXN0aWNzLnYxIqICCgRVc2VyEgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBG5hbWUYAyABKAkSIAoEcm9sZRgEIAEoDjISLmxvZ2lzdGljcy52MS5Sb2xlEhMKC3Blcm1pc3Npb25zGAUgAygJEhAKCGRpc2FibGVkGAYgASgIEi8KC2NyZWF0ZV90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPc2Vzc2lvbl92ZXJzaW9uGAkgASgNEhgKEHJvbGVfcGVybWlzc2lvbnMYCiADKAkSEwoLY3VzdG9tZXJfaWQYCyABKAkqjgEKBFJvbGUSFAoQUk9MRV9VTlNQRUNJRklFRBAAEg0KCVJPTEVfVVNFUhABEg4KClJPTEVfQURNSU4QAhIOCgpST0xFX0FHRU5UEAMSEAoMUk9MRV9NQU5BR0VSEAQSFwoTUk9MRV9DVVNUT01FUl9BRE1JThAFEhYKElJPTEVfQ1VTVE9NRVJfVVNFUhAGYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("Chdsb2dpc3RpY3MvdjEvdXNlci5wcm90bxIMbG9naXN0aWNzLnYxIqICCgRVc2VyEgoKAmlkGAEgASgJEg0KBWVtYWlsGAIgASgJEgwKBG5hbWUYAyABKAkSIAoEcm9sZRgEIAEoDjISLmxvZ2lzdGljcy52MS5Sb2xlEhMKC3Blcm1pc3Npb25zGAUgAygJEhAKCGRpc2FibGVkGAYgASgIEi8KC2NyZWF0ZV90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFwoPc2Vzc2lvbl92ZXJzaW9uGAkgASgNEhgKEHJvbGVfcGVybWlzc2lvbnMYCiADKAkSEwoLY3VzdG9tZXJfaWQYCyABKAkqoAEKBFJvbGUSFAoQUk9MRV9VTlNQRUNJRklFRBAAEg0KCVJPTEVfVVNFUhABEg4KClJPTEVfQURNSU4QAhIOCgpST0xFX0FHRU5UEAMSEAoMUk9MRV9NQU5BR0VSEAQSFwoTUk9MRV9DVVNUT01FUl9BRE1JThAFEhYKElJPTEVfQ1VTVE9NRVJfVVNFUhAGEhAKDFJPTEVfQ09VUklFUhAHYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * A person who signs in: e-mail, name, role and permissions; the first account becomes admin.
@@ -158,6 +158,14 @@ export const Role = {
    * @generated from enum value: ROLE_CUSTOMER_USER = 6;
    */
   CUSTOMER_USER: 6,
+
+  /**
+   * On the road: finds and views shipments, records their events and proof of delivery; no
+   * other back-office screen.
+   *
+   * @generated from enum value: ROLE_COURIER = 7;
+   */
+  COURIER: 7,
 } as const;
 
 /**
