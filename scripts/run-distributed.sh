@@ -184,7 +184,9 @@ if [ -z "${MONGODB_URI:-}" ]; then
     "$root/.tools/secantus/bin/pip" install --quiet secantusdb==0.7.0b3
   fi
   mkdir -p "$DATA_ROOT/mongo"
-  start secantusdb "$SECANTUSD" --host 127.0.0.1 --port "$MONGO_PORT" --storage-path "$DATA_ROOT/mongo"
+  # With the transaction lifetime deploy/README.md asks of a MongoDB (scripts/secantusd.py).
+  start secantusdb "$(dirname "$SECANTUSD")/python3" "$root/scripts/secantusd.py" \
+    --host 127.0.0.1 --port "$MONGO_PORT" --storage-path "$DATA_ROOT/mongo"
   MONGODB_URI="mongodb://127.0.0.1:$MONGO_PORT"
   wait_for SecantusDB tcp_open "$MONGO_PORT"
 fi
