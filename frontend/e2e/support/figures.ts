@@ -30,15 +30,29 @@ export async function expectFiguresReadAfter(
   shown: () => Promise<string>,
   expected: (statistics: ShipmentStatistics) => string,
 ): Promise<void> {
-  const reads: Promise<ShipmentStatistics>[] = [];
+  // A read the page gave up (a newer one replaced it) has no answer: undefined.
+  const reads: Promise<ShipmentStatistics | undefined>[] = [];
   const listen = (request: Request) => {
-    if (new URL(request.url()).pathname === STATISTICS_PATH) reads.push(request.response().then((response) => statisticsIn(response!)));
+    if (new URL(request.url()).pathname !== STATISTICS_PATH) return;
+    reads.push(
+      request
+        .response()
+        .then((response) => (response ? statisticsIn(response) : undefined))
+        .catch(() => undefined),
+    );
   };
+  /** What the newest read that was answered returned. */
+  const newest = async () => (await Promise.all(reads)).filter((answer) => answer !== undefined).at(-1);
   page.on('request', listen);
   try {
     await change();
-    await expect.poll(() => reads.length, { message: 'the figures are read again', timeout: 3_000 }).toBeGreaterThan(0);
-    await expect.poll(async () => (await shown()) === expected(await reads[reads.length - 1]), { timeout: 3_000 }).toBe(true);
+    await expect.poll(async () => (await newest()) !== undefined, { message: 'the figures are read again', timeout: 3_000 }).toBe(true);
+    await expect
+      .poll(async () => {
+        const answer = await newest();
+        return answer !== undefined && (await shown()) === expected(answer);
+      }, { timeout: 3_000 })
+      .toBe(true);
   } finally {
     page.off('request', listen);
   }
