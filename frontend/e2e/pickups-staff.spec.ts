@@ -251,7 +251,7 @@ for (const viewport of [PHONE, DESKTOP]) {
       await test.step('assigned to the signed-in admin', async () => {
         await row.getByRole('button', { name: 'Assign' }).click();
         const dialog = page.getByRole('dialog', { name: `Assign the pickup of ${customer.name}` });
-        await dialog.getByLabel('Agent').selectOption({ label: `Me (${adminEmail()})` });
+        await dialog.getByLabel('Agent or courier').selectOption({ label: `Me (${adminEmail()})` });
         await dialog.getByRole('button', { name: 'Assign' }).click();
         await expect(toastWithText(page, `Pickup assigned to ${adminEmail()}`)).toBeVisible();
         await expect(row.locator('td[data-label="Agent"]')).toHaveText(adminEmail());

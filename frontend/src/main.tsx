@@ -5,7 +5,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from '@/app/app';
 import { pageOfPath } from '@/app/route-pages';
 import { DEFAULT_LANGUAGE, languageByCode, languageOfPath } from '@/config/languages';
-import { isPortalPath } from '@/config/routes';
+import { isInChosenLanguage } from '@/config/routes';
 import { startLanguage } from '@/lib/i18n';
 import { chosenLanguage } from '@/lib/language-choice';
 import { normalizePath, prerenderedPageMatches, ROUTE_MISMATCH_CLASS } from '@/lib/prerender';
@@ -18,12 +18,12 @@ if (normalizePath(pathname) !== pathname) {
   window.history.replaceState(window.history.state, '', normalizePath(pathname) + search + hash);
 }
 
-// The page's language is its path's (the portal's: the one picked in this browser); changing it
+// The page's language is its path's (the portal's and the courier app's: the one picked in this browser); changing it
 // loads the page anew (the language switcher).
 // Offline, a page never opened before in its language falls back to the English kept for
 // offline use.
 const pages = ['common', pageOfPath(window.location.pathname)] as const;
-const language = isPortalPath(window.location.pathname) ? chosenLanguage() : languageOfPath(window.location.pathname);
+const language = isInChosenLanguage(window.location.pathname) ? chosenLanguage() : languageOfPath(window.location.pathname);
 void startLanguage(language, pages)
   .then(() => language)
   .catch(() => startLanguage(DEFAULT_LANGUAGE, pages).then(() => DEFAULT_LANGUAGE))

@@ -28,6 +28,11 @@ use sha2::{Digest, Sha256};
 const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
 img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; \
 form-action 'self'; frame-ancestors 'none'; manifest-src 'self'; worker-src 'self'";
+/// The courier app's: the same, and its bundled barcode reader may compile WebAssembly.
+const COURIER_CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
+style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; \
+media-src 'self' blob:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'; \
+manifest-src 'self'; worker-src 'self'";
 
 /// The SPA shell (no prerendered content) that client-only routes get, written by the
 /// front end's build beside the prerendered pages; older builds have only `index.html`.
@@ -583,8 +588,11 @@ fn is_app_route(path: &str) -> bool {
             }
         }
     }
-    is_public_route(path) || is_admin_route(path) || is_portal_route(path)
+    is_public_route(path) || is_admin_route(path) || is_portal_route(path) || path == COURIER_APP
 }
+
+/// The courier app (routes.tsx): one page; the shipment it shows is in the query.
+const COURIER_APP: &str = "/courier";
 
 /// A public page (the same in every language).
 fn is_public_route(path: &str) -> bool {
@@ -659,11 +667,17 @@ fn is_portal_route(path: &str) -> bool {
 
 /// Headers every response carries.
 pub async fn security_headers(request: Request, next: Next) -> Response {
+    // Only the courier app may use the camera (labels) and the phone's position (places).
+    let courier = request.uri().path().trim_end_matches('/') == COURIER_APP;
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+        HeaderValue::from_static(if courier {
+            COURIER_CONTENT_SECURITY_POLICY
+        } else {
+            CONTENT_SECURITY_POLICY
+        }),
     );
     headers.insert(
         header::X_CONTENT_TYPE_OPTIONS,
@@ -676,7 +690,11 @@ pub async fn security_headers(request: Request, next: Next) -> Response {
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     headers.insert(
         "permissions-policy",
-        HeaderValue::from_static("camera=(), microphone=(), geolocation=()"),
+        HeaderValue::from_static(if courier {
+            "camera=(self), microphone=(), geolocation=(self)"
+        } else {
+            "camera=(), microphone=(), geolocation=()"
+        }),
     );
     response
 }
@@ -789,6 +807,7 @@ mod tests {
             "/ar/about",
             "/es/track",
             "/fr/track/PSE123456789",
+            "/courier",
         ] {
             assert!(is_app_route(path), "{path}");
         }
@@ -809,6 +828,8 @@ mod tests {
             "/de/about",
             "/es/administration_and_development",
             "/fr/track/PSE1/x",
+            "/courier/x",
+            "/es/courier",
         ] {
             assert!(!is_app_route(path), "{path}");
         }

@@ -16,6 +16,7 @@ const PAGES_BY_FIRST_SEGMENT: Record<string, Page> = {
   portal: 'portal',
   'ship-with-us': 'ship_with_us',
   quote: 'quote',
+  courier: 'courier',
 };
 
 /** The catalogue a path's page needs besides `common` (the admin area, in English, needs none). */

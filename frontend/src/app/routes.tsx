@@ -1,5 +1,6 @@
-import { lazy } from 'react';
+import { lazy, Suspense } from 'react';
 import { Navigate, useRoutes, type RouteObject } from 'react-router-dom';
+import { PageSpinner } from '@/components/ui/Spinner';
 import { LANGUAGE_PREFIXES } from '@/config/languages';
 import { ADMIN_LOGIN_PATH } from '@/config/routes';
 import { RootLayout } from './root-layout';
@@ -25,6 +26,8 @@ const FaqPage = lazy(() => import('./routes/faq'));
 const ShipWithUsPage = lazy(() => import('./routes/ship-with-us'));
 const QuotePage = lazy(() => import('./routes/quote'));
 const NotFoundPage = lazy(() => import('./routes/not-found'));
+// The courier app: its own chunk, outside the site's layout.
+const CourierPage = lazy(() => import('./routes/courier'));
 
 /** The route table: every page's path. A plain <BrowserRouter>, not the data router: it is ~17 KB gzip
  * lighter and no route needs loaders or actions. */
@@ -46,6 +49,14 @@ const PUBLIC_PAGES: RouteObject[] = [
 ];
 
 const ROUTES: RouteObject[] = [
+  {
+    path: 'courier',
+    element: (
+      <Suspense fallback={<PageSpinner />}>
+        <CourierPage />
+      </Suspense>
+    ),
+  },
   {
     element: <RootLayout />,
     children: [

@@ -87,7 +87,16 @@ export function portalShipmentPath(id: string): string {
 /** Which side prints: staff (ShipmentService) or a customer's user (CustomerPortalService). */
 export type PrintArea = 'staff' | 'portal';
 
-/** Whether a path is the portal's (in the language picked in the browser, not the path's). */
+/** Whether a path is the portal's. */
 export function isPortalPath(pathname: string): boolean {
   return pathname === PORTAL_HOME_PATH || pathname.startsWith(`${PORTAL_HOME_PATH}/`);
 }
+
+/** Whether a page is in the language picked in the browser, not its path's: the portal's and
+ * the courier app's. */
+export function isInChosenLanguage(pathname: string): boolean {
+  return isPortalPath(pathname) || pathname === COURIER_HOME_PATH || pathname.startsWith(`${COURIER_HOME_PATH}/`);
+}
+
+/** The courier app: the day's round, scanning labels, recording events (offline too). */
+export const COURIER_HOME_PATH = '/courier';

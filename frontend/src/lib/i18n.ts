@@ -8,7 +8,7 @@ import { i18n, setupI18n, type I18n, type Messages } from '@lingui/core';
 import { DEFAULT_LANGUAGE, type LanguageCode } from '@/config/languages';
 
 /** The pages with their own catalogue; `common` has the layout, toasts, errors and the 404. */
-export type Page = 'common' | 'home' | 'about' | 'services' | 'contact' | 'track' | 'faq' | 'privacy' | 'terms' | 'not_found' | 'account' | 'portal' | 'ship_with_us' | 'quote';
+export type Page = 'common' | 'home' | 'about' | 'services' | 'contact' | 'track' | 'faq' | 'privacy' | 'terms' | 'not_found' | 'account' | 'portal' | 'ship_with_us' | 'quote' | 'courier';
 
 type Loading = Promise<void> & { status?: 'fulfilled' };
 const loading = new Map<string, Loading>();

@@ -10,6 +10,7 @@ export const ACTIONS: ReadonlyArray<{ value: string; label: string }> = [
   { value: 'shipment.batch_update', label: 'Bulk status change' },
   { value: 'shipment.import', label: 'Shipments imported' },
   { value: 'shipment.proof_of_delivery', label: 'Proof of delivery recorded' },
+  { value: 'shipment.assign', label: 'Courier assigned' },
   { value: 'user.create', label: 'User created' },
   { value: 'user.role_change', label: 'Role changed' },
   { value: 'user.update', label: 'User updated' },

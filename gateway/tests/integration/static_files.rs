@@ -32,6 +32,13 @@ async fn serves_the_app_with_spa_fallback_cache_and_security_headers() {
             !csp.split(';')
                 .any(|d| d.trim().starts_with("script-src") && d.contains("unsafe-inline"))
         );
+        // The camera and the phone's position, and WebAssembly (its barcode reader), only
+        // in the courier app.
+        assert!(!csp.contains("wasm-unsafe-eval"), "{path}");
+        assert_eq!(
+            headers["permissions-policy"],
+            "camera=(), microphone=(), geolocation=()"
+        );
         assert_eq!(headers["x-content-type-options"], "nosniff");
         assert_eq!(
             headers["referrer-policy"],
@@ -45,6 +52,18 @@ async fn serves_the_app_with_spa_fallback_cache_and_security_headers() {
                 .contains("/assets/app-1a2b3c.js")
         );
     }
+    let courier = client
+        .get(format!("{}/courier", site.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(courier.status(), 200);
+    let csp = courier.headers()["content-security-policy"].to_str().unwrap();
+    assert!(csp.contains("script-src 'self' 'wasm-unsafe-eval';"), "{csp}");
+    assert_eq!(
+        courier.headers()["permissions-policy"],
+        "camera=(self), microphone=(), geolocation=(self)"
+    );
     let asset = client
         .get(format!("{}/assets/app-1a2b3c.js", site.base))
         .header("accept-encoding", "gzip")

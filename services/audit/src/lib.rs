@@ -114,10 +114,12 @@ pub enum Action {
     ExceptionAssign,
     #[serde(rename = "exception.resolve")]
     ExceptionResolve,
+    #[serde(rename = "shipment.assign")]
+    ShipmentAssign,
 }
 
 impl Action {
-    pub const ALL: [Action; 37] = [
+    pub const ALL: [Action; 38] = [
         Action::ShipmentCreate,
         Action::ShipmentUpdate,
         Action::ShipmentStatusChange,
@@ -155,6 +157,7 @@ impl Action {
         Action::ShipmentNote,
         Action::ExceptionAssign,
         Action::ExceptionResolve,
+        Action::ShipmentAssign,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -196,6 +199,7 @@ impl Action {
             Self::ShipmentNote => "shipment.note",
             Self::ExceptionAssign => "exception.assign",
             Self::ExceptionResolve => "exception.resolve",
+            Self::ShipmentAssign => "shipment.assign",
         }
     }
 

@@ -57,7 +57,8 @@ impl TimeChecks for Violations {
         value.map(|t| crate::details::Time.check(field, &Some(*t), self))
     }
 
-    /// An optional instant in the past (2000 to `now`), for events recorded after the fact.
+    /// An optional instant in the past (2000 to `now`), for events recorded after the fact; a
+    /// phone's clock may run up to five minutes fast, and such a time is taken as now.
     fn past_time(
         &mut self,
         field: &str,
@@ -68,7 +69,8 @@ impl TimeChecks for Violations {
         let parsed = (value.nanos >= 0)
             .then(|| timestamp::from_proto(value))
             .flatten()
-            .filter(|t| t.year() >= 2000 && *t <= now);
+            .filter(|t| t.year() >= 2000 && *t <= now + chrono::Duration::minutes(5))
+            .map(|t| t.min(now));
         if parsed.is_none() {
             self.add(field, "must be a time between 2000 and now");
         }
@@ -235,6 +237,23 @@ pub fn shipment_to_proto(s: &Shipment) -> pb::Shipment {
     }
 }
 
+/// A shipment as staff read it: every field, and the courier round it is on.
+pub fn staff_shipment_to_proto(s: &Shipment) -> pb::Shipment {
+    pb::Shipment {
+        courier_assignment: s
+            .courier_assignment
+            .as_ref()
+            .map(|a| pb::CourierAssignment {
+                courier_id: a.courier_id.clone(),
+                courier_email: a.courier_email.clone(),
+                date: Some(crate::details::date(a.date)),
+                assigned_by: a.assigned_by.clone(),
+                assign_time: Some(to_proto(a.assigned_at)),
+            }),
+        ..shipment_to_proto(s)
+    }
+}
+
 fn from_timestamp(t: Option<&prost_types::Timestamp>) -> DateTime<Utc> {
     t.and_then(timestamp::from_proto).unwrap_or_default()
 }
@@ -285,6 +304,7 @@ pub fn shipment_from_proto(s: &pb::Shipment) -> Result<Shipment, Violations> {
         external_reference: s.external_reference.clone(),
         // Its images are not part of the message.
         proof_of_delivery: None,
+        courier_assignment: None,
         // The last delivered entry, as `apply` would have set it.
         delivered_at: (status == Status::Delivered)
             .then(|| {

@@ -1,7 +1,7 @@
 //! The shipment aggregate and its rules (its fields, statuses, history and computed totals),
 //! free of gRPC and storage.
 
-use chrono::{DateTime, Local, Utc};
+use chrono::{DateTime, Local, NaiveDate, Utc};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -268,6 +268,22 @@ pub struct Shipment {
     /// Who received it, once recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proof_of_delivery: Option<ProofOfDelivery>,
+    /// The courier whose round of one day it is on; staff only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub courier_assignment: Option<CourierAssignment>,
+}
+
+/// A shipment given to a courier for one day's round.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CourierAssignment {
+    pub courier_id: String,
+    pub courier_email: String,
+    /// The round's day, `YYYY-MM-DD` as stored, so the stores can index it.
+    pub date: NaiveDate,
+    pub assigned_by: String,
+    #[serde(with = "utc_micros")]
+    pub assigned_at: DateTime<Utc>,
 }
 
 /// Who received a delivered shipment; the images live in the blob store under these names.
@@ -353,6 +369,7 @@ impl Shipment {
             delivered_at: None,
             external_reference: String::new(),
             proof_of_delivery: None,
+            courier_assignment: None,
         }
     }
 

@@ -26,6 +26,7 @@ pub mod pickups;
 pub mod portal;
 pub mod privacy;
 pub mod rates;
+pub mod rounds;
 pub mod search;
 pub mod service;
 pub mod store;

@@ -367,7 +367,9 @@ impl CustomerPortalService for ShipmentsService {
     ) -> Result<Response<pb::ListShipmentsResponse>, Status> {
         let (caller, _) = verified(&request)?;
         let query = Scope::of(&caller).narrow(list_query(request.get_ref(), "")?);
-        Ok(Response::new(self.list_page(&query).await?))
+        Ok(Response::new(
+            self.list_page(&query, convert::shipment_to_proto).await?,
+        ))
     }
 
     #[tracing::instrument(skip_all, fields(id = %request.get_ref().id))]

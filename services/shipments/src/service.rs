@@ -258,14 +258,11 @@ impl ShipmentsService {
     pub(crate) async fn list_page(
         &self,
         query: &ListQuery,
+        to_proto: fn(&Shipment) -> pb::Shipment,
     ) -> Result<pb::ListShipmentsResponse, ShipmentError> {
         let page = self.store.list(query).await?;
         Ok(pb::ListShipmentsResponse {
-            shipments: page
-                .shipments
-                .iter()
-                .map(convert::shipment_to_proto)
-                .collect(),
+            shipments: page.shipments.iter().map(to_proto).collect(),
             next_page_token: page
                 .next
                 .as_ref()
@@ -464,6 +461,7 @@ pub(crate) fn list_query(
         customer: (!request.customer_id.trim().is_empty())
             .then(|| id(&format!("{prefix}customer_id"), &request.customer_id))
             .transpose()?,
+        round: None,
         order,
         text: (!text.is_empty()).then_some(text),
         page_size,
@@ -522,7 +520,7 @@ impl ShipmentService for ShipmentsService {
     ) -> Result<Response<pb::Shipment>, Status> {
         let id = id("id", &request.get_ref().id)?;
         let shipment = self.store.get(&id).await?;
-        Ok(Response::new(convert::shipment_to_proto(&shipment)))
+        Ok(Response::new(convert::staff_shipment_to_proto(&shipment)))
     }
 
     #[tracing::instrument(skip_all)]
@@ -634,7 +632,10 @@ impl ShipmentService for ShipmentsService {
         request: Request<pb::ListShipmentsRequest>,
     ) -> Result<Response<pb::ListShipmentsResponse>, Status> {
         let query = list_query(&request.into_inner(), "")?;
-        Ok(Response::new(self.list_page(&query).await?))
+        Ok(Response::new(
+            self.list_page(&query, convert::staff_shipment_to_proto)
+                .await?,
+        ))
     }
 
     #[tracing::instrument(skip_all)]
@@ -731,6 +732,28 @@ impl ShipmentService for ShipmentsService {
             }
         });
         Ok(Response::new(Box::pin(stream)))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn assign_shipments_to_courier(
+        &self,
+        request: Request<pb::AssignShipmentsToCourierRequest>,
+    ) -> Result<Response<pb::AssignShipmentsToCourierResponse>, Status> {
+        let (_, actor) = verified(&request)?;
+        Ok(Response::new(
+            self.assign_to_courier(request.get_ref(), actor).await?,
+        ))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_courier_stops(
+        &self,
+        request: Request<pb::ListCourierStopsRequest>,
+    ) -> Result<Response<pb::ListCourierStopsResponse>, Status> {
+        let (_, actor) = verified(&request)?;
+        Ok(Response::new(
+            self.courier_stops(request.get_ref(), &actor.id).await?,
+        ))
     }
 
     #[tracing::instrument(skip_all, fields(id = %request.get_ref().id))]

@@ -29,6 +29,7 @@ export default function AdminShipmentsPage() {
         import: may(user, Permission.shipmentsImport),
         recordProof: may(user, Permission.deliveriesRecord),
         customers: may(user, Permission.customersRead),
+        assign: may(user, Permission.pickupsManage) && may(user, Permission.usersRead),
       }}
     />
   );

@@ -105,6 +105,8 @@ pub struct ListQuery {
     pub late_on: Option<NaiveDate>,
     /// Only this customer's shipments.
     pub customer: Option<String>,
+    /// Only the shipments on this courier's round of this day.
+    pub round: Option<(String, NaiveDate)>,
     pub order: Order,
     pub page_size: usize,
     pub after: Option<Cursor>,

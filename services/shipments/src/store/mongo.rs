@@ -74,7 +74,7 @@ fn majority() -> mongodb::options::WriteConcern {
 }
 
 /// The shipments' schema versions, oldest first; a released step is never edited.
-const MIGRATIONS: [MongoStep; 4] = [
+const MIGRATIONS: [MongoStep; 5] = [
     MongoStep {
         name: "initial",
         apply: initial,
@@ -91,7 +91,31 @@ const MIGRATIONS: [MongoStep; 4] = [
         name: "exceptions_and_notes",
         apply: super::mongo_queue::migration,
     },
+    MongoStep {
+        name: "courier_rounds",
+        apply: courier_rounds,
+    },
 ];
+
+/// A courier's round of a day, newest first (the courier app's list).
+fn courier_rounds(db: mongodb::Database) -> BoxFuture<'static, mongodb::error::Result<()>> {
+    Box::pin(async move {
+        db.collection::<Document>("shipments")
+            .create_index(
+                IndexModel::builder()
+                    .keys(doc! {
+                        "courierAssignment.courierId": 1,
+                        "courierAssignment.date": 1,
+                        "createdAt": -1,
+                        "_id": -1,
+                    })
+                    .options(IndexOptions::builder().sparse(true).build())
+                    .build(),
+            )
+            .await
+            .map(drop)
+    })
+}
 
 /// The customers by name and by account number, and each customer's shipments newest first.
 fn customers(db: mongodb::Database) -> BoxFuture<'static, mongodb::error::Result<()>> {
@@ -487,6 +511,10 @@ fn filter(query: &ListQuery) -> Document {
     }
     if let Some(customer) = &query.customer {
         filter.insert("customerId", customer);
+    }
+    if let Some((courier, day)) = &query.round {
+        filter.insert("courierAssignment.courierId", courier);
+        filter.insert("courierAssignment.date", day.to_string());
     }
     if let Some(today) = query.late_on {
         let open: Vec<&str> = OPEN_STATUSES.iter().map(|s| s.as_str()).collect();

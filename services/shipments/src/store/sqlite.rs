@@ -250,6 +250,16 @@ CREATE INDEX IF NOT EXISTS shipment_notes_of ON shipment_notes (shipment_id, cre
 CREATE TABLE IF NOT EXISTS shipments_unreconciled (seq INTEGER PRIMARY KEY);
 INSERT INTO shipments_unreconciled (seq) SELECT seq FROM shipments;
 ",
+    }, Step {
+        name: "courier_rounds",
+        // A courier's round of a day, newest first, from an index (the courier app's list).
+        sql: "
+CREATE INDEX IF NOT EXISTS shipments_round ON shipments (
+    json_extract(doc, '$.courierAssignment.courierId'),
+    json_extract(doc, '$.courierAssignment.date'),
+    seq
+) WHERE json_extract(doc, '$.courierAssignment.courierId') IS NOT NULL;
+",
     }],
 };
 
@@ -258,6 +268,9 @@ const EXPECTED: &str = "json_extract(s.doc, '$.expectedDeliveryDate')";
 
 /// The customer of a stored shipment, as its indexes name it.
 const CUSTOMER: &str = "json_extract(s.doc, '$.customerId')";
+
+/// The courier a stored shipment is assigned to, as the round index names it.
+const COURIER: &str = "json_extract(s.doc, '$.courierAssignment.courierId')";
 
 /// The trigram index answers queries of three characters or more.
 const TRIGRAM: usize = 3;
@@ -550,6 +563,13 @@ fn filter(query: &ListQuery, customer_search: Option<CustomerSearch>) -> Filter 
     if let Some(customer) = &query.customer {
         row_clauses.push(format!("{CUSTOMER} = ?"));
         values.push(Value::Text(customer.clone()));
+    }
+    if let Some((courier, day)) = &query.round {
+        row_clauses.push(format!(
+            "{COURIER} = ? AND json_extract(s.doc, '$.courierAssignment.date') = ? AND {COURIER} IS NOT NULL"
+        ));
+        values.push(Value::Text(courier.clone()));
+        values.push(Value::Text(day.to_string()));
     }
     if let Some(today) = query.late_on {
         let open = vec!["?"; OPEN_STATUSES.len()].join(", ");

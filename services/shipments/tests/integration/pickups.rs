@@ -497,7 +497,245 @@ async fn an_account_request_is_approved_into_a_customer_or_declined_by_email(run
     );
 }
 
+/// Staff give shipments and a pickup to a courier for a day; the courier's round lists exactly
+/// those, staff see the assignment and its audit entry, and nobody outside the staff does.
+async fn a_courier_round_lists_what_staff_gave_that_courier_for_the_day(running: Running) {
+    let acme = new_customer(&running, "Acme Imports").await;
+    let mut customer = portal(&running, &acme, Role::CustomerUser);
+    let mut booked = Vec::new();
+    for _ in 0..3 {
+        booked.push(
+            customer
+                .create_shipment(pb::CreateShipmentRequest {
+                    shipment: Some(valid_input()),
+                    ..Default::default()
+                })
+                .await
+                .unwrap()
+                .into_inner(),
+        );
+    }
+    let day = open_day();
+    let courier = Caller::with_role(
+        "0190cccccccccccccccccccc",
+        "rider@example.com",
+        Role::Courier,
+    );
+    let mut dispatcher =
+        running.client_as(&running.key.mint(&caller("agent"), CALL_TOKEN_LIFETIME));
+    let assign = |ids: Vec<String>, courier_id: &str, day: Option<chrono::NaiveDate>| {
+        pb::AssignShipmentsToCourierRequest {
+            shipment_ids: ids,
+            courier_id: courier_id.into(),
+            courier_email: "Rider@Example.com".into(),
+            date: day.map(date),
+        }
+    };
+
+    // An unknown shipment assigns nothing; bad fields are named.
+    let refused = dispatcher
+        .assign_shipments_to_courier(assign(
+            vec![booked[0].id.clone(), "0190ffffffffffffffffffff".into()],
+            &courier.sub,
+            Some(day),
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::NotFound);
+    let refused = dispatcher
+        .assign_shipments_to_courier(assign(vec![booked[0].id.clone()], &courier.sub, None))
+        .await
+        .unwrap_err();
+    assert_eq!(fields(&refused), ["date"]);
+
+    let assigned = dispatcher
+        .assign_shipments_to_courier(assign(
+            vec![booked[0].id.clone(), booked[1].id.clone()],
+            &courier.sub,
+            Some(day),
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    let on_round = assigned.shipments[0].courier_assignment.clone().unwrap();
+    assert_eq!(
+        (
+            on_round.courier_email.as_str(),
+            on_round.date,
+            on_round.assigned_by.as_str()
+        ),
+        ("rider@example.com", Some(date(day)), "someone@example.com")
+    );
+    // The third goes to another day's round.
+    dispatcher
+        .assign_shipments_to_courier(assign(
+            vec![booked[2].id.clone()],
+            &courier.sub,
+            Some(day + Days::new(1)),
+        ))
+        .await
+        .unwrap();
+
+    // A pickup assigned to the courier on that day is on the round too.
+    let pickup = customer
+        .create_pickup(pickup_of(vec![booked[0].id.clone()], day))
+        .await
+        .unwrap()
+        .into_inner();
+    PickupServiceClient::with_interceptor(
+        running.channel.clone(),
+        bearer(&running, &caller("agent")),
+    )
+    .assign_pickup(pb::AssignPickupRequest {
+        id: pickup.id.clone(),
+        agent_id: courier.sub.clone(),
+        agent_email: courier.email.clone(),
+    })
+    .await
+    .unwrap();
+
+    let mut app = running.client_as(&running.key.mint(&courier, CALL_TOKEN_LIFETIME));
+    let round = app
+        .list_courier_stops(pb::ListCourierStopsRequest {
+            date: Some(date(day)),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let mut ids: Vec<&str> = round.shipments.iter().map(|s| s.id.as_str()).collect();
+    ids.sort();
+    let mut expected = vec![booked[0].id.as_str(), booked[1].id.as_str()];
+    expected.sort();
+    assert_eq!(ids, expected, "that day's shipments, not the next day's");
+    assert_eq!(
+        round
+            .pickups
+            .iter()
+            .map(|p| p.id.as_str())
+            .collect::<Vec<_>>(),
+        [pickup.id.as_str()]
+    );
+    assert!(
+        !round.shipments[0]
+            .receiver
+            .as_ref()
+            .unwrap()
+            .address
+            .is_empty(),
+        "full details"
+    );
+    // Another courier's round of that day is empty.
+    let other = Caller::with_role(
+        "0190dddddddddddddddddddd",
+        "other@example.com",
+        Role::Courier,
+    );
+    let empty = running
+        .client_as(&running.key.mint(&other, CALL_TOKEN_LIFETIME))
+        .list_courier_stops(pb::ListCourierStopsRequest {
+            date: Some(date(day)),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(empty.shipments.is_empty() && empty.pickups.is_empty());
+    // A courier cannot hand out rounds.
+    let denied = app
+        .assign_shipments_to_courier(assign(
+            vec![booked[1].id.clone()],
+            "0190dddddddddddddddddddd",
+            Some(day),
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(denied.code(), Code::PermissionDenied);
+
+    // Staff read the assignment; the customer's portal and the public lookup never do.
+    let staff_view = running
+        .client
+        .clone()
+        .get_shipment(pb::GetShipmentRequest {
+            id: booked[0].id.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(staff_view.courier_assignment.is_some());
+    let theirs = customer
+        .get_shipment(pb::GetShipmentRequest {
+            id: booked[0].id.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(
+        theirs.courier_assignment.is_none(),
+        "the portal does not show the courier"
+    );
+    let public = running
+        .client
+        .clone()
+        .get_shipment_by_tracking_number(pb::GetShipmentByTrackingNumberRequest {
+            tracking_number: booked[0].tracking_number.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(public.courier_assignment.is_none());
+
+    // Taken off the round: gone from the courier's list; the audit log says both.
+    dispatcher
+        .assign_shipments_to_courier(pb::AssignShipmentsToCourierRequest {
+            shipment_ids: vec![booked[1].id.clone()],
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let round = app
+        .list_courier_stops(pb::ListCourierStopsRequest {
+            date: Some(date(day)),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        round
+            .shipments
+            .iter()
+            .map(|s| s.id.as_str())
+            .collect::<Vec<_>>(),
+        [booked[0].id.as_str()]
+    );
+    let log = logistics_proto::v1::audit_service_client::AuditServiceClient::with_interceptor(
+        running.channel.clone(),
+        bearer(&running, &caller("admin")),
+    )
+    .list_audit_entries(pb::ListAuditEntriesRequest {
+        target: booked[1].id.clone(),
+        action: "shipment.assign".into(),
+        ..Default::default()
+    })
+    .await
+    .unwrap()
+    .into_inner();
+    let summaries: Vec<&str> = log
+        .entries
+        .iter()
+        .filter(|e| e.action == "shipment.assign")
+        .map(|e| e.summary.as_str())
+        .collect();
+    assert_eq!(
+        summaries,
+        [
+            format!("Taken off the round of rider@example.com, {day}"),
+            format!("Courier: rider@example.com, {day}"),
+        ]
+    );
+}
+
 crate::common::both_stores!(
+    a_courier_round_lists_what_staff_gave_that_courier_for_the_day,
     the_address_book_is_the_customers_own_and_imports_all_or_nothing,
     a_pickup_is_asked_for_confirmed_and_collected_moving_its_shipments,
     an_account_request_is_approved_into_a_customer_or_declined_by_email

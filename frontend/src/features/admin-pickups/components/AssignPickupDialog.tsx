@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Pickup } from '@/gen/logistics/v1/customer_pb';
-import type { User } from '@/gen/logistics/v1/user_pb';
+import { Role, type User } from '@/gen/logistics/v1/user_pb';
 import { Field, FormErrors } from '@/components/ui/Field';
 import { fieldInputProps } from '@/components/ui/field-input-props';
 import { Modal, ModalCancelButton } from '@/components/ui/Modal';
@@ -9,8 +9,8 @@ import { serverMessage } from '@/lib/rpc-errors';
 import { toast } from '@/lib/toast';
 import { useAssignPickup, useStaffUsers } from '../api/pickups';
 
-/** Assign: picks the agent among the staff users (users.read), or else assigns the pickup to
- * the signed-in user. */
+/** Assign: picks the agent or courier among the staff users (users.read), or else assigns the
+ * pickup to the signed-in user. A courier sees it on their round of the pickup's day. */
 export function AssignPickupDialog({
   pickup,
   user,
@@ -24,7 +24,7 @@ export function AssignPickupDialog({
 }) {
   const users = useStaffUsers(canListUsers);
   const agents = canListUsers
-    ? (users.data?.users ?? []).filter((u) => !u.disabled && u.permissions.includes('pickups.manage'))
+    ? (users.data?.users ?? []).filter((u) => !u.disabled && (u.permissions.includes('pickups.manage') || u.role === Role.COURIER))
     : [user];
   const [agentId, setAgentId] = useState(pickup.agentId || user.id);
   const [saving, setSaving] = useState(false);
@@ -55,7 +55,7 @@ export function AssignPickupDialog({
     <Modal title={`Assign the pickup of ${pickup.customerName}`} onClose={onClose} busy={saving} size="sm">
       <form onSubmit={(event) => void submit(event)} aria-busy={saving} noValidate>
         <FormErrors messages={errors} />
-        <Field id="pickup-agent" label="Agent">
+        <Field id="pickup-agent" label="Agent or courier">
           <select
             className="select"
             data-autofocus

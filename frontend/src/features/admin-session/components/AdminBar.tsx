@@ -1,6 +1,6 @@
 import { NavLink } from 'react-router-dom';
-import { AlertTriangle, Building2, FileUp, Truck, History, KeyRound, LogOut, Mail, Package, Settings, Tags, UserCircle2, Users, Webhook } from 'lucide-react';
-import type { User } from '@/gen/logistics/v1/user_pb';
+import { AlertTriangle, Bike, Building2, FileUp, Truck, History, KeyRound, LogOut, Mail, Package, Settings, Tags, UserCircle2, Users, Webhook } from 'lucide-react';
+import { Role, type User } from '@/gen/logistics/v1/user_pb';
 import { Permission, isStaff, may } from '@/config/permissions';
 import {
   ADMIN_ACCOUNT_PATH,
@@ -16,6 +16,7 @@ import {
   ADMIN_RATES_PATH,
   ADMIN_SETTINGS_PATH,
   ADMIN_USERS_PATH,
+  COURIER_HOME_PATH,
 } from '@/config/routes';
 import { useLogout } from '../hooks/use-session';
 import { EmailAddress } from '@/components/ui/Bidi';
@@ -38,6 +39,15 @@ export function AdminBar({ user }: { user: User }) {
                   <Package aria-hidden="true" size={18} />
                   Shipments
                 </NavLink>
+              </li>
+            )}
+            {user.role === Role.COURIER && (
+              <li>
+                {/* A page load, not a route: the courier app is its own page (camera, manifest). */}
+                <a href={COURIER_HOME_PATH} className="admin-nav-link">
+                  <Bike aria-hidden="true" size={18} />
+                  Courier app
+                </a>
               </li>
             )}
             {may(user, Permission.shipmentsRead) && (

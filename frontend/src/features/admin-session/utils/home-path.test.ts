@@ -14,4 +14,8 @@ describe('homePathOf', () => {
       expect(homePathOf(create(UserSchema, { role }))).toBe('/administration_and_development');
     }
   });
+
+  it('sends a courier to the courier app', () => {
+    expect(homePathOf(create(UserSchema, { role: Role.COURIER }))).toBe('/courier');
+  });
 });

@@ -9,6 +9,8 @@ import {
   type ProofOfDeliveryImage,
 } from '@/gen/logistics/v1/shipment_service_pb';
 import { AuditService } from '@/gen/logistics/v1/audit_service_pb';
+import { AuthService } from '@/gen/logistics/v1/auth_service_pb';
+import { Role } from '@/gen/logistics/v1/user_pb';
 import { CustomerService } from '@/gen/logistics/v1/customer_service_pb';
 import { shipmentClient } from '@/lib/transport';
 import type { ShipmentInit, ShipmentUpdate } from '../utils/shipment-form';
@@ -66,13 +68,34 @@ function useShipmentsMutation<Input, Output>(call: (input: Input) => Promise<Out
   return useMutation({ mutationFn: call, onSuccess: () => void changed() }).mutateAsync;
 }
 
+/** The enabled couriers among the staff (users.read), for giving them shipments. */
+export function useCouriers() {
+  const users = useQuery(AuthService.method.listUsers, { pageSize: 100 });
+  return { ...users, couriers: (users.data?.users ?? []).filter((u) => u.role === Role.COURIER && !u.disabled) };
+}
+
 export const useCreateShipment = () => useShipmentsMutation(createShipment);
+export const useAssignToCourier = () => useShipmentsMutation(assignToCourier);
 export const useUpdateShipment = () => useShipmentsMutation(updateShipment);
 export const useDeleteShipment = () => useShipmentsMutation(deleteShipment);
 export const useUpdateTracking = () => useShipmentsMutation(updateTracking);
 export const useBatchUpdateTracking = () => useShipmentsMutation(batchUpdateTracking);
 export const useRecordProofOfDelivery = () =>
   useShipmentsMutation(({ id, input }: { id: string; input: ProofOfDeliveryInput }) => recordProofOfDelivery(id, input));
+
+/** Gives the shipments to a courier's round of a day (`yyyy-mm-dd`), or takes them off (no courier). */
+function assignToCourier(input: { ids: string[]; courier?: { id: string; email: string }; date: string }) {
+  const [year, month, day] = input.date.split('-').map(Number);
+  return shipmentClient.assignShipmentsToCourier(
+    {
+      shipmentIds: input.ids,
+      courierId: input.courier?.id ?? '',
+      courierEmail: input.courier?.email ?? '',
+      date: input.courier ? { year, month, day } : undefined,
+    },
+    { timeoutMs: TIMEOUT_MS },
+  );
+}
 
 function createShipment(shipment: ShipmentInit): Promise<Shipment> {
   return shipmentClient.createShipment({ shipment }, { timeoutMs: TIMEOUT_MS });

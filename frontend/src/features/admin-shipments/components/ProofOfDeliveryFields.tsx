@@ -5,7 +5,7 @@ import { Field } from '@/components/ui/Field';
 import { fieldInputProps } from '@/components/ui/field-input-props';
 import type { ProofForm } from '../hooks/use-proof-of-delivery-form';
 import { MAX_RECIPIENT_NAME, PHOTO_ACCEPT } from '../utils/proof-of-delivery';
-import { SignaturePad } from './SignaturePad';
+import { SignaturePad } from '@/components/ui/SignaturePad';
 import './proof-of-delivery.css';
 
 type ProofOfDeliveryFieldsProps = {

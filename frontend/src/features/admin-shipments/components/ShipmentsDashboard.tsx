@@ -12,6 +12,7 @@ import {
   RefreshCw,
   Search,
   Tag,
+  UserRoundCheck,
 } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { ADMIN_IMPORT_PATH, labelsPath } from '@/config/routes';
@@ -25,6 +26,7 @@ import { PAGE_SIZE, useDeleteShipment } from '../api/shipments';
 import { useCsvExport } from '../hooks/use-csv-export';
 import { useShipmentList } from '../hooks/use-shipment-list';
 import { SORTS, activeFilterCount, exportHref } from '../utils/list-params';
+import { AssignCourierModal } from './AssignCourierModal';
 import { BulkUpdateModal, type Selection } from './BulkUpdateModal';
 import { CreateShipmentModal } from './CreateShipmentModal';
 import { CreatedShipmentPanel } from './CreatedShipmentPanel';
@@ -51,7 +53,8 @@ type Dialog =
   | { kind: 'view'; shipment: Shipment }
   | { kind: 'edit'; shipment: Shipment }
   | { kind: 'track'; shipment: Shipment }
-  | { kind: 'bulk'; selection: Selection };
+  | { kind: 'bulk'; selection: Selection }
+  | { kind: 'assign'; ids: string[] };
 
 /** What the signed-in user may do here (their permissions); the server checks each call. */
 export type ShipmentActions = {
@@ -68,6 +71,8 @@ export type ShipmentActions = {
   recordProof: boolean;
   /** Read customers: pick a shipment's customer, see its name. */
   customers: boolean;
+  /** Give shipments to a courier's round (pickups.manage, and users.read to pick the courier). */
+  assign: boolean;
 };
 
 /** The shipments part of the dashboard: search, filter, refresh, the list and its dialogs. */
@@ -291,7 +296,7 @@ export function ShipmentsDashboard({
         />
       )}
 
-      {(allowed.track || allowed.labels) && (selected.size > 0 || allMatching) && (
+      {(allowed.track || allowed.labels || allowed.assign) && (selected.size > 0 || allMatching) && (
         <div className="bulk-bar" role="region" aria-label="Selected shipments">
           <p>
             {allMatching ? `All ${totalText} matching shipments selected` : `${selected.size} selected`}
@@ -320,6 +325,12 @@ export function ShipmentsDashboard({
                 <span className="visually-hidden"> (opens in a new tab)</span>
               </a>
             </>
+          )}
+          {allowed.assign && !allMatching && (
+            <button type="button" className="btn btn-outline btn-sm" onClick={() => setDialog({ kind: 'assign', ids: [...selected] })}>
+              <UserRoundCheck aria-hidden="true" size={16} />
+              Assign to courier
+            </button>
           )}
           {allowed.track && (
             <button
@@ -363,7 +374,7 @@ export function ShipmentsDashboard({
         </p>
         {state.loading && <Spinner size="sm" label="Loading shipments…" />}
       </div>
-      {(allowed.track || allowed.labels) && state.shipments.length > 0 && (
+      {(allowed.track || allowed.labels || allowed.assign) && state.shipments.length > 0 && (
         <label className="checkbox-row select-page">
           <input
             type="checkbox"
@@ -406,7 +417,7 @@ export function ShipmentsDashboard({
           }
           onDelete={allowed.remove ? onDelete : undefined}
           selection={
-            allowed.track || allowed.labels
+            allowed.track || allowed.labels || allowed.assign
               ? {
                   selected: allMatching ? new Set(state.shipments.map((sh) => sh.id)) : selected,
                   onChange: (next) => {
@@ -473,6 +484,16 @@ export function ShipmentsDashboard({
       {dialog.kind === 'bulk' && (
         <BulkUpdateModal
           selection={dialog.selection}
+          onClose={closeDialog}
+          onDone={() => {
+            setSelected(new Set());
+            setAllMatching(false);
+          }}
+        />
+      )}
+      {dialog.kind === 'assign' && (
+        <AssignCourierModal
+          ids={dialog.ids}
           onClose={closeDialog}
           onDone={() => {
             setSelected(new Set());

@@ -6,6 +6,7 @@ import { StatusBadge } from '@/components/shipment/StatusBadge';
 import { Ltr } from '@/components/ui/Bidi';
 import { EMPTY_VALUE, formatDateParts } from '@/utils/format';
 import { statusKey } from '@/utils/shipment';
+import { courierRound } from '../utils/shipment-fields';
 
 type ShipmentsTableProps = {
   shipments: readonly Shipment[];
@@ -53,6 +54,8 @@ export function ShipmentsTable({
     else next.delete(id);
     selection.onChange(next);
   };
+  // A column of couriers' rounds only when this page has a shipment on one.
+  const rounds = shipments.some((s) => s.courierAssignment);
   return (
     <div className="table-cards">
       <div className="table-scroll" role="region" aria-label="Shipments" tabIndex={0}>
@@ -69,6 +72,7 @@ export function ShipmentsTable({
               <th scope="col">Receiver</th>
               <th scope="col">Origin → Destination</th>
               <th scope="col">Status</th>
+              {rounds && <th scope="col">Courier</th>}
               <th scope="col">Expected Delivery</th>
               <th scope="col">Updated</th>
               <th scope="col">
@@ -107,6 +111,11 @@ export function ShipmentsTable({
                   <td className="card-aside">
                     <StatusBadge statusKey={statusKey(s.status)} />
                   </td>
+                  {rounds && (
+                    <td data-label="Courier" className="courier-cell">
+                      {courierRound(s.courierAssignment) || EMPTY_VALUE}
+                    </td>
+                  )}
                   <td data-label="Expected Delivery">{date ? formatDateParts(date.year, date.month, date.day) : EMPTY_VALUE}</td>
                   <td className="updated-cell" data-label="Updated">
                     <UpdatedAt shipment={s} />

@@ -10,7 +10,7 @@ import {
   type ProofErrors,
   type ProofField,
 } from '../utils/proof-of-delivery';
-import { signaturePng, type Stroke } from '../utils/signature';
+import { signaturePng, type Stroke } from '@/utils/signature';
 
 const PROOF_SAVE_FAILED = 'The proof of delivery could not be saved.';
 

@@ -4,8 +4,6 @@
 import type { FieldViolation } from '@/lib/rpc-errors';
 
 export const MAX_RECIPIENT_NAME = 100;
-/** 512 KB, read as 512,000 bytes (the smaller reading), so the server takes it whichever it means. */
-export const MAX_SIGNATURE_BYTES = 512_000;
 /** 8 MB: 8,000,000 bytes. */
 export const MAX_PHOTO_BYTES = 8_000_000;
 export const PHOTO_ACCEPT = 'image/jpeg,image/png';

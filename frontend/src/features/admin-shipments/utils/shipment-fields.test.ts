@@ -22,6 +22,7 @@ describe('shipmentSummary', () => {
       'Origin',
       'Destination',
       'Current Location',
+      'Courier',
       'Carrier',
       'Type of Shipment',
       'Shipment Mode',
@@ -52,6 +53,16 @@ describe('shipmentSummary', () => {
     expect(row('Expected Delivery').value).toBe('—');
     expect(row('Origin').value).toBe('');
     expect(row('Customer')).toMatchObject({ value: '—', customerId: undefined });
+    expect(row('Courier').value).toBe('');
+  });
+
+  it("names the courier and the day of the round a shipment is on", () => {
+    const rows = shipmentSummary(
+      create(ShipmentSchema, {
+        courierAssignment: { courierEmail: 'rider@example.com', date: { year: 2026, month: 11, day: 28 } },
+      }),
+    );
+    expect(rows.find((r) => r.term === 'Courier')?.value).toBe('rider@example.com, Nov 28, 2026');
   });
 
   it("names the customer's id for the dialog to show its name", () => {

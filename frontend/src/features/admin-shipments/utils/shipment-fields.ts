@@ -4,8 +4,8 @@
 // line here.
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import type { Package, Party, Shipment, ShipmentSchema } from '@/gen/logistics/v1/shipment_pb';
-import { EMPTY_VALUE, formatCents, formatClock, formatDateTime, formatDecimal, formatIsoDate, formatKg, titleCase } from '@/utils/format';
+import type { CourierAssignment, Package, Party, Shipment, ShipmentSchema } from '@/gen/logistics/v1/shipment_pb';
+import { EMPTY_VALUE, formatCents, formatClock, formatDateTime, formatDateParts, formatDecimal, formatIsoDate, formatKg, titleCase } from '@/utils/format';
 import {
   MODE_OPTIONS,
   PAYMENT_OPTIONS,
@@ -166,6 +166,13 @@ function packagesWeight(packages: readonly PackageFormValues[]): string | null {
   return total > 0 ? String(Math.round(total * 1000) / 1000) : null;
 }
 
+/** The courier round a shipment is on: "rider@example.com, Nov 28, 2026"; empty for none. */
+export function courierRound(assignment: CourierAssignment | undefined): string {
+  const date = assignment?.date;
+  if (!assignment || !date) return '';
+  return `${assignment.courierEmail}, ${formatDateParts(date.year, date.month, date.day)}`;
+}
+
 /** In the order of the View dialog's summary; the form keeps this order within each fieldset. */
 export const SHIPMENT_FIELDS = [
   output('trackingNumber', 'Tracking Number', (n) => n, { mono: true }),
@@ -176,6 +183,7 @@ export const SHIPMENT_FIELDS = [
   scalar('origin', 'Origin', text),
   scalar('destination', 'Destination', text),
   scalar('currentLocation', 'Current Location', text, { group: 'Tracking', editOnly: true }),
+  output('courierAssignment', 'Courier', courierRound),
   scalar('carrier', 'Carrier', text),
   scalar('type', 'Type of Shipment', choice(TYPE_OPTIONS, shipmentTypeLabel)),
   scalar('mode', 'Shipment Mode', choice(MODE_OPTIONS, shipmentModeLabel), { view: { icon: shipmentModeIcon } }),

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, type PointerEvent } from 'react';
-import { extendStroke, setPen, traceStroke, type Point, type Stroke } from '../utils/signature';
+import { extendStroke, setPen, traceStroke, type Point, type Stroke } from '@/utils/signature';
+import './signature-pad.css';
 
 type SignaturePadProps = {
   /** The strokes drawn so far (kept by the parent, so they outlive the pad). */

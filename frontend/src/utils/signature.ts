@@ -1,6 +1,7 @@
 // A signature drawn on screen: strokes of points in CSS pixels, drawn on the pad and turned
 // into the PNG that RecordProofOfDelivery takes (cropped to the ink, black on white).
-import { MAX_SIGNATURE_BYTES } from './proof-of-delivery';
+/** 512 KB, read as 512,000 bytes (the smaller reading), so the server takes it whichever it means. */
+const MAX_SIGNATURE_BYTES = 512_000;
 
 export type Point = { x: number; y: number };
 export type Stroke = readonly Point[];

@@ -1,0 +1,109 @@
+// Sends the kept actions whenever the phone may be online: at start, after each new action,
+// when the browser says it is back online, and every few seconds while some wait.
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { sendAction } from '../api/courier';
+import { allActions, markConflict, onOutboxChange, removeAction, type QueuedAction } from '../utils/outbox';
+
+const RETRY_MS = 5_000;
+
+export type Outbox = {
+  /** Waiting to be sent, oldest first. */
+  waiting: QueuedAction[];
+  /** Refused by the server: the courier reads why and dismisses them. */
+  conflicts: QueuedAction[];
+  online: boolean;
+  signedOut: boolean;
+  dismiss: (action: QueuedAction) => void;
+};
+
+let flushing: Promise<void> | null = null;
+
+/** Sends the waiting actions one at a time, in order; stops at the first the network refuses. */
+function flush(onSignedOut: () => void, onSent: () => void): Promise<void> {
+  flushing ??= (async () => {
+    try {
+      // Read again after each: an action kept meanwhile joins the end of the line.
+      for (;;) {
+        const action = (await allActions()).find((a) => a.conflict === undefined && a.seq !== undefined);
+        if (!action?.seq) return;
+        const result = await sendAction(action);
+        if (result.kind === 'sent') {
+          await removeAction(action.seq);
+          onSent();
+        } else if (result.kind === 'refused') {
+          await markConflict(action, result.message);
+        } else {
+          if (result.kind === 'signed-out') onSignedOut();
+          return;
+        }
+      }
+    } finally {
+      flushing = null;
+    }
+  })();
+  return flushing;
+}
+
+function subscribeOnline(onChange: () => void) {
+  window.addEventListener('online', onChange);
+  window.addEventListener('offline', onChange);
+  return () => {
+    window.removeEventListener('online', onChange);
+    window.removeEventListener('offline', onChange);
+  };
+}
+
+export function useOutbox(): Outbox {
+  const queryClient = useQueryClient();
+  const online = useSyncExternalStore(subscribeOnline, () => navigator.onLine, () => true);
+  const [actions, setActions] = useState<QueuedAction[]>([]);
+  const [signedOut, setSignedOut] = useState(false);
+
+  const send = useCallback(() => {
+    void flush(
+      () => setSignedOut(true),
+      () => void queryClient.invalidateQueries(),
+    );
+  }, [queryClient]);
+
+  useEffect(() => {
+    let live = true;
+    const read = () =>
+      void allActions().then((all) => {
+        if (live) setActions(all);
+      });
+    read();
+    const unsubscribe = onOutboxChange(() => {
+      read();
+    });
+    // A new action: send it now (it waits behind any older one).
+    const unsubscribeSend = onOutboxChange(send);
+    return () => {
+      live = false;
+      unsubscribe();
+      unsubscribeSend();
+    };
+  }, [send]);
+
+  const waiting = actions.filter((a) => a.conflict === undefined);
+  const hasWaiting = waiting.length > 0;
+  useEffect(() => {
+    if (online) send();
+  }, [online, send]);
+  useEffect(() => {
+    if (!hasWaiting) return;
+    const timer = window.setInterval(send, RETRY_MS);
+    return () => window.clearInterval(timer);
+  }, [hasWaiting, send]);
+
+  return {
+    waiting,
+    conflicts: actions.filter((a) => a.conflict !== undefined),
+    online,
+    signedOut,
+    dismiss: (action) => {
+      if (action.seq !== undefined) void removeAction(action.seq);
+    },
+  };
+}
