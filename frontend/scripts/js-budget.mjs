@@ -8,9 +8,11 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 const dist = process.argv[2] ?? fileURLToPath(new URL('../dist', import.meta.url));
-// 101 KB: each lazily loaded page adds its chunk's name to the first load's preload table (the
-// customers' portal, Ship with us and the staff's customer and pickup screens took it past 100).
-const budgetKb = Number(process.argv[3] ?? 101);
+// 102 KB: each lazily loaded page adds its chunk's name to the first load's preload table (the
+// customers' portal, Ship with us and the staff's customer and pickup screens took it past 100);
+// with the courier app's chunk the bundler moved its dynamic-import helper out of the page's own
+// script into a 0.8 KB file of its own (the page's script got 0.3 KB smaller).
+const budgetKb = Number(process.argv[3] ?? 102);
 
 /** The same-origin .js files (and .json catalogues) an HTML page loads at once (never the .br/.gz copies that
  * scripts/precompress.mjs writes beside them: no page names those). */

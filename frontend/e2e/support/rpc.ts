@@ -11,6 +11,7 @@ import { NotificationService } from '../../src/gen/logistics/v1/notification_ser
 import type { Notification } from '../../src/gen/logistics/v1/notification_pb';
 import { PickupService } from '../../src/gen/logistics/v1/pickup_service_pb';
 import { SessionService } from '../../src/gen/logistics/v1/session_service_pb';
+import { ShipmentExceptionService } from '../../src/gen/logistics/v1/shipment_exception_service_pb';
 import { ShipmentService } from '../../src/gen/logistics/v1/shipment_service_pb';
 import { adminEmail, adminPassword } from './admin';
 
@@ -23,6 +24,7 @@ export type Clients = {
   customers: Client<typeof CustomerService>;
   portal: Client<typeof CustomerPortalService>;
   pickups: Client<typeof PickupService>;
+  exceptions: Client<typeof ShipmentExceptionService>;
 };
 
 /** A `fetch` that goes through Playwright's request API (and so its cookie jar). */
@@ -56,6 +58,7 @@ export function rpc(request: APIRequestContext, baseURL: string): Clients {
     customers: createClient(CustomerService, transport),
     portal: createClient(CustomerPortalService, transport),
     pickups: createClient(PickupService, transport),
+    exceptions: createClient(ShipmentExceptionService, transport),
   };
 }
 

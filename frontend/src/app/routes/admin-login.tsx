@@ -1,4 +1,6 @@
+import { useEffect } from 'react';
 import { Navigate } from 'react-router-dom';
+import { COURIER_HOME_PATH } from '@/config/routes';
 import { PageHero } from '@/components/ui/PageHero';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { LoginForm } from '@/features/admin-session/components/LoginForm';
@@ -20,7 +22,10 @@ export default function AdminLoginPage() {
 function LoginPage() {
   useDocumentTitle('Admin Login');
   const session = useSession();
-  if (session.status === 'signed-in') return <Navigate to={homePathOf(session.user)} replace />;
+  if (session.status === 'signed-in') {
+    const home = homePathOf(session.user);
+    return home === COURIER_HOME_PATH ? <LoadPage path={home} /> : <Navigate to={home} replace />;
+  }
   return (
     <>
       <PageHero title="Admin Login" intro="Sign in to manage shipments." />
@@ -29,4 +34,11 @@ function LoginPage() {
       </div>
     </>
   );
+}
+
+/** Loads `path` as a new page: the courier app's camera and barcode reader are allowed by the
+ * headers of its own page, not those of this one. */
+function LoadPage({ path }: { path: string }) {
+  useEffect(() => window.location.replace(path), [path]);
+  return null;
 }

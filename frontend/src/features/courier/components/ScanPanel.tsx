@@ -4,7 +4,7 @@ import { Field } from '@/components/ui/Field';
 import { fieldInputProps } from '@/components/ui/field-input-props';
 import { useMessages } from '@/lib/i18n';
 import { trackingNumberOf } from '../utils/label-code';
-import { readLabel } from '../utils/read-label';
+import { prepareLabelReader, readLabel } from '../utils/read-label';
 
 /** How often a camera frame is read while scanning. */
 const FRAME_MS = 250;
@@ -17,6 +17,8 @@ export function ScanPanel({ onFound }: { onFound: (trackingNumber: string) => vo
   const [message, setMessage] = useState('');
   const [typed, setTyped] = useState('');
   const [typedError, setTypedError] = useState('');
+  // Ready before the courier goes where there is no signal.
+  useEffect(() => prepareLabelReader(), []);
 
   const readPhoto = async (file: File | undefined) => {
     if (!file) return;

@@ -113,7 +113,7 @@ export function ShipmentScreen({
         <ArrowLeft aria-hidden="true" size={16} className="flip-rtl" />
         {t('courier.shipment.back')}
       </button>
-      <h2 id="courier-shipment-heading">{t('courier.shipment.heading', { number: '\u2066' + trackingNumber + '\u2069' })}</h2>
+      <h2 id="courier-shipment-heading">{t('courier.shipment.heading', { number: trackingNumber })}</h2>
       {shipment ? (
         <dl className="courier-facts">
           <dt>{t('courier.shipment.status')}</dt>

@@ -1,6 +1,8 @@
 // Reads a shipping label's Code 128 or QR code from a camera frame or a photo: with the
 // browser's BarcodeDetector where it reads those formats, else with ZXing compiled to
 // WebAssembly, bundled and served by this site (nothing is fetched from another host).
+import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
+import wasmUrl from 'zxing-wasm/reader/zxing_reader.wasm?url';
 import { trackingNumberOf } from './label-code';
 
 /** A photo larger than this is refused before it is decoded. */
@@ -33,18 +35,24 @@ function nativeDetector(): Promise<NativeDetector | null> {
   return native;
 }
 
-let zxing: Promise<typeof import('zxing-wasm/reader')> | null = null;
+let prepared: Promise<unknown> | null = null;
 
-function bundledReader() {
-  zxing ??= Promise.all([import('zxing-wasm/reader'), import('zxing-wasm/reader/zxing_reader.wasm?url')]).then(
-    ([reader, wasm]) => {
-      reader.prepareZXingModule({
-        overrides: { locateFile: (path: string, prefix: string) => (path.endsWith('.wasm') ? wasm.default : prefix + path) },
-      });
-      return reader;
-    },
-  );
-  return zxing;
+/** Fetches and compiles the bundled reader; after a failure (offline), the next call tries again. */
+function prepareBundled(): Promise<unknown> {
+  prepared ??= prepareZXingModule({
+    // A new object each time: the reader fetches again after a failure.
+    overrides: { locateFile: (path: string, prefix: string) => (path.endsWith('.wasm') ? wasmUrl : prefix + path) },
+    fireImmediately: true,
+  }).catch(() => {
+    prepared = null;
+  });
+  return prepared;
+}
+
+/** Readies the bundled reader now, while the phone is online, unless the browser reads labels
+ * itself. */
+export function prepareLabelReader(): void {
+  void nativeDetector().then((detector) => detector ?? prepareBundled());
 }
 
 /** The source's pixels, its longer side at most MAX_SIDE. */
@@ -70,10 +78,11 @@ export async function readLabel(source: Source): Promise<string | null> {
   const image = await pixels(source);
   if (!image) return null;
   const detector = await nativeDetector();
+  if (!detector) await prepareBundled();
   const texts = detector
     ? (await detector.detect(image)).map((code) => code.rawValue)
     : (
-        await (await bundledReader()).readBarcodes(image, {
+        await readBarcodes(image, {
           formats: ['Code128', 'QRCode'],
           tryHarder: true,
           maxNumberOfSymbols: 4,

@@ -1,0 +1,159 @@
+// The courier app (/courier) on a phone: today's round from staff's assignments, labels read
+// from photos by the bundled decoder (the product's own printed labels), events recorded with
+// the network off and sent in order once it is back, each applied once, and a conflict with a
+// change made meanwhile shown to the courier. Another browser's tracking page follows live.
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { ShipmentExceptionKind, ShipmentExceptionState } from '../src/gen/logistics/v1/shipment_exception_service_pb';
+import { ShipmentStatus, type Shipment } from '../src/gen/logistics/v1/shipment_pb';
+import { Role } from '../src/gen/logistics/v1/user_pb';
+import { ADMIN_PATH, submitLogin, LOGIN_PATH, signIn } from './support/admin';
+import { siteUrl } from './support/env';
+import { expectNoSidewaysScroll } from './support/page-checks';
+import { adminRpc, type Clients } from './support/rpc';
+import { createShipment, moveShipment } from './support/tracking';
+
+const PHONE = { width: 390, height: 844 };
+const PASSWORD = 'courier-Passw0rd-2026';
+
+function uniqueRun(): string {
+  return `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+}
+
+/** Today as the server counts days (UTC): the round's day. */
+function todayUtc() {
+  const now = new Date();
+  return { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1, day: now.getUTCDate() };
+}
+
+async function newCourier(admin: Clients, run: string) {
+  const email = `courier-${run}@example.com`;
+  const user = await admin.users.createUser({ user: { email, name: `Rider ${run}`, role: Role.COURIER }, password: PASSWORD });
+  return { id: user.id, email };
+}
+
+async function signInAsCourier(page: Page, email: string): Promise<void> {
+  await page.goto(LOGIN_PATH);
+  await submitLogin(page, email, PASSWORD);
+  await expect(page).toHaveURL(/\/courier$/);
+  await expect(page.getByRole('heading', { level: 1, name: "Today's round" })).toBeVisible();
+}
+
+/** The product's own printed label of a shipment, as a photo of its Code 128 or its QR code. */
+async function labelPhoto(browser: Browser, shipment: Shipment, symbol: 'code128' | 'qr'): Promise<Buffer> {
+  const context = await browser.newContext({ baseURL: siteUrl(), viewport: { width: 800, height: 1000 } });
+  const page = await context.newPage();
+  await signIn(page);
+  await page.goto(`${ADMIN_PATH}/labels?ids=${shipment.id}&format=label`);
+  const code = page.locator(`[data-barcode="${symbol}"]`).first();
+  await expect(code).toBeVisible();
+  const box = (await code.boundingBox())!;
+  // A margin of the white label around it, as a phone's photo would have.
+  const png = await page.screenshot({ clip: { x: box.x - 24, y: box.y - 24, width: box.width + 48, height: box.height + 48 } });
+  await context.close();
+  return png;
+}
+
+async function photographLabel(page: Page, png: Buffer, name: string): Promise<void> {
+  await page.getByLabel('Photo of a label').setInputFiles({ name, mimeType: 'image/png', buffer: png });
+}
+
+test.describe('the courier app', () => {
+  test('offline on a phone: two labels scanned, a pickup and a failed attempt recorded, sent on reconnecting, seen live elsewhere', async ({
+    browser,
+    request,
+  }) => {
+    const run = uniqueRun();
+    const admin = await adminRpc(request, siteUrl());
+    const courier = await newCourier(admin, run);
+    const pickedUp = await createShipment(admin, run, { destination: 'Tema, Ghana' });
+    const attempted = await moveShipment(
+      admin,
+      await createShipment(admin, run, { destination: 'Accra, Ghana' }),
+      ShipmentStatus.IN_TRANSIT,
+      'Accra hub',
+    );
+    await admin.shipments.assignShipmentsToCourier({
+      shipmentIds: [pickedUp.id, attempted.id],
+      courierId: courier.id,
+      courierEmail: courier.email,
+      date: todayUtc(),
+    });
+    const code128 = await labelPhoto(browser, pickedUp, 'code128');
+    const qr = await labelPhoto(browser, attempted, 'qr');
+
+    // A visitor follows both shipments on their tracking pages.
+    const visitor = await browser.newContext({ baseURL: siteUrl() });
+    const trackFirst = await visitor.newPage();
+    await trackFirst.goto(`/track/${pickedUp.trackingNumber}`);
+    await expect(trackFirst.locator('.track-result .result-status')).toContainText('Pending');
+    const trackSecond = await visitor.newPage();
+    await trackSecond.goto(`/track/${attempted.trackingNumber}`);
+    await expect(trackSecond.locator('.track-result .result-status')).toContainText('In Transit');
+
+    const phone = await browser.newContext({ baseURL: siteUrl(), viewport: PHONE, hasTouch: true, isMobile: true });
+    const page = await phone.newPage();
+    await signInAsCourier(page, courier.email);
+    // The round, by area, with a call link and a map link per stop.
+    const round = page.getByRole('region', { name: 'Stops' });
+    for (const [area, shipment] of [
+      ['Accra, Ghana', attempted],
+      ['Tema, Ghana', pickedUp],
+    ] as const) {
+      const stops = round.getByRole('region', { name: area });
+      await expect(stops.getByText(shipment.trackingNumber, { exact: true })).toBeVisible();
+      await expect(stops.getByRole('link', { name: /^Call / })).toHaveAttribute('href', /^tel:\+?\d+$/);
+      await expect(stops.getByRole('link', { name: /^Map of / })).toHaveAttribute('href', /^https:\/\/www\.google\.com\/maps\/search\//);
+    }
+    await expect(page.locator('link[rel="manifest"]')).toHaveAttribute('href', '/courier.webmanifest');
+    await expectNoSidewaysScroll(page);
+
+    await phone.setOffline(true);
+    await expect(page.getByRole('status').filter({ hasText: 'Offline' })).toBeVisible();
+
+    // The Code 128 of the first label: picked up.
+    await photographLabel(page, code128, 'label-1.png');
+    await expect(page.getByRole('heading', { name: `Shipment ${pickedUp.trackingNumber}` })).toBeVisible();
+    await page.getByRole('radio', { name: 'Picked up' }).check();
+    await page.getByLabel('Place').fill('Harbour Road depot, Tema');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText('1 action waiting to be sent')).toBeVisible();
+
+    // The QR code of the second: nobody home.
+    await photographLabel(page, qr, 'label-2.png');
+    await expect(page.getByRole('heading', { name: `Shipment ${attempted.trackingNumber}` })).toBeVisible();
+    await page.getByRole('radio', { name: 'Delivery attempted' }).check();
+    await page.getByLabel('Reason').selectOption({ label: 'Nobody home' });
+    await page.getByLabel('Place').fill('4 Beach Road, Accra');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByText('2 actions waiting to be sent')).toBeVisible();
+    expect((await admin.shipments.getShipment({ id: pickedUp.id })).status, 'nothing reached the server').toBe(ShipmentStatus.PENDING);
+
+    await phone.setOffline(false);
+    await expect(page.getByText('Everything is sent')).toBeVisible({ timeout: 10_000 });
+    // The open tracking pages follow without a reload.
+    await expect(trackFirst.locator('.track-result .result-status')).toContainText('In Transit', { timeout: 3_000 });
+    await expect(trackFirst.getByText('Picked up by the courier').first()).toBeVisible();
+    await expect(trackSecond.getByText('Delivery attempt failed: nobody home')).toBeVisible({ timeout: 3_000 });
+
+    // The failed attempt is in the staff's exceptions queue.
+    await expect
+      .poll(async () => {
+        const { exceptions } = await admin.exceptions.listShipmentExceptions({
+          kind: ShipmentExceptionKind.FAILED_DELIVERY_ATTEMPT,
+          state: ShipmentExceptionState.OPEN,
+          pageSize: 100,
+        });
+        return exceptions.some((e) => e.shipmentId === attempted.id);
+      })
+      .toBe(true);
+    const staff = await browser.newContext({ baseURL: siteUrl() });
+    const office = await staff.newPage();
+    await signIn(office);
+    await office.goto(`${ADMIN_PATH}/exceptions?kind=failed_delivery_attempt`);
+    await expect(office.getByText(attempted.trackingNumber).first()).toBeVisible();
+    // Each event once, naming the courier.
+    const history = (await admin.shipments.getShipment({ id: attempted.id })).history;
+    expect(history.filter((h) => h.failedAttempt !== 0).map((h) => h.updatedBy)).toEqual([courier.email]);
+    await Promise.all([staff.close(), visitor.close(), phone.close()]);
+  });
+});
