@@ -1,4 +1,4 @@
-// API keys, end to end at 390 and 1280 px: a customer admin makes a key on /portal/api-keys,
+// API keys, end to end at 1280 px (and the pages' layout at 390 px): a customer admin makes a key on /portal/api-keys,
 // sees its secret once, calls the API with it (its scope lets it read, not book), sees its usage,
 // and revokes it (refused within 5 s); in Arabic, right to left; a customer user may not; an agent
 // makes one in the back office for ShipmentService.
@@ -7,7 +7,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { Role } from '../src/gen/logistics/v1/user_pb';
 import { signIn } from './support/admin';
 import { addCustomerUser, createCustomer, signInToPortal, staffClients } from './support/customers';
-import { siteUrl } from './support/env';
+import { LAYOUT, siteUrl } from './support/env';
 import type { Clients } from './support/rpc';
 import { toastWithText } from './support/track-page';
 import { SCREENSHOTS, keepScreenshot } from './support/visual';
@@ -59,21 +59,23 @@ async function createKey(page: Page, name: string, scope: RegExp | string): Prom
   return secret;
 }
 
-async function customerWith(staff: Clients, run: string) {
+async function customerWith(staff: Clients, run: string, { clerk = true } = {}) {
   const admin = `keys.${run}@keys.example`;
   const user = `clerk.${run}@keys.example`;
   const customer = await createCustomer(staff, `Keys Co ${run}`, { name: 'Kim Keys', email: admin });
   await Promise.all([
     addCustomerUser(staff, customer.id, admin, 'Kim Keys', Role.CUSTOMER_ADMIN),
-    addCustomerUser(staff, customer.id, user, 'Cleo Clerk', Role.CUSTOMER_USER),
+    clerk ? addCustomerUser(staff, customer.id, user, 'Cleo Clerk', Role.CUSTOMER_USER) : undefined,
   ]);
   return { admin, user };
 }
 
-for (const viewport of [
-  { width: 390, height: 844 },
-  { width: 1280, height: 900 },
-]) {
+// The flows run once, on a desktop; the phone has a layout check of each page of its own below.
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+{
+  const viewport = DESKTOP;
   test.describe(`API keys at ${viewport.width} px`, () => {
     test.use({ viewport });
 
@@ -114,7 +116,7 @@ for (const viewport of [
       await expect(row).not.toContainText(secret);
       await shoot(page, 'portal-secret');
       await expectAccessible(page, '.portal-area');
-      if (viewport.width < 1000) await expectNoSidewaysScroll(page);
+      await expectNoSidewaysScroll(page);
       await page.getByRole('button', { name: 'Done' }).click();
       await expect(page.getByTestId('api-key-secret-panel')).toHaveCount(0);
       await expect(page.locator('body')).not.toContainText(secret);
@@ -150,7 +152,7 @@ for (const viewport of [
       await shoot(page, 'portal-list');
 
       // Revoke asks first, naming the key; within 5 s the key is refused.
-      // Every column in sight, Revoke included (cards on a phone, the whole table at 1280 px).
+      // Every column in sight, Revoke included (the whole table at 1280 px; the phone's cards below).
       const revokeBox = (await row.getByRole('button', { name: `Revoke ${name}` }).boundingBox())!;
       const listBox = (await page.getByRole('region', { name: "Your company's API keys" }).boundingBox())!;
       expect(revokeBox.x).toBeGreaterThanOrEqual(listBox.x - 1);
@@ -182,7 +184,7 @@ for (const viewport of [
       await expect(page.getByRole('region', { name: 'مفاتيح API لشركتك' }).locator(`tr[data-key-name="${name}"]`)).toContainText('مُلغى');
       await expect(page.getByRole('button', { name: 'إنشاء المفتاح' })).toBeVisible();
       await expectRealLabels(page);
-      if (viewport.width < 1000) await expectNoSidewaysScroll(page);
+      await expectNoSidewaysScroll(page);
       await shoot(page, 'portal-ar');
       await page.evaluate(() => localStorage.removeItem('language-choice'));
 
@@ -211,7 +213,7 @@ for (const viewport of [
       const name = `Agent script ${viewport.width}`;
       const secret = await createKey(page, name, 'shipments.read');
       await expect(page.getByRole('region', { name: 'Your API keys' }).locator(`tr[data-key-name="${name}"]`)).toContainText('Active');
-      if (viewport.width < 1000) await expectNoSidewaysScroll(page);
+      await expectNoSidewaysScroll(page);
       await shoot(page, 'staff');
       await expectAccessible(page, '.admin-main');
 
@@ -221,7 +223,7 @@ for (const viewport of [
       await api.dispose();
 
       // An admin's bar, with every section, keeps API keys on the line of Log out at 1280 px.
-      if (viewport.width >= 1000) {
+      {
         const adminContext = await browser.newContext({ viewport, baseURL: siteUrl(), serviceWorkers: 'block' });
         const adminPage = await adminContext.newPage();
         await signIn(adminPage);
@@ -233,3 +235,62 @@ for (const viewport of [
     });
   });
 }
+
+test.describe(`API keys at ${PHONE.width} px`, { tag: LAYOUT }, () => {
+  test.use({ viewport: PHONE });
+
+  test("a customer admin's page: the form, a new key's secret, its card with Revoke in sight; in Arabic; nothing scrolls sideways", async ({ page, request }) => {
+    const run = `${PHONE.width}-${Date.now()}`;
+    const staff = await staffClients(request);
+    const { admin } = await customerWith(staff, run, { clerk: false });
+    const name = `Warehouse ERP ${run}`;
+
+    await signInToPortal(page, admin);
+    await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'API keys' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'API keys' })).toBeVisible();
+    await expect(page.getByText('No API keys yet.')).toBeVisible();
+    await expectNoSidewaysScroll(page);
+    await createKey(page, name, /^Read shipments/);
+    await expect(page.getByRole('button', { name: 'Done' })).toBeVisible();
+    await shoot(page, 'portal-secret');
+    await expectNoSidewaysScroll(page);
+    await page.getByRole('button', { name: 'Done' }).click();
+    // The key's card, every field of it and its Revoke button inside the list.
+    const list = page.getByRole('region', { name: "Your company's API keys" });
+    const row = list.locator(`tr[data-key-name="${name}"]`);
+    await expect(row).toContainText('Active');
+    await expect(row).toContainText('Read shipments');
+    const revoke = row.getByRole('button', { name: `Revoke ${name}` });
+    await expect(revoke).toBeVisible();
+    const revokeBox = (await revoke.boundingBox())!;
+    const listBox = (await list.boundingBox())!;
+    expect(revokeBox.x).toBeGreaterThanOrEqual(listBox.x - 1);
+    expect(revokeBox.x + revokeBox.width).toBeLessThanOrEqual(listBox.x + listBox.width + 1);
+    await expectNoSidewaysScroll(page);
+    await shoot(page, 'portal-list');
+
+    await page.evaluate(() => localStorage.setItem('language-choice', 'ar'));
+    await page.goto('/portal/api-keys');
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+    await expect(page.getByRole('heading', { level: 1, name: 'مفاتيح API' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'مفاتيح API لشركتك' }).locator(`tr[data-key-name="${name}"]`)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'إنشاء المفتاح' })).toBeVisible();
+    await expectNoSidewaysScroll(page);
+    await shoot(page, 'portal-ar');
+  });
+
+  test("a staff member's page: the form and a new key's row, nothing scrolls sideways", async ({ page, request }) => {
+    const staff = await staffClients(request);
+    const email = `agent-keys-${PHONE.width}-${Date.now()}@example.com`;
+    await staff.users.createUser({ user: { email, name: 'Ama Agent', role: Role.AGENT }, password: STAFF_PASSWORD });
+    await signIn(page, email, STAFF_PASSWORD);
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'API keys' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'API keys' })).toBeVisible();
+    await expectNoSidewaysScroll(page);
+    const name = `Agent script ${PHONE.width}`;
+    await createKey(page, name, 'shipments.read');
+    await expect(page.getByRole('region', { name: 'Your API keys' }).locator(`tr[data-key-name="${name}"]`)).toContainText('Active');
+    await expectNoSidewaysScroll(page);
+    await shoot(page, 'staff');
+  });
+});

@@ -8,7 +8,7 @@ import { ShipmentStatus, type Shipment } from '../src/gen/logistics/v1/shipment_
 import { SCREENSHOTS, keepScreenshot } from './support/visual';
 import { visualLines } from './support/visual-lines';
 import { adminEmail, signIn } from './support/admin';
-import { siteUrl } from './support/env';
+import { flowAt, siteUrl } from './support/env';
 import { adminRpc, type Clients } from './support/rpc';
 import { createShipment, moveShipment } from './support/tracking';
 
@@ -69,6 +69,8 @@ for (const width of [390, 1280]) {
     });
 
     test('"Shipment created" is written in the reader\'s language; typed remarks stay as typed', async ({ page }) => {
+      // Words, not their order on the line: the same at every width.
+      flowAt({ width }, 1280);
       for (const [prefix, text] of [
         ['/ar', 'تم إنشاء الشحنة'],
         ['/es', 'Envío creado'],

@@ -38,6 +38,9 @@ async function expectNoSidewaysScroll(page: Page): Promise<void> {
 
 /** Both themes of the page as it is, into the screenshots folder. */
 async function shoot(page: Page, name: string, fullPage = true): Promise<void> {
+  // Under CI only with E2E_SCREENSHOTS, as keepScreenshot (support/visual.ts): CI keeps no files,
+  // and the pictures (both themes, most of them full length) cost the browser seconds a test.
+  if (process.env.CI && !process.env.E2E_SCREENSHOTS) return;
   mkdirSync(SHOTS, { recursive: true });
   const width = page.viewportSize()!.width;
   for (const theme of ['light', 'dark'] as const) {

@@ -1,11 +1,11 @@
 // The site in English, Spanish, French and Arabic: every public route in every language at phone
 // and desktop widths, the switcher, the browser-language suggestion, right to left, Intl formats.
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { demoShipmentWithStatus } from './support/demo';
 import { SCREENSHOTS, keepScreenshot } from './support/visual';
 import { waitForHydration } from './support/hydrated';
+import { axeOn } from './support/page-checks';
 
 const LANGUAGES = [
   { code: 'en', name: 'English', dir: 'ltr', prefix: '' },
@@ -193,7 +193,7 @@ test('axe finds no serious or critical violation in Arabic', async ({ browser })
     const path = pathIn('/ar', route);
     await page.goto(path);
     await settle(page);
-    const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const { violations } = await axeOn(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
     for (const violation of violations) {
       if (violation.impact === 'serious' || violation.impact === 'critical') {
         found.push(`${path}: ${violation.id} ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);

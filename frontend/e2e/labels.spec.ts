@@ -5,7 +5,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { prepareZXingModule, readBarcodes, type ReadResult } from 'zxing-wasm/reader';
 import { formatDecimal, formatKg } from '../src/utils/format';
@@ -15,6 +14,7 @@ import { siteUrl } from './support/env';
 import { adminRpc } from './support/rpc';
 import { createShipment, partiesFor } from './support/tracking';
 import { keepScreenshot } from './support/visual';
+import { axeOn } from './support/page-checks';
 
 const SCREENSHOTS = join(import.meta.dirname, '..', 'test-results', 'screenshots');
 const LABELS_PATH = `${ADMIN_PATH}/labels`;
@@ -326,7 +326,7 @@ test.describe('shipment labels and waybills', () => {
         await page.goto(labelsUrl(`${s.id},nosuchshipment0`, format));
         await expect(page.getByRole('main').getByRole('alert')).toBeVisible();
         await expect(page.getByRole('article')).toHaveCount(1);
-        const { violations } = await new AxeBuilder({ page })
+        const { violations } = await axeOn(page)
           .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
           .analyze();
         for (const v of violations) {

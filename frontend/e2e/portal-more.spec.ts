@@ -63,8 +63,10 @@ for (const viewport of [
       const user = `clerk.${run}@acme.example`;
       const staff = await staffClients(request);
       const customer = await createCustomer(staff, `Acme More ${run}`, { name: 'Bo Boss', email: admin });
-      await addCustomerUser(staff, customer.id, admin, 'Bo Boss', Role.CUSTOMER_ADMIN);
-      await addCustomerUser(staff, customer.id, user, 'Cleo Clerk', Role.CUSTOMER_USER);
+      await Promise.all([
+        addCustomerUser(staff, customer.id, admin, 'Bo Boss', Role.CUSTOMER_ADMIN),
+        addCustomerUser(staff, customer.id, user, 'Cleo Clerk', Role.CUSTOMER_USER),
+      ]);
 
       await signInToPortal(page, admin);
       await page.getByRole('link', { name: 'Address book' }).click();

@@ -1,6 +1,7 @@
 // The customers' portal, end to end: staff create a customer and invite a user (API), the
 // invitee sets a password from the e-mailed link, signs in, books a shipment, prints its label
-// and watches a staff change arrive; another customer's user never sees it.
+// and watches a staff change arrive; another customer's user never sees it. The flows at 1280 px;
+// the screens' layout at 390 px.
 import { join } from 'node:path';
 import { createClient, type Client } from '@connectrpc/connect';
 import { createGrpcWebTransport } from '@connectrpc/connect-web';
@@ -10,7 +11,7 @@ import { CustomerService } from '../src/gen/logistics/v1/customer_service_pb';
 import { PaymentMode, ShipmentMode, ShipmentStatus, ShipmentType, type Shipment } from '../src/gen/logistics/v1/shipment_pb';
 import { Role } from '../src/gen/logistics/v1/user_pb';
 import { ADMIN_PATH, adminEmail, adminPassword } from './support/admin';
-import { layoutUnlessDesktop, siteUrl } from './support/env';
+import { LAYOUT, siteUrl } from './support/env';
 import { adminRpc, fetchThrough, listEmails, rpc, type Clients } from './support/rpc';
 import { toastWithText } from './support/track-page';
 import { dayFromToday } from './support/tracking';
@@ -87,14 +88,22 @@ async function signInToPortal(page: Page, email: string) {
   await expect(page).toHaveURL(/\/portal$/);
 }
 
-for (const viewport of [
-  { width: 390, height: 844 },
-  { width: 1280, height: 900 },
-]) {
+// The flows run once, on a desktop; the phone has a layout check of the portal's screens below.
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+/** The page does not scroll sideways. */
+async function expectNoSidewaysScroll(page: Page) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, 'the page does not scroll sideways').toBeLessThanOrEqual(0);
+}
+
+{
+  const viewport = DESKTOP;
   test.describe(`the portal at ${viewport.width} px`, () => {
     test.use({ viewport });
 
-    test('an invited user sets a password, books a shipment, prints its label and sees staff move it', layoutUnlessDesktop(viewport), async ({ page, request }) => {
+    test('an invited user sets a password, books a shipment, prints its label and sees staff move it', async ({ page, request }) => {
       test.setTimeout(90_000);
       const run = `${viewport.width}-${Date.now()}`;
       const email = `buyer.${run}@acme.example`;
@@ -205,7 +214,7 @@ for (const viewport of [
       await expect(page).toHaveURL(/\/portal$/);
     });
 
-    test("another customer's user sees none of the first's shipments", layoutUnlessDesktop(viewport), async ({ page, request, playwright }) => {
+    test("another customer's user sees none of the first's shipments", async ({ page, request, playwright }) => {
       const run = `${viewport.width}-${Date.now()}`;
       const staff = await staffClients(request);
       const first = await inviteCustomerUser(staff, `First Co ${run}`, `first.${run}@first.example`, 'Fay First');
@@ -267,6 +276,66 @@ for (const viewport of [
     });
   });
 }
+
+test.describe(`the portal at ${PHONE.width} px`, { tag: LAYOUT }, () => {
+  test.use({ viewport: PHONE });
+
+  test('the invitation, the empty list, the booking form, a shipment, its label and the list fit the screen', async ({ page, request }) => {
+    const run = `${PHONE.width}-${Date.now()}`;
+    const email = `buyer.${run}@acme.example`;
+    const company = `Acme Imports ${run}`;
+    const staff = await staffClients(request);
+    const { link } = await inviteCustomerUser(staff, company, email, 'Ana Buyer');
+
+    await page.goto(link);
+    await expect(page.getByTestId('invitation-heading')).toHaveText(`${company} invited you`);
+    await expect(page.getByRole('button', { name: 'Create account' })).toBeVisible();
+    await expectNoSidewaysScroll(page);
+    await shoot(page, 'invitation');
+    await staff.users.acceptCustomerInvitation({ token: link.split('#')[1], name: 'Ana Buyer', password: PASSWORD });
+
+    await signInToPortal(page, email);
+    await expect(page.getByTestId('portal-company')).toHaveText(company);
+    await expect(page.getByRole('link', { name: 'Book your first shipment' })).toBeVisible();
+    await expectNoSidewaysScroll(page);
+    await shoot(page, 'portal-empty');
+    await page.getByRole('link', { name: 'Book your first shipment' }).click();
+    await expect(page.getByRole('group', { name: 'Shipper' }).getByLabel('Name')).toHaveValue(company);
+    await expect(page.getByRole('button', { name: 'Book shipment' })).toBeVisible();
+    await expectNoSidewaysScroll(page);
+    await shoot(page, 'portal-book');
+
+    // A shipment booked by this user (through the API, in the page's session): its page and label.
+    const booked = await rpc(page.context().request, siteUrl()).portal.createShipment({
+      shipment: {
+        shipper: { name: company, address: '1 Dock Road, Port City', phone: '+1 555 0100', email },
+        receiver: { name: 'Jan Jansen', address: `Dam Square ${run}, Amsterdam`, phone: '+31 20 555 7390', email: `jan.${run}@example.nl` },
+        origin: 'Port City',
+        destination: 'Amsterdam, Netherlands',
+        type: ShipmentType.STANDARD,
+        mode: ShipmentMode.AIR_SHIPPING,
+        paymentMode: PaymentMode.CASH,
+        pickupDate: dayFromToday(2),
+        pickupTime: { hours: 9, minutes: 30 },
+        packages: [{ quantity: 1, pieceType: 'Box', description: `Tiles ${run}`, lengthCm: 50, widthCm: 40, heightCm: 30, weightKg: 12.5 }],
+      },
+    });
+    await page.goto(`/portal/shipments/${booked.id}`);
+    await expect(page.getByTestId('portal-tracking-number')).toHaveText(booked.trackingNumber);
+    await expect(page.locator('.portal-status [data-status]')).toHaveAttribute('data-status', 'pending');
+    await expect(page.getByRole('link', { name: 'Print label' })).toBeVisible();
+    await expectNoSidewaysScroll(page);
+    await shoot(page, 'portal-shipment');
+    await page.getByRole('link', { name: 'Print label' }).click();
+    await expect(page.getByTestId('tracking-number')).toHaveText(booked.trackingNumber);
+    await shoot(page, 'portal-label');
+    await page.goto('/portal');
+    await expect(page.getByTestId('portal-shipments')).toContainText(booked.trackingNumber);
+    await expect(page.getByLabel('Search')).toBeVisible();
+    await expectNoSidewaysScroll(page);
+    await shoot(page, 'portal-list');
+  });
+});
 
 test('staff opening the portal land in the back office; signed out, the portal asks to sign in', async ({ page }) => {
   await page.goto('/portal');

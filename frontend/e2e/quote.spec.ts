@@ -3,7 +3,6 @@
 // the portal's sign-in, a customer's user booking at the quoted price, and the answers the
 // server gives rarely (no service on the route, the rate limit), played by the test.
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { createClient } from '@connectrpc/connect';
 import { createGrpcWebTransport } from '@connectrpc/connect-web';
@@ -17,6 +16,7 @@ import { fetchThrough } from './support/rpc';
 import { toastWithText } from './support/track-page';
 import { dayFromToday } from './support/tracking';
 import { SCREENSHOTS, keepScreenshot } from './support/visual';
+import { axeOn } from './support/page-checks';
 
 const PAGES = [
   { code: 'en', dir: 'ltr', path: '/quote', heading: 'Get a quote' },
@@ -119,7 +119,7 @@ async function expectAccessible(page: Page) {
     // The theme's colours change with a (reduced: 0.01 ms) transition: axe reads them once it ended.
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
     await page.waitForFunction(() => document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState === 'finished'));
-    const { violations } = await new AxeBuilder({ page }).include('main').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const { violations } = await axeOn(page).include('main').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
     const serious = violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${dark ? 'dark' : 'light'} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);

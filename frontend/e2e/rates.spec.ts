@@ -178,7 +178,10 @@ for (const viewport of [
       await shoot(page, 'public-card-lane', { themes: ['light', 'dark'], fullPage: false });
       await panel.scrollIntoViewIfNeeded();
       await shoot(page, 'public-card-preview', { themes: ['light', 'dark'], fullPage: false });
-      await expectAccessible(page, '.admin-main');
+      // Axe reads the whole card (every lane's inputs) in both themes, the longest part of the
+      // test: once, at the desktop width; what it checks (names, roles, colours) is the same markup
+      // and styles on a phone.
+      if (viewport.width >= 1000) await expectAccessible(page, '.admin-main');
     });
 
     test('a card of its own: price changed, previewed, saved; CSV out and in; a bad file saves nothing; a conflicting save', async ({

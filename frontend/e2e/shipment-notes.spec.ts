@@ -1,4 +1,4 @@
-// Staff's internal notes and failed delivery attempts, at 390 and 1280 px: an admin adds notes in a
+// Staff's internal notes and failed delivery attempts, at 1280 px (and their layout at 390 px): an admin adds notes in a
 // shipment's View dialog (newest first, author and time, line breaks kept; one too long is refused
 // by the server under the text); the notes appear neither on the public tracking page (limited or
 // verified) nor in the customer portal; an agent's update recording a failed attempt is refused
@@ -9,7 +9,7 @@ import { createClient, type Client } from '@connectrpc/connect';
 import { createGrpcWebTransport } from '@connectrpc/connect-web';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { ShipmentNoteService } from '../src/gen/logistics/v1/shipment_note_service_pb';
-import { ShipmentStatus } from '../src/gen/logistics/v1/shipment_pb';
+import { DeliveryAttemptFailure, ShipmentStatus } from '../src/gen/logistics/v1/shipment_pb';
 import { Role } from '../src/gen/logistics/v1/user_pb';
 import { adminEmail, searchShipments, signIn } from './support/admin';
 import { addCustomerUser, createCustomer, signInToPortal } from './support/customers';
@@ -93,6 +93,7 @@ for (const viewport of VIEWPORTS) {
     test('an admin adds notes in the View dialog: newest first, with author and time, line breaks kept; too long is refused', async ({
       page,
     }) => {
+      flowAt(page, 1280);
       const run = tag();
       const shipment = await createShipment(admin, run);
       await signIn(page);
@@ -145,9 +146,10 @@ for (const viewport of VIEWPORTS) {
       await shootBoth(page, `notes-view-${viewport.width}`, view);
     });
 
-    test('an agent records a failed delivery attempt: never with Delivered; shown in the staff history and on the tracking page (Arabic on the phone, English on the desktop)', async ({
+    test('an agent records a failed delivery attempt: never with Delivered; shown in the staff history and on the tracking page, in English and Arabic', async ({
       page,
     }) => {
+      flowAt(page, 1280);
       const run = tag();
       const [shipment, email] = await Promise.all([createShipment(admin, run), agent()]);
       await signIn(page, email, PASSWORD);
@@ -187,12 +189,12 @@ for (const viewport of VIEWPORTS) {
       await latest.scrollIntoViewIfNeeded();
       await shootBoth(page, `failed-attempt-history-${viewport.width}`, view);
 
-      // The tracking page in Arabic on the phone, in English on the desktop.
+      // The tracking page in English and in Arabic.
       const pages = [
         ['', NOBODY_HOME_EN],
         ['/ar', NOBODY_HOME_AR],
       ] as const;
-      for (const [prefix, words] of viewport.width < 1000 ? pages.slice(1) : pages.slice(0, 1)) {
+      for (const [prefix, words] of pages) {
         await page.goto(`${prefix}/track/${shipment.trackingNumber}`);
         const history = page.locator('section[aria-labelledby="history-heading"]');
         const event = history.getByTestId('history-event').first();
@@ -203,6 +205,51 @@ for (const viewport of VIEWPORTS) {
         await expectAccessible(page, 'section[aria-labelledby="history-heading"]');
         await shootBoth(page, `failed-attempt-track${prefix.replace('/', '-') || '-en'}-${viewport.width}`, history);
       }
+    });
+
+    test('the notes, the Update Status dialog with its failed attempt, and the Arabic history fit the screen', async ({ page }) => {
+      // The flows above run on a desktop; on a phone, what their screens look like.
+      test.skip(viewport.width !== 390, 'the layout of a phone');
+      const run = tag();
+      const [shipment, email] = await Promise.all([createShipment(admin, run), agent()]);
+      const first = `Called the receiver ${run}`;
+      const second = `Left a card at the door ${run}\nReceiver is back after 18:00`;
+      for (const text of [first, second]) await notes.createShipmentNote({ shipmentId: shipment.id, text });
+      await admin.shipments.updateShipmentTracking({
+        id: shipment.id,
+        status: ShipmentStatus.DELAYED,
+        currentLocation: 'Amsterdam, Netherlands',
+        failedAttempt: DeliveryAttemptFailure.NOBODY_HOME,
+      });
+
+      // An agent: the one who records attempts (an admin edits instead), and adds notes too.
+      await signIn(page, email, PASSWORD);
+      const view = await openView(page, shipment.trackingNumber);
+      const section = view.getByRole('region', { name: 'Internal notes' });
+      await expect(section.getByTestId('shipment-note')).toHaveCount(2);
+      await expect(section.getByTestId('shipment-note').first().locator('.note-text')).toHaveText(second);
+      await section.getByRole('button', { name: 'Add note' }).scrollIntoViewIfNeeded();
+      await expect(section.getByRole('button', { name: 'Add note' })).toBeInViewport();
+      await expect(view.getByRole('region', { name: 'Shipment History' }).getByTestId('history-event').first()).toContainText(NOBODY_HOME_EN);
+      await expectNoSideways(page);
+      await shootBoth(page, `notes-view-${viewport.width}`, view);
+      await view.getByRole('button', { name: 'Close', exact: true }).click();
+      await expect(view).toHaveCount(0);
+
+      const row = page.locator(`[data-tracking-number="${shipment.trackingNumber}"]`).first();
+      await row.getByRole('button', { name: `Update status of shipment ${shipment.trackingNumber}` }).click();
+      const dialog = page.getByRole('dialog', { name: `Update Status: ${shipment.trackingNumber}` });
+      await expect(dialog.getByLabel('Delivery attempt')).toBeVisible();
+      await expect(dialog.getByRole('button', { name: 'Update Status' })).toBeVisible();
+      await expectNoSideways(page);
+      await shootBoth(page, `failed-attempt-dialog-${viewport.width}`, dialog);
+
+      await page.goto(`/ar/track/${shipment.trackingNumber}`);
+      const history = page.locator('section[aria-labelledby="history-heading"]');
+      await expect(history.getByTestId('history-event').first()).toContainText(NOBODY_HOME_AR);
+      await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+      await expectNoSideways(page);
+      await shootBoth(page, `failed-attempt-track-ar-${viewport.width}`, history);
     });
   });
 }

@@ -1,6 +1,7 @@
 // Privacy by default on the tracking page, proving one is a party, the links of the shipment's
 // e-mails, subscriptions by e-mail, and the parts of the result a receiver reads (progress,
-// ETA, history by day, map, print), at phone and desktop widths.
+// ETA, history by day, map, print), at phone and desktop widths: what is laid out at both, each
+// flow that no width changes at one of them.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -133,6 +134,7 @@ for (const viewport of VIEWPORTS) {
     });
 
     test("the receiver's e-mail shows the full view, remembered in this browser only", async ({ page, browser }) => {
+      flowAt(page, 1280);
       const run = tag();
       const shipment = await createShipment(admin, run);
       await page.goto(`/track/${shipment.trackingNumber}`);
@@ -157,6 +159,7 @@ for (const viewport of VIEWPORTS) {
     });
 
     test("the last 4 digits of the shipper's phone show the full view", async ({ page }) => {
+      flowAt(page, 390);
       const run = tag();
       const shipment = await createShipment(admin, run);
       await page.goto(`/track/${shipment.trackingNumber}`);
@@ -165,6 +168,7 @@ for (const viewport of VIEWPORTS) {
     });
 
     test('signed-in staff always see the full view', async ({ page, baseURL }) => {
+      flowAt(page, 1280);
       const run = tag();
       const shipment = await createShipment(admin, run);
       await adminRpc(page.context().request, baseURL!);
@@ -173,6 +177,7 @@ for (const viewport of VIEWPORTS) {
     });
 
     test("the link in the shipment's e-mail opens the full view and leaves no token in the address", async ({ page }) => {
+      flowAt(page, 390);
       const run = tag();
       const shipment = await createShipment(admin, run);
       const email = await waitForEmail(
@@ -190,6 +195,7 @@ for (const viewport of VIEWPORTS) {
     });
 
     test('subscribe, confirm, get an update, unsubscribe in one click', async ({ page }) => {
+      flowAt(page, 1280);
       const run = tag();
       await admin.shipments.updateTrackingEmailSettings({
         settings: { rules: [{ event: TrackingEvent.IN_TRANSIT, shipper: false, receiver: true, subscribers: true }] },
@@ -230,6 +236,7 @@ for (const viewport of VIEWPORTS) {
     });
 
     test('a forged confirmation link says so', async ({ page }) => {
+      flowAt(page, 390);
       const shipment = demoShipmentWithStatus('in_transit');
       await page.goto(`/track/${shipment.trackingNumber}?confirm=forged-token`);
       const outcome = page.getByTestId('subscription-link-outcome');
@@ -239,6 +246,7 @@ for (const viewport of VIEWPORTS) {
     });
 
     test('progress: an ordered list with the current step named, delays and holds on their step', async ({ page }) => {
+      flowAt(page, 390);
       const { IN_TRANSIT, DELAYED, ON_HOLD, DELIVERED } = ShipmentStatus;
       const cases: Array<[string, Array<[ShipmentStatus, string]>, string, string[]]> = [
         ['new', [], 'Created', []],
@@ -271,6 +279,7 @@ for (const viewport of VIEWPORTS) {
     });
 
     test('expected delivery: on time, today, late by N days, delivered', async ({ page }) => {
+      flowAt(page, 1280);
       const cases: Array<[number, boolean, string]> = [
         [4, false, 'on time'],
         [0, false, 'today'],

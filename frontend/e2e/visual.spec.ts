@@ -3,7 +3,6 @@
 // test-results/screenshots/visual-*.png.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { formatDimensionsCm, formatKg } from '../src/utils/format';
 import { LOGIN_PATH, SESSION_SERVICE_PATH, SHIPMENT_SERVICE_PATH, loginError, signIn } from './support/admin';
@@ -13,6 +12,7 @@ import { adminRpc } from './support/rpc';
 import { waitForHydration } from './support/hydrated';
 import { toastWithText } from './support/track-page';
 import { SCREENSHOTS, backdropColour, contentUnder, contrastRatio, parseRgb, scrollWindowTo, keepScreenshot } from './support/visual';
+import { axeOn } from './support/page-checks';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
@@ -216,7 +216,7 @@ test.describe('2. toasts', () => {
   }
 
   async function expectNoSeriousAxeViolation(page: Page, toast: Locator): Promise<void> {
-    const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const { violations } = await axeOn(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
     await expect(toast).toBeVisible();
     const serious = violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
