@@ -36,6 +36,7 @@ const distributed = process.env.E2E_MODE === 'distributed';
 // gateway of its own).
 const crossServiceSpecs = {
   'admin.spec.ts': 'a shipment made and changed by a signed-in admin (auth) in shipments, its e-mails in notifications',
+  'courier.spec.ts': "a courier (auth) records events offline that shipments applies once, followed live on another gateway's page",
   'back-office.spec.ts': 'figures, a bulk change and the export streamed from shipments through the gateway',
   'emails.spec.ts': 'the contact form and test e-mails in notifications, retried from the outbox',
   'import.spec.ts': 'a CSV file uploaded through the gateway to shipments, its report downloaded back',

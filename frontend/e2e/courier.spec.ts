@@ -6,7 +6,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { ShipmentExceptionKind, ShipmentExceptionState } from '../src/gen/logistics/v1/shipment_exception_service_pb';
 import { ShipmentStatus, type Shipment } from '../src/gen/logistics/v1/shipment_pb';
 import { Role } from '../src/gen/logistics/v1/user_pb';
-import { ADMIN_PATH, submitLogin, LOGIN_PATH, signIn } from './support/admin';
+import { ADMIN_PATH, LOGIN_PATH, searchShipments, signIn, submitLogin } from './support/admin';
 import { siteUrl } from './support/env';
 import { expectNoSidewaysScroll } from './support/page-checks';
 import { adminRpc, type Clients } from './support/rpc';
@@ -155,5 +155,109 @@ test.describe('the courier app', () => {
     const history = (await admin.shipments.getShipment({ id: attempted.id })).history;
     expect(history.filter((h) => h.failedAttempt !== 0).map((h) => h.updatedBy)).toEqual([courier.email]);
     await Promise.all([staff.close(), visitor.close(), phone.close()]);
+  });
+
+  test('a hundred actions kept offline arrive once each, in order, and a conflict is shown to the courier', async ({ browser, request }) => {
+    const run = uniqueRun();
+    const admin = await adminRpc(request, siteUrl());
+    const courier = await newCourier(admin, run);
+    // Booked an hour ago: the courier's scans of the last minute come after.
+    const booked = new Date(Date.now() - 3_600_000);
+    const shipments = await Promise.all(Array.from({ length: 10 }, () => createShipment(admin, run, {}, booked)));
+    const contested = await createShipment(admin, run, {}, booked);
+    const phone = await browser.newContext({ baseURL: siteUrl(), viewport: PHONE, hasTouch: true, isMobile: true });
+    const page = await phone.newPage();
+    await signInAsCourier(page, courier.email);
+
+    await phone.setOffline(true);
+    // Kept on the phone as the app keeps them (its IndexedDB outbox): ten scans per shipment, a
+    // few kept twice (an answer lost after sending), and one on a shipment staff deliver meanwhile.
+    const start = Date.now() - 60_000;
+    const places = ['Tema depot', 'Accra hub', 'Kumasi hub', 'Tamale hub', 'Ho depot'];
+    const actions = shipments.flatMap((shipment, s) =>
+      Array.from({ length: 10 }, (_, i) => ({
+        requestId: `run-${run}-${s}-${i}`,
+        trackingNumber: shipment.trackingNumber,
+        shipmentId: shipment.id,
+        event: i % 2 === 0 ? 'at_hub' : 'out_for_delivery',
+        place: `${places[i % places.length]} ${i}`,
+        recordedAt: new Date(start + s * 100 + i * 1000).toISOString(),
+      })),
+    );
+    const again = actions.filter((_, i) => i % 25 === 0);
+    const late = {
+      requestId: `run-${run}-late`,
+      trackingNumber: contested.trackingNumber,
+      shipmentId: contested.id,
+      event: 'out_for_delivery',
+      place: 'Accra hub',
+      recordedAt: new Date(start).toISOString(),
+    };
+    await page.evaluate(
+      (all) =>
+        new Promise<void>((resolve, reject) => {
+          const open = indexedDB.open('courier-outbox', 1);
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const tx = open.result.transaction('actions', 'readwrite');
+            for (const action of all) tx.objectStore('actions').add(action);
+            tx.oncomplete = () => resolve();
+            tx.onerror = () => reject(tx.error);
+          };
+        }),
+      [...actions, ...again, late],
+    );
+    await moveShipment(admin, contested, ShipmentStatus.DELIVERED, 'Front door');
+
+    await phone.setOffline(true);
+    const reconnected = Date.now();
+    await phone.setOffline(false);
+    // Done when the server holds the last shipment's tenth event.
+    const last = shipments[shipments.length - 1];
+    await expect
+      .poll(async () => (await admin.shipments.getShipment({ id: last.id })).history.length, { timeout: 10_000, intervals: [100] })
+      .toBe(11);
+    const seconds = (Date.now() - reconnected) / 1000;
+    expect(seconds, 'all sent within 10 s of reconnecting').toBeLessThanOrEqual(10);
+    console.log(`${actions.length + again.length + 1} kept actions sent in ${seconds.toFixed(1)} s`);
+    await expect(page.getByText('Everything is sent')).toBeVisible();
+
+    for (const shipment of shipments) {
+      const history = (await admin.shipments.getShipment({ id: shipment.id })).history.slice(1);
+      expect(
+        history.map((h) => h.location),
+        `${shipment.trackingNumber}: each action once, in the order kept`,
+      ).toEqual(actions.filter((a) => a.shipmentId === shipment.id).map((a) => a.place));
+      expect(history.every((h) => h.updatedBy === courier.email)).toBe(true);
+    }
+    // The late one: staff delivered the shipment after the courier's scan; it is shown, not lost.
+    const attention = page.getByRole('region', { name: 'Needs your attention' });
+    await expect(attention.getByText(new RegExp(`${contested.trackingNumber}: “Out for delivery” was not recorded`))).toBeVisible();
+    await attention.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(attention).toBeHidden();
+    expect((await admin.shipments.getShipment({ id: contested.id })).status).toBe(ShipmentStatus.DELIVERED);
+    await phone.close();
+  });
+
+  test('staff give ticked shipments to a courier for today; the list and the audit log show it', async ({ page, request }) => {
+    const run = uniqueRun();
+    const admin = await adminRpc(request, siteUrl());
+    const courier = await newCourier(admin, run);
+    const shipment = await createShipment(admin, run);
+    await signIn(page);
+    await searchShipments(page, shipment.trackingNumber);
+    const row = page.locator(`[data-tracking-number="${shipment.trackingNumber}"]`).first();
+    await expect(row).toBeVisible();
+    await row.getByRole('checkbox', { name: `Select shipment ${shipment.trackingNumber}` }).check();
+    await page.getByRole('region', { name: 'Selected shipments' }).getByRole('button', { name: 'Assign to courier' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Assign 1 shipment to a courier' });
+    await dialog.getByRole('button', { name: 'Assign', exact: true }).click();
+    await expect(dialog.locator('#assign-courier-error')).toHaveText('Choose a courier');
+    await dialog.getByLabel('Courier').selectOption({ label: `Rider ${run} (${courier.email})` });
+    await dialog.getByRole('button', { name: 'Assign', exact: true }).click();
+    await expect(dialog).toBeHidden();
+    await expect(row.getByRole('cell', { name: new RegExp(`^${courier.email.replace(/[.]/g, '\\.')}, `) })).toBeVisible();
+    const { entries } = await admin.audit.listAuditEntries({ target: shipment.id, action: 'shipment.assign', pageSize: 10 });
+    expect(entries.map((e) => e.summary)).toEqual([expect.stringMatching(new RegExp(`^Courier: ${courier.email.replace(/[.]/g, '\\.')}, \\d{4}-\\d{2}-\\d{2}$`))]);
   });
 });

@@ -74,6 +74,9 @@ export function useOutbox(): Outbox {
         if (live) setActions(all);
       });
     read();
+    // Read again when the connection comes or goes: another tab of the app may have kept some.
+    window.addEventListener('online', read);
+    window.addEventListener('offline', read);
     const unsubscribe = onOutboxChange(() => {
       read();
     });
@@ -81,6 +84,8 @@ export function useOutbox(): Outbox {
     const unsubscribeSend = onOutboxChange(send);
     return () => {
       live = false;
+      window.removeEventListener('online', read);
+      window.removeEventListener('offline', read);
       unsubscribe();
       unsubscribeSend();
     };
