@@ -54,8 +54,6 @@ export function ShipmentsTable({
     else next.delete(id);
     selection.onChange(next);
   };
-  // A column of couriers' rounds only when this page has a shipment on one.
-  const rounds = shipments.some((s) => s.courierAssignment);
   return (
     <div className="table-cards">
       <div className="table-scroll" role="region" aria-label="Shipments" tabIndex={0}>
@@ -72,7 +70,6 @@ export function ShipmentsTable({
               <th scope="col">Receiver</th>
               <th scope="col">Origin → Destination</th>
               <th scope="col">Status</th>
-              {rounds && <th scope="col">Courier</th>}
               <th scope="col">Expected Delivery</th>
               <th scope="col">Updated</th>
               <th scope="col">
@@ -106,16 +103,15 @@ export function ShipmentsTable({
                     <span>
                       <bdi>{s.origin || EMPTY_VALUE}</bdi> <span aria-hidden="true">→</span>
                       <span className="visually-hidden">to</span> <bdi>{s.destination || EMPTY_VALUE}</bdi>
+                      {s.courierAssignment && (
+                        // The courier whose round of a day it is on, under the route it takes.
+                        <span className="row-courier">Courier: {courierRound(s.courierAssignment)}</span>
+                      )}
                     </span>
                   </td>
                   <td className="card-aside">
                     <StatusBadge statusKey={statusKey(s.status)} />
                   </td>
-                  {rounds && (
-                    <td data-label="Courier" className="courier-cell">
-                      {courierRound(s.courierAssignment) || EMPTY_VALUE}
-                    </td>
-                  )}
                   <td data-label="Expected Delivery">{date ? formatDateParts(date.year, date.month, date.day) : EMPTY_VALUE}</td>
                   <td className="updated-cell" data-label="Updated">
                     <UpdatedAt shipment={s} />

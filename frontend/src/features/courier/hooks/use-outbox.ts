@@ -19,27 +19,49 @@ export type Outbox = {
 
 let flushing: Promise<void> | null = null;
 
-/** Sends the waiting actions one at a time, in order; stops at the first the network refuses. */
+/** Shipments whose actions are sent at once; each shipment's own go one after another. */
+const LANES = 4;
+
+/** Sends the waiting actions: each shipment's in the order kept, four shipments at a time; stops
+ * at the first the network refuses (the rest wait for the next try). */
 function flush(onSignedOut: () => void, onSent: () => void): Promise<void> {
   flushing ??= (async () => {
+    let sent = false;
     try {
-      // Read again after each: an action kept meanwhile joins the end of the line.
+      let stopped = false;
+      const tried = new Set<number>();
+      // Read again after each round: actions kept meanwhile are sent too.
       for (;;) {
-        const action = (await allActions()).find((a) => a.conflict === undefined && a.seq !== undefined);
-        if (!action?.seq) return;
-        const result = await sendAction(action);
-        if (result.kind === 'sent') {
-          await removeAction(action.seq);
-          onSent();
-        } else if (result.kind === 'refused') {
-          await markConflict(action, result.message);
-        } else {
-          if (result.kind === 'signed-out') onSignedOut();
-          return;
-        }
+        const waiting = (await allActions()).filter((a) => a.conflict === undefined && a.seq !== undefined && !tried.has(a.seq));
+        if (waiting.length === 0 || stopped) return;
+        const lanes = new Map<string, QueuedAction[]>();
+        for (const action of waiting) lanes.set(action.trackingNumber, [...(lanes.get(action.trackingNumber) ?? []), action]);
+        const queue = [...lanes.values()];
+        const lane = async () => {
+          for (let actions = queue.shift(); actions && !stopped; actions = queue.shift()) {
+            for (const action of actions) {
+              if (stopped || action.seq === undefined) return;
+              tried.add(action.seq);
+              const result = await sendAction(action);
+              if (result.kind === 'sent') {
+                await removeAction(action.seq);
+                sent = true;
+              } else if (result.kind === 'refused') {
+                await markConflict(action, result.message);
+              } else {
+                stopped = true;
+                if (result.kind === 'signed-out') onSignedOut();
+                return;
+              }
+            }
+          }
+        };
+        await Promise.all(Array.from({ length: LANES }, lane));
       }
     } finally {
       flushing = null;
+      // The round reads again once, not after each of a hundred actions.
+      if (sent) onSent();
     }
   })();
   return flushing;
