@@ -58,8 +58,13 @@ async fn serves_the_app_with_spa_fallback_cache_and_security_headers() {
         .await
         .unwrap();
     assert_eq!(courier.status(), 200);
-    let csp = courier.headers()["content-security-policy"].to_str().unwrap();
-    assert!(csp.contains("script-src 'self' 'wasm-unsafe-eval';"), "{csp}");
+    let csp = courier.headers()["content-security-policy"]
+        .to_str()
+        .unwrap();
+    assert!(
+        csp.contains("script-src 'self' 'wasm-unsafe-eval';"),
+        "{csp}"
+    );
     assert_eq!(
         courier.headers()["permissions-policy"],
         "camera=(self), microphone=(), geolocation=(self)"
