@@ -97,6 +97,9 @@ export default defineConfig({
     // it records none there (run the failing spec again without CI=1 for one).
     trace: process.env.CI ? 'off' : 'retain-on-failure',
     colorScheme: 'light',
+    // Motion costs CI's two cores a seventh of the browser's time (endless marquees, pulses);
+    // the tests of motion itself ask for it (page.emulateMedia).
+    reducedMotion: 'reduce',
     // The offline service worker would answer requests before page.route() sees them; the
     // offline tests allow it in their own context.
     serviceWorkers: 'block',

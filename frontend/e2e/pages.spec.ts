@@ -164,6 +164,8 @@ test.describe('large screens', () => {
 });
 
 test('FAQ: 8 questions, one answer open at a time, and the Contact Us link', async ({ page }) => {
+  // The answers' staggered entrance is motion: shown to those who have not asked for less.
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
   await page.goto('/faq');
   await waitForHydration(page);
   const items = page.locator('details.faq-item');

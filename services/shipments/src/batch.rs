@@ -13,6 +13,9 @@ use crate::service::{ShipmentsService, list_query};
 /// The most shipments one batch may change.
 pub const MAX_BATCH: usize = 1_000;
 
+/// The most tracking events one call may record: a phone's queue goes in a few calls.
+pub const MAX_EVENTS: usize = 100;
+
 impl ShipmentsService {
     pub(crate) async fn batch_update_tracking(
         &self,
@@ -73,6 +76,44 @@ impl ShipmentsService {
             updated_count: updated,
             failures,
         })
+    }
+
+    /// Records each event in order, on its own; stops at the first the store could not take,
+    /// so the caller sends it and those after it again.
+    pub(crate) async fn record_events(
+        &self,
+        request: pb::RecordTrackingEventsRequest,
+        actor: Actor,
+    ) -> Result<pb::RecordTrackingEventsResponse, ShipmentError> {
+        if request.events.is_empty() || request.events.len() > MAX_EVENTS {
+            return Err(FieldViolation::new(
+                "events",
+                format!("must hold 1 to {MAX_EVENTS} events"),
+            )
+            .into());
+        }
+        let mut results = Vec::with_capacity(request.events.len());
+        for event in &request.events {
+            let outcome = match crate::service::tracking_event(event) {
+                Ok((id, patch)) => self.update(&id, patch, actor.clone()).await.map(|_| ()),
+                Err(e) => Err(e),
+            };
+            match outcome {
+                Ok(()) => results.push(pb::TrackingEventResult {
+                    recorded: true,
+                    message: String::new(),
+                }),
+                Err(e @ (ShipmentError::Unavailable(_) | ShipmentError::Internal(_))) => {
+                    tracing::warn!(error = %e, tried = results.len(), "tracking events stopped");
+                    break;
+                }
+                Err(e) => results.push(pb::TrackingEventResult {
+                    recorded: false,
+                    message: failure_message(&e),
+                }),
+            }
+        }
+        Ok(pb::RecordTrackingEventsResponse { results })
     }
 
     /// The ids of the batch: as given, or those the filter matches; 1 to `MAX_BATCH`.

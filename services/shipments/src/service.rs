@@ -373,6 +373,47 @@ pub(crate) fn verified<T>(request: &Request<T>) -> Result<(Caller, Actor), Statu
     Ok((caller, actor))
 }
 
+/// One tracking event's shipment id and change, checked field by field.
+pub(crate) fn tracking_event(
+    request: &pb::UpdateShipmentTrackingRequest,
+) -> Result<(String, ShipmentPatch), ShipmentError> {
+    let id = id("id", &request.id)?;
+    let mut v = Violations::default();
+    let patch = ShipmentPatch {
+        status: Some(convert::status_from_proto("status", request.status, &mut v)),
+        current_location: Some(v.text(
+            "current_location",
+            &request.current_location,
+            TextRule::line(200),
+        )),
+        remarks: v.text("remarks", &request.remarks, TextRule::line(500).optional()),
+        remarks_public: request.remarks_public,
+        history: HistoryRule::AlwaysRecord,
+        event_time: v.past_time(
+            "event_time",
+            request.event_time.as_ref(),
+            crate::domain::now(),
+        ),
+        failed_attempt: convert::attempt_failure_from_proto(
+            "failed_attempt",
+            request.failed_attempt,
+            &mut v,
+        ),
+        request_id: RequestId::parse(&request.request_id).unwrap_or_else(|description| {
+            v.add("request_id", description);
+            None
+        }),
+        ..ShipmentPatch::default()
+    };
+    if patch.failed_attempt.is_some() && patch.status == Some(crate::domain::Status::Delivered) {
+        v.add(
+            "failed_attempt",
+            "A delivered shipment has no failed attempt: choose another status",
+        );
+    }
+    v.into_result((id, patch)).map_err(ShipmentError::Invalid)
+}
+
 pub(crate) fn id(field: &str, value: &str) -> Result<String, ShipmentError> {
     let value = value.trim();
     if value.is_empty() {
@@ -857,44 +898,19 @@ impl ShipmentService for ShipmentsService {
         request: Request<pb::UpdateShipmentTrackingRequest>,
     ) -> Result<Response<pb::Shipment>, Status> {
         let (_, actor) = verified(&request)?;
-        let request = request.into_inner();
-        let id = id("id", &request.id)?;
-        let mut v = Violations::default();
-        let patch = ShipmentPatch {
-            status: Some(convert::status_from_proto("status", request.status, &mut v)),
-            current_location: Some(v.text(
-                "current_location",
-                &request.current_location,
-                TextRule::line(200),
-            )),
-            remarks: v.text("remarks", &request.remarks, TextRule::line(500).optional()),
-            remarks_public: request.remarks_public,
-            history: HistoryRule::AlwaysRecord,
-            event_time: v.past_time(
-                "event_time",
-                request.event_time.as_ref(),
-                crate::domain::now(),
-            ),
-            failed_attempt: convert::attempt_failure_from_proto(
-                "failed_attempt",
-                request.failed_attempt,
-                &mut v,
-            ),
-            request_id: RequestId::parse(&request.request_id).unwrap_or_else(|description| {
-                v.add("request_id", description);
-                None
-            }),
-            ..ShipmentPatch::default()
-        };
-        if patch.failed_attempt.is_some() && patch.status == Some(crate::domain::Status::Delivered)
-        {
-            v.add(
-                "failed_attempt",
-                "A delivered shipment has no failed attempt: choose another status",
-            );
-        }
-        v.into_result(()).map_err(ShipmentError::Invalid)?;
+        let (id, patch) = tracking_event(&request.into_inner())?;
         Ok(Response::new(self.update(&id, patch, actor).await?))
+    }
+
+    #[tracing::instrument(skip_all, fields(events = request.get_ref().events.len()))]
+    async fn record_tracking_events(
+        &self,
+        request: Request<pb::RecordTrackingEventsRequest>,
+    ) -> Result<Response<pb::RecordTrackingEventsResponse>, Status> {
+        let (_, actor) = verified(&request)?;
+        Ok(Response::new(
+            self.record_events(request.into_inner(), actor).await?,
+        ))
     }
 
     #[tracing::instrument(skip_all, fields(id = %request.get_ref().id))]

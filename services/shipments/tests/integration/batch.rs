@@ -198,3 +198,94 @@ async fn a_filter_picks_the_shipments_and_the_batch_has_limits() {
         .unwrap_err();
     assert_eq!(denied.code(), Code::PermissionDenied);
 }
+
+/// A courier's phone sends what it kept offline in one call: each event in order and once
+/// (also when the call is sent again), a refused one named by its field, the next not held back.
+#[tokio::test]
+async fn a_phones_kept_events_are_recorded_in_order_once_and_refusals_are_named() {
+    let running = start().await;
+    let mut admin = running.client.clone();
+    let a = create(&mut admin, valid_input()).await;
+    let b = create(&mut admin, valid_input()).await;
+    let event = |id: &str, request_id: &str, place: &str| pb::UpdateShipmentTrackingRequest {
+        id: id.into(),
+        status: pb::ShipmentStatus::InTransit.into(),
+        current_location: place.into(),
+        request_id: request_id.into(),
+        ..Default::default()
+    };
+    let kept = pb::RecordTrackingEventsRequest {
+        events: vec![
+            event(&a.id, "phone-a-0001", "Tema depot"),
+            event(&b.id, "phone-b-0001", "Accra hub"),
+            event(&a.id, "phone-a-0002", "Kumasi hub"),
+            event(&b.id, "phone-b-0002", ""),
+            event("no-such-shipment", "phone-x-0001", "Ho depot"),
+            event(&a.id, "phone-a-0001", "Tema depot"),
+            event(&b.id, "phone-b-0003", "Tamale hub"),
+        ],
+    };
+    let courier = running.key.mint(&caller("courier"), CALL_TOKEN_LIFETIME);
+    let mut phone = running.client_as(&courier);
+    let results = |reply: pb::RecordTrackingEventsResponse| {
+        reply
+            .results
+            .into_iter()
+            .map(|r| (r.recorded, r.message))
+            .collect::<Vec<_>>()
+    };
+    let expected = vec![
+        (true, String::new()),
+        (true, String::new()),
+        (true, String::new()),
+        (false, "current_location: is required".to_owned()),
+        (false, "Shipment not found".to_owned()),
+        (true, String::new()),
+        (true, String::new()),
+    ];
+    let first = phone.record_tracking_events(kept.clone()).await.unwrap();
+    assert_eq!(results(first.into_inner()), expected);
+    // The answer was lost: the phone sends it all again, and nothing is recorded twice.
+    let again = phone.record_tracking_events(kept).await.unwrap();
+    assert_eq!(results(again.into_inner())[..3], expected[..3]);
+    for (s, places) in [
+        (&a, vec!["Tema depot", "Kumasi hub"]),
+        (&b, vec!["Accra hub", "Tamale hub"]),
+    ] {
+        let now = admin
+            .get_shipment(pb::GetShipmentRequest { id: s.id.clone() })
+            .await
+            .unwrap()
+            .into_inner();
+        let recorded: Vec<_> = now.history[1..]
+            .iter()
+            .map(|h| (h.location.as_str(), h.updated_by.as_str()))
+            .collect();
+        let wanted: Vec<_> = places
+            .into_iter()
+            .map(|p| (p, "someone@example.com"))
+            .collect();
+        assert_eq!(recorded, wanted, "{}", s.tracking_number);
+    }
+
+    for count in [0, 101] {
+        let status = phone
+            .record_tracking_events(pb::RecordTrackingEventsRequest {
+                events: (0..count)
+                    .map(|i| event(&a.id, &format!("phone-a-1{i:03}"), "Tema depot"))
+                    .collect(),
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(violations(&status), ["events"], "{count} events");
+    }
+    let user = running.key.mint(&caller("user"), CALL_TOKEN_LIFETIME);
+    let denied = running
+        .client_as(&user)
+        .record_tracking_events(pb::RecordTrackingEventsRequest {
+            events: vec![event(&a.id, "phone-a-0009", "Tema depot")],
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(denied.code(), Code::PermissionDenied);
+}

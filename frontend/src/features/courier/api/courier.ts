@@ -55,44 +55,87 @@ async function bytesOf(blob: Blob | undefined): Promise<Uint8Array> {
   return blob ? new Uint8Array(await blob.arrayBuffer()) : new Uint8Array();
 }
 
-/** Sends one kept action. Safe to repeat: the event carries its id, and a proof replaces the last. */
-export async function sendAction(action: QueuedAction): Promise<SendResult> {
-  try {
-    let id = action.shipmentId;
-    if (!id) {
-      const found = await shipmentClient.getShipmentByTrackingNumber(
-        { trackingNumber: action.trackingNumber },
-        { timeoutMs: TIMEOUT_MS },
-      );
-      id = found.id;
+/** The most actions one call sends (the server's bound on events per call). */
+export const MAX_ACTIONS_PER_CALL = 100;
+
+/** The shipment ids of actions recorded from a number scanned offline: looked up once per
+ * number. A number no shipment has is refused; any other failure means try again later. */
+async function shipmentIds(actions: QueuedAction[]): Promise<Map<string, SendResult | string>> {
+  const ids = new Map<string, SendResult | string>();
+  for (const action of actions) {
+    if (action.shipmentId || ids.has(action.trackingNumber)) continue;
+    try {
+      const found = await shipmentClient.getShipmentByTrackingNumber({ trackingNumber: action.trackingNumber }, { timeoutMs: TIMEOUT_MS });
+      ids.set(action.trackingNumber, found.id);
+    } catch (error) {
+      const result = outcome(error);
+      ids.set(action.trackingNumber, result);
+      if (result.kind !== 'refused') break;
     }
-    const event = EVENTS[action.event];
-    await shipmentClient.updateShipmentTracking(
+  }
+  return ids;
+}
+
+/** Sends kept actions in one call, in their order; a delivery's proof, which only the last may
+ * carry, follows its event. One result per action, in order. Safe to repeat: each event carries
+ * its id, and a proof replaces the last. */
+export async function sendActions(actions: QueuedAction[]): Promise<SendResult[]> {
+  const results: SendResult[] = actions.map(() => ({ kind: 'retry' }));
+  const ids = await shipmentIds(actions);
+  const idOf = (action: QueuedAction) => action.shipmentId || (ids.get(action.trackingNumber) as string);
+  const sending: number[] = [];
+  for (const [i, action] of actions.entries()) {
+    const id = action.shipmentId || ids.get(action.trackingNumber);
+    if (typeof id === 'string') sending.push(i);
+    else if (id?.kind === 'refused') results[i] = id;
+    // Not reached, or signed out: this one and those after it wait.
+    else return results.map((result, n) => (n >= i && id ? id : result));
+  }
+  if (sending.length === 0) return results;
+  try {
+    const response = await shipmentClient.recordTrackingEvents(
       {
-        id,
-        status: event.status,
-        currentLocation: action.place,
-        remarks: event.remarks,
-        remarksPublic: event.remarks !== '',
-        eventTime: timestampFromDate(new Date(action.recordedAt)),
-        failedAttempt: action.reason ? REASONS[action.reason] : DeliveryAttemptFailure.UNSPECIFIED,
-        requestId: action.requestId,
+        events: sending.map((i) => {
+          const action = actions[i];
+          const event = EVENTS[action.event];
+          return {
+            id: idOf(action),
+            status: event.status,
+            currentLocation: action.place,
+            remarks: event.remarks,
+            remarksPublic: event.remarks !== '',
+            eventTime: timestampFromDate(new Date(action.recordedAt)),
+            failedAttempt: action.reason ? REASONS[action.reason] : DeliveryAttemptFailure.UNSPECIFIED,
+            requestId: action.requestId,
+          };
+        }),
       },
       { timeoutMs: TIMEOUT_MS },
     );
-    if (action.event === 'delivered' && action.proof) {
+    // Events after the last result were not tried: they stay 'retry'.
+    for (const [n, result] of response.results.entries()) {
+      results[sending[n]] = result.recorded ? { kind: 'sent' } : { kind: 'refused', message: result.message };
+    }
+  } catch (error) {
+    const failed = outcome(error);
+    return results.map((result, i) => (sending.includes(i) ? failed : result));
+  }
+  const last = actions.length - 1;
+  const proof = actions[last].proof;
+  if (proof && actions[last].event === 'delivered' && results[last].kind === 'sent') {
+    try {
       await shipmentClient.recordProofOfDelivery(
         {
-          id,
-          recipientName: action.proof.recipientName,
-          signaturePng: await bytesOf(action.proof.signature),
-          photo: await bytesOf(action.proof.photo),
+          id: idOf(actions[last]),
+          recipientName: proof.recipientName,
+          signaturePng: await bytesOf(proof.signature),
+          photo: await bytesOf(proof.photo),
         },
         { timeoutMs: TIMEOUT_MS },
       );
+    } catch (error) {
+      results[last] = outcome(error);
     }
-    return { kind: 'sent' };
-  } catch (error) {
-    return outcome(error);
   }
+  return results;
 }

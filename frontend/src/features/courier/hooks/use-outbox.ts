@@ -2,8 +2,8 @@
 // when the browser says it is back online, and every few seconds while some wait.
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { sendAction } from '../api/courier';
-import { allActions, markConflict, onOutboxChange, removeAction, type QueuedAction } from '../utils/outbox';
+import { MAX_ACTIONS_PER_CALL, sendActions } from '../api/courier';
+import { allActions, markConflict, onOutboxChange, removeActions, type QueuedAction } from '../utils/outbox';
 
 const RETRY_MS = 5_000;
 
@@ -19,44 +19,38 @@ export type Outbox = {
 
 let flushing: Promise<void> | null = null;
 
-/** Shipments whose actions are sent at once; each shipment's own go one after another. */
-const LANES = 4;
+/** The next call's actions: the oldest waiting, up to the bound, ending at the first delivery
+ * with a proof (its photo goes in a call of its own, after its event). */
+function nextCall(waiting: QueuedAction[]): QueuedAction[] {
+  const proof = waiting.findIndex((a) => a.proof !== undefined);
+  return waiting.slice(0, Math.min(MAX_ACTIONS_PER_CALL, proof === -1 ? waiting.length : proof + 1));
+}
 
-/** Sends the waiting actions: each shipment's in the order kept, four shipments at a time; stops
- * at the first the network refuses (the rest wait for the next try). */
+/** Sends the waiting actions, oldest first, a call at a time; stops at the first the network
+ * refuses (the rest wait for the next try). */
 function flush(onSignedOut: () => void, onSent: () => void): Promise<void> {
   flushing ??= (async () => {
     let sent = false;
     try {
-      let stopped = false;
       const tried = new Set<number>();
-      // Read again after each round: actions kept meanwhile are sent too.
+      // Read again after each call: actions kept meanwhile are sent too.
       for (;;) {
         const waiting = (await allActions()).filter((a) => a.conflict === undefined && a.seq !== undefined && !tried.has(a.seq));
-        if (waiting.length === 0 || stopped) return;
-        const lanes = new Map<string, QueuedAction[]>();
-        for (const action of waiting) lanes.set(action.trackingNumber, [...(lanes.get(action.trackingNumber) ?? []), action]);
-        const queue = [...lanes.values()];
-        const lane = async () => {
-          for (let actions = queue.shift(); actions && !stopped; actions = queue.shift()) {
-            for (const action of actions) {
-              if (stopped || action.seq === undefined) return;
-              tried.add(action.seq);
-              const result = await sendAction(action);
-              if (result.kind === 'sent') {
-                await removeAction(action.seq);
-                sent = true;
-              } else if (result.kind === 'refused') {
-                await markConflict(action, result.message);
-              } else {
-                stopped = true;
-                if (result.kind === 'signed-out') onSignedOut();
-                return;
-              }
-            }
-          }
-        };
-        await Promise.all(Array.from({ length: LANES }, lane));
+        if (waiting.length === 0) return;
+        const actions = nextCall(waiting);
+        for (const action of actions) tried.add(action.seq as number);
+        const results = await sendActions(actions);
+        const done = actions.filter((_, i) => results[i].kind === 'sent').map((a) => a.seq as number);
+        await removeActions(done);
+        sent ||= done.length > 0;
+        for (const [i, result] of results.entries()) {
+          if (result.kind === 'refused') await markConflict(actions[i], result.message);
+        }
+        const stop = results.find((r) => r.kind === 'retry' || r.kind === 'signed-out');
+        if (stop) {
+          if (stop.kind === 'signed-out') onSignedOut();
+          return;
+        }
       }
     } finally {
       flushing = null;
@@ -99,17 +93,16 @@ export function useOutbox(): Outbox {
     // Read again when the connection comes or goes: another tab of the app may have kept some.
     window.addEventListener('online', read);
     window.addEventListener('offline', read);
+    // A change: show it, and send a new action now (it waits behind any older one).
     const unsubscribe = onOutboxChange(() => {
       read();
+      send();
     });
-    // A new action: send it now (it waits behind any older one).
-    const unsubscribeSend = onOutboxChange(send);
     return () => {
       live = false;
       window.removeEventListener('online', read);
       window.removeEventListener('offline', read);
       unsubscribe();
-      unsubscribeSend();
     };
   }, [send]);
 
@@ -130,7 +123,7 @@ export function useOutbox(): Outbox {
     online,
     signedOut,
     dismiss: (action) => {
-      if (action.seq !== undefined) void removeAction(action.seq);
+      if (action.seq !== undefined) void removeActions([action.seq]);
     },
   };
 }

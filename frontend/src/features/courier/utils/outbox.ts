@@ -67,8 +67,11 @@ export async function allActions(): Promise<QueuedAction[]> {
   return (await db()).getAll('actions');
 }
 
-export async function removeAction(seq: number): Promise<void> {
-  await (await db()).delete('actions', seq);
+/** Removes the sent actions in one transaction: one change, not one per action. */
+export async function removeActions(seqs: number[]): Promise<void> {
+  if (seqs.length === 0) return;
+  const tx = (await db()).transaction('actions', 'readwrite');
+  await Promise.all([...seqs.map((seq) => tx.store.delete(seq)), tx.done]);
   changed();
 }
 
