@@ -157,6 +157,48 @@ test.describe('the courier app', () => {
     await Promise.all([staff.close(), visitor.close(), phone.close()]);
   });
 
+  test.describe('without signal from the start', () => {
+    test.use({ serviceWorkers: 'allow' });
+
+    test('the app reopened offline shows the round read earlier that day and keeps recording; sign-out leaves nothing', async ({
+      browser,
+      request,
+    }) => {
+      const run = uniqueRun();
+      const admin = await adminRpc(request, siteUrl());
+      const courier = await newCourier(admin, run);
+      const shipment = await createShipment(admin, run, { destination: 'Kumasi, Ghana' });
+      await admin.shipments.assignShipmentsToCourier({ shipmentIds: [shipment.id], courierId: courier.id, courierEmail: courier.email, date: todayUtc() });
+      const phone = await browser.newContext({ baseURL: siteUrl(), viewport: PHONE, hasTouch: true, isMobile: true, serviceWorkers: 'allow' });
+      const page = await phone.newPage();
+      await signInAsCourier(page, courier.email);
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
+      const round = page.getByRole('region', { name: 'Stops' });
+      await expect(round.getByText(shipment.trackingNumber, { exact: true })).toBeVisible();
+
+      // The phone loses signal and the app is opened again (the tab was closed, say).
+      await phone.setOffline(true);
+      await page.reload();
+      await expect(page.getByRole('status').filter({ hasText: 'Offline' })).toBeVisible();
+      await expect(round.getByText(shipment.trackingNumber, { exact: true })).toBeVisible();
+      await round.getByRole('button', { name: `Record for ${shipment.trackingNumber}` }).click();
+      await page.getByRole('radio', { name: 'Picked up' }).check();
+      await page.getByLabel('Place').fill('Adum market, Kumasi');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await expect(page.getByText('1 action waiting to be sent')).toBeVisible();
+
+      await phone.setOffline(false);
+      await expect(page.getByText('Everything is sent')).toBeVisible({ timeout: 10_000 });
+      const last = (await admin.shipments.getShipment({ id: shipment.id })).history.at(-1);
+      expect([last?.location, last?.updatedBy]).toEqual(['Adum market, Kumasi', courier.email]);
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await expect(page).toHaveURL(new RegExp(`${LOGIN_PATH}$`));
+      expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('courier-')))).toEqual([]);
+      await phone.close();
+    });
+  });
+
   // The bound is the all-in-one product's; the distributed one's SecantusDB answers one query at a
   // time (7.6 s on this machine, against 0.8 s all-in-one; measured, not asserted).
   test('a hundred actions kept offline arrive once each, in order, and a conflict is shown to the courier', { tag: ONE_MODE }, async ({ browser, request }) => {

@@ -1,7 +1,9 @@
+import { useEffect } from 'react';
 import { ToastHost } from '@/components/layout/ToastHost';
 import { RequireStaff } from '@/features/admin-session/components/RequireStaff';
-import { useLogout } from '@/features/admin-session/hooks/use-session';
+import { useLogout, useSessionRefresh, useSessionUnreachable } from '@/features/admin-session/hooks/use-session';
 import { CourierApp } from '@/features/courier/components/CourierApp';
+import { forgetCourier, keepCourier, keptCourier } from '@/features/courier/utils/kept-round';
 import type { User } from '@/gen/logistics/v1/user_pb';
 import { DataProvider } from '../data-provider';
 
@@ -10,13 +12,33 @@ import { DataProvider } from '../data-provider';
 export default function CourierPage() {
   return (
     <DataProvider>
-      <RequireStaff>{(user) => <SignedIn user={user} />}</RequireStaff>
+      <SessionGate />
       <ToastHost />
     </DataProvider>
   );
 }
 
+/** Without signal the session cannot be asked for: the courier last signed in on this phone goes
+ * on working (actions wait in the outbox), and the session is asked again until it answers. */
+function SessionGate() {
+  const unreachable = useSessionUnreachable();
+  useSessionRefresh();
+  const kept = unreachable ? keptCourier() : null;
+  if (kept) return <SignedIn user={kept} />;
+  return <RequireStaff>{(user) => <SignedIn user={user} />}</RequireStaff>;
+}
+
 function SignedIn({ user }: { user: User }) {
   const { logout, loggingOut } = useLogout();
-  return <CourierApp user={user} onSignOut={logout} signingOut={loggingOut} />;
+  useEffect(() => keepCourier(user), [user]);
+  return (
+    <CourierApp
+      user={user}
+      onSignOut={() => {
+        forgetCourier();
+        logout();
+      }}
+      signingOut={loggingOut}
+    />
+  );
 }

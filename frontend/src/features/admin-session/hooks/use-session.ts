@@ -50,6 +50,13 @@ export function useSession(): SessionState {
   return { status: 'loading' };
 }
 
+/** Whether the session could not be asked for (no signal, the gateway unreachable), as opposed
+ * to a known answer: the courier app then opens for the courier kept on the phone. */
+export function useSessionUnreachable(): boolean {
+  const { data, isError, fetchStatus } = useQuery(sessionQuery);
+  return data === undefined && (isError || fetchStatus === 'paused');
+}
+
 /**
  * While this page is visible, asks again every 5 s, so a role or permissions changed by an admin
  * show here within seconds (the server applies them at once), and a session that ended shows the

@@ -1,19 +1,31 @@
 // The courier app's calls: the day's round, and sending a kept action (an event, then for a
 // delivery its proof). Through the one transport (src/lib/transport.ts).
 import { Code, ConnectError } from '@connectrpc/connect';
+import { useEffect } from 'react';
 import { useQuery } from '@connectrpc/connect-query';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { DeliveryAttemptFailure, ShipmentStatus } from '@/gen/logistics/v1/shipment_pb';
 import { ShipmentService } from '@/gen/logistics/v1/shipment_service_pb';
 import { fieldViolations, serverMessage } from '@/lib/rpc-errors';
 import { shipmentClient } from '@/lib/transport';
+import { keepRound, keptRound } from '../utils/kept-round';
 import type { AttemptReason, CourierEvent, QueuedAction } from '../utils/outbox';
 
 const TIMEOUT_MS = 15_000;
 
-/** Today's round (the server's day): the shipments and pickups given to the signed-in courier. */
-export function useCourierStops() {
-  return useQuery(ShipmentService.method.listCourierStops, {}, { refetchInterval: 60_000 });
+/** Today's round (the server's day): the shipments and pickups given to the signed-in courier;
+ * without signal, the round as last read today on this phone. */
+export function useCourierStops(email: string) {
+  // The kept round is old news: it is shown at once and asked for again (when there is signal).
+  const stops = useQuery(
+    ShipmentService.method.listCourierStops,
+    {},
+    { refetchInterval: 60_000, initialData: () => keptRound(email), initialDataUpdatedAt: 0 },
+  );
+  useEffect(() => {
+    if (stops.data && stops.dataUpdatedAt > 0) keepRound(email, stops.data);
+  }, [email, stops.data, stops.dataUpdatedAt]);
+  return stops;
 }
 
 /** The history entry each event writes: its status and its words (public: they say nothing

@@ -24,7 +24,7 @@ export function CourierApp({ user, onSignOut, signingOut }: { user: User; onSign
   useManifest();
   const language = useCurrentLanguage();
   const outbox = useOutbox();
-  const stops = useCourierStops();
+  const stops = useCourierStops(user.email);
   const [params, setParams] = useSearchParams();
   const selected = params.get('shipment');
   const onRound = stops.data?.shipments.find((s) => s.trackingNumber === selected);
