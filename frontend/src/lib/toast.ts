@@ -25,17 +25,29 @@ function loadToastify() {
   return import('react-toastify/unstyled');
 }
 
+function wantHost(): void {
+  if (hostWanted) return;
+  hostWanted = true;
+  listeners.forEach((listener) => listener());
+}
+
+/** Loads the toasts' code and mounts their container now, for a page that shows toasts without
+ * signal later (the courier app). */
+export function prepareToasts(): void {
+  wantHost();
+  void loadToastify().catch(() => undefined);
+}
+
 function show(kind: Kind, message: string, options?: ToastOptions): void {
-  if (!hostWanted) {
-    hostWanted = true;
-    listeners.forEach((listener) => listener());
-  }
+  wantHost();
   // Toasts asked for before the container mounts are queued by react-toastify.
-  void loadToastify().then(({ toast: t }) => {
-    // Its own direction, from its words: an Arabic toast (the account page) in the English back
-    // office reads right to left, its full stop at its end.
-    t[kind](createElement('span', { dir: 'auto' }, message), options);
-  });
+  void loadToastify()
+    .then(({ toast: t }) => {
+      // Its own direction, from its words: an Arabic toast (the account page) in the English back
+      // office reads right to left, its full stop at its end.
+      t[kind](createElement('span', { dir: 'auto' }, message), options);
+    })
+    .catch(() => undefined);
 }
 
 export const toast = {

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { ToastHost } from '@/components/layout/ToastHost';
+import { prepareToasts } from '@/lib/toast';
 import { RequireStaff } from '@/features/admin-session/components/RequireStaff';
 import { useLogout, useSessionRefresh, useSessionUnreachable } from '@/features/admin-session/hooks/use-session';
 import { CourierApp } from '@/features/courier/components/CourierApp';
@@ -10,6 +11,8 @@ import { DataProvider } from '../data-provider';
 /** /courier: the phone app of couriers (and any staff who move shipments), behind the staff
  * sign-in. Outside the site's header and footer: a screen for one hand on the road. */
 export default function CourierPage() {
+  // Its toasts ("kept on this phone") are shown offline: their code comes while there is signal.
+  useEffect(() => prepareToasts(), []);
   return (
     <DataProvider>
       <SessionGate />

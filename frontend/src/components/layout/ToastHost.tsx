@@ -1,7 +1,15 @@
-import { lazy, Suspense, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useSyncExternalStore, type ComponentType } from 'react';
 import { isToastHostWanted, subscribeToastHost } from '@/lib/toast';
 
-const ToastContainerLazy = lazy(() => import('./ToastContainerLazy'));
+const loadContainer = () => import('./ToastContainerLazy');
+// Without signal the code may not come: no toasts then, rather than a page torn down.
+const ToastContainerLazy = lazy(async (): Promise<{ default: ComponentType }> => {
+  try {
+    return await loadContainer();
+  } catch {
+    return { default: () => null };
+  }
+});
 
 /** Mounts the toast container the first time a toast is shown. */
 export function ToastHost() {
