@@ -20,7 +20,7 @@ use tonic_types::StatusExt;
 use tower::ServiceExt;
 
 use crate::idempotency::{self, Answer, Claim};
-use crate::rpc::RpcGateway;
+use crate::rpc::RpcService;
 
 /// What this entry point reads: Connect's unary JSON.
 const JSON: &str = "application/json";
@@ -180,7 +180,7 @@ fn details_of(status: &tonic::Status) -> Vec<serde_json::Value> {
 
 /// Serves Connect JSON calls to the product's methods; anything else goes on to `next`.
 pub async fn json_calls(
-    axum::extract::State(gateway): axum::extract::State<RpcGateway>,
+    axum::extract::State(gateway): axum::extract::State<RpcService>,
     request: Request,
     next: Next,
 ) -> Response {

@@ -39,7 +39,7 @@ use tower::Layer;
 
 use access::Access;
 use limits::RateLimit;
-use rpc::{RpcGateway, TrustedProxies};
+use rpc::{RpcGateway, RpcService, TrustedProxies};
 use session::{Lifetime, SessionStore};
 use session_api::SessionApi;
 use upstream::Upstream;
@@ -586,7 +586,7 @@ pub async fn app(
         Some(url) => idempotency::Idempotency::redis(redis_connection(url.expose_secret()).await?),
         None => idempotency::Idempotency::embedded(data_dir)?,
     };
-    let rpc = RpcGateway {
+    let rpc = RpcService(Arc::new(RpcGateway {
         idempotency,
         shipments: upstreams.shipments,
         auth: upstreams.auth,
@@ -608,7 +608,7 @@ pub async fn app(
         // Inside the gateway's checks: a body is read only once the caller may send it.
         guard: service_common::grpc_guard::GrpcGuardLayer::behind_grpc_web(MAX_RPC_BODY_BYTES)
             .with_larger(service_common::grpc_guard::FILE_UPLOADS),
-    };
+    }));
     let json_calls = rpc.clone();
     let grpc_web = GrpcWebLayer::new().layer(rpc);
     let mut router = Router::new();

@@ -64,7 +64,6 @@ pub fn is_quiet_public_call(path: &str) -> bool {
     )
 }
 
-#[derive(Clone)]
 pub struct RpcGateway {
     pub shipments: Upstream,
     pub auth: Upstream,
@@ -224,7 +223,7 @@ impl RpcGateway {
 
     /// A call; a watcher (a live page) only within its client's and this gateway's share,
     /// its place held until its stream ends.
-    async fn handle(self, request: Request<Body>) -> Result<Response<Body>, Infallible> {
+    async fn handle(self: Arc<Self>, request: Request<Body>) -> Result<Response<Body>, Infallible> {
         if !reachable(request.uri().path()).is_some_and(|rule| rule.watch) {
             return self.dispatch(request).await;
         }
@@ -239,7 +238,10 @@ impl RpcGateway {
         Ok(crate::watchers::holding(response, slot))
     }
 
-    async fn dispatch(self, mut request: Request<Body>) -> Result<Response<Body>, Infallible> {
+    async fn dispatch(
+        self: Arc<Self>,
+        mut request: Request<Body>,
+    ) -> Result<Response<Body>, Infallible> {
         let path = request.uri().path().to_owned();
         let rule = reachable(&path);
         let audience = rule.map(|rule| rule.audience);
@@ -424,7 +426,19 @@ impl RpcGateway {
     }
 }
 
-impl tower::Service<Request<Body>> for RpcGateway {
+/// The gateway as a tower service: one shared `RpcGateway`, so a call clones a pointer, not
+/// the gateway's upstreams, limits and caches.
+#[derive(Clone)]
+pub struct RpcService(pub Arc<RpcGateway>);
+
+impl std::ops::Deref for RpcService {
+    type Target = RpcGateway;
+    fn deref(&self) -> &RpcGateway {
+        &self.0
+    }
+}
+
+impl tower::Service<Request<Body>> for RpcService {
     type Response = Response<Body>;
     type Error = Infallible;
     type Future = BoxFuture<'static, Result<Response<Body>, Infallible>>;
@@ -434,7 +448,7 @@ impl tower::Service<Request<Body>> for RpcGateway {
     }
 
     fn call(&mut self, request: Request<Body>) -> Self::Future {
-        Box::pin(self.clone().handle(request))
+        Box::pin(self.0.clone().handle(request))
     }
 }
 

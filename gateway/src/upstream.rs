@@ -33,7 +33,7 @@ pub(crate) fn is_idempotent(path: &str) -> bool {
 }
 
 /// A service hosted in this process (its generated server), called without a socket but
-/// observed as a remote one is: a span per call, continuing the gateway's trace, and metrics.
+/// observed as a remote one is: a span per call, in the gateway's trace, and metrics.
 pub fn in_process<S>(server: S) -> Upstream
 where
     S: tower::Service<Request<Body>, Response = Response<Body>, Error = Infallible>
@@ -43,7 +43,9 @@ where
         + 'static,
     S::Future: Send + 'static,
 {
-    with_trace_context(tower::Layer::layer(
+    // No trace headers: the service's span is opened inside the gateway's request span, its
+    // parent already.
+    BoxCloneSyncService::new(tower::Layer::layer(
         &service_common::telemetry::RpcTelemetryLayer,
         server,
     ))

@@ -69,7 +69,7 @@ impl<N: NamedService> Built<Services<N>> {
     /// Several services served as one, each listed by reflection.
     pub fn of_services(server: Services<N>) -> Self {
         Self {
-            services: server.names.clone(),
+            services: server.names.to_vec(),
             server,
             tasks: Vec::new(),
             problem: None,
@@ -91,7 +91,8 @@ impl<S> Built<S> {
 /// reported by health under the name of `N`, the main one.
 pub struct Services<N> {
     routes: tonic::service::Routes,
-    names: Vec<&'static str>,
+    // Shared: the gateway clones its upstream services for every call.
+    names: std::sync::Arc<Vec<&'static str>>,
     main: std::marker::PhantomData<fn() -> N>,
 }
 
@@ -121,7 +122,7 @@ where
     pub fn new(main: N) -> Self {
         Self {
             routes: tonic::service::Routes::new(main),
-            names: vec![N::NAME],
+            names: std::sync::Arc::new(vec![N::NAME]),
             main: std::marker::PhantomData,
         }
     }
@@ -141,7 +142,7 @@ where
         S::Future: Send + 'static,
     {
         self.routes = self.routes.add_service(service);
-        self.names.push(S::NAME);
+        std::sync::Arc::make_mut(&mut self.names).push(S::NAME);
         self
     }
 }

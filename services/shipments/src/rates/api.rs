@@ -24,13 +24,14 @@ const CARD_TTL: Duration = Duration::from_secs(1);
 pub const QUOTES_UNAVAILABLE: &str = "Quotes are not available right now.";
 pub const QUOTE_EXPIRED: &str = "This quote has expired. Get a new quote.";
 
-/// The priced cards by id (`None`: no such card), each for `CARD_TTL` after it was read.
-pub struct CardCache(moka::sync::Cache<String, Option<Arc<PricedCard>>>);
+/// The priced cards by id (`None`: no such card), each for `CARD_TTL` after it was read; the
+/// quotes that find one expired wait for a single read of the store.
+pub struct CardCache(moka::future::Cache<String, Option<Arc<PricedCard>>>);
 
 impl Default for CardCache {
     fn default() -> Self {
         Self(
-            moka::sync::Cache::builder()
+            moka::future::Cache::builder()
                 .max_capacity(100_000)
                 .time_to_live(CARD_TTL)
                 .build(),
@@ -39,14 +40,6 @@ impl Default for CardCache {
 }
 
 impl CardCache {
-    fn get(&self, id: &str) -> Option<Option<Arc<PricedCard>>> {
-        self.0.get(id)
-    }
-
-    fn put(&self, id: &str, card: Option<Arc<PricedCard>>) {
-        self.0.insert(id.to_owned(), card);
-    }
-
     fn clear(&self) {
         self.0.invalidate_all();
     }
@@ -81,19 +74,24 @@ fn card_id(id: &str) -> Result<String, ShipmentError> {
 impl ShipmentsService {
     /// A card ready to price, from the cache or the store (a discount card with its base).
     async fn priced(&self, id: &str) -> Result<Option<Arc<PricedCard>>, ShipmentError> {
-        if let Some(card) = self.rate_cards.get(id) {
-            return Ok(card);
-        }
-        let priced = match self.store.rate_card(id).await? {
-            None => None,
-            Some(card) if card.discount_bp > 0 => {
-                let base = Box::pin(self.priced(PUBLIC)).await?;
-                base.map(|base| Arc::new(PricedCard::new(card, Some(base))))
-            }
-            Some(card) => Some(Arc::new(PricedCard::new(card, None))),
-        };
-        self.rate_cards.put(id, priced.clone());
-        Ok(priced)
+        self.rate_cards
+            .0
+            .try_get_with_by_ref(id, async {
+                match self.store.rate_card(id).await? {
+                    None => Ok(None),
+                    Some(card) if card.discount_bp > 0 => {
+                        let base = Box::pin(self.priced(PUBLIC)).await?;
+                        Ok(base.map(|base| Arc::new(PricedCard::new(card, Some(base)))))
+                    }
+                    Some(card) => Ok(Some(Arc::new(PricedCard::new(card, None)))),
+                }
+            })
+            .await
+            .map_err(|e: Arc<ShipmentError>| match &*e {
+                ShipmentError::Unavailable(why) => ShipmentError::Unavailable(why.clone()),
+                ShipmentError::Internal(why) => ShipmentError::Internal(why.clone()),
+                other => ShipmentError::Internal(other.to_string()),
+            })
     }
 
     /// The card that prices a customer's quotes today (their own while it is valid), or the
