@@ -130,14 +130,15 @@ impl ShipmentsService {
             card: card.id.clone(),
             ver: card.version,
             cus: own.to_owned(),
-            g: parsed.actual_g(),
-            req: None,
+            req: parsed.clone(),
             opts: options
                 .iter()
                 .map(|o| OptionClaim {
                     code: o.service_code.clone(),
+                    name: o.service_name.clone(),
                     mode: o.mode,
                     price: o.price_minor,
+                    kg: o.chargeable_weight_kg,
                 })
                 .collect(),
         };
@@ -186,7 +187,7 @@ impl ShipmentsService {
             .iter()
             .map(|p| super::grams(p.weight_kg.max(0.0)) * p.quantity.max(0) as u64)
             .sum();
-        if booked_g > claims.actual_g() {
+        if booked_g > claims.req.actual_g() {
             return Err(ShipmentError::Precondition(
                 "The shipment weighs more than the quote's parcels. Get a new quote for it."
                     .to_owned(),

@@ -37,7 +37,8 @@ pub struct Parcel {
     pub count: u32,
 }
 
-/// A quote request, checked (its serde form is the `req` claim of older quote tokens).
+/// A quote request, checked. Its serde form is the token's `req` claim, which the web app
+/// reads to prefill a booking.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct QuoteRequest {
     pub origin: Place,
@@ -351,9 +352,8 @@ fn share(amount: i64, basis_points: u32) -> i64 {
     ((amount as i128 * basis_points as i128 + 5_000) / 10_000) as i64
 }
 
-/// What a quote token carries: enough to book at the quoted price, and nothing the quote's
-/// answer already shows (the token travels with every quote, so it stays short). Signed, so
-/// nothing of it can be changed.
+/// What a quote token carries: enough to book at the quoted price, and for the web app to
+/// prefill the booking. Signed, so nothing of it can be changed.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct QuoteClaims {
     pub qid: String,
@@ -362,29 +362,18 @@ pub struct QuoteClaims {
     pub ver: u32,
     /// The customer whose card priced it; empty for the public card.
     pub cus: String,
-    /// The parcels' actual weight, grams: a booking may weigh no more.
-    #[serde(default)]
-    pub g: u64,
-    /// Tokens signed before `g` carry the whole request instead.
-    #[serde(default, skip_serializing)]
-    pub req: Option<QuoteRequest>,
+    pub req: QuoteRequest,
     pub opts: Vec<OptionClaim>,
 }
 
-impl QuoteClaims {
-    /// The weight the quote was priced for, grams.
-    pub fn actual_g(&self) -> u64 {
-        self.req.as_ref().map_or(self.g, QuoteRequest::actual_g)
-    }
-}
-
-/// A quoted service (older tokens also carry its name and chargeable weight, which are
-/// ignored).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct OptionClaim {
     pub code: String,
+    pub name: String,
     pub mode: i32,
     pub price: i64,
+    /// Chargeable weight, kg.
+    pub kg: f64,
 }
 
 /// `Q-` and 10 characters of Crockford's base 32 (no I, L, O or U to misread).
@@ -558,27 +547,5 @@ mod tests {
         let option = &discounted.price(&request("Lagos", 2.0, [40.0, 30.0, 20.0], 1), today())[0];
         assert_eq!(option.charges.last().unwrap().amount_minor, -758);
         assert_eq!(option.price_minor, 7_575 - 758);
-    }
-
-    #[test]
-    fn a_token_signed_before_the_short_claims_still_books_at_its_price() {
-        // The claims of a quote token signed by the previous release: the whole request, and
-        // each option's name and chargeable weight.
-        let old = r#"{"qid":"Q-CPAV95TKXA","cur":"USD","card":"public","ver":1,"cus":"",
-            "req":{"origin":{"country":"NG","city":"Lagos"},"destination":{"country":"NL","city":"Rotterdam"},
-            "parcels":[{"weight_kg":5.0,"length_cm":40.0,"width_cm":30.0,"height_cm":20.0,"count":2}]},
-            "opts":[{"code":"STANDARD_AIR","name":"Standard Air","mode":2,"price":6413,"kg":5.0}]}"#;
-        let claims: QuoteClaims = serde_json::from_str(old).unwrap();
-        assert_eq!(claims.actual_g(), 10_000);
-        assert_eq!(claims.opts[0].code, "STANDARD_AIR");
-        assert_eq!(claims.opts[0].price, 6413);
-        let new = serde_json::to_value(QuoteClaims {
-            g: 10_000,
-            req: None,
-            ..claims
-        })
-        .unwrap();
-        assert_eq!(new["g"], 10_000);
-        assert!(new.get("req").is_none(), "{new}");
     }
 }
