@@ -427,7 +427,8 @@ where
             http::Request<tonic::body::Body>,
             Response = http::Response<tonic::body::Body>,
             Error = std::convert::Infallible,
-        > + Clone
+        > + logistics_proto::direct::Unary
+        + Clone
         + Send
         + Sync
         + 'static,

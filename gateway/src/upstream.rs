@@ -12,12 +12,43 @@ use futures::future::BoxFuture;
 
 use http::{Request, Response};
 use http_body_util::BodyExt;
+use logistics_proto::direct::Unary;
 use tonic::body::Body;
 use tonic::transport::{Channel, Endpoint};
 use tower::ServiceExt;
 use tower::util::BoxCloneSyncService;
 
-pub type Upstream = BoxCloneSyncService<Request<Body>, Response<Body>, Infallible>;
+/// A service the gateway calls: its gRPC server over HTTP, in process or remote, and for one
+/// in this process its unary methods called directly (`forward` prefers those).
+#[derive(Clone)]
+pub struct Upstream {
+    http: BoxCloneSyncService<Request<Body>, Response<Body>, Infallible>,
+    in_process: Option<Arc<dyn Unary>>,
+}
+
+impl Upstream {
+    /// The server, when it runs in this process.
+    pub fn in_process(&self) -> Option<&dyn Unary> {
+        self.in_process.as_deref()
+    }
+}
+
+impl tower::Service<Request<Body>> for Upstream {
+    type Response = Response<Body>;
+    type Error = Infallible;
+    type Future = BoxFuture<'static, Result<Response<Body>, Infallible>>;
+
+    fn poll_ready(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Infallible>> {
+        self.http.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request<Body>) -> Self::Future {
+        self.http.call(request)
+    }
+}
 
 /// How long the gateway waits for a service's connection before answering UNAVAILABLE.
 const CONNECT_TIMEOUT: Duration = Duration::from_millis(500);
@@ -37,6 +68,7 @@ pub(crate) fn is_idempotent(path: &str) -> bool {
 pub fn in_process<S>(server: S) -> Upstream
 where
     S: tower::Service<Request<Body>, Response = Response<Body>, Error = Infallible>
+        + Unary
         + Clone
         + Send
         + Sync
@@ -45,10 +77,13 @@ where
 {
     // No trace headers: the service's span is opened inside the gateway's request span, its
     // parent already.
-    BoxCloneSyncService::new(tower::Layer::layer(
-        &service_common::telemetry::RpcTelemetryLayer,
-        server,
-    ))
+    Upstream {
+        in_process: Some(Arc::new(server.clone())),
+        http: BoxCloneSyncService::new(tower::Layer::layer(
+            &service_common::telemetry::RpcTelemetryLayer,
+            server,
+        )),
+    }
 }
 
 /// Every call carries the trace context of the gateway's request span.
@@ -61,10 +96,13 @@ where
         + 'static,
     S::Future: Send + 'static,
 {
-    BoxCloneSyncService::new(service.map_request(|mut request: Request<Body>| {
-        service_common::telemetry::inject_trace_context(request.headers_mut());
-        request
-    }))
+    Upstream {
+        http: BoxCloneSyncService::new(service.map_request(|mut request: Request<Body>| {
+            service_common::telemetry::inject_trace_context(request.headers_mut());
+            request
+        })),
+        in_process: None,
+    }
 }
 
 /// How often the addresses behind a service's host name are looked up again: replicas that

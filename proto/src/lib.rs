@@ -9,6 +9,7 @@ pub mod logistics {
 pub use logistics::v1;
 
 pub mod codec;
+pub mod direct;
 mod permission;
 
 /// Encoded descriptor set of every `logistics.v1` file with its options, for gRPC reflection

@@ -269,6 +269,28 @@ where
     }
 }
 
+/// A call made in process is admitted as one over HTTP is: the same rule, the same caller.
+impl<S: logistics_proto::direct::Unary> logistics_proto::direct::Unary for Enforced<S> {
+    fn serves(&self, path: &str) -> bool {
+        self.inner.serves(path)
+    }
+
+    fn unary(
+        &self,
+        mut request: Request<tonic::codegen::Bytes>,
+    ) -> logistics_proto::direct::UnaryFuture {
+        match admit(&self.tokens, request.uri().path(), request.headers()) {
+            Ok(verified) => {
+                if let Some(verified) = verified {
+                    request.extensions_mut().insert(verified);
+                }
+                self.inner.unary(request)
+            }
+            Err(status) => Box::pin(std::future::ready(Err(status))),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

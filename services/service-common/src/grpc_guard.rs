@@ -195,6 +195,54 @@ where
     B: http_body::Body<Data = Bytes> + Send + 'static,
     B::Error: Into<tonic::codegen::StdError>,
 {
+    read(request, layer).await.map(Checked::into_request)
+}
+
+/// A call that passed the checks, its body read whole.
+pub struct Checked {
+    parts: http::request::Parts,
+    body: Bytes,
+    trailers: Option<HeaderMap>,
+}
+
+impl Checked {
+    /// The request as a gRPC server takes it, its body as it came.
+    pub fn into_request(self) -> Request<Body> {
+        let body = http_body_util::Full::new(self.body);
+        let body = match self.trailers {
+            None => Body::new(body),
+            Some(trailers) => Body::new(body.with_trailers(async move { Some(Ok(trailers)) })),
+        };
+        Request::from_parts(self.parts, body)
+    }
+
+    /// The request with its message alone, for a call made in process; itself back when the
+    /// message is compressed or trailers came with it, which only a server's HTTP path reads.
+    #[allow(clippy::result_large_err)]
+    pub fn into_message(self) -> Result<Request<Bytes>, Self> {
+        if self.body.first() != Some(&0) || self.trailers.is_some() {
+            return Err(self);
+        }
+        Ok(Request::from_parts(self.parts, self.body.slice(HEADER..)))
+    }
+}
+
+impl GrpcGuardLayer {
+    /// Checks a call and reads its body, or gives the answer that refuses it (see the module).
+    pub async fn read<B>(&self, request: Request<B>) -> Result<Checked, Response<Body>>
+    where
+        B: http_body::Body<Data = Bytes> + Send + 'static,
+        B::Error: Into<tonic::codegen::StdError>,
+    {
+        read(request, *self).await
+    }
+}
+
+async fn read<B>(request: Request<B>, layer: GrpcGuardLayer) -> Result<Checked, Response<Body>>
+where
+    B: http_body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<tonic::codegen::StdError>,
+{
     let path = request.uri().path().to_owned();
     let refuse = |status: Status| {
         tracing::debug!(%path, code = ?status.code(), reason = status.message(), "malformed call refused");
@@ -263,12 +311,11 @@ where
     if let Err(status) = one_message(&bytes, encoding) {
         return Err(refuse(status));
     }
-    let body = http_body_util::Full::new(bytes.freeze());
-    let body = match trailers {
-        None => Body::new(body),
-        Some(trailers) => Body::new(body.with_trailers(async move { Some(Ok(trailers)) })),
-    };
-    Ok(Request::from_parts(parts, body))
+    Ok(Checked {
+        parts,
+        body: bytes.freeze(),
+        trailers,
+    })
 }
 
 /// `application/grpc` or `application/grpc+proto` (any case, parameters allowed).

@@ -3,6 +3,7 @@
 //! timestamps) and e-mail syntax.
 
 pub mod backup;
+pub mod direct;
 pub mod draining;
 pub mod grpc_guard;
 pub mod mask;
@@ -18,6 +19,7 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
 
+use logistics_proto::direct::Unary;
 use tokio::net::TcpListener;
 use tonic::body::Body;
 use tonic::server::NamedService;
@@ -69,7 +71,7 @@ impl<N: NamedService> Built<Services<N>> {
     /// Several services served as one, each listed by reflection.
     pub fn of_services(server: Services<N>) -> Self {
         Self {
-            services: server.names.to_vec(),
+            services: server.servers.iter().map(|(name, _)| *name).collect(),
             server,
             tasks: Vec::new(),
             problem: None,
@@ -91,8 +93,9 @@ impl<S> Built<S> {
 /// reported by health under the name of `N`, the main one.
 pub struct Services<N> {
     routes: tonic::service::Routes,
-    // Shared: the gateway clones its upstream services for every call.
-    names: std::sync::Arc<Vec<&'static str>>,
+    /// Each service's name and its server, for calls made in process. Shared: the gateway
+    /// clones its upstream services for every call.
+    servers: std::sync::Arc<Vec<(&'static str, std::sync::Arc<dyn Unary>)>>,
     main: std::marker::PhantomData<fn() -> N>,
 }
 
@@ -100,7 +103,7 @@ impl<N> Clone for Services<N> {
     fn clone(&self) -> Self {
         Self {
             routes: self.routes.clone(),
-            names: self.names.clone(),
+            servers: self.servers.clone(),
             main: std::marker::PhantomData,
         }
     }
@@ -113,6 +116,7 @@ where
             Response = http::Response<Body>,
             Error = Infallible,
         > + NamedService
+        + Unary
         + Clone
         + Send
         + Sync
@@ -121,8 +125,8 @@ where
 {
     pub fn new(main: N) -> Self {
         Self {
+            servers: std::sync::Arc::new(vec![(N::NAME, std::sync::Arc::new(main.clone()) as _)]),
             routes: tonic::service::Routes::new(main),
-            names: std::sync::Arc::new(vec![N::NAME]),
             main: std::marker::PhantomData,
         }
     }
@@ -135,15 +139,42 @@ where
                 Response = http::Response<Body>,
                 Error = Infallible,
             > + NamedService
+            + Unary
             + Clone
             + Send
             + Sync
             + 'static,
         S::Future: Send + 'static,
     {
+        std::sync::Arc::make_mut(&mut self.servers)
+            .push((S::NAME, std::sync::Arc::new(service.clone())));
         self.routes = self.routes.add_service(service);
-        std::sync::Arc::make_mut(&mut self.names).push(S::NAME);
         self
+    }
+}
+
+/// A call made in process goes to the server of the service its path names.
+impl<N> Unary for Services<N> {
+    fn serves(&self, path: &str) -> bool {
+        self.server_of(path)
+            .is_some_and(|server| server.serves(path))
+    }
+
+    fn unary(&self, request: http::Request<bytes::Bytes>) -> logistics_proto::direct::UnaryFuture {
+        match self.server_of(request.uri().path()) {
+            Some(server) => server.unary(request),
+            None => logistics_proto::direct::unimplemented(),
+        }
+    }
+}
+
+impl<N> Services<N> {
+    fn server_of(&self, path: &str) -> Option<&dyn Unary> {
+        let service = path.trim_start_matches('/').split('/').next()?;
+        self.servers
+            .iter()
+            .find(|(name, _)| *name == service)
+            .map(|(_, server)| server.as_ref())
     }
 }
 

@@ -11,6 +11,7 @@
 use std::task::{Context, Poll};
 use std::time::Instant;
 
+use logistics_proto::direct::Unary;
 use opentelemetry::propagation::{Extractor, Injector, TextMapPropagator};
 use opentelemetry::trace::{TraceContextExt, TraceId, TracerProvider as _};
 use opentelemetry_sdk::propagation::TraceContextPropagator;
@@ -323,17 +324,11 @@ where
     fn call(&mut self, mut request: http::Request<B>) -> Self::Future {
         let (service, method) = split_path(request.uri().path());
         let logged_by_caller = request.extensions().get::<LoggedByCaller>().is_some();
-        let span = if logged_by_caller {
-            // Called in this process, inside the caller's request span: that span, this one's
-            // parent, already holds the request id and the trace.
-            tracing::info_span!("rpc", rpc.service = %service, rpc.method = %method)
-        } else {
-            let request_id = settle_request_id(request.headers_mut());
-            let request_id = request_id.to_str().expect("checked or made as ASCII");
-            let span = tracing::info_span!("rpc", rpc.service = %service, rpc.method = %method, request_id = %request_id, trace_id = tracing::field::Empty);
-            continue_trace(&span, request.headers());
-            span
-        };
+        let span = rpc_span(
+            &service,
+            &method,
+            (!logged_by_caller).then(|| request.headers_mut()),
+        );
         let started = Instant::now();
         let future = self.inner.call(request);
         Box::pin(
@@ -344,19 +339,65 @@ where
                     Ok(response) => rpc_code(response),
                     Err(_) => "transport".to_owned(),
                 };
-                let elapsed = started.elapsed().as_secs_f64();
-                metrics::counter!("rpc_requests_total", "service" => service.clone(), "method" => method.clone(), "code" => code.clone()).increment(1);
-                metrics::histogram!("rpc_request_duration_seconds", "service" => service, "method" => method).record(elapsed);
-                if logged_by_caller {
-                    tracing::debug!(code = %code, elapsed_ms = elapsed * 1e3, "rpc done");
-                } else {
-                    tracing::info!(code = %code, elapsed_ms = elapsed * 1e3, "rpc done");
-                }
+                rpc_done(service, method, code, started, logged_by_caller);
                 result
             }
             .instrument(span),
         )
     }
+}
+
+/// The span of a call: for one from another process, with the request id it settles in
+/// `remote` and the trace it continues; for one from this process, which runs inside its
+/// caller's request span (the holder of both), a light one.
+fn rpc_span(service: &str, method: &str, remote: Option<&mut http::HeaderMap>) -> tracing::Span {
+    let Some(headers) = remote else {
+        return tracing::info_span!("rpc", rpc.service = %service, rpc.method = %method);
+    };
+    let request_id = settle_request_id(headers);
+    let request_id = request_id.to_str().expect("checked or made as ASCII");
+    let span = tracing::info_span!("rpc", rpc.service = %service, rpc.method = %method, request_id = %request_id, trace_id = tracing::field::Empty);
+    continue_trace(&span, headers);
+    span
+}
+
+/// Counts and times a finished call and logs it (at debug level when its caller logs it).
+fn rpc_done(
+    service: String,
+    method: String,
+    code: String,
+    started: Instant,
+    logged_by_caller: bool,
+) {
+    let elapsed = started.elapsed().as_secs_f64();
+    metrics::counter!("rpc_requests_total", "service" => service.clone(), "method" => method.clone(), "code" => code.clone()).increment(1);
+    metrics::histogram!("rpc_request_duration_seconds", "service" => service, "method" => method)
+        .record(elapsed);
+    if logged_by_caller {
+        tracing::debug!(code = %code, elapsed_ms = elapsed * 1e3, "rpc done");
+    } else {
+        tracing::info!(code = %code, elapsed_ms = elapsed * 1e3, "rpc done");
+    }
+}
+
+/// A unary call to a server in this process, made without HTTP (see `logistics_proto::direct`)
+/// and observed as [`RpcTelemetry`] observes one from this process; answered as the server's
+/// HTTP path answers it.
+pub async fn in_process(
+    server: &dyn Unary,
+    request: http::Request<bytes::Bytes>,
+) -> http::Response<tonic::body::Body> {
+    let (service, method) = split_path(request.uri().path());
+    let span = rpc_span(&service, &method, None);
+    let started = Instant::now();
+    let call = server.unary(request);
+    async move {
+        let response = crate::direct::answer(call.await);
+        rpc_done(service, method, rpc_code(&response), started, true);
+        response
+    }
+    .instrument(span)
+    .await
 }
 
 #[cfg(test)]
