@@ -16,6 +16,7 @@ mod customers;
 mod emails;
 mod exceptions;
 mod files;
+mod in_process;
 mod labels;
 mod live;
 mod one_click_unsubscribe;
