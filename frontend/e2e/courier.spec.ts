@@ -172,7 +172,8 @@ test.describe('the courier app', () => {
       const phone = await browser.newContext({ baseURL: siteUrl(), viewport: PHONE, hasTouch: true, isMobile: true, serviceWorkers: 'allow' });
       const page = await phone.newPage();
       await signInAsCourier(page, courier.email);
-      await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
+      // The service worker first precaches the app: once, on the loaded CI machine, over 15 s.
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
       const round = page.getByRole('region', { name: 'Stops' });
       await expect(round.getByText(shipment.trackingNumber, { exact: true })).toBeVisible();
 

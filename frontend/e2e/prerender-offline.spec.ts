@@ -50,8 +50,9 @@ test.describe('offline', () => {
   test('visited pages, the precached pages and the last tracking result open offline', async ({ page, context }) => {
     const shipment = demoShipmentWithStatus('in_transit');
     await page.goto('/');
-    // The service worker installs, precaches and takes control of the page.
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
+    // The service worker installs, precaches and takes control of the page: once, on the
+    // loaded CI machine, that took over 15 s.
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
     await page.goto(`/track/${shipment.trackingNumber}`);
     await expect(page.getByRole('button', { name: 'Copy tracking number' })).toBeVisible();
     await page.goto('/about');
