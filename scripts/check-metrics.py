@@ -9,6 +9,7 @@ so each process has written its metrics, scrapes each endpoint and checks it wit
 Usage: scripts/check-metrics.py   (BIN_DIR: where the binaries are, default target/debug)
 """
 import os
+import random
 import shutil
 import signal
 import socket
@@ -26,13 +27,12 @@ ADMIN_PASSWORD = "metrics check password"
 
 
 def free_ports(count):
-    """`count` consecutive free loopback ports."""
+    """`count` consecutive free loopback ports below the kernel's ephemeral range, so no
+    outgoing connection of the processes started meanwhile can take one first."""
+    with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+        ephemeral_low = int(f.read().split()[0])
     while True:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            base = s.getsockname()[1]
-        if base + count >= 65535:
-            continue
+        base = random.randrange(10000, ephemeral_low - count)
         try:
             for port in range(base, base + count):
                 with socket.socket() as s:
@@ -40,6 +40,12 @@ def free_ports(count):
             return list(range(base, base + count))
         except OSError:
             continue
+
+
+def endpoints(path):
+    """The NAME=value lines of run-distributed.sh's endpoints.env."""
+    with open(path) as f:
+        return dict(line.strip().split("=", 1) for line in f if "=" in line and not line.startswith("#"))
 
 
 def get(url, timeout=2):
@@ -93,8 +99,8 @@ def exercise(port):
     grpc_web(port, "ShipmentService/ListShipments", cookie=cookie)
 
 
-def check(name, metrics_port, promtool):
-    text = get(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5).decode()
+def check(name, metrics_addr, promtool):
+    text = get(f"http://{metrics_addr}/metrics", timeout=5).decode()
     helped = {line.split()[2] for line in text.splitlines() if line.startswith("# HELP ")}
     typed = {line.split()[2] for line in text.splitlines() if line.startswith("# TYPE ")}
     problems = [f"{metric} has no HELP" for metric in sorted(typed - helped)]
@@ -146,7 +152,7 @@ def main():
         try:
             wait_healthy(port, all_in_one)
             exercise(port)
-            ok &= check("all-in-one gateway", metrics, promtool)
+            ok &= check("all-in-one gateway", f"127.0.0.1:{metrics}", promtool)
         finally:
             stop(all_in_one)
 
@@ -164,8 +170,10 @@ def main():
         try:
             wait_healthy(ports[0], distributed)
             exercise(ports[0])
-            for offset, name in enumerate(names):
-                ok &= check(f"distributed {name}", ports[1] + offset, promtool)
+            # run-distributed.sh moves a metrics port that was taken meanwhile; this file says where.
+            addrs = endpoints(os.path.join(tmp, "distributed", "endpoints.env"))
+            for name in names:
+                ok &= check(f"distributed {name}", addrs[f"{name.upper()}_METRICS_ADDR"], promtool)
         finally:
             stop(distributed)
     sys.exit(0 if ok else 1)

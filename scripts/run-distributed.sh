@@ -24,7 +24,8 @@
 #   REDIS_SERVER, SECANTUSD   the redis-server and secantusd-py executables
 #   STARTUP_TIMEOUT           seconds to wait for everything to be healthy, default 120
 #
-# The addresses in use (and the JWT key) are written to DATA_ROOT/endpoints.env (mode 600),
+# The addresses in use (each process's metrics address too, and the JWT key) are written to
+# DATA_ROOT/endpoints.env (mode 600),
 # so tools can reach the services, e.g.
 #   (set -a; . data/distributed/endpoints.env; set +a; target/debug/gateway demo)
 set -euo pipefail
@@ -89,7 +90,11 @@ METRICS_PORT_BASE=${METRICS_PORT_BASE:-9090}
 metrics_addr() { # metrics_addr OFFSET
   if [ "${METRICS_ADDR:-}" = off ]; then echo off; return; fi
   local p=$((METRICS_PORT_BASE + $1))
-  port_free "$p" || p=$(free_port)
+  if ! port_free "$p"; then
+    local taken=$p
+    p=$(free_port)
+    log "metrics port $taken is in use: using $p (endpoints.env lists each process's)"
+  fi
   echo "127.0.0.1:$p"
 }
 
@@ -193,10 +198,15 @@ fi
 export MONGODB_URI REDIS_URL
 if [ -n "${REDIS_PORT:-}" ]; then wait_for Redis tcp_open "$REDIS_PORT"; fi
 
-SHIPMENTS_ADDR=127.0.0.1:$SHIPMENTS_PORT METRICS_ADDR=$(metrics_addr 1) start shipments "$BIN_DIR/shipments"
-AUTH_ADDR=127.0.0.1:$AUTH_PORT METRICS_ADDR=$(metrics_addr 2) start auth "$BIN_DIR/auth"
-NOTIFICATIONS_ADDR=127.0.0.1:$NOTIFICATIONS_PORT METRICS_ADDR=$(metrics_addr 3) start notifications "$BIN_DIR/notifications"
-PREFERENCES_ADDR=127.0.0.1:$PREFERENCES_PORT METRICS_ADDR=$(metrics_addr 4) start preferences "$BIN_DIR/preferences"
+GATEWAY_METRICS_ADDR=$(metrics_addr 0)
+SHIPMENTS_METRICS_ADDR=$(metrics_addr 1)
+AUTH_METRICS_ADDR=$(metrics_addr 2)
+NOTIFICATIONS_METRICS_ADDR=$(metrics_addr 3)
+PREFERENCES_METRICS_ADDR=$(metrics_addr 4)
+SHIPMENTS_ADDR=127.0.0.1:$SHIPMENTS_PORT METRICS_ADDR=$SHIPMENTS_METRICS_ADDR start shipments "$BIN_DIR/shipments"
+AUTH_ADDR=127.0.0.1:$AUTH_PORT METRICS_ADDR=$AUTH_METRICS_ADDR start auth "$BIN_DIR/auth"
+NOTIFICATIONS_ADDR=127.0.0.1:$NOTIFICATIONS_PORT METRICS_ADDR=$NOTIFICATIONS_METRICS_ADDR start notifications "$BIN_DIR/notifications"
+PREFERENCES_ADDR=127.0.0.1:$PREFERENCES_PORT METRICS_ADDR=$PREFERENCES_METRICS_ADDR start preferences "$BIN_DIR/preferences"
 for p in "$SHIPMENTS_PORT" "$AUTH_PORT" "$NOTIFICATIONS_PORT" "$PREFERENCES_PORT"; do
   wait_for "the service on port $p" tcp_open "$p"
 done
@@ -218,8 +228,12 @@ export PUBLIC_URL=${PUBLIC_URL:-http://localhost:$PORT}
   echo "MONGODB_DATABASE=$MONGODB_DATABASE"
   echo "GATEWAY_URL=http://127.0.0.1:$PORT"
   echo "JWT_SIGNING_KEY=$JWT_SIGNING_KEY"
+  for name in GATEWAY SHIPMENTS AUTH NOTIFICATIONS PREFERENCES; do
+    var=${name}_METRICS_ADDR
+    echo "$var=${!var}"
+  done
 } >"$DATA_ROOT/endpoints.env")
-METRICS_ADDR=$(metrics_addr 0) start gateway "$BIN_DIR/gateway"
+METRICS_ADDR=$GATEWAY_METRICS_ADDR start gateway "$BIN_DIR/gateway"
 
 healthy() {
   python3 - "$PORT" <<'EOF'
