@@ -198,6 +198,16 @@ impl<S> Enforced<S> {
     pub fn new(tokens: TokenKey, inner: S) -> Self {
         Self { inner, tokens }
     }
+
+    /// Applies the method's access rule to a call, over HTTP or in process alike, and hands
+    /// the handler the caller it verified.
+    fn admit<B>(&self, request: &mut Request<B>) -> Result<(), Status> {
+        let verified = admit(&self.tokens, request.uri().path(), request.headers())?;
+        if let Some(verified) = verified {
+            request.extensions_mut().insert(verified);
+        }
+        Ok(())
+    }
 }
 
 impl<S: NamedService> NamedService for Enforced<S> {
@@ -257,13 +267,8 @@ where
     }
 
     fn call(&mut self, mut request: Request<Body>) -> Self::Future {
-        match admit(&self.tokens, request.uri().path(), request.headers()) {
-            Ok(verified) => {
-                if let Some(verified) = verified {
-                    request.extensions_mut().insert(verified);
-                }
-                Box::pin(self.inner.call(request))
-            }
+        match self.admit(&mut request) {
+            Ok(()) => Box::pin(self.inner.call(request)),
             Err(status) => Box::pin(std::future::ready(Ok(status.into_http()))),
         }
     }
@@ -279,13 +284,8 @@ impl<S: logistics_proto::direct::Unary> logistics_proto::direct::Unary for Enfor
         &self,
         mut request: Request<tonic::codegen::Bytes>,
     ) -> logistics_proto::direct::UnaryFuture {
-        match admit(&self.tokens, request.uri().path(), request.headers()) {
-            Ok(verified) => {
-                if let Some(verified) = verified {
-                    request.extensions_mut().insert(verified);
-                }
-                self.inner.unary(request)
-            }
+        match self.admit(&mut request) {
+            Ok(()) => self.inner.unary(request),
             Err(status) => Box::pin(std::future::ready(Err(status))),
         }
     }
