@@ -9,7 +9,6 @@ so each process has written its metrics, scrapes each endpoint and checks it wit
 Usage: scripts/check-metrics.py   (BIN_DIR: where the binaries are, default target/debug)
 """
 import os
-import random
 import shutil
 import signal
 import socket
@@ -20,26 +19,12 @@ import tempfile
 import time
 import urllib.request
 
+from ports import free_ports
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN_DIR = os.environ.get("BIN_DIR", os.path.join(ROOT, "target", "debug"))
 ADMIN_EMAIL = "admin@example.com"
 ADMIN_PASSWORD = "metrics check password"
-
-
-def free_ports(count):
-    """`count` consecutive free loopback ports below the kernel's ephemeral range, so no
-    outgoing connection of the processes started meanwhile can take one first."""
-    with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
-        ephemeral_low = int(f.read().split()[0])
-    while True:
-        base = random.randrange(10000, ephemeral_low - count)
-        try:
-            for port in range(base, base + count):
-                with socket.socket() as s:
-                    s.bind(("127.0.0.1", port))
-            return list(range(base, base + count))
-        except OSError:
-            continue
 
 
 def endpoints(path):

@@ -48,6 +48,8 @@ import threading
 import time
 import urllib.parse
 
+from ports import free_port
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -349,14 +351,6 @@ class EmailApi:
 
 
 # --- processes -----------------------------------------------------------------------------
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
 
 def port_open(port):
     try:

@@ -63,7 +63,7 @@ except OSError:
     sys.exit(1)
 EOF
 }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+free_port() { python3 "$root/scripts/ports.py"; }
 
 # pick NAME DEFAULT: the port in $NAME if set (must be free), else DEFAULT if free, else a free one.
 pick() {
