@@ -617,7 +617,7 @@ pub async fn app(
         router = router.route_service(&format!("{service}{{method}}"), grpc_web.clone());
     }
     Ok(router
-        .route("/healthz", axum::routing::get(|| async { "ok" }))
+        .route(observe::HEALTH, axum::routing::get(|| async { "ok" }))
         .route(openapi::PATH, axum::routing::get(openapi::serve))
         .route(
             export::PATH,

@@ -70,8 +70,11 @@ fn server_failure(http_status: u16, grpc_status: &str) -> bool {
 /// The metrics label of the web app's files (every path no route matched).
 const STATIC_FILES: &str = "static files";
 
-/// One line per request: static files at `debug` (they are most of the requests and say
-/// little), public lookups as `public_requests` says, every other request at `info`. The
+/// The health probe's route (Kubernetes asks it every few seconds).
+pub const HEALTH: &str = "/healthz";
+
+/// One line per request: static files and health probes at `debug` (they are most of the
+/// requests and say little), public lookups as `public_requests` says, every other request at `info`. The
 /// request id is on every response either way.
 pub async fn request_id_and_metrics(
     State(public_requests): State<PublicRequestLog>,
@@ -87,11 +90,12 @@ pub async fn request_id_and_metrics(
         .map_or(Cow::Borrowed(STATIC_FILES), |p| {
             Cow::Owned(p.as_str().to_owned())
         });
-    // A file of the web app calls no service and its line is at debug: unless debug lines are
-    // written, its span and trace would show nowhere and cost a quarter of its time.
-    let traced = route != STATIC_FILES
-        || !matches!(*request.method(), http::Method::GET | http::Method::HEAD)
-        || tracing::enabled!(target: "request", tracing::Level::DEBUG);
+    // A file of the web app and a health probe call no service, so their lines are at debug:
+    // unless debug lines are written, their span and trace would show nowhere and cost a
+    // quarter of a file's time.
+    let quiet = (route == STATIC_FILES || route == HEALTH)
+        && matches!(*request.method(), http::Method::GET | http::Method::HEAD);
+    let traced = !quiet || tracing::enabled!(target: "request", tracing::Level::DEBUG);
     let (span, trace_id) = if traced {
         let span = tracing::info_span!("request", request_id = %id, method = %request.method(), path = %request.uri().path(), trace_id = tracing::field::Empty);
         // A caller's trace context (a proxy's, a client's) is continued; the services get ours.
@@ -128,7 +132,7 @@ pub async fn request_id_and_metrics(
         "-" => ("", ""),
         code => (" grpc=", code),
     };
-    if route == STATIC_FILES && !failed {
+    if quiet && !failed {
         tracing::debug!(target: "request", %ms, trace = %trace_id, id = %id, "{method} {path} {status}{grpc}{grpc_code}");
     } else if !public_lookup || public_requests.logs(failed) {
         tracing::info!(target: "request", %ms, trace = %trace_id, id = %id, "{method} {path} {status}{grpc}{grpc_code}");

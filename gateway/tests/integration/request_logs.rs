@@ -6,7 +6,8 @@ use crate::common;
 use std::process::{Command, Stdio};
 
 /// Starts the gateway with `log_public_requests` (unset: the default), makes `lookups` public
-/// lookups and one /healthz, stops it; its log.
+/// lookups, one quote, one fetch of the OpenAPI document and of a web app file, stops it; its
+/// log.
 async fn log_of(log_public_requests: Option<&str>, lookups: usize) -> String {
     let data = tempfile::tempdir().unwrap();
     let files = tempfile::tempdir().unwrap();
@@ -54,6 +55,15 @@ async fn log_of(log_public_requests: Option<&str>, lookups: usize) -> String {
         .await
         .unwrap();
     assert_eq!(quote.status(), 200);
+    for path in ["/openapi.json", "/index.html"] {
+        assert_eq!(
+            reqwest::get(format!("{base}{path}"))
+                .await
+                .unwrap()
+                .status(),
+            200
+        );
+    }
     // SIGTERM, as an orchestrator stops it: the log is complete once it exited.
     Command::new("kill")
         .arg(child.id().to_string())
@@ -96,9 +106,12 @@ async fn public_lookups_are_silent_by_default_and_sampled_on_request() {
     assert_eq!(lookup_lines(&log), Vec::<&str>::new(), "{log}");
     assert!(!log.contains("CreateQuote"), "{log}");
     assert!(
-        log.contains("GET /healthz 200"),
+        log.contains("GET /openapi.json 200"),
         "other requests are logged: {log}"
     );
+    // Health probes and the web app's files say little and are most of the rest: debug only.
+    assert!(!log.contains("GET /healthz"), "{log}");
+    assert!(!log.contains("GET /index.html"), "{log}");
     let log = log_of(Some("sample:3"), 9).await;
     assert_eq!(lookup_lines(&log).len(), 3, "{log}");
 }
