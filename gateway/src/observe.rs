@@ -74,8 +74,8 @@ const STATIC_FILES: &str = "static files";
 pub const HEALTH: &str = "/healthz";
 
 /// One line per request: static files and health probes at `debug` (they are most of the
-/// requests and say little), public lookups as `public_requests` says, every other request at `info`. The
-/// request id is on every response either way.
+/// requests and say little), public lookups as `public_requests` says, every other request
+/// at `info`. The request id is on every response either way.
 pub async fn request_id_and_metrics(
     State(public_requests): State<PublicRequestLog>,
     mut request: Request,
