@@ -105,7 +105,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+free_port() { python3 scripts/ports.py; }
 wait_for() { # url log: waits for an answer, else shows the server's log
   for _ in $(seq 1 300); do curl -fs "$1" >/dev/null 2>&1 && return 0; sleep 0.1; done
   echo "no answer from $1; the end of its log:" >&2; tail -20 "$2" >&2; exit 1

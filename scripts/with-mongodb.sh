@@ -8,7 +8,7 @@ if [ -n "${MONGODB_URI:-}" ]; then
 fi
 secantusd="${SECANTUSD:-.tools/secantus/bin/secantusd-py}"
 [ -x "$secantusd" ] || { echo "SecantusDB is missing at $secantusd: run 'make tools'" >&2; exit 1; }
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(python3 "$(dirname "$0")/ports.py")
 "$secantusd" --host 127.0.0.1 --port "$port" --storage-path :memory: >"${TMPDIR:-/tmp}/secantus-$port.log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
