@@ -364,6 +364,28 @@ async fn slow_huge_and_redirecting_receivers_are_cut_short() {
     let _ = running.stop.send(());
 }
 
+/// The alert e-mails queued so far, once there is one: an endpoint is disabled first and its
+/// alert queued just after (within 15 s).
+async fn queued_alerts(running: &mut Running) -> Vec<pb::Notification> {
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    loop {
+        let alerts: Vec<pb::Notification> = running
+            .emails
+            .list_notifications(pb::ListNotificationsRequest::default())
+            .await
+            .unwrap()
+            .into_inner()
+            .notifications
+            .into_iter()
+            .filter(|n| n.template == pb::EmailTemplate::Alert as i32)
+            .collect();
+        if !alerts.is_empty() || std::time::Instant::now() > deadline {
+            return alerts;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_customer_endpoint_failing_for_the_retry_window_is_disabled_and_its_admin_is_told() {
     let receiver = TestWebhookReceiver::start();
@@ -403,16 +425,7 @@ async fn a_customer_endpoint_failing_for_the_retry_window_is_disabled_and_its_ad
     assert!(!listed(&mut running).await[0].enabled);
 
     // Its admin hears of it, with the portal's screen; the company's alert addresses do not.
-    let alerts: Vec<pb::Notification> = running
-        .emails
-        .list_notifications(pb::ListNotificationsRequest::default())
-        .await
-        .unwrap()
-        .into_inner()
-        .notifications
-        .into_iter()
-        .filter(|n| n.template == pb::EmailTemplate::Alert as i32)
-        .collect();
+    let alerts = queued_alerts(&mut running).await;
     let to: Vec<&str> = alerts.iter().map(|n| n.to_email.as_str()).collect();
     assert_eq!(to, ["hooks@acme.example"]);
     assert!(
@@ -447,6 +460,8 @@ async fn an_endpoint_failing_for_the_retry_window_is_disabled_and_the_admins_are
         "{}",
         failed[0].last_error
     );
+    // The endpoint is disabled, then its alert queued: once that is there, both are done.
+    let alerts = queued_alerts(&mut running).await;
     let listed = running
         .webhooks
         .list_webhook_endpoints(pb::ListWebhookEndpointsRequest::default())
@@ -470,18 +485,7 @@ async fn an_endpoint_failing_for_the_retry_window_is_disabled_and_the_admins_are
         .unwrap_err();
     assert_eq!(refused.code(), Code::FailedPrecondition);
 
-    let alerts = running
-        .emails
-        .list_notifications(pb::ListNotificationsRequest::default())
-        .await
-        .unwrap()
-        .into_inner()
-        .notifications;
-    let mut to: Vec<&str> = alerts
-        .iter()
-        .filter(|n| n.template == pb::EmailTemplate::Alert as i32)
-        .map(|n| n.to_email.as_str())
-        .collect();
+    let mut to: Vec<&str> = alerts.iter().map(|n| n.to_email.as_str()).collect();
     to.sort();
     assert_eq!(to, ["cto@example.com", "ops@example.com"]);
     let alert = &alerts[0];
