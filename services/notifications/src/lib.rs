@@ -203,7 +203,7 @@ pub async fn build(
     let audit_log = audit::open(store).await?;
     let outbox = open_store(store).await?;
     let (mut service, mut worker) = service_and_worker(
-        outbox.clone(),
+        outbox,
         audit_log.clone(),
         transport,
         tokens.clone(),
@@ -228,7 +228,6 @@ pub async fn build(
     };
     let webhook_worker = webhooks::WebhookWorker {
         webhooks: webhook_store,
-        outbox,
         sender: webhooks::WebhookSender::new(
             policy,
             Duration::from_millis(settings.webhook_timeout_ms),
@@ -239,15 +238,17 @@ pub async fn build(
         wake,
         email_wake: worker.wake.clone(),
         clock: worker::system_clock(),
-        alert_to,
-        admin_url: format!(
-            "{}/administration_and_development/webhooks",
-            site.public_url().trim_end_matches('/')
-        ),
-        portal_url: format!(
-            "{}/portal/webhooks",
-            site.public_url().trim_end_matches('/')
-        ),
+        alerts: Arc::new(webhooks::Alerts {
+            to: alert_to,
+            admin_url: format!(
+                "{}/administration_and_development/webhooks",
+                site.public_url().trim_end_matches('/')
+            ),
+            portal_url: format!(
+                "{}/portal/webhooks",
+                site.public_url().trim_end_matches('/')
+            ),
+        }),
     };
     let services = Services::new(server(service))
         .with(Enforced::new(

@@ -9,4 +9,4 @@ pub mod worker;
 pub use address::AddressPolicy;
 pub use send::{WebhookSender, sign};
 pub use service::WebhooksService;
-pub use worker::WebhookWorker;
+pub use worker::{Alerts, WebhookWorker};

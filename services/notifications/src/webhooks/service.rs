@@ -341,7 +341,7 @@ impl WebhooksService {
                         e.enabled = enabled;
                     }
                     e.updated_at = now;
-                    Ok(())
+                    Ok(Vec::new())
                 }),
             )
             .await
@@ -407,7 +407,7 @@ impl WebhooksService {
                 &id,
                 Arc::new(move |e: &mut Endpoint| {
                     *kept.lock().expect("not poisoned") = e.rotate(overlap, now);
-                    Ok(())
+                    Ok(Vec::new())
                 }),
             )
             .await

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use outbox::webhooks::{Endpoint, WebhookStore};
-use outbox::{Notification, OutboxStore, Outcome};
+use outbox::{Notification, Outcome};
 use tokio::sync::Notify;
 
 use super::send::WebhookSender;
@@ -14,8 +14,6 @@ use crate::worker::{Clock, RetryPolicy, work_until};
 #[derive(Clone)]
 pub struct WebhookWorker {
     pub webhooks: Arc<dyn WebhookStore>,
-    /// Where the alert e-mails go.
-    pub outbox: Arc<dyn OutboxStore>,
     pub sender: WebhookSender,
     pub policy: RetryPolicy,
     /// Notified when a delivery is queued here (a test event, a resend).
@@ -23,8 +21,13 @@ pub struct WebhookWorker {
     /// Notified when an alert e-mail is queued.
     pub email_wake: Arc<Notify>,
     pub clock: Clock,
-    /// Who is told when an endpoint is disabled.
-    pub alert_to: Vec<String>,
+    pub alerts: Arc<Alerts>,
+}
+
+/// The e-mails that tell an endpoint's owner it was disabled.
+pub struct Alerts {
+    /// Who is told when one of the company's endpoints is disabled.
+    pub to: Vec<String>,
     /// The Webhooks screen, linked from the alert.
     pub admin_url: String,
     /// The portal's Webhooks screen, linked from a customer's alert.
@@ -92,16 +95,20 @@ impl WebhookWorker {
         let window = self.policy.retry_for;
         let disabled = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let flag = disabled.clone();
+        let alerts = self.alerts.clone();
+        // The alert is queued in the write that disables the endpoint: neither without the other.
         let updated = self
             .webhooks
             .update_endpoint(
                 endpoint_id,
                 Arc::new(move |e: &mut Endpoint| {
-                    flag.store(
-                        e.record_result(ok, window, now),
-                        std::sync::atomic::Ordering::Relaxed,
-                    );
-                    Ok(())
+                    let now_disabled = e.record_result(ok, window, now);
+                    flag.store(now_disabled, std::sync::atomic::Ordering::Relaxed);
+                    Ok(if now_disabled {
+                        alerts.for_disabled(e, now)
+                    } else {
+                        Vec::new()
+                    })
                 }),
             )
             .await;
@@ -112,13 +119,30 @@ impl WebhookWorker {
         };
         if disabled.load(std::sync::atomic::Ordering::Relaxed) {
             tracing::error!(endpoint = %endpoint.id, url = %endpoint.url, "webhook endpoint disabled after failing for the whole retry window");
-            self.outbox.enqueue(&self.alerts(&endpoint, now)).await?;
             self.email_wake.notify_one();
         }
         Ok(())
     }
 
-    fn alerts(&self, endpoint: &Endpoint, now: chrono::DateTime<chrono::Utc>) -> Vec<Notification> {
+    /// Sends due deliveries until `shutdown` resolves.
+    pub async fn run(self, shutdown: impl std::future::Future<Output = ()>) {
+        work_until(
+            shutdown,
+            &self.wake,
+            self.policy.poll,
+            "webhook outbox",
+            || self.work_once(),
+        )
+        .await;
+    }
+}
+
+impl Alerts {
+    fn for_disabled(
+        &self,
+        endpoint: &Endpoint,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Vec<Notification> {
         let since = endpoint
             .failing_since
             .map(|t| t.format("%Y-%m-%d %H:%M UTC").to_string())
@@ -126,7 +150,7 @@ impl WebhookWorker {
         // A customer's endpoint is its admin's to mend, on the portal's screen.
         let (recipients, page) = if endpoint.customer_id.is_empty() || endpoint.added_by.is_empty()
         {
-            (self.alert_to.clone(), &self.admin_url)
+            (self.to.clone(), &self.admin_url)
         } else {
             (vec![endpoint.added_by.clone()], &self.portal_url)
         };
@@ -143,17 +167,5 @@ impl WebhookWorker {
                 )
             })
             .collect()
-    }
-
-    /// Sends due deliveries until `shutdown` resolves.
-    pub async fn run(self, shutdown: impl std::future::Future<Output = ()>) {
-        work_until(
-            shutdown,
-            &self.wake,
-            self.policy.poll,
-            "webhook outbox",
-            || self.work_once(),
-        )
-        .await;
     }
 }

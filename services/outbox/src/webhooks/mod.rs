@@ -462,10 +462,12 @@ pub struct DeliveryPage {
     pub next: Option<String>,
 }
 
-/// A change to one stored endpoint, run inside the store's atomic read-modify-write.
+/// A change to one stored endpoint, run inside the store's atomic read-modify-write; the
+/// e-mails it returns (an alert that it was disabled) are queued in that same write.
 /// `Fn`, not `FnOnce`: an optimistic store may run it again after a conflicting write.
-pub type EndpointEdit =
-    std::sync::Arc<dyn Fn(&mut Endpoint) -> Result<(), OutboxError> + Send + Sync>;
+pub type EndpointEdit = std::sync::Arc<
+    dyn Fn(&mut Endpoint) -> Result<Vec<crate::Notification>, OutboxError> + Send + Sync,
+>;
 
 #[async_trait]
 pub trait WebhookStore: Send + Sync + 'static {
@@ -474,7 +476,7 @@ pub trait WebhookStore: Send + Sync + 'static {
     /// Every owner's, oldest first.
     async fn endpoints(&self) -> Result<Vec<Endpoint>, OutboxError>;
     async fn endpoint(&self, id: &str) -> Result<Endpoint, OutboxError>;
-    /// Reads, edits and writes one endpoint atomically.
+    /// Reads, edits and writes one endpoint, and queues the edit's e-mails, atomically.
     async fn update_endpoint(&self, id: &str, edit: EndpointEdit) -> Result<Endpoint, OutboxError>;
     /// Removes it and its deliveries.
     async fn delete_endpoint(&self, id: &str) -> Result<(), OutboxError>;

@@ -32,8 +32,11 @@ const ON_ITS_WAY: [&str; 3] = ["queued", "sending", "retrying"];
 /// Both collections: what a shipment store needs to publish inside its transactions.
 #[derive(Clone)]
 pub struct MongoWebhooks {
+    client: mongodb::Client,
     endpoints: Collection<Document>,
     deliveries: Collection<Document>,
+    /// The e-mail outbox, which an endpoint's alert is queued in with its change.
+    outbox: Collection<Document>,
 }
 
 fn to_document<T: serde::Serialize>(value: &T) -> Result<Document, OutboxError> {
@@ -105,10 +108,38 @@ impl MongoWebhooks {
 
     pub async fn with_database(db: Database) -> anyhow::Result<Self> {
         migrate::mongo(&db, "webhooks", &MIGRATIONS).await?;
+        // An endpoint's alert is queued in the e-mail outbox, whoever opened it first.
+        crate::MongoOutbox::with_database(db.clone()).await?;
         Ok(Self {
+            client: db.client().clone(),
             endpoints: db.collection(ENDPOINTS),
             deliveries: db.collection(DELIVERIES),
+            outbox: db.collection(crate::store::mongo::COLLECTION),
         })
+    }
+
+    /// Writes an endpoint's change over the version `before` and queues `emails`, in one
+    /// transaction; false when the endpoint had changed meanwhile (nothing written).
+    async fn update_with_emails(
+        &self,
+        before: Document,
+        change: Document,
+        emails: &[crate::Notification],
+    ) -> Result<bool, MongoError> {
+        let mut session = self.client.start_session().await?;
+        session.start_transaction().await?;
+        let written = self
+            .endpoints
+            .update_one(before, change)
+            .session(&mut session)
+            .await?;
+        if written.matched_count != 1 {
+            session.abort_transaction().await?;
+            return Ok(false);
+        }
+        crate::store::mongo::insert_all(&self.outbox, &mut session, emails).await?;
+        session.commit_transaction().await?;
+        Ok(true)
     }
 
     /// Writes `events`' deliveries, to the endpoints enabled now, inside the caller's
@@ -242,16 +273,23 @@ impl WebhookStore for MongoWebhooks {
         for _ in 0..5 {
             let mut endpoint = self.endpoint(id).await?;
             let before = to_document(&endpoint)?;
-            edit(&mut endpoint)?;
+            let emails = edit(&mut endpoint)?;
             let mut after = to_document(&endpoint)?;
             after.remove("_id");
-            let written = self
-                .endpoints
-                .update_one(before, doc! { "$set": after })
-                .await
-                .map_err(StoreFault::from)?;
-            if written.matched_count == 1 {
-                return Ok(endpoint);
+            let change = doc! { "$set": after };
+            let written = if emails.is_empty() {
+                self.endpoints
+                    .update_one(before, change)
+                    .await
+                    .map(|w| w.matched_count == 1)
+            } else {
+                self.update_with_emails(before, change, &emails).await
+            };
+            match written {
+                Ok(true) => return Ok(endpoint),
+                Ok(false) => {}
+                Err(e) if e.contains_label(mongodb::error::TRANSIENT_TRANSACTION_ERROR) => {}
+                Err(e) => return Err(StoreFault::from(e).into()),
             }
         }
         Err(OutboxError::Unavailable(

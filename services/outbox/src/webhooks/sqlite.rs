@@ -177,7 +177,12 @@ impl SqliteWebhooks {
     /// Opens the webhooks in `data_dir`'s shared file.
     pub fn open(data_dir: &Path) -> anyhow::Result<Self> {
         Ok(Self {
-            db: Sqlite::open(&data_dir.join(crate::store::sqlite::FILE), 4, &[&SCHEMA])?,
+            // An endpoint's alert is queued in the e-mail outbox, whoever opened it first.
+            db: Sqlite::open(
+                &data_dir.join(crate::store::sqlite::FILE),
+                4,
+                &[&crate::store::sqlite::SCHEMA, &SCHEMA],
+            )?,
         })
     }
 }
@@ -261,12 +266,13 @@ impl WebhookStore for SqliteWebhooks {
                     .map_err(StoreFault::from)?;
                 let mut endpoint: Endpoint =
                     decode("endpoint", &doc.ok_or(OutboxError::EndpointNotFound)?)?;
-                edit(&mut endpoint)?;
+                let emails = edit(&mut endpoint)?;
                 tx.execute(
                     "UPDATE webhook_endpoints SET enabled = ?, doc = ? WHERE id = ?",
                     params![endpoint.enabled, encode(&endpoint)?, id],
                 )
                 .map_err(StoreFault::from)?;
+                crate::store::sqlite::insert_all(&tx, &emails)?;
                 tx.commit().map_err(StoreFault::from)?;
                 Ok(endpoint)
             })

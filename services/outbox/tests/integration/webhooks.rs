@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use outbox::webhooks::{
     Attempt, Endpoint, Event, EventType, MAX_CUSTOMER_ENDPOINTS, MAX_ENDPOINTS, WebhookStore,
 };
-use outbox::{OutboxError, Outcome, State};
+use outbox::{OutboxError, OutboxStore, Outcome, State};
 
 use crate::racers::claimed_by;
 
@@ -202,7 +202,7 @@ async fn a_disabled_endpoint_gets_nothing_new_and_its_queue_waits(store: Arc<dyn
     let disable = |at: DateTime<Utc>| {
         Arc::new(move |e: &mut Endpoint| {
             e.record_result(false, window, at);
-            Ok(())
+            Ok(Vec::new())
         })
     };
     let e = store
@@ -239,7 +239,7 @@ async fn a_disabled_endpoint_gets_nothing_new_and_its_queue_waits(store: Arc<dyn
             &erp.id,
             Arc::new(|e: &mut Endpoint| {
                 e.enabled = true;
-                Ok(())
+                Ok(Vec::new())
             }),
         )
         .await
@@ -248,6 +248,56 @@ async fn a_disabled_endpoint_gets_nothing_new_and_its_queue_waits(store: Arc<dyn
         store.claim(now(), LEASE).await.unwrap().is_some(),
         "enabled again, the queue goes out"
     );
+}
+
+async fn an_edit_queues_its_emails_in_the_same_write(
+    store: Arc<dyn WebhookStore>,
+    emails: Arc<dyn OutboxStore>,
+) {
+    let erp = endpoint("https://erp.example.com/in", &[EventType::ShipmentCreated]);
+    store.create_endpoint(&erp).await.unwrap();
+    let alert = outbox::emails::endpoint_disabled(
+        "ops@example.com",
+        &erp.url,
+        "ERP",
+        "2026-11-28 06:00 UTC",
+        "https://example.com/webhooks",
+        now(),
+    );
+    let queued = alert.clone();
+    let e = store
+        .update_endpoint(
+            &erp.id,
+            Arc::new(move |e: &mut Endpoint| {
+                e.enabled = false;
+                Ok(vec![queued.clone()])
+            }),
+        )
+        .await
+        .unwrap();
+    assert!(!e.enabled);
+    let sent = emails.get(&alert.id).await.expect("the alert is queued");
+    assert_eq!(
+        (sent.to_email.as_str(), sent.subject.as_str(), sent.state),
+        (
+            "ops@example.com",
+            "Webhook endpoint disabled: https://erp.example.com/in",
+            State::Queued
+        )
+    );
+    // An edit that sends nothing queues nothing.
+    let before = emails.backlog().await.unwrap();
+    store
+        .update_endpoint(
+            &erp.id,
+            Arc::new(|e: &mut Endpoint| {
+                e.enabled = true;
+                Ok(Vec::new())
+            }),
+        )
+        .await
+        .unwrap();
+    assert_eq!(emails.backlog().await.unwrap(), before);
 }
 
 async fn a_settled_delivery_can_be_resent_with_the_same_event_id(store: Arc<dyn WebhookStore>) {
@@ -446,3 +496,31 @@ contract!(
     deleting_an_endpoint_removes_its_deliveries,
     deliveries_page_newest_first_and_endpoints_are_capped,
 );
+
+/// Cases that also read the e-mail outbox the stores share (one SQLite file, one database).
+macro_rules! with_outbox {
+    ($($case:ident),* $(,)?) => {
+        mod sqlite_with_outbox {
+            $(
+                #[tokio::test(flavor = "multi_thread")]
+                async fn $case() {
+                    let dir = tempfile::tempdir().unwrap();
+                    let emails = std::sync::Arc::new(outbox::SqliteOutbox::open(dir.path()).unwrap());
+                    super::$case(std::sync::Arc::new(outbox::webhooks::SqliteWebhooks::open(dir.path()).unwrap()), emails).await;
+                }
+            )*
+        }
+        mod mongo_with_outbox {
+            $(
+                #[tokio::test(flavor = "multi_thread")]
+                async fn $case() {
+                    let Some((uri, database)) = test_servers::mongodb() else { return };
+                    let emails = std::sync::Arc::new(outbox::MongoOutbox::connect(&uri, &database).await.unwrap());
+                    super::$case(std::sync::Arc::new(outbox::webhooks::MongoWebhooks::connect(&uri, &database).await.unwrap()), emails).await;
+                }
+            )*
+        }
+    };
+}
+
+with_outbox!(an_edit_queues_its_emails_in_the_same_write);
