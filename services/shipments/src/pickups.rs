@@ -323,6 +323,8 @@ pub struct PickupQuery {
     pub date: Option<NaiveDate>,
     /// Folded.
     pub area: Option<String>,
+    /// The courier (user id) they are assigned to.
+    pub agent: Option<String>,
     pub page_size: usize,
     pub after: Option<String>,
 }
@@ -342,6 +344,7 @@ pub fn query(request: &pb::ListPickupsRequest) -> Result<PickupQuery, ShipmentEr
         state,
         date,
         area: (!area.is_empty()).then_some(area),
+        agent: None,
         page_size,
         after: paging::decode(&request.page_token)?,
     })

@@ -11,7 +11,7 @@ use logistics_proto::v1 as pb;
 use crate::convert::{self, TimeChecks};
 use crate::domain::CourierAssignment;
 use crate::error::{FieldViolation, ShipmentError, Violations};
-use crate::pickups::{PickupQuery, PickupState};
+use crate::pickups::PickupQuery;
 use crate::service::{ShipmentsService, id};
 use crate::store::{Effects, ListQuery, Order};
 
@@ -19,7 +19,7 @@ use crate::store::{Effects, ListQuery, Order};
 const MAX_ASSIGNED: usize = 200;
 /// The most shipments a round lists.
 const MAX_ROUND: usize = 500;
-/// The most pickups of one day read for a round (ten pages of the queue).
+/// The most pages of a courier's pickups of one day read for its round (a thousand).
 const MAX_PICKUP_PAGES: usize = 10;
 /// A round's day is at most this far from today either way.
 const MAX_DAYS_AWAY: u64 = 366;
@@ -169,6 +169,8 @@ impl ShipmentsService {
                 ..ListQuery::default()
             })
             .await?;
+        // The courier's own pickups of the day, asked of the store: a busy day's others could
+        // otherwise push them past the pages read.
         let mut pickups = Vec::new();
         let mut after = None;
         for _ in 0..MAX_PICKUP_PAGES {
@@ -179,16 +181,14 @@ impl ShipmentsService {
                     state: None,
                     date: Some(day),
                     area: None,
+                    agent: Some(courier_id.to_owned()),
                     page_size: 100,
                     after,
                 })
                 .await?;
             pickups.extend(
                 page.into_iter()
-                    .filter(|p| {
-                        p.agent_id == courier_id
-                            && matches!(p.state, PickupState::Requested | PickupState::Confirmed)
-                    })
+                    .filter(|p| p.state.open())
                     .map(|p| p.to_proto()),
             );
             match next {

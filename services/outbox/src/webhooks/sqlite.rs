@@ -104,7 +104,8 @@ fn enabled_endpoints(
 ) -> Result<Vec<Endpoint>, StoreFault> {
     let marks = vec!["?"; owners.len()].join(", ");
     let docs = conn
-        .prepare(&format!(
+        // Cached: run in every new shipment's transaction, with one or two owners.
+        .prepare_cached(&format!(
             "SELECT doc FROM webhook_endpoints WHERE {OWNER} IN ({marks}) AND enabled = 1 \
              ORDER BY seq"
         ))?

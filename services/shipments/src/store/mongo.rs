@@ -1391,6 +1391,9 @@ impl Customers for MongoShipmentStore {
         if let Some(area) = &query.area {
             filter.insert("areaKey", area);
         }
+        if let Some(agent) = &query.agent {
+            filter.insert("agentId", agent);
+        }
         mongo::find_page(
             &self.pickups,
             filter,

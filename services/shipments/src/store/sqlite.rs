@@ -1698,6 +1698,11 @@ impl Customers for SqliteShipmentStore {
                     clauses.push("area_key = ?");
                     values.push(Value::Text(area.clone()));
                 }
+                if let Some(agent) = &query.agent {
+                    // Within a day (its index): a courier's share of that day's pickups.
+                    clauses.push("json_extract(doc, '$.agentId') = ?");
+                    values.push(Value::Text(agent.clone()));
+                }
                 let by = order.by.unwrap_or("id");
                 let mut select = format!("SELECT {by}, id, doc FROM pickups");
                 if !clauses.is_empty() {

@@ -593,6 +593,23 @@ async fn a_courier_round_lists_what_staff_gave_that_courier_for_the_day(running:
     })
     .await
     .unwrap();
+    // Another courier's pickup of that day is on that courier's round only.
+    let elsewhere = customer
+        .create_pickup(pickup_of(vec![booked[1].id.clone()], day))
+        .await
+        .unwrap()
+        .into_inner();
+    PickupServiceClient::with_interceptor(
+        running.channel.clone(),
+        bearer(&running, &caller("agent")),
+    )
+    .assign_pickup(pb::AssignPickupRequest {
+        id: elsewhere.id.clone(),
+        agent_id: "0190dddddddddddddddddddd".into(),
+        agent_email: "other-rider@example.com".into(),
+    })
+    .await
+    .unwrap();
 
     let mut app = running.client_as(&running.key.mint(&courier, CALL_TOKEN_LIFETIME));
     let round = app
@@ -624,13 +641,13 @@ async fn a_courier_round_lists_what_staff_gave_that_courier_for_the_day(running:
             .is_empty(),
         "full details"
     );
-    // Another courier's round of that day is empty.
+    // Another courier's round of that day holds its own pickup alone.
     let other = Caller::with_role(
         "0190dddddddddddddddddddd",
         "other@example.com",
         Role::Courier,
     );
-    let empty = running
+    let theirs = running
         .client_as(&running.key.mint(&other, CALL_TOKEN_LIFETIME))
         .list_courier_stops(pb::ListCourierStopsRequest {
             date: Some(date(day)),
@@ -638,7 +655,15 @@ async fn a_courier_round_lists_what_staff_gave_that_courier_for_the_day(running:
         .await
         .unwrap()
         .into_inner();
-    assert!(empty.shipments.is_empty() && empty.pickups.is_empty());
+    assert!(theirs.shipments.is_empty());
+    assert_eq!(
+        theirs
+            .pickups
+            .iter()
+            .map(|p| p.id.as_str())
+            .collect::<Vec<_>>(),
+        [elsewhere.id.as_str()]
+    );
     // A courier cannot hand out rounds.
     let denied = app
         .assign_shipments_to_courier(assign(
