@@ -734,6 +734,21 @@ async fn insert_each_keeps_every_shipment_whole_on_its_own(
         BTreeSet::from([made[0].0.id.clone(), made[2].0.id.clone()]),
         "the search finds the written ones, not the refused one"
     );
+    let counted = async |store: &Arc<dyn ShipmentStore>| {
+        let stats = store
+            .statistics(shipments::domain::now().date_naive(), 30)
+            .await
+            .unwrap();
+        (
+            stats.by_status.iter().map(|(_, n)| n).sum::<u64>(),
+            stats.created.iter().sum::<u64>(),
+        )
+    };
+    assert_eq!(
+        counted(&store).await,
+        (2, 2),
+        "the dashboard counts the written ones, not the refused one"
+    );
     let unrefused: Vec<_> = ["D", "E"]
         .iter()
         .map(|name| (shipment(&format!("{name} Lot"), "Oslo"), Effects::default()))
@@ -744,6 +759,7 @@ async fn insert_each_keeps_every_shipment_whole_on_its_own(
         found_by(&store, "lot").await,
         BTreeSet::from([unrefused[0].0.id.clone(), unrefused[1].0.id.clone()])
     );
+    assert_eq!(counted(&store).await, (4, 4));
 }
 
 async fn imports_are_kept_and_listed_newest_first(
