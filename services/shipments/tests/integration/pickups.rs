@@ -576,40 +576,35 @@ async fn a_courier_round_lists_what_staff_gave_that_courier_for_the_day(running:
         .await
         .unwrap();
 
-    // A pickup assigned to the courier on that day is on the round too.
-    let pickup = customer
-        .create_pickup(pickup_of(vec![booked[0].id.clone()], day))
-        .await
-        .unwrap()
-        .into_inner();
-    PickupServiceClient::with_interceptor(
+    // A pickup of that day, booked by the customer and given to a courier by staff.
+    let mut staff_pickups = PickupServiceClient::with_interceptor(
         running.channel.clone(),
         bearer(&running, &caller("agent")),
+    );
+    let mut assigned_pickup = async |shipment: &str, agent_id: &str, agent_email: &str| {
+        let pickup = customer
+            .create_pickup(pickup_of(vec![shipment.to_owned()], day))
+            .await
+            .unwrap()
+            .into_inner();
+        staff_pickups
+            .assign_pickup(pb::AssignPickupRequest {
+                id: pickup.id.clone(),
+                agent_id: agent_id.into(),
+                agent_email: agent_email.into(),
+            })
+            .await
+            .unwrap();
+        pickup
+    };
+    // One assigned to the courier on that day is on the round too; another courier's is not.
+    let pickup = assigned_pickup(&booked[0].id, &courier.sub, &courier.email).await;
+    let elsewhere = assigned_pickup(
+        &booked[1].id,
+        "0190dddddddddddddddddddd",
+        "other-rider@example.com",
     )
-    .assign_pickup(pb::AssignPickupRequest {
-        id: pickup.id.clone(),
-        agent_id: courier.sub.clone(),
-        agent_email: courier.email.clone(),
-    })
-    .await
-    .unwrap();
-    // Another courier's pickup of that day is on that courier's round only.
-    let elsewhere = customer
-        .create_pickup(pickup_of(vec![booked[1].id.clone()], day))
-        .await
-        .unwrap()
-        .into_inner();
-    PickupServiceClient::with_interceptor(
-        running.channel.clone(),
-        bearer(&running, &caller("agent")),
-    )
-    .assign_pickup(pb::AssignPickupRequest {
-        id: elsewhere.id.clone(),
-        agent_id: "0190dddddddddddddddddddd".into(),
-        agent_email: "other-rider@example.com".into(),
-    })
-    .await
-    .unwrap();
+    .await;
 
     let mut app = running.client_as(&running.key.mint(&courier, CALL_TOKEN_LIFETIME));
     let round = app
