@@ -32,6 +32,14 @@ fn event(kind: EventType, shipment: &str) -> Event {
     )
 }
 
+/// An edit that turns an endpoint on and queues no e-mail.
+fn enable() -> outbox::webhooks::EndpointEdit {
+    Arc::new(|e: &mut Endpoint| {
+        e.enabled = true;
+        Ok(Vec::new())
+    })
+}
+
 fn answered(code: u16) -> Attempt {
     Attempt {
         at: now(),
@@ -234,16 +242,7 @@ async fn a_disabled_endpoint_gets_nothing_new_and_its_queue_waits(store: Arc<dyn
         1,
         "nothing new is queued for it"
     );
-    store
-        .update_endpoint(
-            &erp.id,
-            Arc::new(|e: &mut Endpoint| {
-                e.enabled = true;
-                Ok(Vec::new())
-            }),
-        )
-        .await
-        .unwrap();
+    store.update_endpoint(&erp.id, enable()).await.unwrap();
     assert!(
         store.claim(now(), LEASE).await.unwrap().is_some(),
         "enabled again, the queue goes out"
@@ -287,16 +286,7 @@ async fn an_edit_queues_its_emails_in_the_same_write(
     );
     // An edit that sends nothing queues nothing.
     let before = emails.backlog().await.unwrap();
-    store
-        .update_endpoint(
-            &erp.id,
-            Arc::new(|e: &mut Endpoint| {
-                e.enabled = true;
-                Ok(Vec::new())
-            }),
-        )
-        .await
-        .unwrap();
+    store.update_endpoint(&erp.id, enable()).await.unwrap();
     assert_eq!(emails.backlog().await.unwrap(), before);
 }
 

@@ -252,8 +252,8 @@ impl MongoShipmentStore {
 
     pub async fn with_database(db: mongodb::Database) -> anyhow::Result<Self> {
         migrate::mongo(&db, "shipments", &MIGRATIONS).await?;
-        // The stores written in the shipments' transactions, migrated by whoever opens first.
-        outbox::MongoOutbox::with_database(db.clone()).await?;
+        // The stores written in the shipments' transactions, migrated by whoever opens first
+        // (the webhooks migrate the e-mail outbox they queue alerts in).
         audit::MongoAuditLog::with_database(db.clone()).await?;
         let webhooks = outbox::webhooks::MongoWebhooks::with_database(db.clone()).await?;
         let shipments = db.collection::<Document>("shipments");
