@@ -46,7 +46,9 @@ export function keptCourier(): User | null {
   }
 }
 
+/** Kept only for the courier kept on this phone: a read that lands after sign-out keeps nothing. */
 export function keepRound(email: string, round: ListCourierStopsResponse): void {
+  if (keptCourier()?.email !== email) return;
   const kept: KeptRound = { day: today(), email, round: toJsonString(ListCourierStopsResponseSchema, round) };
   write(ROUND_KEY, JSON.stringify(kept));
 }
