@@ -1,15 +1,18 @@
 // Build-time compression, the last step of scripts/build-site.mjs: beside every compressible file
 // of dist (HTML, JS, CSS, SVG, JSON, web manifest, text, XML, icons; source maps excluded) it
 // writes `<file>.br` (brotli, maximum quality) and `<file>.gz` (gzip level 9), which the gateway
-// serves to browsers that accept them, so nothing is compressed per request. Files under 1 KB are
-// left alone, and a variant is kept only when it is smaller than the file. Node's zlib only.
+// serves to browsers that accept them, so nothing is compressed per request, nor at its start:
+// the files and the size from which it compresses (gateway/src/web.rs) are the ones here. A
+// variant is kept only when it is smaller than the file. Node's zlib only.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 
-const COMPRESSIBLE = /\.(?:html|js|mjs|css|svg|json|webmanifest|txt|xml|ico)$/;
-const MIN_BYTES = 1024;
+const COMPRESSIBLE = /\.(?:html|js|mjs|css|svg|json|webmanifest|txt|csv|xml|ico|wasm)$/;
+const MIN_BYTES = 256;
+// Binary files: brotli's text model would only cost time.
+const BINARY = /\.(?:ico|wasm)$/;
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -39,7 +42,7 @@ export async function precompress(dist) {
         brotli(data, {
           params: {
             [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-            [constants.BROTLI_PARAM_MODE]: file.endsWith('.ico') ? constants.BROTLI_MODE_GENERIC : constants.BROTLI_MODE_TEXT,
+            [constants.BROTLI_PARAM_MODE]: BINARY.test(file) ? constants.BROTLI_MODE_GENERIC : constants.BROTLI_MODE_TEXT,
             [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
           },
         }),

@@ -43,7 +43,8 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// Everything else is revalidated on every use (cheap: a `304`).
 const REVALIDATE: &str = "no-cache";
 
-/// Files smaller than this are sent as they are: compressing saves less than a packet.
+/// Files smaller than this are sent as they are: compressing saves less than a packet. The build
+/// writes the variants of the larger ones (frontend/scripts/precompress.mjs, the same size and types).
 const COMPRESS_MIN_BYTES: usize = 256;
 /// Variants the build did not write are made once, at start: brotli and gzip at their best in
 /// a release build (about 1.5 s for the whole app on one core); a debug build (tests, `cargo
@@ -388,7 +389,7 @@ struct RawFile {
     modified: Option<SystemTime>,
 }
 
-/// Every regular file below `dir` (following links), keyed by its path relative to `root`
+/// Every regular file below `dir` (following links) but hidden ones, keyed by its path relative to `root`
 /// with `/` separators. Depth is bounded, so a link loop cannot run away.
 fn read_tree(
     root: &Path,
@@ -401,6 +402,12 @@ fn read_tree(
     }
     for item in std::fs::read_dir(dir)? {
         let path: PathBuf = item?.path();
+        // Hidden files are the build's or the host's (`.vite/`, `.env`, `.git/`), not the site's;
+        // `.well-known/` is where a site publishes `security.txt` and its kin.
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if name.starts_with('.') && !(depth == 0 && name == ".well-known") {
+            continue;
+        }
         let Ok(metadata) = std::fs::metadata(&path) else {
             continue;
         };

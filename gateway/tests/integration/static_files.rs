@@ -140,6 +140,36 @@ async fn prerendered_routes_are_served_as_built_and_other_routes_get_the_app_she
     assert_eq!(body("/track/PSE1/extra").await.0, 404);
 }
 
+#[tokio::test]
+async fn hidden_files_are_not_served_but_well_known_ones_are() {
+    let files = static_dir();
+    for (path, content) in [
+        (".vite/manifest.json", "{\"src/main.tsx\":{}}"),
+        (".env", "SMTP_PASSWORD=secret"),
+        ("assets/.DS_Store", "finder"),
+        (
+            ".well-known/security.txt",
+            "Contact: mailto:security@example.com",
+        ),
+    ] {
+        let file = files.path().join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, content).unwrap();
+    }
+    let site = all_in_one_with(|s| s.static_dir = files.path().to_path_buf()).await;
+    for path in ["/.vite/manifest.json", "/.env", "/assets/.DS_Store"] {
+        let response = get_with(&site.base, path, &[]).await;
+        assert_eq!(response.status(), 404, "{path}");
+        assert!(!response.text().await.unwrap().contains("secret"), "{path}");
+    }
+    let security = get_with(&site.base, "/.well-known/security.txt", &[]).await;
+    assert_eq!(security.status(), 200);
+    assert_eq!(
+        security.text().await.unwrap(),
+        "Contact: mailto:security@example.com"
+    );
+}
+
 /// A site whose app has a large script (compressed at start), a script with the build's own
 /// `.gz` beside it, and one with a `.br` that is not its content (ignored, compressed afresh).
 async fn site_with_compressible_files() -> (Site, Vec<u8>) {
