@@ -70,37 +70,3 @@ pub fn undecodable(error: prost::DecodeError) -> Status {
         .unwrap_or(&detail);
     Status::invalid_argument(format!("{UNDECODABLE}: {detail}."))
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::v1::GetShipmentByTrackingNumberRequest as Lookup;
-
-    fn decode(bytes: &[u8]) -> Status {
-        undecodable(Lookup::decode(bytes).unwrap_err())
-    }
-
-    #[test]
-    fn decode_errors_are_invalid_argument_naming_the_field() {
-        let wrong_wire_type = decode(&[0x08, 0x01]);
-        assert_eq!(wrong_wire_type.code(), tonic::Code::InvalidArgument);
-        assert_eq!(
-            wrong_wire_type.message(),
-            "The message could not be decoded: GetShipmentByTrackingNumberRequest.tracking_number: \
-             invalid wire type: Varint (expected LengthDelimited)."
-        );
-        let bad_utf8 = decode(&[0x0a, 0x02, 0xff, 0xfe]);
-        assert_eq!(bad_utf8.code(), tonic::Code::InvalidArgument);
-        assert!(bad_utf8.message().contains("not UTF-8"), "{bad_utf8:?}");
-        let cut_short = decode(&[0x0a, 0x09, b'P']);
-        assert_eq!(cut_short.code(), tonic::Code::InvalidArgument);
-        assert!(cut_short.message().starts_with(UNDECODABLE));
-    }
-
-    #[test]
-    fn generated_servers_use_this_codec() {
-        let generated = include_str!(concat!(env!("OUT_DIR"), "/logistics.v1.rs"));
-        assert!(generated.contains("crate::codec::ProtoCodec::default()"));
-        assert!(!generated.contains("tonic_prost::ProstCodec"));
-    }
-}

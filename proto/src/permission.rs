@@ -75,29 +75,3 @@ names!(
     "CustomerScope",
     "CUSTOMER_SCOPE_"
 );
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_are_the_proto_names_lower_cased_with_a_dot() {
-        assert_eq!(Permission::ShipmentsRead.as_str(), "shipments.read");
-        assert_eq!(Permission::DeliveriesRecord.as_str(), "deliveries.record");
-        assert_eq!(Permission::all().len(), 22);
-        assert_eq!(Permission::RatesManage.as_str(), "rates.manage");
-        for &p in Permission::all() {
-            assert_eq!(Permission::parse(p.as_str()), Some(p));
-        }
-        assert_eq!(Permission::parse(""), None);
-        assert_eq!(Permission::Unspecified.as_str(), "");
-        assert_eq!(CustomerScope::ShipmentsBook.as_str(), "shipments.book");
-        assert_eq!(CustomerScope::AddressesManage.as_str(), "addresses.manage");
-        assert_eq!(CustomerScope::WebhooksManage.as_str(), "webhooks.manage");
-        assert_eq!(CustomerScope::all().len(), 5);
-        assert_eq!(
-            CustomerScope::parse("pickups.request"),
-            Some(CustomerScope::PickupsRequest)
-        );
-    }
-}
