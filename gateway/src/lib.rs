@@ -55,7 +55,8 @@ pub struct Settings {
     /// HTTP port of the website and the gRPC-web API.
     #[arg(long, env = "PORT", default_value_t = 8080)]
     pub port: u16,
-    /// The built web app.
+    /// The built web app (hidden files and folders in it, such as `.vite/` or `.env`, are not
+    /// served; `.well-known/` is).
     #[arg(long, env = "STATIC_DIR", default_value = "frontend/dist")]
     pub static_dir: PathBuf,
     /// URL of a separate shipments service, e.g. http://shipments:50051; unset, it runs in
