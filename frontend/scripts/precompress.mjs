@@ -1,5 +1,5 @@
 // Build-time compression, the last step of scripts/build-site.mjs: beside every compressible file
-// of dist (HTML, JS, CSS, SVG, JSON, web manifest, text, XML, icons; source maps excluded) it
+// of dist (HTML, JS, CSS, SVG, JSON, web manifest, text, CSV, XML, icons, WebAssembly) it
 // writes `<file>.br` (brotli, maximum quality) and `<file>.gz` (gzip level 9), which the gateway
 // serves to browsers that accept them, so nothing is compressed per request, nor at its start:
 // the files and the size from which it compresses (gateway/src/web.rs) are the ones here. A

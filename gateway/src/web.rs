@@ -46,8 +46,8 @@ const REVALIDATE: &str = "no-cache";
 /// Files smaller than this are sent as they are: compressing saves less than a packet. The build
 /// writes the variants of the larger ones (frontend/scripts/precompress.mjs, the same size and types).
 const COMPRESS_MIN_BYTES: usize = 256;
-/// Variants the build did not write are made once, at start: brotli and gzip at their best in
-/// a release build (about 1.5 s for the whole app on one core); a debug build (tests, `cargo
+/// Variants missing beside a file (a folder not built by `npm run build`) are made once, at
+/// start: brotli and gzip at their best in a release build; a debug build (tests, `cargo
 /// run`) has unoptimised compressors, so it settles for quicker levels and starts in time.
 const BROTLI_QUALITY: u32 = if cfg!(debug_assertions) { 5 } else { 11 };
 const BROTLI_WINDOW: u32 = 22;
@@ -389,8 +389,8 @@ struct RawFile {
     modified: Option<SystemTime>,
 }
 
-/// Every regular file below `dir` (following links) but hidden ones, keyed by its path relative to `root`
-/// with `/` separators. Depth is bounded, so a link loop cannot run away.
+/// Every regular file below `dir` (following links) but hidden ones, keyed by its path
+/// relative to `root` with `/` separators. Depth is bounded, so a link loop cannot run away.
 fn read_tree(
     root: &Path,
     dir: &Path,

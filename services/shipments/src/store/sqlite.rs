@@ -741,7 +741,16 @@ fn count_inserted(tx: &rusqlite::Connection, first: i64) -> Result<(), StoreFaul
     Ok(())
 }
 
-/// Writes the search rows of the shipments just inserted, the last statement before the commit.
+/// What a write's new shipments add, the last statements before its commit: their counts and
+/// their search rows (`inserted` in insertion order).
+fn after_inserts(tx: &rusqlite::Connection, inserted: &[(i64, &str)]) -> Result<(), StoreFault> {
+    if let Some((first, _)) = inserted.first() {
+        count_inserted(tx, *first)?;
+    }
+    index_search(tx, inserted)
+}
+
+/// Writes the search rows of the shipments just inserted.
 fn index_search(tx: &rusqlite::Connection, inserted: &[(i64, &str)]) -> Result<(), StoreFault> {
     let mut insert =
         tx.prepare_cached("INSERT INTO shipments_search (rowid, search_text) VALUES (?, ?)")?;
@@ -777,10 +786,7 @@ fn insert_batch(
         }
     }
     if !refused {
-        if let Some((first, _)) = indexed.first() {
-            count_inserted(&tx, *first)?;
-        }
-        index_search(&tx, &indexed)?;
+        after_inserts(&tx, &indexed)?;
         tx.commit().map_err(StoreFault::from)?;
         return Ok(rows.iter().map(|_| Ok(())).collect());
     }
@@ -806,10 +812,7 @@ fn insert_batch(
         }
         outcomes.push(outcome.map(|_| ()));
     }
-    if let Some((first, _)) = indexed.first() {
-        count_inserted(&tx, *first)?;
-    }
-    index_search(&tx, &indexed)?;
+    after_inserts(&tx, &indexed)?;
     tx.commit().map_err(StoreFault::from)?;
     Ok(outcomes)
 }
@@ -825,8 +828,7 @@ impl Shipments for SqliteShipmentStore {
                     .transaction_with_behavior(TransactionBehavior::Immediate)
                     .map_err(StoreFault::from)?;
                 let seq = row.write(&tx)?;
-                count_inserted(&tx, seq)?;
-                index_search(&tx, &[(seq, &row.search_text)])?;
+                after_inserts(&tx, &[(seq, &row.search_text)])?;
                 tx.commit().map_err(StoreFault::from)?;
                 Ok::<_, ShipmentError>(())
             })
