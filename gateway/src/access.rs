@@ -219,14 +219,35 @@ impl Access {
         self.keys.forget();
     }
 
+    /// The user with id `id` as stored now, from the cache within `RECHECK_AFTER`; None
+    /// when there is no such user.
+    pub async fn user(&self, id: &str) -> Result<Option<CurrentUser>, Status> {
+        match self.users.get(id) {
+            Some(user) => Ok(Some(user)),
+            // Only the id counts: the auth service reads the user it names.
+            None => self.fetch_as(id, "", Role::User).await,
+        }
+    }
+
     /// The user of `session` as stored now, asked of the auth service (not the cache);
     /// None when the user no longer exists.
     pub async fn fetch(&self, session: &Session) -> Result<Option<CurrentUser>, Status> {
+        self.fetch_as(&session.user_id, &session.email, session.role)
+            .await
+    }
+
+    /// The user with id `id` as stored now, asked of the auth service as that user.
+    async fn fetch_as(
+        &self,
+        id: &str,
+        email: &str,
+        role: Role,
+    ) -> Result<Option<CurrentUser>, Status> {
         // Reading one's own user needs no permission.
         let caller = Caller {
-            sub: session.user_id.clone(),
-            email: session.email.clone(),
-            role: session.role,
+            sub: id.to_owned(),
+            email: email.to_owned(),
+            role,
             permissions: Vec::new(),
             customer_id: None,
             api_key: None,

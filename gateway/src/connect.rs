@@ -64,7 +64,8 @@ fn transcodings() -> moka::sync::Cache<(String, Bytes), Bytes> {
 /// again is read once). Bounded by the bytes it holds.
 static REQUESTS: LazyLock<moka::sync::Cache<(String, Bytes), Bytes>> = LazyLock::new(transcodings);
 
-static POOL: LazyLock<DescriptorPool> = LazyLock::new(|| {
+/// The product's descriptors: its services, methods and messages, and their options.
+pub(crate) static POOL: LazyLock<DescriptorPool> = LazyLock::new(|| {
     DescriptorPool::decode(logistics_proto::FILE_DESCRIPTOR_SET)
         .expect("the build wrote a valid descriptor set")
 });

@@ -15,6 +15,7 @@ pub mod redis_call;
 pub mod rpc;
 pub mod session;
 pub mod session_api;
+pub mod staff_users;
 pub mod tracking_access;
 pub mod unsubscribe;
 pub mod upstream;

@@ -320,6 +320,11 @@ impl RpcGateway {
             "authorization",
             HeaderValue::from_str(&format!("Bearer {token}")).expect("a JWT is ASCII"),
         );
+        let request =
+            match crate::staff_users::settle(&path, request, &self.guard, &self.access).await {
+                Ok(request) => request,
+                Err(refusal) => return Ok(refusal),
+            };
         let response = self.forward(self.upstream_of(&path), request).await?;
         // A change of users through this gateway shows at once here (elsewhere within
         // RECHECK_AFTER).

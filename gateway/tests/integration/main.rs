@@ -30,6 +30,7 @@ mod restarts;
 mod sessions;
 mod settings;
 mod signing_keys;
+mod staff_users;
 mod state_stores;
 mod static_files;
 mod tracking;

@@ -4,7 +4,7 @@
 
 import type { GenEnum, GenExtension, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, extDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type { MethodOptions } from "@bufbuild/protobuf/wkt";
+import type { FieldOptions, MethodOptions } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_descriptor } from "@bufbuild/protobuf/wkt";
 import type { Message, UnknownEnum } from "@bufbuild/protobuf";
 
@@ -12,7 +12,7 @@ import type { Message, UnknownEnum } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/access.proto.
  */
 export const file_logistics_v1_access: GenFile = /*@__PURE__*/
-  fileDesc("Chlsb2dpc3RpY3MvdjEvYWNjZXNzLnByb3RvEgxsb2dpc3RpY3MudjEixgIKBkFjY2VzcxIXCg1wdWJsaWNfbG9va3VwGAEgASgISAASKQoGcHVibGljGAIgASgOMhcubG9naXN0aWNzLnYxLlJhdGVMaW1pdEgAEhIKCHNlc3Npb25zGAMgASgISAASEwoJc2lnbmVkX2luGAQgASgISAASLgoKcGVybWlzc2lvbhgFIAEoDjIYLmxvZ2lzdGljcy52MS5QZXJtaXNzaW9uSAASEAoGYW55b25lGAYgASgISAASMAoIY3VzdG9tZXIYCCABKA4yHC5sb2dpc3RpY3MudjEuQ3VzdG9tZXJBY2Nlc3NIABIQCghpbnRlcm5hbBgHIAEoCBIuCglrZXlfc2NvcGUYCSABKA4yGy5sb2dpc3RpY3MudjEuQ3VzdG9tZXJTY29wZRINCgV3YXRjaBgKIAEoCEIKCghhdWRpZW5jZSrRBQoKUGVybWlzc2lvbhIaChZQRVJNSVNTSU9OX1VOU1BFQ0lGSUVEEAASHQoZUEVSTUlTU0lPTl9TSElQTUVOVFNfUkVBRBABEh4KGlBFUk1JU1NJT05fU0hJUE1FTlRTX1RSQUNLEAISHwobUEVSTUlTU0lPTl9TSElQTUVOVFNfQ1JFQVRFEAMSHQoZUEVSTUlTU0lPTl9TSElQTUVOVFNfRURJVBAEEh8KG1BFUk1JU1NJT05fU0hJUE1FTlRTX0RFTEVURRAFEh8KG1BFUk1JU1NJT05fU0hJUE1FTlRTX0VYUE9SVBAGEh8KG1BFUk1JU1NJT05fU0hJUE1FTlRTX0lNUE9SVBAHEhsKF1BFUk1JU1NJT05fTEFCRUxTX1BSSU5UEAgSIAocUEVSTUlTU0lPTl9ERUxJVkVSSUVTX1JFQ09SRBAJEh0KGVBFUk1JU1NJT05fREFTSEJPQVJEX1JFQUQQChIZChVQRVJNSVNTSU9OX1VTRVJTX1JFQUQQCxIbChdQRVJNSVNTSU9OX1VTRVJTX01BTkFHRRAMEhoKFlBFUk1JU1NJT05fRU1BSUxTX1JFQUQQDRIaChZQRVJNSVNTSU9OX0VNQUlMU19TRU5EEA4SHgoaUEVSTUlTU0lPTl9TRVRUSU5HU19NQU5BR0UQDxIZChVQRVJNSVNTSU9OX0FVRElUX1JFQUQQEBIeChpQRVJNSVNTSU9OX1dFQkhPT0tTX01BTkFHRRAREh0KGVBFUk1JU1NJT05fQ1VTVE9NRVJTX1JFQUQQEhIfChtQRVJNSVNTSU9OX0NVU1RPTUVSU19NQU5BR0UQExIdChlQRVJNSVNTSU9OX1BJQ0tVUFNfTUFOQUdFEBQSGwoXUEVSTUlTU0lPTl9SQVRFU19NQU5BR0UQFRIgChxQRVJNSVNTSU9OX0VYQ0VQVElPTlNfTUFOQUdFEBYqagoOQ3VzdG9tZXJBY2Nlc3MSHwobQ1VTVE9NRVJfQUNDRVNTX1VOU1BFQ0lGSUVEEAASHAoYQ1VTVE9NRVJfQUNDRVNTX0FOWV9VU0VSEAESGQoVQ1VTVE9NRVJfQUNDRVNTX0FETUlOEAIq4gEKDUN1c3RvbWVyU2NvcGUSHgoaQ1VTVE9NRVJfU0NPUEVfVU5TUEVDSUZJRUQQABIhCh1DVVNUT01FUl9TQ09QRV9TSElQTUVOVFNfUkVBRBABEiEKHUNVU1RPTUVSX1NDT1BFX1NISVBNRU5UU19CT09LEAISIgoeQ1VTVE9NRVJfU0NPUEVfUElDS1VQU19SRVFVRVNUEAMSIwofQ1VTVE9NRVJfU0NPUEVfQUREUkVTU0VTX01BTkFHRRAEEiIKHkNVU1RPTUVSX1NDT1BFX1dFQkhPT0tTX01BTkFHRRAFKp8BCglSYXRlTGltaXQSGgoWUkFURV9MSU1JVF9VTlNQRUNJRklFRBAAEhcKE1JBVEVfTElNSVRfVFJBQ0tJTkcQARIWChJSQVRFX0xJTUlUX0NPTlRBQ1QQAhIVChFSQVRFX0xJTUlUX1ZFUklGWRADEhgKFFJBVEVfTElNSVRfU1VCU0NSSUJFEAQSFAoQUkFURV9MSU1JVF9RVU9URRAFOk4KBmFjY2VzcxIeLmdvb2dsZS5wcm90b2J1Zi5NZXRob2RPcHRpb25zGNGGAyABKAsyFC5sb2dpc3RpY3MudjEuQWNjZXNzUgZhY2Nlc3NiBnByb3RvMw", [file_google_protobuf_descriptor]);
+  fileDesc("Chlsb2dpc3RpY3MvdjEvYWNjZXNzLnByb3RvEgxsb2dpc3RpY3MudjEixgIKBkFjY2VzcxIXCg1wdWJsaWNfbG9va3VwGAEgASgISAASKQoGcHVibGljGAIgASgOMhcubG9naXN0aWNzLnYxLlJhdGVMaW1pdEgAEhIKCHNlc3Npb25zGAMgASgISAASEwoJc2lnbmVkX2luGAQgASgISAASLgoKcGVybWlzc2lvbhgFIAEoDjIYLmxvZ2lzdGljcy52MS5QZXJtaXNzaW9uSAASEAoGYW55b25lGAYgASgISAASMAoIY3VzdG9tZXIYCCABKA4yHC5sb2dpc3RpY3MudjEuQ3VzdG9tZXJBY2Nlc3NIABIQCghpbnRlcm5hbBgHIAEoCBIuCglrZXlfc2NvcGUYCSABKA4yGy5sb2dpc3RpY3MudjEuQ3VzdG9tZXJTY29wZRINCgV3YXRjaBgKIAEoCEIKCghhdWRpZW5jZSJOCglTdGFmZlVzZXISEwoLZW1haWxfZmllbGQYASABKAkSLAoKcGVybWlzc2lvbhgCIAEoDjIYLmxvZ2lzdGljcy52MS5QZXJtaXNzaW9uKtEFCgpQZXJtaXNzaW9uEhoKFlBFUk1JU1NJT05fVU5TUEVDSUZJRUQQABIdChlQRVJNSVNTSU9OX1NISVBNRU5UU19SRUFEEAESHgoaUEVSTUlTU0lPTl9TSElQTUVOVFNfVFJBQ0sQAhIfChtQRVJNSVNTSU9OX1NISVBNRU5UU19DUkVBVEUQAxIdChlQRVJNSVNTSU9OX1NISVBNRU5UU19FRElUEAQSHwobUEVSTUlTU0lPTl9TSElQTUVOVFNfREVMRVRFEAUSHwobUEVSTUlTU0lPTl9TSElQTUVOVFNfRVhQT1JUEAYSHwobUEVSTUlTU0lPTl9TSElQTUVOVFNfSU1QT1JUEAcSGwoXUEVSTUlTU0lPTl9MQUJFTFNfUFJJTlQQCBIgChxQRVJNSVNTSU9OX0RFTElWRVJJRVNfUkVDT1JEEAkSHQoZUEVSTUlTU0lPTl9EQVNIQk9BUkRfUkVBRBAKEhkKFVBFUk1JU1NJT05fVVNFUlNfUkVBRBALEhsKF1BFUk1JU1NJT05fVVNFUlNfTUFOQUdFEAwSGgoWUEVSTUlTU0lPTl9FTUFJTFNfUkVBRBANEhoKFlBFUk1JU1NJT05fRU1BSUxTX1NFTkQQDhIeChpQRVJNSVNTSU9OX1NFVFRJTkdTX01BTkFHRRAPEhkKFVBFUk1JU1NJT05fQVVESVRfUkVBRBAQEh4KGlBFUk1JU1NJT05fV0VCSE9PS1NfTUFOQUdFEBESHQoZUEVSTUlTU0lPTl9DVVNUT01FUlNfUkVBRBASEh8KG1BFUk1JU1NJT05fQ1VTVE9NRVJTX01BTkFHRRATEh0KGVBFUk1JU1NJT05fUElDS1VQU19NQU5BR0UQFBIbChdQRVJNSVNTSU9OX1JBVEVTX01BTkFHRRAVEiAKHFBFUk1JU1NJT05fRVhDRVBUSU9OU19NQU5BR0UQFipqCg5DdXN0b21lckFjY2VzcxIfChtDVVNUT01FUl9BQ0NFU1NfVU5TUEVDSUZJRUQQABIcChhDVVNUT01FUl9BQ0NFU1NfQU5ZX1VTRVIQARIZChVDVVNUT01FUl9BQ0NFU1NfQURNSU4QAiriAQoNQ3VzdG9tZXJTY29wZRIeChpDVVNUT01FUl9TQ09QRV9VTlNQRUNJRklFRBAAEiEKHUNVU1RPTUVSX1NDT1BFX1NISVBNRU5UU19SRUFEEAESIQodQ1VTVE9NRVJfU0NPUEVfU0hJUE1FTlRTX0JPT0sQAhIiCh5DVVNUT01FUl9TQ09QRV9QSUNLVVBTX1JFUVVFU1QQAxIjCh9DVVNUT01FUl9TQ09QRV9BRERSRVNTRVNfTUFOQUdFEAQSIgoeQ1VTVE9NRVJfU0NPUEVfV0VCSE9PS1NfTUFOQUdFEAUqnwEKCVJhdGVMaW1pdBIaChZSQVRFX0xJTUlUX1VOU1BFQ0lGSUVEEAASFwoTUkFURV9MSU1JVF9UUkFDS0lORxABEhYKElJBVEVfTElNSVRfQ09OVEFDVBACEhUKEVJBVEVfTElNSVRfVkVSSUZZEAMSGAoUUkFURV9MSU1JVF9TVUJTQ1JJQkUQBBIUChBSQVRFX0xJTUlUX1FVT1RFEAU6VwoKc3RhZmZfdXNlchIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMY0oYDIAEoCzIXLmxvZ2lzdGljcy52MS5TdGFmZlVzZXJSCXN0YWZmVXNlcjpOCgZhY2Nlc3MSHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxjRhgMgASgLMhQubG9naXN0aWNzLnYxLkFjY2Vzc1IGYWNjZXNzYgZwcm90bzM", [file_google_protobuf_descriptor]);
 
 /**
  * Who may call one method: the gateway admits browsers by it, and the service itself checks
@@ -115,6 +115,38 @@ export type Access = Message<"logistics.v1.Access"> & {
  */
 export const AccessSchema: GenMessage<Access> = /*@__PURE__*/
   messageDesc(file_logistics_v1_access, 0);
+
+/**
+ * A request field that names a staff user by id (a courier, a pickup's agent). The gateway
+ * lets the call through only when that user exists, is enabled, is staff (no customer's user)
+ * and holds `permission` when one is set, and writes the user's stored e-mail into the
+ * request's field `email_field`: what the caller sent there is replaced. An empty id passes
+ * unchecked, for the service to judge.
+ *
+ * @generated from message logistics.v1.StaffUser
+ */
+export type StaffUser = Message<"logistics.v1.StaffUser"> & {
+  /**
+   * The name of the request's string field that carries the user's e-mail.
+   *
+   * @generated from field: string email_field = 1;
+   */
+  emailField: string;
+
+  /**
+   * What the named user must be allowed to do; unspecified: any staff user.
+   *
+   * @generated from field: logistics.v1.Permission permission = 2;
+   */
+  permission: Permission;
+};
+
+/**
+ * Describes the message logistics.v1.StaffUser.
+ * Use `create(StaffUserSchema)` to create a new message.
+ */
+export const StaffUserSchema: GenMessage<StaffUser> = /*@__PURE__*/
+  messageDesc(file_logistics_v1_access, 1);
 
 /**
  * One action a user may be allowed: every method for staff requires exactly one. Its name in
@@ -446,11 +478,17 @@ export const RateLimitSchema: GenEnum<RateLimit> = /*@__PURE__*/
   enumDesc(file_logistics_v1_access, 3);
 
 /**
+ * @generated from extension: logistics.v1.StaffUser staff_user = 50002;
+ */
+export const staff_user: GenExtension<FieldOptions, StaffUser> = /*@__PURE__*/
+  extDesc(file_logistics_v1_access, 0);
+
+/**
  * Who may call the method; every logistics.v1 method has it (a method without it is
  * refused by the gateway, and a test fails).
  *
  * @generated from extension: logistics.v1.Access access = 50001;
  */
 export const access: GenExtension<MethodOptions, Access> = /*@__PURE__*/
-  extDesc(file_logistics_v1_access, 0);
+  extDesc(file_logistics_v1_access, 1);
 

@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file logistics/v1/pickup_service.proto.
  */
 export const file_logistics_v1_pickup_service: GenFile = /*@__PURE__*/
-  fileDesc("CiFsb2dpc3RpY3MvdjEvcGlja3VwX3NlcnZpY2UucHJvdG8SDGxvZ2lzdGljcy52MSJIChNBc3NpZ25QaWNrdXBSZXF1ZXN0EgoKAmlkGAEgASgJEhAKCGFnZW50X2lkGAIgASgJEhMKC2FnZW50X2VtYWlsGAMgASgJIiIKFENvbmZpcm1QaWNrdXBSZXF1ZXN0EgoKAmlkGAEgASgJIiMKFUNvbXBsZXRlUGlja3VwUmVxdWVzdBIKCgJpZBgBIAEoCSIvChFGYWlsUGlja3VwUmVxdWVzdBIKCgJpZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiTQobVXBkYXRlUGlja3VwU2V0dGluZ3NSZXF1ZXN0Ei4KCHNldHRpbmdzGAEgASgLMhwubG9naXN0aWNzLnYxLlBpY2t1cFNldHRpbmdzMoMFCg1QaWNrdXBTZXJ2aWNlEl0KC0xpc3RQaWNrdXBzEiAubG9naXN0aWNzLnYxLkxpc3RQaWNrdXBzUmVxdWVzdBohLmxvZ2lzdGljcy52MS5MaXN0UGlja3Vwc1Jlc3BvbnNlIgmQAgGKtRgCKBQSTwoMQXNzaWduUGlja3VwEiEubG9naXN0aWNzLnYxLkFzc2lnblBpY2t1cFJlcXVlc3QaFC5sb2dpc3RpY3MudjEuUGlja3VwIgaKtRgCKBQSUQoNQ29uZmlybVBpY2t1cBIiLmxvZ2lzdGljcy52MS5Db25maXJtUGlja3VwUmVxdWVzdBoULmxvZ2lzdGljcy52MS5QaWNrdXAiBoq1GAIoFBJTCg5Db21wbGV0ZVBpY2t1cBIjLmxvZ2lzdGljcy52MS5Db21wbGV0ZVBpY2t1cFJlcXVlc3QaFC5sb2dpc3RpY3MudjEuUGlja3VwIgaKtRgCKBQSSwoKRmFpbFBpY2t1cBIfLmxvZ2lzdGljcy52MS5GYWlsUGlja3VwUmVxdWVzdBoULmxvZ2lzdGljcy52MS5QaWNrdXAiBoq1GAIoFBJkChFHZXRQaWNrdXBTZXR0aW5ncxImLmxvZ2lzdGljcy52MS5HZXRQaWNrdXBTZXR0aW5nc1JlcXVlc3QaHC5sb2dpc3RpY3MudjEuUGlja3VwU2V0dGluZ3MiCZACAYq1GAIoDxJnChRVcGRhdGVQaWNrdXBTZXR0aW5ncxIpLmxvZ2lzdGljcy52MS5VcGRhdGVQaWNrdXBTZXR0aW5nc1JlcXVlc3QaHC5sb2dpc3RpY3MudjEuUGlja3VwU2V0dGluZ3MiBoq1GAIoD2IGcHJvdG8z", [file_logistics_v1_access, file_logistics_v1_customer, file_logistics_v1_customer_portal_service]);
+  fileDesc("CiFsb2dpc3RpY3MvdjEvcGlja3VwX3NlcnZpY2UucHJvdG8SDGxvZ2lzdGljcy52MSJbChNBc3NpZ25QaWNrdXBSZXF1ZXN0EgoKAmlkGAEgASgJEiMKCGFnZW50X2lkGAIgASgJQhGStRgNCgthZ2VudF9lbWFpbBITCgthZ2VudF9lbWFpbBgDIAEoCSIiChRDb25maXJtUGlja3VwUmVxdWVzdBIKCgJpZBgBIAEoCSIjChVDb21wbGV0ZVBpY2t1cFJlcXVlc3QSCgoCaWQYASABKAkiLwoRRmFpbFBpY2t1cFJlcXVlc3QSCgoCaWQYASABKAkSDgoGcmVhc29uGAIgASgJIk0KG1VwZGF0ZVBpY2t1cFNldHRpbmdzUmVxdWVzdBIuCghzZXR0aW5ncxgBIAEoCzIcLmxvZ2lzdGljcy52MS5QaWNrdXBTZXR0aW5nczKDBQoNUGlja3VwU2VydmljZRJdCgtMaXN0UGlja3VwcxIgLmxvZ2lzdGljcy52MS5MaXN0UGlja3Vwc1JlcXVlc3QaIS5sb2dpc3RpY3MudjEuTGlzdFBpY2t1cHNSZXNwb25zZSIJkAIBirUYAigUEk8KDEFzc2lnblBpY2t1cBIhLmxvZ2lzdGljcy52MS5Bc3NpZ25QaWNrdXBSZXF1ZXN0GhQubG9naXN0aWNzLnYxLlBpY2t1cCIGirUYAigUElEKDUNvbmZpcm1QaWNrdXASIi5sb2dpc3RpY3MudjEuQ29uZmlybVBpY2t1cFJlcXVlc3QaFC5sb2dpc3RpY3MudjEuUGlja3VwIgaKtRgCKBQSUwoOQ29tcGxldGVQaWNrdXASIy5sb2dpc3RpY3MudjEuQ29tcGxldGVQaWNrdXBSZXF1ZXN0GhQubG9naXN0aWNzLnYxLlBpY2t1cCIGirUYAigUEksKCkZhaWxQaWNrdXASHy5sb2dpc3RpY3MudjEuRmFpbFBpY2t1cFJlcXVlc3QaFC5sb2dpc3RpY3MudjEuUGlja3VwIgaKtRgCKBQSZAoRR2V0UGlja3VwU2V0dGluZ3MSJi5sb2dpc3RpY3MudjEuR2V0UGlja3VwU2V0dGluZ3NSZXF1ZXN0GhwubG9naXN0aWNzLnYxLlBpY2t1cFNldHRpbmdzIgmQAgGKtRgCKA8SZwoUVXBkYXRlUGlja3VwU2V0dGluZ3MSKS5sb2dpc3RpY3MudjEuVXBkYXRlUGlja3VwU2V0dGluZ3NSZXF1ZXN0GhwubG9naXN0aWNzLnYxLlBpY2t1cFNldHRpbmdzIgaKtRgCKA9iBnByb3RvMw", [file_logistics_v1_access, file_logistics_v1_customer, file_logistics_v1_customer_portal_service]);
 
 /**
  * @generated from message logistics.v1.AssignPickupRequest
@@ -27,14 +27,14 @@ export type AssignPickupRequest = Message<"logistics.v1.AssignPickupRequest"> & 
   id: string;
 
   /**
-   * A staff user's id.
+   * An enabled staff user's id.
    *
    * @generated from field: string agent_id = 2;
    */
   agentId: string;
 
   /**
-   * Their e-mail, shown in the queue.
+   * Their e-mail, shown in the queue: the gateway sets it from the user's record.
    *
    * @generated from field: string agent_email = 3;
    */
@@ -145,7 +145,8 @@ export const PickupService: GenService<{
   },
   /**
    * pickups.manage. Assigns a requested or confirmed pickup to a staff member.
-   * Errors: NOT_FOUND "Pickup not found", FAILED_PRECONDITION (collected or failed already).
+   * Errors: INVALID_ARGUMENT ("agent_id": no enabled staff user), NOT_FOUND "Pickup not
+   * found", FAILED_PRECONDITION (collected or failed already).
    *
    * @generated from rpc logistics.v1.PickupService.AssignPickup
    */
