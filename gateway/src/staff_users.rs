@@ -1,7 +1,8 @@
-//! Request fields that name a staff user (`(logistics.v1.staff_user)` in the proto, such as a
-//! round's courier or a pickup's agent): the user is checked as stored now before the call
-//! goes on, and their e-mail is written beside the id from their record. No caller can give
-//! work to a made-up, disabled or customer's user, or show another e-mail for them.
+//! Request fields that name a staff user (`(logistics.v1.staff_user)` in the proto: a round's
+//! courier, a pickup's agent, an exception's assignee): the user is checked as stored now
+//! before the call goes on, and their e-mail is written beside the id from their record. No
+//! caller can give work to a made-up, disabled or customer's user, or show another e-mail
+//! for them.
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
@@ -161,7 +162,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_proto_names_a_rounds_courier_and_a_pickups_agent() {
+    fn the_proto_names_a_rounds_courier_a_pickups_agent_and_an_exceptions_assignee() {
         let mut found: Vec<_> = METHODS
             .iter()
             .flat_map(|(path, method)| {
@@ -179,6 +180,12 @@ mod tests {
                     "/logistics.v1.PickupService/AssignPickup",
                     "agent_id",
                     "agent_email",
+                    None
+                ),
+                (
+                    "/logistics.v1.ShipmentExceptionService/AssignShipmentException",
+                    "assignee_id",
+                    "assignee_email",
                     None
                 ),
                 (

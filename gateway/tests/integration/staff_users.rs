@@ -1,7 +1,7 @@
-//! Work given to a staff user by id, a round's courier or a pickup's agent, in both modes:
-//! only an enabled staff user allowed the work takes it, refused by the field's name
-//! otherwise with nothing assigned, and the e-mail shown is the user's as stored, whatever
-//! the caller sent.
+//! Work given to a staff user by id (a round's courier, a pickup's agent, an exception's
+//! assignee), in both modes: only an enabled staff user allowed the work takes it, refused by
+//! the field's name otherwise with nothing assigned, and the e-mail shown is the user's as
+//! stored, whatever the caller sent.
 
 use chrono::Datelike;
 use serde_json::{Value, json};
@@ -119,7 +119,7 @@ async fn only_an_enabled_staff_user_takes_work(site: &Site) {
         "{assigned}"
     );
 
-    // Disabled, they take no more work: no round, no pickup.
+    // Disabled, they take no more work: no round, no pickup, no exception.
     ok(
         site,
         "AuthService/SetUserDisabled",
@@ -135,22 +135,32 @@ async fn only_an_enabled_staff_user_takes_work(site: &Site) {
     )
     .await;
     assert_eq!(fields, ["courier_id"]);
-    let pickup = |agent: &str| json!({"id": "no-such-pickup", "agentId": agent, "agentEmail": "boss@example.com"});
-    let fields = refused_fields(site, "PickupService/AssignPickup", pickup(&courier), &admin).await;
-    assert_eq!(fields, ["agent_id"]);
-    // An enabled staff user of any role may be a pickup's agent: the call reaches the pickups.
-    let (status, answer, _) = post(
-        site,
-        "PickupService/AssignPickup",
-        &pickup(&clerk).to_string(),
-        &admin,
-    )
-    .await;
-    assert_eq!(
-        (status, answer["code"].as_str()),
-        (404, Some("not_found")),
-        "{answer}"
-    );
+    for (method, field, body) in [
+        (
+            "PickupService/AssignPickup",
+            "agent_id",
+            json!({"id": "no-such-pickup", "agentId": courier, "agentEmail": "boss@example.com"}),
+        ),
+        (
+            "ShipmentExceptionService/AssignShipmentException",
+            "assignee_id",
+            json!({"id": "no-such-exception", "assigneeId": courier, "assigneeEmail": "boss@example.com"}),
+        ),
+    ] {
+        assert_eq!(
+            refused_fields(site, method, body.clone(), &admin).await,
+            [field]
+        );
+        // An enabled staff user of any role may take them: the call reaches the service.
+        let mut body = body;
+        body[field.replace("_id", "Id")] = json!(clerk);
+        let (status, answer, _) = post(site, method, &body.to_string(), &admin).await;
+        assert_eq!(
+            (status, answer["code"].as_str()),
+            (404, Some("not_found")),
+            "{method}: {answer}"
+        );
+    }
 }
 
 #[tokio::test]
