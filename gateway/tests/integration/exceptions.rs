@@ -11,7 +11,8 @@ use common::site::{ADMIN_EMAIL, ADMIN_PASSWORD, Site, all_in_one, distributed};
 
 const NOTE: &str = "Receiver's neighbour keeps the parcels: ring twice";
 
-async fn call(site: &Site, method: &str, body: Value, cookie: &str) -> Value {
+/// POSTs `body` as JSON to `method` and expects a 200; its answer.
+pub(crate) async fn call(site: &Site, method: &str, body: Value, cookie: &str) -> Value {
     let (status, answer, _) = post(site, method, &body.to_string(), cookie).await;
     assert_eq!(status, 200, "{method}: {answer}");
     answer

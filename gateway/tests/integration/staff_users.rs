@@ -9,13 +9,8 @@ use serde_json::{Value, json};
 use crate::api_keys::{customer_admin, signed_in};
 use crate::common;
 use crate::connect_json::{booking, post};
+use crate::exceptions::call;
 use common::site::{ADMIN_EMAIL, ADMIN_PASSWORD, CLERK_EMAIL, Site, all_in_one, distributed};
-
-async fn ok(site: &Site, method: &str, body: Value, cookie: &str) -> Value {
-    let (status, answer, _) = post(site, method, &body.to_string(), cookie).await;
-    assert_eq!(status, 200, "{method}: {answer}");
-    answer
-}
 
 /// The fields the answer's BadRequest names, or its code when it is no 400.
 async fn refused_fields(site: &Site, method: &str, body: Value, cookie: &str) -> Vec<String> {
@@ -34,7 +29,7 @@ async fn refused_fields(site: &Site, method: &str, body: Value, cookie: &str) ->
 }
 
 async fn user_id(site: &Site, admin: &str, email: &str) -> String {
-    let users = ok(site, "AuthService/ListUsers", json!({}), admin).await;
+    let users = call(site, "AuthService/ListUsers", json!({}), admin).await;
     users["users"]
         .as_array()
         .unwrap()
@@ -48,7 +43,7 @@ async fn user_id(site: &Site, admin: &str, email: &str) -> String {
 
 async fn only_an_enabled_staff_user_takes_work(site: &Site) {
     let admin = signed_in(site, ADMIN_EMAIL, ADMIN_PASSWORD).await;
-    let courier = ok(
+    let courier = call(
         site,
         "AuthService/CreateUser",
         json!({"user": {"email": "rider@example.com", "name": "Rider", "role": "ROLE_COURIER"},
@@ -63,11 +58,11 @@ async fn only_an_enabled_staff_user_takes_work(site: &Site) {
     let clerk = user_id(site, &admin, CLERK_EMAIL).await;
     let customer = customer_admin(site, &admin, "Acme Imports").await;
     let customers_user =
-        ok(site, "AuthService/ListCustomerUsers", json!({}), &customer).await["users"][0]["id"]
+        call(site, "AuthService/ListCustomerUsers", json!({}), &customer).await["users"][0]["id"]
             .as_str()
             .unwrap()
             .to_owned();
-    let shipment = ok(site, "ShipmentService/CreateShipment", booking(), &admin).await["id"]
+    let shipment = call(site, "ShipmentService/CreateShipment", booking(), &admin).await["id"]
         .as_str()
         .unwrap()
         .to_owned();
@@ -92,7 +87,7 @@ async fn only_an_enabled_staff_user_takes_work(site: &Site) {
         .await;
         assert_eq!(fields, ["courier_id"], "{who}");
     }
-    let unassigned = ok(
+    let unassigned = call(
         site,
         "ShipmentService/GetShipment",
         json!({"id": shipment}),
@@ -105,7 +100,7 @@ async fn only_an_enabled_staff_user_takes_work(site: &Site) {
     );
 
     // The courier takes the round, shown by their stored e-mail, not the one sent.
-    let assigned = ok(
+    let assigned = call(
         site,
         "ShipmentService/AssignShipmentsToCourier",
         assign(&courier),
@@ -120,7 +115,7 @@ async fn only_an_enabled_staff_user_takes_work(site: &Site) {
     );
 
     // Disabled, they take no more work: no round, no pickup, no exception.
-    ok(
+    call(
         site,
         "AuthService/SetUserDisabled",
         json!({"id": courier, "disabled": true}),
