@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Benchmarks, printed as one table at the end:
 #  - static files: nginx (one worker, sendfile, gzip_static, open_file_cache) and the gateway
-#    (one worker thread), in the same run, serving the same frontend/dist: favicon.svg, `/` (index.html), and the
-#    largest JS file under assets/ asked for with `Accept-Encoding: gzip, br`; the two take
+#    (one worker thread), in the same run, serving the same frontend/dist: favicon.svg, `/`
+#    (index.html), and the largest JS file under assets/ asked for with
+#    `Accept-Encoding: gzip, br`; the two take
 #    turns, STATIC_ROUNDS times (default 3) per file, and each keeps its best round; with the
 #    ratio and PASS/FAIL against the targets (gateway ≥ 0.8 × nginx on the favicon and on `/`,
 #    compressed JS ≥ 6,000 req/s, i.e. 20 × the ~300 req/s of compressing on every request);

@@ -117,11 +117,11 @@ export const AccessSchema: GenMessage<Access> = /*@__PURE__*/
   messageDesc(file_logistics_v1_access, 0);
 
 /**
- * A request field that names a staff user by id (a courier, a pickup's agent). The gateway
- * lets the call through only when that user exists, is enabled, is staff (no customer's user)
- * and holds `permission` when one is set, and writes the user's stored e-mail into the
- * request's field `email_field`: what the caller sent there is replaced. An empty id passes
- * unchecked, for the service to judge.
+ * A request field that names a staff user by id (a round's courier, a pickup's agent, an
+ * exception's assignee). The gateway lets the call through only when that user exists, is
+ * enabled, is staff (no customer's user) and holds `permission` when one is set, and writes
+ * the user's stored e-mail into the request's field `email_field`: what the caller sent there
+ * is replaced. An empty id passes unchecked, for the service to judge.
  *
  * @generated from message logistics.v1.StaffUser
  */
