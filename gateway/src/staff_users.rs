@@ -102,6 +102,8 @@ pub async fn settle(
     let mut message = DynamicMessage::decode(method.input.clone(), message)
         .map_err(|_| Status::invalid_argument("The request could not be read.").into_http())?;
     let mut violations = Violations::default();
+    // What a person reads (the dialogs show it); the details name the field for programs.
+    let mut sentence = None;
     for reference in &method.references {
         let id = match message.get_field(&reference.id).as_str() {
             Some(id) if !id.trim().is_empty() => id.trim().to_owned(),
@@ -114,12 +116,15 @@ pub async fn settle(
         };
         match user.filter(|user| may_take_it(user, reference.permission)) {
             Some(user) => message.set_field(&reference.email, Value::String(user.email)),
-            None => violations.add(reference.id.name(), refusal(reference.permission)),
+            None => {
+                violations.add(reference.id.name(), refusal(reference.permission));
+                sentence.get_or_insert_with(|| explained(reference.permission));
+            }
         }
     }
-    violations
-        .into_result(())
-        .map_err(|v| Status::from(v).into_http())?;
+    if let Some(sentence) = sentence {
+        return Err(violations.into_status(sentence).into_http());
+    }
     let mut parts = parts;
     parts.headers.remove(header::CONTENT_LENGTH);
     Ok(Request::from_parts(
@@ -145,6 +150,14 @@ fn refusal(permission: Option<Permission>) -> String {
         Some(p) => format!("must name an enabled staff user allowed {}", p.as_str()),
         None => "must name an enabled staff user".to_owned(),
     }
+}
+
+fn explained(permission: Option<Permission>) -> String {
+    let who = match permission {
+        Some(p) => format!("an enabled staff member allowed {}", p.as_str()),
+        None => "an enabled staff member".to_owned(),
+    };
+    format!("That user cannot take this work: choose {who}.")
 }
 
 /// The message as one uncompressed gRPC frame.

@@ -12,13 +12,19 @@ use crate::connect_json::{booking, post};
 use crate::exceptions::call;
 use common::site::{ADMIN_EMAIL, ADMIN_PASSWORD, CLERK_EMAIL, Site, all_in_one, distributed};
 
-/// The fields the answer's BadRequest names, or its code when it is no 400.
+/// The fields the answer's BadRequest names; the answer must be a 400 with a sentence for people.
 async fn refused_fields(site: &Site, method: &str, body: Value, cookie: &str) -> Vec<String> {
     let (status, answer, _) = post(site, method, &body.to_string(), cookie).await;
     assert_eq!(
         (status, answer["code"].as_str()),
         (400, Some("invalid_argument")),
         "{method}: {answer}"
+    );
+    // The sentence a person reads in the assign dialogs; the details name the field.
+    let message = answer["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("That user cannot take this work: choose an enabled staff member"),
+        "{message}"
     );
     answer["details"][0]["debug"]["fieldViolations"]
         .as_array()
