@@ -109,7 +109,7 @@ pub async fn settle(
             Some(id) if !id.trim().is_empty() => id.trim().to_owned(),
             _ => continue,
         };
-        let user = if could_be_an_id(&id) {
+        let user = if service_common::could_be_id(&id) {
             access.user(&id).await.map_err(Status::into_http)?
         } else {
             None
@@ -131,14 +131,6 @@ pub async fn settle(
         parts,
         Body::new(http_body_util::Full::new(framed(&message))),
     ))
-}
-
-/// No longer id exists, nor one of other characters: such a value is refused unasked.
-fn could_be_an_id(id: &str) -> bool {
-    id.len() <= 64
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 fn may_take_it(user: &CurrentUser, permission: Option<Permission>) -> bool {

@@ -339,6 +339,15 @@ where
     Ok(())
 }
 
+/// Whether `value` could be a record's id (ours, or one a store or an older version made): at
+/// most 64 letters, digits, `-` or `_`. Anything else names no record, unasked.
+pub fn could_be_id(value: &str) -> bool {
+    value.len() <= 64
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
 /// A record's id: 24 hex digits, the creation time in milliseconds then 48 random bits, so
 /// ids sort by creation and a store's index of them grows at its end instead of touching a
 /// random page per insert (an import of 100,000 shipments writes a page per row otherwise).

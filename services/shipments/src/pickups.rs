@@ -281,12 +281,7 @@ pub fn request(
     let mut shipment_ids = Vec::new();
     for (i, id) in input.shipment_ids.iter().take(MAX_SHIPMENTS).enumerate() {
         let id = id.trim();
-        if id.is_empty()
-            || id.len() > 64
-            || !id
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-        {
+        if id.is_empty() || !service_common::could_be_id(id) {
             v.add(format!("pickup.shipment_ids[{i}]"), "Shipment not found");
         } else if !shipment_ids.iter().any(|s| s == id) {
             shipment_ids.push(id.to_owned());

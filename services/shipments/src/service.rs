@@ -419,11 +419,7 @@ pub(crate) fn id(field: &str, value: &str) -> Result<String, ShipmentError> {
     if value.is_empty() {
         return Err(FieldViolation::new(field, "is required").into());
     }
-    if value.len() > 64
-        || !value
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-    {
+    if !service_common::could_be_id(value) {
         // No such id can exist; say so without reaching the store.
         return Err(ShipmentError::NotFound);
     }
